@@ -1,0 +1,154 @@
+"""The one door the faces (GUI, command line) use into Sverka's core.
+
+Long calls take ``progress(done, total, message)`` and a :class:`CancelToken`; they raise
+:class:`~sverka.core.errors.Cancelled` when cancelled. User problems raise
+:class:`~sverka.core.errors.SverkaError` subclasses with messages fit to show.
+Results are the frozen dataclasses of :mod:`sverka.core.results`.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Iterable, Sequence
+
+from .document import Document, document_from_text
+from .errors import Cancelled, CollectionBusy, CollectionError, ExtractError, SverkaError
+from .progress import NEVER_CANCELLED, CancelToken, Progress, no_progress
+from .results import (
+    AddSummary,
+    CheckResult,
+    CrossCheckResult,
+    CrossPair,
+    DocumentInfo,
+    Passage,
+    SourceMatch,
+    Span,
+    SuspectInfo,
+)
+from .settings import Settings
+
+__all__ = [
+    "AddSummary", "CancelToken", "Cancelled", "CheckResult", "Collection", "CollectionBusy",
+    "CollectionError", "CrossCheckResult", "CrossPair", "Document", "DocumentInfo",
+    "ExtractError", "Passage", "Progress", "Settings", "SourceMatch", "Span", "SuspectInfo",
+    "SverkaError", "apply_exclusions", "compare", "crosscheck", "default_collection_path",
+    "document_from_text", "load_document", "warm_up",
+]
+
+
+def default_collection_path() -> Path:
+    """The collection the window and the command line share: one SQLite file in the user's data directory."""
+    import platformdirs
+
+    return Path(platformdirs.user_data_dir("Sverka", appauthor=False)) / "collection.sverka"
+
+
+def load_document(path: str | Path) -> Document:
+    """Extract a file's text (raises ExtractError naming the file and the reason)."""
+    from .extract import extract
+
+    return extract(path)
+
+
+def warm_up() -> None:
+    """Load the morphological dictionaries now (call it in a worker so the first check is fast)."""
+    raise NotImplementedError
+
+
+class Collection:
+    """A reference collection kept in one index file on disk.
+
+    Adding is incremental and idempotent; every batch commits atomically, so a cancelled or
+    killed run leaves the collection as it was before the interrupted batch.
+    """
+
+    def __init__(self, path: str | Path | None = None, settings: Settings | None = None) -> None:
+        raise NotImplementedError
+
+    path: Path
+
+    def add(
+        self,
+        paths: Iterable[str | Path],
+        *,
+        template: bool = False,
+        progress: Progress = no_progress,
+        cancel: CancelToken = NEVER_CANCELLED,
+    ) -> AddSummary:
+        """Add files and folders (recursively). Unreadable files are reported in
+        ``AddSummary.failed`` and the rest goes on. ``template=True`` marks them as template
+        text (an assignment prompt): matched by nobody's score."""
+        raise NotImplementedError
+
+    def add_document(self, doc: Document, *, template: bool = False) -> AddSummary:
+        """Add an already extracted document (e.g. pasted text)."""
+        raise NotImplementedError
+
+    def remove(self, items: Iterable[int | str | Path]) -> int:
+        """Remove documents by id or path; returns how many were removed."""
+        raise NotImplementedError
+
+    def documents(self) -> list[DocumentInfo]:
+        """Every document, sorted by title then id."""
+        raise NotImplementedError
+
+    def count(self) -> int:
+        raise NotImplementedError
+
+    def text(self, doc_id: int) -> str:
+        """The stored extracted text of a document (no need for its file)."""
+        raise NotImplementedError
+
+    def set_template(self, doc_id: int, template: bool) -> None:
+        raise NotImplementedError
+
+    def check(
+        self,
+        suspect: Document,
+        settings: Settings | None = None,
+        *,
+        progress: Progress = no_progress,
+        cancel: CancelToken = NEVER_CANCELLED,
+    ) -> CheckResult:
+        """Which documents of the collection the suspect borrows from, which passages, how much."""
+        raise NotImplementedError
+
+    def close(self) -> None:
+        raise NotImplementedError
+
+    def __enter__(self) -> "Collection":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+
+def compare(
+    a: Document,
+    b: Document,
+    settings: Settings | None = None,
+    *,
+    progress: Progress = no_progress,
+    cancel: CancelToken = NEVER_CANCELLED,
+) -> CheckResult:
+    """Compare two documents directly: the result of checking ``a`` against ``b`` alone."""
+    raise NotImplementedError
+
+
+def crosscheck(
+    items: Sequence[str | Path | Document],
+    *,
+    collection: Collection | None = None,
+    settings: Settings | None = None,
+    progress: Progress = no_progress,
+    cancel: CancelToken = NEVER_CANCELLED,
+) -> CrossCheckResult:
+    """All pairs among ``items`` (a class of essays); with ``collection``, each item is also
+    checked against it ("new vs archive": the archive is not compared with itself).
+    Files that cannot be read are listed in ``failed``; the rest goes on."""
+    raise NotImplementedError
+
+
+def apply_exclusions(result: CheckResult, settings: Settings) -> CheckResult:
+    """The same result under other exclusion settings, without searching again."""
+    raise NotImplementedError

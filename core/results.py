@@ -1,0 +1,137 @@
+"""Result types that cross from the core to the faces: frozen, plain, no Qt.
+
+Offsets are Python ``str`` indices into the extracted text of the document they refer
+to (the text ``sverka extract`` prints). Shares (``containment`` ...) are in 0..1,
+percentages in 0..100.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from .settings import Settings
+
+#: How a passage was found. Shown to the user in tooltips and reports.
+METHODS = {
+    "exact": "exact match of word sequences (shingles)",
+    "bridged": "match with small edits bridged (changed, inserted or deleted words)",
+    "sentence": "sentence with reordered or inflected words (sentence hashes)",
+    "short": "short-text match (longest words)",
+}
+
+#: Why a passage does not count towards the score (``Passage.excluded``).
+EXCLUSIONS = {
+    "quote": "quoted text",
+    "bibliography": "bibliography section",
+    "short": "shorter than the minimum passage length",
+    "source": "source excluded by the user",
+    "template": "template text (e.g. the assignment)",
+}
+
+
+@dataclass(frozen=True)
+class Passage:
+    """One borrowed passage: where it is in the suspect and where in the source."""
+
+    suspect_start: int
+    suspect_end: int
+    source_start: int
+    source_end: int
+    words: int  # canonical words of the suspect covered by the passage
+    method: str  # a key of METHODS
+    excluded: str | None = None  # None, or a key of EXCLUSIONS
+
+
+@dataclass(frozen=True)
+class SourceMatch:
+    """One source the suspect borrows from, with its passages sorted by suspect_start."""
+
+    source_id: int | None  # id in the collection; None for a file compared directly
+    path: str | None
+    title: str
+    text: str = field(repr=False)  # the source's extracted text, for side-by-side display
+    sha256: str
+    containment: float  # share of the suspect's characters covered by counted passages, 0..1
+    resemblance: float  # Jaccard of the shingle sets, 0..1
+    sentence_score: float  # X(A,B) / len(Seq2(A)) of ALGORITHMS.md §5, 0..1
+    passages: tuple[Passage, ...]
+    is_template: bool = False
+
+
+@dataclass(frozen=True)
+class SuspectInfo:
+    path: str | None
+    title: str
+    chars: int
+    words: int
+    language: str
+    warnings: tuple[str, ...]
+    sha256: str
+
+
+@dataclass(frozen=True)
+class Span:
+    """A marked region of the suspect text (a quotation, the bibliography)."""
+
+    start: int
+    end: int
+    kind: str  # "quote" or "bibliography"
+
+
+@dataclass(frozen=True)
+class CheckResult:
+    """The answer to "how much of this suspect is borrowed, and from where"."""
+
+    suspect: SuspectInfo
+    suspect_text: str = field(repr=False)
+    sources: tuple[SourceMatch, ...]  # sorted by containment, highest first
+    borrowed_percent: float  # share of suspect characters covered by any counted passage
+    original_percent: float  # 100 - borrowed_percent
+    marked: tuple[Span, ...] = ()  # quotations and bibliography found in the suspect
+    settings: Settings = field(default_factory=Settings)
+    exact_duplicate_of: str | None = None  # title of a collection document with identical text
+
+
+@dataclass(frozen=True)
+class CrossPair:
+    a: str  # path or title of the first document
+    b: str
+    a_in_b: float  # containment of a in b, 0..1
+    b_in_a: float
+    resemblance: float
+
+
+@dataclass(frozen=True)
+class CrossCheckResult:
+    documents: tuple[str, ...]  # paths or titles, in the order given
+    pairs: tuple[CrossPair, ...]  # above the threshold, most similar first
+    matrix: tuple[tuple[float, ...], ...]  # matrix[i][j] = containment of documents[i] in documents[j]
+    failed: tuple[tuple[str, str], ...] = ()  # (path, reason) of files that could not be read
+
+
+@dataclass(frozen=True)
+class DocumentInfo:
+    """A document of the reference collection as listed to the user."""
+
+    id: int
+    path: str | None
+    title: str
+    format: str
+    chars: int
+    words: int
+    size_bytes: int
+    added: str  # ISO 8601 time
+    sha256: str
+    is_template: bool = False
+
+
+@dataclass(frozen=True)
+class AddSummary:
+    """What adding paths to the collection did, file by file."""
+
+    added: tuple[str, ...] = ()
+    updated: tuple[str, ...] = ()  # a changed file re-indexed
+    unchanged: tuple[str, ...] = ()  # same path, same content
+    duplicates: tuple[tuple[str, str], ...] = ()  # (path, path or title of the stored original)
+    failed: tuple[tuple[str, str], ...] = ()  # (path, reason)
+    cancelled: bool = False

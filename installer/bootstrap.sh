@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# Sets Sverka up on a fresh Debian/Ubuntu machine with Python >= 3.11, then starts it.
+#   bash installer/bootstrap.sh          install, then start the window (sverka-gui)
+#   bash installer/bootstrap.sh --test   install with the test tools, then run the whole test suite
+#   bash installer/bootstrap.sh --no-run install only
+# Extra arguments after --test go to pytest. SVERKA_VENV overrides the environment folder (.venv).
+set -euo pipefail
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$here"
+mode=run
+case "${1:-}" in
+  --test) mode=test; shift ;;
+  --no-run) mode=none; shift ;;
+esac
+venv="${SVERKA_VENV:-$here/.venv}"
+python="${PYTHON:-python3}"
+
+# System libraries Qt 6 needs: the offscreen platform (tests) and the xcb platform (a real window).
+# libxcb-icccm4 and libxcb-keysyms1 are needed by xcb although Qt's own message blames libxcb-cursor0.
+qt_libs="libegl1 libgl1 libglib2.0-0 libdbus-1-3 libfontconfig1 libxkbcommon0 libxkbcommon-x11-0
+ libxcb-cursor0 libxcb-icccm4 libxcb-keysyms1 libxcb-image0 libxcb-render-util0 libxcb-shape0
+ libxcb-randr0 libxcb-xinerama0 libxcb-xkb1 libxcb-xfixes0 libxcb-shm0 libxcb-sync1 fonts-dejavu-core"
+need=""
+if command -v dpkg-query >/dev/null 2>&1; then
+  for p in $qt_libs; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || need="$need $p"
+  done
+  "$python" -c "import venv, ensurepip" 2>/dev/null || need="$need python3-venv"
+fi
+if [ -n "$need" ]; then
+  echo "Sverka: installing system packages:$need"
+  sudo=""; [ "$(id -u)" -ne 0 ] && sudo="sudo"
+  export DEBIAN_FRONTEND=noninteractive
+  $sudo apt-get update -qq
+  # shellcheck disable=SC2086
+  $sudo apt-get install -y -qq --no-install-recommends $need >/dev/null
+fi
+
+"$python" -c 'import sys; sys.exit(sys.version_info < (3, 11))' \
+  || { echo "Sverka needs Python 3.11 or newer; $("$python" --version) found" >&2; exit 1; }
+[ -x "$venv/bin/python" ] || "$python" -m venv "$venv"
+extra=""; [ "$mode" = test ] && extra="[test]"
+"$venv/bin/python" -m pip install -q --upgrade pip >/dev/null
+"$venv/bin/python" -m pip install -q -e ".$extra"
+
+case "$mode" in
+  run)  exec "$venv/bin/sverka-gui" "$@" ;;
+  test) exec "$venv/bin/python" -m pytest "$@" ;;
+esac

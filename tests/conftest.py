@@ -1,0 +1,29 @@
+"""Shared test fixtures. Qt tests run offscreen; real corpora are skipped cleanly when absent."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+PROJECT = Path(__file__).resolve().parents[1]
+SHARED_DATA = PROJECT.parent / "shared" / "data"
+RUSLIT = SHARED_DATA / "ruslit"
+PAN13 = SHARED_DATA / "pan13-dev"
+
+
+@pytest.fixture(scope="session")
+def ruslit() -> Path:
+    if not RUSLIT.is_dir():
+        pytest.skip(f"Russian corpus not found at {RUSLIT}")
+    return RUSLIT
+
+
+@pytest.fixture(scope="session")
+def pan13() -> Path:
+    if not PAN13.is_dir():
+        pytest.skip(f"PAN-2013 sample not found at {PAN13}")
+    return PAN13
