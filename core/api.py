@@ -32,7 +32,7 @@ __all__ = [
     "CollectionError", "CrossCheckResult", "CrossPair", "Document", "DocumentInfo",
     "ExtractError", "Passage", "Progress", "Settings", "SourceMatch", "Span", "SuspectInfo",
     "SverkaError", "apply_exclusions", "compare", "crosscheck", "default_collection_path",
-    "document_from_text", "load_document", "warm_up",
+    "crosscheck_to_json", "document_from_text", "load_document", "render_html", "result_to_json", "warm_up",
 ]
 
 
@@ -152,3 +152,23 @@ def crosscheck(
 def apply_exclusions(result: CheckResult, settings: Settings) -> CheckResult:
     """The same result under other exclusion settings, without searching again."""
     raise NotImplementedError
+
+
+def result_to_json(result: CheckResult) -> dict:
+    """The result as the JSON object ``sverka check --json`` prints (see core/report.py)."""
+    from . import report
+
+    return report.check_result_to_dict(result)
+
+
+def crosscheck_to_json(result: CrossCheckResult) -> dict:
+    from . import report
+
+    return report.crosscheck_to_dict(result)
+
+
+def render_html(result: CheckResult | CrossCheckResult) -> str:
+    """A self-contained HTML report (no external CSS, fonts or scripts; user text escaped)."""
+    from . import report
+
+    return report.render_html(result)
