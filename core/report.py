@@ -1,0 +1,327 @@
+"""Reports: a check or cross-check result as JSON-ready dicts and as one self-contained HTML file.
+
+JSON (what ``sverka check --json`` prints, one object per suspect)::
+
+    {"suspect": {"path", "chars", "words", "language", "warnings"},
+     "borrowed_percent", "original_percent",
+     "sources": [{"path", "title", "containment", "resemblance", "sentence_score",
+                  "passages": [{"suspect_start", "suspect_end", "source_start", "source_end",
+                                "words", "method", "excluded"}]}]}
+
+Sources are sorted by containment, highest first; passages by ``suspect_start``. Shares are
+in 0..1, percentages in 0..100, offsets are Python ``str`` indices into the extracted texts.
+
+HTML: jinja2 with autoescape on and no ``|safe`` anywhere, so user text (the suspect, titles,
+paths) can only ever show as text. The suspect text is cut into pieces at passage and
+quotation boundaries here in Python and each piece is escaped by the template. No external
+CSS, fonts or scripts: the file opens offline and links only to anchors inside itself.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from pathlib import Path
+
+from . import __version__
+from .results import EXCLUSIONS, METHODS, CheckResult, CrossCheckResult, SourceMatch
+
+__all__ = ["check_result_to_dict", "crosscheck_to_dict", "render_html"]
+
+TEMPLATES = Path(__file__).resolve().parent / "templates"
+
+#: Colours of the sources in the HTML report, by rank (background of highlighted passages).
+PALETTE = (
+    "#f8c9c4", "#fbe0a6", "#c9e7c0", "#bfdcf2", "#dcc9ef",
+    "#f5cfe4", "#c6ebe6", "#e9e2b8", "#d8d8d8", "#f2d4bd",
+)
+#: Darker edge of the same colours (swatches, borders).
+PALETTE_EDGE = (
+    "#c0392b", "#c58b00", "#3d8b37", "#2f6ea5", "#7a4fa8",
+    "#b2487f", "#25897c", "#8c7c1e", "#666666", "#b0642a",
+)
+#: Characters of source text shown around a matching excerpt.
+EXCERPT_CONTEXT = 160
+
+
+def _share(x: float) -> float:
+    return round(float(x), 6)
+
+
+def _percent(x: float) -> float:
+    return round(float(x), 4)
+
+
+def _source_key(s: SourceMatch) -> str:
+    return s.path if s.path is not None else s.title
+
+
+def _sorted_sources(result: CheckResult) -> list[SourceMatch]:
+    """Sources by containment, highest first; ties by title then path, so output is stable."""
+    return sorted(result.sources, key=lambda s: (-s.containment, s.title, s.path or ""))
+
+
+def check_result_to_dict(result: CheckResult) -> dict:
+    """The JSON object of one check (see the module docstring for the schema)."""
+    s = result.suspect
+    return {
+        "suspect": {
+            "path": s.path if s.path is not None else s.title,
+            "chars": int(s.chars),
+            "words": int(s.words),
+            "language": s.language,
+            "warnings": list(s.warnings),
+        },
+        "borrowed_percent": _percent(result.borrowed_percent),
+        "original_percent": _percent(result.original_percent),
+        "sources": [
+            {
+                "path": _source_key(src),
+                "title": src.title,
+                "containment": _share(src.containment),
+                "resemblance": _share(src.resemblance),
+                "sentence_score": _share(src.sentence_score),
+                "passages": [
+                    {
+                        "suspect_start": int(p.suspect_start),
+                        "suspect_end": int(p.suspect_end),
+                        "source_start": int(p.source_start),
+                        "source_end": int(p.source_end),
+                        "words": int(p.words),
+                        "method": p.method,
+                        "excluded": p.excluded,
+                    }
+                    for p in sorted(src.passages, key=lambda p: (p.suspect_start, p.suspect_end))
+                ],
+            }
+            for src in _sorted_sources(result)
+        ],
+    }
+
+
+def crosscheck_to_dict(result: CrossCheckResult) -> dict:
+    """``{"documents": [...], "pairs": [{"a", "b", "a_in_b", "b_in_a", "resemblance"}]}``."""
+    return {
+        "documents": list(result.documents),
+        "pairs": [
+            {
+                "a": p.a,
+                "b": p.b,
+                "a_in_b": _share(p.a_in_b),
+                "b_in_a": _share(p.b_in_a),
+                "resemblance": _share(p.resemblance),
+            }
+            for p in result.pairs
+        ],
+    }
+
+
+# --------------------------------------------------------------------------------------
+# HTML
+
+
+@dataclass(frozen=True)
+class _Piece:
+    """A run of suspect text with one set of covering passages and marks."""
+
+    text: str
+    start: int
+    anchors: tuple[str, ...]  # ids of passages starting here (targets of "back" links)
+    link: str | None  # id of the source excerpt this piece links to
+    css: str  # class names
+    colour: str | None  # background colour of the first counted source
+    title: str  # tooltip
+
+
+def _level(percent: float) -> str:
+    """Traffic-light class of a borrowed percentage."""
+    if percent >= 40:
+        return "high"
+    if percent >= 15:
+        return "medium"
+    return "low"
+
+
+def _pid(src_rank: int, n: int) -> str:
+    return f"p{src_rank + 1}-{n + 1}"
+
+
+def _xid(src_rank: int, n: int) -> str:
+    return f"x{src_rank + 1}-{n + 1}"
+
+
+def _pieces(result: CheckResult, sources: list[SourceMatch]) -> list[_Piece]:
+    """Cut the suspect text at every passage and mark boundary; each piece knows what covers it."""
+    text = result.suspect_text
+    n = len(text)
+    # (start, end, rank, index, passage) of every passage, clipped to the text.
+    spans = []
+    for rank, src in enumerate(sources):
+        for i, p in enumerate(sorted(src.passages, key=lambda p: (p.suspect_start, p.suspect_end))):
+            a, b = max(0, min(n, p.suspect_start)), max(0, min(n, p.suspect_end))
+            if b > a:
+                spans.append((a, b, rank, i, p))
+    marks = [(max(0, m.start), min(n, m.end), m.kind) for m in result.marked if m.end > m.start]
+    cuts = {0, n}
+    for a, b, *_ in spans:
+        cuts.update((a, b))
+    for a, b, _ in marks:
+        cuts.update((a, b))
+    cuts = sorted(c for c in cuts if 0 <= c <= n)
+    starts_at: dict[int, list[str]] = {}
+    for a, _, rank, i, _ in spans:
+        starts_at.setdefault(a, []).append(_pid(rank, i))
+
+    pieces = []
+    # Sweep: spans are few (hundreds), pieces a few times more; a linear scan per piece is fine.
+    for a, b in zip(cuts, cuts[1:]):
+        if b <= a:
+            continue
+        covering = [s for s in spans if s[0] <= a and s[1] >= b]
+        kinds = sorted({k for (ma, mb, k) in marks if ma <= a and mb >= b})
+        counted = [s for s in covering if s[4].excluded is None]
+        css = [f"mark-{k}" for k in kinds]
+        link = colour = None
+        tips = []
+        if counted:
+            first = min(counted, key=lambda s: (s[2], s[3]))
+            css.append("borrowed")
+            link, colour = _xid(first[2], first[3]), PALETTE[first[2] % len(PALETTE)]
+        elif covering:
+            first = min(covering, key=lambda s: (s[2], s[3]))
+            css.append("excluded")
+            link = _xid(first[2], first[3])
+        for _, _, rank, i, p in sorted(covering, key=lambda s: (s[2], s[3])):
+            why = f" (not counted: {EXCLUSIONS.get(p.excluded, p.excluded)})" if p.excluded else ""
+            tips.append(f"[{rank + 1}] {sources[rank].title}: {METHODS.get(p.method, p.method)}{why}")
+        for k in kinds:
+            tips.append({"quote": "quotation", "bibliography": "bibliography"}.get(k, k))
+        pieces.append(
+            _Piece(
+                text=text[a:b],
+                start=a,
+                anchors=tuple(starts_at.pop(a, ())),
+                link=link,
+                css=" ".join(css),
+                colour=colour,
+                title="\n".join(tips),
+            )
+        )
+    return pieces
+
+
+def _excerpts(src: SourceMatch, rank: int, suspect_text: str) -> list[dict]:
+    out = []
+    text = src.text or ""
+    for i, p in enumerate(sorted(src.passages, key=lambda p: (p.suspect_start, p.suspect_end))):
+        a, b = max(0, p.source_start), min(len(text), p.source_end)
+        out.append(
+            {
+                "id": _xid(rank, i),
+                "back": _pid(rank, i),
+                "passage": p,
+                "method": METHODS.get(p.method, p.method),
+                "excluded": EXCLUSIONS.get(p.excluded, p.excluded) if p.excluded else None,
+                "suspect": suspect_text[p.suspect_start:p.suspect_end],
+                "before": text[max(0, a - EXCERPT_CONTEXT):a] if text else "",
+                "match": text[a:b] if text else "",
+                "after": text[b:b + EXCERPT_CONTEXT] if text else "",
+                "cut_before": a - EXCERPT_CONTEXT > 0,
+                "cut_after": b + EXCERPT_CONTEXT < len(text),
+            }
+        )
+    return out
+
+
+def _environment():
+    import jinja2
+
+    env = jinja2.Environment(
+        loader=jinja2.FileSystemLoader(str(TEMPLATES)),
+        autoescape=True,
+        trim_blocks=True,
+        lstrip_blocks=True,
+        undefined=jinja2.StrictUndefined,
+    )
+    env.filters["pct"] = lambda x: f"{float(x):.1f}%"
+    env.filters["share"] = lambda x: f"{100 * float(x):.1f}%"
+    return env
+
+
+def _settings_rows(settings) -> list[tuple[str, str]]:
+    rows = []
+    for f in dataclasses.fields(settings):
+        value = getattr(settings, f.name)
+        if isinstance(value, tuple):
+            value = ", ".join(map(str, value)) or "—"
+        elif isinstance(value, bool):
+            value = "yes" if value else "no"
+        rows.append((f.name, str(value)))
+    return rows
+
+
+def _heat(x: float) -> str:
+    """Background of a cross-check matrix cell: white to red by containment 0..1."""
+    x = max(0.0, min(1.0, float(x)))
+    g = round(255 - 150 * x)
+    return f"rgb(255,{g},{g})"
+
+
+def render_html(result: CheckResult | CrossCheckResult) -> str:
+    """One self-contained HTML page (inline CSS, no scripts, no external links)."""
+    env = _environment()
+    common = {
+        "version": __version__,
+        "generated": datetime.now(timezone.utc).astimezone().strftime("%Y-%m-%d %H:%M %Z").strip(),
+    }
+    if isinstance(result, CrossCheckResult):
+        docs = list(result.documents)
+        matrix = [
+            [
+                {"value": v, "heat": _heat(v), "diag": i == j}
+                for j, v in enumerate(row)
+            ]
+            for i, row in enumerate(result.matrix)
+        ]
+        return env.get_template("crosscheck.html.j2").render(
+            result=result, documents=docs, matrix=matrix, **common
+        )
+
+    sources = _sorted_sources(result)
+    rows = []
+    for rank, src in enumerate(sources):
+        counted = [p for p in src.passages if p.excluded is None]
+        rows.append(
+            {
+                "rank": rank + 1,
+                "src": src,
+                "colour": PALETTE[rank % len(PALETTE)],
+                "edge": PALETTE_EDGE[rank % len(PALETTE_EDGE)],
+                "counted": len(counted),
+                "excluded": len(src.passages) - len(counted),
+                "first": _pid(rank, 0) if src.passages else None,
+                "excerpts": _excerpts(src, rank, result.suspect_text),
+            }
+        )
+    exclusions: dict[str, int] = {}
+    for src in sources:
+        for p in src.passages:
+            if p.excluded:
+                exclusions[p.excluded] = exclusions.get(p.excluded, 0) + 1
+    marked = [
+        {"kind": m.kind, "start": m.start, "end": m.end, "text": result.suspect_text[m.start:m.end]}
+        for m in sorted(result.marked, key=lambda m: (m.start, m.end))
+    ]
+    return env.get_template("report.html.j2").render(
+        result=result,
+        suspect=result.suspect,
+        level=_level(result.borrowed_percent),
+        rows=rows,
+        pieces=_pieces(result, sources),
+        exclusions=[(EXCLUSIONS.get(k, k), n) for k, n in sorted(exclusions.items())],
+        marked=marked,
+        settings_rows=_settings_rows(result.settings),
+        methods=METHODS,
+        **common,
+    )
