@@ -1,0 +1,65 @@
+"""Sentence hashes, Seq1, Seq2 and the measure X(A, B) (ALGORITHMS.md §5, seed 002).
+
+WH (per word) comes with the tokens: ``Tokens.word_hashes[i]`` is the sum modulo 2**64 of
+the xxh64 of every possible base form of the word. Then::
+
+    SH(sentence) = Σ WH over its tokens (mod 2**64)       word order and form do not matter
+    Seq1(A)      = SH(A_1), ..., SH(A_n)                  sentences holding >= 1 token
+    Seq2(A)      = SH(A_1)+SH(A_2), ..., SH(A_{n-1})+SH(A_n), SH(A_n)+0   (mod 2**64)
+    X(A, B)      = Σ over distinct V in Seq2(A) of min(Count(V, Seq2(A)), Count(V, Seq2(B)))
+
+A sentence with no token (only stop words, digits or punctuation) is skipped: it has no
+content to compare, and its neighbours become adjacent.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+__all__ = ["sentence_hashes", "seq2", "x_measure", "sentence_score"]
+
+
+def sentence_hashes(
+    word_hashes: np.ndarray, sentence_ids: np.ndarray, n_sentences: int
+) -> tuple[np.ndarray, np.ndarray]:
+    """``(seq1 uint64, sentence_index int64)``: SH of every sentence holding a token.
+
+    ``sentence_index[j]`` is the sentence (in ``0 .. n_sentences-1``) that ``seq1[j]`` hashes,
+    in increasing order.
+    """
+    wh = np.asarray(word_hashes, dtype=np.uint64)
+    ids = np.asarray(sentence_ids, dtype=np.int64)
+    if len(wh) != len(ids):
+        raise ValueError(f"{len(wh)} word hashes but {len(ids)} sentence ids")
+    if len(ids) == 0:
+        return np.empty(0, dtype=np.uint64), np.empty(0, dtype=np.int64)
+    if ids.min() < 0 or ids.max() >= n_sentences:
+        raise ValueError(f"sentence ids outside 0..{n_sentences - 1}")
+    if np.any(ids[1:] < ids[:-1]):
+        order = np.argsort(ids, kind="stable")
+        ids, wh = ids[order], wh[order]
+    first = np.flatnonzero(np.r_[True, ids[1:] != ids[:-1]])
+    seq1 = np.add.reduceat(wh, first).astype(np.uint64)  # uint64 addition wraps mod 2**64
+    return seq1, ids[first]
+
+
+def seq2(seq1: np.ndarray) -> np.ndarray:
+    """``uint64``: sums of adjacent sentence hashes, the last one plus 0 (same length as seq1)."""
+    s = np.asarray(seq1, dtype=np.uint64)
+    out = s.copy()
+    out[:-1] += s[1:]
+    return out
+
+
+def x_measure(seq2_a: np.ndarray, seq2_b: np.ndarray) -> int:
+    """X(A, B): how many of A's pair hashes occur in B, with multiplicity (not symmetric)."""
+    va, ca = np.unique(np.asarray(seq2_a, dtype=np.uint64), return_counts=True)
+    vb, cb = np.unique(np.asarray(seq2_b, dtype=np.uint64), return_counts=True)
+    _, ia, ib = np.intersect1d(va, vb, assume_unique=True, return_indices=True)
+    return int(np.minimum(ca[ia], cb[ib]).sum())
+
+
+def sentence_score(seq2_a: np.ndarray, seq2_b: np.ndarray) -> float:
+    """X(A, B) / len(Seq2(A)), in 0..1: the share of A's sentence pairs found in B; 0.0 if A is empty."""
+    n = len(seq2_a)
+    return x_measure(seq2_a, seq2_b) / n if n else 0.0
