@@ -1,42 +1,564 @@
 """The ``sverka`` command line: argparse over :mod:`sverka.core.api` only.
 
 Exit codes: 0 success; 1 input problems (some files could not be read, the others were
-processed); 2 usage errors. Errors go to stderr with the file and the reason.
+processed); 2 usage errors. Errors go to stderr with the file and the reason, never a
+traceback for a user mistake.
+
+Startup is kept short: nothing heavier than argparse and the settings dataclass is imported
+before a command runs; jinja2 is imported only when ``--html`` asks for a report.
 """
 
 from __future__ import annotations
 
 import argparse
+import dataclasses
+import json
+import os
+import re
 import sys
+import time
+from pathlib import Path
 
 from . import __version__
+from .settings import Settings
 
 EXIT_OK, EXIT_INPUT, EXIT_USAGE = 0, 1, 2
 
+#: Suffixes picked up when a folder is given to ``crosscheck``.
+DOCUMENT_SUFFIXES = {".txt", ".md", ".docx", ".pdf", ".odt", ".rtf", ".html", ".htm"}
 
-def _cmd_extract(args: argparse.Namespace) -> int:
+#: Friendly flags for some settings, besides the generic ``--field-name`` ones.
+ALIASES = {
+    "shingle_words": ["--shingle"],
+    "min_passage_words": ["--min-words"],
+    "max_gap_words": ["--max-gap"],
+    "winnow_window": ["--window"],
+}
+#: Friendly "off" switches for boolean settings that are on by default.
+OFF_ALIASES = {
+    "exclude_quotes": "--no-quotes",
+    "exclude_bibliography": "--no-bibliography",
+}
+#: Tuple settings take one value per flag, repeated; their flag is in the singular.
+LIST_FLAGS = {"excluded_sources": "--exclude-source"}
+
+
+def _err(message: str) -> None:
+    print(f"sverka: {message}", file=sys.stderr)
+
+
+def _write(text: str) -> None:
+    """Write UTF-8 to stdout whatever the console encoding."""
+    sys.stdout.buffer.write(text.encode("utf-8", "surrogateescape"))
+
+
+def _json_line(obj: dict) -> None:
+    try:
+        line = json.dumps(obj, ensure_ascii=False)
+        line.encode("utf-8")
+    except UnicodeEncodeError:  # lone surrogates (undecodable file names): keep them escaped
+        line = json.dumps(obj, ensure_ascii=True)
+    _write(line + "\n")
+    sys.stdout.flush()
+
+
+# --------------------------------------------------------------------------------------
+# Progress on a terminal
+
+
+class _Progress:
+    """A one-line progress bar on stderr redrawn with ``\\r``; silent when stderr is not a TTY."""
+
+    def __init__(self, enabled: bool | None = None) -> None:
+        self.enabled = sys.stderr.isatty() if enabled is None else enabled
+        self._last = 0.0
+        self._drawn = False
+
+    def __call__(self, done: int, total: int, message: str) -> None:
+        if not self.enabled:
+            return
+        now = time.monotonic()
+        if now - self._last < 0.08 and done < total:
+            return
+        self._last = now
+        try:
+            width = os.get_terminal_size(sys.stderr.fileno()).columns
+        except OSError:
+            width = 80
+        if total > 0:
+            frac = max(0.0, min(1.0, done / total))
+            bar = "#" * round(24 * frac) + "-" * (24 - round(24 * frac))
+            line = f"[{bar}] {done}/{total} {message}"
+        else:
+            line = f"{done} {message}"
+        line = line[: max(10, width - 1)]
+        sys.stderr.write("\r" + line.ljust(width - 1))
+        sys.stderr.flush()
+        self._drawn = True
+
+    def finish(self) -> None:
+        if self.enabled and self._drawn:
+            try:
+                width = os.get_terminal_size(sys.stderr.fileno()).columns
+            except OSError:
+                width = 80
+            sys.stderr.write("\r" + " " * (width - 1) + "\r")
+            sys.stderr.flush()
+            self._drawn = False
+
+
+# --------------------------------------------------------------------------------------
+# Settings flags, generated from the Settings dataclass
+
+
+def _settings_help() -> dict[str, str]:
+    """The comment after each field of settings.py, as help text (empty if the source is absent)."""
+    try:
+        from . import settings as module
+
+        source = Path(module.__file__).read_text(encoding="utf-8")
+    except (OSError, TypeError):
+        return {}
+    found = re.findall(r"^\s+(\w+):[^#\n]*#\s*(.+)$", source, flags=re.M)
+    return {name: text.strip() for name, text in found}
+
+
+def _add_settings_flags(parser: argparse.ArgumentParser, *, template: bool = True) -> None:
+    group = parser.add_argument_group(
+        "engine settings",
+        "Override a setting for this run (defaults in brackets). Every field of the settings "
+        "has a flag named after it, e.g. --min-passage-words; a few have short aliases.",
+    )
+    helps = _settings_help()
+    for f in dataclasses.fields(Settings):
+        default = f.default if f.default is not dataclasses.MISSING else f.default_factory()  # type: ignore[misc]
+        flag = "--" + f.name.replace("_", "-")
+        dest = f"setting__{f.name}"
+        text = helps.get(f.name, f.name.replace("_", " "))
+        if isinstance(default, bool):
+            group.add_argument(
+                flag, dest=dest, action=argparse.BooleanOptionalAction, default=None,
+                help=f"{text} [{'on' if default else 'off'}]",
+            )
+            if f.name in OFF_ALIASES:
+                group.add_argument(
+                    OFF_ALIASES[f.name], dest=dest, action="store_false", default=None,
+                    help=f"same as --no-{f.name.replace('_', '-')}",
+                )
+        elif isinstance(default, tuple):
+            flags = [LIST_FLAGS[f.name], flag] if f.name in LIST_FLAGS else [flag]
+            group.add_argument(
+                *flags, dest=dest, action="append", default=None, metavar="VALUE",
+                help=f"{text} (repeat the flag for several)",
+            )
+        elif isinstance(default, (int, float)):
+            kind = type(default)
+            group.add_argument(
+                *ALIASES.get(f.name, []), flag, dest=dest, type=kind, default=None,
+                metavar="N" if kind is int else "X", help=f"{text} [{default}]",
+            )
+        elif isinstance(default, str):
+            group.add_argument(flag, dest=dest, default=None, metavar="TEXT", help=f"{text} [{default}]")
+    if not template:
+        return
+    group.add_argument(
+        "--template", action="append", default=[], metavar="FILE",
+        help="template text for this check (e.g. the assignment): passages the suspect shares "
+        "with FILE count for no source; repeat for several files",
+    )
+
+
+def _settings_from(args: argparse.Namespace) -> Settings:
+    changes = {}
+    for f in dataclasses.fields(Settings):
+        value = getattr(args, f"setting__{f.name}", None)
+        if value is not None:
+            changes[f.name] = tuple(value) if isinstance(value, list) else value
+    settings = Settings().replace(**changes)
+    if changes.get("excluded_sources"):
+        # Paths are compared as the collection stores them: absolute.
+        settings = settings.replace(
+            excluded_sources=tuple(
+                str(Path(s).resolve()) if Path(s).exists() else s for s in settings.excluded_sources
+            )
+        )
+    return settings
+
+
+def _check_settings(parser: argparse.ArgumentParser, settings: Settings) -> None:
+    """Usage errors (exit 2) for values the engine cannot work with."""
+    for f in dataclasses.fields(Settings):
+        value = getattr(settings, f.name)
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            continue
+        if value < 0 or (isinstance(value, int) and value == 0 and f.name in ALIASES):
+            parser.error(f"--{f.name.replace('_', '-')} must be positive, got {value}")
+
+
+# --------------------------------------------------------------------------------------
+# Helpers shared by the commands
+
+
+def _load(path: str):
+    """The extracted document, or None after telling the user why it could not be read."""
+    from . import api
+
+    if not os.path.exists(path):
+        _err(f"{path}: no such file")
+        return None
+    if os.path.isdir(path):
+        _err(f"{path}: is a folder, not a file")
+        return None
+    try:
+        doc = api.load_document(path)
+    except api.SverkaError as e:
+        _err(str(e))
+        return None
+    return doc
+
+
+def _open_collection(db: str | None, settings: Settings | None = None, *, must_exist: bool = True):
+    from . import api
+
+    path = Path(db) if db else api.default_collection_path()
+    if must_exist and not path.exists():
+        raise api.CollectionError(
+            f"{path}: no collection there yet; add documents with: sverka index --db {path} FILE..."
+        )
+    if not must_exist:
+        path.parent.mkdir(parents=True, exist_ok=True)
+    return api.Collection(path, settings)
+
+
+def _with_templates(result, templates, settings):
+    """The result with every passage lying in text the suspect shares with a template marked
+    ``excluded="template"``, and the shares counted again (characters covered by counted passages)."""
+    from . import api
+    from .results import Passage
+
+    if not templates:
+        return result
+    covered: list[tuple[int, int]] = []
+    for tpl in templates:
+        cmp = api.compare(api.Document(text=result.suspect_text, path=result.suspect.path,
+                                       title=result.suspect.title), tpl, settings)
+        for src in cmp.sources:
+            covered += [(p.suspect_start, p.suspect_end) for p in src.passages]
+    if not covered:
+        return result
+
+    def in_template(p: Passage) -> bool:
+        inside = sum(max(0, min(p.suspect_end, b) - max(p.suspect_start, a)) for a, b in covered)
+        return inside * 2 >= max(1, p.suspect_end - p.suspect_start)
+
+    n = max(1, len(result.suspect_text))
+    everything: set[int] = set()
+    sources = []
+    for src in result.sources:
+        passages = tuple(
+            dataclasses.replace(p, excluded="template") if p.excluded is None and in_template(p) else p
+            for p in src.passages
+        )
+        chars: set[int] = set()
+        for p in passages:
+            if p.excluded is None:
+                chars.update(range(p.suspect_start, p.suspect_end))
+        everything |= chars
+        sources.append(dataclasses.replace(src, passages=passages, containment=len(chars) / n))
+    sources.sort(key=lambda s: -s.containment)
+    borrowed = 100.0 * len(everything) / n
+    return dataclasses.replace(
+        result, sources=tuple(sources), borrowed_percent=borrowed, original_percent=100.0 - borrowed
+    )
+
+
+def _html_targets(out: str, names: list[str]) -> list[Path]:
+    """Where each HTML report goes: OUT itself for one document (unless OUT is a folder or ends
+    with a slash); otherwise OUT is a folder holding one ``<name>.html`` per document."""
+    target = Path(out)
+    if len(names) == 1 and not (target.is_dir() or out.endswith(("/", os.sep))):
+        return [target]
+    target.mkdir(parents=True, exist_ok=True)
+    used: set[str] = set()
+    paths = []
+    for name in names:
+        stem = Path(name).stem or "report"
+        candidate, k = f"{stem}.html", 2
+        while candidate in used:
+            candidate, k = f"{stem}-{k}.html", k + 1
+        used.add(candidate)
+        paths.append(target / candidate)
+    return paths
+
+
+def _write_html(result, path: Path) -> bool:
     from . import api
 
     try:
-        doc = api.load_document(args.file)
-    except api.SverkaError as e:
-        print(f"sverka: {e}", file=sys.stderr)
+        path.write_text(api.render_html(result), encoding="utf-8")
+    except OSError as e:
+        _err(f"{path}: cannot write the report: {e.strerror or e}")
+        return False
+    return True
+
+
+def _summary(result) -> str:
+    s = result.suspect
+    lines = [
+        f"{s.path or s.title}: {result.borrowed_percent:.1f}% borrowed, "
+        f"{result.original_percent:.1f}% original ({s.chars} characters, {s.words} words, {s.language})"
+    ]
+    if result.exact_duplicate_of:
+        lines.append(f"  identical to: {result.exact_duplicate_of}")
+    for w in s.warnings:
+        lines.append(f"  warning: {w}")
+    if not result.sources:
+        lines.append("  no sources found")
+    for src in sorted(result.sources, key=lambda x: -x.containment):
+        counted = sum(1 for p in src.passages if p.excluded is None)
+        excluded = len(src.passages) - counted
+        extra = f", {excluded} not counted" if excluded else ""
+        where = f" ({src.path})" if src.path and src.path != src.title else ""
+        lines.append(
+            f"  {100 * src.containment:5.1f}%  {src.title}{where}  "
+            f"[{counted} passage{'s' if counted != 1 else ''}{extra}; resemblance {100 * src.resemblance:.1f}%]"
+        )
+    return "\n".join(lines) + "\n"
+
+
+# --------------------------------------------------------------------------------------
+# Commands
+
+
+def _cmd_extract(args: argparse.Namespace) -> int:
+    doc = _load(args.file)
+    if doc is None:
         return EXIT_INPUT
     out = sys.stdout.buffer
     out.write(doc.text.encode("utf-8", "surrogatepass"))
     out.flush()
     for w in doc.warnings:
-        print(f"sverka: {args.file}: {w}", file=sys.stderr)
+        _err(f"{args.file}: {w}")
     return EXIT_OK
+
+
+def _cmd_index(args: argparse.Namespace) -> int:
+    rc = EXIT_OK
+    paths = []
+    for p in args.paths:
+        if os.path.exists(p):
+            paths.append(p)
+        else:
+            _err(f"{p}: no such file or folder")
+            rc = EXIT_INPUT
+    if not paths:
+        return rc
+    progress = _Progress()
+    with _open_collection(args.db, must_exist=False) as coll:
+        try:
+            summary = coll.add(paths, template=args.template, progress=progress)
+        finally:
+            progress.finish()
+        total = coll.count()
+    for path, original in summary.duplicates:
+        print(f"duplicate: {path} (same text as {original})")
+    for path, reason in summary.failed:
+        _err(f"{path}: {reason}")
+    print(
+        f"added {len(summary.added)}, updated {len(summary.updated)}, unchanged {len(summary.unchanged)}, "
+        f"duplicate {len(summary.duplicates)}, failed {len(summary.failed)}; "
+        f"{total} document{'s' if total != 1 else ''} in {coll.path}"
+    )
+    if summary.cancelled:
+        _err("cancelled; the files added before the interruption are kept")
+    return EXIT_INPUT if summary.failed else rc
+
+
+def _cmd_list(args: argparse.Namespace) -> int:
+    with _open_collection(args.db) as coll:
+        docs = coll.documents()
+    for d in docs:
+        if args.json:
+            _json_line(dataclasses.asdict(d))
+        else:
+            tag = " [template]" if d.is_template else ""
+            _write(f"{d.id:>6}  {d.words:>8} words  {d.format:<5} {d.title}{tag}  {d.path or ''}\n")
+    if not args.json:
+        print(f"{len(docs)} document{'s' if len(docs) != 1 else ''}", file=sys.stderr)
+    return EXIT_OK
+
+
+def _cmd_remove(args: argparse.Namespace) -> int:
+    rc = EXIT_OK
+    removed = 0
+    with _open_collection(args.db) as coll:
+        for item in args.items:
+            key: int | str = item
+            if item.isdigit() and not os.path.exists(item):
+                key = int(item)
+            elif os.path.exists(item):
+                key = str(Path(item).resolve())
+            n = coll.remove([key])
+            if n == 0 and isinstance(key, str) and key != item:
+                n = coll.remove([item])  # stored as given
+            if n == 0:
+                _err(f"{item}: not in the collection")
+                rc = EXIT_INPUT
+            removed += n
+    print(f"removed {removed}")
+    return rc
+
+
+def _load_templates(paths: list[str]) -> list | None:
+    docs = []
+    for p in paths:
+        doc = _load(p)
+        if doc is None:
+            return None
+        docs.append(doc)
+    return docs
+
+
+def _emit(result, args: argparse.Namespace, html_path: Path | None) -> bool:
+    from . import api
+
+    if args.json:
+        _json_line(api.result_to_json(result))
+    else:
+        _write(_summary(result))
+        sys.stdout.flush()
+    if html_path is not None:
+        return _write_html(result, html_path)
+    return True
+
+
+def _cmd_check(args: argparse.Namespace) -> int:
+    settings = _settings_from(args)
+    _check_settings(args.parser, settings)
+    templates = _load_templates(args.template)
+    if templates is None:
+        return EXIT_INPUT
+    html = _html_targets(args.html, args.suspects) if args.html else [None] * len(args.suspects)
+    rc = EXIT_OK
+    with _open_collection(args.db, settings) as coll:
+        for path, html_path in zip(args.suspects, html):
+            doc = _load(path)
+            if doc is None:
+                rc = EXIT_INPUT
+                continue
+            progress = _Progress()
+            try:
+                result = coll.check(doc, settings, progress=progress)
+            finally:
+                progress.finish()
+            result = _with_templates(result, templates, settings)
+            if not _emit(result, args, html_path):
+                rc = EXIT_INPUT
+    return rc
+
+
+def _cmd_compare(args: argparse.Namespace) -> int:
+    from . import api
+
+    settings = _settings_from(args)
+    _check_settings(args.parser, settings)
+    templates = _load_templates(args.template)
+    a, b = _load(args.a), _load(args.b)
+    if a is None or b is None or templates is None:
+        return EXIT_INPUT
+    progress = _Progress()
+    try:
+        result = api.compare(a, b, settings, progress=progress)
+    finally:
+        progress.finish()
+    result = _with_templates(result, templates, settings)
+    return EXIT_OK if _emit(result, args, Path(args.html) if args.html else None) else EXIT_INPUT
+
+
+def _expand(paths: list[str]) -> tuple[list[str], list[str]]:
+    """Files given, and the documents inside folders given (sorted); plus paths that do not exist."""
+    files, missing = [], []
+    for p in paths:
+        if os.path.isdir(p):
+            found = sorted(
+                str(f) for f in Path(p).rglob("*")
+                if f.is_file() and f.suffix.lower() in DOCUMENT_SUFFIXES
+                and not any(part.startswith(".") for part in f.relative_to(p).parts)
+            )
+            files += found
+        elif os.path.exists(p):
+            files.append(p)
+        else:
+            missing.append(p)
+    return files, missing
+
+
+def _cmd_crosscheck(args: argparse.Namespace) -> int:
+    from . import api
+
+    settings = _settings_from(args)
+    _check_settings(args.parser, settings)
+    files, missing = _expand(args.paths)
+    for p in missing:
+        _err(f"{p}: no such file or folder")
+    if len(files) + (1 if args.db is not None else 0) < 2:
+        _err("crosscheck needs at least two documents (or --db to compare them with a collection)")
+        return EXIT_INPUT if missing else EXIT_USAGE
+    progress = _Progress()
+    coll = _open_collection(args.db, settings) if args.db is not None else None
+    try:
+        result = api.crosscheck(files, collection=coll, settings=settings, progress=progress)
+    finally:
+        progress.finish()
+        if coll is not None:
+            coll.close()
+    for path, reason in result.failed:
+        _err(f"{path}: {reason}")
+    if args.json:
+        _json_line(api.crosscheck_to_json(result))
+    else:
+        if not result.pairs:
+            _write(f"{len(result.documents)} documents: no pair above "
+                   f"{100 * settings.crosscheck_threshold:.0f}% containment\n")
+        for p in result.pairs:
+            _write(f"{100 * p.a_in_b:5.1f}% {100 * p.b_in_a:5.1f}%  {p.a}  <->  {p.b}  "
+                   f"[resemblance {100 * p.resemblance:.1f}%]\n")
+    ok = _write_html(result, Path(args.html)) if args.html else True
+    return EXIT_INPUT if (missing or result.failed or not ok) else EXIT_OK
+
+
+# --------------------------------------------------------------------------------------
+# The parser
+
+
+def _add_db(p: argparse.ArgumentParser, *, optional: bool = False) -> None:
+    if optional:
+        p.add_argument(
+            "--db", nargs="?", const="", default=None, metavar="DB",
+            help="also check every document against this collection (--db alone: the window's collection)",
+        )
+    else:
+        p.add_argument(
+            "--db", metavar="DB", default=None,
+            help="collection file (default: the one the Sverka window uses)",
+        )
+
+
+def _add_outputs(p: argparse.ArgumentParser, html_help: str) -> None:
+    p.add_argument("--json", action="store_true", help="print JSON instead of a readable summary")
+    p.add_argument("--html", metavar="OUT", help=html_help)
 
 
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="sverka",
         description="Sverka: find borrowed passages in texts, offline (Russian, Ukrainian, English).",
+        epilog="Exit codes: 0 success; 1 some files could not be read (the others were processed); "
+        "2 usage error. Run 'sverka COMMAND --help' for the options of a command.",
     )
     p.add_argument("--version", action="version", version=f"sverka {__version__}")
     sub = p.add_subparsers(dest="command", metavar="COMMAND", required=True)
+
     e = sub.add_parser(
         "extract",
         help="print the extracted plain text of a file (UTF-8)",
@@ -45,13 +567,96 @@ def build_parser() -> argparse.ArgumentParser:
     )
     e.add_argument("file", metavar="FILE")
     e.set_defaults(func=_cmd_extract)
+
+    i = sub.add_parser(
+        "index",
+        help="add files and folders to the reference collection",
+        description="Add files and folders (recursively) to the reference collection. Files already "
+        "there with the same content are skipped; changed files are indexed again; a file with the "
+        "same text as another is reported as a duplicate. A progress bar is drawn on a terminal.",
+    )
+    _add_db(i)
+    i.add_argument("--template", action="store_true",
+                   help="mark the documents as template text (e.g. an assignment) that counts for no source")
+    i.add_argument("paths", nargs="+", metavar="PATH")
+    i.set_defaults(func=_cmd_index)
+
+    ls = sub.add_parser("list", help="list the documents of the collection",
+                        description="List the documents of the collection: id, words, format, title, path.")
+    _add_db(ls)
+    ls.add_argument("--json", action="store_true", help="one JSON object per document and line")
+    ls.set_defaults(func=_cmd_list)
+
+    rm = sub.add_parser(
+        "remove", help="remove documents from the collection",
+        description="Remove documents from the collection by path or by the id 'sverka list' shows.",
+    )
+    _add_db(rm)
+    rm.add_argument("items", nargs="+", metavar="PATH|ID")
+    rm.set_defaults(func=_cmd_remove)
+
+    c = sub.add_parser(
+        "check",
+        help="check documents against the collection",
+        description="Check each SUSPECT against the reference collection: the borrowed share, the "
+        "sources and every borrowed passage. With --json, one JSON object per suspect per line "
+        "(schema in the README).",
+    )
+    _add_db(c)
+    c.add_argument("suspects", nargs="+", metavar="SUSPECT")
+    _add_outputs(c, "write an HTML report: with one SUSPECT, to the file OUT (unless OUT is a folder "
+                    "or ends with '/'); with several, into the folder OUT as <suspect name>.html")
+    _add_settings_flags(c)
+    c.set_defaults(func=_cmd_check, parser=c)
+
+    cm = sub.add_parser(
+        "compare",
+        help="compare two documents directly",
+        description="Compare document A with document B: the same result as checking A against a "
+        "collection holding B alone.",
+    )
+    cm.add_argument("a", metavar="A")
+    cm.add_argument("b", metavar="B")
+    _add_outputs(cm, "write the HTML report to the file OUT")
+    _add_settings_flags(cm)
+    cm.set_defaults(func=_cmd_compare, parser=cm)
+
+    x = sub.add_parser(
+        "crosscheck",
+        help="compare documents with each other (e.g. a class of essays)",
+        description="Compare every pair among the given documents (folders are searched for "
+        ".txt .md .docx .pdf .odt .rtf .html files) and list the pairs above the threshold; "
+        "with --db, also check each against a collection.",
+    )
+    x.add_argument("paths", nargs="+", metavar="PATH")
+    _add_db(x, optional=True)
+    _add_outputs(x, "write the HTML report (pairs and matrix) to the file OUT")
+    _add_settings_flags(x, template=False)
+    x.set_defaults(func=_cmd_crosscheck, parser=x)
     return p
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
-    return args.func(args)
+    try:
+        return args.func(args)
+    except KeyboardInterrupt:
+        _err("interrupted")
+        return 130
+    except BrokenPipeError:
+        try:
+            sys.stdout = open(os.devnull, "w")  # quiet the flush at exit after `| head`
+        except OSError:
+            pass
+        return EXIT_OK
+    except Exception as e:  # user errors (SverkaError) get their message; anything else is a bug
+        from .errors import SverkaError
+
+        if isinstance(e, SverkaError):
+            _err(str(e))
+            return EXIT_INPUT
+        raise
 
 
 if __name__ == "__main__":
