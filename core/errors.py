@@ -53,6 +53,12 @@ class TooLarge(ExtractError):
     reason = "the file is larger than Sverka's safety limit"
 
 
+class UnreadableFile(ExtractError):
+    """The file cannot be opened at all: missing, a folder, no permission, an I/O error."""
+
+    reason = "the file cannot be opened"
+
+
 class CollectionError(SverkaError):
     """The reference collection (index file) cannot be used."""
 

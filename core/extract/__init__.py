@@ -3,21 +3,213 @@
 One module per format; :func:`extract` sniffs the content (not only the suffix) and
 dispatches. Unknown, binary, corrupt, encrypted or empty input raises an
 :class:`~sverka.core.errors.ExtractError` subclass naming the file and the reason.
+
+The content decides the format when it is recognisable: a PDF, a zip archive (.docx or
+.odt by its members) or an RTF file is read as what it is whatever its name says (with a
+warning). Otherwise the suffix decides among .txt/.md and .html/.htm; other suffixes are
+refused. Newlines in the result are always ``\\n``; NUL characters are removed (with a
+warning); the text is otherwise exactly what the format reader produced, so extracting the
+same file twice gives the same string. Safety limits live in :mod:`.safety`.
 """
 
 from __future__ import annotations
 
+import zipfile
 from pathlib import Path
 
 from ..document import Document
-from ..errors import ExtractError
+from ..errors import (
+    CorruptFile,
+    EmptyDocument,
+    EncryptedFile,
+    ExtractError,
+    TooLarge,
+    UnreadableFile,
+    UnsupportedFormat,
+)
+from .safety import MAX_FILE_BYTES, MAX_TEXT_CHARS, check_file_size, check_text_size
 
-__all__ = ["Document", "ExtractError", "extract", "SUPPORTED_SUFFIXES"]
+__all__ = ["Document", "ExtractError", "extract", "SUPPORTED_SUFFIXES", "MAX_FILE_BYTES", "MAX_TEXT_CHARS"]
 
 #: File name endings Sverka offers in file dialogs and picks up when adding a folder.
 SUPPORTED_SUFFIXES = (".txt", ".md", ".docx", ".pdf", ".odt", ".rtf", ".html", ".htm")
 
+_TEXT_SUFFIXES = {".txt": "txt", ".md": "md"}
+_HTML_SUFFIXES = {".html", ".htm"}
+_HEAD_BYTES = 8192
+_OLE2 = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"
+_KNOWN_BINARY = (
+    (b"\x89PNG", "a PNG image"),
+    (b"\xff\xd8\xff", "a JPEG image"),
+    (b"GIF8", "a GIF image"),
+    (b"II*\x00", "a TIFF image"),
+    (b"MM\x00*", "a TIFF image"),
+    (b"\x7fELF", "a program (ELF)"),
+    (b"MZ", "a Windows program"),
+    (b"\x1f\x8b", "a gzip archive"),
+    (b"7z\xbc\xaf\x27\x1c", "a 7-Zip archive"),
+    (b"Rar!", "a RAR archive"),
+    (b"%!PS", "a PostScript file"),
+)
+_FORMAT_NAMES = {"pdf": "PDF", "docx": "Word .docx document", "odt": "OpenDocument text", "rtf": "RTF document"}
+
 
 def extract(path: str | Path) -> Document:
     """Extract the plain text of the file at ``path``."""
-    raise NotImplementedError("extraction is being written")
+    path = Path(path)
+    try:
+        if path.is_dir():
+            raise UnreadableFile(path, "is a folder, not a file")
+        size = path.stat().st_size
+        check_file_size(path, size)
+        with path.open("rb") as f:
+            head = f.read(_HEAD_BYTES)
+    except ExtractError:
+        raise
+    except FileNotFoundError:
+        raise UnreadableFile(path, "the file does not exist") from None
+    except PermissionError:
+        raise UnreadableFile(path, "permission denied") from None
+    except OSError as e:
+        raise UnreadableFile(path, f"the file cannot be opened ({e.strerror or e})") from None
+    if not head:
+        raise EmptyDocument(path, "the file is empty (0 bytes)")
+
+    fmt = _sniff(path, head)
+    warnings: list[str] = []
+    suffix_format = _format_of_suffix(path)
+    if fmt in _FORMAT_NAMES and suffix_format not in (fmt, None):
+        warnings.append(f"the file is named {path.suffix} but is a {_FORMAT_NAMES[fmt]}; read as such")
+
+    try:
+        text, title, more_warnings, meta = _read(path, fmt)
+    except ExtractError:
+        raise
+    except RecursionError:
+        raise CorruptFile(path, "the document is nested too deeply to read") from None
+    except MemoryError:
+        raise TooLarge(path, "not enough memory to read the file") from None
+    except OSError as e:
+        raise UnreadableFile(path, f"the file cannot be read ({e.strerror or e})") from None
+    except Exception as e:  # a format library choking on hostile input: a damaged file, not a crash
+        raise CorruptFile(path, f"the file is damaged ({type(e).__name__}: {e})") from e
+    warnings.extend(more_warnings)
+    text, fix_warnings = _normalise(text)
+    warnings.extend(fix_warnings)
+    check_text_size(path, text)
+    if not text.strip():
+        raise EmptyDocument(path, "the file contains no text")
+    if fmt in ("txt", "md") and suffix_format in ("txt", "md"):
+        fmt = suffix_format
+    return Document(
+        text=text,
+        path=str(path),
+        title=title or path.stem,
+        format=fmt,
+        warnings=tuple(warnings),
+        meta=tuple(meta),
+    )
+
+
+def _format_of_suffix(path: Path) -> str | None:
+    suffix = path.suffix.lower()
+    if suffix in _TEXT_SUFFIXES:
+        return _TEXT_SUFFIXES[suffix]
+    if suffix in _HTML_SUFFIXES:
+        return "html"
+    if suffix in (".pdf", ".docx", ".odt", ".rtf"):
+        return suffix[1:]
+    return None
+
+
+def _sniff(path: Path, head: bytes) -> str:
+    """The format by content first, then by suffix; raises for what Sverka cannot read."""
+    suffix_format = _format_of_suffix(path)
+    if b"%PDF-" in head[:1024]:
+        return "pdf"
+    if head.startswith((b"PK\x03\x04", b"PK\x05\x06")):
+        if suffix_format in ("docx", "odt"):
+            return suffix_format  # its reader reports a damaged archive as such
+        try:
+            with zipfile.ZipFile(path) as zf:
+                names = set(zf.namelist())
+        except (zipfile.BadZipFile, EOFError, ValueError, OSError) as e:
+            raise CorruptFile(path, f"a damaged zip archive ({e})") from None
+        if "word/document.xml" in names:
+            return "docx"
+        if "content.xml" in names and "mimetype" in names:
+            return "odt"
+        raise UnsupportedFormat(path, "a zip archive, not a document Sverka reads (.docx or .odt)")
+    if head.lstrip(b"\xef\xbb\xbf \t\r\n").startswith(b"{\\rtf"):
+        return "rtf"
+    if head.startswith(_OLE2):
+        if suffix_format in ("docx", "odt") and _contains_encryption_info(path):
+            raise EncryptedFile(path, "the document is password-protected")
+        raise UnsupportedFormat(
+            path, "an old Microsoft Office 97-2003 file (.doc/.xls); save it as .docx in Word or LibreOffice"
+        )
+    for magic, what in _KNOWN_BINARY:
+        if head.startswith(magic):
+            raise UnsupportedFormat(path, f"{what}, not a text document")
+    if suffix_format in ("pdf", "docx", "odt", "rtf"):
+        raise CorruptFile(path, f"the content is not a {_FORMAT_NAMES[suffix_format]} (damaged or misnamed file)")
+    if suffix_format is None:
+        raise UnsupportedFormat(
+            path, f"unsupported file type {path.suffix or '(no suffix)'}; Sverka reads {', '.join(SUPPORTED_SUFFIXES)}"
+        )
+    return suffix_format
+
+
+def _contains_encryption_info(path: Path) -> bool:
+    """An encrypted .docx is an OLE2 container with an 'EncryptionInfo' stream (name in UTF-16)."""
+    marker = "EncryptionInfo".encode("utf-16-le")
+    with path.open("rb") as f:
+        return marker in f.read(min(MAX_FILE_BYTES, 16 * 1024 * 1024))
+
+
+def _read(path: Path, fmt: str) -> tuple[str, str, list[str], list[tuple[str, str]]]:
+    """(text, title, warnings, meta) of a file whose format is decided."""
+    if fmt == "pdf":
+        from .pdf_text import extract_pdf
+
+        return extract_pdf(path)
+    if fmt == "docx":
+        from .docx_text import extract_docx
+
+        return (*extract_docx(path), [])
+    if fmt == "odt":
+        from .odt_text import extract_odt
+
+        return (*extract_odt(path), [])
+    data = path.read_bytes()
+    if fmt == "rtf":
+        from .rtf_text import extract_rtf
+
+        return (*extract_rtf(path, data), [])
+    from .plain_text import BinaryData, decode_bytes
+
+    try:
+        if fmt == "html":
+            from .html_text import decode_html, html_to_text
+
+            markup, encoding, warnings = decode_html(data)
+            del data
+            text, title = html_to_text(markup)
+            return text, title, warnings, [("encoding", encoding)]
+        decoded = decode_bytes(data)
+    except BinaryData:
+        raise UnsupportedFormat(path, "binary data, not a text file") from None
+    return decoded.text, "", list(decoded.warnings), [("encoding", decoded.encoding)]
+
+
+def _normalise(text: str) -> tuple[str, list[str]]:
+    """Newlines to ``\\n``, NUL characters and a leading BOM removed."""
+    warnings = []
+    if "\r" in text:
+        text = text.replace("\r\n", "\n").replace("\r", "\n")
+    if "\x00" in text:
+        warnings.append(f"{text.count(chr(0))} NUL character(s) removed")
+        text = text.replace("\x00", "")
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    return text, warnings

@@ -1,0 +1,182 @@
+"""Plain text (.txt, .md): encoding detection and decoding.
+
+Order of decisions, first match wins:
+
+1. a byte-order mark (UTF-8, UTF-16, UTF-32);
+2. binary data (many control bytes) is refused; UTF-16 without a BOM is recognised by
+   its pattern of zero bytes;
+3. valid UTF-8 (also with a handful of broken sequences, which become U+FFFD with a warning);
+4. a single-byte Cyrillic code page when the text looks Cyrillic under CP1251: CP1251,
+   KOI8-R, CP866 (and charset-normalizer's guess) are compared by how Russian/Ukrainian
+   the decoded letters look (letter frequencies, case pattern of words). Decoding CP1251
+   bytes as KOI8-R (or the reverse) swaps upper and lower case and scrambles the letters,
+   so the right and the wrong reading score far apart even for a single short line;
+5. otherwise charset-normalizer's best guess, CP1252 when the guess is another Western
+   single-byte page that short texts cannot tell apart from it (or when there is no guess).
+"""
+
+from __future__ import annotations
+
+import codecs
+import math
+import re
+from dataclasses import dataclass
+
+#: Bytes looked at to decide whether a file is binary or which encoding it uses.
+SNIFF_BYTES = 256 * 1024
+#: Bytes decoded under each candidate Cyrillic code page to score it.
+SCORE_BYTES = 64 * 1024
+#: Share of control bytes (other than tab, newlines, form feed, escape) above which a file is binary.
+BINARY_CONTROL_SHARE = 0.05
+#: Share of broken sequences among non-ASCII characters below which a file is still taken as UTF-8.
+UTF8_MAX_BROKEN_SHARE = 0.05
+
+_BOMS = (
+    (codecs.BOM_UTF32_LE, "utf-32-le"),
+    (codecs.BOM_UTF32_BE, "utf-32-be"),
+    (codecs.BOM_UTF8, "utf-8"),
+    (codecs.BOM_UTF16_LE, "utf-16-le"),
+    (codecs.BOM_UTF16_BE, "utf-16-be"),
+)
+_CONTROL = bytes(b for b in range(32) if b not in (9, 10, 12, 13, 27)) + b"\x7f"
+_CYRILLIC_CODECS = ("cp1251", "koi8_r", "cp866")
+_CYRILLIC_FAMILY = {"cp1251", "koi8_r", "koi8_u", "cp866", "mac_cyrillic", "iso8859_5", "kz1048", "ptcp154"}
+# Letter frequencies of Russian prose (Ukrainian letters added), per mille; the basis of
+# _russian_score. Letters not listed count as rare.
+_FREQ = {
+    "о": 110, "е": 85, "а": 80, "и": 74, "н": 67, "т": 63, "с": 55, "р": 47, "в": 45, "л": 44,
+    "к": 35, "м": 32, "д": 30, "п": 28, "у": 26, "я": 20, "ы": 19, "ь": 17, "г": 17, "з": 16,
+    "б": 16, "ч": 14, "й": 12, "х": 10, "ж": 9, "ш": 7, "ю": 6, "ц": 5, "щ": 4, "э": 3, "ф": 3,
+    "ё": 3, "ъ": 1, "і": 30, "ї": 6, "є": 4, "ґ": 1,
+}
+_LOG_FREQ = {ch: math.log(n / 1000) for ch, n in _FREQ.items()}
+_LOG_RARE = math.log(0.3 / 1000)
+# Non-ASCII punctuation common in Russian text (not a sign of a wrong code page).
+_PUNCTUATION = set("«»„“”‘’–—…№\u00a0·•°§©®™")
+_LATIN_FAMILY = {"cp1252", "latin_1", "iso8859_15", "cp1250", "iso8859_2", "cp1257", "iso8859_4", "iso8859_13",
+                 "cp1254", "iso8859_9", "mac_roman", "cp850", "cp437", "mac_latin2", "iso8859_3", "iso8859_10"}
+_WORD = re.compile(r"[^\W\d_]+")
+
+
+@dataclass(frozen=True)
+class Decoded:
+    text: str
+    encoding: str
+    warnings: tuple[str, ...] = ()
+
+
+class BinaryData(ValueError):
+    """The bytes are not text in any encoding Sverka knows."""
+
+
+def decode_bytes(data: bytes) -> Decoded:
+    """Decode the bytes of a text file (see the module docstring for the rules)."""
+    for bom, enc in _BOMS:
+        if data.startswith(bom):
+            text = data[len(bom):].decode(enc, errors="replace")
+            return _with_replacement_warning(text, enc, bom=True)
+
+    head = data[:SNIFF_BYTES]
+    utf16 = _utf16_without_bom(head)
+    if utf16:
+        return _with_replacement_warning(data.decode(utf16, errors="replace"), utf16)
+    if head and len(head) - len(head.translate(None, _CONTROL)) > BINARY_CONTROL_SHARE * len(head):
+        raise BinaryData("binary data, not text")
+
+    try:
+        return Decoded(data.decode("utf-8"), "utf-8")
+    except UnicodeDecodeError:
+        pass
+    sample = head.decode("utf-8", errors="replace")
+    broken = sample.count("\ufffd")
+    non_ascii = sum(1 for ch in sample if ord(ch) > 127)
+    if broken <= UTF8_MAX_BROKEN_SHARE * non_ascii:
+        text = data.decode("utf-8", errors="replace")
+        return Decoded(
+            text, "utf-8", (f"{text.count(chr(0xFFFD))} invalid UTF-8 byte sequence(s) replaced by U+FFFD",)
+        )
+
+    guess = _charset_normalizer_guess(head)
+    cp1251_sample = head.decode("cp1251", errors="replace")
+    if guess in _CYRILLIC_FAMILY or _looks_cyrillic(cp1251_sample):
+        candidates = list(_CYRILLIC_CODECS)
+        if guess in _CYRILLIC_FAMILY and guess not in candidates:
+            candidates.append(guess)
+        probe = head[:SCORE_BYTES]
+        best = max(candidates, key=lambda enc: (_russian_score(probe.decode(enc, errors="replace")), enc == "cp1251"))
+        return _with_replacement_warning(data.decode(best, errors="replace"), best)
+    enc = guess or "cp1252"
+    if enc in _LATIN_FAMILY and enc != "cp1252":
+        # Western single-byte pages are hard to tell apart on a short text; Sverka's Latin
+        # languages are written in CP1252, so prefer it whenever it decodes the bytes.
+        try:
+            return Decoded(data.decode("cp1252"), "cp1252")
+        except UnicodeDecodeError:
+            pass
+    return _with_replacement_warning(data.decode(enc, errors="replace"), enc)
+
+
+def _with_replacement_warning(text: str, encoding: str, bom: bool = False) -> Decoded:
+    n = text.count("\ufffd")
+    name = f"{encoding} (with BOM)" if bom else encoding
+    warnings = (f"{n} byte sequence(s) not valid in {encoding} replaced by U+FFFD",) if n else ()
+    return Decoded(text, name, warnings)
+
+
+def _utf16_without_bom(head: bytes) -> str | None:
+    """'utf-16-le'/'utf-16-be' when every other byte comes from a tiny set (the high bytes of one script)."""
+    if len(head) < 16 or b"\x00" not in head:
+        return None
+    n = len(head) - len(head) % 2
+    for enc, high in (("utf-16-le", head[1:n:2]), ("utf-16-be", head[0:n:2])):
+        top2 = sorted((high.count(bytes([b])) for b in set(high)), reverse=True)[:2]
+        if sum(top2) >= 0.95 * len(high) and high.count(b"\x00") >= 0.2 * len(high):
+            text = head[:n].decode(enc, errors="replace")
+            if sum(ch.isprintable() or ch in "\t\n\r\f" for ch in text) >= 0.95 * len(text):
+                return enc
+    return None
+
+
+def _charset_normalizer_guess(head: bytes) -> str | None:
+    from charset_normalizer import from_bytes
+
+    best = from_bytes(head).best()
+    if best is None:
+        return None
+    return codecs.lookup(best.encoding).name.replace("-", "_")
+
+
+def _looks_cyrillic(text: str) -> bool:
+    """Most words that contain non-ASCII letters are wholly Cyrillic (not Latin words with accents)."""
+    words = [w for w in _WORD.findall(text[:SNIFF_BYTES]) if not w.isascii()]
+    if not words:
+        return False
+    cyrillic = sum(1 for w in words if all("\u0400" <= ch <= "\u04ff" for ch in w))
+    return cyrillic >= 0.5 * len(words)
+
+
+def _russian_score(text: str) -> float:
+    """How Russian/Ukrainian a decoding looks; higher is better.
+
+    The mean log-frequency of its Cyrillic letters, minus penalties for words in a broken
+    case pattern ("пРИВЕТ": what the wrong code page makes of "Привет") and for non-ASCII
+    characters that are not letters (box drawing: what CP866 makes of CP1251 letters).
+    """
+    non_ascii = 0
+    other = 0
+    logp = 0.0
+    letters = 0
+    for ch in text:
+        if ch < "\x80":
+            continue
+        non_ascii += 1
+        if "\u0400" <= ch <= "\u04ff" and ch.isalpha():
+            letters += 1
+            logp += _LOG_FREQ.get(ch.lower(), _LOG_RARE)
+        elif not ch.isalpha() and ch not in _PUNCTUATION:
+            other += 1
+    if not letters:
+        return float("-inf")
+    words = [w for w in _WORD.findall(text) if not w.isascii()]
+    broken_case = sum(1 for w in words if not (w.islower() or w.isupper() or w.istitle()))
+    return logp / letters - 3.0 * broken_case / max(len(words), 1) - 5.0 * other / non_ascii

@@ -1,0 +1,91 @@
+"""Safety limits for extraction and the checks that enforce them.
+
+Every limit is a module constant so that tests, the documentation (docs/ROBUSTNESS.md)
+and the code agree. A file that breaks a limit raises :class:`~sverka.core.errors.TooLarge`
+(or :class:`~sverka.core.errors.CorruptFile` for malformed archives) before the expensive
+work starts.
+"""
+
+from __future__ import annotations
+
+import zipfile
+from pathlib import Path
+
+from ..errors import CorruptFile, TooLarge
+
+#: Largest input file Sverka opens, in bytes.
+MAX_FILE_BYTES = 200 * 1024 * 1024
+#: Largest extracted text, in characters (Python ``str`` length).
+MAX_TEXT_CHARS = 50_000_000
+#: Largest total declared uncompressed size of a .docx/.odt archive, in bytes.
+MAX_ZIP_UNCOMPRESSED = 300 * 1024 * 1024
+#: Largest number of members in a .docx/.odt archive.
+MAX_ZIP_MEMBERS = 10_000
+#: Largest compression ratio (uncompressed / compressed) of any member larger than
+#: :data:`ZIP_RATIO_MIN_BYTES`; real documents stay far below it, zip bombs far above.
+MAX_ZIP_RATIO = 200
+ZIP_RATIO_MIN_BYTES = 1024 * 1024
+#: How many bytes at the start of each XML member are scanned for a DTD.
+XML_PROLOG_SCAN_BYTES = 64 * 1024
+
+
+def check_file_size(path: Path, size: int) -> None:
+    if size > MAX_FILE_BYTES:
+        raise TooLarge(
+            path,
+            f"the file is {size / 2**20:.0f} MB, more than Sverka's limit of {MAX_FILE_BYTES / 2**20:.0f} MB",
+        )
+
+
+def check_text_size(path: Path, text: str) -> None:
+    if len(text) > MAX_TEXT_CHARS:
+        raise TooLarge(
+            path,
+            f"the extracted text has {len(text):,} characters, more than Sverka's limit of {MAX_TEXT_CHARS:,}",
+        )
+
+
+def open_checked_zip(path: Path) -> zipfile.ZipFile:
+    """Open an office archive after checking its declared sizes (zip bombs) and its XML prologs.
+
+    Python's zipfile never inflates a member beyond its declared size, so checking the
+    declared sizes bounds memory. XML members must not carry a DTD: real .docx/.odt files
+    never do, and a DTD is how entity-expansion attacks ("billion laughs") start.
+    """
+    try:
+        zf = zipfile.ZipFile(path)
+        infos = zf.infolist()
+    except (zipfile.BadZipFile, zipfile.LargeZipFile, EOFError, ValueError) as e:
+        raise CorruptFile(path, f"the file is damaged or truncated (not a readable zip archive: {e})") from None
+    try:
+        if len(infos) > MAX_ZIP_MEMBERS:
+            raise TooLarge(path, f"the archive has {len(infos):,} members, more than the limit of {MAX_ZIP_MEMBERS:,}")
+        total = sum(i.file_size for i in infos)
+        if total > MAX_ZIP_UNCOMPRESSED:
+            raise TooLarge(
+                path,
+                f"the archive would unpack to {total / 2**20:,.0f} MB, more than the limit of "
+                f"{MAX_ZIP_UNCOMPRESSED / 2**20:.0f} MB (a zip bomb?)",
+            )
+        for i in infos:
+            if i.file_size > ZIP_RATIO_MIN_BYTES and i.file_size > MAX_ZIP_RATIO * max(i.compress_size, 1):
+                raise TooLarge(
+                    path,
+                    f"archive member {i.filename!r} is compressed {i.file_size // max(i.compress_size, 1):,} "
+                    f"times, more than the limit of {MAX_ZIP_RATIO} (a zip bomb?)",
+                )
+        for i in infos:
+            if i.filename.endswith((".xml", ".rels")):
+                try:
+                    with zf.open(i) as f:
+                        head = f.read(XML_PROLOG_SCAN_BYTES)
+                except (zipfile.BadZipFile, EOFError, OSError, ValueError, NotImplementedError) as e:
+                    raise CorruptFile(path, f"the file is damaged or truncated ({i.filename}: {e})") from None
+                if b"<!DOCTYPE" in head or b"<!ENTITY" in head:
+                    raise CorruptFile(
+                        path, f"{i.filename} declares a DTD or XML entities; refused for safety (entity expansion)"
+                    )
+    except BaseException:
+        zf.close()
+        raise
+    return zf
