@@ -8,6 +8,7 @@ Results are the frozen dataclasses of :mod:`sverka.core.results`.
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 from typing import Iterable, Sequence
 
@@ -132,7 +133,9 @@ def compare(
     cancel: CancelToken = NEVER_CANCELLED,
 ) -> CheckResult:
     """Compare two documents directly: the result of checking ``a`` against ``b`` alone."""
-    raise NotImplementedError
+    from .check import compare_documents
+
+    return compare_documents(a, b, settings or Settings(), progress, cancel)
 
 
 def crosscheck(
@@ -146,12 +149,28 @@ def crosscheck(
     """All pairs among ``items`` (a class of essays); with ``collection``, each item is also
     checked against it ("new vs archive": the archive is not compared with itself).
     Files that cannot be read are listed in ``failed``; the rest goes on."""
-    raise NotImplementedError
+    from .check import crosscheck_documents
+
+    settings = settings or Settings()
+    check = None
+    if collection is not None:
+        def check(doc: Document) -> CheckResult:
+            result = collection.check(doc, settings, cancel=cancel)
+            # An item already in the archive is not its own source.
+            own = tuple(s for s in result.sources if s.sha256 != doc.sha256)
+            return result if len(own) == len(result.sources) else apply_exclusions(
+                dataclasses.replace(result, sources=own, exact_duplicate_of=None), settings)
+
+    return crosscheck_documents(
+        items, settings, load=load_document, check=check, progress=progress, cancel=cancel
+    )
 
 
 def apply_exclusions(result: CheckResult, settings: Settings) -> CheckResult:
     """The same result under other exclusion settings, without searching again."""
-    raise NotImplementedError
+    from .exclusions import apply_exclusions as _apply
+
+    return _apply(result, settings)
 
 
 def result_to_json(result: CheckResult) -> dict:

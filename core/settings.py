@@ -21,6 +21,12 @@ class Settings:
     # Passages
     min_passage_words: int = 8  # shorter passages are dropped (excluded="short")
     max_gap_words: int = 6  # edits bridged between two matching runs
+    align_seed_words: int = 3  # words per seed shingle when aligning a pair (computed on the fly)
+    min_sentence_words: int = 5  # sentences this long match by sentence hash (any order, any form)
+    # Candidates
+    max_candidates: int = 50  # sources aligned per check, most shared fingerprints first
+    min_shared_fingerprints: int = 2  # winnowed shingles a candidate must share with the suspect
+    short_text_words: int = 40  # below this many canonical words the seed 000 method joins in
     # Reporting
     min_source_containment: float = 0.005  # a source below this share of the suspect is not listed
     short_text_similarity: float = 80.0  # seed 000: not unique above this percentage

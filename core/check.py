@@ -1,0 +1,397 @@
+"""Check, compare and cross-check: candidates, alignment, scores (ISSUE 4 items 2, 3, 5).
+
+* :func:`check_document`: a suspect against an :class:`~sverka.core.index.Index`.
+  Candidates come from grouped index queries (winnowed shingles, Seq2 sentence pairs,
+  and for short texts the seed 000 longest words); each candidate's stored tokens are
+  aligned with the suspect (:func:`sverka.core.align.align`); exclusions and scores are
+  applied last (:func:`sverka.core.exclusions.apply_exclusions`).
+* :func:`compare_documents`: two documents directly.
+* :func:`crosscheck_documents`: every pair of a set whose documents share enough winnowed
+  fingerprints (an inverted index in numpy), aligned; optionally each against an index.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Callable, Sequence
+
+import numpy as np
+
+from .align import align
+from .document import Document
+from .exclusions import apply_exclusions, merge, total
+from .progress import NEVER_CANCELLED, CancelToken, Progress, no_progress
+from .results import CheckResult, CrossCheckResult, CrossPair, Passage, SourceMatch, SuspectInfo
+from .sentences import sentence_hashes, seq2
+from .settings import Settings
+from .shingles import shingle_hashes, winnow
+from .shortdoc import longest_words, short_similarity
+from .text import Tokens, canonize
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .index import Index
+
+__all__ = ["Prepared", "check_document", "compare_documents", "crosscheck_documents", "prepare", "match"]
+
+
+@dataclass(frozen=True, eq=False)
+class Prepared:
+    """A canonized document with what matching needs, computed once."""
+
+    doc: Document
+    tokens: Tokens
+    shingles: np.ndarray  # uint64: every w-shingle hash, in text order
+    distinct: np.ndarray  # uint64: sorted distinct shingle hashes
+    winnowed: np.ndarray  # uint64: sorted distinct winnowed hashes
+    seq2: np.ndarray  # uint64: Seq2 of ALGORITHMS.md §5
+
+
+def prepare(doc: Document, settings: Settings, tokens: Tokens | None = None) -> Prepared:
+    """Canonize (unless ``tokens`` are given) and fingerprint one document."""
+    if tokens is None:
+        tokens = canonize(doc.text, drop_adjectives=settings.drop_adjectives)
+    sh = shingle_hashes(tokens.hashes, settings.shingle_words)
+    win = np.unique(sh[winnow(sh, settings.winnow_window)]) if len(sh) else sh
+    seq1, _ = sentence_hashes(tokens.word_hashes, tokens.sentence_ids, len(tokens.sentence_spans))
+    return Prepared(doc, tokens, sh, np.unique(sh), win, seq2(seq1))
+
+
+def _jaccard(a: np.ndarray, b: np.ndarray) -> float:
+    """Jaccard of two sorted distinct uint64 arrays."""
+    if len(a) == 0 and len(b) == 0:
+        return 0.0
+    inter = len(np.intersect1d(a, b, assume_unique=True))
+    return inter / (len(a) + len(b) - inter)
+
+
+def _sentence_score(a: np.ndarray, b: np.ndarray) -> float:
+    if len(a) == 0:
+        return 0.0
+    va, ca = np.unique(a, return_counts=True)
+    vb, cb = np.unique(b, return_counts=True)
+    _, ia, ib = np.intersect1d(va, vb, assume_unique=True, return_indices=True)
+    return float(np.minimum(ca[ia], cb[ib]).sum()) / len(a)
+
+
+def _align(a: Prepared, b: Prepared, settings: Settings) -> list[Passage]:
+    return align(
+        a.tokens,
+        b.tokens,
+        seed_words=settings.align_seed_words,
+        max_gap=settings.max_gap_words,
+        min_words=settings.min_passage_words,
+        min_sentence_words=settings.min_sentence_words,
+    )
+
+
+def _short_passage(a: Prepared, b: Prepared) -> Passage | None:
+    """Seed 000: one passage over the whole suspect, mapped onto the source's matching words."""
+    ta, tb = a.tokens, b.tokens
+    if len(ta) == 0 or len(tb) == 0:
+        return None
+    words = set(longest_words(ta.lemmas).tolist()) if any(ta.lemmas) else set()
+    hb = np.asarray(tb.hashes)
+    hit = np.flatnonzero(np.isin(hb, np.fromiter(words, dtype=np.uint64, count=len(words)))) if words else []
+    if len(hit):
+        b0, b1 = int(tb.starts[hit[0]]), int(tb.ends[hit[-1]])
+    else:
+        b0, b1 = int(tb.starts[0]), int(tb.ends[-1])
+    return Passage(int(ta.starts[0]), int(ta.ends[-1]), b0, b1, len(ta), "short")
+
+
+def match(a: Prepared, b: Prepared, settings: Settings, *, short: bool = False) -> tuple[list[Passage], float, float]:
+    """(passages, resemblance, sentence score) of suspect ``a`` against source ``b``."""
+    passages = _align(a, b, settings)
+    if short and not passages:
+        p = _short_passage(a, b)
+        passages = [p] if p else []
+    return passages, _jaccard(a.distinct, b.distinct), _sentence_score(a.seq2, b.seq2)
+
+
+def _is_short(a: Prepared, settings: Settings) -> bool:
+    return len(a.tokens) < settings.short_text_words
+
+
+def _suspect_info(doc: Document, tokens: Tokens) -> SuspectInfo:
+    return SuspectInfo(
+        path=doc.path,
+        title=doc.title or (doc.path or ""),
+        chars=len(doc.text),
+        words=tokens.word_count,
+        language=tokens.language,
+        warnings=tuple(doc.warnings) + tuple(tokens.warnings),
+        sha256=doc.sha256,
+    )
+
+
+def _coverage(passages: Sequence[Passage], n: int) -> float:
+    return total(merge((p.suspect_start, p.suspect_end) for p in passages)) / n if n else 0.0
+
+
+def check_document(
+    index: "Index",
+    suspect: Document,
+    settings: Settings,
+    progress: Progress = no_progress,
+    cancel: CancelToken = NEVER_CANCELLED,
+    *,
+    exclude_ids: Sequence[int] = (),
+) -> CheckResult:
+    """Which documents of ``index`` the suspect borrows from (see the module docstring).
+
+    Sources whose passages (before exclusions) cover less than
+    ``settings.min_source_containment`` of the suspect are not listed.
+    """
+    progress(0, 0, "Reading the suspect")
+    a = prepare(suspect, settings)
+    cancel.raise_if_cancelled()
+    n = len(suspect.text)
+
+    dup_id = index.find_by_sha256(suspect.sha256)
+    exact_dup = index.info(dup_id).title if dup_id is not None else None
+
+    limit = settings.max_candidates
+    found: dict[int, int] = {}
+    if len(a.winnowed):
+        for doc_id, shared in index.candidates(a.winnowed, min_shared=settings.min_shared_fingerprints, limit=limit):
+            found[doc_id] = max(found.get(doc_id, 0), shared)
+    if len(a.seq2):
+        for doc_id, shared in index.sentence_candidates(a.seq2, min_shared=2, limit=limit):
+            found.setdefault(doc_id, shared)
+    short_ok: set[int] = set()
+    short = _is_short(a, settings)
+    if short and len(a.tokens):
+        words = longest_words(a.tokens.lemmas)
+        cands = index.short_candidates(words, min_shared=2, limit=limit)
+        lengths = index.short_lengths([d for d, _ in cands]) if cands else {}
+        for doc_id, shared in cands:
+            shorter = min(len(np.unique(words)), lengths.get(doc_id, 0))
+            if shorter and 100.0 * shared / shorter >= settings.short_text_similarity:
+                short_ok.add(doc_id)
+                found.setdefault(doc_id, shared)
+    if dup_id is not None:
+        found.setdefault(dup_id, 0)
+    for doc_id in exclude_ids:
+        found.pop(doc_id, None)
+    templates = set(index.template_ids())
+
+    ids = sorted(found, key=lambda d: (-found[d], d))
+    sources: list[SourceMatch] = []
+    for k, doc_id in enumerate(ids):
+        cancel.raise_if_cancelled()
+        progress(k, len(ids), "Comparing with the collection")
+        stored = index.load(doc_id)
+        b = prepare(Document(stored.text), settings, tokens=stored.tokens)
+        passages, res, sent = match(a, b, settings, short=doc_id in short_ok)
+        if not passages:
+            continue
+        if _coverage(passages, n) < settings.min_source_containment and doc_id not in short_ok:
+            continue
+        info = stored.info
+        sources.append(
+            SourceMatch(
+                source_id=info.id,
+                path=info.path,
+                title=info.title,
+                text=stored.text,
+                sha256=info.sha256,
+                containment=0.0,
+                resemblance=res,
+                sentence_score=sent,
+                passages=tuple(passages),
+                is_template=info.is_template or info.id in templates,
+            )
+        )
+    progress(len(ids), len(ids), "Done")
+    raw = CheckResult(
+        suspect=_suspect_info(suspect, a.tokens),
+        suspect_text=suspect.text,
+        sources=tuple(sources),
+        borrowed_percent=0.0,
+        original_percent=100.0,
+        settings=settings,
+        exact_duplicate_of=exact_dup,
+    )
+    return apply_exclusions(raw, settings)
+
+
+def _source_match(b: Prepared, passages: Sequence[Passage], res: float, sent: float) -> SourceMatch:
+    d = b.doc
+    return SourceMatch(
+        source_id=None,
+        path=d.path,
+        title=d.title or (d.path or ""),
+        text=d.text,
+        sha256=d.sha256,
+        containment=0.0,
+        resemblance=res,
+        sentence_score=sent,
+        passages=tuple(passages),
+    )
+
+
+def compare_prepared(a: Prepared, b: Prepared, settings: Settings) -> CheckResult:
+    short = _is_short(a, settings) or _is_short(b, settings)
+    if short:
+        la, lb = longest_words(a.tokens.lemmas), longest_words(b.tokens.lemmas)
+        short = short_similarity(la, lb) >= settings.short_text_similarity
+    passages, res, sent = match(a, b, settings, short=short)
+    raw = CheckResult(
+        suspect=_suspect_info(a.doc, a.tokens),
+        suspect_text=a.doc.text,
+        sources=(_source_match(b, passages, res, sent),),
+        borrowed_percent=0.0,
+        original_percent=100.0,
+        settings=settings,
+        exact_duplicate_of=(b.doc.title or b.doc.path or "") if a.doc.sha256 == b.doc.sha256 else None,
+    )
+    return apply_exclusions(raw, settings)
+
+
+def compare_documents(
+    a: Document,
+    b: Document,
+    settings: Settings,
+    progress: Progress = no_progress,
+    cancel: CancelToken = NEVER_CANCELLED,
+) -> CheckResult:
+    """The result of checking ``a`` against ``b`` alone; the one source is always listed."""
+    progress(0, 3, "Reading the first document")
+    pa = prepare(a, settings)
+    cancel.raise_if_cancelled()
+    progress(1, 3, "Reading the second document")
+    pb = prepare(b, settings)
+    cancel.raise_if_cancelled()
+    progress(2, 3, "Comparing")
+    result = compare_prepared(pa, pb, settings)
+    progress(3, 3, "Done")
+    return result
+
+
+# -- cross-check ----------------------------------------------------------------------
+
+
+def candidate_pairs(fingerprints: Sequence[np.ndarray], min_shared: int, max_docs_per_hash: int = 0) -> list[tuple[int, int, int]]:
+    """Pairs ``(i, j, shared)``, ``i < j``, of documents sharing at least ``min_shared``
+    distinct hashes. ``fingerprints[i]`` are the distinct hashes of document ``i``.
+
+    An inverted index in numpy: all (hash, doc) rows sorted by hash; every group of
+    documents holding one hash contributes its pairs. A hash held by more than
+    ``max_docs_per_hash`` documents (0 = no limit) is boilerplate and skipped.
+    """
+    lens = np.array([len(f) for f in fingerprints], dtype=np.int64)
+    if lens.sum() == 0:
+        return []
+    h = np.concatenate([np.asarray(f, dtype=np.uint64) for f in fingerprints])
+    d = np.repeat(np.arange(len(fingerprints), dtype=np.int64), lens)
+    order = np.lexsort((d, h))
+    h, d = h[order], d[order]
+    starts = np.flatnonzero(np.r_[True, h[1:] != h[:-1]])
+    sizes = np.diff(np.r_[starts, len(h)])
+    keep = sizes >= 2
+    if max_docs_per_hash:
+        keep &= sizes <= max_docs_per_hash
+    starts, sizes = starts[keep], sizes[keep]
+    if len(starts) == 0:
+        return []
+    nd = len(fingerprints)
+    codes = []
+    # Pairs within each group, vectorised by group size (sizes are small after the limit).
+    for size in np.unique(sizes).tolist():
+        st = starts[sizes == size]
+        iu, ju = np.triu_indices(size, k=1)
+        di = d[st[:, None] + iu[None, :]]
+        dj = d[st[:, None] + ju[None, :]]
+        codes.append((di * nd + dj).ravel())
+    code, cnt = np.unique(np.concatenate(codes), return_counts=True)
+    ok = cnt >= min_shared
+    return [(int(c // nd), int(c % nd), int(s)) for c, s in zip(code[ok].tolist(), cnt[ok].tolist())]
+
+
+def _name(doc: Document) -> str:
+    return doc.path or doc.title
+
+
+def crosscheck_documents(
+    items: Sequence[str | Document],
+    settings: Settings,
+    *,
+    load: Callable[[str], Document],
+    check: Callable[[Document], CheckResult] | None = None,
+    progress: Progress = no_progress,
+    cancel: CancelToken = NEVER_CANCELLED,
+) -> CrossCheckResult:
+    """All pairs among ``items``; with ``check`` (a collection's check), each also against it.
+
+    ``load`` turns a path into a Document (raising a SverkaError for an unreadable file).
+    """
+    from .errors import SverkaError
+
+    names: list[str] = []
+    docs: list[Document | None] = []
+    failed: list[tuple[str, str]] = []
+    for item in items:
+        if isinstance(item, Document):
+            names.append(_name(item))
+            docs.append(item)
+            continue
+        try:
+            doc = load(str(item))
+        except SverkaError as e:
+            failed.append((str(item), str(e)))
+            names.append(str(item))
+            docs.append(None)
+            continue
+        names.append(str(item))
+        docs.append(doc)
+    n = len(docs)
+    steps = n + (n if check else 0) + 1
+    prepared: list[Prepared | None] = []
+    for k, doc in enumerate(docs):
+        cancel.raise_if_cancelled()
+        progress(k, steps, "Reading the documents")
+        prepared.append(prepare(doc, settings) if doc is not None else None)
+
+    fps = [p.winnowed if p is not None else np.zeros(0, np.uint64) for p in prepared]
+    cands = candidate_pairs(fps, settings.min_shared_fingerprints, max_docs_per_hash=max(10, n // 2))
+    matrix = [[0.0] * n for _ in range(n)]
+    for k in range(n):
+        if prepared[k] is not None:
+            matrix[k][k] = 1.0
+    pairs: list[CrossPair] = []
+    for m, (i, j, _) in enumerate(cands):
+        if m % 16 == 0:
+            cancel.raise_if_cancelled()
+            progress(n, steps, "Comparing the documents with each other")
+        pi, pj = prepared[i], prepared[j]
+        passages = _align(pi, pj, settings)
+        passages = [p for p in passages if p.words >= settings.min_passage_words]
+        if not passages:
+            continue
+        a_in_b = _coverage(passages, len(pi.doc.text))
+        b_in_a = total(merge((p.source_start, p.source_end) for p in passages)) / max(1, len(pj.doc.text))
+        matrix[i][j], matrix[j][i] = a_in_b, b_in_a
+        if max(a_in_b, b_in_a) >= settings.crosscheck_threshold:
+            pairs.append(CrossPair(names[i], names[j], a_in_b, b_in_a, _jaccard(pi.distinct, pj.distinct)))
+    if check is not None:
+        for k, doc in enumerate(docs):
+            if doc is None:
+                continue
+            cancel.raise_if_cancelled()
+            progress(n + 1 + k, steps, "Comparing with the collection")
+            result = check(doc)
+            for src in result.sources:
+                if src.is_template:
+                    continue
+                counted = [p for p in src.passages if p.excluded is None]
+                b_in_a = total(merge((p.source_start, p.source_end) for p in counted)) / max(1, len(src.text))
+                if max(src.containment, b_in_a) >= settings.crosscheck_threshold:
+                    pairs.append(CrossPair(names[k], src.path or src.title, src.containment, b_in_a, src.resemblance))
+    progress(steps, steps, "Done")
+    pairs.sort(key=lambda p: (-max(p.a_in_b, p.b_in_a), p.a, p.b))
+    return CrossCheckResult(
+        documents=tuple(names),
+        pairs=tuple(pairs),
+        matrix=tuple(tuple(r) for r in matrix),
+        failed=tuple(failed),
+    )

@@ -1,0 +1,279 @@
+"""Exclusions and scores, applied to a finished result without searching again (ISSUE 4 item 4).
+
+:func:`apply_exclusions` takes every passage the search found, marks the ones that do not
+count (``Passage.excluded``), and recomputes every score from the others:
+
+* ``"source"``: the source is in ``Settings.excluded_sources`` (its path or sha256).
+* ``"template"``: the source is a template document (an assignment prompt); and in every
+  other source, a passage lying mostly (>= half its characters) in a suspect region that a
+  template matched.
+* ``"bibliography"`` / ``"quote"``: a passage lying mostly in the bibliography section or in
+  quoted text of the suspect (when ``exclude_bibliography`` / ``exclude_quotes``).
+* ``"short"``: fewer than ``min_passage_words`` canonical words.
+
+Scores are shares of the suspect's characters (``len(text)``): the union of the counted
+passages' suspect spans, minus quoted text, the bibliography and template regions (those
+characters never count, even under a passage that mostly lies elsewhere).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from typing import Iterable, Sequence
+
+from .results import CheckResult, Passage, SourceMatch, Span
+from .settings import Settings
+
+__all__ = [
+    "apply_exclusions",
+    "find_bibliography",
+    "find_quotes",
+    "marked_spans",
+    "merge",
+    "subtract",
+    "total",
+]
+
+Interval = tuple[int, int]
+
+
+# -- interval arithmetic over [start, end) character ranges ---------------------------
+
+
+def merge(intervals: Iterable[Interval]) -> list[Interval]:
+    """Sorted, disjoint, non-empty union of the intervals."""
+    out: list[list[int]] = []
+    for s, e in sorted(iv for iv in intervals if iv[1] > iv[0]):
+        if out and s <= out[-1][1]:
+            if e > out[-1][1]:
+                out[-1][1] = e
+        else:
+            out.append([s, e])
+    return [(s, e) for s, e in out]
+
+
+def subtract(a: Sequence[Interval], b: Sequence[Interval]) -> list[Interval]:
+    """``a`` minus ``b``; both sorted and disjoint (as :func:`merge` returns them)."""
+    out: list[Interval] = []
+    k = 0
+    for s, e in a:
+        while k < len(b) and b[k][1] <= s:
+            k += 1
+        pos = s
+        m = k
+        while m < len(b) and b[m][0] < e:
+            if b[m][0] > pos:
+                out.append((pos, b[m][0]))
+            pos = max(pos, b[m][1])
+            m += 1
+        if pos < e:
+            out.append((pos, e))
+    return out
+
+
+def total(intervals: Iterable[Interval]) -> int:
+    return sum(e - s for s, e in intervals)
+
+
+def _inside(s: int, e: int, regions: Sequence[Interval]) -> int:
+    """How many characters of [s, e) lie in the sorted disjoint ``regions``."""
+    return total(subtract([(s, e)], subtract([(s, e)], regions))) if regions and e > s else 0
+
+
+def _mostly_inside(p: Passage, regions: Sequence[Interval]) -> bool:
+    n = p.suspect_end - p.suspect_start
+    return n > 0 and 2 * _inside(p.suspect_start, p.suspect_end, regions) >= n
+
+
+# -- quotations -----------------------------------------------------------------------
+
+_PAIRS = {"«": "»", "„": "“", "“": "”"}
+_PARAGRAPH = re.compile(r"\n[ \t\r\f\v]*\n")
+
+
+def find_quotes(text: str) -> list[Interval]:
+    """Quoted text: « », „ “, “ ” and straight " " pairs, including the marks.
+
+    A quotation never runs past the end of a paragraph (a blank line): an unclosed mark
+    does not swallow the rest of the text. Nested quotes lie inside the outer one. Single
+    quotes are not quotations (they are apostrophes too often).
+    """
+    out: list[Interval] = []
+    start = 0
+    for m in list(_PARAGRAPH.finditer(text)) + [None]:
+        end = m.start() if m else len(text)
+        out.extend((start + s, start + e) for s, e in _quotes_in(text[start:end]))
+        start = m.end() if m else end
+    return merge(out)
+
+
+def _quotes_in(s: str) -> list[Interval]:
+    out: list[Interval] = []
+    stack: list[tuple[str, int]] = []  # (expected closing mark, position of the opening)
+    straight: int | None = None
+    for k, ch in enumerate(s):
+        if ch == '"':
+            if straight is None:
+                straight = k
+            else:
+                out.append((straight, k + 1))
+                straight = None
+            continue
+        if stack and ch == stack[-1][0]:
+            _, at = stack.pop()
+            out.append((at, k + 1))
+            continue
+        if ch in _PAIRS:
+            stack.append((_PAIRS[ch], k))
+        elif ch == "»" or ch == "”":
+            # A closing mark nobody opened: close an outer level if it expects it.
+            for lvl in range(len(stack) - 1, -1, -1):
+                if stack[lvl][0] == ch:
+                    at = stack[lvl][1]
+                    del stack[lvl:]
+                    out.append((at, k + 1))
+                    break
+    return out
+
+
+# -- bibliography ---------------------------------------------------------------------
+
+_BIB_HEADINGS = (
+    "список литературы",
+    "список использованной литературы",
+    "список используемой литературы",
+    "список использованных источников",
+    "список использованных источников и литературы",
+    "список источников",
+    "список источников и литературы",
+    "список литературы и источников",
+    "библиографический список",
+    "библиография",
+    "литература",
+    "использованная литература",
+    "использованные источники",
+    "источники",
+    "источники и литература",
+    "список використаних джерел",
+    "список використаної літератури",
+    "список літератури",
+    "література",
+    "джерела",
+    "references",
+    "reference list",
+    "bibliography",
+    "works cited",
+    "literature cited",
+    "sources",
+    "literature",
+)
+_RESUME_HEADINGS = ("приложение", "приложения", "appendix", "appendices", "додаток", "додатки")
+_NUMBERING = re.compile(r"^(?:(?:\d+|[ivxlc]+)[.)]?\s+|(?:глава|раздел|chapter|section)\s+\d+[.:]?\s*)", re.I)
+_LINE = re.compile(r"[^\n]*")
+
+
+def _heading_key(line: str) -> str:
+    s = line.strip().lower().replace("ё", "е")
+    s = _NUMBERING.sub("", s)
+    s = s.strip(" \t.:;*#_-—–")
+    return " ".join(s.split())
+
+
+def find_bibliography(text: str) -> Interval | None:
+    """The bibliography section: from its heading (a short line on its own, the LAST such
+    heading of the text) up to a resuming heading ("Приложение", "Appendix" ...) or the end."""
+    start = None
+    for m in _LINE.finditer(text):
+        line = m.group()
+        if not line.strip() or len(line.strip()) > 60:
+            continue
+        key = _heading_key(line)
+        if key in _BIB_HEADINGS:
+            start = m.start() + (len(line) - len(line.lstrip()))
+    if start is None:
+        return None
+    end = len(text)
+    for m in _LINE.finditer(text, start):
+        line = m.group()
+        if m.start() == start or not line.strip() or len(line.strip()) > 60:
+            continue
+        key = _heading_key(line)
+        if any(key == h or key.startswith(h + " ") for h in _RESUME_HEADINGS):
+            end = m.start()
+            break
+    return (start, end) if end > start else None
+
+
+def marked_spans(text: str, settings: Settings) -> tuple[Span, ...]:
+    """Quotations and the bibliography of ``text`` as the settings ask, sorted by start."""
+    spans = []
+    if settings.exclude_quotes:
+        spans += [Span(s, e, "quote") for s, e in find_quotes(text)]
+    if settings.exclude_bibliography:
+        bib = find_bibliography(text)
+        if bib:
+            spans.append(Span(bib[0], bib[1], "bibliography"))
+    return tuple(sorted(spans, key=lambda s: (s.start, s.end, s.kind)))
+
+
+# -- scores ---------------------------------------------------------------------------
+
+
+def _source_excluded(src: SourceMatch, excluded: Sequence[str]) -> bool:
+    return bool(excluded) and ((src.path is not None and src.path in excluded) or src.sha256 in excluded)
+
+
+def apply_exclusions(result: CheckResult, settings: Settings) -> CheckResult:
+    """``result`` with passages marked and scores recomputed under ``settings`` (see module doc).
+
+    Idempotent: previous marks are ignored, so a result can be re-evaluated under any
+    settings. Sources are never dropped here (an excluded source stays visible); they are
+    sorted by containment, highest first.
+    """
+    text = result.suspect_text
+    n = len(text)
+    marked = marked_spans(text, settings)
+    quotes = merge((s.start, s.end) for s in marked if s.kind == "quote")
+    bib = merge((s.start, s.end) for s in marked if s.kind == "bibliography")
+    excluded_sources = tuple(settings.excluded_sources)
+
+    templates = merge(
+        (p.suspect_start, p.suspect_end)
+        for src in result.sources
+        if src.is_template and not _source_excluded(src, excluded_sources)
+        for p in src.passages
+    )
+    never = merge(quotes + bib + templates)
+
+    def reason(src: SourceMatch, p: Passage) -> str | None:
+        if _source_excluded(src, excluded_sources):
+            return "source"
+        if src.is_template or _mostly_inside(p, templates):
+            return "template"
+        if _mostly_inside(p, bib):
+            return "bibliography"
+        if _mostly_inside(p, quotes):
+            return "quote"
+        if p.words < settings.min_passage_words:
+            return "short"
+        return None
+
+    sources = []
+    everything: list[Interval] = []
+    for src in result.sources:
+        passages = tuple(dataclasses.replace(p, excluded=reason(src, p)) for p in src.passages)
+        counted = subtract(merge((p.suspect_start, p.suspect_end) for p in passages if p.excluded is None), never)
+        everything.extend(counted)
+        containment = total(counted) / n if n else 0.0
+        sources.append(dataclasses.replace(src, passages=passages, containment=containment))
+    sources.sort(key=lambda s: (-s.containment, -s.resemblance, s.title, s.source_id if s.source_id is not None else -1))
+    borrowed = round(100.0 * total(merge(everything)) / n, 4) if n else 0.0
+    return dataclasses.replace(
+        result,
+        sources=tuple(sources),
+        borrowed_percent=borrowed,
+        original_percent=round(100.0 - borrowed, 4),
+        marked=marked,
+        settings=settings,
+    )
