@@ -1,20 +1,38 @@
-"""Entry point of ``sverka-gui``."""
+"""Entry point of ``sverka-gui``: a visible window first, everything heavy afterwards.
+
+The engine's heavy parts (morphological dictionaries) load in a worker after the window
+is shown (``api.warm_up``), so the window appears quickly.
+"""
 
 from __future__ import annotations
 
 import sys
 
 
-def main(argv: list[str] | None = None) -> int:
-    from PySide6.QtWidgets import QApplication, QMainWindow
+def create_app(argv: list[str] | None = None):
+    from PySide6.QtWidgets import QApplication
 
     app = QApplication.instance() or QApplication(sys.argv if argv is None else argv)
     app.setApplicationName("Sverka")
     app.setOrganizationName("Sverka")
-    window = QMainWindow()
-    window.setWindowTitle("Sverka")
-    window.resize(1100, 720)
+    app.setApplicationDisplayName("Sverka")
+    return app
+
+
+def main(argv: list[str] | None = None) -> int:
+    app = create_app(argv)
+    from .i18n import Translators
+    from .main_window import MainWindow
+    from .preferences import Preferences
+
+    prefs = Preferences()
+    translators = Translators()
+    translators.switch(prefs.language())
+    window = MainWindow(preferences=prefs, translators=translators)
     window.show()
+    args = app.arguments()[1:]
+    if args:  # sverka-gui FILE: open it as the text to check
+        window.load_suspect(args[0])
     return app.exec()
 
 

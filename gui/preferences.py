@@ -1,0 +1,90 @@
+"""What the window remembers between runs, declared once with defaults, kept in QSettings.
+
+The engine settings are stored as one JSON string (``Settings.to_json``), so a new engine
+parameter needs no change here and an unknown stored key is ignored by ``from_json``.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from PySide6.QtCore import QByteArray, QSettings
+
+from sverka.core.api import Settings
+
+MAX_RECENT = 10
+
+
+class Preferences:
+    """A typed face over one ``QSettings`` (tests pass an INI file in a temporary folder)."""
+
+    def __init__(self, store: QSettings | None = None) -> None:
+        self.store = store if store is not None else QSettings()
+
+    # engine
+    def engine_settings(self) -> Settings:
+        raw = self.store.value("engine/settings", "")
+        if not raw:
+            return Settings()
+        try:
+            return Settings.from_json(str(raw))
+        except (ValueError, TypeError):
+            return Settings()
+
+    def set_engine_settings(self, settings: Settings) -> None:
+        self.store.setValue("engine/settings", settings.to_json())
+
+    # language: "" follows the system locale, else "en" or "ru"
+    def language(self) -> str:
+        return str(self.store.value("ui/language", "") or "")
+
+    def set_language(self, language: str) -> None:
+        self.store.setValue("ui/language", language)
+
+    # recent suspects
+    def recent_files(self) -> list[str]:
+        value = self.store.value("ui/recentFiles", [])
+        if isinstance(value, str):
+            value = [value] if value else []
+        return [str(v) for v in (value or [])]
+
+    def add_recent_file(self, path: str | Path) -> list[str]:
+        path = str(path)
+        files = [path] + [f for f in self.recent_files() if f != path]
+        files = files[:MAX_RECENT]
+        self.store.setValue("ui/recentFiles", files)
+        return files
+
+    def clear_recent_files(self) -> None:
+        self.store.setValue("ui/recentFiles", [])
+
+    # window state
+    def geometry(self) -> QByteArray | None:
+        value = self.store.value("ui/geometry")
+        return value if isinstance(value, QByteArray) and not value.isEmpty() else None
+
+    def set_geometry(self, geometry: QByteArray) -> None:
+        self.store.setValue("ui/geometry", geometry)
+
+    def state(self, key: str) -> QByteArray | None:
+        value = self.store.value(f"ui/state/{key}")
+        return value if isinstance(value, QByteArray) and not value.isEmpty() else None
+
+    def set_state(self, key: str, value: QByteArray) -> None:
+        self.store.setValue(f"ui/state/{key}", value)
+
+    # first run
+    def sample_offered(self) -> bool:
+        return str(self.store.value("ui/sampleOffered", "false")).lower() == "true"
+
+    def set_sample_offered(self, offered: bool = True) -> None:
+        self.store.setValue("ui/sampleOffered", "true" if offered else "false")
+
+    def last_folder(self) -> str:
+        return str(self.store.value("ui/lastFolder", "") or "")
+
+    def set_last_folder(self, folder: str | Path) -> None:
+        self.store.setValue("ui/lastFolder", str(folder))
+
+    def sync(self) -> None:
+        self.store.sync()
