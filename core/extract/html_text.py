@@ -96,10 +96,10 @@ class _TextParser(HTMLParser):
                 while self.skip_tag and self.skip_tag.pop() != tag:
                     pass
             return
-        if tag == "pre" and self.pre_depth:
-            self.pre_depth -= 1
         if tag in _BLOCK and tag not in _CELL:
             self._break()
+        if tag == "pre" and self.pre_depth:
+            self.pre_depth -= 1
 
     def handle_data(self, data: str) -> None:
         if self.in_title:

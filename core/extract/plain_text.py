@@ -39,7 +39,8 @@ _BOMS = (
     (codecs.BOM_UTF16_BE, "utf-16-be"),
 )
 _CONTROL = bytes(b for b in range(32) if b not in (9, 10, 12, 13, 27)) + b"\x7f"
-_CYRILLIC_CODECS = ("cp1251", "koi8_r", "cp866")
+# Candidates in order of preference when they score the same (KOI8-U reads Russian KOI8-R text identically).
+_CYRILLIC_CODECS = ("cp1251", "koi8_r", "koi8_u", "cp866")
 _CYRILLIC_FAMILY = {"cp1251", "koi8_r", "koi8_u", "cp866", "mac_cyrillic", "iso8859_5", "kz1048", "ptcp154"}
 # Letter frequencies of Russian prose (Ukrainian letters added), per mille; the basis of
 # _russian_score. Letters not listed count as rare.
@@ -103,7 +104,10 @@ def decode_bytes(data: bytes) -> Decoded:
         if guess in _CYRILLIC_FAMILY and guess not in candidates:
             candidates.append(guess)
         probe = head[:SCORE_BYTES]
-        best = max(candidates, key=lambda enc: (_russian_score(probe.decode(enc, errors="replace")), enc == "cp1251"))
+        best = max(
+            candidates,
+            key=lambda enc: (_russian_score(probe.decode(enc, errors="replace")), -candidates.index(enc)),
+        )
         return _with_replacement_warning(data.decode(best, errors="replace"), best)
     enc = guess or "cp1252"
     if enc in _LATIN_FAMILY and enc != "cp1252":
