@@ -231,45 +231,18 @@ def _open_collection(db: str | None, settings: Settings | None = None, *, must_e
 
 
 def _with_templates(result, templates, settings):
-    """The result with every passage lying in text the suspect shares with a template marked
-    ``excluded="template"``, and the shares counted again (characters covered by counted passages)."""
+    """The result with the template documents added as template sources: what the suspect
+    shares with them counts for no source (the engine's exclusions recount every score)."""
     from . import api
-    from .results import Passage
 
     if not templates:
         return result
-    covered: list[tuple[int, int]] = []
+    suspect = api.Document(text=result.suspect_text, path=result.suspect.path, title=result.suspect.title)
+    extra = []
     for tpl in templates:
-        cmp = api.compare(api.Document(text=result.suspect_text, path=result.suspect.path,
-                                       title=result.suspect.title), tpl, settings)
-        for src in cmp.sources:
-            covered += [(p.suspect_start, p.suspect_end) for p in src.passages]
-    if not covered:
-        return result
-
-    def in_template(p: Passage) -> bool:
-        inside = sum(max(0, min(p.suspect_end, b) - max(p.suspect_start, a)) for a, b in covered)
-        return inside * 2 >= max(1, p.suspect_end - p.suspect_start)
-
-    n = max(1, len(result.suspect_text))
-    everything: set[int] = set()
-    sources = []
-    for src in result.sources:
-        passages = tuple(
-            dataclasses.replace(p, excluded="template") if p.excluded is None and in_template(p) else p
-            for p in src.passages
-        )
-        chars: set[int] = set()
-        for p in passages:
-            if p.excluded is None:
-                chars.update(range(p.suspect_start, p.suspect_end))
-        everything |= chars
-        sources.append(dataclasses.replace(src, passages=passages, containment=len(chars) / n))
-    sources.sort(key=lambda s: -s.containment)
-    borrowed = 100.0 * len(everything) / n
-    return dataclasses.replace(
-        result, sources=tuple(sources), borrowed_percent=borrowed, original_percent=100.0 - borrowed
-    )
+        for src in api.compare(suspect, tpl, settings).sources:
+            extra.append(dataclasses.replace(src, is_template=True))
+    return api.apply_exclusions(dataclasses.replace(result, sources=result.sources + tuple(extra)), settings)
 
 
 def _html_targets(out: str, names: list[str]) -> list[Path]:
