@@ -1,0 +1,117 @@
+"""Writes the documents of the bundle's smoke test, and checks the bundle's answers.
+
+Runs in the build environment (it needs python-docx and PySide6), never inside the bundle:
+    python installer/smoke_docs.py write FOLDER
+    python installer/smoke_docs.py check-compare FOLDER JSON_FILE
+    python installer/smoke_docs.py check-check FOLDER JSON_FILE
+    python installer/smoke_docs.py check-crosscheck JSON_FILE
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+# One passage in each language the bundle lemmatizes (pymorphy3 ru/uk, simplemma en).
+BORROWED = (
+    "Студенты написали курсовые работы по истории родного края и сдали их преподавателю "
+    "в последний день семестра, хотя многие из них начали писать только накануне вечером. "
+    "Викладач уважно прочитав кожну роботу та знайшов у деяких однакові абзаци, "
+    "запозичені з підручника без жодного посилання на джерело. "
+    "The teacher compared every essay with the textbook and with the other essays of the class, "
+    "and found several paragraphs copied word for word without any reference to the source."
+)
+OWN_A = (
+    "Этот отчёт написан для проверки собранного приложения: в нём есть абзац, который "
+    "повторяется в другом документе, и собственный текст, которого больше нигде нет."
+)
+OWN_B = (
+    "Совсем другой вступительный абзац рассказывает о погоде, о реке за окном и о том, "
+    "как долго тянется последняя неделя перед каникулами у школьников младших классов."
+)
+
+
+def write(folder: Path) -> None:
+    folder.mkdir(parents=True, exist_ok=True)
+    # suspect: plain text in CP1251 (a charset the bundle must recognise)
+    (folder / "suspect.txt").write_bytes(f"{OWN_A}\n\n{BORROWED}\n".encode("cp1251"))
+    # source: .docx written by python-docx (the bundle reads it with its own python-docx + lxml)
+    import docx
+
+    d = docx.Document()
+    d.add_paragraph(OWN_B)
+    d.add_paragraph(BORROWED)
+    d.save(folder / "source.docx")
+    # a PDF with a text layer, written by Qt (the bundle reads it with pdfium)
+    from PySide6.QtCore import QMarginsF, QRectF, Qt
+    from PySide6.QtGui import QGuiApplication, QPageSize, QPainter, QPdfWriter
+
+    app = QGuiApplication.instance() or QGuiApplication(["smoke", "-platform", "offscreen"])
+    writer = QPdfWriter(str(folder / "other.pdf"))
+    writer.setPageSize(QPageSize(QPageSize.PageSizeId.A4))
+    writer.setPageMargins(QMarginsF(20, 20, 20, 20))
+    painter = QPainter(writer)
+    rect = QRectF(0, 0, writer.width(), writer.height())
+    painter.drawText(rect, int(Qt.TextFlag.TextWordWrap), OWN_B)
+    painter.end()
+    del app
+
+
+def _load(json_file: Path) -> list[dict]:
+    return [json.loads(line) for line in json_file.read_text(encoding="utf-8").splitlines() if line.strip()]
+
+
+def _texts(folder: Path) -> dict[str, str]:
+    """The extracted texts the bundle printed (sverka extract), by file name."""
+    return {p.name.removesuffix(".extracted"): p.read_text(encoding="utf-8") for p in folder.glob("*.extracted")}
+
+
+def check_compare(folder: Path, json_file: Path) -> None:
+    (result,) = _load(json_file)
+    texts = _texts(folder)
+    suspect, source = texts["suspect.txt"], texts["source.docx"]
+    assert result["suspect"]["chars"] == len(suspect), (result["suspect"], len(suspect))
+    assert 30 <= result["borrowed_percent"] <= 95, result["borrowed_percent"]
+    (src,) = result["sources"]
+    assert src["passages"], src
+    covered = 0
+    for p in src["passages"]:
+        assert 0 <= p["suspect_start"] < p["suspect_end"] <= len(suspect), p
+        assert 0 <= p["source_start"] < p["source_end"] <= len(source), p
+        covered += p["suspect_end"] - p["suspect_start"]
+    # the borrowed passage is found in all three languages
+    found = " ".join(suspect[p["suspect_start"]:p["suspect_end"]] for p in src["passages"])
+    for word in ("Студенты", "Викладач", "teacher"):
+        assert word in found, (word, found)
+    print(f"compare: {result['borrowed_percent']:.1f} % borrowed, {len(src['passages'])} passage(s)")
+
+
+def check_check(folder: Path, json_file: Path) -> None:
+    (result,) = _load(json_file)
+    titles = [s["path"] or s["title"] for s in result["sources"]]
+    assert result["sources"] and "source.docx" in Path(result["sources"][0]["path"] or "").name, titles
+    assert result["borrowed_percent"] > 30, result["borrowed_percent"]
+    print(f"check: {result['borrowed_percent']:.1f} % borrowed, sources {titles}")
+
+
+def check_crosscheck(json_file: Path) -> None:
+    (result,) = _load(json_file)
+    assert len(result["documents"]) == 3, result["documents"]
+    pairs = {frozenset(Path(x).name for x in (p["a"], p["b"])) for p in result["pairs"]}
+    assert frozenset({"suspect.txt", "source.docx"}) in pairs, result["pairs"]
+    print(f"crosscheck: {len(result['pairs'])} pair(s) above the threshold")
+
+
+if __name__ == "__main__":
+    cmd, *args = sys.argv[1:]
+    if cmd == "write":
+        write(Path(args[0]))
+    elif cmd == "check-compare":
+        check_compare(Path(args[0]), Path(args[1]))
+    elif cmd == "check-check":
+        check_check(Path(args[0]), Path(args[1]))
+    elif cmd == "check-crosscheck":
+        check_crosscheck(Path(args[0]))
+    else:
+        raise SystemExit(__doc__)
