@@ -1,0 +1,177 @@
+"""Alignment on hand-made token sequences: every span is known exactly.
+
+Tokens here are built straight from the words of a text (every word a token, its hash the
+hash of the lower-cased word), so the tests do not depend on the canonizer.
+"""
+
+from __future__ import annotations
+
+import re
+
+import numpy as np
+import pytest
+
+from sverka.core.align import join_equal, pair_shingles, runs, align
+from sverka.core.hashing import hash_text
+from sverka.core.text import Tokens
+
+
+def toks(text: str, sentences: bool = True) -> Tokens:
+    ms = list(re.finditer(r"\w+", text))
+    spans = [(m.start(), m.end()) for m in re.finditer(r"[^.]+\.?", text)] if sentences else [(0, len(text))]
+    starts = np.array([m.start() for m in ms], dtype=np.int64)
+    sid = np.array([max(k for k, (s, _) in enumerate(spans) if s <= st) for st in starts.tolist()], dtype=np.int32)
+    lemmas = tuple(m.group().lower() for m in ms)
+    h = np.array([hash_text(x) for x in lemmas], dtype=np.uint64)
+    return Tokens(
+        text=text,
+        starts=starts,
+        ends=np.array([m.end() for m in ms], dtype=np.int64),
+        lemmas=lemmas,
+        hashes=h,
+        word_hashes=h.copy(),
+        sentence_ids=sid,
+        sentence_spans=np.array(spans, dtype=np.int64).reshape(-1, 2),
+        word_count=len(ms),
+        language="en",
+    )
+
+
+def words(n: int, prefix: str) -> list[str]:
+    return [f"{prefix}{k}" for k in range(n)]
+
+
+def span(text: str, phrase: str) -> tuple[int, int]:
+    s = text.index(phrase)
+    return s, s + len(phrase)
+
+
+def test_pair_shingles_and_join():
+    h = np.array([1, 2, 3, 1, 2, 3], dtype=np.uint64)
+    s = pair_shingles(h, 3)
+    assert len(s) == 4 and s[0] == s[3] and len(set(s.tolist())) == 3
+    i, j = join_equal(np.array([5, 6, 5], np.uint64), np.array([6, 5, 7], np.uint64))
+    assert sorted(zip(i.tolist(), j.tolist())) == [(0, 1), (1, 0), (2, 1)]
+    # more repeats than allowed: dropped
+    i, j = join_equal(np.array([5, 5, 5, 6], np.uint64), np.array([5, 6], np.uint64), max_repeats=2)
+    assert list(zip(i.tolist(), j.tolist())) == [(3, 1)]
+
+
+def test_runs_group_one_diagonal():
+    i = np.array([0, 1, 2, 10, 11], dtype=np.int64)
+    j = np.array([5, 6, 7, 3, 4], dtype=np.int64)
+    assert runs(i, j, 3).tolist() == [[0, 5, 5, 10], [10, 14, 3, 7]]
+
+
+def test_exact_copy_spans_in_both_texts():
+    copied = " ".join(words(12, "w"))
+    a = f"alpha beta gamma. {copied}. delta epsilon."
+    b = f"one two three four. {copied}. five six."
+    (p,) = align(toks(a), toks(b), min_words=8)
+    assert (p.suspect_start, p.suspect_end) == span(a, copied)
+    assert (p.source_start, p.source_end) == span(b, copied)
+    assert p.words == 12 and p.method == "exact"
+
+
+def test_small_edits_are_bridged():
+    base = words(30, "w")
+    src = list(base)
+    sus = list(base)
+    sus[8] = "changed"  # a changed word
+    del sus[16]  # a deleted word
+    sus.insert(22, "inserted")  # an inserted word
+    a, b = "x " + " ".join(sus) + " y", "z " + " ".join(src) + " q"
+    (p,) = align(toks(a), toks(b), max_gap=3, min_words=8)
+    assert p.method == "bridged"
+    assert (p.suspect_start, p.suspect_end) == (2, len(a) - 2)
+    assert (p.source_start, p.source_end) == (2, len(b) - 2)
+    assert p.words == 30
+
+
+def test_gap_larger_than_max_gap_splits():
+    src = words(40, "w")
+    sus = src[:15] + words(10, "new") + src[25:]
+    a, b = " ".join(sus), " ".join(src)
+    ps = align(toks(a), toks(b), max_gap=6, min_words=8)
+    assert [(p.suspect_start, p.suspect_end) for p in ps] == [
+        span(a, " ".join(src[:15])),
+        span(a, " ".join(src[25:])),
+    ]
+    assert [p.method for p in ps] == ["exact", "exact"]
+
+
+def test_short_matches_are_dropped():
+    a = "w1 w2 w3 w4 w5 other words here"
+    b = "w1 w2 w3 w4 w5 unrelated stuff"
+    assert align(toks(a), toks(b), min_words=8) == []
+    (p,) = align(toks(a), toks(b), min_words=5)
+    assert (p.suspect_start, p.suspect_end) == span(a, "w1 w2 w3 w4 w5")
+
+
+def test_suspect_region_maps_to_one_source_region():
+    copied = " ".join(words(10, "w"))
+    a = f"start {copied} end"
+    b = f"{copied} middle filler words {copied} tail"
+    ps = align(toks(a), toks(b), min_words=8)
+    assert len(ps) == 1
+    assert (ps[0].suspect_start, ps[0].suspect_end) == span(a, copied)
+    assert ps[0].source_start in (0, b.index(copied, 1))
+
+
+def test_passages_never_overlap_on_the_suspect_side():
+    # The suspect repeats a phrase whose halves come from two different places.
+    s1, s2 = words(12, "a"), words(12, "b")
+    a = " ".join(s1 + s2 + s1)
+    b = " ".join(s1 + ["gap"] * 20 + s2 + ["more"] * 20 + s1[6:] + s2)
+    ps = align(toks(a), toks(b), min_words=5)
+    for p, q in zip(ps, ps[1:]):
+        assert p.suspect_end <= q.suspect_start
+    assert sum(p.words for p in ps) == 36
+
+
+def test_reordered_sentence_found_by_sentence_hash():
+    a = "Intro words here. cats chase small grey mice daily. Outro text."
+    b = "Other start now. daily mice grey small chase cats. Other end."
+    (p,) = align(toks(a), toks(b), min_words=5, min_sentence_words=5)
+    assert p.method == "sentence"
+    assert (p.suspect_start, p.suspect_end) == span(a, "cats chase small grey mice daily")
+    assert (p.source_start, p.source_end) == span(b, "daily mice grey small chase cats")
+
+
+def test_spans_grow_over_identical_dropped_words():
+    # "the" and "of" are not tokens (as stop words would not be); identical neighbours join.
+    def stop(text):
+        t = toks(text)
+        keep = np.array([w not in ("the", "of") for w in t.lemmas])
+        return Tokens(
+            text, t.starts[keep], t.ends[keep], tuple(np.array(t.lemmas)[keep].tolist()), t.hashes[keep],
+            t.word_hashes[keep], t.sentence_ids[keep], t.sentence_spans, t.word_count, "en",
+        )
+
+    core = " ".join(words(10, "w"))
+    a = f"xx yy the {core} of zz"
+    b = f"qq the {core} of rr"
+    (p,) = align(stop(a), stop(b), min_words=8)
+    assert a[p.suspect_start : p.suspect_end] == f"the {core} of"
+    assert b[p.source_start : p.source_end] == f"the {core} of"
+
+
+@pytest.mark.parametrize("n", [0, 1, 2])
+def test_tiny_inputs(n):
+    a = " ".join(words(n, "w"))
+    assert align(toks(a), toks(a), min_words=1) == []
+
+
+def test_two_long_texts_fast():
+    import time
+
+    rng = np.random.default_rng(0)
+    vocab = [f"v{k}" for k in range(5000)]
+    a = " ".join(rng.choice(vocab, 150_000).tolist())
+    b = " ".join(rng.choice(vocab, 150_000).tolist()) + " " + a[: len(a) // 2]
+    ta, tb = toks(a, sentences=False), toks(b, sentences=False)
+    t = time.perf_counter()
+    ps = align(ta, tb)
+    elapsed = time.perf_counter() - t
+    assert sum(p.words for p in ps) >= 75_000 - 10
+    assert elapsed < 1.0
