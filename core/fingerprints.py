@@ -43,6 +43,7 @@ from .shingles import (
     shingle_hashes,
     shingle_starts,
     shingle_token_range,
+    unique_counts,
     winnow,
 )
 from .shortdoc import full_text_hash, longest_words, short_similarity
@@ -62,6 +63,7 @@ __all__ = [
     "winnow",
     "anchors",
     "anchor_shingles",
+    "unique_counts",
     # min-hash
     "EMPTY",
     "MINHASH_SEED",
@@ -128,7 +130,7 @@ def fingerprint_document(tokens: Tokens, settings: Settings) -> DocumentFingerpr
     """All fingerprints of one canonized document (pure; no I/O)."""
     w, k = settings.shingle_words, settings.winnow_window
     all_hashes = shingle_hashes(tokens.hashes, w)
-    distinct = np.unique(all_hashes)
+    distinct = unique_counts(all_hashes)[0]
     picked = winnow(all_hashes, k)
     seq1, sentence_index = sentence_hashes(tokens.word_hashes, tokens.sentence_ids, len(tokens.sentence_spans))
     sig = minhash_signature(distinct, settings.minhash_functions)

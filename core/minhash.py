@@ -34,7 +34,7 @@ from itertools import combinations
 import numpy as np
 
 from .hashing import HASH_SEED, hash_bytes
-from .shingles import GOLDEN, mix64
+from .shingles import GOLDEN, mix64, unique_counts
 
 __all__ = [
     "EMPTY",
@@ -67,10 +67,13 @@ def _coefficients(n: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
 
 
 def minhash_signature(shingle_hashes: np.ndarray, n: int = 84, seed: int = MINHASH_SEED) -> np.ndarray:
-    """``uint64 (n,)``: for each of ``n`` seeded functions, the minimum over the distinct hashes."""
+    """``uint64 (n,)``: for each of ``n`` seeded functions, the minimum over the hashes.
+
+    Repeats do not change a minimum, so the hashes need not be distinct.
+    """
     if n < 1:
         raise ValueError(f"need at least one min-hash function, got {n}")
-    x = np.unique(np.asarray(shingle_hashes, dtype=np.uint64))
+    x = np.ascontiguousarray(shingle_hashes, dtype=np.uint64)
     sig = np.full(n, EMPTY, dtype=np.uint64)
     if len(x) == 0:
         return sig
@@ -126,7 +129,9 @@ def mega_shingles(supers: np.ndarray) -> np.ndarray:
 
 def shared_count(a: np.ndarray, b: np.ndarray) -> int:
     """How many distinct values two hash arrays share."""
-    return len(np.intersect1d(np.asarray(a, dtype=np.uint64), np.asarray(b, dtype=np.uint64)))
+    a = unique_counts(a)[0]
+    b = unique_counts(b)[0]
+    return len(np.intersect1d(a, b, assume_unique=True))
 
 
 def near_duplicate(

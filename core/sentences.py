@@ -16,6 +16,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from .shingles import unique_counts
+
 __all__ = ["sentence_hashes", "seq2", "x_measure", "sentence_score"]
 
 
@@ -53,8 +55,8 @@ def seq2(seq1: np.ndarray) -> np.ndarray:
 
 def x_measure(seq2_a: np.ndarray, seq2_b: np.ndarray) -> int:
     """X(A, B): how many of A's pair hashes occur in B, with multiplicity (not symmetric)."""
-    va, ca = np.unique(np.asarray(seq2_a, dtype=np.uint64), return_counts=True)
-    vb, cb = np.unique(np.asarray(seq2_b, dtype=np.uint64), return_counts=True)
+    va, ca = unique_counts(seq2_a)
+    vb, cb = unique_counts(seq2_b)
     _, ia, ib = np.intersect1d(va, vb, assume_unique=True, return_indices=True)
     return int(np.minimum(ca[ia], cb[ib]).sum())
 

@@ -5,8 +5,12 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from sverka.core.fingerprints import full_text_hash, longest_words, short_similarity
-from sverka.core.hashing import hash_text
+from sverka.core.hashing import hash_bytes, hash_text
+from sverka.core.shortdoc import WHITE_SPACE
 
 
 def test_longest_words_choice():
@@ -46,4 +50,21 @@ def test_short_similarity_formula(a, b, percent):
 def test_full_text_hash():
     assert full_text_hash("Продам дом.\n\n  Недорого ") == full_text_hash("Продам дом. Недорого")
     assert full_text_hash("Продам дом.") != full_text_hash("Продам дом!")
-    assert full_text_hash("x") == hash_text("x")
+    assert full_text_hash("x") == hash_bytes("x".encode("utf-32-le"))
+
+
+def test_white_space_table_is_str_isspace():
+    assert WHITE_SPACE == [c for c in range(0x110000) if chr(c).isspace()]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet=st.sampled_from(list("аб x\t\n\r\u00a0\u2003\u3000\u0085\u200b\ud800.")), max_size=30))
+def test_full_text_hash_is_hash_of_split_join(text):
+    assert full_text_hash(text) == hash_bytes(" ".join(text.split()).encode("utf-32-le", "surrogatepass"))
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.text(alphabet="абвгд", max_size=9), max_size=60), st.integers(0, 20), st.integers(1, 6))
+def test_longest_words_matches_a_plain_sort(words, count, min_len):
+    expected = sorted({w for w in words if len(w) >= min_len}, key=lambda w: (-len(w), w))[:count]
+    assert longest_words(words, count, min_len).tolist() == [hash_text(w) for w in expected]
