@@ -14,9 +14,15 @@ Contract (the rest of Sverka relies on it):
 
 from __future__ import annotations
 
+import itertools
+import re
+import threading
+import unicodedata
 from dataclasses import dataclass
 
 import numpy as np
+
+from sverka.core import morph
 
 
 @dataclass(frozen=True, eq=False)
@@ -40,5 +46,337 @@ class Tokens:
         return len(self.lemmas)
 
 
+# ---------------------------------------------------------------------------------------------
+# Implementation.
+#
+# Speed plan (target >= 500 000 words/s after warm-up): ONE compiled regex splits the text into
+# separators and words (``re.split`` with a capturing group, so offsets are the running sum of
+# the pieces' lengths, all in C); each raw word (exactly as in the text) is looked up in a
+# per-process table raw form -> entry id; everything per token after that is numpy indexing.
+# Only a raw form never seen before goes through the slow path (joiners, NFKC, look-alikes,
+# dictionaries), once per process.
+
+_LINE_BREAK = "\n\r\x0b\x0c\x85\u2028"  # not U+2029: a paragraph ends a sentence
+_HYPHENS = "-\u2010\u00ad"  # hyphen-minus, hyphen, soft hyphen
+
+
+def _class_of(codepoints: list[int]) -> str:
+    """A regex character class (ranges collapsed) of ``codepoints`` (sorted)."""
+    out = []
+    i = 0
+    while i < len(codepoints):
+        j = i
+        while j + 1 < len(codepoints) and codepoints[j + 1] == codepoints[j] + 1:
+            j += 1
+        first, last = re.escape(chr(codepoints[i])), re.escape(chr(codepoints[j]))
+        out.append(first if i == j else f"{first}-{last}")
+        i = j + 1
+    return "[" + "".join(out) + "]"
+
+
+def _unicode_classes() -> tuple[str, str, str]:
+    """(letters, format characters Cf, combining marks Mn/Mc/Me) as regex classes, from this
+    Python's Unicode database. Letters are what ``\\w`` matches minus digits, "_" and other
+    numbers (², ½, Ⅻ). Planes 3-13 hold none of the scanned categories."""
+    fmt, marks, numbers = [], [], []
+    for cp in itertools.chain(range(0x30000), range(0xE0000, 0xE1000)):
+        cat = unicodedata.category(chr(cp))
+        if cat == "Cf":
+            fmt.append(cp)
+        elif cat[0] == "M":
+            marks.append(cp)
+        elif cat in ("No", "Nl"):
+            numbers.append(cp)
+    letter = r"[^\W\d_" + _class_of(numbers)[1:]
+    return letter, _class_of(fmt), _class_of(marks)
+
+
+_LETTER, _FORMAT, _MARK = _unicode_classes()
+#: A hyphen at the end of a line (spaces allowed around the line break) inside a word.
+_LINE_END_HYPHEN = rf"[{re.escape(_HYPHENS)}][ \t]*(?:\r\n|[{_LINE_BREAK}])[ \t]*"
+#: letters with their combining marks, continued across invisible characters and line-end
+#: hyphens when a letter follows. Possessive quantifiers: no backtracking on ordinary text.
+_WORD = (
+    rf"{_LETTER}++(?:{_MARK}++{_LETTER}*+)*+"
+    rf"(?:(?:{_LINE_END_HYPHEN}|{_FORMAT})++{_LETTER}++(?:{_MARK}++{_LETTER}*+)*+)*+"
+)
+_split_words = re.compile(f"({_WORD})").split
+_line_end_hyphen = re.compile(_LINE_END_HYPHEN)
+_format_char = re.compile(_FORMAT)
+_diacritic = re.compile("[\u0300-\u036f]")  # stress marks and other generic diacritics
+_cyrillic = re.compile("[\u0400-\u052f\u1c80-\u1c8f\u2de0-\u2dff\ua640-\ua69f]")
+_latin = re.compile("[a-z\u00c0-\u024f\u1e00-\u1eff]")
+
+#: Latin letters that look like Cyrillic ones (lower case: capitals are lowered first).
+_LATIN_TO_CYRILLIC = {
+    "a": "а", "b": "в", "c": "с", "e": "е", "h": "н", "i": "і", "ï": "ї", "j": "ј", "k": "к",
+    "m": "м", "o": "о", "p": "р", "s": "ѕ", "t": "т", "x": "х", "y": "у",
+}  # fmt: skip
+_CYRILLIC_TO_LATIN = {
+    "а": "a", "в": "b", "с": "c", "е": "e", "н": "h", "і": "i", "ї": "ï", "ј": "j", "к": "k",
+    "м": "m", "о": "o", "р": "p", "ѕ": "s", "т": "t", "х": "x", "у": "y", "ԁ": "d", "һ": "h",
+    "ԛ": "q", "ԝ": "w",
+}  # fmt: skip
+_TO_CYRILLIC = str.maketrans(_LATIN_TO_CYRILLIC)
+_TO_LATIN = str.maketrans(_CYRILLIC_TO_LATIN)
+_UKRAINIAN_LETTERS = frozenset("іїєґ")
+_RUSSIAN_LETTERS = frozenset("ыэъё")
+
+# Entry flags.
+_STOP, _ADJECTIVE, _TAMPERED = 1, 2, 4
+# Entry scripts.
+_OTHER, _CYRILLIC, _LATIN = 0, 1, 2
+
+
+class _Table:
+    """Per-process table of analysed raw word forms; grows, never shrinks.
+
+    ``ids[mode][raw]`` is the entry of ``raw`` (a word exactly as found in a text) when the
+    document's Cyrillic words are read as ``mode`` ("ru" or "uk"). Entries are written before
+    their id is published in ``ids``, so readers need no lock; writers take ``lock``.
+    """
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.ids: dict[str, dict[str, int]] = {"ru": {}, "uk": {}}
+        self.lemmas: list[str] = []
+        self.size = 0
+        self._grow(1 << 15)
+
+    def _grow(self, capacity: int) -> None:
+        def grown(old, dtype):
+            new = np.zeros(capacity, dtype=dtype)
+            if old is not None:
+                new[: len(old)] = old
+            return new
+
+        g = self.__dict__.get
+        self.hashes = grown(g("hashes"), np.uint64)
+        self.word_hashes = grown(g("word_hashes"), np.uint64)
+        self.flags = grown(g("flags"), np.uint8)
+        self.scripts = grown(g("scripts"), np.uint8)
+        # tampering per occurrence: [Latin in Cyrillic, Cyrillic in Latin, invisible, joins]
+        self.tampering = grown(g("tampering"), (np.int64, 4))
+
+    def add_missing(self, words: list[str], mode: str) -> None:
+        ids = self.ids[mode]
+        with self.lock:
+            for raw in set(words).difference(ids):
+                self._add(raw, mode)
+
+    def _add(self, raw: str, mode: str) -> None:
+        form, script, tampering, lang, mode_free = _normalise(raw, mode)
+        found = morph.analyze(form, lang)
+        i = self.size
+        if i >= len(self.hashes):
+            self._grow(2 * len(self.hashes))
+        self.lemmas.append(found.lemma)
+        self.hashes[i] = found.lemma_hash
+        self.word_hashes[i] = found.word_hash
+        self.flags[i] = (
+            (_STOP if found.is_stop else 0)
+            | (_ADJECTIVE if found.is_adjective else 0)
+            | (_TAMPERED if any(tampering) else 0)
+        )
+        self.scripts[i] = script
+        self.tampering[i] = tampering
+        self.size = i + 1
+        if mode_free:
+            for table in self.ids.values():
+                table[raw] = i
+        else:
+            self.ids[mode][raw] = i
+
+
+def _normalise(raw: str, mode: str) -> tuple[str, int, tuple[int, int, int, int], str, bool]:
+    """(normalised form, script, tampering counts, lemmatizer language, same in every mode)
+    of one raw word. Tampering counts: Latin letters folded to Cyrillic, Cyrillic letters
+    folded to Latin, invisible characters, line-end hyphen joins."""
+    invisible = joins = 0
+    form = raw
+    if not form.isalpha():  # invisible characters, combining marks or a line-end hyphen
+        form, joins = _line_end_hyphen.subn("", form)
+        form, invisible = _format_char.subn("", form)
+    form = unicodedata.normalize("NFKC", form).lower()
+    russian = not _RUSSIAN_LETTERS.isdisjoint(form)
+    form = form.replace("ё", "е")
+    if not form.isalpha():
+        form = _diacritic.sub("", form)
+    cyrillic = len(_cyrillic.findall(form))
+    latin = len(_latin.findall(form))
+    to_cyrillic = to_latin = 0
+    if cyrillic and latin:
+        if cyrillic >= latin:
+            folded = form.translate(_TO_CYRILLIC)
+            to_cyrillic = sum(a != b for a, b in zip(form, folded))
+        else:
+            folded = form.translate(_TO_LATIN)
+            to_latin = sum(a != b for a, b in zip(form, folded))
+        form = folded
+        cyrillic = len(_cyrillic.findall(form))
+        latin = len(_latin.findall(form))
+    tampering = (to_cyrillic, to_latin, invisible, joins)
+    if cyrillic and not latin:
+        ukrainian = not _UKRAINIAN_LETTERS.isdisjoint(form)
+        if ukrainian != russian:
+            return form, _CYRILLIC, tampering, ("uk" if ukrainian else "ru"), True
+        return form, _CYRILLIC, tampering, mode, False
+    if latin and not cyrillic:
+        return form, _LATIN, tampering, "en", True
+    return form, _OTHER, tampering, "", True
+
+
+_table = _Table()
+
+_UK_MARKS = "іїєґІЇЄҐ"
+_RU_MARKS = "ыэъёЫЭЪЁ"
+
+
+def _reading_mode(text: str) -> str:
+    """How to read Cyrillic words that could be either language: "uk" when Ukrainian-only
+    letters (і ї є ґ) outnumber Russian-only ones (ы э ъ ё), else "ru"."""
+    uk = sum(map(text.count, _UK_MARKS))
+    return "uk" if uk and uk > sum(map(text.count, _RU_MARKS)) else "ru"
+
+
 def canonize(text: str, *, drop_stop_words: bool = True, drop_adjectives: bool = False) -> Tokens:
-    raise NotImplementedError("canonization is being written")
+    """Canonical tokens of ``text`` (see the module docstring for the contract)."""
+    parts = _split_words(text)
+    words = parts[1::2]
+    n = len(words)
+    ends_of_parts = np.cumsum(np.fromiter(map(len, parts), np.int64, len(parts)))
+    all_starts = ends_of_parts[0:-1:2]
+    all_ends = ends_of_parts[1::2]
+
+    mode = _reading_mode(text)
+    table = _table
+    ids_of = table.ids[mode]
+    try:
+        ids = np.fromiter(map(ids_of.__getitem__, words), np.intp, n)
+    except KeyError:
+        table.add_missing(words, mode)
+        ids = np.fromiter(map(ids_of.__getitem__, words), np.intp, n)
+
+    flags = table.flags[ids]
+    drop = (_STOP if drop_stop_words else 0) | (_ADJECTIVE if drop_adjectives else 0)
+    if drop:
+        keep = (flags & drop) == 0
+        kept = ids[keep]
+        starts, ends = all_starts[keep], all_ends[keep]
+    else:
+        keep = None
+        kept, starts, ends = ids, all_starts, all_ends
+
+    sentence_of_word, sentence_spans = _sentences(text, all_starts)
+    sentence_ids = sentence_of_word if keep is None else sentence_of_word[keep]
+
+    tampering = (0, 0, 0, 0)
+    if (flags & _TAMPERED).any():
+        tampering = tuple(int(x) for x in table.tampering[ids[(flags & _TAMPERED) != 0]].sum(axis=0))
+    language = _language(np.bincount(table.scripts[ids], minlength=3), mode)
+    lemmas = table.lemmas
+    return Tokens(
+        text=text,
+        starts=starts,
+        ends=ends,
+        lemmas=tuple(map(lemmas.__getitem__, kept.tolist())),
+        hashes=table.hashes[kept],
+        word_hashes=table.word_hashes[kept],
+        sentence_ids=sentence_ids.astype(np.int32),
+        sentence_spans=sentence_spans,
+        word_count=n,
+        language=language,
+        lookalike_letters=tampering[0] + tampering[1],
+        invisible_chars=tampering[2],
+        hyphen_joins=tampering[3],
+        warnings=_warnings(tampering, language),
+    )
+
+
+def _language(scripts: np.ndarray, mode: str) -> str:
+    """"ru"/"uk" (Cyrillic words, read by ``mode``), "en" (Latin), "mixed" (both scripts
+    with at least 15 % each), "unknown" (no words, or mostly other scripts)."""
+    other, cyrillic, latin = (int(x) for x in scripts[:3])
+    ours = cyrillic + latin
+    if ours == 0 or other > ours:
+        return "unknown"
+    if latin < 0.15 * ours:
+        return mode
+    if cyrillic < 0.15 * ours:
+        return "en"
+    return "mixed"
+
+
+_LANGUAGE_WORDS = {"ru": "Russian", "uk": "Ukrainian", "en": "English"}
+
+
+def _warnings(tampering: tuple[int, int, int, int], language: str) -> tuple[str, ...]:
+    to_cyrillic, to_latin, invisible, _joins = tampering  # line-end hyphens are typography
+    cyrillic_words = _LANGUAGE_WORDS.get(language if language in ("ru", "uk") else "", "Cyrillic")
+    out = []
+    if to_cyrillic:
+        out.append(
+            f"{to_cyrillic} Latin {_letters(to_cyrillic)} that {_look(to_cyrillic)} like Cyrillic inside "
+            f"{cyrillic_words} words"
+        )
+    if to_latin:
+        out.append(
+            f"{to_latin} Cyrillic {_letters(to_latin)} that {_look(to_latin)} like Latin inside "
+            "Latin-script words"
+        )
+    if invisible:
+        noun = "character" if invisible == 1 else "characters"
+        out.append(f"{invisible} invisible {noun} (zero-width spaces, soft hyphens) inside words")
+    return tuple(out)
+
+
+def _letters(n: int) -> str:
+    return "letter" if n == 1 else "letters"
+
+
+def _look(n: int) -> str:
+    return "looks" if n == 1 else "look"
+
+
+# --- sentences ---------------------------------------------------------------------------------
+
+_CAPITAL = "A-Z\u00c0-\u00de\u0391-\u03a9\u0400-\u042f\u0490\u0404\u0406\u0407"
+#: A sentence ends at . ! ? … (closing quotes/brackets included) when a space and then a capital
+#: follow (optionally after an opening quote, bracket or dash), and at a blank line.
+_sentence_cut = re.compile(
+    r"(?P<stop>[.!?…]+)[\"'»”’)\]]*"
+    rf"(?=\s+[\"'«„“(\[—–-]?\s*[{_CAPITAL}])"
+    r"|\n[ \t\r\f\v]*\n|\u2029"
+)
+_word_before = re.compile(r"([^\W\d_]+)$")
+#: Words whose full stop does not end a sentence (lower case, without the stop).
+_ABBREVIATIONS = frozenset(
+    "гг вв см ср стр им ул пр просп обл тыс млн млрд руб коп проф акад доц рис табл гл англ лат "
+    "напр изд др мр ок св тов гр нач зам пер "
+    "mr mrs ms dr prof st vs cf fig no jr sr inc ltd co al eg ie approx dept vol pp ed eds "
+    "gen col lt sgt capt rev hon".split()
+)
+
+
+def _sentences(text: str, word_starts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(sentence index of every word, [start, end) of every sentence that has a word)."""
+    cuts = [0]
+    for m in _sentence_cut.finditer(text):
+        if m.group("stop") == ".":
+            before = _word_before.search(text, max(0, m.start() - 12), m.start())
+            if before is not None:
+                word = before.group(1)
+                if len(word) == 1 or word.lower() in _ABBREVIATIONS:
+                    continue  # an initial ("А. С. Пушкин") or an abbreviation ("т. е.", "Mr.")
+        cuts.append(m.end())
+    cuts.append(len(text))
+    bounds = np.asarray(cuts, dtype=np.int64)
+    segment = np.searchsorted(bounds, word_starts, side="right") - 1
+    used, sentence_of_word = np.unique(segment, return_inverse=True)
+    spans = np.empty((len(used), 2), dtype=np.int64)
+    for row, seg in enumerate(used.tolist()):
+        a, b = cuts[seg], cuts[seg + 1]
+        piece = text[a:b]
+        spans[row, 0] = a + len(piece) - len(piece.lstrip())
+        spans[row, 1] = a + len(piece.rstrip())
+    return sentence_of_word.reshape(-1).astype(np.int32), spans

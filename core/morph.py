@@ -1,0 +1,139 @@
+"""Lemmas, all possible lemmas and stop words of one normalised word form (ALGORITHMS.md §1, §5).
+
+* Russian and Ukrainian: pymorphy3 (``lang="ru"`` / ``"uk"``); English: simplemma (``"en"``).
+  Words of any other script are their own lemma.
+* Input is a NORMALISED form (lower case, NFKC, ё->е, look-alikes folded: see
+  :mod:`sverka.core.text`); output lemmas are normalised the same way (ё->е).
+* The analyzers are created lazily, once per process; :func:`warm_up` loads them up front.
+  Results are cached per (form, language), so a repeated form costs one dict lookup.
+* Stop words: a form is one when it or its lemma is on the language's list, and every
+  one-letter word is one (prepositions, conjunctions, initials, pieces of "т. е.").
+* Adjectives (``drop_adjectives``) are pymorphy's ADJF and ADJS (full and short adjectives;
+  participles and comparatives are kept). English has no offline part-of-speech tagger in
+  our dependencies, so no English word is marked as an adjective.
+"""
+
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass
+from importlib import resources
+
+from sverka.core.hashing import hash_text
+
+__all__ = ["Analysis", "LANGUAGES", "analyze", "stop_words", "warm_up"]
+
+#: Languages with a lemmatizer and a stop-word list.
+LANGUAGES = ("ru", "uk", "en")
+
+_MASK64 = (1 << 64) - 1
+_ADJECTIVE_POS = frozenset({"ADJF", "ADJS"})
+
+_lock = threading.RLock()
+_analyzers: dict[str, object] = {}
+_stop_words: dict[str, frozenset[str]] = {}
+_cache: dict[tuple[str, str], "Analysis"] = {}
+
+
+@dataclass(frozen=True, slots=True)
+class Analysis:
+    """What the dictionaries say about one normalised word form."""
+
+    lemma: str  # the most likely base form
+    lemma_hash: int  # hash_text(lemma)
+    word_hash: int  # WH: sum mod 2**64 of hash_text of every possible lemma
+    is_stop: bool  # one letter long, or the form or its lemma is on the stop-word list
+    is_adjective: bool  # pymorphy's most likely part of speech is ADJF or ADJS
+
+
+def stop_words(lang: str) -> frozenset[str]:
+    """The stop-word list of ``lang`` ("ru", "uk", "en") from ``core/data/stopwords_<lang>.txt``."""
+    words = _stop_words.get(lang)
+    if words is None:
+        with _lock:
+            words = _stop_words.get(lang)
+            if words is None:
+                words = _stop_words[lang] = _load_stop_words(lang)
+    return words
+
+
+def _load_stop_words(lang: str) -> frozenset[str]:
+    if lang not in LANGUAGES:
+        return frozenset()
+    data = resources.files("sverka.core").joinpath("data", f"stopwords_{lang}.txt")
+    words = set()
+    for line in data.read_text(encoding="utf-8").splitlines():
+        line = line.split("#", 1)[0].strip().lower().replace("ё", "е")
+        if line:
+            words.update(line.split())
+    return frozenset(words)
+
+
+def _analyzer(lang: str):
+    morph = _analyzers.get(lang)
+    if morph is None:
+        with _lock:
+            morph = _analyzers.get(lang)
+            if morph is None:
+                if lang == "en":
+                    import simplemma
+
+                    simplemma.lemmatize("warm", lang="en")  # loads its dictionary
+                    morph = simplemma
+                else:
+                    import pymorphy3
+
+                    morph = pymorphy3.MorphAnalyzer(lang=lang)
+                _analyzers[lang] = morph
+    return morph
+
+
+def warm_up(languages: tuple[str, ...] = LANGUAGES) -> None:
+    """Load the dictionaries and stop-word lists now rather than on the first word."""
+    for lang in languages:
+        _analyzer(lang)
+        stop_words(lang)
+
+
+def analyze(form: str, lang: str) -> Analysis:
+    """Analysis of a normalised ``form`` in ``lang`` ("ru", "uk", "en"; anything else: the form
+    is its own lemma). Never raises: a failing analyzer leaves the form as its own lemma."""
+    key = (form, lang)
+    found = _cache.get(key)
+    if found is not None:
+        return found
+    try:
+        lemma, lemmas, is_adjective = _lemmas(form, lang)
+    except Exception:  # a dictionary library must not take canonization down
+        lemma, lemmas, is_adjective = form, (form,), False
+    stops = stop_words(lang)
+    lemma_hash = hash_text(lemma)
+    word_hash = 0
+    for candidate in sorted(set(lemmas)):
+        word_hash = (word_hash + hash_text(candidate)) & _MASK64
+    found = Analysis(
+        lemma=lemma,
+        lemma_hash=lemma_hash,
+        word_hash=word_hash,
+        is_stop=len(form) == 1 or form in stops or lemma in stops,
+        is_adjective=is_adjective,
+    )
+    _cache[key] = found
+    return found
+
+
+def _lemmas(form: str, lang: str) -> tuple[str, tuple[str, ...], bool]:
+    """(most likely lemma, every possible lemma, is the most likely parse an adjective)."""
+    if lang == "en":
+        lemma = _analyzer("en").lemmatize(form, lang="en").lower() or form
+        return lemma, (lemma,), False
+    if lang not in ("ru", "uk"):
+        return form, (form,), False
+    parses = _analyzer(lang).parse(form)
+    if not parses:
+        return form, (form,), False
+    best = parses[0]
+    lemma = best.normal_form.replace("ё", "е") or form
+    known = [p.normal_form.replace("ё", "е") for p in parses if p.is_known]
+    lemmas = tuple(known) if known else (lemma,)
+    return lemma, lemmas, best.tag.POS in _ADJECTIVE_POS

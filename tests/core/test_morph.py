@@ -1,0 +1,72 @@
+"""Lemmas, every possible lemma and stop words of one normalised form (sverka.core.morph)."""
+
+from __future__ import annotations
+
+import pytest
+
+from sverka.core import morph
+from sverka.core.hashing import hash_text
+
+
+def test_warm_up_loads_every_language():
+    morph.warm_up()
+    for lang in morph.LANGUAGES:
+        assert morph.stop_words(lang)
+
+
+@pytest.mark.parametrize(
+    ("form", "lang", "lemma"),
+    [
+        ("студенты", "ru", "студент"),
+        ("написали", "ru", "написать"),
+        ("ежа", "ru", "еж"),  # the dictionary says ёж; ё is read as е
+        ("студенти", "uk", "студент"),
+        ("wrote", "en", "write"),
+        ("essays", "en", "essay"),
+        ("日本", "", "日本"),
+    ],
+)
+def test_lemma(form, lang, lemma):
+    found = morph.analyze(form, lang)
+    assert found.lemma == lemma
+    assert found.lemma_hash == hash_text(lemma)
+
+
+def test_word_hash_of_an_ambiguous_form_sums_its_lemmas():
+    assert morph.analyze("стали", "ru").word_hash == (hash_text("стать") + hash_text("сталь")) % 2**64
+
+
+def test_word_hash_of_an_unknown_form_is_its_lemma():
+    found = morph.analyze("зюзюкать", "ru")
+    assert found.word_hash == found.lemma_hash
+
+
+@pytest.mark.parametrize("lang", morph.LANGUAGES)
+def test_stop_word_lists_are_clean(lang):
+    words = morph.stop_words(lang)
+    assert len(words) > 200
+    assert all(w == w.lower() and w.isalpha() and "ё" not in w for w in words)
+
+
+def test_seed_003_stop_words_are_listed():
+    seed = "это как так в на над к ко до за то с со для о ну же ж что он она б бы ли и у"
+    assert set(seed.split()) <= morph.stop_words("ru")
+
+
+def test_stop_word_by_form_or_lemma():
+    assert morph.analyze("ему", "ru").is_stop  # lemma он
+    assert morph.analyze("was", "en").is_stop  # lemma be
+    assert morph.analyze("її", "uk").is_stop
+    assert not morph.analyze("книга", "ru").is_stop
+    assert morph.analyze("x", "en").is_stop  # every one-letter word
+
+
+def test_adjectives():
+    assert morph.analyze("красивая", "ru").is_adjective
+    assert morph.analyze("красив", "ru").is_adjective  # short form
+    assert not morph.analyze("книга", "ru").is_adjective
+    assert not morph.analyze("beautiful", "en").is_adjective  # no English tagger offline
+
+
+def test_cache_returns_the_same_object():
+    assert morph.analyze("работы", "ru") is morph.analyze("работы", "ru")

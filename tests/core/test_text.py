@@ -1,0 +1,257 @@
+"""Canonization (ALGORITHMS.md §1): spans into the original text, tricks undone, sentences."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from sverka.core.hashing import hash_text
+from sverka.core.text import Tokens, canonize
+
+
+def words(tokens: Tokens) -> list[str]:
+    return [tokens.text[a:b] for a, b in zip(tokens.starts.tolist(), tokens.ends.tolist())]
+
+
+def test_word_forms_give_the_same_lemmas():
+    a = canonize("Студенты написали работы")
+    b = canonize("студент написал работу")
+    assert a.lemmas == b.lemmas == ("студент", "написать", "работа")
+    assert a.language == b.language == "ru"
+
+
+def test_english_word_forms_give_the_same_lemmas():
+    a = canonize("The students wrote essays")
+    b = canonize("student write essay")
+    assert a.lemmas == b.lemmas == ("student", "write", "essay")
+    assert a.language == "en"
+
+
+def test_ukrainian_lemmas():
+    a = canonize("Студенти читали книжки і газети")
+    b = canonize("студент читав книжку і газету")
+    assert a.language == b.language == "uk"
+    assert a.lemmas == b.lemmas == ("студент", "читати", "книжка", "газета")
+
+
+@pytest.mark.parametrize(
+    ("text", "warning", "count"),
+    [
+        ("Kнига", "Latin letter that looks like Cyrillic", "lookalike_letters"),
+        ("кни\u200bга", "invisible character", "invisible_chars"),
+        ("кни\u00adга", "invisible character", "invisible_chars"),
+        ("кни\u2060га", "invisible character", "invisible_chars"),
+        ("кни-\nга", None, "hyphen_joins"),
+        ("кни-\r\nга", None, "hyphen_joins"),
+        ("кни\u2010 \n  га", None, "hyphen_joins"),
+        ("кни\u00ad\nга", None, "hyphen_joins"),
+    ],
+)
+def test_tricks_are_undone(text, warning, count):
+    tokens = canonize(text)
+    assert tokens.lemmas == ("книга",)
+    assert words(tokens) == [text]
+    assert getattr(tokens, count) == 1
+    if warning is None:
+        assert tokens.warnings == ()
+    else:
+        assert len(tokens.warnings) == 1 and warning in tokens.warnings[0]
+
+
+def test_plain_text_has_no_warnings():
+    tokens = canonize("Обычный текст без всяких фокусов.\nВторая строка, обычная.")
+    assert tokens.warnings == ()
+    assert (tokens.lookalike_letters, tokens.invisible_chars, tokens.hyphen_joins) == (0, 0, 0)
+
+
+def test_lookalikes_are_counted_per_letter_and_occurrence():
+    text = "Kнигa и cтoл. Kнигa снова."  # K, a; c, o; K, a
+    tokens = canonize(text)
+    assert tokens.lemmas == ("книга", "стол", "книга", "снова")
+    assert tokens.lookalike_letters == 6
+    assert tokens.warnings == ("6 Latin letters that look like Cyrillic inside Russian words",)
+
+
+def test_cyrillic_lookalikes_in_english_words():
+    tokens = canonize("The р\u0430per is on the t\u0430ble")  # Cyrillic р, а, а
+    assert tokens.lemmas == ("paper", "table")
+    assert tokens.lookalike_letters == 3
+    assert "Cyrillic letters that look like Latin" in tokens.warnings[0]
+
+
+def test_hyphen_not_at_line_end_splits_words():
+    assert canonize("северо-западный ветер").lemmas == ("северо", "западный", "ветер")
+
+
+def test_yo_is_e():
+    assert canonize("Ёжик ещё пришёл").lemmas == canonize("Ежик еще пришел").lemmas == ("ежик", "прийти")
+
+
+def test_nfkc_per_token_keeps_offsets():
+    text = "ﬁrst ｗｏｒｄ"  # ligature fi, full-width letters
+    tokens = canonize(text, drop_stop_words=False)
+    assert tokens.lemmas == ("first", "word")
+    assert words(tokens) == ["ﬁrst", "ｗｏｒｄ"]
+
+
+def test_combining_marks_stay_in_the_word():
+    text = "за\u0301мок и\u0306од"  # stress mark; й written as и + breve
+    tokens = canonize(text)
+    assert words(tokens) == ["за\u0301мок", "и\u0306од"]
+    assert tokens.lemmas == ("замок", "йод")
+
+
+def test_digits_and_punctuation_are_not_words():
+    tokens = canonize("В 2024 году -- 15% студентов (!) сдали 3D-модели.")
+    assert tokens.lemmas == ("год", "студент", "сдать", "модель")
+    assert tokens.word_count == 6  # В, году, студентов, сдали, D, модели
+
+
+def test_stop_words_from_seed_003_are_dropped():
+    seed = "это как так в на над к ко до за то с со для о ну же ж что он она б бы ли и у"
+    assert canonize(seed).lemmas == ()
+    kept = canonize(seed, drop_stop_words=False)
+    assert len(kept) == kept.word_count == len(seed.split())
+
+
+def test_stop_words_by_lemma_and_english():
+    assert canonize("Его мною ими").lemmas == ()
+    assert canonize("She would have been there, and they could not").lemmas == ()
+    assert canonize("Вони були б там, але ми ні").lemmas == ("бути",)
+
+
+def test_drop_adjectives():
+    text = "Красивая девушка читала интересную книгу"
+    assert canonize(text).lemmas == ("красивый", "девушка", "читать", "интересный", "книга")
+    assert canonize(text, drop_adjectives=True).lemmas == ("девушка", "читать", "книга")
+
+
+def test_hashes_follow_lemmas():
+    tokens = canonize("Студенты написали работы, стали работать")
+    assert tokens.hashes.dtype == np.uint64 and tokens.word_hashes.dtype == np.uint64
+    assert tokens.hashes.tolist() == [hash_text(x) for x in tokens.lemmas]
+
+
+def test_word_hash_sums_every_possible_lemma():
+    tokens = canonize("стали qwertyuiop")
+    steel = (hash_text("стать") + hash_text("сталь")) % 2**64
+    assert tokens.word_hashes.tolist() == [steel, hash_text("qwertyuiop")]
+    # order and form do not matter: the sum over a sentence is the same
+    a, b = canonize("Студенты написали работы"), canonize("работу написал студент")
+    assert int(a.word_hashes.sum()) == int(b.word_hashes.sum())
+
+
+@pytest.mark.parametrize(
+    ("text", "language"),
+    [
+        ("Мама мыла раму", "ru"),
+        ("Мама мила раму, і це добре", "uk"),
+        ("The cat sat on the mat", "en"),
+        ("Мама мыла раму and the cat sat on the mat", "mixed"),
+        ("12345 !!! ---", "unknown"),
+        ("", "unknown"),
+        ("日本語のテキストです", "unknown"),
+    ],
+)
+def test_language_guess(text, language):
+    assert canonize(text).language == language
+
+
+def sentences(tokens: Tokens) -> list[str]:
+    return [tokens.text[a:b] for a, b in tokens.sentence_spans.tolist()]
+
+
+def test_sentence_splitting():
+    text = (
+        "А. С. Пушкин родился в 1799 г. в Москве. Он писал стихи, т. е. поэзию, прозу и т.д. "
+        "и т. п.! Почему? «Потому…» — сказал он. — Так!\n\nНовый абзац без точки\n\n"
+        "Mr. Smith arrived, e.g. on time. He left."
+    )
+    tokens = canonize(text)
+    assert sentences(tokens) == [
+        "А. С. Пушкин родился в 1799 г. в Москве.",
+        "Он писал стихи, т. е. поэзию, прозу и т.д. и т. п.!",
+        "Почему?",
+        "«Потому…» — сказал он.",
+        "— Так!",
+        "Новый абзац без точки",
+        "Mr. Smith arrived, e.g. on time.",
+        "He left.",
+    ]
+    assert tokens.sentence_ids.dtype == np.int32
+    for i, (a, b) in zip(tokens.sentence_ids.tolist(), zip(tokens.starts.tolist(), tokens.ends.tolist())):
+        s, e = tokens.sentence_spans[i]
+        assert s <= a < b <= e
+
+
+def test_sentences_without_kept_tokens_still_count():
+    tokens = canonize("Он и она. Студент пишет.")
+    assert sentences(tokens) == ["Он и она.", "Студент пишет."]
+    assert tokens.sentence_ids.tolist() == [1, 1]
+
+
+def test_empty_text():
+    tokens = canonize("")
+    assert len(tokens) == 0 and tokens.word_count == 0
+    assert tokens.sentence_spans.shape == (0, 2)
+    assert tokens.starts.dtype == np.int64 and tokens.hashes.dtype == np.uint64
+
+
+# --- never raises, spans always slice the word -----------------------------------------------
+
+_pieces = st.sampled_from(
+    [
+        "кни", "га", "Kн", "a", "Ё", "ї", "straße", "ﬁ", "ｗ", "日本", "مرحبا", "שלום", "Ω",
+        "\u200b", "\u200c", "\u200d", "\u2060", "\ufeff", "\u00ad", "\u202e", "\u0301", "\u0306",
+        "-", "\u2010", "\n", "\r\n", "\r", " ", "\t", ". ", "! ", "? ", "… ", "«", "»", "—",
+        "т. е.", "г.", "Mr.", "А. ", "\n\n", "\u2029", "123", "😀", "\ud800", "\udfff", "İ", "_",
+    ]
+)  # fmt: skip
+_texts = st.one_of(
+    st.text(),
+    st.lists(st.one_of(_pieces, st.text(max_size=3)), max_size=40).map("".join),
+)
+
+
+@settings(max_examples=400, deadline=None)
+@given(_texts)
+def test_spans_slice_the_original_word(text):
+    tokens = canonize(text, drop_stop_words=False)
+    n = len(tokens)
+    assert n == tokens.word_count
+    assert tokens.starts.shape == tokens.ends.shape == tokens.hashes.shape == (n,)
+    assert tokens.word_hashes.shape == tokens.sentence_ids.shape == (n,)
+    previous_end = 0
+    for i, (a, b) in enumerate(zip(tokens.starts.tolist(), tokens.ends.tolist())):
+        assert previous_end <= a < b <= len(text)
+        previous_end = b
+        word = text[a:b]
+        assert word[0].isalpha() and word[-1].isalpha() or unicodedata_mark(word[-1])
+        assert tokens.hashes[i] == hash_text(tokens.lemmas[i])
+        # the slice alone is exactly one word with the same lemma
+        again = canonize(word, drop_stop_words=False)
+        assert again.word_count == 1
+        assert again.starts.tolist() == [0] and again.ends.tolist() == [len(word)]
+        s, e = tokens.sentence_spans[tokens.sentence_ids[i]]
+        assert s <= a and b <= e
+    spans = tokens.sentence_spans.tolist()
+    assert all(0 <= s < e <= len(text) for s, e in spans)
+    assert all(e1 <= s2 for (_, e1), (s2, _) in zip(spans, spans[1:]))
+    assert tokens.language in {"ru", "uk", "en", "mixed", "unknown"}
+
+
+def unicodedata_mark(ch: str) -> bool:
+    import unicodedata
+
+    return unicodedata.category(ch)[0] == "M"
+
+
+@settings(max_examples=200, deadline=None)
+@given(_texts)
+def test_dropping_is_a_subset(text):
+    every = canonize(text, drop_stop_words=False)
+    kept = canonize(text, drop_adjectives=True)
+    assert set(zip(kept.starts.tolist(), kept.lemmas)) <= set(zip(every.starts.tolist(), every.lemmas))
+    assert kept.word_count == every.word_count
