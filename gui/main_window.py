@@ -43,6 +43,9 @@ from .results_view import ResultsView
 log = logging.getLogger(__name__)
 
 #: File endings offered in file dialogs and picked up from folders for a cross-check.
+#: Settings fixed when a collection is built (see api.Collection).
+INDEXING_FIELDS = ("shingle_words", "winnow_window", "minhash_functions", "drop_adjectives")
+
 SUFFIXES = (".txt", ".md", ".docx", ".pdf", ".odt", ".rtf", ".html", ".htm")
 
 
@@ -346,8 +349,9 @@ class MainWindow(QMainWindow):
 
     # -- collection ------------------------------------------------------------------------
     def _open_collection(self):
+        """Open with the collection's own indexing settings (a worker opens its own connection)."""
         self.collection_path.parent.mkdir(parents=True, exist_ok=True)
-        return api.Collection(self.collection_path, self.settings)
+        return api.Collection(self.collection_path)
 
     def refresh_collection(self) -> Job:
         def work(progress, cancel):
@@ -379,6 +383,8 @@ class MainWindow(QMainWindow):
 
         def done(summary: api.AddSummary):
             parts = [self.tr("Added: %1").replace("%1", str(len(summary.added)))]
+            if summary.cancelled:
+                parts.insert(0, self.tr("Cancelled"))
             if summary.updated:
                 parts.append(self.tr("updated: %1").replace("%1", str(len(summary.updated))))
             if summary.unchanged or summary.duplicates:
@@ -522,7 +528,9 @@ class MainWindow(QMainWindow):
 
         def work(progress, cancel):
             with self._open_collection() as c:
-                return c.check(doc, settings, progress=progress, cancel=cancel)
+                # Indexing parameters are the collection's: changing them needs a new collection.
+                indexing = {k: getattr(c.settings, k) for k in INDEXING_FIELDS if hasattr(c.settings, k)}
+                return c.check(doc, settings.replace(**indexing), progress=progress, cancel=cancel)
 
         return self._foreground("check", self.tr("Checking\u2026"), work, self.show_result)
 

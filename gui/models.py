@@ -280,8 +280,13 @@ class SortProxy(QSortFilterProxyModel):
     _needle = ""
 
     def set_filter_text(self, text: str) -> None:
-        self._needle = text.strip().casefold()
-        self.invalidateRowsFilter()
+        if hasattr(self, "beginFilterChange"):  # Qt >= 6.9
+            self.beginFilterChange()
+            self._needle = text.strip().casefold()
+            self.endFilterChange(QSortFilterProxyModel.Direction.Rows)
+        else:
+            self._needle = text.strip().casefold()
+            self.invalidateRowsFilter()
 
     def filterAcceptsRow(self, source_row: int, source_parent) -> bool:
         needle = self._needle

@@ -1,0 +1,159 @@
+"""The side-by-side view over a hand-made result: highlights at the passages' offsets,
+clicks that scroll the other pane, navigation, tooltips, palettes."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QPoint, Qt
+from PySide6.QtGui import QColor, QPalette
+from PySide6.QtWidgets import QApplication
+
+from sverka.core.api import CheckResult, Passage, SourceMatch, SuspectInfo
+from sverka.gui.compare_view import MARK_PROPERTY, SOURCE_PROPERTY, CompareView, Offsets
+from sverka.gui.models import source_colour
+
+
+def make_view(qtbot, result) -> CompareView:
+    view = CompareView()
+    qtbot.addWidget(view)
+    view.resize(900, 300)
+    view.show()
+    qtbot.waitExposed(view)
+    view.set_result(result)
+    return view
+
+
+def test_every_passage_is_painted_in_its_source_colour(qtbot, hand_result):
+    view = make_view(qtbot, hand_result)
+    a = hand_result.sources[0]
+    for p in a.passages:
+        for offset in (p.suspect_start, (p.suspect_start + p.suspect_end) // 2, p.suspect_end - 1):
+            fmt = view.left.char_format_at(offset)
+            assert fmt.background().color() == source_colour(0), offset
+            assert fmt.property(SOURCE_PROPERTY) == 0
+        for offset in (p.source_start, p.source_end - 1):
+            assert view.right.char_format_at(offset).background().color() == source_colour(0)
+        # just outside the passage: no colour
+        assert view.left.char_format_at(p.suspect_end).background().style() == Qt.BrushStyle.NoBrush or \
+            view.left.char_format_at(p.suspect_end).background().color() != source_colour(0)
+    assert view.left.char_format_at(0).background().style() == Qt.BrushStyle.NoBrush
+
+
+def test_quotes_and_excluded_passages_have_their_own_style(qtbot, hand_result):
+    view = make_view(qtbot, hand_result)
+    quote = hand_result.marked[0]
+    excluded = hand_result.sources[1].passages[0]
+    fmt = view.left.char_format_at(excluded.suspect_start)
+    assert fmt.fontItalic()
+    assert fmt.underlineStyle() == fmt.UnderlineStyle.DashUnderline
+    assert fmt.background().color() != source_colour(1)  # not counted: not filled with the colour
+    assert view.left.char_format_at(quote.start).property(MARK_PROPERTY) == "quote"
+    bib = hand_result.marked[1]
+    assert view.left.char_format_at(bib.start + 2).property(MARK_PROPERTY) == "bibliography"
+
+
+def test_click_on_the_suspect_scrolls_the_source_to_the_counterpart(qtbot, hand_result):
+    view = make_view(qtbot, hand_result)
+    p = hand_result.sources[0].passages[1]  # far down in both texts
+    view.left.select(p.suspect_start, p.suspect_start)  # bring it into view on the left only
+    view.right.moveCursor(view.right.textCursor().MoveOperation.Start)
+    view.right.verticalScrollBar().setValue(0)
+    qtbot.mouseClick(view.left.viewport(), Qt.MouseButton.LeftButton, pos=view.left.point_of(p.suspect_start + 3))
+    assert view.right.selected_range() == (p.source_start, p.source_end)
+    assert view.right.verticalScrollBar().value() > 0
+    rect = view.right.cursorRect()
+    assert view.right.viewport().rect().intersects(rect)
+    assert view.counter.text() == "Passage 3 of 3"  # the quotation of the other source comes before
+
+
+def test_click_on_the_source_scrolls_the_suspect(qtbot, hand_result):
+    view = make_view(qtbot, hand_result)
+    p = hand_result.sources[0].passages[1]
+    view.right.select(p.source_start, p.source_start)
+    view.left.verticalScrollBar().setValue(0)
+    qtbot.mouseClick(view.right.viewport(), Qt.MouseButton.LeftButton, pos=view.right.point_of(p.source_start + 3))
+    assert view.left.selected_range() == (p.suspect_start, p.suspect_end)
+    assert view.left.verticalScrollBar().value() > 0
+
+
+def test_click_outside_passages_changes_nothing(qtbot, hand_result):
+    view = make_view(qtbot, hand_result)
+    before = view.right.selected_range()
+    qtbot.mouseClick(view.left.viewport(), Qt.MouseButton.LeftButton, pos=view.left.point_of(2))
+    assert view.right.selected_range() == before
+
+
+def test_next_and_previous_walk_all_passages_in_suspect_order(qtbot, hand_result):
+    view = make_view(qtbot, hand_result)
+    seen = []
+    view.passageChanged.connect(lambda s, k: seen.append((s, k)))
+    for _ in range(4):
+        view.next_passage()
+    assert seen == [(0, 0), (1, 0), (0, 1), (0, 0)]
+    assert view.source_index == 0
+    view.previous_passage()
+    assert seen[-1] == (0, 1)
+    assert view.counter.text() == "Passage 3 of 3"
+    # the excluded passage switches the right pane to its source
+    view.previous_passage()
+    assert view.source_index == 1
+    assert "not counted" in view.method_label.text()
+
+
+def test_shortcuts_move_between_passages(qtbot, hand_result):
+    view = make_view(qtbot, hand_result)
+    view.activateWindow()
+    qtbot.waitUntil(view.isActiveWindow)
+    view.left.setFocus()
+    qtbot.keyClick(view.left, Qt.Key.Key_F3)
+    assert view.counter.text() == "Passage 1 of 3"
+    qtbot.keyClick(view.left, Qt.Key.Key_Down, Qt.KeyboardModifier.ControlModifier)
+    assert view.counter.text() == "Passage 2 of 3"
+    qtbot.keyClick(view.left, Qt.Key.Key_F3, Qt.KeyboardModifier.ShiftModifier)
+    assert view.counter.text() == "Passage 1 of 3"
+
+
+def test_tooltips_name_the_method_and_the_exclusion(qtbot, hand_result):
+    view = make_view(qtbot, hand_result)
+    a = hand_result.sources[0].passages
+    tip = view.tooltip_at("suspect", a[0].suspect_start + 1)
+    assert "exact match of word sequences" in tip and "Чехов — Ванька" in tip
+    assert "small edits bridged" in view.tooltip_at("suspect", a[1].suspect_start + 1)
+    ex = hand_result.sources[1].passages[0]
+    tip = view.tooltip_at("suspect", ex.suspect_start + 1)
+    assert "quoted text" in tip and "Quotation" in tip
+    assert view.tooltip_at("suspect", 1) == ""
+    assert "exact" in view.tooltip_at("source", a[0].source_start + 1)
+
+
+def test_dark_palette_uses_dark_highlights(qtbot, hand_result):
+    view = make_view(qtbot, None)
+    pal = QPalette(view.palette())
+    pal.setColor(QPalette.ColorRole.Base, QColor("#1e1e1e"))
+    pal.setColor(QPalette.ColorRole.Text, QColor("#e0e0e0"))
+    view.setPalette(pal)
+    view.left.setPalette(pal)
+    view.set_result(hand_result)
+    p = hand_result.sources[0].passages[0]
+    colour = view.left.char_format_at(p.suspect_start).background().color()
+    assert colour == source_colour(0, dark=True)
+    assert colour.lightness() < 100
+
+
+def test_offsets_handle_astral_characters_and_crlf(qtbot):
+    text = "ab😀cd\r\nПассаж тут 😀 и тут"
+    off = Offsets(text)
+    for i in range(len(text) + 1):
+        assert off.from_qt(off.to_qt(i)) == i
+    start = text.index("Пассаж")
+    result = CheckResult(
+        suspect=SuspectInfo(None, "t", len(text), 5, "ru", (), "0" * 64), suspect_text=text,
+        sources=(SourceMatch(1, None, "s", "x Пассаж тут", "1" * 64, 0.5, 0.5, 0.5,
+                             (Passage(start, start + 10, 2, 12, 2, "exact"),)),),
+        borrowed_percent=50.0, original_percent=50.0)
+    view = make_view(qtbot, result)
+    assert view.left.char_format_at(start).background().color() == source_colour(0)
+    assert view.left.char_format_at(start - 3).background().style() == Qt.BrushStyle.NoBrush  # "d"
+    cursor = view.left.textCursor()
+    cursor.setPosition(off.to_qt(start))
+    cursor.setPosition(off.to_qt(start + 10), cursor.MoveMode.KeepAnchor)
+    assert cursor.selectedText() == "Пассаж тут"
