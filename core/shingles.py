@@ -247,5 +247,11 @@ def anchor_shingles(token_hashes: np.ndarray, w: int, modulus: int) -> tuple[np.
     t = np.asarray(token_hashes, dtype=np.uint64)
     pos = anchors(t, modulus)
     pos = pos[pos + w <= len(t)]
-    all_hashes = shingle_hashes(t, w)
-    return pos, all_hashes[pos] if len(pos) else np.empty(0, dtype=np.uint64)
+    if len(pos) == 0:
+        return pos, np.empty(0, dtype=np.uint64)
+    acc = t[pos] ^ U64((w * GOLDEN) % 2**64)  # the formula of shingle_hashes, at the anchors only
+    _mix64_inplace(acc)
+    for j in range(1, w):
+        acc ^= t[pos + j]
+        _mix64_inplace(acc)
+    return pos, acc
