@@ -51,7 +51,7 @@ _KNOWN_BINARY = (
     (b"Rar!", "a RAR archive"),
     (b"%!PS", "a PostScript file"),
 )
-_FORMAT_NAMES = {"pdf": "PDF", "docx": "Word .docx document", "odt": "OpenDocument text", "rtf": "RTF document"}
+_FORMAT_NAMES = {"pdf": "a PDF", "docx": "a Word .docx document", "odt": "an OpenDocument text", "rtf": "an RTF document"}
 
 
 def extract(path: str | Path) -> Document:
@@ -79,7 +79,7 @@ def extract(path: str | Path) -> Document:
     warnings: list[str] = []
     suffix_format = _format_of_suffix(path)
     if fmt in _FORMAT_NAMES and suffix_format not in (fmt, None):
-        warnings.append(f"the file is named {path.suffix} but is a {_FORMAT_NAMES[fmt]}; read as such")
+        warnings.append(f"the file is named {path.suffix} but its content is {_FORMAT_NAMES[fmt]}; read as such")
 
     try:
         text, title, more_warnings, meta = _read(path, fmt)
@@ -128,12 +128,12 @@ def _sniff(path: Path, head: bytes) -> str:
     if b"%PDF-" in head[:1024]:
         return "pdf"
     if head.startswith((b"PK\x03\x04", b"PK\x05\x06")):
-        if suffix_format in ("docx", "odt"):
-            return suffix_format  # its reader reports a damaged archive as such
         try:
             with zipfile.ZipFile(path) as zf:
                 names = set(zf.namelist())
         except (zipfile.BadZipFile, EOFError, ValueError, OSError) as e:
+            if suffix_format in ("docx", "odt"):
+                return suffix_format  # its reader reports the damaged archive in its own words
             raise CorruptFile(path, f"a damaged zip archive ({e})") from None
         if "word/document.xml" in names:
             return "docx"
@@ -152,7 +152,7 @@ def _sniff(path: Path, head: bytes) -> str:
         if head.startswith(magic):
             raise UnsupportedFormat(path, f"{what}, not a text document")
     if suffix_format in ("pdf", "docx", "odt", "rtf"):
-        raise CorruptFile(path, f"the content is not a {_FORMAT_NAMES[suffix_format]} (damaged or misnamed file)")
+        raise CorruptFile(path, f"the content is not {_FORMAT_NAMES[suffix_format]} (damaged or misnamed file)")
     if suffix_format is None:
         raise UnsupportedFormat(
             path, f"unsupported file type {path.suffix or '(no suffix)'}; Sverka reads {', '.join(SUPPORTED_SUFFIXES)}"

@@ -286,9 +286,10 @@ def test_odt_named_docx(tmp_path):
     path = make_odt(tmp_path / "a.odt", ["Текст ODT."])
     fake = tmp_path / "a.docx"
     fake.write_bytes(path.read_bytes())
-    with pytest.raises(Exception) as info:  # a .docx without word/document.xml
-        extract(fake)
-    assert "a.docx" in str(info.value)
+    doc = extract(fake)
+    assert doc.format == "odt"
+    assert doc.text == "Текст ODT."
+    assert any("named .docx but its content is an OpenDocument text" in w for w in doc.warnings)
 
 
 def test_unknown_suffix_and_missing_file(tmp_path):
@@ -364,3 +365,12 @@ def test_cli_extract_error_names_file(tmp_path):
     assert proc.returncode == 1
     assert proc.stdout == b""
     assert "пустой файл.docx" in proc.stderr.decode() and "empty" in proc.stderr.decode()
+
+
+def test_misnamed_pdf_is_reported_as_not_a_pdf(tmp_path):
+    from sverka.core.errors import CorruptFile
+
+    path = tmp_path / "report.pdf"
+    path.write_text("just text", encoding="utf-8")
+    with pytest.raises(CorruptFile, match=r"report\.pdf: the content is not a PDF"):
+        extract(path)
