@@ -129,14 +129,10 @@ def unique_counts(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return s[first], np.diff(np.r_[first, len(s)]).astype(np.int64)
 
 
-def _counts(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    return unique_counts(x)
-
-
 def _intersection_union(a, b, multiset: bool) -> tuple[int, int, int, int]:
     """(|A∩B|, |A∪B|, |A|, |B|) of sets, or of multisets (min/max of counts) if asked."""
-    va, ca = _counts(a)
-    vb, cb = _counts(b)
+    va, ca = unique_counts(a)
+    vb, cb = unique_counts(b)
     _, ia, ib = np.intersect1d(va, vb, assume_unique=True, return_indices=True)
     if multiset:
         size_a, size_b = int(ca.sum()), int(cb.sum())
