@@ -33,7 +33,7 @@ def check_file_size(path: Path, size: int) -> None:
     if size > MAX_FILE_BYTES:
         raise TooLarge(
             path,
-            f"the file is {size / 2**20:.0f} MB, more than Sverka's limit of {MAX_FILE_BYTES / 2**20:.0f} MB",
+            f"the file is {size / 2**20:,.1f} MB, more than Sverka's limit of {MAX_FILE_BYTES / 2**20:.0f} MB",
         )
 
 
