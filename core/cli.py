@@ -292,6 +292,8 @@ def _summary(result) -> str:
         excluded = len(src.passages) - counted
         extra = f", {excluded} not counted" if excluded else ""
         where = f" ({src.path})" if src.path and src.path != src.title else ""
+        if src.is_template:
+            where += " [template]"
         lines.append(
             f"  {100 * src.containment:5.1f}%  {src.title}{where}  "
             f"[{counted} passage{'s' if counted != 1 else ''}{extra}; resemblance {100 * src.resemblance:.1f}%]"

@@ -20,6 +20,7 @@ CSS, fonts or scripts: the file opens offline and links only to anchors inside i
 from __future__ import annotations
 
 import dataclasses
+import re
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
@@ -211,6 +212,26 @@ def _pieces(result: CheckResult, sources: list[SourceMatch]) -> list[_Piece]:
     return pieces
 
 
+def _context_before(text: str, a: int) -> str:
+    """Up to EXCERPT_CONTEXT characters before ``a``, starting at a word boundary when cut."""
+    start = max(0, a - EXCERPT_CONTEXT)
+    piece = text[start:a]
+    if start > 0:
+        cut = re.search(r"\s", piece)
+        piece = piece[cut.end():] if cut else piece
+    return piece
+
+
+def _context_after(text: str, b: int) -> str:
+    """Up to EXCERPT_CONTEXT characters after ``b``, ending at a word boundary when cut."""
+    end = min(len(text), b + EXCERPT_CONTEXT)
+    piece = text[b:end]
+    if end < len(text):
+        cut = max(piece.rfind(" "), piece.rfind("\n"))
+        piece = piece[:cut] if cut > 0 else piece
+    return piece
+
+
 def _excerpts(src: SourceMatch, rank: int, suspect_text: str) -> list[dict]:
     out = []
     text = src.text or ""
@@ -224,9 +245,9 @@ def _excerpts(src: SourceMatch, rank: int, suspect_text: str) -> list[dict]:
                 "method": METHODS.get(p.method, p.method),
                 "excluded": EXCLUSIONS.get(p.excluded, p.excluded) if p.excluded else None,
                 "suspect": suspect_text[p.suspect_start:p.suspect_end],
-                "before": text[max(0, a - EXCERPT_CONTEXT):a] if text else "",
-                "match": text[a:b] if text else "",
-                "after": text[b:b + EXCERPT_CONTEXT] if text else "",
+                "before": _context_before(text, a),
+                "match": text[a:b],
+                "after": _context_after(text, b),
                 "cut_before": a - EXCERPT_CONTEXT > 0,
                 "cut_after": b + EXCERPT_CONTEXT < len(text),
             }
