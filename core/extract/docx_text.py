@@ -48,15 +48,30 @@ def extract_docx(path: Path) -> tuple[str, str, list[str]]:
 
 
 def _blocks(container) -> list[str]:
-    """Lines of a body, header, footer or cell: paragraphs and table rows in document order."""
-    from docx.table import Table
+    """Lines of a body, header, footer or cell: paragraphs and table rows in document order.
 
+    Block-level content controls (w:sdt, e.g. a cover page or a table of contents) are
+    opened; python-docx's own iteration would skip them.
+    """
+    from docx.oxml.ns import qn
+    from docx.table import Table
+    from docx.text.paragraph import Paragraph
+
+    element = container.element.body if hasattr(container, "core_properties") else container._element
+    tags_p, tags_tbl, tag_sdt, tag_content = qn("w:p"), qn("w:tbl"), qn("w:sdt"), qn("w:sdtContent")
     lines: list[str] = []
-    for block in container.iter_inner_content():
-        if isinstance(block, Table):
-            lines.extend(_table_rows(block))
-        else:
-            lines.append(block.text)
+
+    def walk(parent) -> None:
+        for child in parent.iterchildren():
+            if child.tag == tags_p:
+                lines.append(Paragraph(child, container).text)
+            elif child.tag == tags_tbl:
+                lines.extend(_table_rows(Table(child, container)))
+            elif child.tag == tag_sdt:
+                for content in child.iterchildren(tag_content):
+                    walk(content)
+
+    walk(element)
     return lines
 
 

@@ -136,6 +136,26 @@ def test_docx_merged_cells_written_once(tmp_path):
     assert extract(tmp_path / "m.docx").text == "Объединённая\nx\ty\tz"
 
 
+def test_docx_block_content_controls_are_read(tmp_path):
+    """Text inside a body-level w:sdt (cover pages, tables of contents) is kept, in order."""
+    import copy
+
+    import docx
+    from docx.oxml import parse_xml
+    from docx.oxml.ns import nsdecls
+
+    d = docx.Document()
+    d.add_paragraph("До.")
+    inner = d.add_paragraph("Внутри элемента управления.")
+    after = d.add_paragraph("После.")
+    sdt = parse_xml(f"<w:sdt {nsdecls('w')}><w:sdtPr/><w:sdtContent/></w:sdt>")
+    sdt[1].append(copy.deepcopy(inner._p))
+    inner._p.getparent().remove(inner._p)
+    after._p.addprevious(sdt)
+    d.save(str(tmp_path / "sdt.docx"))
+    assert extract(tmp_path / "sdt.docx").text == "До.\nВнутри элемента управления.\nПосле."
+
+
 def test_docx_without_title_uses_file_name(tmp_path):
     path = make_docx(tmp_path / "Реферат студента.docx", body=("Текст.",))
     assert extract(path).title == "Реферат студента"
