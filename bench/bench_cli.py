@@ -12,7 +12,9 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import random
+import resource
 import statistics
 import subprocess
 import sys
@@ -87,11 +89,14 @@ def main() -> int:
     cmd = [str(SVERKA), "check", "--db", str(args.db), "--json", str(suspect)]
 
     subprocess.run(cmd, check=True, capture_output=True)  # warm the disk cache once
-    times = []
+    times, cpu = [], []
     for _ in range(args.runs):
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
         t = time.perf_counter()
         out = subprocess.run(cmd, check=True, capture_output=True, text=True)
         times.append(time.perf_counter() - t)
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        cpu.append(after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime)
     result = json.loads(out.stdout)
     found = {Path(s["path"]).relative_to(args.corpus).as_posix() for s in result["sources"]
              if s["containment"] > 0 and s["path"].startswith(str(args.corpus))}
@@ -104,9 +109,11 @@ def main() -> int:
           f"spliced files found: {recall:.0%}")
     print(f"wall (s) over {args.runs} runs: min {min(times):.3f}  median {statistics.median(times):.3f}  "
           f"max {max(times):.3f}")
+    print(f"CPU (user+sys, s): min {min(cpu):.3f}  median {statistics.median(cpu):.3f}; "
+          f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs")
     print()
     print(f"| `sverka check --db DB SUSPECT --json` | {len(listed)} docs (ruslit) | {size // 1000} KB | "
-          f"{min(times):.2f} | {statistics.median(times):.2f} | {max(times):.2f} |")
+          f"{min(times):.2f} | {statistics.median(times):.2f} | {max(times):.2f} | {statistics.median(cpu):.2f} |")
     return 0
 
 
