@@ -95,8 +95,10 @@ _PARAGRAPH = re.compile(r"\n[ \t\r\f\v]*\n")
 def find_quotes(text: str) -> list[Interval]:
     """Quoted text: « », „ “, “ ” and straight " " pairs, including the marks.
 
-    A quotation never runs past the end of a paragraph (a blank line): an unclosed mark
-    does not swallow the rest of the text. Nested quotes lie inside the outer one. Single
+    A quotation never runs past the end of a paragraph (a blank line) nor beyond
+    :data:`MAX_QUOTE_CHARS`: an unclosed mark does not swallow the rest of the text. A
+    straight mark opens after a space or bracket before a non-space, and closes after a
+    non-space before a space or punctuation; other straight marks are ignored. Nested quotes lie inside the outer one. Single
     quotes are not quotations (they are apostrophes too often).
     """
     out: list[Interval] = []
@@ -108,17 +110,28 @@ def find_quotes(text: str) -> list[Interval]:
     return merge(out)
 
 
+_OPENS_AFTER = set(" \t\n\r([{—–-/")
+_CLOSES_BEFORE = set(" \t\n\r)]}.,;:!?…—–-/")
+#: A quotation longer than this is a stray mark pairing with a far one, not a quotation.
+MAX_QUOTE_CHARS = 3000
+
+
 def _quotes_in(s: str) -> list[Interval]:
     out: list[Interval] = []
     stack: list[tuple[str, int]] = []  # (expected closing mark, position of the opening)
     straight: int | None = None
+    n = len(s)
     for k, ch in enumerate(s):
         if ch == '"':
-            if straight is None:
-                straight = k
-            else:
+            before = s[k - 1] if k else " "
+            after = s[k + 1] if k + 1 < n else " "
+            can_open = before in _OPENS_AFTER and not after.isspace()
+            can_close = not before.isspace() and (after in _CLOSES_BEFORE or after == '"')
+            if straight is not None and can_close:
                 out.append((straight, k + 1))
                 straight = None
+            elif can_open:
+                straight = k
             continue
         if stack and ch == stack[-1][0]:
             _, at = stack.pop()
@@ -134,7 +147,7 @@ def _quotes_in(s: str) -> list[Interval]:
                     del stack[lvl:]
                     out.append((at, k + 1))
                     break
-    return out
+    return [(a, b) for a, b in out if b - a <= MAX_QUOTE_CHARS]
 
 
 # -- bibliography ---------------------------------------------------------------------
