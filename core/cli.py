@@ -66,6 +66,14 @@ def _json_line(obj: dict) -> None:
 # Progress on a terminal
 
 
+def _terminal_width() -> int:
+    try:
+        width = os.get_terminal_size(sys.stderr.fileno()).columns
+    except (OSError, ValueError):
+        width = 0
+    return width if width >= 20 else 80
+
+
 class _Progress:
     """A one-line progress bar on stderr redrawn with ``\\r``; silent when stderr is not a TTY."""
 
@@ -81,10 +89,7 @@ class _Progress:
         if now - self._last < 0.08 and done < total:
             return
         self._last = now
-        try:
-            width = os.get_terminal_size(sys.stderr.fileno()).columns
-        except OSError:
-            width = 80
+        width = _terminal_width()
         if total > 0:
             frac = max(0.0, min(1.0, done / total))
             bar = "#" * round(24 * frac) + "-" * (24 - round(24 * frac))
@@ -98,10 +103,7 @@ class _Progress:
 
     def finish(self) -> None:
         if self.enabled and self._drawn:
-            try:
-                width = os.get_terminal_size(sys.stderr.fileno()).columns
-            except OSError:
-                width = 80
+            width = _terminal_width()
             sys.stderr.write("\r" + " " * (width - 1) + "\r")
             sys.stderr.flush()
             self._drawn = False
