@@ -453,3 +453,16 @@ def test_progress_bar_only_on_a_terminal(capsys):
     bar.finish()
     err = capsys.readouterr().err
     assert "\r[" in err and "1/4 adding a.txt" in err and "4/4" in err
+
+
+def test_check_without_html_does_not_import_jinja2(corpus):
+    code = (
+        "import sys, io, contextlib\n"
+        "from sverka.core import cli\n"
+        "sys.stdout = io.TextIOWrapper(io.BytesIO(), encoding='utf-8')\n"
+        f"rc = cli.main(['check', '--db', {str(corpus['db'])!r}, '--json', {str(corpus['suspects']['txt'])!r}])\n"
+        "sys.stdout = sys.__stdout__\n"
+        "print(rc, 'jinja2' in sys.modules)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert out.stdout.split() == ["0", "False"], out.stderr
