@@ -49,11 +49,16 @@ def window(qtbot, tmp_path, prefs):
     w.runner.shutdown()
 
 
-def type_text(widget, text: str) -> None:
-    """Type text key by key (qtbot.keyClicks aborts on Cyrillic on this machine)."""
+def _type_text(widget, text: str) -> None:
     for ch in text:
         for kind in (QEvent.Type.KeyPress, QEvent.Type.KeyRelease):
             QApplication.sendEvent(widget, QKeyEvent(kind, Qt.Key.Key_unknown, Qt.KeyboardModifier.NoModifier, ch))
+
+
+@pytest.fixture
+def type_text():
+    """Type text key by key (qtbot.keyClicks aborts on Cyrillic on this machine)."""
+    return _type_text
 
 
 # A hand-made result: two sources, an excluded passage inside a quotation, a bibliography,

@@ -1,0 +1,240 @@
+"""The real window over the real engine: add a folder, check, side by side, cancel, compare
+dropped files, cross-check a folder, export, first run. Small texts, temporary collection."""
+
+from __future__ import annotations
+
+import random
+import time
+from pathlib import Path
+
+import pytest
+from PySide6.QtCore import QMimeData, QPointF, Qt, QUrl
+from PySide6.QtGui import QDragEnterEvent, QDropEvent
+from PySide6.QtWidgets import QApplication
+
+from sverka.gui.compare_view import SOURCE_PROPERTY
+from sverka.gui.models import source_colour
+
+TIMEOUT = 60000
+
+
+def add_and_wait(qtbot, window, paths):
+    with qtbot.waitSignal(window.collectionChanged, timeout=TIMEOUT):
+        assert window.add_paths(paths) is not None
+    return window.documents
+
+
+def check_and_wait(qtbot, window):
+    with qtbot.waitSignal(window.resultShown, timeout=TIMEOUT) as blocker:
+        assert window.check() is not None
+    return blocker.args[0]
+
+
+def drop(widget, paths):
+    """Drag local files onto ``widget`` and drop them there, as a file manager does."""
+    mime = QMimeData()
+    mime.setUrls([QUrl.fromLocalFile(str(p)) for p in paths])
+    pos = QPointF(widget.rect().center())
+    enter = QDragEnterEvent(pos, Qt.DropAction.CopyAction, mime, Qt.MouseButton.LeftButton,
+                            Qt.KeyboardModifier.NoModifier)
+    QApplication.sendEvent(widget, enter)
+    assert enter.isAccepted()
+    event = QDropEvent(pos, Qt.DropAction.CopyAction, mime, Qt.MouseButton.LeftButton,
+                       Qt.KeyboardModifier.NoModifier)
+    QApplication.sendEvent(widget, event)
+
+
+def test_first_run_offers_the_sample_collection(qtbot, window):
+    panel = window.collection_panel
+    assert window.documents == []
+    assert panel.sample_box.isVisible()
+    with qtbot.waitSignal(window.collectionChanged, timeout=TIMEOUT):
+        qtbot.mouseClick(panel.sample_button, Qt.MouseButton.LeftButton)
+    assert len(window.documents) == 8
+    assert not panel.sample_box.isVisible()
+    assert "8" in panel.totals.text()
+    assert window.suspect_panel.editor.toPlainText().startswith("Сочинение")
+    assert window.prefs.sample_offered()
+
+
+def test_add_folder_check_and_see_passages_side_by_side(qtbot, window, sample_copy):
+    docs = add_and_wait(qtbot, window, [sample_copy / "collection"])
+    assert len(docs) == 8
+    panel = window.collection_panel
+    assert panel.model.rowCount() == 8
+    titles = {panel.proxy.index(r, 0).data() for r in range(8)}
+    assert any("Ванька" in t for t in titles)
+    panel.filter.setText("лермонтов")
+    assert panel.proxy.rowCount() == 3
+
+    window.load_suspect(sample_copy / "suspect.txt")
+    qtbot.waitUntil(lambda: window.suspect_document is not None, timeout=TIMEOUT)
+    result = check_and_wait(qtbot, window)
+    view = window.results_view
+    assert window.tabs.currentIndex() == window.TAB_RESULT
+    assert result.sources and "Ванька" in result.sources[0].title
+    assert view.model.rowCount() == len(result.sources)
+    assert view.borrowed.value.text() == f"{result.borrowed_percent:.1f} %"
+    assert view.table.model().index(0, 0).data() == result.sources[0].title
+
+    compare = view.compare
+    for src_index, src in enumerate(result.sources):
+        for p in src.passages:
+            if p.excluded is None:
+                mid = (p.suspect_start + p.suspect_end) // 2
+                fmt = compare.left.char_format_at(mid)
+                assert fmt.property(SOURCE_PROPERTY) is not None
+                assert fmt.background().color() == source_colour(fmt.property(SOURCE_PROPERTY))
+    top = result.sources[0]
+    p = top.passages[-1]
+    for offset in (p.suspect_start, p.suspect_end - 1):
+        assert compare.left.char_format_at(offset).background().color() == source_colour(0)
+    assert compare.left.char_format_at(p.suspect_end).background().color() != source_colour(0)
+    assert compare.right.char_format_at(p.source_start).background().color() == source_colour(0)
+    # the highlighted text is the same words on both sides
+    assert compare.left.toPlainText()[p.suspect_start:p.suspect_end] == result.suspect_text[p.suspect_start:p.suspect_end]
+
+    # click the passage on the left: the right pane goes to its counterpart
+    compare.right.verticalScrollBar().setValue(0)
+    compare.right.moveCursor(compare.right.textCursor().MoveOperation.Start)
+    compare.left.select(p.suspect_start, p.suspect_start)
+    qtbot.mouseClick(compare.left.viewport(), Qt.MouseButton.LeftButton, pos=compare.left.point_of(p.suspect_start + 2))
+    assert compare.right.selected_range() == (p.source_start, p.source_end)
+    assert compare.right.verticalScrollBar().value() > 0
+
+    # and back: click it on the right, the left pane goes to the suspect's passage
+    compare.left.verticalScrollBar().setValue(0)
+    compare.left.moveCursor(compare.left.textCursor().MoveOperation.Start)
+    qtbot.mouseClick(compare.right.viewport(), Qt.MouseButton.LeftButton, pos=compare.right.point_of(p.source_start + 2))
+    assert compare.left.selected_range() == (p.suspect_start, p.suspect_end)
+
+
+def test_typed_cyrillic_text_is_checked(qtbot, window, sample_copy, type_text):
+    add_and_wait(qtbot, window, [sample_copy / "collection"])
+    editor = window.suspect_panel.editor
+    editor.setFocus()
+    phrase = ("Белеет парус одинокой в тумане моря голубом что ищет он в стране далекой что кинул он в краю родном "
+              "играют волны ветер свищет и мачта гнется и скрыпит")
+    type_text(editor, phrase)
+    assert editor.toPlainText() == phrase
+    result = check_and_wait(qtbot, window)
+    assert result.sources and "Парус" in result.sources[0].title
+    assert result.borrowed_percent > 50
+
+
+def make_essays(folder: Path, n: int, words: int = 120, seed: int = 1) -> list[Path]:
+    rng = random.Random(seed)
+    vocab = [f"слово{i}" for i in range(3000)]
+    folder.mkdir(parents=True, exist_ok=True)
+    paths = []
+    for i in range(n):
+        p = folder / f"essay{i:03d}.txt"
+        p.write_text(" ".join(rng.choice(vocab) for _ in range(words)) + ".", encoding="utf-8")
+        paths.append(p)
+    return paths
+
+
+def test_cancel_a_running_indexing_job(qtbot, window, tmp_path):
+    make_essays(tmp_path / "many", 400, words=200)
+    progress = []
+    window.runner.started.connect(lambda job: job.signals.progress.connect(lambda d, t, m: progress.append(d)))
+    with qtbot.waitSignal(window.jobFinished, timeout=TIMEOUT) as finished:
+        window.add_paths([tmp_path / "many"])
+        assert window.progress.isVisible()
+        assert not window.act_check.isEnabled()
+        qtbot.waitUntil(lambda: bool(progress), timeout=TIMEOUT)
+        qtbot.mouseClick(window.progress.cancel_button, Qt.MouseButton.LeftButton)
+    assert finished.args[0] == "add"
+    qtbot.waitUntil(lambda: window.runner.jobs == [], timeout=TIMEOUT)
+    assert window.current_job is None
+    assert not window.progress.isVisible()
+    assert window.act_check.isEnabled()
+    assert "Cancelled" in window.statusBar().currentMessage()
+    assert len(window.documents) < 400
+
+
+def test_close_during_work_cancels_and_waits(qtbot, window, tmp_path):
+    make_essays(tmp_path / "many", 400, words=200, seed=2)
+    window.add_paths([tmp_path / "many"])
+    qtbot.wait(200)
+    t0 = time.monotonic()
+    window.close()
+    assert time.monotonic() - t0 < 20
+    assert window.runner.read_pool.activeThreadCount() == 0
+    assert window.runner.write_pool.activeThreadCount() == 0
+
+
+def test_compare_two_dropped_files(qtbot, window, sample_copy, tmp_path):
+    a = sample_copy / "suspect.txt"
+    b = sample_copy / "collection" / "Чехов — Ванька.txt"
+    with qtbot.waitSignal(window.resultShown, timeout=TIMEOUT) as shown:
+        drop(window, [a, b])
+    result = shown.args[0]
+    assert len(result.sources) == 1 and result.sources[0].passages
+    assert window.tabs.currentIndex() == window.TAB_RESULT
+    p = result.sources[0].passages[0]
+    compare = window.results_view.compare
+    assert compare.left.char_format_at(p.suspect_start).background().color() == source_colour(0)
+    assert compare.right.char_format_at(p.source_start).background().color() == source_colour(0)
+
+
+def test_one_dropped_file_becomes_the_text_to_check(qtbot, window, sample_copy):
+    with qtbot.waitSignal(window.jobFinished, timeout=TIMEOUT):
+        drop(window.suspect_panel.editor.viewport(), [sample_copy / "suspect.txt"])
+    assert window.suspect_document is not None
+    assert window.suspect_panel.editor.toPlainText().startswith("Сочинение")
+    assert window.prefs.recent_files() == [str(sample_copy / "suspect.txt")]
+
+
+def test_drop_on_the_collection_panel_adds(qtbot, window, sample_copy):
+    with qtbot.waitSignal(window.collectionChanged, timeout=TIMEOUT):
+        drop(window.collection_panel, [sample_copy / "collection" / "Лермонтов — Парус.txt"])
+    assert [d.title for d in window.documents] and len(window.documents) == 1
+
+
+def test_crosscheck_a_folder_then_open_a_pair(qtbot, window, sample_copy, tmp_path):
+    essays = tmp_path / "class"
+    essays.mkdir()
+    vanka = (sample_copy / "collection" / "Чехов — Ванька.txt").read_text(encoding="utf-8")
+    (essays / "ivanov.txt").write_text(vanka[:3000], encoding="utf-8")
+    (essays / "petrov.txt").write_text("Моё сочинение. " + vanka[1000:3500], encoding="utf-8")
+    (essays / "sidorov.txt").write_text((sample_copy / "collection" / "Лермонтов — Бородино.txt")
+                                        .read_text(encoding="utf-8"), encoding="utf-8")
+    with qtbot.waitSignal(window.crossCheckShown, timeout=TIMEOUT) as shown:
+        drop(window, [essays])
+    result = shown.args[0]
+    view = window.cross_view
+    assert window.tabs.currentIndex() == window.TAB_CROSS
+    assert view.matrix_model.rowCount() == 3
+    assert view.pairs_model.rowCount() >= 1
+    first = view.pairs_model.row_object(0)
+    assert {Path(first.a).name, Path(first.b).name} == {"ivanov.txt", "petrov.txt"}
+    i = [Path(d).name for d in result.documents].index("ivanov.txt")
+    j = [Path(d).name for d in result.documents].index("petrov.txt")
+    assert float(view.matrix_model.data(view.matrix_model.index(i, j)) or 0) > 10
+
+    index = view.pairs.model().index(0, 0)
+    rect = view.pairs.visualRect(index)
+    qtbot.mouseClick(view.pairs.viewport(), Qt.MouseButton.LeftButton, pos=rect.center())  # a real double-click
+    with qtbot.waitSignal(window.resultShown, timeout=TIMEOUT) as shown:                   # starts with a press
+        qtbot.mouseDClick(view.pairs.viewport(), Qt.MouseButton.LeftButton, pos=rect.center())
+    assert window.tabs.currentIndex() == window.TAB_RESULT
+    assert shown.args[0].sources and shown.args[0].sources[0].passages
+
+
+def test_export_html_and_pdf(qtbot, window, sample_copy, tmp_path):
+    a = sample_copy / "suspect.txt"
+    b = sample_copy / "collection" / "Чехов — Ванька.txt"
+    with qtbot.waitSignal(window.resultShown, timeout=TIMEOUT):
+        window.compare_files(a, b)
+    html = window.export(tmp_path / "report.html")
+    assert html.read_text(encoding="utf-8").lstrip().lower().startswith("<!doctype html")
+    pdf = window.export(tmp_path / "report.pdf")
+    data = pdf.read_bytes()
+    assert data.startswith(b"%PDF") and len(data) > 2000
+
+
+def test_settings_are_remembered(qtbot, window, prefs):
+    window.apply_settings(window.settings.replace(min_passage_words=12, exclude_quotes=False))
+    assert prefs.engine_settings().min_passage_words == 12
+    assert prefs.engine_settings().exclude_quotes is False
