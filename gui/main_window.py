@@ -217,38 +217,37 @@ class MainWindow(QMainWindow):
         self.runner.ended.connect(lambda job: self._update_actions())
 
     def retranslate(self) -> None:
-        t = self.tr
-        self.tabs.setTabText(self.TAB_TEXT, t("Text to check"))
-        self.tabs.setTabText(self.TAB_RESULT, t("Result"))
-        self.tabs.setTabText(self.TAB_CROSS, t("Cross-check"))
-        self.menu_file.setTitle(t("&File"))
-        self.menu_recent.setTitle(t("Open &recent"))
-        self.menu_collection.setTitle(t("&Collection"))
-        self.menu_check.setTitle(t("C&heck"))
+        self.tabs.setTabText(self.TAB_TEXT, self.tr("Text to check"))
+        self.tabs.setTabText(self.TAB_RESULT, self.tr("Result"))
+        self.tabs.setTabText(self.TAB_CROSS, self.tr("Cross-check"))
+        self.menu_file.setTitle(self.tr("&File"))
+        self.menu_recent.setTitle(self.tr("Open &recent"))
+        self.menu_collection.setTitle(self.tr("&Collection"))
+        self.menu_check.setTitle(self.tr("C&heck"))
         texts = {
-            self.act_add_files: (t("Add files\u2026"), t("Add files to the reference collection")),
-            self.act_add_folder: (t("Add folder\u2026"), t("Add every document of a folder to the reference collection")),
-            self.act_remove: (t("Remove"), t("Remove the selected documents from the collection")),
-            self.act_open: (t("Open\u2026"), t("Open a file to check")),
-            self.act_paste: (t("Paste"), t("Check the text on the clipboard")),
-            self.act_clear: (t("Clear"), t("Clear the text to check")),
-            self.act_check: (t("Check"), t("Check the text against the reference collection (F5)")),
-            self.act_compare: (t("Compare two files\u2026"), t("Compare two files side by side")),
-            self.act_cross: (t("Cross-check a folder\u2026"), t("Compare every pair of documents in a folder")),
-            self.act_export_html: (t("Export HTML\u2026"), t("Save the report as a web page")),
-            self.act_export_pdf: (t("Export PDF\u2026"), t("Save the report as a PDF")),
-            self.act_settings: (t("Settings\u2026"), t("Search parameters and language")),
-            self.act_sample: (t("Load the sample collection"), t("A few public-domain texts to try Sverka on")),
-            self.act_quit: (t("Quit"), t("Quit Sverka")),
-            self.act_next: (t("Next passage"), t("Next passage (F3)")),
-            self.act_prev: (t("Previous passage"), t("Previous passage (Shift+F3)")),
-            self.act_clear_recent: (t("Clear the list"), ""),
+            self.act_add_files: (self.tr("Add files\u2026"), self.tr("Add files to the reference collection")),
+            self.act_add_folder: (self.tr("Add folder\u2026"), self.tr("Add every document of a folder to the reference collection")),
+            self.act_remove: (self.tr("Remove"), self.tr("Remove the selected documents from the collection")),
+            self.act_open: (self.tr("Open\u2026"), self.tr("Open a file to check")),
+            self.act_paste: (self.tr("Paste"), self.tr("Check the text on the clipboard")),
+            self.act_clear: (self.tr("Clear"), self.tr("Clear the text to check")),
+            self.act_check: (self.tr("Check"), self.tr("Check the text against the reference collection (F5)")),
+            self.act_compare: (self.tr("Compare two files\u2026"), self.tr("Compare two files side by side")),
+            self.act_cross: (self.tr("Cross-check a folder\u2026"), self.tr("Compare every pair of documents in a folder")),
+            self.act_export_html: (self.tr("Export HTML\u2026"), self.tr("Save the report as a web page")),
+            self.act_export_pdf: (self.tr("Export PDF\u2026"), self.tr("Save the report as a PDF")),
+            self.act_settings: (self.tr("Settings\u2026"), self.tr("Search parameters and language")),
+            self.act_sample: (self.tr("Load the sample collection"), self.tr("A few public-domain texts to try Sverka on")),
+            self.act_quit: (self.tr("Quit"), self.tr("Quit Sverka")),
+            self.act_next: (self.tr("Next passage"), self.tr("Next passage (F3)")),
+            self.act_prev: (self.tr("Previous passage"), self.tr("Previous passage (Shift+F3)")),
+            self.act_clear_recent: (self.tr("Clear the list"), ""),
         }
         for action, (text, tip) in texts.items():
             action.setText(text)
             action.setToolTip(tip or text.rstrip("\u2026"))
             action.setStatusTip(tip)
-        self.suspect_panel.check_button.setText(t("Check"))
+        self.suspect_panel.check_button.setText(self.tr("Check"))
         self._update_title()
 
     # -- startup ---------------------------------------------------------------------------

@@ -9,7 +9,7 @@ from __future__ import annotations
 import os
 from typing import Sequence
 
-from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, QSortFilterProxyModel, Qt
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QAbstractTableModel, QModelIndex, QPersistentModelIndex, QSortFilterProxyModel, Qt
 from PySide6.QtGui import QColor, QPalette
 from PySide6.QtWidgets import QApplication
 
@@ -102,7 +102,9 @@ class _TableModel(QAbstractTableModel):
 class CollectionModel(_TableModel):
     """The documents of the reference collection: title, format, size, words, added."""
 
-    HEADERS = ("Title", "Format", "Size", "Words", "Added")
+    HEADERS = (QT_TRANSLATE_NOOP("CollectionModel", "Title"), QT_TRANSLATE_NOOP("CollectionModel", "Format"),
+               QT_TRANSLATE_NOOP("CollectionModel", "Size"), QT_TRANSLATE_NOOP("CollectionModel", "Words"),
+               QT_TRANSLATE_NOOP("CollectionModel", "Added"))
 
     def data(self, index: QModelIndex | QPersistentModelIndex, role: int = Qt.ItemDataRole.DisplayRole):
         if not index.isValid() or not 0 <= index.row() < len(self._rows):
@@ -138,7 +140,8 @@ class CollectionModel(_TableModel):
 class SourcesModel(_TableModel):
     """The sources of a check result, each with its colour swatch."""
 
-    HEADERS = ("Source", "Borrowed from it", "Passages", "Words")
+    HEADERS = (QT_TRANSLATE_NOOP("SourcesModel", "Source"), QT_TRANSLATE_NOOP("SourcesModel", "Borrowed from it"),
+               QT_TRANSLATE_NOOP("SourcesModel", "Passages"), QT_TRANSLATE_NOOP("SourcesModel", "Words"))
 
     def __init__(self, parent=None) -> None:
         super().__init__(parent)
@@ -181,7 +184,9 @@ class SourcesModel(_TableModel):
 class PairsModel(_TableModel):
     """Cross-check pairs, most similar first."""
 
-    HEADERS = ("Document A", "Document B", "A in B", "B in A", "Resemblance")
+    HEADERS = (QT_TRANSLATE_NOOP("PairsModel", "Document A"), QT_TRANSLATE_NOOP("PairsModel", "Document B"),
+               QT_TRANSLATE_NOOP("PairsModel", "A in B"), QT_TRANSLATE_NOOP("PairsModel", "B in A"),
+               QT_TRANSLATE_NOOP("PairsModel", "Resemblance"))
 
     def data(self, index: QModelIndex | QPersistentModelIndex, role: int = Qt.ItemDataRole.DisplayRole):
         if not index.isValid() or not 0 <= index.row() < len(self._rows):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 
-from PySide6.QtCore import QCoreApplication
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -37,7 +37,7 @@ RANGES = {
     "crosscheck_threshold": (0.0, 100.0),
 }
 
-LANGUAGES = (("", "System language"), ("en", "English"), ("ru", "Русский"))
+LANGUAGES = (("", QT_TRANSLATE_NOOP("SettingsDialog", "System language")), ("en", "English"), ("ru", "Русский"))
 
 
 def field_label(name: str) -> str:

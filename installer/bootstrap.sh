@@ -42,6 +42,7 @@ fi
 extra=""; [ "$mode" = test ] && extra="[test]"
 "$venv/bin/python" -m pip install -q --upgrade pip >/dev/null
 "$venv/bin/python" -m pip install -q -e ".$extra"
+"$venv/bin/python" -m sverka.gui.i18n build >/dev/null || echo "Sverka: interface translations not built (English only)" >&2
 
 case "$mode" in
   run)  exec "$venv/bin/sverka-gui" "$@" ;;

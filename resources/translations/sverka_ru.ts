@@ -1,0 +1,715 @@
+<?xml version="1.0" encoding="utf-8"?>
+<!DOCTYPE TS>
+<TS version="2.1" language="ru_RU">
+<context>
+    <name>CollectionModel</name>
+    <message>
+        <source>Title</source>
+        <translation>Название</translation>
+    </message>
+    <message>
+        <source>Format</source>
+        <translation>Формат</translation>
+    </message>
+    <message>
+        <source>Size</source>
+        <translation>Размер</translation>
+    </message>
+    <message>
+        <source>Words</source>
+        <translation>Слов</translation>
+    </message>
+    <message>
+        <source>Added</source>
+        <translation>Добавлен</translation>
+    </message>
+    <message>
+        <source>Template text: matches with it do not count</source>
+        <translation>Текст шаблона: совпадения с ним не засчитываются</translation>
+    </message>
+</context>
+<context>
+    <name>CollectionPanel</name>
+    <message>
+        <source>Reference collection</source>
+        <translation>Коллекция источников</translation>
+    </message>
+    <message>
+        <source>Filter by title or path</source>
+        <translation>Фильтр по названию или пути</translation>
+    </message>
+    <message>
+        <source>The collection is empty. Add your reference texts (files or folders, or drop them here), or load a small sample collection to see how Sverka works.</source>
+        <translation>Коллекция пуста. Добавьте свои тексты-источники (файлы или папки, можно перетащить их сюда) или загрузите небольшую учебную коллекцию, чтобы увидеть, как работает Сверка.</translation>
+    </message>
+    <message>
+        <source>Load the sample collection</source>
+        <translation>Загрузить учебную коллекцию</translation>
+    </message>
+    <message>
+        <source>Drop files or folders here to add them</source>
+        <translation>Перетащите сюда файлы или папки, чтобы добавить их</translation>
+    </message>
+    <message>
+        <source>%1 documents, %2</source>
+        <translation>Документов: %1, %2</translation>
+    </message>
+    <message>
+        <source>(%1 shown)</source>
+        <translation>(показано: %1)</translation>
+    </message>
+</context>
+<context>
+    <name>CompareView</name>
+    <message>
+        <source>Previous</source>
+        <translation>Назад</translation>
+    </message>
+    <message>
+        <source>Next</source>
+        <translation>Вперёд</translation>
+    </message>
+    <message>
+        <source>Previous passage (Shift+F3, Ctrl+Up)</source>
+        <translation>Предыдущий фрагмент (Shift+F3, Ctrl+↑)</translation>
+    </message>
+    <message>
+        <source>Next passage (F3, Ctrl+Down)</source>
+        <translation>Следующий фрагмент (F3, Ctrl+↓)</translation>
+    </message>
+    <message>
+        <source>Checked text</source>
+        <translation>Проверяемый текст</translation>
+    </message>
+    <message>
+        <source>Source</source>
+        <translation>Источник</translation>
+    </message>
+    <message>
+        <source>No sources found</source>
+        <translation>Источники не найдены</translation>
+    </message>
+    <message>
+        <source>Source: %1</source>
+        <translation>Источник: %1</translation>
+    </message>
+    <message>
+        <source>Found by: %1</source>
+        <translation>Найдено методом: %1</translation>
+    </message>
+    <message>
+        <source>%n words</source>
+        <translation>слов: %n</translation>
+    </message>
+    <message>
+        <source>Not counted: %1</source>
+        <translation>Не засчитано: %1</translation>
+    </message>
+    <message>
+        <source>Quotation</source>
+        <translation>Цитата</translation>
+    </message>
+    <message>
+        <source>Bibliography</source>
+        <translation>Список литературы</translation>
+    </message>
+    <message>
+        <source>not counted: %1</source>
+        <translation>не засчитано: %1</translation>
+    </message>
+    <message>
+        <source>No passages</source>
+        <translation>Совпадений нет</translation>
+    </message>
+    <message>
+        <source>%n passages</source>
+        <translation>Фрагментов: %n</translation>
+    </message>
+    <message>
+        <source>Passage %1 of %2</source>
+        <translation>Фрагмент %1 из %2</translation>
+    </message>
+</context>
+<context>
+    <name>CrossCheckView</name>
+    <message>
+        <source>Pick or drop a folder of essays to compare every pair.</source>
+        <translation>Выберите или перетащите папку с работами, чтобы сравнить их попарно.</translation>
+    </message>
+    <message>
+        <source>%1 documents, %2 suspicious pairs. Double-click a pair to see it side by side.</source>
+        <translation>Документов: %1, подозрительных пар: %2. Дважды щёлкните пару, чтобы сравнить тексты рядом.</translation>
+    </message>
+    <message>
+        <source>Could not read: %1</source>
+        <translation>Не удалось прочитать: %1</translation>
+    </message>
+    <message>
+        <source>Cell (row, column): % of the row document found in the column document.</source>
+        <translation>Ячейка (строка, столбец): доля документа строки (%), найденная в документе столбца.</translation>
+    </message>
+</context>
+<context>
+    <name>MainWindow</name>
+    <message>
+        <source>Text to check</source>
+        <extracomment>File endings offered in file dialogs and picked up from folders for a cross-check. Settings fixed when a collection is built (see api.Collection).</extracomment>
+        <translation>Проверяемый текст</translation>
+    </message>
+    <message>
+        <source>Result</source>
+        <translation>Результат</translation>
+    </message>
+    <message>
+        <source>Cross-check</source>
+        <translation>Взаимная проверка</translation>
+    </message>
+    <message>
+        <source>&amp;File</source>
+        <translation>&amp;Файл</translation>
+    </message>
+    <message>
+        <source>Open &amp;recent</source>
+        <translation>&amp;Недавние файлы</translation>
+    </message>
+    <message>
+        <source>&amp;Collection</source>
+        <translation>&amp;Коллекция</translation>
+    </message>
+    <message>
+        <source>C&amp;heck</source>
+        <translation>&amp;Проверка</translation>
+    </message>
+    <message>
+        <source>Add files…</source>
+        <translation>Добавить файлы…</translation>
+    </message>
+    <message>
+        <source>Add files to the reference collection</source>
+        <translation>Добавить файлы в коллекцию источников</translation>
+    </message>
+    <message>
+        <source>Add folder…</source>
+        <translation>Добавить папку…</translation>
+    </message>
+    <message>
+        <source>Add every document of a folder to the reference collection</source>
+        <translation>Добавить все документы папки в коллекцию источников</translation>
+    </message>
+    <message>
+        <source>Remove</source>
+        <translation>Удалить</translation>
+    </message>
+    <message>
+        <source>Remove the selected documents from the collection</source>
+        <translation>Удалить выбранные документы из коллекции</translation>
+    </message>
+    <message>
+        <source>Open…</source>
+        <translation>Открыть…</translation>
+    </message>
+    <message>
+        <source>Open a file to check</source>
+        <translation>Открыть файл для проверки</translation>
+    </message>
+    <message>
+        <source>Paste</source>
+        <translation>Вставить</translation>
+    </message>
+    <message>
+        <source>Check the text on the clipboard</source>
+        <translation>Проверить текст из буфера обмена</translation>
+    </message>
+    <message>
+        <source>Clear</source>
+        <translation>Очистить</translation>
+    </message>
+    <message>
+        <source>Clear the text to check</source>
+        <translation>Очистить проверяемый текст</translation>
+    </message>
+    <message>
+        <source>Check</source>
+        <translation>Проверить</translation>
+    </message>
+    <message>
+        <source>Check the text against the reference collection (F5)</source>
+        <translation>Проверить текст по коллекции источников (F5)</translation>
+    </message>
+    <message>
+        <source>Compare two files…</source>
+        <translation>Сравнить два файла…</translation>
+    </message>
+    <message>
+        <source>Compare two files side by side</source>
+        <translation>Сравнить два файла рядом</translation>
+    </message>
+    <message>
+        <source>Cross-check a folder…</source>
+        <translation>Взаимная проверка папки…</translation>
+    </message>
+    <message>
+        <source>Compare every pair of documents in a folder</source>
+        <translation>Сравнить попарно все документы папки</translation>
+    </message>
+    <message>
+        <source>Export HTML…</source>
+        <translation>Экспорт в HTML…</translation>
+    </message>
+    <message>
+        <source>Save the report as a web page</source>
+        <translation>Сохранить отчёт как веб-страницу</translation>
+    </message>
+    <message>
+        <source>Export PDF…</source>
+        <translation>Экспорт в PDF…</translation>
+    </message>
+    <message>
+        <source>Save the report as a PDF</source>
+        <translation>Сохранить отчёт в PDF</translation>
+    </message>
+    <message>
+        <source>Settings…</source>
+        <translation>Настройки…</translation>
+    </message>
+    <message>
+        <source>Search parameters and language</source>
+        <translation>Параметры поиска и язык</translation>
+    </message>
+    <message>
+        <source>Load the sample collection</source>
+        <translation>Загрузить учебную коллекцию</translation>
+    </message>
+    <message>
+        <source>A few public-domain texts to try Sverka on</source>
+        <translation>Несколько общественных текстов, чтобы попробовать Сверку</translation>
+    </message>
+    <message>
+        <source>Quit</source>
+        <translation>Выход</translation>
+    </message>
+    <message>
+        <source>Quit Sverka</source>
+        <translation>Закрыть Сверку</translation>
+    </message>
+    <message>
+        <source>Next passage</source>
+        <translation>Следующий фрагмент</translation>
+    </message>
+    <message>
+        <source>Next passage (F3)</source>
+        <translation>Следующий фрагмент (F3)</translation>
+    </message>
+    <message>
+        <source>Previous passage</source>
+        <translation>Предыдущий фрагмент</translation>
+    </message>
+    <message>
+        <source>Previous passage (Shift+F3)</source>
+        <translation>Предыдущий фрагмент (Shift+F3)</translation>
+    </message>
+    <message>
+        <source>Clear the list</source>
+        <translation>Очистить список</translation>
+    </message>
+    <message>
+        <source>Sverka — %n documents in the collection</source>
+        <translation>Сверка — документов в коллекции: %n</translation>
+    </message>
+    <message>
+        <source>Sverka</source>
+        <translation>Сверка</translation>
+    </message>
+    <message>
+        <source>Please wait: another task is running.</source>
+        <translation>Подождите: выполняется другая задача.</translation>
+    </message>
+    <message>
+        <source>Cancelled.</source>
+        <translation>Отменено.</translation>
+    </message>
+    <message>
+        <source>This part of Sverka is not ready yet.</source>
+        <translation>Эта часть Сверки ещё не готова.</translation>
+    </message>
+    <message>
+        <source>Something went wrong inside Sverka (a bug): %1</source>
+        <translation>Внутренняя ошибка Сверки: %1</translation>
+    </message>
+    <message>
+        <source>Added: %1</source>
+        <translation>Добавлено: %1</translation>
+    </message>
+    <message>
+        <source>Cancelled</source>
+        <translation>Отменено</translation>
+    </message>
+    <message>
+        <source>updated: %1</source>
+        <translation>обновлено: %1</translation>
+    </message>
+    <message>
+        <source>already there: %1</source>
+        <translation>уже в коллекции: %1</translation>
+    </message>
+    <message>
+        <source>not readable: %1</source>
+        <translation>не прочитано: %1</translation>
+    </message>
+    <message>
+        <source>%n files could not be read.</source>
+        <translation>Не удалось прочитать файлов: %n.</translation>
+    </message>
+    <message>
+        <source>Adding documents…</source>
+        <translation>Добавление документов…</translation>
+    </message>
+    <message>
+        <source>Removed: %1</source>
+        <translation>Удалено: %1</translation>
+    </message>
+    <message>
+        <source>Removing documents…</source>
+        <translation>Удаление документов…</translation>
+    </message>
+    <message>
+        <source>Add files to the collection</source>
+        <translation>Добавить файлы в коллекцию</translation>
+    </message>
+    <message>
+        <source>Add a folder to the collection</source>
+        <translation>Добавить папку в коллекцию</translation>
+    </message>
+    <message>
+        <source>Sample text</source>
+        <translation>Учебный текст</translation>
+    </message>
+    <message>
+        <source>Documents (%1)</source>
+        <translation>Документы (%1)</translation>
+    </message>
+    <message>
+        <source>All files (*)</source>
+        <translation>Все файлы (*)</translation>
+    </message>
+    <message>
+        <source>Open a text to check</source>
+        <translation>Открыть текст для проверки</translation>
+    </message>
+    <message>
+        <source>Reading %1…</source>
+        <translation>Чтение %1…</translation>
+    </message>
+    <message>
+        <source>Pasted text</source>
+        <translation>Вставленный текст</translation>
+    </message>
+    <message>
+        <source>Edited text</source>
+        <translation>Изменённый текст</translation>
+    </message>
+    <message>
+        <source>Nothing to check: paste a text or open a file first.</source>
+        <translation>Нечего проверять: вставьте текст или откройте файл.</translation>
+    </message>
+    <message>
+        <source>The reference collection is empty: add documents to check against.</source>
+        <translation>Коллекция источников пуста: добавьте документы, с которыми сравнивать.</translation>
+    </message>
+    <message>
+        <source>Checking…</source>
+        <translation>Проверка…</translation>
+    </message>
+    <message>
+        <source>Borrowed %1 %, original %2 %</source>
+        <translation>Заимствовано %1 %, оригинально %2 %</translation>
+    </message>
+    <message>
+        <source>Pick two files to compare</source>
+        <translation>Выберите два файла для сравнения</translation>
+    </message>
+    <message>
+        <source>Pick exactly two files.</source>
+        <translation>Выберите ровно два файла.</translation>
+    </message>
+    <message>
+        <source>Comparing %1 with %2…</source>
+        <translation>Сравнение %1 с %2…</translation>
+    </message>
+    <message>
+        <source>Pick a folder of essays</source>
+        <translation>Выберите папку с работами</translation>
+    </message>
+    <message>
+        <source>A cross-check needs at least two documents.</source>
+        <translation>Для взаимной проверки нужно хотя бы два документа.</translation>
+    </message>
+    <message>
+        <source>Cross-checking %n documents…</source>
+        <translation>Взаимная проверка документов: %n…</translation>
+    </message>
+    <message>
+        <source>Web page (*.html)</source>
+        <translation>Веб-страница (*.html)</translation>
+    </message>
+    <message>
+        <source>PDF document (*.pdf)</source>
+        <translation>Документ PDF (*.pdf)</translation>
+    </message>
+    <message>
+        <source>Export the report</source>
+        <translation>Экспорт отчёта</translation>
+    </message>
+    <message>
+        <source>There is no result to export.</source>
+        <translation>Нет результата для экспорта.</translation>
+    </message>
+    <message>
+        <source>Sverka report</source>
+        <translation>Отчёт Сверки</translation>
+    </message>
+    <message>
+        <source>Report saved: %1</source>
+        <translation>Отчёт сохранён: %1</translation>
+    </message>
+</context>
+<context>
+    <name>MatrixModel</name>
+    <message>
+        <source>%1 is contained in %2 by %3</source>
+        <translation>%1 содержится в %2 на %3</translation>
+    </message>
+</context>
+<context>
+    <name>Methods</name>
+    <message>
+        <source>exact match of word sequences (shingles)</source>
+        <translation>точное совпадение последовательностей слов (шинглы)</translation>
+    </message>
+    <message>
+        <source>match with small edits bridged (changed, inserted or deleted words)</source>
+        <translation>совпадение с мелкими правками (заменёнными, вставленными или удалёнными словами)</translation>
+    </message>
+    <message>
+        <source>sentence with reordered or inflected words (sentence hashes)</source>
+        <translation>предложение с переставленными или изменёнными по форме словами (хэши предложений)</translation>
+    </message>
+    <message>
+        <source>short-text match (longest words)</source>
+        <translation>совпадение короткого текста (самые длинные слова)</translation>
+    </message>
+    <message>
+        <source>quoted text</source>
+        <translation>цитата</translation>
+    </message>
+    <message>
+        <source>bibliography section</source>
+        <translation>список литературы</translation>
+    </message>
+    <message>
+        <source>shorter than the minimum passage length</source>
+        <translation>короче минимальной длины фрагмента</translation>
+    </message>
+    <message>
+        <source>source excluded by the user</source>
+        <translation>источник исключён пользователем</translation>
+    </message>
+    <message>
+        <source>template text (e.g. the assignment)</source>
+        <translation>текст шаблона (например, задание)</translation>
+    </message>
+</context>
+<context>
+    <name>PairsModel</name>
+    <message>
+        <source>Document A</source>
+        <translation>Документ А</translation>
+    </message>
+    <message>
+        <source>Document B</source>
+        <translation>Документ Б</translation>
+    </message>
+    <message>
+        <source>A in B</source>
+        <translation>А в Б</translation>
+    </message>
+    <message>
+        <source>B in A</source>
+        <translation>Б в А</translation>
+    </message>
+    <message>
+        <source>Resemblance</source>
+        <translation>Сходство</translation>
+    </message>
+</context>
+<context>
+    <name>ProgressPanel</name>
+    <message>
+        <source>about %n s left</source>
+        <translation>осталось около %n с</translation>
+    </message>
+    <message>
+        <source>about %n min left</source>
+        <translation>осталось около %n мин</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>Отмена</translation>
+    </message>
+    <message>
+        <source>Cancelling…</source>
+        <translation>Отмена…</translation>
+    </message>
+</context>
+<context>
+    <name>ResultsView</name>
+    <message>
+        <source>borrowed</source>
+        <translation>заимствовано</translation>
+    </message>
+    <message>
+        <source>original</source>
+        <translation>оригинально</translation>
+    </message>
+    <message>
+        <source>Warning: %1</source>
+        <translation>Внимание: %1</translation>
+    </message>
+    <message>
+        <source>The text is an exact copy of “%1” in the collection.</source>
+        <translation>Текст — точная копия документа «%1» из коллекции.</translation>
+    </message>
+    <message>
+        <source>Check a text to see where it was borrowed from.</source>
+        <translation>Проверьте текст, чтобы увидеть, откуда он заимствован.</translation>
+    </message>
+    <message>
+        <source>%1
+%2 words, %3 sources, %4 passages</source>
+        <translation>%1
+слов: %2, источников: %3, фрагментов: %4</translation>
+    </message>
+</context>
+<context>
+    <name>SettingsDialog</name>
+    <message>
+        <source>System language</source>
+        <extracomment>Shares (0..1) shown to the user as percentages. Field ranges: (minimum, maximum) in the unit shown.</extracomment>
+        <translation>Язык системы</translation>
+    </message>
+    <message>
+        <source>Ignore adjectives</source>
+        <translation>Не учитывать прилагательные</translation>
+    </message>
+    <message>
+        <source>Shingle length, words</source>
+        <translation>Длина шингла, слов</translation>
+    </message>
+    <message>
+        <source>Winnowing window</source>
+        <translation>Окно просеивания (winnowing)</translation>
+    </message>
+    <message>
+        <source>Min-hash functions</source>
+        <translation>Функций min-hash</translation>
+    </message>
+    <message>
+        <source>Minimum passage, words</source>
+        <translation>Минимальный фрагмент, слов</translation>
+    </message>
+    <message>
+        <source>Bridge edits up to, words</source>
+        <translation>Склеивать правки до, слов</translation>
+    </message>
+    <message>
+        <source>List a source from, %</source>
+        <translation>Показывать источник от, %</translation>
+    </message>
+    <message>
+        <source>Short text not unique above, %</source>
+        <translation>Короткий текст неуникален выше, %</translation>
+    </message>
+    <message>
+        <source>Cross-check: list pairs from, %</source>
+        <translation>Взаимная проверка: показывать пары от, %</translation>
+    </message>
+    <message>
+        <source>Do not count quotations</source>
+        <translation>Не засчитывать цитаты</translation>
+    </message>
+    <message>
+        <source>Do not count the bibliography</source>
+        <translation>Не засчитывать список литературы</translation>
+    </message>
+    <message>
+        <source>Sources not to count (one per line)</source>
+        <translation>Незасчитываемые источники (по одному в строке)</translation>
+    </message>
+    <message>
+        <source>Settings</source>
+        <translation>Настройки</translation>
+    </message>
+    <message>
+        <source>Search</source>
+        <translation>Поиск</translation>
+    </message>
+    <message>
+        <source>Exclusions</source>
+        <translation>Исключения</translation>
+    </message>
+    <message>
+        <source>Interface</source>
+        <translation>Интерфейс</translation>
+    </message>
+    <message>
+        <source>Language</source>
+        <translation>Язык</translation>
+    </message>
+    <message>
+        <source>The new language is applied at once.</source>
+        <translation>Новый язык применяется сразу.</translation>
+    </message>
+</context>
+<context>
+    <name>SourcesModel</name>
+    <message>
+        <source>Source</source>
+        <translation>Источник</translation>
+    </message>
+    <message>
+        <source>Borrowed from it</source>
+        <translation>Заимствовано из него</translation>
+    </message>
+    <message>
+        <source>Passages</source>
+        <translation>Фрагменты</translation>
+    </message>
+    <message>
+        <source>Words</source>
+        <translation>Слов</translation>
+    </message>
+    <message>
+        <source>Template text: matches with it do not count</source>
+        <translation>Текст шаблона: совпадения с ним не засчитываются</translation>
+    </message>
+</context>
+<context>
+    <name>SuspectPanel</name>
+    <message>
+        <source>Paste or type the text to check here, open a file, or drop a file on this area.
+
+Drop two files on the window to compare them with each other; drop a folder to cross-check it.</source>
+        <translation>Вставьте или наберите здесь проверяемый текст, откройте файл или перетащите его сюда.
+
+Перетащите на окно два файла, чтобы сравнить их между собой, или папку — для взаимной проверки.</translation>
+    </message>
+    <message>
+        <source>Warning: %1</source>
+        <translation>Внимание: %1</translation>
+    </message>
+    <message>
+        <source>%1 words, %2 characters</source>
+        <translation>Слов: %1, знаков: %2</translation>
+    </message>
+</context>
+</TS>
