@@ -1,0 +1,1035 @@
+"""The reference collection on disk: one SQLite file. The only module of Sverka that speaks SQL.
+
+File format
+-----------
+* ``PRAGMA user_version`` = ``SCHEMA_MAJOR << 16 | SCHEMA_MINOR``. A file of a newer major
+  version is refused (:class:`~sverka.core.errors.CollectionVersionError`: "update Sverka");
+  an older major version is refused with "rebuild the collection"; minor versions are
+  compatible both ways (additions only).
+* WAL journal, ``synchronous=NORMAL``, a busy timeout (10 s by default) after which
+  :class:`~sverka.core.errors.CollectionBusy` says "collection is busy: another Sverka is
+  writing to it". Every write is one ``BEGIN IMMEDIATE`` transaction (:meth:`Index.transaction`);
+  adding files commits one transaction per batch, so a cancelled or killed add leaves the
+  collection exactly as it was after the last committed batch.
+* ``meta`` (key, value) holds every parameter the stored hashes depend on:
+  ``shingle_words``, ``winnow_window``, ``minhash_functions``, ``drop_adjectives``,
+  ``hash_seed``, ``canon_version``, ``fingerprint_version``, ``tokens_format``. Opening with
+  other *settings* raises :class:`CollectionSettingsError` naming both values (open with
+  ``settings=None`` to adopt the collection's own); a different seed or canonization /
+  fingerprint version raises CollectionVersionError ("rebuild the collection").
+* Tables (hashes are uint64 stored as the same 64 bits in a signed INTEGER,
+  ``np.uint64 -> .view(np.int64)``)::
+
+    documents(id, path UNIQUE, title, format, sha256 UNIQUE, chars, words, size_bytes, mtime,
+              added ISO-8601, language, is_template, warnings JSON,
+              fulltext_hash, short_length, minhash BLOB '<u8' x minhash_functions)
+    document_data(doc_id, text BLOB zlib(UTF-8), tokens BLOB: see below)
+    shingles(hash, doc_id, pos)          winnowed shingle hashes; pos = first token index
+    sentence_pairs(hash, doc_id, pos)    Seq2 of ALGORITHMS.md §5; pos = index into sentence_spans
+    short_words(hash, doc_id)            seed 000: hashes of the longest distinct words
+    super_shingles(hash, doc_id), mega_shingles(hash, doc_id)
+
+  The hash tables are ``WITHOUT ROWID`` with the hash first in the primary key, so every
+  candidate query reads one index only.
+
+* Tokens blob: byte 0 = :data:`TOKENS_FORMAT` (1), then ``zlib`` of, all little-endian::
+
+    '<7I' n_tokens, n_sentences, word_count, lookalike_letters, invisible_chars,
+          hyphen_joins, json_len
+    json_len bytes of UTF-8 JSON {"language": str, "warnings": [str, ...]}
+    starts '<i8'[n], ends '<i8'[n], hashes '<u8'[n], word_hashes '<u8'[n],
+    sentence_ids '<i4'[n], sentence_spans '<i8'[m, 2]
+
+  Lemmas are NOT stored: :meth:`Index.load` gives ``lemmas`` as ``n`` empty strings.
+
+Interface for matching (core/check.py)
+--------------------------------------
+All candidate queries are one grouped query (chunked only if the IN list exceeds SQLite's
+variable limit), return ``[(doc_id, distinct shared hashes)]`` sorted by count descending then
+doc_id, and accept any iterable of uint64 hashes (duplicates are ignored):
+
+* ``Index.candidates(hashes, *, min_shared=2, limit=50)``: winnowed shingle hashes.
+* ``Index.short_candidates(word_hashes, *, min_shared=2, limit=50)``: seed 000 longest words;
+  ``Index.short_lengths(ids) -> {doc_id: length}`` gives each document's ``length``.
+* ``Index.sentence_candidates(seq2_hashes, *, min_shared=2, limit=50)``.
+* ``Index.super_candidates(super_shingles, *, min_shared=2, limit=50)``: near-duplicates.
+* ``Index.find_by_sha256(sha) -> int | None``, ``Index.find_by_fulltext_hash(h) -> list[int]``.
+* ``Index.load(doc_id) -> StoredDocument(info, text, tokens)``; ``Index.text(doc_id)``,
+  ``Index.info(doc_id)``, ``Index.shingles(doc_id) -> (hashes uint64, positions int64)``
+  sorted by position, ``Index.sentence_pairs(doc_id)`` likewise, ``Index.minhash(doc_id)``.
+* ``Index.template_ids() -> list[int]``, ``documents()``, ``count()``, ``remove(ids)``,
+  ``set_template(id, flag)``; ``Index.settings`` are the parameters the collection was built with
+  (fingerprint a suspect with these).
+
+Adding files (used by :class:`sverka.core.api.Collection`)
+---------------------------------------------------------
+:func:`add_paths` walks folders (sorted, only ``SUPPORTED_SUFFIXES``, symlink loops and
+unreadable folders reported, never followed twice), runs extraction + canonization +
+fingerprints in a process pool (both cores), and writes in this process only, one
+transaction per batch (:data:`BATCH_TEXT_BYTES` of text or :data:`BATCH_FILES` files).
+Cancelling returns an :class:`AddSummary` with ``cancelled=True`` listing only what was
+committed (it does not raise Cancelled): the interrupted batch is dropped whole.
+"""
+
+from __future__ import annotations
+
+import concurrent.futures as cf
+import contextlib
+import datetime as _dt
+import json
+import multiprocessing
+import os
+import sqlite3
+import stat as _stat
+import struct
+import zlib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Iterable, Iterator, Sequence
+
+import numpy as np
+
+from .document import Document
+from .errors import Cancelled, CollectionBusy, CollectionError, CollectionVersionError, SverkaError
+from .hashing import HASH_SEED
+from .progress import NEVER_CANCELLED, CancelToken, Progress, no_progress
+from .results import AddSummary, DocumentInfo
+from .settings import Settings
+from .text import Tokens
+
+__all__ = [
+    "BATCH_FILES", "BATCH_TEXT_BYTES", "CollectionSettingsError", "Index", "PreparedDocument",
+    "SCHEMA_MAJOR", "SCHEMA_MINOR", "StoredDocument", "TOKENS_FORMAT", "add_document",
+    "add_paths", "check_indexing_settings", "decode_tokens", "encode_tokens", "prepare",
+]
+
+SCHEMA_MAJOR = 1
+SCHEMA_MINOR = 0
+TOKENS_FORMAT = 1
+BUSY_TIMEOUT = 10.0  # seconds
+BATCH_TEXT_BYTES = 2_000_000  # UTF-8 bytes of extracted text per committed batch
+BATCH_FILES = 50
+_TEXT_LEVEL = 3
+_TOKENS_LEVEL = 1
+_INDEXING_KEYS = ("shingle_words", "winnow_window", "minhash_functions", "drop_adjectives")
+
+
+class CollectionSettingsError(CollectionError):
+    """The collection was built with other indexing settings than the ones asked for."""
+
+
+@dataclass(frozen=True, eq=False)
+class StoredDocument:
+    """A document of the collection as stored: no need for its file.
+
+    ``tokens`` has every field :func:`sverka.core.text.canonize` gives, except ``lemmas``,
+    which are empty strings (one per token; only their hashes are stored).
+    """
+
+    info: DocumentInfo
+    text: str
+    tokens: Tokens
+
+
+@dataclass(frozen=True, eq=False)
+class PreparedDocument:
+    """Everything one document contributes to the index, computed in a worker process.
+
+    Compact and picklable: the text and tokens are already compressed, hashes are int64
+    arrays (the uint64 bits) ready for SQLite.
+    """
+
+    path: str | None
+    title: str
+    format: str
+    sha256: str
+    chars: int
+    words: int
+    size_bytes: int
+    mtime: float | None
+    language: str
+    warnings: tuple[str, ...]
+    text_blob: bytes
+    tokens_blob: bytes
+    text_bytes: int  # UTF-8 size of the text, for batching
+    shingles: np.ndarray  # int64 hashes
+    shingle_pos: np.ndarray  # int64 token positions
+    sentence_pairs: np.ndarray  # int64 Seq2 hashes, in sentence order
+    sentence_pos: np.ndarray  # int64 index into Tokens.sentence_spans of each
+    short_words: np.ndarray  # int64 distinct
+    fulltext_hash: int  # signed 64-bit
+    short_length: int
+    minhash: bytes  # '<u8' signature
+    super_shingles: np.ndarray  # int64 distinct
+    mega_shingles: np.ndarray  # int64 distinct
+
+
+# --------------------------------------------------------------------------- encoding
+
+
+def _i64(values) -> np.ndarray:
+    """uint64 (or anything integer) -> the same 64 bits as int64."""
+    a = np.asarray(values)
+    if a.dtype == np.int64:
+        return a.ravel()
+    if a.size == 0:
+        return np.empty(0, dtype=np.int64)
+    return np.ascontiguousarray(a, dtype=np.uint64).ravel().view(np.int64)
+
+
+def _u64(values) -> np.ndarray:
+    return np.asarray(values, dtype=np.int64).view(np.uint64)
+
+
+def _signed(h: int) -> int:
+    h = int(h) & 0xFFFFFFFFFFFFFFFF
+    return h - (1 << 64) if h >= (1 << 63) else h
+
+
+def encode_tokens(tokens: Tokens) -> bytes:
+    """The tokens blob (see the module docstring for its layout)."""
+    n = len(tokens.starts)
+    spans = np.asarray(tokens.sentence_spans, dtype="<i8").reshape(-1, 2)
+    meta = json.dumps({"language": tokens.language, "warnings": list(tokens.warnings)},
+                      ensure_ascii=False).encode("utf-8", "surrogatepass")
+    head = struct.pack("<7I", n, len(spans), tokens.word_count, tokens.lookalike_letters,
+                       tokens.invisible_chars, tokens.hyphen_joins, len(meta))
+    payload = b"".join((
+        head, meta,
+        np.asarray(tokens.starts, dtype="<i8").tobytes(),
+        np.asarray(tokens.ends, dtype="<i8").tobytes(),
+        np.asarray(tokens.hashes, dtype="<u8").tobytes(),
+        np.asarray(tokens.word_hashes, dtype="<u8").tobytes(),
+        np.asarray(tokens.sentence_ids, dtype="<i4").tobytes(),
+        spans.tobytes(),
+    ))
+    return bytes([TOKENS_FORMAT]) + zlib.compress(payload, _TOKENS_LEVEL)
+
+
+def decode_tokens(blob: bytes, text: str) -> Tokens:
+    """Rebuild :class:`Tokens` from a tokens blob (lemmas are empty strings)."""
+    if not blob or blob[0] != TOKENS_FORMAT:
+        raise CollectionVersionError(
+            "the collection stores tokens in an unknown format; rebuild the collection")
+    payload = zlib.decompress(blob[1:])
+    n, m, word_count, lookalike, invisible, joins, jlen = struct.unpack_from("<7I", payload)
+    off = struct.calcsize("<7I")
+    meta = json.loads(payload[off:off + jlen].decode("utf-8", "surrogatepass"))
+    off += jlen
+
+    def take(dtype: str, count: int, native) -> np.ndarray:
+        nonlocal off
+        a = np.frombuffer(payload, dtype=dtype, count=count, offset=off).astype(native)
+        off += count * np.dtype(dtype).itemsize
+        return a
+
+    starts = take("<i8", n, np.int64)
+    ends = take("<i8", n, np.int64)
+    hashes = take("<u8", n, np.uint64)
+    word_hashes = take("<u8", n, np.uint64)
+    sentence_ids = take("<i4", n, np.int32)
+    spans = take("<i8", 2 * m, np.int64).reshape(m, 2)
+    return Tokens(text=text, starts=starts, ends=ends, lemmas=("",) * n, hashes=hashes,
+                  word_hashes=word_hashes, sentence_ids=sentence_ids, sentence_spans=spans,
+                  word_count=word_count, language=meta["language"], lookalike_letters=lookalike,
+                  invisible_chars=invisible, hyphen_joins=joins,
+                  warnings=tuple(meta["warnings"]))
+
+
+def _encode_text(text: str) -> bytes:
+    return zlib.compress(text.encode("utf-8", "surrogatepass"), _TEXT_LEVEL)
+
+
+def _decode_text(blob: bytes) -> str:
+    return zlib.decompress(blob).decode("utf-8", "surrogatepass")
+
+
+def prepare(doc: Document, tokens: Tokens, fp, *, size_bytes: int = 0,
+            mtime: float | None = None, path: str | None = None) -> PreparedDocument:
+    """Pack a document, its tokens and its :class:`~sverka.core.fingerprints.DocumentFingerprints`
+    for :meth:`Index.write_batch`."""
+    words = fp.long_words
+    short = np.unique(_i64(words))
+    text_utf8 = len(doc.text.encode("utf-8", "surrogatepass"))
+    path = path if path is not None else doc.path
+    return PreparedDocument(
+        path=path, title=doc.title or (Path(path).name if path else "Untitled"),
+        format=doc.format, sha256=doc.sha256, chars=len(doc.text), words=int(tokens.word_count),
+        size_bytes=int(size_bytes or text_utf8), mtime=mtime, language=tokens.language,
+        warnings=tuple(doc.warnings) + tuple(w for w in tokens.warnings if w not in doc.warnings),
+        text_blob=_encode_text(doc.text), tokens_blob=encode_tokens(tokens), text_bytes=text_utf8,
+        shingles=_i64(fp.shingle_hashes).copy(),
+        shingle_pos=np.asarray(fp.shingle_positions, dtype=np.int64).copy(),
+        sentence_pairs=_i64(fp.sentence_seq2).copy(),
+        sentence_pos=np.asarray(fp.sentence_index, dtype=np.int64).copy(), short_words=short,
+        fulltext_hash=_signed(fp.text_hash), short_length=len(short),
+        minhash=np.asarray(fp.minhash, dtype="<u8").tobytes(),
+        super_shingles=np.unique(_i64(fp.super_shingles)), mega_shingles=np.unique(_i64(fp.mega_shingles)),
+    )
+
+
+# --------------------------------------------------------------------------- the index
+
+_SCHEMA = """
+CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE documents(
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    path TEXT UNIQUE,
+    title TEXT NOT NULL,
+    format TEXT NOT NULL,
+    sha256 TEXT NOT NULL UNIQUE,
+    chars INTEGER NOT NULL,
+    words INTEGER NOT NULL,
+    size_bytes INTEGER NOT NULL,
+    mtime REAL,
+    added TEXT NOT NULL,
+    language TEXT NOT NULL,
+    is_template INTEGER NOT NULL DEFAULT 0,
+    warnings TEXT NOT NULL DEFAULT '[]',
+    fulltext_hash INTEGER NOT NULL,
+    short_length INTEGER NOT NULL,
+    minhash BLOB NOT NULL);
+CREATE INDEX documents_fulltext ON documents(fulltext_hash);
+CREATE TABLE document_data(
+    doc_id INTEGER PRIMARY KEY REFERENCES documents(id),
+    text BLOB NOT NULL,
+    tokens BLOB NOT NULL);
+CREATE TABLE shingles(hash INTEGER NOT NULL, doc_id INTEGER NOT NULL, pos INTEGER NOT NULL,
+    PRIMARY KEY(hash, doc_id, pos)) WITHOUT ROWID;
+CREATE TABLE sentence_pairs(hash INTEGER NOT NULL, doc_id INTEGER NOT NULL, pos INTEGER NOT NULL,
+    PRIMARY KEY(hash, doc_id, pos)) WITHOUT ROWID;
+CREATE TABLE short_words(hash INTEGER NOT NULL, doc_id INTEGER NOT NULL,
+    PRIMARY KEY(hash, doc_id)) WITHOUT ROWID;
+CREATE TABLE super_shingles(hash INTEGER NOT NULL, doc_id INTEGER NOT NULL,
+    PRIMARY KEY(hash, doc_id)) WITHOUT ROWID;
+CREATE TABLE mega_shingles(hash INTEGER NOT NULL, doc_id INTEGER NOT NULL,
+    PRIMARY KEY(hash, doc_id)) WITHOUT ROWID;
+"""
+_HASH_TABLES = ("shingles", "sentence_pairs", "short_words", "super_shingles", "mega_shingles")
+_INFO_COLUMNS = "id, path, title, format, chars, words, size_bytes, added, sha256, is_template"
+
+
+def _versions() -> dict[str, str]:
+    from . import text as _text
+
+    try:
+        from . import fingerprints as _fps
+        fp_version = getattr(_fps, "FINGERPRINT_VERSION", 1)
+    except ImportError:  # pragma: no cover - while fingerprints.py is being written
+        fp_version = 1
+    return {
+        "hash_seed": str(HASH_SEED),
+        "canon_version": str(getattr(_text, "CANON_VERSION", 1)),
+        "fingerprint_version": str(fp_version),
+        "tokens_format": str(TOKENS_FORMAT),
+    }
+
+
+def _indexing_meta(settings: Settings) -> dict[str, str]:
+    return {k: json.dumps(getattr(settings, k)) for k in _INDEXING_KEYS}
+
+
+def _busy(e: sqlite3.OperationalError) -> bool:
+    msg = str(e).lower()
+    return "locked" in msg or "busy" in msg
+
+
+def _info(row) -> DocumentInfo:
+    return DocumentInfo(id=row[0], path=row[1], title=row[2], format=row[3], chars=row[4],
+                        words=row[5], size_bytes=row[6], added=row[7], sha256=row[8],
+                        is_template=bool(row[9]))
+
+
+def check_indexing_settings(index: "Index", settings: Settings) -> None:
+    """Raise CollectionSettingsError unless ``settings`` index the way ``index`` was built."""
+    diff = [f"{k} = {getattr(index.settings, k)!r} (asked for {getattr(settings, k)!r})"
+            for k in _INDEXING_KEYS if getattr(index.settings, k) != getattr(settings, k)]
+    if diff:
+        raise CollectionSettingsError(
+            f"the collection {index.path} was built with other settings: " + "; ".join(diff)
+            + ". Use the collection's settings, or build a new collection with these.")
+
+
+class Index:
+    """One collection file. Not thread-safe: use it from one thread (the GUI's writer thread).
+
+    ``settings=None`` adopts the collection's stored indexing parameters (a new collection
+    takes the defaults); explicit settings must agree with a collection built earlier, or
+    :class:`CollectionSettingsError` names the difference.
+    """
+
+    def __init__(self, path: str | Path, settings: Settings | None = None, *,
+                 busy_timeout: float = BUSY_TIMEOUT) -> None:
+        self.path = Path(path)
+        self.busy_timeout = busy_timeout
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as e:
+            raise CollectionError(f"cannot create the folder of the collection {self.path}: {e.strerror}") from e
+        try:
+            self._db = sqlite3.connect(str(self.path), timeout=busy_timeout,
+                                       isolation_level=None, check_same_thread=False)
+        except sqlite3.Error as e:
+            raise CollectionError(f"cannot open the collection {self.path}: {e}") from e
+        try:
+            self._setup(settings)
+        except BaseException:
+            self._db.close()
+            raise
+        self._variable_limit = max(100, self._db.getlimit(sqlite3.SQLITE_LIMIT_VARIABLE_NUMBER) - 10)
+
+    # ---- opening
+
+    def _setup(self, settings: Settings | None) -> None:
+        db = self._db
+        try:
+            db.execute(f"PRAGMA busy_timeout={int(self.busy_timeout * 1000)}")
+            db.execute("PRAGMA foreign_keys=OFF")
+            version = db.execute("PRAGMA user_version").fetchone()[0]
+            if version == 0:
+                with self.transaction():
+                    self._create(settings or Settings())
+            else:
+                self._check_version(version)
+            mode = db.execute("PRAGMA journal_mode=WAL").fetchone()[0]
+            if str(mode).lower() != "wal":
+                raise CollectionError(f"the collection {self.path} cannot use a write-ahead log "
+                                      f"(journal mode {mode}); is it on a network drive?")
+            db.execute("PRAGMA synchronous=NORMAL")
+            db.execute("PRAGMA cache_size=-32768")  # 32 MB
+            db.execute("PRAGMA temp_store=MEMORY")
+            meta = dict(db.execute("SELECT key, value FROM meta").fetchall())
+        except sqlite3.OperationalError as e:
+            if _busy(e):
+                raise self._busy_error() from e
+            raise CollectionError(f"cannot open the collection {self.path}: {e}") from e
+        except sqlite3.DatabaseError as e:
+            raise CollectionError(f"{self.path} is not a Sverka collection or is damaged ({e})") from e
+        for key, value in _versions().items():
+            if meta.get(key) != value:
+                raise CollectionVersionError(
+                    f"the collection {self.path} was built by another version of Sverka "
+                    f"({key} {meta.get(key)} instead of {value}); rebuild the collection: "
+                    "create a new one and add the files again")
+        stored = Settings()
+        kwargs = {k: json.loads(meta[k]) for k in _INDEXING_KEYS if k in meta}
+        stored = stored.replace(**kwargs)
+        self.settings = stored
+        if settings is not None:
+            check_indexing_settings(self, settings)
+            self.settings = settings
+
+    def _create(self, settings: Settings) -> None:
+        db = self._db
+        # Another process may have created it while we waited for the write lock.
+        version = db.execute("PRAGMA user_version").fetchone()[0]
+        if version != 0:
+            self._check_version(version)
+            return
+        tables = db.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]
+        if tables:
+            raise CollectionError(f"{self.path} is an SQLite file but not a Sverka collection")
+        for stmt in _SCHEMA.split(";"):
+            if stmt.strip():
+                db.execute(stmt)
+        meta = {**_versions(), **_indexing_meta(settings)}
+        db.executemany("INSERT INTO meta(key, value) VALUES(?, ?)", sorted(meta.items()))
+        db.execute(f"PRAGMA user_version={SCHEMA_MAJOR << 16 | SCHEMA_MINOR}")
+
+    def _check_version(self, version: int) -> None:
+        major, minor = version >> 16, version & 0xFFFF
+        if major > SCHEMA_MAJOR:
+            raise CollectionVersionError(
+                f"the collection {self.path} was written by a newer Sverka (format {major}.{minor}, "
+                f"this Sverka reads {SCHEMA_MAJOR}.x); update Sverka to open it")
+        if major < SCHEMA_MAJOR:
+            raise CollectionVersionError(
+                f"the collection {self.path} was written by an older Sverka (format {major}.{minor}); "
+                "rebuild the collection: create a new one and add the files again")
+
+    def _busy_error(self) -> CollectionBusy:
+        return CollectionBusy(f"collection is busy: another Sverka is writing to it ({self.path}); "
+                              "try again when it has finished")
+
+    def close(self) -> None:
+        if self._db is not None:
+            self._db.close()
+            self._db = None
+
+    def __enter__(self) -> "Index":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    @contextlib.contextmanager
+    def transaction(self) -> Iterator[sqlite3.Connection]:
+        """``BEGIN IMMEDIATE`` ... ``COMMIT``; ``ROLLBACK`` on any exception (Cancelled too).
+
+        Waits up to the busy timeout for another writer, then raises CollectionBusy.
+        """
+        db = self._db
+        try:
+            db.execute("BEGIN IMMEDIATE")
+        except sqlite3.OperationalError as e:
+            if _busy(e):
+                raise self._busy_error() from e
+            raise
+        try:
+            yield db
+        except BaseException:
+            db.execute("ROLLBACK")
+            raise
+        try:
+            db.execute("COMMIT")
+        except sqlite3.OperationalError as e:
+            if db.in_transaction:
+                db.execute("ROLLBACK")
+            if _busy(e):
+                raise self._busy_error() from e
+            if "full" in str(e).lower():
+                raise CollectionError(f"the disk is full: cannot write to the collection {self.path}") from e
+            raise
+
+    # ---- writing
+
+    def write_batch(self, items: Sequence[PreparedDocument | tuple[str, int]], *,
+                    template: bool = False) -> list[tuple[str, str, str]]:
+        """Write prepared documents in ONE transaction; classify each against what is stored.
+
+        An item is a :class:`PreparedDocument` or ``("unchanged", doc_id)`` (a file whose path,
+        size and mtime are already stored: only its template flag may change). Returns one
+        ``(status, path or title, detail)`` per item: status ``added``, ``updated``,
+        ``unchanged`` or ``duplicate`` (detail: path or title of the stored original).
+        """
+        out: list[tuple[str, str, str]] = []
+        stale: list[int] = []
+        rows: dict[str, list[np.ndarray]] = {t: [] for t in _HASH_TABLES}
+        now = _dt.datetime.now(_dt.timezone.utc).astimezone().isoformat(timespec="seconds")
+        with self.transaction() as db:
+            for item in items:
+                if isinstance(item, tuple):
+                    _, doc_id = item
+                    row = db.execute("SELECT path, title FROM documents WHERE id=?", (doc_id,)).fetchone()
+                    if row is None:  # removed meanwhile by someone else
+                        continue
+                    if template:
+                        db.execute("UPDATE documents SET is_template=1 WHERE id=?", (doc_id,))
+                    out.append(("unchanged", row[0] or row[1], ""))
+                    continue
+                p = item
+                name = p.path or p.title
+                same_path = (db.execute("SELECT id, sha256 FROM documents WHERE path=?", (p.path,)).fetchone()
+                             if p.path is not None else None)
+                if same_path and same_path[1] == p.sha256:
+                    db.execute("UPDATE documents SET size_bytes=?, mtime=?, is_template=is_template OR ? "
+                               "WHERE id=?", (p.size_bytes, p.mtime, int(template), same_path[0]))
+                    out.append(("unchanged", name, ""))
+                    continue
+                if same_path:
+                    stale.append(same_path[0])
+                    self._delete_documents(db, [same_path[0]], hashes=False)
+                dup = db.execute("SELECT id, path, title FROM documents WHERE sha256=?", (p.sha256,)).fetchone()
+                if dup:
+                    if template:
+                        db.execute("UPDATE documents SET is_template=1 WHERE id=?", (dup[0],))
+                    out.append(("duplicate", name, dup[1] or dup[2]))
+                    continue
+                cur = db.execute(
+                    "INSERT INTO documents(path, title, format, sha256, chars, words, size_bytes, mtime,"
+                    " added, language, is_template, warnings, fulltext_hash, short_length, minhash)"
+                    " VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                    (p.path, p.title, p.format, p.sha256, p.chars, p.words, p.size_bytes, p.mtime, now,
+                     p.language, int(template), json.dumps(list(p.warnings), ensure_ascii=False),
+                     p.fulltext_hash, p.short_length, p.minhash))
+                doc_id = cur.lastrowid
+                db.execute("INSERT INTO document_data(doc_id, text, tokens) VALUES(?,?,?)",
+                           (doc_id, p.text_blob, p.tokens_blob))
+                ids = lambda a: np.full(len(a), doc_id, dtype=np.int64)  # noqa: E731
+                rows["shingles"].append(np.stack([p.shingles, ids(p.shingles), p.shingle_pos], 1))
+                rows["sentence_pairs"].append(np.stack(
+                    [p.sentence_pairs, ids(p.sentence_pairs), p.sentence_pos], 1))
+                for t, a in (("short_words", p.short_words), ("super_shingles", p.super_shingles),
+                             ("mega_shingles", p.mega_shingles)):
+                    rows[t].append(np.stack([a, ids(a)], 1))
+                out.append(("updated" if same_path else "added", name, ""))
+            if stale:
+                self._delete_documents(db, stale, rows_only=True)
+            for table, parts in rows.items():
+                if not parts:
+                    continue
+                a = np.concatenate(parts)
+                if not len(a):
+                    continue
+                a = a[np.lexsort(a.T[::-1])]  # by hash first: B-tree inserts stay local
+                db.executemany(f"INSERT OR IGNORE INTO {table} VALUES({','.join('?' * a.shape[1])})",
+                               a.tolist())
+        return out
+
+    def _delete_documents(self, db, ids: list[int], *, hashes: bool = True, rows_only: bool = False) -> None:
+        """Delete documents: their rows (unless rows_only) and/or their hash rows."""
+        if not ids:
+            return
+        for i in range(0, len(ids), 500):
+            chunk = ids[i:i + 500]
+            marks = ",".join("?" * len(chunk))
+            if not rows_only:
+                db.execute(f"DELETE FROM document_data WHERE doc_id IN ({marks})", chunk)
+                db.execute(f"DELETE FROM documents WHERE id IN ({marks})", chunk)
+            if hashes or rows_only:
+                for t in _HASH_TABLES:
+                    db.execute(f"DELETE FROM {t} WHERE doc_id IN ({marks})", chunk)
+
+    def remove(self, ids: Iterable[int]) -> int:
+        """Remove documents by id in one transaction; returns how many existed."""
+        ids = sorted({int(i) for i in ids})
+        if not ids:
+            return 0
+        with self.transaction() as db:
+            marks = ",".join("?" * len(ids))
+            n = db.execute(f"SELECT count(*) FROM documents WHERE id IN ({marks})", ids).fetchone()[0]
+            self._delete_documents(db, ids)
+        return n
+
+    def set_template(self, doc_id: int, template: bool) -> None:
+        with self.transaction() as db:
+            cur = db.execute("UPDATE documents SET is_template=? WHERE id=?", (int(template), int(doc_id)))
+            if cur.rowcount == 0:
+                raise CollectionError(f"no document {doc_id} in the collection")
+
+    def analyze(self) -> None:
+        """Refresh the query planner's statistics (after big adds)."""
+        try:
+            self._db.execute("ANALYZE")
+        except sqlite3.OperationalError as e:
+            if not _busy(e):
+                raise
+
+    def integrity_check(self) -> str:
+        """``PRAGMA integrity_check``: "ok" when the file is sound."""
+        return "\n".join(r[0] for r in self._db.execute("PRAGMA integrity_check").fetchall())
+
+    # ---- reading
+
+    def count(self) -> int:
+        return self._db.execute("SELECT count(*) FROM documents").fetchone()[0]
+
+    def documents(self) -> list[DocumentInfo]:
+        """Every document, sorted by title then id."""
+        rows = self._db.execute(f"SELECT {_INFO_COLUMNS} FROM documents ORDER BY title, id").fetchall()
+        return [_info(r) for r in rows]
+
+    def info(self, doc_id: int) -> DocumentInfo:
+        row = self._db.execute(f"SELECT {_INFO_COLUMNS} FROM documents WHERE id=?", (int(doc_id),)).fetchone()
+        if row is None:
+            raise CollectionError(f"no document {doc_id} in the collection")
+        return _info(row)
+
+    def find_by_path(self, path: str | Path) -> DocumentInfo | None:
+        row = self._db.execute(f"SELECT {_INFO_COLUMNS} FROM documents WHERE path=?",
+                               (str(path),)).fetchone()
+        return _info(row) if row else None
+
+    def ids_under(self, folder: str | Path) -> list[int]:
+        """Ids of documents whose path lies inside ``folder``."""
+        prefix = str(folder).rstrip(os.sep) + os.sep
+        rows = self._db.execute("SELECT id, path FROM documents WHERE path IS NOT NULL ORDER BY id").fetchall()
+        return [i for i, p in rows if p.startswith(prefix)]
+
+    def stat_of(self, path: str) -> tuple[int, int, float | None] | None:
+        """``(id, size_bytes, mtime)`` stored for a path, or None."""
+        return self._db.execute("SELECT id, size_bytes, mtime FROM documents WHERE path=?", (path,)).fetchone()
+
+    def find_by_sha256(self, sha: str) -> int | None:
+        row = self._db.execute("SELECT id FROM documents WHERE sha256=?", (sha,)).fetchone()
+        return row[0] if row else None
+
+    def find_by_fulltext_hash(self, h: int) -> list[int]:
+        rows = self._db.execute("SELECT id FROM documents WHERE fulltext_hash=? ORDER BY id",
+                                (_signed(h),)).fetchall()
+        return [r[0] for r in rows]
+
+    def template_ids(self) -> list[int]:
+        return [r[0] for r in self._db.execute("SELECT id FROM documents WHERE is_template ORDER BY id")]
+
+    def text(self, doc_id: int) -> str:
+        row = self._db.execute("SELECT text FROM document_data WHERE doc_id=?", (int(doc_id),)).fetchone()
+        if row is None:
+            raise CollectionError(f"no document {doc_id} in the collection")
+        return _decode_text(row[0])
+
+    def load(self, doc_id: int) -> StoredDocument:
+        info = self.info(doc_id)
+        row = self._db.execute("SELECT text, tokens FROM document_data WHERE doc_id=?",
+                               (int(doc_id),)).fetchone()
+        text = _decode_text(row[0])
+        return StoredDocument(info=info, text=text, tokens=decode_tokens(row[1], text))
+
+    def shingles(self, doc_id: int) -> tuple[np.ndarray, np.ndarray]:
+        """The stored winnowed shingles of a document: (hashes uint64, token positions int64) by position."""
+        return self._hash_rows("shingles", doc_id)
+
+    def sentence_pairs(self, doc_id: int) -> tuple[np.ndarray, np.ndarray]:
+        """Seq2 of a document: (hashes uint64, sentence index int64) in sentence order."""
+        return self._hash_rows("sentence_pairs", doc_id)
+
+    def _hash_rows(self, table: str, doc_id: int) -> tuple[np.ndarray, np.ndarray]:
+        rows = self._db.execute(f"SELECT hash, pos FROM {table} WHERE doc_id=? ORDER BY pos, hash",
+                                (int(doc_id),)).fetchall()
+        a = np.array(rows, dtype=np.int64).reshape(-1, 2)
+        return _u64(np.ascontiguousarray(a[:, 0])), np.ascontiguousarray(a[:, 1])
+
+    def minhash(self, doc_id: int) -> np.ndarray:
+        row = self._db.execute("SELECT minhash FROM documents WHERE id=?", (int(doc_id),)).fetchone()
+        if row is None:
+            raise CollectionError(f"no document {doc_id} in the collection")
+        return np.frombuffer(row[0], dtype="<u8").astype(np.uint64)
+
+    def short_lengths(self, ids: Iterable[int]) -> dict[int, int]:
+        """Seed 000 ``length`` (how many longest words were kept) of each document."""
+        ids = sorted({int(i) for i in ids})
+        out: dict[int, int] = {}
+        for i in range(0, len(ids), self._variable_limit):
+            chunk = ids[i:i + self._variable_limit]
+            out.update(self._db.execute(
+                f"SELECT id, short_length FROM documents WHERE id IN ({','.join('?' * len(chunk))})",
+                chunk).fetchall())
+        return out
+
+    def candidates(self, hashes, *, min_shared: int = 2, limit: int = 50) -> list[tuple[int, int]]:
+        """Documents sharing at least ``min_shared`` distinct winnowed shingle hashes."""
+        return self._grouped("shingles", hashes, min_shared, limit)
+
+    def short_candidates(self, word_hashes, *, min_shared: int = 2, limit: int = 50) -> list[tuple[int, int]]:
+        """Seed 000: documents sharing at least ``min_shared`` longest-word hashes."""
+        return self._grouped("short_words", word_hashes, min_shared, limit)
+
+    def sentence_candidates(self, seq2_hashes, *, min_shared: int = 2, limit: int = 50) -> list[tuple[int, int]]:
+        """Documents sharing at least ``min_shared`` distinct Seq2 sentence-pair hashes."""
+        return self._grouped("sentence_pairs", seq2_hashes, min_shared, limit)
+
+    def super_candidates(self, super_shingles, *, min_shared: int = 2, limit: int = 50) -> list[tuple[int, int]]:
+        """Near-duplicate documents: sharing at least ``min_shared`` super-shingles."""
+        return self._grouped("super_shingles", super_shingles, min_shared, limit)
+
+    def _grouped(self, table: str, hashes, min_shared: int, limit: int) -> list[tuple[int, int]]:
+        values = np.unique(_i64(hashes)).tolist()
+        if not values or limit <= 0:
+            return []
+        step = self._variable_limit
+        if len(values) <= step:
+            marks = ",".join("?" * len(values))
+            return [tuple(r) for r in self._db.execute(
+                f"SELECT doc_id, COUNT(DISTINCT hash) FROM {table} WHERE hash IN ({marks}) "
+                "GROUP BY doc_id HAVING COUNT(DISTINCT hash) >= ? ORDER BY 2 DESC, 1 LIMIT ?",
+                (*values, int(min_shared), int(limit))).fetchall()]
+        counts: dict[int, int] = {}
+        for i in range(0, len(values), step):  # the chunks hold disjoint hashes: counts add up
+            chunk = values[i:i + step]
+            for doc_id, n in self._db.execute(
+                    f"SELECT doc_id, COUNT(DISTINCT hash) FROM {table} WHERE hash IN "
+                    f"({','.join('?' * len(chunk))}) GROUP BY doc_id", chunk):
+                counts[doc_id] = counts.get(doc_id, 0) + n
+        found = sorted(((d, n) for d, n in counts.items() if n >= min_shared), key=lambda x: (-x[1], x[0]))
+        return found[:limit]
+
+
+# --------------------------------------------------------------------------- adding files
+
+#: How worker processes start: "spawn" everywhere, safe under a GUI with threads. Programs
+#: that add folders must therefore guard their main module (``if __name__ == "__main__":``)
+#: and a frozen bundle must call ``multiprocessing.freeze_support()`` first thing.
+START_METHOD = "spawn"
+_SKIP_PREFIXES = (".", "~$")  # hidden files and folders, Office lock files
+
+
+def _collect(paths: Iterable[str | Path], failed: list[tuple[str, str]]) -> list[tuple[str, int, float]]:
+    """Files to add, as ``(absolute path, size, mtime)``, in a deterministic order.
+
+    Folders are walked depth-first in name order; inside folders only SUPPORTED_SUFFIXES
+    are taken (files named explicitly are taken whatever their name). A symbolic link back
+    to a folder being walked (a loop) and unreadable folders are reported in ``failed``.
+    """
+    from .extract import SUPPORTED_SUFFIXES
+
+    files: list[tuple[str, int, float]] = []
+    seen: set[str] = set()
+    visited_dirs: set[tuple[int, int]] = set()
+
+    def add_file(path: str, st: os.stat_result) -> None:
+        if path not in seen:
+            seen.add(path)
+            files.append((path, st.st_size, st.st_mtime))
+
+    def walk(folder: str, ancestors: frozenset) -> None:
+        try:
+            with os.scandir(folder) as it:
+                entries = sorted(it, key=lambda e: e.name)
+        except OSError as e:
+            failed.append((folder, f"cannot read the folder: {e.strerror or e}"))
+            return
+        for entry in entries:
+            if entry.name.startswith(_SKIP_PREFIXES):
+                continue
+            path = os.path.join(folder, entry.name)
+            try:
+                is_dir = entry.is_dir()  # follows links
+            except OSError:
+                is_dir = False
+            if is_dir:
+                try:
+                    st = os.stat(path)
+                except OSError as e:
+                    failed.append((path, f"cannot read the folder: {e.strerror or e}"))
+                    continue
+                key = (st.st_dev, st.st_ino)
+                if key in ancestors:
+                    failed.append((path, "skipped: a symbolic link back to a folder being added (a loop)"))
+                    continue
+                if key in visited_dirs:
+                    continue  # the same folder reached twice through links: its files are taken once
+                visited_dirs.add(key)
+                walk(path, ancestors | {key})
+                continue
+            if not entry.name.lower().endswith(SUPPORTED_SUFFIXES):
+                continue
+            try:
+                st = os.stat(path)
+            except OSError as e:
+                reason = "a broken link" if entry.is_symlink() else f"cannot read: {e.strerror or e}"
+                failed.append((path, reason))
+                continue
+            if _stat.S_ISREG(st.st_mode):
+                add_file(path, st)
+
+    for p in paths:
+        path = os.path.abspath(os.fspath(p))
+        try:
+            st = os.stat(path)
+        except FileNotFoundError:
+            failed.append((path, "no such file or folder"))
+            continue
+        except OSError as e:
+            failed.append((path, f"cannot read: {e.strerror or e}"))
+            continue
+        if _stat.S_ISDIR(st.st_mode):
+            key = (st.st_dev, st.st_ino)
+            if key not in visited_dirs:
+                visited_dirs.add(key)
+                try:
+                    walk(path, frozenset({key}))
+                except RecursionError:
+                    failed.append((path, "folders nested too deeply"))
+        elif _stat.S_ISREG(st.st_mode):
+            add_file(path, st)
+        else:
+            failed.append((path, "not a regular file or folder"))
+    return files
+
+
+def _prepare_file(path: str, size: int, mtime: float, settings: Settings) -> tuple[str, object]:
+    """Extract, canonize and fingerprint one file: ``("ok", PreparedDocument)`` or ``("failed", reason)``.
+
+    Runs in a worker process; never raises for a bad file (the batch goes on).
+    """
+    from .errors import ExtractError
+    from .extract import extract
+    from .fingerprints import fingerprint_document
+    from .text import canonize
+
+    try:
+        doc = extract(path)
+        tokens = canonize(doc.text, drop_adjectives=settings.drop_adjectives)
+        fp = fingerprint_document(tokens, settings)
+        return "ok", prepare(doc, tokens, fp, size_bytes=size, mtime=mtime, path=path)
+    except ExtractError as e:
+        return "failed", e.detail
+    except SverkaError as e:
+        return "failed", str(e)
+    except OSError as e:
+        return "failed", f"cannot read: {e.strerror or e}"
+    except MemoryError:
+        return "failed", "the file needs more memory than Sverka may use"
+    except RecursionError:
+        return "failed", "the file is nested too deeply to read"
+    except Exception as e:  # a bug in Sverka: one file must not stop the batch
+        return "failed", f"unexpected error in Sverka ({type(e).__name__}: {e}); please report it"
+
+
+def _worker_init() -> None:
+    try:
+        from .api import warm_up
+
+        warm_up()
+    except Exception:  # warming is an optimisation; the real call reports real errors
+        pass
+
+
+def _default_workers() -> int:
+    try:
+        n = len(os.sched_getaffinity(0))
+    except AttributeError:  # pragma: no cover - not Linux
+        n = os.cpu_count() or 1
+    return max(1, min(n, 4))
+
+
+def _prepared(jobs: list[tuple[str, int, float]], settings: Settings, workers: int
+              ) -> Iterator[tuple[tuple[str, int, float], str, object]]:
+    """Yield ``(job, status, payload)`` for every job, in order; a pool when ``workers > 1``.
+
+    At most ``3 * workers`` files are in flight, so memory stays bounded. A worker that dies
+    (a crash in a reader) costs a new pool; the file is then retried alone, and reported
+    as failed if it kills that one too. Closing the generator stops the pool at once.
+    """
+    if workers <= 1:
+        for job in jobs:
+            yield (job, *_prepare_file(*job, settings))
+        return
+    from collections import deque
+    from concurrent.futures.process import BrokenProcessPool
+
+    ctx = multiprocessing.get_context(START_METHOD)
+    todo = deque(jobs)
+    pool = cf.ProcessPoolExecutor(workers, mp_context=ctx, initializer=_worker_init)
+    pending: deque = deque()
+    solo = False  # after a crash: run the next file alone to find the culprit
+    crashes = 0
+    try:
+        while todo or pending:
+            if crashes >= 3:  # the pool itself cannot work here: go on in this process
+                pool.shutdown(wait=False, cancel_futures=True)
+                todo.extendleft(reversed([j for j, _ in pending]))
+                pending.clear()
+                while todo:
+                    job = todo.popleft()
+                    yield (job, *_prepare_file(*job, settings))
+                return
+            while todo and len(pending) < (1 if solo else 3 * workers):
+                job = todo.popleft()
+                pending.append((job, pool.submit(_prepare_file, *job, settings)))
+            job, fut = pending.popleft()
+            try:
+                status, payload = fut.result()
+            except BrokenProcessPool:
+                crashes += 1
+                pool.shutdown(wait=False, cancel_futures=True)
+                pool = cf.ProcessPoolExecutor(workers, mp_context=ctx, initializer=_worker_init)
+                if solo:
+                    status, payload = "failed", "the file made Sverka's reader crash"
+                    solo = False
+                else:
+                    todo.extendleft(reversed([job] + [j for j, _ in pending]))
+                    pending.clear()
+                    solo = True
+                    continue
+            else:
+                solo = False
+            yield job, status, payload
+    finally:  # wait for idle workers to exit; after a cancel do not wait for busy ones
+        pool.shutdown(wait=not (todo or pending), cancel_futures=True)
+
+
+def add_paths(index: Index, paths: Iterable[str | Path], *, template: bool = False,
+              progress: Progress = no_progress, cancel: CancelToken = NEVER_CANCELLED,
+              workers: int | None = None, on_commit=None) -> AddSummary:
+    """Add files and folders to ``index``; see the module docstring.
+
+    ``progress(done, total, message)`` is called once per file. ``cancel`` is checked between
+    files: the batch being prepared is dropped and the summary (``cancelled=True``) lists
+    only what earlier batches committed. ``on_commit(statuses)`` is called after each commit
+    (tests use it). Raises CollectionBusy if another writer holds the collection too long.
+    """
+    settings = index.settings
+    failed: list[tuple[str, str]] = []
+    progress(0, 0, "Looking for files")
+    files = _collect(paths, failed)
+    total = len(files)
+    done = 0
+    res: dict[str, list] = {"added": [], "updated": [], "unchanged": [], "duplicate": []}
+
+    def commit(items: list, batch_failed: list) -> None:
+        statuses = index.write_batch(items, template=template) if items else []
+        for status, name, detail in statuses:
+            res[status].append((name, detail) if status == "duplicate" else name)
+        failed.extend(batch_failed)
+        if on_commit is not None:
+            on_commit(statuses)
+
+    def summary(cancelled: bool) -> AddSummary:
+        return AddSummary(added=tuple(res["added"]), updated=tuple(res["updated"]),
+                          unchanged=tuple(res["unchanged"]), duplicates=tuple(res["duplicate"]),
+                          failed=tuple(failed), cancelled=cancelled)
+
+    jobs: list[tuple[str, int, float]] = []
+    unchanged: list[tuple[str, int]] = []
+    u_paths: list[str] = []
+    for path, size, mtime in files:
+        known = index.stat_of(path)
+        if known is not None and known[1] == size and known[2] == mtime:
+            unchanged.append(("unchanged", known[0]))
+            u_paths.append(path)
+        else:
+            jobs.append((path, size, mtime))
+    if unchanged:
+        if cancel.cancelled:
+            return summary(True)
+        if template:
+            commit(unchanged, [])
+        else:
+            res["unchanged"].extend(u_paths)
+        done = len(unchanged)
+        progress(done, total, "Unchanged files skipped")
+
+    if workers is None:
+        big = len(jobs) >= 4 and sum(j[1] for j in jobs) >= 1_000_000
+        workers = _default_workers() if big else 1
+    batch: list[PreparedDocument] = []
+    batch_failed: list[tuple[str, str]] = []
+    batch_bytes = 0
+    gen = _prepared(jobs, settings, workers)
+    try:
+        for (path, _, _), status, payload in gen:
+            if cancel.cancelled:
+                return summary(True)
+            done += 1
+            if status == "ok":
+                batch.append(payload)
+                batch_bytes += payload.text_bytes
+            else:
+                batch_failed.append((path, payload))
+            progress(done, total, f"Indexed {os.path.basename(path)}")
+            if batch_bytes >= BATCH_TEXT_BYTES or len(batch) + len(batch_failed) >= BATCH_FILES:
+                commit(batch, batch_failed)
+                batch, batch_failed, batch_bytes = [], [], 0
+        if cancel.cancelled:
+            return summary(True)
+        commit(batch, batch_failed)
+    finally:
+        gen.close()
+    if res["added"] or res["updated"]:
+        index.analyze()
+    return summary(False)
+
+
+def add_document(index: Index, doc: Document, *, template: bool = False) -> AddSummary:
+    """Add one already extracted document (pasted text) in one transaction."""
+    from .fingerprints import fingerprint_document
+    from .text import canonize
+
+    tokens = canonize(doc.text, drop_adjectives=index.settings.drop_adjectives)
+    fp = fingerprint_document(tokens, index.settings)
+    size = len(doc.text.encode("utf-8", "surrogatepass"))
+    if doc.path is not None:
+        try:
+            st = os.stat(doc.path)
+            size, mtime = st.st_size, st.st_mtime
+        except OSError:
+            mtime = None
+    else:
+        mtime = None
+    p = prepare(doc, tokens, fp, size_bytes=size, mtime=mtime,
+                path=os.path.abspath(doc.path) if doc.path else None)
+    (status, name, detail), = index.write_batch([p], template=template)
+    if status == "duplicate":
+        return AddSummary(duplicates=((name, detail),))
+    return AddSummary(**{status: (name,)})
