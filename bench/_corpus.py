@@ -32,6 +32,7 @@ class Piece:
 def fragment(text: str, n_words: int, rng: np.random.Generator) -> str:
     """``n_words`` consecutive words of ``text`` starting at a sentence start, ending after a word."""
     words = list(WORD.finditer(text))
+    n_words = min(n_words, len(words))
     starts = [0] + [m.end() for m in SENTENCE_END.finditer(text)]
     ok = [s for s in starts if s < len(text)]
     word_starts = np.array([m.start() for m in words])

@@ -31,7 +31,7 @@ from .text import Tokens, canonize
 if TYPE_CHECKING:  # pragma: no cover
     from .index import Index
 
-__all__ = ["Prepared", "check_document", "compare_documents", "crosscheck_documents", "prepare", "match"]
+__all__ = ["Prepared", "check_document", "compare_documents", "crosscheck_documents", "prepare", "prepare_many", "match"]
 
 
 @dataclass(frozen=True, eq=False)
@@ -308,6 +308,64 @@ def candidate_pairs(fingerprints: Sequence[np.ndarray], min_shared: int, max_doc
     return [(int(c // nd), int(c % nd), int(s)) for c, s in zip(code[ok].tolist(), cnt[ok].tolist())]
 
 
+#: Below this much text in all, canonizing in worker processes costs more than it saves.
+PARALLEL_MIN_CHARS = 2_000_000
+
+
+def _canonize_chunk(texts: list[str], drop_adjectives: bool) -> list[Tokens]:
+    return [canonize(t, drop_adjectives=drop_adjectives) for t in texts]
+
+
+def prepare_many(
+    docs: Sequence[Document | None],
+    settings: Settings,
+    tick: Callable[[int], None] = lambda k: None,
+    cancel: CancelToken = NEVER_CANCELLED,
+) -> list[Prepared | None]:
+    """:func:`prepare` for many documents; canonization in worker processes (spawned, as
+    the index does) when there is enough text and more than one core."""
+    import os
+
+    total_chars = sum(len(d.text) for d in docs if d is not None)
+    try:
+        cores = len(os.sched_getaffinity(0))
+    except AttributeError:  # pragma: no cover - not Linux
+        cores = os.cpu_count() or 1
+    live = [k for k, d in enumerate(docs) if d is not None]
+    out: list[Prepared | None] = [None] * len(docs)
+    if cores < 2 or total_chars < PARALLEL_MIN_CHARS:
+        for m, k in enumerate(live):
+            cancel.raise_if_cancelled()
+            tick(m)
+            out[k] = prepare(docs[k], settings)
+        return out
+    import concurrent.futures as cf
+    import multiprocessing
+
+    from .index import START_METHOD, _worker_init
+
+    size = max(1, min(16, len(live) // (4 * cores)))
+    chunks = [live[i : i + size] for i in range(0, len(live), size)]
+    ctx = multiprocessing.get_context(START_METHOD)
+    with cf.ProcessPoolExecutor(min(cores, 4), mp_context=ctx, initializer=_worker_init) as pool:
+        futures = {
+            pool.submit(_canonize_chunk, [docs[k].text for k in chunk], settings.drop_adjectives): chunk
+            for chunk in chunks
+        }
+        done = 0
+        try:
+            for fut in cf.as_completed(futures):
+                cancel.raise_if_cancelled()
+                for k, tokens in zip(futures[fut], fut.result()):
+                    out[k] = prepare(docs[k], settings, tokens=tokens)
+                done += len(futures[fut])
+                tick(done)
+        except BaseException:
+            pool.shutdown(wait=False, cancel_futures=True)
+            raise
+    return out
+
+
 def _name(doc: Document) -> str:
     return doc.path or doc.title
 
@@ -346,11 +404,7 @@ def crosscheck_documents(
         docs.append(doc)
     n = len(docs)
     steps = n + (n if check else 0) + 1
-    prepared: list[Prepared | None] = []
-    for k, doc in enumerate(docs):
-        cancel.raise_if_cancelled()
-        progress(k, steps, "Reading the documents")
-        prepared.append(prepare(doc, settings) if doc is not None else None)
+    prepared = prepare_many(docs, settings, lambda k: progress(k, steps, "Reading the documents"), cancel)
 
     fps = [p.winnowed if p is not None else np.zeros(0, np.uint64) for p in prepared]
     cands = candidate_pairs(fps, settings.min_shared_fingerprints, max_docs_per_hash=max(10, n // 2))

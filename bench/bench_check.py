@@ -1,0 +1,146 @@
+"""Speed of the matching engine (issue 4 benchmarks).
+
+    .venv/bin/python bench/bench_check.py [--skip-index] [--collection PATH]
+
+* check: a 50 KB suspect (fragments of five ruslit files plus text of a file left out)
+  against an index of ALL of ruslit, warm, in-process (median of 5);
+* compare: two 1 MB texts (one holding half of the other), canonization included;
+* cross-check: 300 documents of 20 KB (cut from ruslit; some share passages).
+
+Times are wall-clock seconds on whatever machine runs this; say how loaded it was.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from _corpus import fragment, splice  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[1]
+RUSLIT = ROOT.parent / "shared" / "data" / "ruslit"
+
+
+def _files() -> list[Path]:
+    return sorted(RUSLIT.rglob("*.txt"))
+
+
+def _read(f: Path) -> str:
+    from sverka.core import api
+
+    return api.load_document(f).text
+
+
+def bench_check(collection: Path | None) -> dict:
+    from sverka.core import api
+    from sverka.core.document import Document
+
+    files = _files()
+    held_out = files[-1]
+    tmp = None
+    if collection is None:
+        tmp = tempfile.TemporaryDirectory()
+        collection = Path(tmp.name) / "ruslit.sverka"
+        col = api.Collection(collection, api.Settings())
+        t = time.perf_counter()
+        col.add([str(f) for f in files[:-1]])
+        print(f"  (indexed {len(files) - 1} files in {time.perf_counter() - t:.1f} s)")
+    else:
+        col = api.Collection(collection)
+    orig = _read(held_out).split()
+    picks = files[:-1]
+
+    def suspect(seed: int) -> Document:
+        rng = np.random.default_rng(seed)
+        chosen = rng.choice(len(picks), 5, replace=False)
+        frags = [(str(k), fragment(_read(picks[k]), 900, rng)) for k in chosen.tolist()]
+        at = int(rng.integers(0, max(1, len(orig) - 4500)))
+        originals = [" ".join(orig[at + k * 700 : at + (k + 1) * 700]) for k in range(6)]
+        text, _ = splice(originals, frags)
+        return Document(text[:50_000], title=f"suspect {seed}")
+
+    col.check(suspect(0))  # warm: dictionaries, SQLite pages; every timed suspect is new
+    times = []
+    for seed in range(1, 6):
+        doc = suspect(seed)
+        t = time.perf_counter()
+        r = col.check(doc)
+        times.append(time.perf_counter() - t)
+    text = doc.text
+    col.close()
+    if tmp:
+        tmp.cleanup()
+    return {"suspect_chars": len(text), "sources": len(r.sources), "borrowed": r.borrowed_percent,
+            "seconds": statistics.median(times)}
+
+
+def bench_compare() -> dict:
+    from sverka.core import api
+    from sverka.core.document import Document
+
+    big = sorted(_files(), key=lambda f: -f.stat().st_size)
+    a = _read(big[0])[:1_000_000]
+    b = (_read(big[1]) + _read(big[2]))[:500_000] + a[:500_000]
+    from sverka.core.check import compare_prepared, prepare
+
+    api.warm_up()
+    settings = api.Settings()
+    t0 = time.perf_counter()
+    pa, pb = prepare(Document(a), settings), prepare(Document(b), settings)
+    t1 = time.perf_counter()
+    r = compare_prepared(pa, pb, settings)
+    t2 = time.perf_counter()
+    return {"chars": (len(a), len(b)), "borrowed": r.borrowed_percent, "seconds": t2 - t0,
+            "canonize": t1 - t0, "match": t2 - t1}
+
+
+def bench_crosscheck(n: int = 300, size: int = 20_000) -> dict:
+    from sverka.core import api
+    from sverka.core.document import Document
+
+    texts = [_read(f) for f in _files()]
+    rng = np.random.default_rng(2)
+    docs = []
+    pool = " ".join(texts)
+    for k in range(n):
+        start = int(rng.integers(0, len(pool) - size))
+        body = pool[start : start + size]
+        if k % 10 == 0 and docs:  # every tenth document copies a part of an earlier one
+            other = docs[int(rng.integers(len(docs)))].text
+            body = body[: size // 2] + other[: size // 2]
+        docs.append(Document(body, title=f"doc{k:03d}"))
+    api.warm_up()
+    t = time.perf_counter()
+    r = api.crosscheck(docs)
+    return {"documents": n, "pairs": len(r.pairs), "seconds": time.perf_counter() - t}
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--collection", type=Path, default=None, help="an existing index of ruslit")
+    ap.add_argument("--skip-index", action="store_true", help="skip the check benchmark")
+    args = ap.parse_args(argv)
+    if not RUSLIT.is_dir():
+        print(f"ruslit not found at {RUSLIT}")
+        return 1
+    r = bench_compare()
+    print(f"compare two 1 MB texts: {r['seconds']:.2f} s = canonization and fingerprints {r['canonize']:.2f} s "
+          f"+ alignment and scores {r['match']:.2f} s (borrowed {r['borrowed']:.1f} %)")
+    r = bench_crosscheck()
+    print(f"cross-check {r['documents']} documents of 20 KB: {r['seconds']:.2f} s ({r['pairs']} pairs listed)")
+    if not args.skip_index:
+        r = bench_check(args.collection)
+        print(f"check a {r['suspect_chars'] // 1000} KB suspect against all ruslit: {r['seconds']:.3f} s warm "
+              f"(median of 5; {r['sources']} sources, borrowed {r['borrowed']:.1f} %)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
