@@ -1,0 +1,66 @@
+"""check_document through a Collection: candidates, passages, duplicates, short texts, templates."""
+
+from __future__ import annotations
+
+import pytest
+
+from sverka.core import api
+from sverka.core.document import Document
+
+SOURCE = (
+    "Глобальное потепление вызывает таяние ледников в Арктике и Антарктиде, что приводит к "
+    "повышению уровня Мирового океана. Учёные прогнозируют затопление прибрежных территорий "
+    "во многих странах мира уже к концу нынешнего столетия. Особенно уязвимы островные государства "
+    "Тихого океана, где большая часть суши находится всего в нескольких метрах над уровнем моря."
+)
+OTHER = (
+    "Шахматы развивают логическое мышление, память и усидчивость. Регулярные занятия помогают "
+    "детям лучше учиться в школе и принимать взвешенные решения в трудных ситуациях."
+)
+TASK = "Напишите эссе о влиянии изменения климата на жизнь людей в прибрежных районах планеты земля."
+
+
+@pytest.fixture()
+def col(tmp_path):
+    with api.Collection(tmp_path / "c.sverka") as c:
+        c.add_document(Document(SOURCE, path="/src/climate.txt", title="climate"))
+        c.add_document(Document(OTHER, path="/src/chess.txt", title="chess"))
+        c.add_document(Document(TASK, path="/src/task.txt", title="task"), template=True)
+        yield c
+
+
+def test_check_finds_source_and_spans(col):
+    own = "Моё мнение таково: каждый должен беречь природу и экономить электричество дома. "
+    text = own + SOURCE[:200] + " " + own
+    r = col.check(Document(text, title="essay"))
+    assert [s.title for s in r.sources] == ["climate"]
+    (p,) = r.sources[0].passages
+    assert p.suspect_start == len(own) and r.sources[0].text[p.source_start : p.source_end] == text[p.suspect_start : p.suspect_end]
+    assert 20 < r.borrowed_percent < 60
+    assert r.exact_duplicate_of is None
+
+
+def test_exact_duplicate(col):
+    r = col.check(Document(SOURCE))
+    assert r.exact_duplicate_of == "climate"
+    assert r.borrowed_percent > 95
+
+
+def test_template_text_never_counts(col):
+    text = TASK + " " + SOURCE[:150]
+    r = col.check(Document(text))
+    by = {s.title: s for s in r.sources}
+    assert by["task"].is_template and all(p.excluded == "template" for p in by["task"].passages)
+    assert by["task"].containment == 0.0
+    assert r.borrowed_percent < 100 * (len(text) - len(TASK) + 5) / len(text)
+
+
+def test_nothing_found(col):
+    r = col.check(Document("Совершенно оригинальный текст про путешествие на велосипеде вдоль реки Волги."))
+    assert r.sources == () and r.borrowed_percent == 0.0 and r.original_percent == 100.0
+
+
+def test_excluded_source_via_apply_exclusions(col):
+    r = col.check(Document(SOURCE[:250]))
+    r2 = api.apply_exclusions(r, r.settings.replace(excluded_sources=("/src/climate.txt",)))
+    assert r2.borrowed_percent == 0.0 and r2.sources[0].passages[0].excluded == "source"
