@@ -60,8 +60,8 @@ _LINE_BREAK = "\n\r\x0b\x0c\x85\u2028"  # not U+2029: a paragraph ends a sentenc
 _HYPHENS = "-\u2010\u00ad"  # hyphen-minus, hyphen, soft hyphen
 
 
-def _class_of(codepoints: list[int]) -> str:
-    """A regex character class (ranges collapsed) of ``codepoints`` (sorted)."""
+def _ranges(codepoints: list[int]) -> str:
+    """The inside of a regex character class of ``codepoints`` (sorted), ranges collapsed."""
     out = []
     i = 0
     while i < len(codepoints):
@@ -71,13 +71,23 @@ def _class_of(codepoints: list[int]) -> str:
         first, last = re.escape(chr(codepoints[i])), re.escape(chr(codepoints[j]))
         out.append(first if i == j else f"{first}-{last}")
         i = j + 1
-    return "[" + "".join(out) + "]"
+    return "".join(out)
+
+
+def _class_of(codepoints: list[int]) -> str:
+    """A regex matching one character of ``codepoints`` (sorted), built for speed: re compiles a
+    class of BMP characters to a constant-time table but tests ranges beyond the BMP one by
+    one, so those are only looked at (by a lookbehind) for the rare character beyond U+FFFF."""
+    bmp = _ranges([cp for cp in codepoints if cp < 0x10000])
+    beyond = _ranges([cp for cp in codepoints if cp >= 0x10000])
+    if not beyond:
+        return f"[{bmp}]"
+    return f"(?:[{bmp}]|[\U00010000-\U0010ffff](?<=[{beyond}]))"
 
 
 def _unicode_classes() -> tuple[str, str, str]:
-    """(letters, format characters Cf, combining marks Mn/Mc/Me) as regex classes, from this
-    Python's Unicode database. Letters are what ``\\w`` matches minus digits, "_" and other
-    numbers (², ½, Ⅻ). Planes 3-13 hold none of the scanned categories."""
+    """(format characters Cf, combining marks Mn/Mc/Me, numbers No/Nl that ``\\w`` matches)
+    as regexes, from this Python's Unicode database. Planes 3-13 hold none of them."""
     fmt, marks, numbers = [], [], []
     for cp in itertools.chain(range(0x30000), range(0xE0000, 0xE1000)):
         cat = unicodedata.category(chr(cp))
@@ -87,20 +97,30 @@ def _unicode_classes() -> tuple[str, str, str]:
             marks.append(cp)
         elif cat in ("No", "Nl"):
             numbers.append(cp)
-    letter = r"[^\W\d_" + _class_of(numbers)[1:]
-    return letter, _class_of(fmt), _class_of(marks)
+    return _class_of(fmt), _class_of(marks), _class_of(numbers)
 
 
-_LETTER, _FORMAT, _MARK = _unicode_classes()
+_FORMAT, _MARK, _NUMBER = _unicode_classes()
 #: A hyphen at the end of a line (spaces allowed around the line break) inside a word.
 _LINE_END_HYPHEN = rf"[{re.escape(_HYPHENS)}][ \t]*(?:\r\n|[{_LINE_BREAK}])[ \t]*"
-#: letters with their combining marks, continued across invisible characters and line-end
-#: hyphens when a letter follows. Possessive quantifiers: no backtracking on ordinary text.
-_WORD = (
-    rf"{_LETTER}++(?:{_MARK}++{_LETTER}*+)*+"
-    rf"(?:(?:{_LINE_END_HYPHEN}|{_FORMAT})++{_LETTER}++(?:{_MARK}++{_LETTER}*+)*+)*+"
-)
-_split_words = re.compile(f"({_WORD})").split
+
+
+def _word_splitter(letter: str):
+    """``re.split`` by words of ``letter``s: letters with their combining marks, continued
+    across invisible characters and line-end hyphens when a letter follows. Possessive
+    quantifiers: no backtracking on ordinary text."""
+    word = (
+        rf"{letter}++(?:{_MARK}++{letter}*+)*+"
+        rf"(?:(?:{_LINE_END_HYPHEN}|{_FORMAT})++{letter}++(?:{_MARK}++{letter}*+)*+)*+"
+    )
+    return re.compile(f"({word})").split
+
+
+#: Fast: a letter is what ``\w`` matches minus digits and "_"; that includes other numbers
+#: (², ½, Ⅻ), so a text where such a "word" turns up is split again by the exact splitter.
+_split_words = _word_splitter(r"[^\W\d_]")
+_split_words_exactly = _word_splitter(rf"(?:(?!{_NUMBER})[^\W\d_])")
+_number = re.compile(_NUMBER)
 _line_end_hyphen = re.compile(_LINE_END_HYPHEN)
 _format_char = re.compile(_FORMAT)
 _diacritic = re.compile("[\u0300-\u036f]")  # stress marks and other generic diacritics
@@ -123,7 +143,7 @@ _UKRAINIAN_LETTERS = frozenset("іїєґ")
 _RUSSIAN_LETTERS = frozenset("ыэъё")
 
 # Entry flags.
-_STOP, _ADJECTIVE, _TAMPERED = 1, 2, 4
+_STOP, _ADJECTIVE, _TAMPERED, _NUMERIC = 1, 2, 4, 8
 # Entry scripts.
 _OTHER, _CYRILLIC, _LATIN = 0, 1, 2
 
@@ -177,6 +197,7 @@ class _Table:
             (_STOP if found.is_stop else 0)
             | (_ADJECTIVE if found.is_adjective else 0)
             | (_TAMPERED if any(tampering) else 0)
+            | (_NUMERIC if _number.search(raw) else 0)
         )
         self.scripts[i] = script
         self.tampering[i] = tampering
@@ -241,21 +262,12 @@ def _reading_mode(text: str) -> str:
 
 def canonize(text: str, *, drop_stop_words: bool = True, drop_adjectives: bool = False) -> Tokens:
     """Canonical tokens of ``text`` (see the module docstring for the contract)."""
-    parts = _split_words(text)
-    words = parts[1::2]
-    n = len(words)
-    ends_of_parts = np.cumsum(np.fromiter(map(len, parts), np.int64, len(parts)))
-    all_starts = ends_of_parts[0:-1:2]
-    all_ends = ends_of_parts[1::2]
-
     mode = _reading_mode(text)
     table = _table
-    ids_of = table.ids[mode]
-    try:
-        ids = np.fromiter(map(ids_of.__getitem__, words), np.intp, n)
-    except KeyError:
-        table.add_missing(words, mode)
-        ids = np.fromiter(map(ids_of.__getitem__, words), np.intp, n)
+    all_starts, all_ends, ids = _words(text, _split_words, mode)
+    if (table.flags[ids] & _NUMERIC).any():  # "x²", "Ⅻвек": split without the numbers
+        all_starts, all_ends, ids = _words(text, _split_words_exactly, mode)
+    n = len(ids)
 
     flags = table.flags[ids]
     drop = (_STOP if drop_stop_words else 0) | (_ADJECTIVE if drop_adjectives else 0)
@@ -282,7 +294,7 @@ def canonize(text: str, *, drop_stop_words: bool = True, drop_adjectives: bool =
         lemmas=tuple(map(lemmas.__getitem__, kept.tolist())),
         hashes=table.hashes[kept],
         word_hashes=table.word_hashes[kept],
-        sentence_ids=sentence_ids.astype(np.int32),
+        sentence_ids=sentence_ids,
         sentence_spans=sentence_spans,
         word_count=n,
         language=language,
@@ -291,6 +303,20 @@ def canonize(text: str, *, drop_stop_words: bool = True, drop_adjectives: bool =
         hyphen_joins=tampering[3],
         warnings=_warnings(tampering, language),
     )
+
+
+def _words(text: str, split, mode: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(starts, ends, table ids) of every word of ``text``."""
+    parts = split(text)  # [separator, word, separator, ..., word, separator]
+    words = parts[1::2]
+    ends_of_parts = np.cumsum(np.fromiter(map(len, parts), np.int64, len(parts)))
+    ids_of = _table.ids[mode]
+    try:
+        ids = np.fromiter(map(ids_of.__getitem__, words), np.intp, len(words))
+    except KeyError:
+        _table.add_missing(words, mode)
+        ids = np.fromiter(map(ids_of.__getitem__, words), np.intp, len(words))
+    return ends_of_parts[0:-1:2], ends_of_parts[1::2], ids
 
 
 def _language(scripts: np.ndarray, mode: str) -> str:
@@ -341,42 +367,63 @@ def _look(n: int) -> str:
 # --- sentences ---------------------------------------------------------------------------------
 
 _CAPITAL = "A-Z\u00c0-\u00de\u0391-\u03a9\u0400-\u042f\u0490\u0404\u0406\u0407"
-#: A sentence ends at . ! ? … (closing quotes/brackets included) when a space and then a capital
-#: follow (optionally after an opening quote, bracket or dash), and at a blank line.
-_sentence_cut = re.compile(
-    r"(?P<stop>[.!?…]+)[\"'»”’)\]]*"
-    rf"(?=\s+[\"'«„“(\[—–-]?\s*[{_CAPITAL}])"
-    r"|\n[ \t\r\f\v]*\n|\u2029"
-)
-_word_before = re.compile(r"([^\W\d_]+)$")
-#: Words whose full stop does not end a sentence (lower case, without the stop).
-_ABBREVIATIONS = frozenset(
+#: Words whose full stop does not end a sentence (without the stop; any case). Every one-letter
+#: word is one too: initials ("А. С. Пушкин") and pieces of "т. е.", "т.д.", "e.g.".
+_ABBREVIATIONS = (
     "гг вв см ср стр им ул пр просп обл тыс млн млрд руб коп проф акад доц рис табл гл англ лат "
     "напр изд др мр ок св тов гр нач зам пер "
     "mr mrs ms dr prof st vs cf fig no jr sr inc ltd co al eg ie approx dept vol pp ed eds "
-    "gen col lt sgt capt rev hon".split()
+    "gen col lt sgt capt rev hon"
+).split()
+
+
+def _not_after_abbreviation() -> str:
+    """Lookbehinds (one per length, as re wants them fixed-width) refusing a full stop that
+    follows an abbreviation or a one-letter word."""
+    by_length: dict[int, list[str]] = {1: [r"[^\W\d_]"]}
+    for word in _ABBREVIATIONS:
+        by_length.setdefault(len(word), []).append(re.escape(word))
+    return "".join(
+        rf"(?<!\b(?i:{'|'.join(words)})\.)" for _, words in sorted(by_length.items())
+    )
+
+
+#: A sentence ends at . ! ? … (closing quotes/brackets included) when spaces and then a capital
+#: follow (optionally after an opening quote, bracket or dash), and at a blank line. Group
+#: ``end`` (when set) ends the sentence before; the match's end starts the next one. The
+#: pattern begins with one character class so that re scans for it quickly.
+_sentence_cut = re.compile(
+    r"[.!?…\n\u2029](?:"
+    rf"(?:(?<=[!?…])[.!?…]*|(?<=\.)(?:[.!?…]+|{_not_after_abbreviation()}))[\"'»”’)\]]*"
+    rf"(?P<end>)\s+(?=[\"'«„“(\[—–-]?\s*[{_CAPITAL}])"
+    r"|(?<=\n)[^\S\n\u2029]*\n\s*|(?<=\u2029)\s*)"
 )
+_space = re.compile(r"\s*")
 
 
 def _sentences(text: str, word_starts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """(sentence index of every word, [start, end) of every sentence that has a word)."""
-    cuts = [0]
+    """(sentence index of every word, [start, end) of every sentence that has a word).
+
+    Sentences are the pieces between cuts; a cut is the whitespace after a sentence's last
+    character up to the next sentence's first one, so spans have no space at either end."""
+    ends, starts = [], [_space.match(text).end()]
     for m in _sentence_cut.finditer(text):
-        if m.group("stop") == ".":
-            before = _word_before.search(text, max(0, m.start() - 12), m.start())
-            if before is not None:
-                word = before.group(1)
-                if len(word) == 1 or word.lower() in _ABBREVIATIONS:
-                    continue  # an initial ("А. С. Пушкин") or an abbreviation ("т. е.", "Mr.")
-        cuts.append(m.end())
-    cuts.append(len(text))
-    bounds = np.asarray(cuts, dtype=np.int64)
-    segment = np.searchsorted(bounds, word_starts, side="right") - 1
-    used, sentence_of_word = np.unique(segment, return_inverse=True)
+        end = m.start("end")
+        if end < 0:  # a blank line: the sentence ends at the last non-space before it
+            end = m.start()
+            while end and text[end - 1].isspace():
+                end -= 1
+        ends.append(end)
+        starts.append(m.end())
+    ends.append(len(text.rstrip()))
+    piece = np.searchsorted(np.asarray(starts, dtype=np.int64), word_starts, side="right") - 1
+    if len(piece) == 0:
+        return np.zeros(0, np.int32), np.zeros((0, 2), np.int64)
+    first = np.empty(len(piece), dtype=bool)
+    first[0] = True
+    np.not_equal(piece[1:], piece[:-1], out=first[1:])
+    used = piece[first]
     spans = np.empty((len(used), 2), dtype=np.int64)
-    for row, seg in enumerate(used.tolist()):
-        a, b = cuts[seg], cuts[seg + 1]
-        piece = text[a:b]
-        spans[row, 0] = a + len(piece) - len(piece.lstrip())
-        spans[row, 1] = a + len(piece.rstrip())
-    return sentence_of_word.reshape(-1).astype(np.int32), spans
+    spans[:, 0] = np.asarray(starts, dtype=np.int64)[used]
+    spans[:, 1] = np.asarray(ends, dtype=np.int64)[used]
+    return (np.cumsum(first) - 1).astype(np.int32), spans
