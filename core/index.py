@@ -169,7 +169,15 @@ class PreparedDocument:
 
 def _i64(values) -> np.ndarray:
     """uint64 (or anything integer) -> the same 64 bits as int64."""
-    a = np.asarray(values)
+    if not isinstance(values, np.ndarray):
+        values = list(values) if not isinstance(values, (list, tuple)) else values
+        try:
+            values = np.array(values, dtype=np.uint64)
+        except OverflowError:  # negative Python ints: already the signed view
+            values = np.array(values, dtype=np.int64)
+    a = values
+    if a.dtype.kind not in "iu":
+        raise TypeError(f"hashes must be integers, not {a.dtype}")
     if a.dtype == np.int64:
         return a.ravel()
     if a.size == 0:

@@ -1,0 +1,250 @@
+"""The index file on its own: schema and version refusal, settings, the tokens blob, the
+grouped candidate queries, writing batches, busy collections. Documents are built by hand
+(no extraction or canonization), so every number can be checked by eye."""
+
+from __future__ import annotations
+
+import sqlite3
+
+import numpy as np
+import pytest
+
+from sverka.core import index as ix
+from sverka.core.errors import CollectionBusy, CollectionError, CollectionVersionError
+from sverka.core.index import CollectionSettingsError, Index, PreparedDocument
+from sverka.core.settings import Settings
+from sverka.core.text import Tokens
+
+HIGH = 2**63 + 5  # a hash with the top bit set: must survive the signed INTEGER column
+
+
+def make_tokens(text: str = "one two three. four five") -> Tokens:
+    return Tokens(
+        text=text,
+        starts=np.array([0, 4, 8, 15, 20], dtype=np.int64),
+        ends=np.array([3, 7, 13, 19, 24], dtype=np.int64),
+        lemmas=("one", "two", "three", "four", "five"),
+        hashes=np.array([1, 2, HIGH, 2**64 - 1, 0], dtype=np.uint64),
+        word_hashes=np.array([11, 12, 13, 14, 2**64 - 2], dtype=np.uint64),
+        sentence_ids=np.array([0, 0, 0, 1, 1], dtype=np.int32),
+        sentence_spans=np.array([[0, 14], [15, 24]], dtype=np.int64),
+        word_count=6, language="en", lookalike_letters=1, invisible_chars=2, hyphen_joins=3,
+        warnings=("Латинские буквы",),
+    )
+
+
+def prepared(name: str, shingles, *, text: str | None = None, seq2=(), words=(), full=0,
+             path: str | None = "auto", supers=()) -> PreparedDocument:
+    text = text if text is not None else f"text of {name}"
+    tokens = make_tokens()
+    sh = np.array(shingles, dtype=np.uint64)
+    import hashlib
+
+    return PreparedDocument(
+        path=f"/docs/{name}.txt" if path == "auto" else path, title=name, format="txt",
+        sha256=hashlib.sha256(text.encode()).hexdigest(), chars=len(text), words=5,
+        size_bytes=len(text), mtime=1.0, language="en", warnings=(),
+        text_blob=ix._encode_text(text), tokens_blob=ix.encode_tokens(tokens),
+        text_bytes=len(text), shingles=ix._i64(sh), shingle_pos=np.arange(len(sh), dtype=np.int64),
+        sentence_pairs=ix._i64(np.array(seq2, dtype=np.uint64)),
+        sentence_pos=np.arange(len(seq2), dtype=np.int64),
+        short_words=np.unique(ix._i64(np.array(words, dtype=np.uint64))), fulltext_hash=ix._signed(full),
+        short_length=len(set(words)), minhash=np.arange(3, dtype="<u8").tobytes(),
+        super_shingles=np.unique(ix._i64(np.array(supers, dtype=np.uint64))),
+        mega_shingles=np.empty(0, dtype=np.int64),
+    )
+
+
+@pytest.fixture
+def index(tmp_path):
+    with Index(tmp_path / "c.sverka") as i:
+        yield i
+
+
+def test_tokens_blob_round_trip():
+    t = make_tokens()
+    blob = ix.encode_tokens(t)
+    assert blob[0] == ix.TOKENS_FORMAT
+    back = ix.decode_tokens(blob, t.text)
+    for name in ("starts", "ends", "hashes", "word_hashes", "sentence_ids", "sentence_spans"):
+        a, b = getattr(t, name), getattr(back, name)
+        assert a.dtype == b.dtype and np.array_equal(a, b), name
+    assert back.lemmas == ("",) * 5
+    assert (back.word_count, back.language, back.lookalike_letters, back.invisible_chars,
+            back.hyphen_joins, back.warnings) == (6, "en", 1, 2, 3, ("Латинские буквы",))
+    with pytest.raises(CollectionVersionError, match="rebuild"):
+        ix.decode_tokens(bytes([99]) + blob[1:], t.text)
+
+
+def test_fresh_file_is_versioned_wal(tmp_path):
+    path = tmp_path / "sub" / "c.sverka"
+    Index(path).close()
+    db = sqlite3.connect(path)
+    assert db.execute("PRAGMA user_version").fetchone()[0] == ix.SCHEMA_MAJOR << 16 | ix.SCHEMA_MINOR
+    assert db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    meta = dict(db.execute("SELECT key, value FROM meta"))
+    assert meta["shingle_words"] == str(Settings().shingle_words)
+    assert meta["hash_seed"] == str(ix.HASH_SEED)
+    db.close()
+
+
+def _set_version(path, value):
+    db = sqlite3.connect(path)
+    db.execute(f"PRAGMA user_version={value}")
+    db.commit()
+    db.close()
+
+
+def test_newer_major_version_refused(tmp_path):
+    path = tmp_path / "c.sverka"
+    Index(path).close()
+    _set_version(path, (ix.SCHEMA_MAJOR + 1) << 16)
+    with pytest.raises(CollectionVersionError, match="newer Sverka"):
+        Index(path)
+
+
+def test_older_major_version_says_rebuild(tmp_path):
+    path = tmp_path / "c.sverka"
+    Index(path).close()
+    _set_version(path, (ix.SCHEMA_MAJOR - 1) << 16 | 3)
+    with pytest.raises(CollectionVersionError, match="rebuild the collection"):
+        Index(path)
+
+
+def test_newer_minor_version_opens(tmp_path):
+    path = tmp_path / "c.sverka"
+    Index(path).close()
+    _set_version(path, ix.SCHEMA_MAJOR << 16 | (ix.SCHEMA_MINOR + 1))
+    Index(path).close()
+
+
+def test_other_hash_seed_says_rebuild(tmp_path):
+    path = tmp_path / "c.sverka"
+    Index(path).close()
+    db = sqlite3.connect(path)
+    db.execute("UPDATE meta SET value='1' WHERE key='hash_seed'")
+    db.commit()
+    db.close()
+    with pytest.raises(CollectionVersionError, match="rebuild"):
+        Index(path)
+
+
+def test_not_a_collection(tmp_path):
+    junk = tmp_path / "junk.sverka"
+    junk.write_bytes(b"this is no database at all" * 100)
+    with pytest.raises(CollectionError, match="not a Sverka collection"):
+        Index(junk)
+    other = tmp_path / "other.sqlite"
+    db = sqlite3.connect(other)
+    db.execute("CREATE TABLE t(x)")
+    db.commit()
+    db.close()
+    with pytest.raises(CollectionError, match="not a Sverka collection"):
+        Index(other)
+
+
+def test_settings_must_match_the_collection(tmp_path):
+    path = tmp_path / "c.sverka"
+    Index(path, Settings(shingle_words=5)).close()
+    with Index(path) as i:  # None adopts the collection's own
+        assert i.settings.shingle_words == 5
+    with Index(path, Settings(shingle_words=5, min_passage_words=20)) as i:  # not an indexing key
+        assert i.settings.min_passage_words == 20
+    with pytest.raises(CollectionSettingsError, match="shingle_words = 5 .asked for 4."):
+        Index(path, Settings())
+
+
+def test_write_classify_and_read_back(index):
+    out = index.write_batch([prepared("a", [1, 2, 3, HIGH], seq2=[7, 8], words=[5, 6], full=HIGH),
+                             prepared("b", [3, 4])])
+    assert out == [("added", "/docs/a.txt", ""), ("added", "/docs/b.txt", "")]
+    a = index.find_by_path("/docs/a.txt")
+    assert a.title == "a" and index.count() == 2
+    assert index.find_by_sha256(a.sha256) == a.id
+    assert index.find_by_fulltext_hash(HIGH) == [a.id]
+    hashes, pos = index.shingles(a.id)
+    assert hashes.dtype == np.uint64 and hashes.tolist() == [1, 2, 3, HIGH] and pos.tolist() == [0, 1, 2, 3]
+    assert index.sentence_pairs(a.id)[0].tolist() == [7, 8]
+    assert index.short_lengths([a.id]) == {a.id: 2}
+    assert index.text(a.id) == "text of a"
+    stored = index.load(a.id)
+    assert stored.info == a and stored.text == "text of a"
+    assert np.array_equal(stored.tokens.hashes, make_tokens().hashes)
+    assert index.minhash(a.id).tolist() == [0, 1, 2]
+
+    again = index.write_batch([prepared("a", [1, 2, 3, HIGH]),  # same path, same content
+                               prepared("copy", [9], text="text of b"),  # content stored as b
+                               prepared("a", [10, 11], text="a changed")])  # same path, new content
+    assert [s for s, _, _ in again] == ["unchanged", "duplicate", "updated"]
+    assert again[1][2] == "/docs/b.txt"
+    assert index.count() == 2
+    new_a = index.find_by_path("/docs/a.txt")
+    assert new_a.id != a.id and index.text(new_a.id) == "a changed"
+    assert index.candidates([1, 2, 3]) == []  # the old version's hashes are gone
+    assert index.candidates([10, 11]) == [(new_a.id, 2)]
+    assert index.find_by_fulltext_hash(HIGH) == []
+
+
+def test_candidates_grouped_sorted_limited(index, monkeypatch):
+    index.write_batch([prepared("a", [1, 2, 3, 4, 5]), prepared("b", [1, 2, 3, HIGH]),
+                       prepared("c", [1, 9, 9]), prepared("d", [4, 5, HIGH])])
+    ids = {d.title: d.id for d in index.documents()}
+    query = np.array([1, 2, 3, 4, 5, HIGH, HIGH, 9, 77], dtype=np.uint64)
+    expected = [(ids["a"], 5), (ids["b"], 4), (ids["d"], 3), (ids["c"], 2)]
+    assert index.candidates(query, min_shared=1) == expected
+    assert index.candidates(query, min_shared=3) == expected[:3]
+    assert index.candidates(query, min_shared=1, limit=2) == expected[:2]
+    assert index.candidates(np.empty(0, dtype=np.uint64)) == []
+    monkeypatch.setattr(index, "_variable_limit", 2)  # several IN chunks: same answer
+    assert index.candidates(query, min_shared=1) == expected
+    assert index.candidates(query, min_shared=3, limit=2) == expected[:2]
+
+
+def test_short_sentence_super_candidates(index):
+    index.write_batch([prepared("a", [1], seq2=[7, 8, 8], words=[5, 6, HIGH], supers=[1, 2]),
+                       prepared("b", [2], seq2=[8], words=[6], supers=[2, 3])])
+    a, b = (index.find_by_path(f"/docs/{n}.txt").id for n in "ab")
+    assert index.short_candidates([5, 6, HIGH], min_shared=1) == [(a, 3), (b, 1)]
+    assert index.sentence_candidates([7, 8], min_shared=1) == [(a, 2), (b, 1)]
+    assert index.super_candidates([1, 2], min_shared=2) == [(a, 2)]
+
+
+def test_remove_and_template(index):
+    index.write_batch([prepared("a", [1, 2]), prepared("b", [2, 3])], template=True)
+    a, b = (index.find_by_path(f"/docs/{n}.txt").id for n in "ab")
+    assert index.template_ids() == [a, b]
+    index.set_template(a, False)
+    assert index.template_ids() == [b]
+    assert index.remove([a, 12345]) == 1
+    assert index.count() == 1 and index.candidates([1, 2], min_shared=1) == [(b, 1)]
+    with pytest.raises(CollectionError):
+        index.text(a)
+    assert index.integrity_check() == "ok"
+
+
+def test_pasted_documents_have_no_path(index):
+    out = index.write_batch([prepared("pasted", [1, 2], path=None)])
+    assert out == [("added", "pasted", "")]
+    assert index.documents()[0].path is None
+
+
+def test_busy_collection_says_so(tmp_path):
+    path = tmp_path / "c.sverka"
+    with Index(path) as writer, Index(path, busy_timeout=0.2) as other:
+        with writer.transaction():
+            with pytest.raises(CollectionBusy, match="collection is busy: another Sverka is writing to it"):
+                other.write_batch([prepared("a", [1])])
+        assert other.count() == 0  # readers are never blocked
+        other.write_batch([prepared("a", [1])])
+        assert writer.count() == 1
+
+
+def test_failed_batch_leaves_index_unchanged(index, monkeypatch):
+    index.write_batch([prepared("a", [1, 2])])
+    before = [d.id for d in index.documents()]
+    bad = prepared("b", [3])
+    object.__setattr__(bad, "text_blob", None)  # NOT NULL column: the insert fails mid-batch
+    with pytest.raises(sqlite3.IntegrityError):
+        index.write_batch([prepared("c", [4]), bad])
+    assert [d.id for d in index.documents()] == before
+    assert index.candidates([4], min_shared=1) == []
