@@ -23,7 +23,7 @@ ln -sf "$target/sverka-gui" "$prefix/bin/sverka-gui"
 install -m 644 "$here/installer/sverka.svg" "$icons/scalable/apps/sverka.svg"
 install -m 644 "$here/installer/sverka.png" "$icons/256x256/apps/sverka.png"
 # The menu entry names the executable by its full path: ~/.local/bin need not be on PATH.
-sed -e "s|^Exec=.*|Exec=$target/sverka-gui|" -e "s|^TryExec=.*|TryExec=$target/sverka-gui|" \
+sed -e "s|^Exec=sverka-gui|Exec=\"$target/sverka-gui\"|" -e "s|^TryExec=.*|TryExec=$target/sverka-gui|" \
   "$here/installer/sverka.desktop" >"$apps/sverka.desktop"
 command -v update-desktop-database >/dev/null 2>&1 && update-desktop-database -q "$apps" || true
 command -v gtk-update-icon-cache >/dev/null 2>&1 && gtk-update-icon-cache -q -t "$icons" 2>/dev/null || true
