@@ -112,6 +112,10 @@ class TextPane(QPlainTextEdit):
 
     def set_text(self, text: str) -> None:
         self.offsets = Offsets(text)
+        # setPlainText inserts with the cursor's current format: after a passage was selected
+        # that would paint the whole new text in the passage's colour.
+        self.clear()
+        self.setCurrentCharFormat(QTextCharFormat())
         self.setPlainText(Offsets.display_text(text))
 
     def offset_at(self, point: QPoint) -> int:
@@ -212,7 +216,7 @@ class CompareView(QWidget):
         self.counter = QLabel()
         self.method_label = QLabel()
         self.method_label.setTextFormat(Qt.TextFormat.PlainText)
-        self.method_label.setStyleSheet("color: palette(placeholder-text);")
+        self.method_label.setForegroundRole(QPalette.ColorRole.PlaceholderText)
 
         nav = QHBoxLayout()
         nav.setContentsMargins(0, 0, 0, 0)

@@ -54,8 +54,10 @@ class CrossCheckView(QWidget):
         self.matrix.setShowGrid(True)
         for header in (self.matrix.horizontalHeader(), self.matrix.verticalHeader()):
             header.setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
-            header.setDefaultSectionSize(34)
             header.setMinimumSectionSize(22)
+        self.matrix.horizontalHeader().setDefaultSectionSize(38)
+        self.matrix.verticalHeader().setDefaultSectionSize(28)
+        self.matrix.verticalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
         self.legend = QLabel()
         self.legend.setWordWrap(True)
         self.legend.setTextFormat(Qt.TextFormat.PlainText)
@@ -88,6 +90,7 @@ class CrossCheckView(QWidget):
         self.result = result
         self.pairs_model.set_rows(result.pairs if result else ())
         self.pairs_proxy.sort(-1)  # the engine's ranking until the user sorts by a column
+        self.pairs.horizontalHeader().setSortIndicator(-1, Qt.SortOrder.AscendingOrder)
         self.matrix_model.set_result(result)
         self._update_caption()
 
@@ -102,8 +105,7 @@ class CrossCheckView(QWidget):
         if r.failed:
             text += "\n" + self.tr("Could not read: %1").replace("%1", ", ".join(short_name(p) for p, _ in r.failed))
         self.caption.setText(text)
-        self.legend.setText(" ".join(f"{i + 1} = {short_name(d)};" for i, d in enumerate(r.documents))
-                            + "\n" + self.tr("Cell (row, column): % of the row document found in the column document."))
+        self.legend.setText(self.tr("Cell (row, column): % of the row document found in the column document."))
 
     def _pair_double_clicked(self, index: QModelIndex) -> None:
         if not index.isValid():

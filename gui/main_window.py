@@ -111,7 +111,7 @@ class MainWindow(QMainWindow):
         self.splitter.addWidget(self.tabs)
         self.splitter.setStretchFactor(0, 0)
         self.splitter.setStretchFactor(1, 1)
-        self.splitter.setSizes([330, 870])
+        self.splitter.setSizes([380, 900])
         self.setCentralWidget(self.splitter)
         self.setAcceptDrops(True)
 

@@ -143,14 +143,6 @@ class SourcesModel(_TableModel):
     HEADERS = (QT_TRANSLATE_NOOP("SourcesModel", "Source"), QT_TRANSLATE_NOOP("SourcesModel", "Borrowed from it"),
                QT_TRANSLATE_NOOP("SourcesModel", "Passages"), QT_TRANSLATE_NOOP("SourcesModel", "Words"))
 
-    def __init__(self, parent=None) -> None:
-        super().__init__(parent)
-        self._dark = is_dark()
-
-    def set_rows(self, rows: Sequence[SourceMatch]) -> None:
-        self._dark = is_dark()
-        super().set_rows(rows)
-
     def data(self, index: QModelIndex | QPersistentModelIndex, role: int = Qt.ItemDataRole.DisplayRole):
         if not index.isValid() or not 0 <= index.row() < len(self._rows):
             return None
@@ -168,7 +160,7 @@ class SourcesModel(_TableModel):
         if role == SORT_ROLE:
             return (src.title.casefold(), src.containment, len(counted), sum(p.words for p in counted))[col]
         if role == Qt.ItemDataRole.DecorationRole and col == 0:
-            return source_colour(index.row(), self._dark)
+            return source_colour(index.row())
         if role == Qt.ItemDataRole.ToolTipRole:
             lines = [src.path or src.title]
             if src.is_template:
@@ -216,13 +208,11 @@ class MatrixModel(QAbstractTableModel):
         super().__init__(parent)
         self._docs: tuple[str, ...] = ()
         self._matrix: tuple[tuple[float, ...], ...] = ()
-        self._dark = is_dark()
 
     def set_result(self, result: CrossCheckResult | None) -> None:
         self.beginResetModel()
         self._docs = result.documents if result else ()
         self._matrix = result.matrix if result else ()
-        self._dark = is_dark()
         self.endResetModel()
 
     def documents(self) -> tuple[str, ...]:
@@ -247,13 +237,14 @@ class MatrixModel(QAbstractTableModel):
         if not (0 <= r < len(self._docs) and 0 <= c < len(self._docs)):
             return None
         v = self.value(r, c)
+        dark = is_dark()
         if role == Qt.ItemDataRole.DisplayRole:
             return "" if r == c else f"{v * 100:.0f}"
         if role == SORT_ROLE:
             return v
         if role == Qt.ItemDataRole.BackgroundRole:
-            return QColor(QApplication.palette().color(QPalette.ColorRole.AlternateBase)) if r == c else heat_colour(v, self._dark)
-        if role == Qt.ItemDataRole.ForegroundRole and not self._dark and v > 0.6:
+            return QColor(QApplication.palette().color(QPalette.ColorRole.AlternateBase)) if r == c else heat_colour(v, dark)
+        if role == Qt.ItemDataRole.ForegroundRole and not dark and v > 0.6:
             return QColor("white")
         if role == Qt.ItemDataRole.ToolTipRole and r != c:
             return self.tr("%1 is contained in %2 by %3").replace("%1", short_name(self._docs[r])).replace(
@@ -266,6 +257,8 @@ class MatrixModel(QAbstractTableModel):
         if not 0 <= section < len(self._docs):
             return None
         if role == Qt.ItemDataRole.DisplayRole:
+            if orientation == Qt.Orientation.Vertical:
+                return f"{section + 1}  {short_name(self._docs[section])}"
             return str(section + 1)
         if role == Qt.ItemDataRole.ToolTipRole:
             return self._docs[section]

@@ -147,7 +147,7 @@ class ResultsView(QWidget):
             return
         counted = sum(1 for s in r.sources for p in s.passages if p.excluded is None)
         self.summary.setText(
-            self.tr("%1\n%2 words, %3 sources, %4 passages").replace("%1", r.suspect.title)
+            self.tr("%1\nWords: %2 \u00b7 sources: %3 \u00b7 passages: %4").replace("%1", r.suspect.title)
             .replace("%2", str(r.suspect.words)).replace("%3", str(len(r.sources))).replace("%4", str(counted)))
 
     def _row_changed(self, current: QModelIndex, _previous: QModelIndex) -> None:

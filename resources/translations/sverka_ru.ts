@@ -585,9 +585,9 @@
     </message>
     <message>
         <source>%1
-%2 words, %3 sources, %4 passages</source>
+Words: %2 · sources: %3 · passages: %4</source>
         <translation>%1
-слов: %2, источников: %3, фрагментов: %4</translation>
+Слов: %2 · источников: %3 · фрагментов: %4</translation>
     </message>
 </context>
 <context>

@@ -157,3 +157,15 @@ def test_offsets_handle_astral_characters_and_crlf(qtbot):
     cursor.setPosition(off.to_qt(start))
     cursor.setPosition(off.to_qt(start + 10), cursor.MoveMode.KeepAnchor)
     assert cursor.selectedText() == "Пассаж тут"
+
+
+def test_new_text_does_not_inherit_the_selected_passage_format(qtbot, hand_result):
+    view = make_view(qtbot, hand_result)
+    view.next_passage()  # a passage selected on both sides
+    view.set_result(hand_result)
+    view.next_passage()
+    view.next_passage()  # switches the right pane to the other source and back
+    view.next_passage()
+    for pane in (view.left, view.right):
+        assert pane.char_format_at(1).background().style() == Qt.BrushStyle.NoBrush
+        assert pane.char_format_at(1).property(SOURCE_PROPERTY) is None
