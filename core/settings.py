@@ -21,7 +21,7 @@ class Settings:
     # Passages
     min_passage_words: int = 8  # shorter passages are dropped (excluded="short")
     max_gap_words: int = 6  # edits bridged between two matching runs
-    align_seed_words: int = 3  # words per seed shingle when aligning a pair (computed on the fly)
+    align_seed_words: int = 2  # words per seed shingle when aligning a pair (computed on the fly)
     min_sentence_words: int = 5  # sentences this long match by sentence hash (any order, any form)
     # Candidates
     max_candidates: int = 50  # sources aligned per check, most shared fingerprints first
