@@ -129,11 +129,14 @@ def _lemmas(form: str, lang: str) -> tuple[str, tuple[str, ...], bool]:
         return lemma, (lemma,), False
     if lang not in ("ru", "uk"):
         return form, (form,), False
-    parses = _analyzer(lang).parse(form)
+    analyzer = _analyzer(lang)
+    parses = analyzer.parse(form)
     if not parses:
         return form, (form,), False
     best = parses[0]
     lemma = best.normal_form.replace("ё", "е") or form
-    known = [p.normal_form.replace("ё", "е") for p in parses if p.is_known]
-    lemmas = tuple(known) if known else (lemma,)
+    if analyzer.word_is_known(form):  # then every parse comes from the dictionary
+        lemmas = tuple(p.normal_form.replace("ё", "е") for p in parses)
+    else:  # guesses of the predictor: the word is its own single lemma
+        lemmas = (lemma,)
     return lemma, lemmas, best.tag.POS in _ADJECTIVE_POS

@@ -277,7 +277,8 @@ def canonize(text: str, *, drop_stop_words: bool = True, drop_adjectives: bool =
         starts, ends = all_starts[keep], all_ends[keep]
     else:
         keep = None
-        kept, starts, ends = ids, all_starts, all_ends
+        kept = ids
+        starts, ends = np.ascontiguousarray(all_starts), np.ascontiguousarray(all_ends)
 
     sentence_of_word, sentence_spans = _sentences(text, all_starts)
     sentence_ids = sentence_of_word if keep is None else sentence_of_word[keep]

@@ -255,3 +255,51 @@ def test_dropping_is_a_subset(text):
     kept = canonize(text, drop_adjectives=True)
     assert set(zip(kept.starts.tolist(), kept.lemmas)) <= set(zip(every.starts.tolist(), every.lemmas))
     assert kept.word_count == every.word_count
+
+
+def test_ukrainian_letters_choose_the_dictionary_per_word():
+    # a Russian document quoting a Ukrainian word: "їжаки" has ї, so it is read as Ukrainian
+    tokens = canonize("Мы с сыном читали в этой книге про їжаків")
+    assert tokens.language == "ru"
+    assert tokens.lemmas == ("сын", "читать", "книга", "їжак")
+
+
+def test_the_same_form_is_read_by_the_document_language():
+    ru = canonize("Студенты читали роботы и книги")
+    uk = canonize("Студенти читали роботи і книжки")
+    assert ru.language == "ru" and uk.language == "uk"
+    assert ru.lemmas[1] == "читать" and uk.lemmas[1] == "читати"
+
+
+def test_stop_words_keep_their_sentence_and_word_count():
+    tokens = canonize("И он, и она. Книга")
+    assert tokens.word_count == 5 and tokens.lemmas == ("книга",)
+    assert tokens.sentence_ids.tolist() == [1]
+
+
+def test_numbers_inside_words_are_not_letters():
+    text = "x² площадь м² и Ⅻ век"
+    tokens = canonize(text, drop_stop_words=False)
+    assert words(tokens) == ["x", "площадь", "м", "и", "век"]
+
+
+def test_threads_get_the_same_tokens():
+    from concurrent.futures import ThreadPoolExecutor
+
+    texts = [f"Текст номер {i}: студенты{i % 7 * 'а'} писали работы{'ы' * (i % 5)}. Kнига{i}" for i in range(200)]
+    with ThreadPoolExecutor(4) as pool:
+        parallel = list(pool.map(canonize, texts))
+    for text, tokens in zip(texts, parallel):
+        again = canonize(text)
+        assert tokens.lemmas == again.lemmas
+        assert tokens.hashes.tolist() == again.hashes.tolist()
+        assert tokens.word_hashes.tolist() == again.word_hashes.tolist()
+        assert tokens.lookalike_letters == again.lookalike_letters == 1
+
+
+def test_arrays_have_the_contract_types():
+    tokens = canonize("Студенты написали работы. Второе предложение", drop_stop_words=False)
+    assert tokens.starts.dtype == tokens.ends.dtype == np.int64
+    assert tokens.hashes.dtype == tokens.word_hashes.dtype == np.uint64
+    assert tokens.sentence_ids.dtype == np.int32 and tokens.sentence_spans.dtype == np.int64
+    assert tokens.starts.flags.c_contiguous and tokens.ends.flags.c_contiguous
