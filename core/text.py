@@ -10,6 +10,32 @@ Contract (the rest of Sverka relies on it):
 * ``word_hashes[i]`` is WH of ALGORITHMS.md §5: the sum modulo 2**64 of ``hash_text`` of
   every possible lemma of the word (a single lemma for words the dictionary does not know).
 * Stop words are not tokens (unless ``drop_stop_words=False``); ``word_count`` counts every word.
+
+Rules:
+
+* A word is a run of letters (any script) with its combining marks; digits, other numbers
+  (², ½, Ⅻ) and punctuation are not words, so "северо-западный" is two words. A word goes on
+  across format characters (zero-width space/joiners, U+2060, U+FEFF, soft hyphen, every
+  Unicode Cf) and across a hyphen (-, U+2010, U+00AD) at the end of a line ("кни-\\nга",
+  "-\\r\\n", spaces allowed around the break) when a letter follows.
+* Each word, not the text, is normalised: those characters removed, NFKC, lower case, ё->е,
+  generic diacritics (U+0300-U+036F, e.g. stress marks) removed; then Latin look-alikes inside
+  a word with at least as many Cyrillic letters are folded to Cyrillic ("Kнига" -> "книга"),
+  and Cyrillic look-alikes inside a mostly Latin word to Latin. Folded letters, invisible
+  characters and line-end joins are counted per occurrence; the first two are tampering and
+  produce ``warnings`` (joins are ordinary typography and do not).
+* Lemmas come from :mod:`sverka.core.morph`: Cyrillic words are read as Ukrainian when the
+  text has more of і ї є ґ than of ы э ъ ё, else as Russian; a word holding letters of only
+  one of the two sets is read in that language whatever the text. Latin words are English.
+* ``language`` from the words' scripts: "ru"/"uk" when under 15 % of the Cyrillic+Latin words
+  are Latin, "en" when under 15 % are Cyrillic, "mixed" otherwise, "unknown" when there are no
+  such words or other scripts are the majority.
+* Sentences end at . ! ? … (with closing quotes) followed by spaces and a capital (optionally
+  after an opening quote or dash), and at blank lines; a full stop after a one-letter word or
+  a listed abbreviation ("т. е.", "т.д.", "г.", "А. С. Пушкин", "e.g.", "Mr.") is not an end.
+  ``sentence_spans`` lists the sentences that contain a word (stop words included), without
+  surrounding spaces; ``sentence_ids`` index it.
+* Speed: forms are analysed once per process and cached (thread-safe); see docs/BENCHMARKS.md.
 """
 
 from __future__ import annotations
