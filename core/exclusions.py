@@ -89,6 +89,7 @@ def _mostly_inside(p: Passage, regions: Sequence[Interval]) -> bool:
 # -- quotations -----------------------------------------------------------------------
 
 _PAIRS = {"«": "»", "„": "“", "“": "”"}
+_MARKS = re.compile('["«»„“”]')  # only these characters matter to the quotation scan
 _PARAGRAPH = re.compile(r"\n[ \t\r\f\v]*\n")
 
 
@@ -121,7 +122,8 @@ def _quotes_in(s: str) -> list[Interval]:
     stack: list[tuple[str, int]] = []  # (expected closing mark, position of the opening)
     straight: int | None = None
     n = len(s)
-    for k, ch in enumerate(s):
+    for mark in _MARKS.finditer(s):
+        k, ch = mark.start(), mark.group()
         if ch == '"':
             before = s[k - 1] if k else " "
             after = s[k + 1] if k + 1 < n else " "
@@ -184,6 +186,12 @@ _BIB_HEADINGS = (
 _RESUME_HEADINGS = ("приложение", "приложения", "appendix", "appendices", "додаток", "додатки")
 _NUMBERING = re.compile(r"^(?:(?:\d+|[ivxlc]+)[.)]?\s+|(?:глава|раздел|chapter|section)\s+\d+[.:]?\s*)", re.I)
 _LINE = re.compile(r"[^\n]*")
+#: A short line containing one of the heading words: the only lines worth a closer look.
+_BIB_CANDIDATE = re.compile(
+    r"^[^\n]{0,60}?(?:литератур|источник|библиограф|використан|літератур|джерела|"
+    r"references|reference list|bibliography|works cited|literature|sources)[^\n]{0,60}$",
+    re.IGNORECASE | re.MULTILINE,
+)
 
 
 def _heading_key(line: str) -> str:
@@ -197,7 +205,7 @@ def find_bibliography(text: str) -> Interval | None:
     """The bibliography section: from its heading (a short line on its own, the LAST such
     heading of the text) up to a resuming heading ("Приложение", "Appendix" ...) or the end."""
     start = None
-    for m in _LINE.finditer(text):
+    for m in _BIB_CANDIDATE.finditer(text):  # lines holding a heading word; checked exactly below
         line = m.group()
         if not line.strip() or len(line.strip()) > 60:
             continue
