@@ -248,3 +248,13 @@ def test_failed_batch_leaves_index_unchanged(index, monkeypatch):
         index.write_batch([prepared("c", [4]), bad])
     assert [d.id for d in index.documents()] == before
     assert index.candidates([4], min_shared=1) == []
+
+
+def test_read_only_collection_says_so(tmp_path, monkeypatch):
+    path = tmp_path / "c.sverka"
+    with Index(path) as index:
+        index.write_batch([prepared("a", [1])])
+        index._db.execute("PRAGMA query_only=ON")  # stands in for a read-only file (root ignores modes)
+        with pytest.raises(CollectionError, match="read-only"):
+            index.write_batch([prepared("b", [2])])
+        assert index.count() == 1

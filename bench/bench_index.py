@@ -1,0 +1,117 @@
+"""Benchmark: index a whole corpus (default ../shared/data/ruslit, 16 MB) into a fresh collection.
+
+    .venv/bin/python bench/bench_index.py [--corpus DIR] [--workers N] [--repeat R]
+
+Prints wall time, documents, stored rows, file size and peak memory: the sum of the
+resident sizes of this process and its worker processes, sampled every 20 ms from /proc
+(Linux), plus ``ru_maxrss`` of this process and of the largest worker.
+Targets (issue 4): <= 8 s on a 2-core machine using both cores, peak memory <= 400 MB.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import resource
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+DEFAULT_CORPUS = HERE.parent.parent / "shared" / "data" / "ruslit"
+
+
+def _rss_kb(pid: int) -> int:
+    try:
+        with open(f"/proc/{pid}/status") as f:
+            for line in f:
+                if line.startswith("VmRSS:"):
+                    return int(line.split()[1])
+    except OSError:
+        pass
+    return 0
+
+
+def _children(pid: int) -> list[int]:
+    out = []
+    try:
+        for tid in os.listdir(f"/proc/{pid}/task"):
+            with open(f"/proc/{pid}/task/{tid}/children") as f:
+                out += [int(x) for x in f.read().split()]
+    except OSError:
+        pass
+    return out
+
+
+class MemorySampler(threading.Thread):
+    """Peak of (this process + all its descendants) resident memory, in MB."""
+
+    def __init__(self, interval: float = 0.02) -> None:
+        super().__init__(daemon=True)
+        self.interval, self.peak_kb, self._halt = interval, 0, threading.Event()
+
+    def run(self) -> None:
+        me = os.getpid()
+        while not self._halt.is_set():
+            pids, todo = [], [me]
+            while todo:
+                p = todo.pop()
+                pids.append(p)
+                todo += _children(p)
+            self.peak_kb = max(self.peak_kb, sum(_rss_kb(p) for p in pids))
+            self._halt.wait(self.interval)
+
+    def stop(self) -> float:
+        self._halt.set()
+        self.join()
+        return self.peak_kb / 1024
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--corpus", type=Path, default=DEFAULT_CORPUS)
+    ap.add_argument("--workers", type=int, default=None, help="worker processes (default: the cores, at most 4)")
+    ap.add_argument("--repeat", type=int, default=1)
+    args = ap.parse_args()
+    if not args.corpus.is_dir():
+        print(f"corpus not found: {args.corpus}", file=sys.stderr)
+        return 2
+
+    from sverka.core import index as ix
+
+    workers = args.workers or ix._default_workers()
+    files = sorted(p for p in args.corpus.rglob("*") if p.suffix.lower() in (".txt", ".md"))
+    mb = sum(p.stat().st_size for p in files) / 1e6
+    print(f"corpus {args.corpus}: {len(files)} files, {mb:.1f} MB; {workers} workers; "
+          f"{os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.1f}")
+    for r in range(args.repeat):
+        with tempfile.TemporaryDirectory() as tmp:
+            db = Path(tmp) / "bench.sverka"
+            cpu0 = [resource.getrusage(w) for w in (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN)]
+            sampler = MemorySampler()
+            sampler.start()
+            t0 = time.perf_counter()
+            with ix.Index(db) as index:
+                summary = ix.add_paths(index, [args.corpus], workers=workers)
+                wall = time.perf_counter() - t0
+                peak = sampler.stop()
+                rows = {t: index._db.execute(f"SELECT count(*) FROM {t}").fetchone()[0]
+                        for t in ("shingles", "sentence_pairs", "short_words")}
+                count = index.count()
+            size = sum(f.stat().st_size for f in Path(tmp).iterdir()) / 1e6
+        cpu = [(lambda a, b: a.ru_utime + a.ru_stime - b.ru_utime - b.ru_stime)(resource.getrusage(w), c)
+               for w, c in zip((resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN), cpu0)]
+        self_max = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+        child_max = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
+        print(f"run {r + 1}: {wall:.2f} s ({mb / wall:.2f} MB/s), {count} documents "
+              f"({len(summary.failed)} failed, {len(summary.duplicates)} duplicates), rows {rows}, "
+              f"file {size:.1f} MB; peak RSS all processes {peak:.0f} MB "
+              f"(main max {self_max:.0f} MB, largest worker max {child_max:.0f} MB); "
+              f"CPU main {cpu[0]:.1f} s, workers {cpu[1]:.1f} s; load average {os.getloadavg()[0]:.1f}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
