@@ -58,8 +58,12 @@ doc_id, and accept any iterable of uint64 hashes (duplicates are ignored):
   ``Index.info(doc_id)``, ``Index.shingles(doc_id) -> (hashes uint64, positions int64)``
   sorted by position, ``Index.sentence_pairs(doc_id)`` likewise, ``Index.minhash(doc_id)``.
 * ``Index.template_ids() -> list[int]``, ``documents()``, ``count()``, ``remove(ids)``,
-  ``set_template(id, flag)``; ``Index.settings`` are the parameters the collection was built with
-  (fingerprint a suspect with these).
+  ``set_template(id, flag)``, ``find_by_path(path) -> DocumentInfo | None``,
+  ``ids_under(folder)``, ``integrity_check()``; ``Index.settings`` are the parameters the
+  collection was built with (fingerprint a suspect with these;
+  :func:`check_indexing_settings` raises if other settings would not match).
+* Writing: ``Index.write_batch(prepared, template=)`` (one transaction, classifies each
+  document against what is stored), ``Index.transaction()`` for anything else.
 
 Adding files (used by :class:`sverka.core.api.Collection`)
 ---------------------------------------------------------
@@ -83,14 +87,14 @@ import sqlite3
 import stat as _stat
 import struct
 import zlib
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterable, Iterator, Sequence
 
 import numpy as np
 
 from .document import Document
-from .errors import Cancelled, CollectionBusy, CollectionError, CollectionVersionError, SverkaError
+from .errors import CollectionBusy, CollectionError, CollectionVersionError, SverkaError
 from .hashing import HASH_SEED
 from .progress import NEVER_CANCELLED, CancelToken, Progress, no_progress
 from .results import AddSummary, DocumentInfo
@@ -618,6 +622,7 @@ class Index:
     def analyze(self) -> None:
         """Refresh the query planner's statistics (after big adds)."""
         try:
+            self._db.execute("PRAGMA analysis_limit=2000")  # sampled statistics: fast on big tables
             self._db.execute("ANALYZE")
         except sqlite3.OperationalError as e:
             if not _busy(e):
