@@ -4,6 +4,8 @@
 window starts as usual, and as soon as a main window is visible this prints
 ``window shown: <title>`` and quits with 0; with no visible window within
 ``SVERKA_SMOKE_TIMEOUT`` seconds (default 30) it prints ``no window shown`` and quits with 3.
+``SVERKA_SMOKE_LINGER`` seconds (default 0) keeps the window open that long after it is
+shown, so the work that follows the first paint (dictionaries warming up) runs too.
 """
 
 import multiprocessing
@@ -18,6 +20,7 @@ def _arm_smoke_test() -> None:
     # The window's main() reuses the running QApplication (QApplication.instance() or ...).
     app = QApplication.instance() or QApplication(sys.argv)
     limit_ms = int(float(os.environ.get("SVERKA_SMOKE_TIMEOUT", "30")) * 1000)
+    linger_ms = int(float(os.environ.get("SVERKA_SMOKE_LINGER", "0")) * 1000)
     clock = QElapsedTimer()
     clock.start()
     timer = QTimer(app)
@@ -27,7 +30,7 @@ def _arm_smoke_test() -> None:
         if shown:
             timer.stop()
             print(f"window shown: {shown[0].windowTitle()} ({clock.elapsed()} ms)", flush=True)
-            QApplication.exit(0)
+            QTimer.singleShot(linger_ms, lambda: QApplication.exit(0))
         elif clock.elapsed() > limit_ms:
             timer.stop()
             print("no window shown", flush=True)
