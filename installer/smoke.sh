@@ -3,11 +3,14 @@
 # of the build environment around (empty environment, fresh home, another working folder).
 #   bash installer/smoke.sh              build (installer/build.sh), then test dist/sverka
 #   bash installer/smoke.sh --no-build   test the bundle already in dist/sverka
-# Checks: the window starts offscreen to a visible main window (and under Xvfb with the real
-# xcb platform when xvfb-run is installed); the command line extracts a .txt (CP1251), a .docx
-# and a .pdf, compares two documents (--json), indexes a collection and checks a suspect
-# against it (worker processes of the frozen app included) with an HTML report, and
-# cross-checks three documents. Exits non-zero on the first failure.
+# Checks:
+# * the window starts offscreen to a visible main window and stays 3 s (dictionaries warm
+#   up); again under Xvfb with the real xcb platform when xvfb-run is installed;
+# * the command line extracts a .txt (CP1251), a .docx and a .pdf; compares two documents
+#   (--json, validated); indexes a collection, also a folder big enough for the index's
+#   worker processes of the frozen app; checks a suspect against it (--json, --html);
+#   cross-checks three documents.
+# Exits non-zero on the first failure.
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$here"
@@ -33,7 +36,7 @@ step() { echo "smoke: $*"; }
 
 step "window (offscreen)"
 start=$(date +%s%N)
-out=$(run QT_QPA_PLATFORM=offscreen SVERKA_SMOKE_TIMEOUT=60 timeout 120 "$bundle/sverka-gui" --smoke-test 2>"$work/gui.err") || {
+out=$(run QT_QPA_PLATFORM=offscreen SVERKA_SMOKE_TIMEOUT=60 SVERKA_SMOKE_LINGER=3 timeout 120 "$bundle/sverka-gui" --smoke-test 2>"$work/gui.err") || {
   cat "$work/gui.err" >&2; echo "smoke: the window did not start: $out" >&2; exit 1; }
 echo "  $out; process ran $(( ($(date +%s%N) - start) / 1000000 )) ms"
 grep -q "^window shown" <<<"$out"
@@ -59,7 +62,10 @@ run "$bundle/sverka" compare "$work/docs/suspect.txt" "$work/docs/source.docx" -
 "$venv/bin/python" installer/smoke_docs.py check-compare "$work/docs" "$work/compare.json"
 
 step "index + check --json --html"
-run "$bundle/sverka" index --db "$work/collection.sverka" "$work/docs/source.docx" "$work/docs/other.pdf"
+run timeout 300 "$bundle/sverka" index --db "$work/collection.sverka" "$work/docs/source.docx" "$work/docs/other.pdf"
+step "index a folder of 4 files, 1.3 MB (worker processes of the frozen app)"
+run timeout 300 "$bundle/sverka" index --db "$work/collection.sverka" "$work/docs/archive" | tee "$work/index.out"
+grep -q "added 4," "$work/index.out"
 run "$bundle/sverka" check --db "$work/collection.sverka" "$work/docs/suspect.txt" --json --html "$work/report.html" >"$work/check.json"
 "$venv/bin/python" installer/smoke_docs.py check-check "$work/docs" "$work/check.json"
 grep -q "<html" "$work/report.html"

@@ -56,6 +56,17 @@ def write(folder: Path) -> None:
     painter.drawText(rect, int(Qt.TextFlag.TextWordWrap), OWN_B)
     painter.end()
     del app
+    # an archive big enough for the index's worker processes (from 4 files and 1 MB on): the
+    # frozen application must start its spawned workers (multiprocessing.freeze_support)
+    import random
+
+    syllables = "ба ве ги до жу за ко ле ми но пу ро са ти фу ха це чи ша ще ры ня ль ска про сто".split()
+    archive = folder / "archive"
+    archive.mkdir(exist_ok=True)
+    for k in range(4):
+        r = random.Random(k)
+        words = ["".join(r.choice(syllables) for _ in range(r.randint(2, 4))) for _ in range(30_000)]
+        (archive / f"archive_{k}.txt").write_text(" ".join(words), encoding="utf-8")
 
 
 def _load(json_file: Path) -> list[dict]:
