@@ -6,7 +6,7 @@
 # Checks:
 # * the window starts offscreen to a visible main window and stays 3 s (dictionaries warm
 #   up); again under Xvfb with the real xcb platform when xvfb-run is installed;
-# * the command line extracts a .txt (CP1251), a .docx and a .pdf; compares two documents
+# * the command line extracts a .txt (CP1251), .docx, .pdf, .odt, .rtf and .html; compares two documents
 #   (--json, validated); indexes a collection, also a folder big enough for the index's
 #   worker processes of the frozen app; checks a suspect against it (--json, --html);
 #   cross-checks three documents.
@@ -49,13 +49,17 @@ fi
 
 step "command line"
 run "$bundle/sverka" --version
-for f in suspect.txt source.docx other.pdf; do
+for f in suspect.txt source.docx other.pdf other.odt other.rtf other.html; do
   run "$bundle/sverka" extract "$work/docs/$f" >"$work/docs/$f.extracted"
   echo "  extract $f: $(wc -m <"$work/docs/$f.extracted") characters"
 done
 grep -q "Студенты" "$work/docs/suspect.txt.extracted"      # CP1251 decoded
 grep -q "Викладач" "$work/docs/source.docx.extracted"
 grep -q "погоде" "$work/docs/other.pdf.extracted"
+grep -q "приложения" "$work/docs/other.odt.extracted"
+grep -q "погоде" "$work/docs/other.rtf.extracted"                # \ansicpg1251 honoured
+grep -q "приложения" "$work/docs/other.html.extracted"
+if grep -q "alert" "$work/docs/other.html.extracted"; then echo "smoke: a script came through as text" >&2; exit 1; fi
 
 step "compare A B --json"
 run "$bundle/sverka" compare "$work/docs/suspect.txt" "$work/docs/source.docx" --json >"$work/compare.json"

@@ -43,6 +43,17 @@ def write(folder: Path) -> None:
     d.add_paragraph(OWN_B)
     d.add_paragraph(BORROWED)
     d.save(folder / "source.docx")
+    # .odt (odfpy), .rtf in CP1251 (striprtf), .html with a script that must not show
+    from odf.opendocument import OpenDocumentText
+    from odf.text import P
+
+    odt = OpenDocumentText()
+    odt.text.addElement(P(text=OWN_A))
+    odt.save(str(folder / "other.odt"))
+    rtf = "".join(f"\\'{b:02x}" if b > 127 else chr(b) for b in OWN_B.encode("cp1251"))
+    (folder / "other.rtf").write_text("{\\rtf1\\ansi\\ansicpg1251 " + rtf + "}", encoding="ascii")
+    (folder / "other.html").write_text(
+        f"<html><head><script>alert(1)</script></head><body><p>{OWN_A}</p></body></html>", encoding="utf-8")
     # a PDF with a text layer, written by Qt (the bundle reads it with pdfium)
     from PySide6.QtCore import QMarginsF, QRectF, Qt
     from PySide6.QtGui import QGuiApplication, QPageSize, QPainter, QPdfWriter
