@@ -11,6 +11,8 @@ Properties:
 * fingerprints are a pure function of the lemma sequence, positions point inside the tokens;
 * every passage lies inside BOTH texts, passages of one source never overlap on the suspect side;
 * a copied run of content words is found;
+* a check through a collection gives what a direct compare gives; a cross-check's matrix and
+  pairs agree;
 * results are identical across runs AND across process restarts (a fresh interpreter with
   another PYTHONHASHSEED gives the same JSON as this process).
 
@@ -321,6 +323,78 @@ def test_russian_passage_inside_ukrainian_source_is_found():
     inside = api.compare(suspect, api.document_from_text(uk + ru + " " + uk)).borrowed_percent
     assert alone > 60
     assert inside >= alone - 5
+
+
+SMALL = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+@SMALL
+@given(st.integers(0, 2**32 - 1))
+def test_check_through_a_collection_equals_compare(seed):
+    """A collection holding only B answers a check of A exactly as compare(A, B) does, whenever
+    it lists B (the index's candidate search may pass over a source that shares no 4-word run)."""
+    import tempfile
+
+    suspect, source = make_pair(random.Random(seed))
+    a, b = api.document_from_text(suspect, "suspect"), api.document_from_text(source, "source")
+    direct = api.compare(a, b)
+    with tempfile.TemporaryDirectory() as folder, api.Collection(Path(folder) / "c.sverka") as collection:
+        try:
+            collection.add_document(b)
+        except api.SverkaError:
+            return  # e.g. a source with no text at all
+        checked = collection.check(a)
+    check_passages(checked, suspect, [source])
+    if checked.sources:
+        assert [src.passages for src in checked.sources] == [src.passages for src in direct.sources]
+        assert checked.borrowed_percent == pytest.approx(direct.borrowed_percent)
+
+
+def _class_of_essays(seed: int) -> list:
+    r = random.Random(seed)
+    s, b = make_pair(r)
+    s2, b2 = make_pair(r)
+    texts = [s, b, s2 + " " + b[: r.randrange(0, 400)], b2]
+    return [api.document_from_text(t, f"essay {k}") for k, t in enumerate(texts)]
+
+
+@SMALL
+@given(st.integers(0, 2**32 - 1))
+def test_crosscheck_matrix_and_pairs_agree(seed):
+    docs = _class_of_essays(seed)
+    result = api.crosscheck(docs)
+    n = len(docs)
+    assert list(result.documents) == [d.title for d in docs]
+    assert len(result.matrix) == n and all(len(row) == n for row in result.matrix)
+    index = {name: k for k, name in enumerate(result.documents)}
+    for k, row in enumerate(result.matrix):
+        assert row[k] == 1.0
+        assert all(0.0 <= x <= 1.0 + 1e-9 for x in row)
+    threshold = Settings().crosscheck_threshold
+    previous = None
+    for p in result.pairs:
+        i, j = index[p.a], index[p.b]
+        assert i != j
+        assert p.a_in_b == pytest.approx(result.matrix[i][j]) and p.b_in_a == pytest.approx(result.matrix[j][i])
+        assert max(p.a_in_b, p.b_in_a) >= threshold
+        assert 0.0 <= p.resemblance <= 1.0
+        key = max(p.a_in_b, p.b_in_a)
+        assert previous is None or key <= previous + 1e-9, "pairs must come most similar first"
+        previous = key
+    assert api.crosscheck_to_json(api.crosscheck(docs)) == api.crosscheck_to_json(result)
+
+
+@pytest.mark.xfail(strict=False, reason="cross-check: containments of a pair come from one alignment "
+                   "(a_in_b from the suspect side, b_in_a from the source side), so they depend on "
+                   "the order the documents were given in")
+def test_crosscheck_does_not_depend_on_the_order_of_documents():
+    for seed in range(40):
+        docs = _class_of_essays(seed)
+
+        def pairs(result):
+            return {frozenset([(p.a, round(p.a_in_b, 6)), (p.b, round(p.b_in_a, 6))]) for p in result.pairs}
+
+        assert pairs(api.crosscheck(docs)) == pairs(api.crosscheck(docs[::-1])), f"seed {seed}"
 
 
 # --- across process restarts --------------------------------------------------------------
