@@ -20,6 +20,9 @@ def create_app(argv: list[str] | None = None):
 
 
 def main(argv: list[str] | None = None) -> int:
+    import multiprocessing
+
+    multiprocessing.freeze_support()  # the engine indexes in worker processes; needed when frozen
     app = create_app(argv)
     from .i18n import Translators
     from .main_window import MainWindow

@@ -95,6 +95,24 @@ class _TableModel(QAbstractTableModel):
     def row_object(self, row: int):
         return self._rows[row]
 
+    def sort_key(self, column: int):
+        """A key function over row objects for :meth:`sort`, or None to let the proxy sort."""
+        return None
+
+    def sort(self, column: int, order: Qt.SortOrder = Qt.SortOrder.AscendingOrder) -> None:
+        """Sort the rows with one C-level ``list.sort`` (a proxy would call ``data()`` n log n times)."""
+        key = self.sort_key(column)
+        if key is None or column < 0:
+            return
+        self.layoutAboutToBeChanged.emit()
+        old = self.persistentIndexList()
+        old_rows = [self._rows[i.row()] for i in old]
+        order_rows = sorted(self._rows, key=key, reverse=order == Qt.SortOrder.DescendingOrder)
+        new_pos = {id(obj): n for n, obj in enumerate(order_rows)}
+        self._rows = order_rows
+        self.changePersistentIndexList(old, [self.index(new_pos[id(o)], i.column()) for o, i in zip(old_rows, old)])
+        self.layoutChanged.emit()
+
     def rows(self) -> list:
         return list(self._rows)
 
@@ -132,6 +150,10 @@ class CollectionModel(_TableModel):
         if role == OBJECT_ROLE:
             return doc
         return None
+
+    def sort_key(self, column: int):
+        return (lambda d: d.title.casefold(), lambda d: d.format, lambda d: d.size_bytes,
+                lambda d: d.words, lambda d: d.added)[column] if 0 <= column < 5 else None
 
     def total_size(self) -> int:
         return sum(d.size_bytes for d in self._rows)
@@ -266,7 +288,16 @@ class MatrixModel(QAbstractTableModel):
 
 
 class SortProxy(QSortFilterProxyModel):
-    """Sorts on :data:`SORT_ROLE`; filters on the title column (case-insensitive, any part)."""
+    """Sorts on :data:`SORT_ROLE` (or lets the source model sort itself when it can, which is
+    much faster for thousands of rows); filters on title and path (case-insensitive, any part)."""
+
+    def sort(self, column: int, order: Qt.SortOrder = Qt.SortOrder.AscendingOrder) -> None:
+        model = self.sourceModel()
+        if column >= 0 and isinstance(model, _TableModel) and model.sort_key(column) is not None:
+            super().sort(-1)  # keep the source's order
+            model.sort(column, order)
+        else:
+            super().sort(column, order)
 
     def __init__(self, parent=None) -> None:
         super().__init__(parent)

@@ -75,10 +75,15 @@ class CollectionPanel(QWidget):
         self.view.verticalHeader().hide()
         self.view.setWordWrap(False)
         header = self.view.horizontalHeader()
+        header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
         header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
-        for col in range(1, CollectionModel().columnCount()):
-            header.setSectionResizeMode(col, QHeaderView.ResizeMode.ResizeToContents)
+        # Fixed starting widths: sizing to contents reads every row and freezes big collections.
+        digits = self.view.fontMetrics().horizontalAdvance("0")
+        for col, chars in ((1, 7), (2, 9), (3, 8), (4, 11)):
+            header.resizeSection(col, chars * digits + 16)
         header.setSectionHidden(4, True)
+        self.view.verticalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
+        self.view.verticalHeader().setDefaultSectionSize(self.view.fontMetrics().height() + 8)
 
         self.add_files_button = QToolButton()
         self.add_folder_button = QToolButton()
@@ -130,6 +135,8 @@ class CollectionPanel(QWidget):
 
     def set_documents(self, docs: list[DocumentInfo]) -> None:
         self.model.set_rows(docs)
+        header = self.view.horizontalHeader()
+        self.proxy.sort(header.sortIndicatorSection(), header.sortIndicatorOrder())  # keep the user's order
         self.sample_box.setVisible(not docs)
         self._update_totals()
 

@@ -126,6 +126,8 @@ class ResultsView(QWidget):
     def set_result(self, result: CheckResult | None) -> None:
         self.result = result
         self.model.set_rows(result.sources if result else ())
+        header = self.table.horizontalHeader()
+        self.proxy.sort(header.sortIndicatorSection(), header.sortIndicatorOrder())
         self.compare.set_result(result)
         self.borrowed.set_value(result.borrowed_percent if result else None)
         self.original.set_value(result.original_percent if result else None)
