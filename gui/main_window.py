@@ -214,6 +214,7 @@ class MainWindow(QMainWindow):
         sp.editor.filesDropped.connect(self._drop_paths)
         sp.editor.textChanged.connect(self._suspect_edited)
         self.cross_view.pairActivated.connect(self.compare_files)
+        self.results_view.excludeRequested.connect(self.exclude_source)
         self.runner.ended.connect(lambda job: self._update_actions())
 
     def retranslate(self) -> None:
@@ -652,6 +653,13 @@ class MainWindow(QMainWindow):
                 self.show_result(api.apply_exclusions(self.result, settings))
             except NotImplementedError:
                 pass
+
+    def exclude_source(self, key: str, exclude: bool = True) -> None:
+        """Count a source of the shown result or not; the result is rescored without searching again."""
+        keys = [k for k in self.settings.excluded_sources if k != key]
+        if exclude:
+            keys.append(key)
+        self.apply_settings(self.settings.replace(excluded_sources=tuple(keys)))
 
     # -- drops -----------------------------------------------------------------------------
     def dragEnterEvent(self, event: QDragEnterEvent) -> None:

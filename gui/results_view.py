@@ -9,6 +9,7 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QHeaderView,
     QLabel,
+    QMenu,
     QSplitter,
     QTableView,
     QVBoxLayout,
@@ -65,6 +66,7 @@ class ResultsView(QWidget):
     """Shows one :class:`CheckResult`; the sources table drives the right pane."""
 
     sourceActivated = Signal(int)
+    excludeRequested = Signal(str, bool)  # source key (path or sha256), exclude (True) or count again
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -114,6 +116,8 @@ class ResultsView(QWidget):
         layout.addWidget(self.warning)
         layout.addWidget(self.splitter, 1)
 
+        self.table.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
+        self.table.customContextMenuRequested.connect(self._context_menu)
         self.table.selectionModel().currentRowChanged.connect(self._row_changed)
         self.compare.sourceChanged.connect(self._select_row_of)
         self.retranslate()
@@ -151,6 +155,27 @@ class ResultsView(QWidget):
         self.summary.setText(
             self.tr("%1\nWords: %2 \u00b7 sources: %3 \u00b7 passages: %4").replace("%1", r.suspect.title)
             .replace("%2", str(r.suspect.words)).replace("%3", str(len(r.sources))).replace("%4", str(counted)))
+
+    def source_menu(self, row: int) -> QMenu:
+        """The context menu of source ``row`` (model order): count it or not."""
+        src = self.model.row_object(row)
+        key = src.path or src.sha256
+        excluded = self.result is not None and key in self.result.settings.excluded_sources
+        menu = QMenu(self)
+        if excluded:
+            action = menu.addAction(self.tr("Count this source again"))
+            action.triggered.connect(lambda: self.excludeRequested.emit(key, False))
+        else:
+            action = menu.addAction(self.tr("Do not count this source"))
+            action.triggered.connect(lambda: self.excludeRequested.emit(key, True))
+        return menu
+
+    def _context_menu(self, pos) -> None:
+        index = self.table.indexAt(pos)
+        if index.isValid():
+            menu = self.source_menu(self.proxy.mapToSource(index).row())
+            menu.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+            menu.popup(self.table.viewport().mapToGlobal(pos))
 
     def _row_changed(self, current: QModelIndex, _previous: QModelIndex) -> None:
         if current.isValid():

@@ -589,6 +589,14 @@ Words: %2 · sources: %3 · passages: %4</source>
         <translation>%1
 Слов: %2 · источников: %3 · фрагментов: %4</translation>
     </message>
+    <message>
+        <source>Count this source again</source>
+        <translation>Снова засчитывать этот источник</translation>
+    </message>
+    <message>
+        <source>Do not count this source</source>
+        <translation>Не засчитывать этот источник</translation>
+    </message>
 </context>
 <context>
     <name>SettingsDialog</name>

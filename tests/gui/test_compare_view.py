@@ -3,9 +3,8 @@ clicks that scroll the other pane, navigation, tooltips, palettes."""
 
 from __future__ import annotations
 
-from PySide6.QtCore import QPoint, Qt
+from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor, QPalette
-from PySide6.QtWidgets import QApplication
 
 from sverka.core.api import CheckResult, Passage, SourceMatch, SuspectInfo
 from sverka.gui.compare_view import MARK_PROPERTY, SOURCE_PROPERTY, CompareView, Offsets

@@ -6,8 +6,7 @@ import shutil
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
-import pytest
-from PySide6.QtCore import QCoreApplication, QTranslator
+from PySide6.QtCore import QTranslator
 
 from sverka.gui import i18n
 

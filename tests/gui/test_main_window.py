@@ -238,3 +238,28 @@ def test_settings_are_remembered(qtbot, window, prefs):
     window.apply_settings(window.settings.replace(min_passage_words=12, exclude_quotes=False))
     assert prefs.engine_settings().min_passage_words == 12
     assert prefs.engine_settings().exclude_quotes is False
+
+
+def test_a_source_can_be_left_out_of_the_score(qtbot, window, sample_copy):
+    add_and_wait(qtbot, window, [sample_copy / "collection"])
+    window.load_suspect(sample_copy / "suspect.txt")
+    qtbot.waitUntil(lambda: window.suspect_document is not None, timeout=TIMEOUT)
+    result = check_and_wait(qtbot, window)
+    top = result.sources[0]
+    menu = window.results_view.source_menu(0)
+    with qtbot.waitSignal(window.resultShown, timeout=TIMEOUT) as shown:
+        menu.actions()[0].trigger()
+    rescored = shown.args[0]
+    assert rescored.borrowed_percent < result.borrowed_percent
+    assert (top.path or top.sha256) in window.prefs.engine_settings().excluded_sources
+    same = next(s for s in rescored.sources if s.sha256 == top.sha256)
+    assert {p.excluded for p in same.passages} == {"source"}
+    left = window.results_view.compare.left
+    p = same.passages[0]
+    assert left.char_format_at(p.suspect_start).fontItalic()  # shown as not counted
+    row = next(r for r in range(window.results_view.model.rowCount())
+               if window.results_view.model.row_object(r).sha256 == top.sha256)
+    with qtbot.waitSignal(window.resultShown, timeout=TIMEOUT) as again:
+        window.results_view.source_menu(row).actions()[0].trigger()
+    assert again.args[0].borrowed_percent == pytest.approx(result.borrowed_percent)
+    assert window.prefs.engine_settings().excluded_sources == ()
