@@ -905,12 +905,11 @@ _malloc_trim = None
 
 
 def _worker_init() -> None:
-    try:
-        from .api import warm_up
+    """Import the canonizer in the worker; each dictionary loads on its first word.
 
-        warm_up()
-    except Exception:  # warming is an optimisation; the real call reports real errors
-        pass
+    Loading all of them up front would cost every worker ~70 MB for languages a
+    collection may not contain (a Russian archive never needs the Ukrainian one)."""
+    from . import text  # noqa: F401
 
 
 def _default_workers() -> int:
