@@ -412,19 +412,25 @@ def crosscheck_documents(
     for k in range(n):
         if prepared[k] is not None:
             matrix[k][k] = 1.0
+    order_key = [p.doc.sha256 if p is not None else "" for p in prepared]
     pairs: list[CrossPair] = []
     for m, (i, j, _) in enumerate(cands):
         if m % 16 == 0:
             cancel.raise_if_cancelled()
             progress(n, steps, "Comparing the documents with each other")
-        pi, pj = prepared[i], prepared[j]
-        passages = _align(pi, pj, settings)
+        # Alignment resolves overlaps on its suspect side, so align each pair in an order
+        # fixed by content, not by the order the user gave the documents in.
+        s, t = (i, j) if order_key[i] <= order_key[j] else (j, i)
+        ps, pt = prepared[s], prepared[t]
+        passages = _align(ps, pt, settings)
         passages = [p for p in passages if p.words >= settings.min_passage_words]
         if not passages:
             continue
-        a_in_b = _coverage(passages, len(pi.doc.text))
-        b_in_a = total(merge((p.source_start, p.source_end) for p in passages)) / max(1, len(pj.doc.text))
-        matrix[i][j], matrix[j][i] = a_in_b, b_in_a
+        s_in_t = _coverage(passages, len(ps.doc.text))
+        t_in_s = total(merge((p.source_start, p.source_end) for p in passages)) / max(1, len(pt.doc.text))
+        matrix[s][t], matrix[t][s] = s_in_t, t_in_s
+        a_in_b, b_in_a = matrix[i][j], matrix[j][i]
+        pi, pj = prepared[i], prepared[j]
         if max(a_in_b, b_in_a) >= settings.crosscheck_threshold:
             pairs.append(CrossPair(names[i], names[j], a_in_b, b_in_a, _jaccard(pi.distinct, pj.distinct)))
     if check is not None:
