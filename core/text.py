@@ -276,6 +276,7 @@ def _normalise(raw: str, mode: str) -> tuple[str, int, tuple[int, int, int, int]
 _table = _Table()
 
 _UK_MARKS = "іїєґІЇЄҐ"
+_latin_i_in_cyrillic = re.compile("(?<=[а-яґєіїА-ЯҐЄІЇ])[iIïÏ]|[iIïÏ](?=[а-яґєіїА-ЯҐЄІЇ])")
 _RU_MARKS = "ыэъёЫЭЪЁ"
 
 
@@ -283,6 +284,8 @@ def _reading_mode(text: str) -> str:
     """How to read Cyrillic words that could be either language: "uk" when Ukrainian-only
     letters (і ї є ґ) outnumber Russian-only ones (ы э ъ ё), else "ru"."""
     uk = sum(map(text.count, _UK_MARKS))
+    if "i" in text or "I" in text or "ï" in text:  # a Latin i standing in for і inside a word
+        uk += len(_latin_i_in_cyrillic.findall(text))
     return "uk" if uk and uk > sum(map(text.count, _RU_MARKS)) else "ru"
 
 
