@@ -20,15 +20,14 @@ done
 venv="${SVERKA_VENV:-$here/.venv}"
 python="${PYTHON:-python3}"
 
-# 1. The environment Sverka runs in (the same one the README's commands make).
-if ! { [ -x "$venv/bin/python" ] && "$venv/bin/python" -c "import sverka.core.api, sverka.gui.app" 2>/dev/null; }; then
-  if command -v apt-get >/dev/null 2>&1; then
-    SVERKA_VENV="$venv" bash installer/bootstrap.sh --no-run
-  else
-    [ -x "$venv/bin/python" ] || "$python" -m venv "$venv"
-    "$venv/bin/python" -m pip install -q --upgrade pip
-    "$venv/bin/python" -m pip install -q -e .
-  fi
+# 1. The environment Sverka runs in (the same one the README's commands make), brought up
+#    to this checkout's declared dependencies every time (quick when nothing changed).
+if command -v apt-get >/dev/null 2>&1; then
+  SVERKA_VENV="$venv" bash installer/bootstrap.sh --no-run
+else
+  [ -x "$venv/bin/python" ] || "$python" -m venv "$venv"
+  "$venv/bin/python" -m pip install -q --upgrade pip
+  "$venv/bin/python" -m pip install -q -e .
 fi
 
 # 2. The build tool, into the same environment (a build dependency only).
