@@ -81,13 +81,13 @@ def bench_check(collection: Path | None) -> dict:
             "seconds": statistics.median(times)}
 
 
-def bench_compare() -> dict:
+def bench_compare(size: int = 1_000_000) -> dict:
     from sverka.core import api
     from sverka.core.document import Document
 
     big = sorted(_files(), key=lambda f: -f.stat().st_size)
-    a = _read(big[0])[:1_000_000]
-    b = (_read(big[1]) + _read(big[2]))[:500_000] + a[:500_000]
+    a = _head(_read(big[0]), size)
+    b = _head(_read(big[1]) + _read(big[2]), size // 2) + _head(a, size // 2)
     from sverka.core.check import compare_prepared, prepare
 
     api.warm_up()
@@ -97,8 +97,13 @@ def bench_compare() -> dict:
     t1 = time.perf_counter()
     r = compare_prepared(pa, pb, settings)
     t2 = time.perf_counter()
-    return {"chars": (len(a), len(b)), "borrowed": r.borrowed_percent, "seconds": t2 - t0,
-            "canonize": t1 - t0, "match": t2 - t1}
+    return {"chars": (len(a), len(b)), "bytes": size, "borrowed": r.borrowed_percent,
+            "seconds": t2 - t0, "canonize": t1 - t0, "match": t2 - t1}
+
+
+def _head(text: str, size: int) -> str:
+    """The longest start of ``text`` whose UTF-8 encoding fits in ``size`` bytes."""
+    return text.encode("utf-8")[:size].decode("utf-8", "ignore")
 
 
 def bench_crosscheck(n: int = 300, size: int = 20_000) -> dict:
@@ -131,13 +136,14 @@ def main(argv=None) -> int:
         print(f"ruslit not found at {RUSLIT}")
         return 1
     r = bench_compare()
-    print(f"compare two 1 MB texts: {r['seconds']:.2f} s = canonization and fingerprints {r['canonize']:.2f} s "
+    print(f"compare two texts of {r['bytes'] / 1e6:g} MB UTF-8 ({r['chars'][0]} and {r['chars'][1]} characters), "
+          f"new words for the dictionaries: {r['seconds']:.2f} s = canonization and fingerprints {r['canonize']:.2f} s "
           f"+ alignment and scores {r['match']:.2f} s (borrowed {r['borrowed']:.1f} %)")
     r = bench_crosscheck()
-    print(f"cross-check {r['documents']} documents of 20 KB: {r['seconds']:.2f} s ({r['pairs']} pairs listed)")
+    print(f"cross-check {r['documents']} documents of 20 000 characters: {r['seconds']:.2f} s ({r['pairs']} pairs listed)")
     if not args.skip_index:
         r = bench_check(args.collection)
-        print(f"check a {r['suspect_chars'] // 1000} KB suspect against all ruslit: {r['seconds']:.3f} s warm "
+        print(f"check a suspect of {r['suspect_chars']} characters against all ruslit: {r['seconds']:.3f} s warm "
               f"(median of 5; {r['sources']} sources, borrowed {r['borrowed']:.1f} %)")
     return 0
 
