@@ -5,7 +5,7 @@
 * Input is a NORMALISED form (lower case, NFKC, ё->е, look-alikes folded: see
   :mod:`sverka.core.text`); output lemmas are normalised the same way (ё->е).
 * The analyzers are created lazily, once per process; :func:`warm_up` loads them up front.
-  Results are cached per (form, language), so a repeated form costs one dict lookup.
+  Recent results are cached per (form, language) (bounded: the canonizer keeps them all).
 * Stop words: a form is one when it or its lemma is on the language's list, and every
   one-letter word is one (prepositions, conjunctions, initials, pieces of "т. е.").
 * Adjectives (``drop_adjectives``) are pymorphy's ADJF and ADJS (full and short adjectives;
@@ -33,6 +33,10 @@ _lock = threading.RLock()
 _analyzers: dict[str, object] = {}
 _stop_words: dict[str, frozenset[str]] = {}
 _cache: dict[tuple[str, str], "Analysis"] = {}
+#: The canonizer keeps every analysed raw form for the life of the process; this cache only
+#: spares the dictionaries a form met again in another spelling ("Книга" after "книга"),
+#: which happens near its first sighting. Bounded, so memory does not grow twice per form.
+_CACHE_LIMIT = 20_000
 
 
 @dataclass(frozen=True, slots=True)
@@ -118,6 +122,8 @@ def analyze(form: str, lang: str) -> Analysis:
         is_stop=len(form) == 1 or form in stops or lemma in stops,
         is_adjective=is_adjective,
     )
+    if len(_cache) >= _CACHE_LIMIT:
+        _cache.clear()
     _cache[key] = found
     return found
 
