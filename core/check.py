@@ -454,4 +454,6 @@ def crosscheck_documents(
         pairs=tuple(pairs),
         matrix=tuple(tuple(r) for r in matrix),
         failed=tuple(failed),
+        sha256=tuple(order_key),
+        settings=settings,
     )

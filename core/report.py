@@ -305,8 +305,10 @@ def render_html(result: CheckResult | CrossCheckResult) -> str:
             ]
             for i, row in enumerate(result.matrix)
         ]
+        shas = list(result.sha256) + [""] * (len(docs) - len(result.sha256))
         return env.get_template("crosscheck.html.j2").render(
-            result=result, documents=docs, matrix=matrix, **common
+            result=result, documents=list(zip(docs, shas)), matrix=matrix,
+            settings_rows=_settings_rows(result.settings), **common
         )
 
     sources = _sorted_sources(result)

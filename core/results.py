@@ -107,6 +107,8 @@ class CrossCheckResult:
     pairs: tuple[CrossPair, ...]  # above the threshold, most similar first
     matrix: tuple[tuple[float, ...], ...]  # matrix[i][j] = containment of documents[i] in documents[j]
     failed: tuple[tuple[str, str], ...] = ()  # (path, reason) of files that could not be read
+    sha256: tuple[str, ...] = ()  # SHA-256 of each document's text, "" for one not read
+    settings: Settings = field(default_factory=Settings)
 
 
 @dataclass(frozen=True)

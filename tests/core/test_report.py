@@ -262,10 +262,24 @@ def test_crosscheck_html_has_pairs_matrix_and_failures():
         pairs=(CrossPair("a.txt", "<script>alert(1)</script>.txt", 0.5, 0.25, 0.2),),
         matrix=((0.0, 0.5), (0.25, 0.0)),
         failed=(("<img src=x onerror=alert(1)>.pdf", "the file is damaged"),),
+        sha256=("ab" * 32, "cd" * 32),
+        settings=Settings(min_passage_words=11),
     )
     page = report.render_html(r)
     m = assert_safe_html(page)
     shown = "".join(m.text)
     assert "50.0%" in shown and "25.0%" in shown and "the file is damaged" in shown
     assert "<script>alert(1)</script>.txt" in shown
-    assert m.tags.count("table") == 3  # documents, pairs, matrix
+    assert "ab" * 32 in shown and "cd" * 32 in shown  # SHA-256 of every document
+    assert "min_passage_words" in shown and "11" in shown  # the settings used
+    assert m.tags.count("table") == 4  # documents, pairs, matrix, settings
+
+
+def test_crosscheck_result_carries_each_documents_sha256_and_the_settings():
+    from sverka.core import api
+
+    docs = [api.document_from_text(t, f"d{k}") for k, t in enumerate(["Первый текст о море.", "Второй текст о горах."])]
+    settings = Settings(min_passage_words=9)
+    r = api.crosscheck(docs, settings=settings)
+    assert r.sha256 == tuple(d.sha256 for d in docs)
+    assert r.settings == settings
