@@ -135,6 +135,61 @@ api.render_html(cross)
 print("FLOW OK", len(added.added), round(result.borrowed_percent, 1))
 '''
 
+# The window's main flow, driven through the same public methods and signals the GUI tests use:
+# add the sample collection, open the sample suspect, check, export HTML and PDF, compare two
+# files, cross-check a folder, close.
+GUI_FLOW = r'''
+import os, sys, time
+os.environ["QT_QPA_PLATFORM"] = "offscreen"
+from pathlib import Path
+from PySide6.QtCore import QEventLoop, QSettings, QTimer
+from sverka.gui.app import create_app
+from sverka.gui.main_window import MainWindow
+from sverka.gui.preferences import Preferences
+
+app = create_app(["sverka-gui"])
+tmp, sample = Path(sys.argv[1]), Path(sys.argv[2])
+prefs = Preferences(QSettings(str(tmp / "sverka.ini"), QSettings.Format.IniFormat))
+window = MainWindow(tmp / "collection.sverka", prefs)
+
+
+def until(done, what, timeout=120):
+    # short nested event loops, as pytest-qt waits: QCoreApplication.processEvents() called
+    # from Python while a worker thread runs Python corrupts reference counts in PySide6 6.12
+    end = time.monotonic() + timeout
+    while not done():
+        if time.monotonic() > end:
+            raise SystemExit(f"timed out waiting for {what}")
+        loop = QEventLoop()
+        QTimer.singleShot(20, loop.quit)
+        loop.exec()
+
+
+def run(signal, start, what):
+    got = []
+    signal.connect(lambda *args: got.append(args))
+    start()
+    until(lambda: got, what)
+    return got[0]
+
+
+run(window.collectionChanged, window.show, "the window")
+run(window.collectionChanged, lambda: window.add_paths([sample / "collection"]), "adding the sample collection")
+assert len(window.documents) >= 2, window.documents
+window.load_suspect(sample / "suspect.txt")
+until(lambda: window.suspect_document is not None, "the suspect")
+(result,) = run(window.resultShown, window.check, "the check")
+assert result.sources, "the sample suspect borrows from the sample collection"
+window.export(tmp / "report.html")
+window.export(tmp / "report.pdf")
+files = sorted(p for p in (sample / "collection").iterdir() if p.is_file())
+run(window.resultShown, lambda: window.compare_files(sample / "suspect.txt", files[0]), "the comparison")
+run(window.crossCheckShown, lambda: window.crosscheck([sample / "collection"]), "the cross-check")
+window.close()
+window.runner.shutdown()
+print("GUI FLOW OK", len(window.documents), round(result.borrowed_percent, 1))
+'''
+
 BORROWED = (
     "Студенты написали курсовые работы по истории родного края и сдали их преподавателю "
     "в последний день семестра, хотя многие из них начали писать только накануне вечером. "
@@ -263,17 +318,37 @@ def test_window_starts_without_a_socket(tmp_path):
 
 
 @pytest.mark.slow
+def test_window_main_flow_opens_no_socket(tmp_path):
+    """Through the window: add the sample collection, check the sample suspect, export HTML and
+    PDF, compare two files, cross-check a folder; offscreen, under the guard."""
+    sample = tmp_path / "sample"
+    shutil.copytree(PROJECT / "resources" / "sample", sample)
+    done, attempts, processes = _run_guarded(tmp_path, ["-c", GUI_FLOW, str(tmp_path), str(sample)],
+                                             {"QT_QPA_PLATFORM": "offscreen"}, timeout=300)
+    assert attempts == "", f"network attempted:\n{attempts}\n{done.stderr[-3000:]}"
+    assert done.returncode == 0, done.stdout + done.stderr[-5000:]
+    assert "GUI FLOW OK" in done.stdout
+    assert (tmp_path / "report.html").stat().st_size > 0 and (tmp_path / "report.pdf").stat().st_size > 0
+    assert processes
+
+
+@pytest.mark.slow
 @pytest.mark.skipif(shutil.which("strace") is None, reason="strace is not installed (apt-get install strace)")
 def test_no_internet_socket_at_the_system_call_level(tmp_path):
-    """Every thread of every process (Python, Qt, pdfium): no AF_INET/AF_INET6/AF_PACKET socket."""
+    """Every thread of every process (Python, Qt, pdfium): no AF_INET/AF_INET6/AF_PACKET socket,
+    in the core flow, the window's start and the window's main flow."""
     docs = tmp_path / "docs"
     _write_documents(docs)
     env = dict(os.environ, HOME=str(tmp_path / "home"), XDG_DATA_HOME=str(tmp_path / "home" / "data"),
                XDG_CONFIG_HOME=str(tmp_path / "home" / "config"), QT_QPA_PLATFORM="offscreen",
                SVERKA_SMOKE_TIMEOUT="60", SVERKA_SMOKE_LINGER="4")
+    sample = tmp_path / "sample"
+    shutil.copytree(PROJECT / "resources" / "sample", sample)
+    (tmp_path / "gui").mkdir()
     runs = {
         "flow": [sys.executable, "-c", FLOW, str(docs), str(tmp_path / "c.sverka")],
         "window": [sys.executable, *_gui_smoke_args()],
+        "window flow": [sys.executable, "-c", GUI_FLOW, str(tmp_path / "gui"), str(sample)],
     }
     for name, cmd in runs.items():
         trace = tmp_path / f"{name}.strace"
