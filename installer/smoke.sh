@@ -40,6 +40,7 @@ out=$(run QT_QPA_PLATFORM=offscreen SVERKA_SMOKE_TIMEOUT=60 SVERKA_SMOKE_LINGER=
   cat "$work/gui.err" >&2; echo "smoke: the window did not start: $out" >&2; exit 1; }
 echo "  $out; process ran $(( ($(date +%s%N) - start) / 1000000 )) ms"
 grep -q "^window shown" <<<"$out"
+if grep -q "Traceback" "$work/gui.err"; then cat "$work/gui.err" >&2; echo "smoke: the window logged an error" >&2; exit 1; fi
 if command -v xvfb-run >/dev/null 2>&1; then
   step "window (xcb under Xvfb)"
   out=$(run SVERKA_SMOKE_TIMEOUT=60 timeout 120 "$(command -v xvfb-run)" -a "$bundle/sverka-gui" --smoke-test 2>"$work/gui.err") || {
