@@ -5,7 +5,8 @@
 #   bash installer/smoke.sh --no-build   test the bundle already in dist/sverka
 # Checks:
 # * the window starts offscreen to a visible main window and stays 3 s (dictionaries warm
-#   up); again under Xvfb with the real xcb platform when xvfb-run is installed;
+#   up); in Russian (LANG=ru_RU.UTF-8: the translations are in the bundle); again under Xvfb
+#   with the real xcb platform when xvfb-run is installed (dist/smoke-window.png shows it);
 # * the command line extracts a .txt (CP1251), .docx, .pdf, .odt, .rtf and .html; compares two documents
 #   (--json, validated); indexes a collection, also a folder big enough for the index's
 #   worker processes of the frozen app; checks a suspect against it (--json, --html);
@@ -41,11 +42,16 @@ out=$(run QT_QPA_PLATFORM=offscreen SVERKA_SMOKE_TIMEOUT=60 SVERKA_SMOKE_LINGER=
 echo "  $out; process ran $(( ($(date +%s%N) - start) / 1000000 )) ms"
 grep -q "^window shown" <<<"$out"
 if grep -q "Traceback" "$work/gui.err"; then cat "$work/gui.err" >&2; echo "smoke: the window logged an error" >&2; exit 1; fi
+step "window in Russian (the .qm translations in the bundle)"
+out=$(run LANG=ru_RU.UTF-8 QT_QPA_PLATFORM=offscreen timeout 120 "$bundle/sverka-gui" --smoke-test 2>/dev/null)
+echo "  $out"
+grep -q "^window shown: Сверка" <<<"$out"
 if command -v xvfb-run >/dev/null 2>&1; then
   step "window (xcb under Xvfb)"
-  out=$(run SVERKA_SMOKE_TIMEOUT=60 timeout 120 "$(command -v xvfb-run)" -a "$bundle/sverka-gui" --smoke-test 2>"$work/gui.err") || {
+  out=$(run SVERKA_SMOKE_TIMEOUT=60 SVERKA_SMOKE_LINGER=2 SVERKA_SMOKE_SCREENSHOT="$here/dist/smoke-window.png" \
+    timeout 120 "$(command -v xvfb-run)" -a "$bundle/sverka-gui" --smoke-test 2>"$work/gui.err") || {
     cat "$work/gui.err" >&2; echo "smoke: the window did not start under Xvfb: $out" >&2; exit 1; }
-  echo "  $out"
+  echo "  $out; picture of the window: dist/smoke-window.png"
 fi
 
 step "command line"

@@ -6,6 +6,7 @@ window starts as usual, and as soon as a main window is visible this prints
 ``SVERKA_SMOKE_TIMEOUT`` seconds (default 30) it prints ``no window shown`` and quits with 3.
 ``SVERKA_SMOKE_LINGER`` seconds (default 0) keeps the window open that long after it is
 shown, so the work that follows the first paint (dictionaries warming up) runs too.
+``SVERKA_SMOKE_SCREENSHOT=FILE.png`` saves a picture of the window just before it quits.
 """
 
 import multiprocessing
@@ -30,11 +31,17 @@ def _arm_smoke_test() -> None:
         if shown:
             timer.stop()
             print(f"window shown: {shown[0].windowTitle()} ({clock.elapsed()} ms)", flush=True)
-            QTimer.singleShot(linger_ms, lambda: QApplication.exit(0))
+            QTimer.singleShot(linger_ms, lambda: finish(shown[0]))
         elif clock.elapsed() > limit_ms:
             timer.stop()
             print("no window shown", flush=True)
             QApplication.exit(3)
+
+    def finish(window: QMainWindow) -> None:
+        picture = os.environ.get("SVERKA_SMOKE_SCREENSHOT")
+        if picture:
+            window.grab().save(picture)
+        QApplication.exit(0)
 
     timer.timeout.connect(look)
     timer.start(50)
