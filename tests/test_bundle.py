@@ -1,6 +1,7 @@
-"""The PyInstaller bundle builds and works (installer/smoke.sh): a separate, slower job.
+"""The PyInstaller bundle builds and works (installer/smoke.sh).
 
-Skipped unless SVERKA_BUNDLE_TEST=1 (it builds the whole bundle, about a minute on two cores):
+Skipped unless SVERKA_BUNDLE_TEST=1 (it builds the whole bundle, about a minute on two cores);
+CI (.ci/run) sets it:
     SVERKA_BUNDLE_TEST=1 .venv/bin/python -m pytest tests/test_bundle.py
 See installer/README.md for what the smoke test checks.
 """
