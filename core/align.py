@@ -362,13 +362,13 @@ def align(
                 method = "exact"
             else:
                 method = "bridged"
-            found.append((p.a0, p.a1, p.b0, p.b1, method))
+            found.append((p.a0, p.a1, p.b0, p.b1, method, p.matched))
 
     found.sort()
     out: list[Passage] = []
     ta, tb = a.text, b.text
     sa, ea, sb, eb = a.starts, a.ends, b.starts, b.ends
-    for k, (a0, a1, b0, b1, method) in enumerate(found):
+    for k, (a0, a1, b0, b1, method, matched) in enumerate(found):
         c0, c1, d0, d1 = int(sa[a0]), int(ea[a1 - 1]), int(sb[b0]), int(eb[b1 - 1])
         if grow:
             a_floor = int(ea[found[k - 1][1] - 1]) if k else 0
@@ -378,5 +378,5 @@ def align(
             a_floor = max(a_floor, int(ea[a0 - 1]) if a0 else 0)
             a_ceil = min(a_ceil, int(sa[a1]) if a1 < n else len(ta))
             c0, c1, d0, d1 = _grow(ta, tb, c0, c1, d0, d1, a_floor, a_ceil, b_floor, b_ceil)
-        out.append(Passage(c0, c1, d0, d1, a1 - a0, method))
+        out.append(Passage(c0, c1, d0, d1, a1 - a0, method, matched=matched))
     return out

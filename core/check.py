@@ -73,13 +73,20 @@ def _sentence_score(a: np.ndarray, b: np.ndarray) -> float:
     return float(np.minimum(ca[ia], cb[ib]).sum()) / len(a)
 
 
+#: The search keeps passages of at least this many matched words (or the user's smaller
+#: minimum); a larger ``min_passage_words`` marks the shorter ones excluded="short" instead
+#: of never finding them, so it can be applied to a finished result (apply_exclusions) with
+#: the same outcome as a new search.
+SEARCH_MIN_WORDS = 8
+
+
 def _align(a: Prepared, b: Prepared, settings: Settings) -> list[Passage]:
     return align(
         a.tokens,
         b.tokens,
         seed_words=settings.align_seed_words,
         max_gap=settings.max_gap_words,
-        min_words=settings.min_passage_words,
+        min_words=min(settings.min_passage_words, SEARCH_MIN_WORDS),
         min_sentence_words=settings.min_sentence_words,
     )
 
@@ -423,7 +430,7 @@ def crosscheck_documents(
         s, t = (i, j) if order_key[i] <= order_key[j] else (j, i)
         ps, pt = prepared[s], prepared[t]
         passages = _align(ps, pt, settings)
-        passages = [p for p in passages if p.words >= settings.min_passage_words]
+        passages = [p for p in passages if p.matched_words >= settings.min_passage_words]
         if not passages:
             continue
         s_in_t = _coverage(passages, len(ps.doc.text))

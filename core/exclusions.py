@@ -9,7 +9,7 @@ count (``Passage.excluded``), and recomputes every score from the others:
   template matched.
 * ``"bibliography"`` / ``"quote"``: a passage lying mostly in the bibliography section or in
   quoted text of the suspect (when ``exclude_bibliography`` / ``exclude_quotes``).
-* ``"short"``: fewer than ``min_passage_words`` canonical words.
+* ``"short"``: fewer than ``min_passage_words`` canonical words matched (``Passage.matched_words``).
 
 Scores are shares of the suspect's characters (``len(text)``): the union of the counted
 passages' suspect spans, minus quoted text, the bibliography and template regions (those
@@ -276,7 +276,7 @@ def apply_exclusions(result: CheckResult, settings: Settings) -> CheckResult:
             return "bibliography"
         if _mostly_inside(p, quotes):
             return "quote"
-        if p.words < settings.min_passage_words:
+        if p.matched_words < settings.min_passage_words:
             return "short"
         return None
 

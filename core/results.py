@@ -40,6 +40,12 @@ class Passage:
     words: int  # canonical words of the suspect covered by the passage
     method: str  # a key of METHODS
     excluded: str | None = None  # None, or a key of EXCLUSIONS
+    matched: int | None = None  # suspect words matched exactly (bridged edits not counted); None: all ``words``
+
+    @property
+    def matched_words(self) -> int:
+        """What the minimum passage length is judged by (``settings.min_passage_words``)."""
+        return self.words if self.matched is None else self.matched
 
 
 @dataclass(frozen=True)

@@ -110,3 +110,15 @@ def test_excluded_source_and_template():
     assert [q.excluded for q in by["B"].passages] == ["template", None]
     assert r.borrowed_percent == pytest.approx(100 * 16 / len(TEXT), abs=1e-3)
     assert r.sources[0].title == "B"
+
+
+def test_minimum_passage_length_counts_matched_words_not_bridged_ones():
+    # 12 words from first to last, but 6 of them were bridged edits: 6 matched
+    bridged = Passage(0, 43, 0, 43, 12, "bridged", matched=6)
+    start = TEXT.index("ещё")
+    exact = Passage(start, start + 23, 50, 73, 8, "exact", matched=8)
+    r = apply_exclusions(_result(TEXT, [_source("A", [bridged, exact])]), Settings(min_passage_words=8))
+    assert [p.excluded for p in r.sources[0].passages] == ["short", None]
+    r = apply_exclusions(r, Settings(min_passage_words=6))
+    assert [p.excluded for p in r.sources[0].passages] == [None, None]
+    assert Passage(0, 1, 0, 1, 5, "exact").matched_words == 5  # without a count, every word matched
