@@ -13,6 +13,8 @@ from pathlib import Path
 from typing import Iterable, Sequence
 
 from .document import Document, document_from_text
+from .files import document_files
+from .extract import SUPPORTED_SUFFIXES
 from .errors import Cancelled, CollectionBusy, CollectionError, ExtractError, SverkaError
 from .progress import NEVER_CANCELLED, CancelToken, Progress, no_progress
 from .results import (
@@ -29,7 +31,7 @@ from .results import (
 from .settings import Settings
 
 __all__ = [
-    "AddSummary", "CancelToken", "Cancelled", "CheckResult", "Collection", "CollectionBusy",
+    "AddSummary", "SUPPORTED_SUFFIXES", "document_files", "CancelToken", "Cancelled", "CheckResult", "Collection", "CollectionBusy",
     "CollectionError", "CrossCheckResult", "CrossPair", "Document", "DocumentInfo",
     "ExtractError", "Passage", "Progress", "Settings", "SourceMatch", "Span", "SuspectInfo",
     "SverkaError", "apply_exclusions", "compare", "crosscheck", "default_collection_path",

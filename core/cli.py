@@ -25,7 +25,6 @@ from .settings import Settings
 EXIT_OK, EXIT_INPUT, EXIT_USAGE = 0, 1, 2
 
 #: Suffixes picked up when a folder is given to ``crosscheck``.
-DOCUMENT_SUFFIXES = {".txt", ".md", ".docx", ".pdf", ".odt", ".rtf", ".html", ".htm"}
 
 #: Friendly flags for some settings, besides the generic ``--field-name`` ones.
 ALIASES = {
@@ -452,32 +451,14 @@ def _cmd_compare(args: argparse.Namespace) -> int:
     return EXIT_OK if _emit(result, args, Path(args.html) if args.html else None) else EXIT_INPUT
 
 
-def _expand(paths: list[str]) -> tuple[list[str], list[str]]:
-    """Files given, and the documents inside folders given (sorted); plus paths that do not exist."""
-    files, missing = [], []
-    for p in paths:
-        if os.path.isdir(p):
-            found = sorted(
-                str(f) for f in Path(p).rglob("*")
-                if f.is_file() and f.suffix.lower() in DOCUMENT_SUFFIXES
-                and not any(part.startswith(".") for part in f.relative_to(p).parts)
-            )
-            files += found
-        elif os.path.exists(p):
-            files.append(p)
-        else:
-            missing.append(p)
-    return files, missing
-
-
 def _cmd_crosscheck(args: argparse.Namespace) -> int:
     from . import api
 
     settings = _settings_from(args)
     _check_settings(args.parser, settings)
-    files, missing = _expand(args.paths)
-    for p in missing:
-        _err(f"{p}: no such file or folder")
+    files, missing = api.document_files(args.paths)
+    for p, reason in missing:
+        _err(f"{p}: {reason}")
     if len(files) + (1 if args.db is not None else 0) < 2:
         _err("crosscheck needs at least two documents (or --db to compare them with a collection)")
         return EXIT_INPUT if missing else EXIT_USAGE

@@ -46,7 +46,6 @@ log = logging.getLogger(__name__)
 #: Settings fixed when a collection is built (see api.Collection).
 INDEXING_FIELDS = ("shingle_words", "winnow_window", "minhash_functions", "drop_adjectives")
 
-SUFFIXES = (".txt", ".md", ".docx", ".pdf", ".odt", ".rtf", ".html", ".htm")
 
 
 def sample_folder() -> Path:
@@ -56,14 +55,8 @@ def sample_folder() -> Path:
 
 
 def files_in(paths: Sequence[Path]) -> list[Path]:
-    """Files of the given paths, folders expanded recursively, sorted within each folder."""
-    out: list[Path] = []
-    for p in paths:
-        if p.is_dir():
-            out.extend(sorted(f for f in p.rglob("*") if f.is_file() and f.suffix.lower() in SUFFIXES))
-        elif p.is_file():
-            out.append(p)
-    return out
+    """Files of the given paths, folders expanded recursively (the engine's walker)."""
+    return [Path(f) for f in api.document_files(paths)[0]]
 
 
 class MainWindow(QMainWindow):
@@ -439,7 +432,7 @@ class MainWindow(QMainWindow):
         return self.add_paths([sample / "collection"])
 
     def _file_filter(self) -> str:
-        patterns = " ".join(f"*{s}" for s in SUFFIXES)
+        patterns = " ".join(f"*{s}" for s in api.SUPPORTED_SUFFIXES)
         return self.tr("Documents (%1)").replace("%1", patterns) + ";;" + self.tr("All files (*)")
 
     # -- suspect ---------------------------------------------------------------------------

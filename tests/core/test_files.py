@@ -1,0 +1,31 @@
+"""The one folder walker behind adding, and cross-checking in the window and the command line."""
+
+from __future__ import annotations
+
+import os
+
+from sverka.core import api
+
+
+def test_folders_are_walked_once_in_order_and_loops_are_reported(tmp_path):
+    (tmp_path / "b").mkdir()
+    (tmp_path / "b" / "2.docx").write_bytes(b"")
+    (tmp_path / "a.txt").write_text("a", encoding="utf-8")
+    (tmp_path / "c.TXT").write_text("c", encoding="utf-8")
+    (tmp_path / ".hidden.txt").write_text("h", encoding="utf-8")
+    (tmp_path / "~$lock.docx").write_bytes(b"")
+    (tmp_path / "picture.png").write_bytes(b"\x89PNG")
+    os.symlink(tmp_path, tmp_path / "b" / "loop")
+
+    files, failed = api.document_files([tmp_path, tmp_path / "missing.txt"])
+
+    assert [os.path.relpath(f, tmp_path) for f in files] == ["a.txt", os.path.join("b", "2.docx"), "c.TXT"]
+    reasons = dict(failed)
+    assert "loop" in reasons[str(tmp_path / "b" / "loop")]
+    assert reasons[str(tmp_path / "missing.txt")] == "no such file or folder"
+
+
+def test_a_file_named_explicitly_is_taken_whatever_its_suffix(tmp_path):
+    f = tmp_path / "notes.log"
+    f.write_text("x", encoding="utf-8")
+    assert api.document_files([f]) == ([str(f)], [])
