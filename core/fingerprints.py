@@ -19,69 +19,19 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .minhash import (
-    EMPTY,
-    MINHASH_SEED,
-    mega_shingles,
-    minhash_resemblance,
-    minhash_signature,
-    near_duplicate,
-    shared_count,
-    super_shingles,
-)
-from .sentences import sentence_hashes, sentence_score, seq2, x_measure
+from . import minhash, sentences, shingles, shortdoc
+from .minhash import *  # noqa: F403  (re-exported: one concept per module, one import here)
+from .sentences import *  # noqa: F403
 from .settings import Settings
-from .shingles import (
-    anchor_shingles,
-    anchors,
-    containment,
-    dice,
-    manber_sample,
-    mix64,
-    resemblance,
-    shingle_count,
-    shingle_hashes,
-    shingle_starts,
-    shingle_token_range,
-    unique_counts,
-    winnow,
-)
-from .shortdoc import full_text_hash, longest_words, short_similarity
+from .shingles import *  # noqa: F403
+from .shortdoc import *  # noqa: F403
 from .text import Tokens
 
 __all__ = [
-    # shingles
-    "mix64",
-    "shingle_count",
-    "shingle_hashes",
-    "shingle_starts",
-    "shingle_token_range",
-    "resemblance",
-    "dice",
-    "containment",
-    "manber_sample",
-    "winnow",
-    "anchors",
-    "anchor_shingles",
-    "unique_counts",
-    # min-hash
-    "EMPTY",
-    "MINHASH_SEED",
-    "minhash_signature",
-    "minhash_resemblance",
-    "super_shingles",
-    "mega_shingles",
-    "shared_count",
-    "near_duplicate",
-    # short documents
-    "longest_words",
-    "short_similarity",
-    "full_text_hash",
-    # sentences
-    "sentence_hashes",
-    "seq2",
-    "x_measure",
-    "sentence_score",
+    *shingles.__all__,
+    *minhash.__all__,
+    *shortdoc.__all__,
+    *sentences.__all__,
     # one document
     "SUPER_SHINGLE_GROUPS",
     "LONGEST_WORDS",
