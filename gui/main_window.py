@@ -11,8 +11,6 @@ from PySide6.QtCore import QEvent, QMarginsF, QSettings, Qt, QTimer, Signal
 from PySide6.QtGui import (
     QAction,
     QCloseEvent,
-    QDragEnterEvent,
-    QDropEvent,
     QGuiApplication,
     QKeySequence,
     QPageLayout,
@@ -36,7 +34,7 @@ from sverka.core.api import CheckResult, CrossCheckResult, Document, SverkaError
 
 from .crosscheck_view import CrossCheckView
 from .jobs import Job, JobRunner
-from .panels import CollectionPanel, ProgressPanel, SuspectPanel, local_paths
+from .panels import AcceptsPathDrops, CollectionPanel, ProgressPanel, SuspectPanel
 from .preferences import Preferences
 from .results_view import ResultsView
 
@@ -59,7 +57,7 @@ def files_in(paths: Sequence[Path]) -> list[Path]:
     return [Path(f) for f in api.document_files(paths)[0]]
 
 
-class MainWindow(QMainWindow):
+class MainWindow(AcceptsPathDrops, QMainWindow):
     """Sverka's window. ``collection_path`` and ``preferences`` let tests use a temporary home."""
 
     collectionChanged = Signal()
@@ -204,7 +202,7 @@ class MainWindow(QMainWindow):
         sp.paste_button.setDefaultAction(self.act_paste)
         sp.clear_button.setDefaultAction(self.act_clear)
         sp.check_button.clicked.connect(self.check)
-        sp.editor.filesDropped.connect(self._drop_paths)
+        sp.editor.filesDropped.connect(self.paths_dropped)
         sp.editor.textChanged.connect(self._suspect_edited)
         self.cross_view.pairActivated.connect(self.compare_files)
         self.results_view.excludeRequested.connect(self.exclude_source)
@@ -655,21 +653,7 @@ class MainWindow(QMainWindow):
         self.apply_settings(self.settings.replace(excluded_sources=tuple(keys)))
 
     # -- drops -----------------------------------------------------------------------------
-    def dragEnterEvent(self, event: QDragEnterEvent) -> None:
-        if local_paths(event.mimeData()):
-            event.acceptProposedAction()
-
-    def dragMoveEvent(self, event) -> None:
-        if local_paths(event.mimeData()):
-            event.acceptProposedAction()
-
-    def dropEvent(self, event: QDropEvent) -> None:
-        paths = local_paths(event.mimeData())
-        if paths:
-            event.acceptProposedAction()
-            self._drop_paths(paths)
-
-    def _drop_paths(self, paths: list[Path]) -> None:
+    def paths_dropped(self, paths: list[Path]) -> None:
         """One file: the text to check; two files: compare them; a folder or more: cross-check."""
         files = [p for p in paths if p.is_file()]
         folders = [p for p in paths if p.is_dir()]

@@ -41,7 +41,29 @@ def mime_for(paths) -> QMimeData:
     return mime
 
 
-class CollectionPanel(QWidget):
+class AcceptsPathDrops:
+    """Mixin for a widget that takes dropped local files and folders: accepts a drag that
+    carries any, and hands them to :meth:`paths_dropped`."""
+
+    def paths_dropped(self, paths: list[Path]) -> None:
+        raise NotImplementedError
+
+    def dragEnterEvent(self, event: QDragEnterEvent) -> None:
+        if local_paths(event.mimeData()):
+            event.acceptProposedAction()
+
+    def dragMoveEvent(self, event) -> None:
+        if local_paths(event.mimeData()):
+            event.acceptProposedAction()
+
+    def dropEvent(self, event: QDropEvent) -> None:
+        paths = local_paths(event.mimeData())
+        if paths:
+            event.acceptProposedAction()
+            self.paths_dropped(paths)
+
+
+class CollectionPanel(AcceptsPathDrops, QWidget):
     """The reference collection: filterable sortable list, count and total size, drop target."""
 
     pathsDropped = Signal(list)  # list[Path]
@@ -156,19 +178,8 @@ class CollectionPanel(QWidget):
             text += " " + self.tr("(%1 shown)").replace("%1", str(shown))
         self.totals.setText(text)
 
-    def dragEnterEvent(self, event: QDragEnterEvent) -> None:
-        if local_paths(event.mimeData()):
-            event.acceptProposedAction()
-
-    def dragMoveEvent(self, event) -> None:
-        if local_paths(event.mimeData()):
-            event.acceptProposedAction()
-
-    def dropEvent(self, event: QDropEvent) -> None:
-        paths = local_paths(event.mimeData())
-        if paths:
-            event.acceptProposedAction()
-            self.pathsDropped.emit(paths)
+    def paths_dropped(self, paths: list[Path]) -> None:
+        self.pathsDropped.emit(paths)
 
     def changeEvent(self, event: QEvent) -> None:
         if event.type() == QEvent.Type.LanguageChange:
