@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass, field
+from functools import cached_property
 
 
 @dataclass(frozen=True)
@@ -21,9 +22,10 @@ class Document:
     warnings: tuple[str, ...] = ()
     meta: tuple[tuple[str, str], ...] = field(default=())  # (key, value) pairs, e.g. ("encoding", "cp1251")
 
-    @property
+    @cached_property
     def sha256(self) -> str:
-        """SHA-256 of the UTF-8 text: the content identity used for duplicates and reports."""
+        """SHA-256 of the UTF-8 text: the content identity used for duplicates and reports
+        (computed once per document)."""
         return hashlib.sha256(self.text.encode("utf-8", "surrogatepass")).hexdigest()
 
 
