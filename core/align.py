@@ -36,7 +36,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .results import Passage
-from .text import Tokens
+from .text import Tokens, word_starts, words_in
 
 __all__ = [
     "Segment",
@@ -68,16 +68,18 @@ def pair_shingles(hashes: np.ndarray, w: int) -> np.ndarray:
     return out
 
 
-def join_equal(x: np.ndarray, y: np.ndarray, max_repeats: int = 0) -> tuple[np.ndarray, np.ndarray]:
+def join_equal(x: np.ndarray, y: np.ndarray, max_repeats: int = 0, budget: int = 0) -> tuple[np.ndarray, np.ndarray]:
     """All pairs ``(i, j)`` with ``x[i] == y[j]``, sorted by ``i`` then ``j``.
 
     Values occurring more than ``max_repeats`` times in ``x`` or in ``y`` are skipped
-    (``0`` = no limit).
+    (``0`` = no limit). With a ``budget`` (0 = none), at most that many pairs are made: the
+    values making the most pairs (count in x times count in y: refrains, formulas of a
+    repetitive text) are dropped first, so memory and time stay linear in the inputs.
     """
     if len(x) == 0 or len(y) == 0:
         return _EMPTY_I, _EMPTY_I
     if len(y) > len(x):  # sort the smaller side
-        j, i = join_equal(y, x, max_repeats)
+        j, i = join_equal(y, x, max_repeats, budget)
         order = np.lexsort((j, i))
         return i[order], j[order]
     order = np.argsort(y, kind="stable")
@@ -86,12 +88,20 @@ def join_equal(x: np.ndarray, y: np.ndarray, max_repeats: int = 0) -> tuple[np.n
     hi = np.searchsorted(ys, x, "right")
     cnt = hi - lo
     ok = cnt > 0
-    if max_repeats:
-        ok &= cnt <= max_repeats
-        if ok.any():
-            xs = np.sort(x)
-            cx = np.searchsorted(xs, x, "right") - np.searchsorted(xs, x, "left")
-            ok &= cx <= max_repeats
+    if (max_repeats or budget) and ok.any():
+        xs = np.sort(x)
+        cx = np.searchsorted(xs, x, "right") - np.searchsorted(xs, x, "left")
+        if max_repeats:
+            ok &= (cnt <= max_repeats) & (cx <= max_repeats)
+        if budget and int(cnt[ok].sum()) > budget:
+            pairs_of_value = np.where(ok, cx * cnt, 0)
+            idx = np.flatnonzero(ok)
+            by = np.argsort(pairs_of_value[idx], kind="stable")
+            made = np.cumsum(cnt[idx][by])
+            within = int(np.searchsorted(made, budget, "right"))
+            limit = pairs_of_value[idx][by][within] if within < len(by) else None
+            if limit is not None:
+                ok &= pairs_of_value < limit
     ia = np.flatnonzero(ok)
     if len(ia) == 0:
         return _EMPTY_I, _EMPTY_I
@@ -168,12 +178,15 @@ def _sentence_segments(a: Tokens, b: Tokens, covered_cum: np.ndarray, min_words:
 
 
 class _Chain:
-    __slots__ = ("segs", "a0", "a1", "b0", "b1", "matched")
+    """Segments linked into one passage: suspect hull ``[a0, a1)``, source hull ``[b0, b1)``."""
+
+    __slots__ = ("segs", "a0", "a1", "b0", "b1", "matched", "bspans")
 
     def __init__(self, s: Segment) -> None:
         self.segs = [s]
         self.a0, self.a1, self.b0, self.b1 = s.a0, s.a1, s.b0, s.b1
-        self.matched = s.a1 - s.a0
+        self.matched = s.a1 - s.a0  # suspect tokens covered by segments
+        self.bspans = [(s.b0, s.b1)]  # source token ranges of the segments, sorted
 
     def add(self, s: Segment) -> None:
         self.segs.append(s)
@@ -181,24 +194,78 @@ class _Chain:
         self.a1 = max(self.a1, s.a1)
         self.b0 = min(self.b0, s.b0)
         self.b1 = max(self.b1, s.b1)
+        bisect.insort(self.bspans, (s.b0, s.b1))
+
+    def b_overlap(self, b0: int, b1: int) -> int:
+        """Source tokens of ``[b0, b1)`` already matched by a segment of this chain."""
+        k = bisect.bisect_left(self.bspans, (b0, b0))
+        total = 0
+        for x0, x1 in self.bspans[max(0, k - 8) : k + 8]:
+            total += max(0, min(b1, x1) - max(b0, x0))
+        return total
 
 
-def _chain(segments: list[Segment], max_gap: int, overlap: int) -> list[_Chain]:
+class _Linker:
+    """When may segment ``s`` join chain ``c`` (one rule for the first pass and re-chaining)?
+
+    * In the suspect, ``s`` begins at most ``max_gap`` tokens after the chain ends (or overlaps
+      it by at most ``overlap``) and extends it.
+    * Never across a sentence with no matched word: if a whole suspect sentence lies between
+      the chain's last matched token and ``s``, they are two passages. An original sentence
+      the student wrote between two borrowed ones is never part of a passage.
+    * Never across suspect tokens another passage has taken (``taken``).
+    * In the source, ``s`` lies within ``max_gap`` tokens of the chain's source range, in
+      EITHER direction (sentences reversed, clauses rotated, words moved), and matches source
+      tokens the chain has not matched yet.
+    Returns a cost (lower is better: the plain continuation of the diagonal is cheapest)
+    or None.
+    """
+
+    def __init__(self, sentence_ids: np.ndarray, max_gap: int, overlap: int, taken: "_Taken | None" = None) -> None:
+        self.sid = sentence_ids
+        self.max_gap = max_gap
+        self.overlap = overlap
+        self.taken = taken
+
+    def cost(self, c: _Chain, s: Segment) -> int | None:
+        ga = s.a0 - c.a1
+        if ga > self.max_gap or ga < -self.overlap or s.a1 <= c.a1:
+            return None
+        if ga > 0:
+            if int(self.sid[s.a0]) - int(self.sid[c.a1 - 1]) >= 2:
+                return None
+            if self.taken is not None and self.taken.overlaps(c.a1, s.a0):
+                return None
+        if s.b0 >= c.b1 - self.overlap:  # after the source range: the usual continuation
+            gb = s.b0 - c.b1
+            if gb > self.max_gap or s.b1 <= c.b1:
+                return None
+            return max(ga, 0) + max(gb, 0) + abs(ga - gb)
+        dist = max(c.b0 - s.b1, 0)  # before the source range, or inside it
+        if dist > self.max_gap:
+            return None
+        if (s.b1 - s.b0) - c.b_overlap(s.b0, s.b1) <= self.overlap:
+            return None  # nothing new on the source side: a repeat, not a reordering
+        return max(ga, 0) + dist + self.max_gap + 1
+
+
+#: Chains still open when a segment arrives that are looked at (repetitive text bound).
+_ACTIVE_LIMIT = 64
+
+
+def _chain(segments: list[Segment], linker: _Linker) -> list[_Chain]:
     """Greedy chaining of segments sorted by ``a0`` (see the module docstring, step 4)."""
     chains: list[_Chain] = []
     active: list[_Chain] = []
+    max_gap = linker.max_gap
     for s in segments:
         if active:
-            active = [c for c in active if c.a1 + max_gap >= s.a0]
+            active = [c for c in active if c.a1 + max_gap >= s.a0][-_ACTIVE_LIMIT:]
         best = None
         best_cost = None
         for c in active:
-            ga = s.a0 - c.a1
-            gb = s.b0 - c.b1
-            if ga < -overlap or gb < -overlap or gb > max_gap or s.a1 <= c.a1 or s.b1 <= c.b1:
-                continue
-            cost = max(ga, 0) + max(gb, 0) + abs(ga - gb)
-            if best_cost is None or cost < best_cost:
+            cost = linker.cost(c, s)
+            if cost is not None and (best_cost is None or cost < best_cost):
                 best, best_cost = c, cost
         if best is None:
             c = _Chain(s)
@@ -290,11 +357,18 @@ def _grow(ta: str, tb: str, a0: int, a1: int, b0: int, b1: int, a_floor: int, a_
     return a0, a1, b0, b1
 
 
+#: A passage matches at least this many canonical (content) words, whatever its length in
+#: words of the text: eight words of which seven are stop words are a phrase, not a passage.
+MIN_MATCHED_TOKENS = 3
+#: Seed pairs allowed per token of the two texts: repetitive text cannot blow up the work.
+SEED_BUDGET_PER_TOKEN = 8
+
+
 def align(
     a: Tokens,
     b: Tokens,
     *,
-    seed_words: int = 3,
+    seed_words: int = 2,
     max_gap: int = 6,
     min_words: int = 8,
     min_sentence_words: int = 5,
@@ -303,13 +377,16 @@ def align(
 ) -> list[Passage]:
     """The passages of suspect ``a`` found in source ``b``, sorted by suspect start.
 
-    ``min_words``: a passage must match at least this many suspect tokens (bridged gaps
-    not counted). Passages never overlap on the suspect side.
+    ``min_words``: a passage must match at least this many WORDS OF THE SUSPECT'S TEXT (stop
+    words included, bridged gaps not counted) and at least :data:`MIN_MATCHED_TOKENS`
+    canonical tokens. Passages never overlap on the suspect side. Work and memory are bounded
+    by the texts' lengths (:data:`SEED_BUDGET_PER_TOKEN`).
     """
     w = max(1, seed_words)
     ha = pair_shingles(a.hashes, w)
     hb = pair_shingles(b.hashes, w)
-    i, j = join_equal(ha, hb, max_seed_repeats)
+    budget = SEED_BUDGET_PER_TOKEN * (len(ha) + len(hb)) + 1000
+    i, j = join_equal(ha, hb, max_seed_repeats, budget=budget)
     seg_arr = runs(i, j, w)
     n = len(a)
     cov = np.zeros(n + 1, dtype=np.int64)
@@ -328,32 +405,28 @@ def align(
         return []
 
     overlap = w
-    chains = [c for c in _chain(segments, max_gap, overlap) if c.matched >= min_words]
+    sid = np.asarray(a.sentence_ids)
+    ws = word_starts(a.text)
+    sa, ea, sb, eb = a.starts, a.ends, b.starts, b.ends
+
+    def matched_words(c: _Chain) -> int:
+        return words_in(ws, _char_ranges(_token_ranges(c.segs), sa, ea))
+
+    def big_enough(c: _Chain) -> bool:
+        return c.matched >= MIN_MATCHED_TOKENS and matched_words(c) >= min_words
+
+    chains = [c for c in _chain(segments, _Linker(sid, max_gap, overlap)) if big_enough(c)]
     chains.sort(key=lambda c: (-c.matched, c.a0, c.b0))
 
     taken = _Taken()
-    found: list[tuple[int, int, int, int, str]] = []
+    found: list[tuple[int, int, int, int, str, list[Segment]]] = []
     for c in chains:
         if not taken.overlaps(c.a0, c.a1):
             pieces = [c]
         else:
             parts = [p for s in c.segs for p in _clip(s, taken)]
             parts.sort(key=lambda s: (s.a0, -s.a1))
-            pieces = []
-            for p in parts:
-                if pieces:
-                    last = pieces[-1]
-                    if (
-                        p.a0 - last.a1 <= max_gap
-                        and -overlap <= p.b0 - last.b1 <= max_gap
-                        and p.a1 > last.a1
-                        and p.b1 > last.b1
-                        and not taken.overlaps(last.a1, p.a0)
-                    ):
-                        last.add(p)
-                        continue
-                pieces.append(_Chain(p))
-            pieces = [p for p in pieces if p.matched >= min_words]
+            pieces = [p for p in _chain(parts, _Linker(sid, max_gap, overlap, taken)) if big_enough(p)]
         for p in pieces:
             taken.add(p.a0, p.a1)
             if all(s.sentence for s in p.segs):
@@ -362,14 +435,16 @@ def align(
                 method = "exact"
             else:
                 method = "bridged"
-            found.append((p.a0, p.a1, p.b0, p.b1, method, p.matched))
+            found.append((p.a0, p.a1, p.b0, p.b1, method, p.segs))
 
-    found.sort()
+    found.sort(key=lambda f: (f[0], f[1], f[2], f[3]))
     out: list[Passage] = []
     ta, tb = a.text, b.text
-    sa, ea, sb, eb = a.starts, a.ends, b.starts, b.ends
-    for k, (a0, a1, b0, b1, method, matched) in enumerate(found):
+    for k, (a0, a1, b0, b1, method, segs) in enumerate(found):
         c0, c1, d0, d1 = int(sa[a0]), int(ea[a1 - 1]), int(sb[b0]), int(eb[b1 - 1])
+        pieces = sorted(
+            (int(sa[s.a0]), int(ea[s.a1 - 1]), int(sb[s.b0]), int(eb[s.b1 - 1])) for s in segs
+        )
         if grow:
             a_floor = int(ea[found[k - 1][1] - 1]) if k else 0
             a_ceil = int(sa[found[k + 1][0]]) if k + 1 < len(found) else len(ta)
@@ -377,6 +452,37 @@ def align(
             b_ceil = int(sb[b1]) if b1 < len(b) else len(tb)
             a_floor = max(a_floor, int(ea[a0 - 1]) if a0 else 0)
             a_ceil = min(a_ceil, int(sa[a1]) if a1 < n else len(ta))
-            c0, c1, d0, d1 = _grow(ta, tb, c0, c1, d0, d1, a_floor, a_ceil, b_floor, b_ceil)
-        out.append(Passage(c0, c1, d0, d1, a1 - a0, method, matched=matched))
+            first = min(pieces, key=lambda q: q[0])
+            last = max(pieces, key=lambda q: q[1])
+            g0, _, e0, _ = _grow(ta, tb, c0, first[1], first[2], first[3], a_floor, a_ceil, b_floor, b_ceil)
+            _, g1, _, e1 = _grow(ta, tb, last[0], c1, last[2], last[3], a_floor, a_ceil, b_floor, b_ceil)
+            if g0 < c0:
+                pieces.insert(0, (g0, c0, e0, first[2]))
+            if g1 > c1:
+                pieces.append((c1, g1, last[3], e1))
+            c0, c1 = g0, g1
+            d0, d1 = min(d0, *(q[2] for q in pieces)), max(d1, *(q[3] for q in pieces))
+        suspect_ranges = _merge_ranges([(q[0], q[1]) for q in pieces])
+        words = words_in(ws, [(c0, c1)])
+        matched = words_in(ws, suspect_ranges)
+        out.append(Passage(c0, c1, d0, d1, words, method, matched=matched, pieces=tuple(pieces)))
     return out
+
+
+def _token_ranges(segs: list[Segment]) -> list[tuple[int, int]]:
+    """Union of the segments' suspect token ranges, sorted and disjoint."""
+    return _merge_ranges([(s.a0, s.a1) for s in segs])
+
+
+def _merge_ranges(ranges: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    out: list[list[int]] = []
+    for x0, x1 in sorted(ranges):
+        if out and x0 <= out[-1][1]:
+            out[-1][1] = max(out[-1][1], x1)
+        else:
+            out.append([x0, x1])
+    return [(x0, x1) for x0, x1 in out]
+
+
+def _char_ranges(token_ranges: list[tuple[int, int]], starts: np.ndarray, ends: np.ndarray) -> list[tuple[int, int]]:
+    return [(int(starts[x0]), int(ends[x1 - 1])) for x0, x1 in token_ranges]

@@ -18,6 +18,8 @@ from typing import TYPE_CHECKING, Callable, Sequence
 import numpy as np
 
 from .align import align
+from .candidates import PAIR_WORDS, SENTENCE_MIN_TOKENS, pair_keys, sentence_keys
+from .candidates import rank as rank_candidates
 from .document import Document
 from .exclusions import apply_exclusions, merge, total
 from .progress import NEVER_CANCELLED, CancelToken, Progress, no_progress
@@ -26,7 +28,7 @@ from .sentences import sentence_hashes, seq2
 from .settings import Settings
 from .shingles import shingle_hashes, winnow
 from .shortdoc import longest_words, short_similarity
-from .text import Tokens, canonize
+from .text import Tokens, canonize, word_starts, words_in
 
 if TYPE_CHECKING:  # pragma: no cover
     from .index import Index
@@ -44,6 +46,8 @@ class Prepared:
     distinct: np.ndarray  # uint64: sorted distinct shingle hashes
     winnowed: np.ndarray  # uint64: sorted distinct winnowed hashes
     seq2: np.ndarray  # uint64: Seq2 of ALGORITHMS.md §5
+    pairs: tuple[np.ndarray, np.ndarray]  # retrieval pair keys (hashes, positions)
+    sentences: tuple[np.ndarray, np.ndarray, np.ndarray]  # retrieval sentence keys (hashes, positions, tokens)
 
 
 def prepare(doc: Document, settings: Settings, tokens: Tokens | None = None) -> Prepared:
@@ -53,7 +57,8 @@ def prepare(doc: Document, settings: Settings, tokens: Tokens | None = None) -> 
     sh = shingle_hashes(tokens.hashes, settings.shingle_words)
     win = np.unique(sh[winnow(sh, settings.winnow_window)]) if len(sh) else sh
     seq1, _ = sentence_hashes(tokens.word_hashes, tokens.sentence_ids, len(tokens.sentence_spans))
-    return Prepared(doc, tokens, sh, np.unique(sh), win, seq2(seq1))
+    return Prepared(doc, tokens, sh, np.unique(sh), win, seq2(seq1), pair_keys(tokens),
+                    sentence_keys(tokens, max(SENTENCE_MIN_TOKENS, settings.min_sentence_words)))
 
 
 def _jaccard(a: np.ndarray, b: np.ndarray) -> float:
@@ -131,8 +136,30 @@ def _suspect_info(doc: Document, tokens: Tokens) -> SuspectInfo:
     )
 
 
-def _coverage(passages: Sequence[Passage], n: int) -> float:
-    return total(merge((p.suspect_start, p.suspect_end) for p in passages)) / n if n else 0.0
+def _coverage(passages: Sequence[Passage], text: str) -> float:
+    """Share of the words of ``text`` (the suspect) matched by ``passages``, 0..1."""
+    starts = word_starts(text)
+    if not len(starts):
+        return 0.0
+    return words_in(starts, merge(iv for p in passages for iv in p.matched_spans())) / len(starts)
+
+
+#: A retrieval key held more than this many times in the collection is skipped (boilerplate).
+MAX_POSTING = 5000
+
+
+def retrieve(index: "Index", a: Prepared, settings: Settings) -> list[tuple[int, int]]:
+    """``[(doc_id, score)]``: the stored documents that may hold a passage of ``a``, best
+    first, at most ``settings.max_candidates`` (see :mod:`sverka.core.candidates`)."""
+    pair_rows = index.pair_postings(np.unique(a.pairs[0]), max_posting=MAX_POSTING) if len(a.pairs[0]) else None
+    sent_rows = index.sentence_postings(np.unique(a.sentences[0]), max_posting=MAX_POSTING) if len(a.sentences[0]) else None
+    empty = (np.zeros(0, np.uint64), np.zeros(0, np.int64), np.zeros(0, np.int64))
+    gap = settings.max_gap_words
+    return rank_candidates(
+        a.pairs, pair_rows or empty, a.sentences, sent_rows or empty,
+        near_suspect=gap + PAIR_WORDS + 1, near_source=gap + 2 * PAIR_WORDS + 2,
+        limit=settings.max_candidates,
+    )
 
 
 def check_document(
@@ -158,13 +185,7 @@ def check_document(
     exact_dup = index.info(dup_id).title if dup_id is not None else None
 
     limit = settings.max_candidates
-    found: dict[int, int] = {}
-    if len(a.winnowed):
-        for doc_id, shared in index.candidates(a.winnowed, min_shared=settings.min_shared_fingerprints, limit=limit):
-            found[doc_id] = max(found.get(doc_id, 0), shared)
-    if len(a.seq2):
-        for doc_id, shared in index.sentence_candidates(a.seq2, min_shared=2, limit=limit):
-            found.setdefault(doc_id, shared)
+    found: dict[int, int] = dict(retrieve(index, a, settings))
     short_ok: set[int] = set()
     short = _is_short(a, settings)
     if short and len(a.tokens):
@@ -192,7 +213,7 @@ def check_document(
         passages, res, sent = match(a, b, settings, short=doc_id in short_ok)
         if not passages:
             continue
-        if _coverage(passages, n) < settings.min_source_containment and doc_id not in short_ok:
+        if _coverage(passages, suspect.text) < settings.min_source_containment and doc_id not in short_ok:
             continue
         info = stored.info
         sources.append(
@@ -433,7 +454,7 @@ def crosscheck_documents(
         passages = [p for p in passages if p.matched_words >= settings.min_passage_words]
         if not passages:
             continue
-        s_in_t = _coverage(passages, len(ps.doc.text))
+        s_in_t = _coverage(passages, ps.doc.text)
         t_in_s = total(merge((p.source_start, p.source_end) for p in passages)) / max(1, len(pt.doc.text))
         matrix[s][t], matrix[t][s] = s_in_t, t_in_s
         a_in_b, b_in_a = matrix[i][j], matrix[j][i]

@@ -24,6 +24,7 @@ from typing import Iterable, Sequence
 
 from .results import CheckResult, Passage, SourceMatch, Span
 from .settings import Settings
+from .text import word_starts, words_in
 
 __all__ = [
     "apply_exclusions",
@@ -245,19 +246,86 @@ def _source_excluded(src: SourceMatch, excluded: Sequence[str]) -> bool:
     return bool(excluded) and ((src.path is not None and src.path in excluded) or src.sha256 in excluded)
 
 
+def intersect(a: Sequence[Interval], b: Sequence[Interval]) -> list[Interval]:
+    """``a`` and ``b``; both sorted and disjoint."""
+    return subtract(a, subtract(a, b))
+
+
+def _quotes_from_sources(sources: Sequence[SourceMatch], quotes: list[Interval]) -> list[Interval]:
+    """The suspect's quotations that were already quotations in the source they match.
+
+    A novel's dialogue copied with its « » is copied text, not the student's citation: a
+    quotation counts as the student's own only when the source text matched there is not
+    itself inside quotation marks.
+    """
+    if not quotes:
+        return []
+    inherited: list[Interval] = []
+    for src in sources:
+        src_quotes = None
+        for p in src.passages:
+            if not _inside(p.suspect_start, p.suspect_end, quotes):
+                continue
+            for q in p.pieces or ((p.suspect_start, p.suspect_end, p.source_start, p.source_end),):
+                a0, a1, b0, b1 = q
+                if not _mostly_inside_span(a0, a1, quotes):
+                    continue
+                if src_quotes is None:
+                    src_quotes = find_quotes(src.text)
+                if _mostly_inside_span(b0, b1, src_quotes):
+                    inherited.extend(iv for iv in quotes if iv[0] < a1 and a0 < iv[1])
+    return merge(inherited)
+
+
+def _mostly_inside_span(s: int, e: int, regions: Sequence[Interval]) -> bool:
+    return e > s and 2 * _inside(s, e, regions) >= e - s
+
+
+_SPACES = re.compile(r"\s+")
+
+
+def _same_words(a: str, b: str) -> bool:
+    norm = lambda t: _SPACES.sub(" ", t.lower().replace("ё", "е")).strip()  # noqa: E731
+    return norm(a) == norm(b)
+
+
+def _exact_words(src: SourceMatch, text: str, starts, counted: Sequence[Interval]) -> int:
+    """Suspect words of counted pieces whose text is the source's, character for character
+    (case and spacing aside): which of two editions the student copied from."""
+    exact = []
+    for p in src.passages:
+        if p.excluded is not None:
+            continue
+        for a0, a1, b0, b1 in p.pieces or ((p.suspect_start, p.suspect_end, p.source_start, p.source_end),):
+            if _same_words(text[a0:a1], src.text[b0:b1]):
+                exact.append((a0, a1))
+    return words_in(starts, intersect(merge(exact), counted))
+
+
 def apply_exclusions(result: CheckResult, settings: Settings) -> CheckResult:
     """``result`` with passages marked and scores recomputed under ``settings`` (see module doc).
 
+    Shares are shares of the suspect's WORDS (never of whitespace or punctuation): borrowed =
+    words matched by a counted passage; cited = words of the student's own quotations and of
+    the bibliography that match a source; original = the rest. The three sum to 100.
+
     Idempotent: previous marks are ignored, so a result can be re-evaluated under any
     settings. Sources are never dropped here (an excluded source stays visible); they are
-    sorted by containment, highest first.
+    sorted by containment, then by content (words copied character for character, sentence
+    score, resemblance), never by name.
     """
     text = result.suspect_text
-    n = len(text)
+    starts = word_starts(text)
+    n_words = len(starts)
     marked = marked_spans(text, settings)
-    quotes = merge((s.start, s.end) for s in marked if s.kind == "quote")
-    bib = merge((s.start, s.end) for s in marked if s.kind == "bibliography")
     excluded_sources = tuple(settings.excluded_sources)
+    live = [src for src in result.sources if not _source_excluded(src, excluded_sources) and not src.is_template]
+    quotes_all = merge((s.start, s.end) for s in marked if s.kind == "quote")
+    quotes = subtract(quotes_all, _quotes_from_sources(live, quotes_all))
+    marked = tuple(s for s in marked if s.kind != "quote" or _inside(s.start, s.end, quotes))
+    bib = merge((s.start, s.end) for s in marked if s.kind == "bibliography")
+    quotes_count = getattr(settings, "count_quotes_as_borrowed", False)
+    student_quotes = [] if quotes_count else quotes
 
     templates = merge(
         (p.suspect_start, p.suspect_end)
@@ -265,7 +333,7 @@ def apply_exclusions(result: CheckResult, settings: Settings) -> CheckResult:
         if src.is_template and not _source_excluded(src, excluded_sources)
         for p in src.passages
     )
-    never = merge(quotes + bib + templates)
+    never = merge(student_quotes + bib + templates)
 
     def reason(src: SourceMatch, p: Passage) -> str | None:
         if _source_excluded(src, excluded_sources):
@@ -274,7 +342,7 @@ def apply_exclusions(result: CheckResult, settings: Settings) -> CheckResult:
             return "template"
         if _mostly_inside(p, bib):
             return "bibliography"
-        if _mostly_inside(p, quotes):
+        if _mostly_inside(p, student_quotes):
             return "quote"
         if p.matched_words < settings.min_passage_words:
             return "short"
@@ -282,19 +350,35 @@ def apply_exclusions(result: CheckResult, settings: Settings) -> CheckResult:
 
     sources = []
     everything: list[Interval] = []
+    cited_parts: list[Interval] = []
+    keys = {}
     for src in result.sources:
         passages = tuple(dataclasses.replace(p, excluded=reason(src, p)) for p in src.passages)
-        counted = subtract(merge((p.suspect_start, p.suspect_end) for p in passages if p.excluded is None), never)
+        matched = merge(iv for p in passages if p.excluded is None for iv in p.matched_spans())
+        counted = subtract(matched, never)
         everything.extend(counted)
-        containment = total(counted) / n if n else 0.0
-        sources.append(dataclasses.replace(src, passages=passages, containment=containment))
-    sources.sort(key=lambda s: (-s.containment, -s.resemblance, s.title, s.source_id if s.source_id is not None else -1))
-    borrowed = round(100.0 * total(merge(everything)) / n, 4) if n else 0.0
+        cited_parts.extend(
+            iv for p in passages if p.excluded in (None, "quote", "bibliography") for iv in p.matched_spans()
+        )
+        containment = words_in(starts, counted) / n_words if n_words else 0.0
+        new = dataclasses.replace(src, passages=passages, containment=containment)
+        keys[id(new)] = _exact_words(new, text, starts, counted) if containment else 0
+        sources.append(new)
+    sources.sort(key=lambda s: (-s.containment, -keys[id(s)], -s.sentence_score, -s.resemblance,
+                                s.sha256, s.source_id if s.source_id is not None else -1))
+    borrowed_region = merge(everything)
+    cited_region = subtract(intersect(merge(cited_parts), merge(student_quotes + bib)), merge(templates + borrowed_region))
+    if n_words:
+        borrowed = round(100.0 * words_in(starts, borrowed_region) / n_words, 4)
+        cited = round(100.0 * words_in(starts, cited_region) / n_words, 4)
+    else:
+        borrowed = cited = 0.0
     return dataclasses.replace(
         result,
         sources=tuple(sources),
         borrowed_percent=borrowed,
-        original_percent=round(100.0 - borrowed, 4),
+        cited_percent=cited,
+        original_percent=round(100.0 - borrowed - cited, 4),
         marked=marked,
         settings=settings,
     )

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from . import minhash, sentences, shingles, shortdoc
+from .candidates import pair_keys, sentence_keys
 from .minhash import *  # noqa: F403  (re-exported: one concept per module, one import here)
 from .sentences import *  # noqa: F403
 from .settings import Settings
@@ -74,6 +75,10 @@ class DocumentFingerprints:
     minhash: np.ndarray  # uint64 (settings.minhash_functions,); all EMPTY without shingles
     super_shingles: np.ndarray  # uint64 (6,), or (0,) without shingles
     mega_shingles: np.ndarray  # uint64 (15,), or (0,) without shingles
+    pair_hashes: np.ndarray  # uint64: retrieval pair keys (sverka.core.candidates.pair_keys)
+    pair_positions: np.ndarray  # int64: first token of each
+    sentence_keys: np.ndarray  # uint64: retrieval sentence keys (candidates.sentence_keys)
+    sentence_key_positions: np.ndarray  # int64: first token of each
 
 
 def fingerprint_document(tokens: Tokens, settings: Settings) -> DocumentFingerprints:
@@ -86,6 +91,8 @@ def fingerprint_document(tokens: Tokens, settings: Settings) -> DocumentFingerpr
     sig = minhash_signature(distinct, settings.minhash_functions)
     supers = super_shingles(sig, SUPER_SHINGLE_GROUPS) if len(distinct) else np.empty(0, np.uint64)
     megas = mega_shingles(supers)
+    pairs, pair_pos = pair_keys(tokens)
+    sent_keys, sent_pos, _ = sentence_keys(tokens)
     return DocumentFingerprints(
         shingle_words=w,
         winnow_window=k,
@@ -102,4 +109,8 @@ def fingerprint_document(tokens: Tokens, settings: Settings) -> DocumentFingerpr
         minhash=_frozen(sig, np.uint64),
         super_shingles=_frozen(supers, np.uint64),
         mega_shingles=_frozen(megas, np.uint64),
+        pair_hashes=_frozen(pairs, np.uint64),
+        pair_positions=_frozen(pair_pos, np.int64),
+        sentence_keys=_frozen(sent_keys, np.uint64),
+        sentence_key_positions=_frozen(sent_pos, np.int64),
     )

@@ -24,8 +24,8 @@ File format
               added ISO-8601, language, is_template, warnings JSON,
               fulltext_hash, short_length, minhash BLOB '<u8' x minhash_functions)
     document_data(doc_id, text BLOB zlib(UTF-8), tokens BLOB: see below)
-    shingles(hash, doc_id, pos)          winnowed shingle hashes; pos = first token index
-    sentence_pairs(hash, doc_id, pos)    Seq2 of ALGORITHMS.md §5; pos = index into sentence_spans
+    pairs(hash, doc_id, pos)             pair keys (sverka.core.candidates); pos = first token index
+    sentences(hash, doc_id, pos)         sentence keys (SH of sentences of >= 3 tokens); pos likewise
     short_words(hash, doc_id)            seed 000: hashes of the longest distinct words
     super_shingles(hash, doc_id), mega_shingles(hash, doc_id)
 
@@ -48,15 +48,15 @@ All candidate queries are one grouped query (chunked only if the IN list exceeds
 variable limit), return ``[(doc_id, distinct shared hashes)]`` sorted by count descending then
 doc_id, and accept any iterable of uint64 hashes (duplicates are ignored):
 
-* ``Index.candidates(hashes, *, min_shared=2, limit=50)``: winnowed shingle hashes.
+* ``Index.pair_postings(hashes, *, max_posting=0)`` and ``Index.sentence_postings(...)``:
+  the rows (hash, doc_id, pos) of the retrieval keys, ranked by :mod:`sverka.core.candidates`.
 * ``Index.short_candidates(word_hashes, *, min_shared=2, limit=50)``: seed 000 longest words;
   ``Index.short_lengths(ids) -> {doc_id: length}`` gives each document's ``length``.
-* ``Index.sentence_candidates(seq2_hashes, *, min_shared=2, limit=50)``.
 * ``Index.super_candidates(super_shingles, *, min_shared=2, limit=50)``: near-duplicates.
 * ``Index.find_by_sha256(sha) -> int | None``, ``Index.find_by_fulltext_hash(h) -> list[int]``.
 * ``Index.load(doc_id) -> StoredDocument(info, text, tokens)``; ``Index.text(doc_id)``,
-  ``Index.info(doc_id)``, ``Index.shingles(doc_id) -> (hashes uint64, positions int64)``
-  sorted by position, ``Index.sentence_pairs(doc_id)`` likewise, ``Index.minhash(doc_id)``.
+  ``Index.info(doc_id)``, ``Index.pairs(doc_id) -> (hashes uint64, positions int64)``
+  sorted by position, ``Index.sentences(doc_id)`` likewise, ``Index.minhash(doc_id)``.
 * ``Index.template_ids() -> list[int]``, ``documents()``, ``count()``, ``remove(ids)``,
   ``set_template(id, flag)``, ``find_by_path(path) -> DocumentInfo | None``,
   ``ids_under(folder)``, ``integrity_check()``; ``Index.settings`` are the parameters the
@@ -107,7 +107,7 @@ __all__ = [
     "add_paths", "check_indexing_settings", "decode_tokens", "encode_tokens", "prepare",
 ]
 
-SCHEMA_MAJOR = 1
+SCHEMA_MAJOR = 2
 SCHEMA_MINOR = 0
 TOKENS_FORMAT = 1
 BUSY_TIMEOUT = 10.0  # seconds
@@ -156,10 +156,10 @@ class PreparedDocument:
     text_blob: bytes
     tokens_blob: bytes
     text_bytes: int  # UTF-8 size of the text, for batching
-    shingles: np.ndarray  # int64 hashes
-    shingle_pos: np.ndarray  # int64 token positions
-    sentence_pairs: np.ndarray  # int64 Seq2 hashes, in sentence order
-    sentence_pos: np.ndarray  # int64 index into Tokens.sentence_spans of each
+    pairs: np.ndarray  # int64 pair-key hashes (sverka.core.candidates.pair_keys)
+    pair_pos: np.ndarray  # int64 first token of each
+    sentences: np.ndarray  # int64 sentence-key hashes (sverka.core.candidates.sentence_keys)
+    sentence_pos: np.ndarray  # int64 first token of each
     short_words: np.ndarray  # int64 distinct
     fulltext_hash: int  # signed 64-bit
     short_length: int
@@ -270,10 +270,10 @@ def prepare(doc: Document, tokens: Tokens, fp, *, size_bytes: int = 0,
         size_bytes=int(size_bytes or text_utf8), mtime=mtime, language=tokens.language,
         warnings=tuple(doc.warnings) + tuple(w for w in tokens.warnings if w not in doc.warnings),
         text_blob=_encode_text(doc.text), tokens_blob=encode_tokens(tokens), text_bytes=text_utf8,
-        shingles=_i64(fp.shingle_hashes).copy(),
-        shingle_pos=np.asarray(fp.shingle_positions, dtype=np.int64).copy(),
-        sentence_pairs=_i64(fp.sentence_seq2).copy(),
-        sentence_pos=np.asarray(fp.sentence_index, dtype=np.int64).copy(), short_words=short,
+        pairs=_i64(fp.pair_hashes).copy(),
+        pair_pos=np.asarray(fp.pair_positions, dtype=np.int64).copy(),
+        sentences=_i64(fp.sentence_keys).copy(),
+        sentence_pos=np.asarray(fp.sentence_key_positions, dtype=np.int64).copy(), short_words=short,
         fulltext_hash=_signed(fp.text_hash), short_length=len(short),
         minhash=np.asarray(fp.minhash, dtype="<u8").tobytes(),
         super_shingles=np.unique(_i64(fp.super_shingles)), mega_shingles=np.unique(_i64(fp.mega_shingles)),
@@ -306,9 +306,9 @@ CREATE TABLE document_data(
     doc_id INTEGER PRIMARY KEY REFERENCES documents(id),
     text BLOB NOT NULL,
     tokens BLOB NOT NULL);
-CREATE TABLE shingles(hash INTEGER NOT NULL, doc_id INTEGER NOT NULL, pos INTEGER NOT NULL,
+CREATE TABLE pairs(hash INTEGER NOT NULL, doc_id INTEGER NOT NULL, pos INTEGER NOT NULL,
     PRIMARY KEY(hash, doc_id, pos)) WITHOUT ROWID;
-CREATE TABLE sentence_pairs(hash INTEGER NOT NULL, doc_id INTEGER NOT NULL, pos INTEGER NOT NULL,
+CREATE TABLE sentences(hash INTEGER NOT NULL, doc_id INTEGER NOT NULL, pos INTEGER NOT NULL,
     PRIMARY KEY(hash, doc_id, pos)) WITHOUT ROWID;
 CREATE TABLE short_words(hash INTEGER NOT NULL, doc_id INTEGER NOT NULL,
     PRIMARY KEY(hash, doc_id)) WITHOUT ROWID;
@@ -317,7 +317,7 @@ CREATE TABLE super_shingles(hash INTEGER NOT NULL, doc_id INTEGER NOT NULL,
 CREATE TABLE mega_shingles(hash INTEGER NOT NULL, doc_id INTEGER NOT NULL,
     PRIMARY KEY(hash, doc_id)) WITHOUT ROWID;
 """
-_HASH_TABLES = ("shingles", "sentence_pairs", "short_words", "super_shingles", "mega_shingles")
+_HASH_TABLES = ("pairs", "sentences", "short_words", "super_shingles", "mega_shingles")
 _INFO_COLUMNS = "id, path, title, format, chars, words, size_bytes, added, sha256, is_template"
 
 
@@ -567,9 +567,8 @@ class Index:
                 db.execute("INSERT INTO document_data(doc_id, text, tokens) VALUES(?,?,?)",
                            (doc_id, p.text_blob, p.tokens_blob))
                 ids = lambda a: np.full(len(a), doc_id, dtype=np.int64)  # noqa: E731
-                rows["shingles"].append(np.stack([p.shingles, ids(p.shingles), p.shingle_pos], 1))
-                rows["sentence_pairs"].append(np.stack(
-                    [p.sentence_pairs, ids(p.sentence_pairs), p.sentence_pos], 1))
+                rows["pairs"].append(np.stack([p.pairs, ids(p.pairs), p.pair_pos], 1))
+                rows["sentences"].append(np.stack([p.sentences, ids(p.sentences), p.sentence_pos], 1))
                 for t, a in (("short_words", p.short_words), ("super_shingles", p.super_shingles),
                              ("mega_shingles", p.mega_shingles)):
                     rows[t].append(np.stack([a, ids(a)], 1))
@@ -688,13 +687,13 @@ class Index:
         text = _decode_text(row[0])
         return StoredDocument(info=info, text=text, tokens=decode_tokens(row[1], text))
 
-    def shingles(self, doc_id: int) -> tuple[np.ndarray, np.ndarray]:
-        """The stored winnowed shingles of a document: (hashes uint64, token positions int64) by position."""
-        return self._hash_rows("shingles", doc_id)
+    def pairs(self, doc_id: int) -> tuple[np.ndarray, np.ndarray]:
+        """The stored pair keys of a document: (hashes uint64, token positions int64) by position."""
+        return self._hash_rows("pairs", doc_id)
 
-    def sentence_pairs(self, doc_id: int) -> tuple[np.ndarray, np.ndarray]:
-        """Seq2 of a document: (hashes uint64, sentence index int64) in sentence order."""
-        return self._hash_rows("sentence_pairs", doc_id)
+    def sentences(self, doc_id: int) -> tuple[np.ndarray, np.ndarray]:
+        """The stored sentence keys of a document: (hashes uint64, first tokens int64) by position."""
+        return self._hash_rows("sentences", doc_id)
 
     def _hash_rows(self, table: str, doc_id: int) -> tuple[np.ndarray, np.ndarray]:
         rows = self._db.execute(f"SELECT hash, pos FROM {table} WHERE doc_id=? ORDER BY pos, hash",
@@ -719,17 +718,42 @@ class Index:
                 chunk).fetchall())
         return out
 
-    def candidates(self, hashes, *, min_shared: int = 2, limit: int = 50) -> list[tuple[int, int]]:
-        """Documents sharing at least ``min_shared`` distinct winnowed shingle hashes."""
-        return self._grouped("shingles", hashes, min_shared, limit)
+    def pair_postings(self, hashes, *, max_posting: int = 0) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Rows (hash uint64, doc_id int64, pos int64) of the pair keys among ``hashes``.
+
+        A hash with more than ``max_posting`` rows (0 = no limit) is skipped whole: a pair of
+        words nearly every document holds says nothing about borrowing and would only
+        multiply the work (see :mod:`sverka.core.candidates`).
+        """
+        return self._postings("pairs", hashes, max_posting)
+
+    def sentence_postings(self, hashes, *, max_posting: int = 0) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Rows (hash uint64, doc_id int64, pos int64) of the sentence keys among ``hashes``."""
+        return self._postings("sentences", hashes, max_posting)
+
+    def _postings(self, table: str, hashes, max_posting: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        values = np.unique(_i64(hashes)).tolist()
+        step = self._variable_limit
+        parts = []
+        for k in range(0, len(values), step):
+            chunk = values[k:k + step]
+            marks = ",".join("?" * len(chunk))
+            if max_posting:
+                counts = self._db.execute(
+                    f"SELECT hash, count(*) FROM {table} WHERE hash IN ({marks}) GROUP BY hash", chunk).fetchall()
+                chunk = [h for h, c in counts if c <= max_posting]
+                if not chunk:
+                    continue
+                marks = ",".join("?" * len(chunk))
+            rows = self._db.execute(f"SELECT hash, doc_id, pos FROM {table} WHERE hash IN ({marks})", chunk).fetchall()
+            if rows:
+                parts.append(np.array(rows, dtype=np.int64))
+        a = np.concatenate(parts) if parts else np.zeros((0, 3), dtype=np.int64)
+        return _u64(np.ascontiguousarray(a[:, 0])), np.ascontiguousarray(a[:, 1]), np.ascontiguousarray(a[:, 2])
 
     def short_candidates(self, word_hashes, *, min_shared: int = 2, limit: int = 50) -> list[tuple[int, int]]:
         """Seed 000: documents sharing at least ``min_shared`` longest-word hashes."""
         return self._grouped("short_words", word_hashes, min_shared, limit)
-
-    def sentence_candidates(self, seq2_hashes, *, min_shared: int = 2, limit: int = 50) -> list[tuple[int, int]]:
-        """Documents sharing at least ``min_shared`` distinct Seq2 sentence-pair hashes."""
-        return self._grouped("sentence_pairs", seq2_hashes, min_shared, limit)
 
     def super_candidates(self, super_shingles, *, min_shared: int = 2, limit: int = 50) -> list[tuple[int, int]]:
         """Near-duplicate documents: sharing at least ``min_shared`` super-shingles."""

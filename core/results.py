@@ -31,21 +31,40 @@ EXCLUSIONS = {
 
 @dataclass(frozen=True)
 class Passage:
-    """One borrowed passage: where it is in the suspect and where in the source."""
+    """One borrowed passage: where it is in the suspect and where in the source.
+
+    Words are words of the suspect's text as the user reads it (stop words included; numbers
+    and punctuation are not words). ``pieces`` are the parts actually matched, each as
+    ``(suspect_start, suspect_end, source_start, source_end)``: exact runs of words (in their
+    base forms) and sentences matched whatever their word order; between them lie the edits
+    the passage bridges (replaced, inserted or deleted words), which are not counted.
+    """
 
     suspect_start: int
     suspect_end: int
     source_start: int
     source_end: int
-    words: int  # canonical words of the suspect covered by the passage
+    words: int  # words of the suspect's text in [suspect_start, suspect_end)
     method: str  # a key of METHODS
     excluded: str | None = None  # None, or a key of EXCLUSIONS
-    matched: int | None = None  # suspect words matched exactly (bridged edits not counted); None: all ``words``
+    matched: int | None = None  # words of the suspect inside ``pieces``; None: all ``words``
+    pieces: tuple[tuple[int, int, int, int], ...] = ()  # matched parts; () = the whole passage
 
     @property
     def matched_words(self) -> int:
-        """What the minimum passage length is judged by (``settings.min_passage_words``)."""
+        """Words actually matched (what the minimum passage length and the shares count)."""
         return self.words if self.matched is None else self.matched
+
+    @property
+    def similarity(self) -> float:
+        """Matched words / words of the passage, 0..1 (1.0: copied word for word)."""
+        return self.matched_words / self.words if self.words else 1.0
+
+    def matched_spans(self) -> tuple[tuple[int, int], ...]:
+        """Suspect character ranges actually matched (the whole passage when no pieces)."""
+        if not self.pieces:
+            return ((self.suspect_start, self.suspect_end),)
+        return tuple((q[0], q[1]) for q in self.pieces)
 
 
 @dataclass(frozen=True)
@@ -57,7 +76,7 @@ class SourceMatch:
     title: str
     text: str = field(repr=False)  # the source's extracted text, for side-by-side display
     sha256: str
-    containment: float  # share of the suspect's characters covered by counted passages, 0..1
+    containment: float  # share of the suspect's words matched by counted passages, 0..1
     resemblance: float  # Jaccard of the shingle sets, 0..1
     sentence_score: float  # X(A,B) / len(Seq2(A)) of ALGORITHMS.md §5, 0..1
     passages: tuple[Passage, ...]
@@ -91,11 +110,12 @@ class CheckResult:
     suspect: SuspectInfo
     suspect_text: str = field(repr=False)
     sources: tuple[SourceMatch, ...]  # sorted by containment, highest first
-    borrowed_percent: float  # share of suspect characters covered by any counted passage
-    original_percent: float  # 100 - borrowed_percent
+    borrowed_percent: float  # share of the suspect's words matched by any counted passage
+    original_percent: float  # 100 - borrowed_percent - cited_percent
     marked: tuple[Span, ...] = ()  # quotations and bibliography found in the suspect
     settings: Settings = field(default_factory=Settings)
     exact_duplicate_of: str | None = None  # title of a collection document with identical text
+    cited_percent: float = 0.0  # words in the student's own quotations (or bibliography) that match a source
 
 
 @dataclass(frozen=True)

@@ -19,7 +19,7 @@ class Settings:
     winnow_window: int = 4  # k: any shared run of w + k - 1 words is guaranteed to be found
     minhash_functions: int = 84
     # Passages
-    min_passage_words: int = 8  # shorter passages are dropped (excluded="short")
+    min_passage_words: int = 8  # words of the text a passage must match; shorter ones: excluded="short"
     max_gap_words: int = 6  # edits bridged between two matching runs
     align_seed_words: int = 2  # words per seed shingle when aligning a pair (computed on the fly)
     min_sentence_words: int = 5  # sentences this long match by sentence hash (any order, any form)
@@ -33,6 +33,7 @@ class Settings:
     crosscheck_threshold: float = 0.10  # pairs with either containment at least this are listed
     # Exclusions (applied to a finished result without searching again)
     exclude_quotes: bool = True
+    count_quotes_as_borrowed: bool = False  # the student's own quotations count as borrowed, not cited
     exclude_bibliography: bool = True
     excluded_sources: tuple[str, ...] = ()  # paths or sha256 of sources not to count
 

@@ -8,6 +8,7 @@ import pytest
 from sverka.core.exclusions import apply_exclusions, find_bibliography, find_quotes, merge, subtract, total
 from sverka.core.results import CheckResult, Passage, SourceMatch, SuspectInfo
 from sverka.core.settings import Settings
+from sverka.core.text import word_starts
 
 
 def test_interval_arithmetic():
@@ -83,9 +84,13 @@ def test_scores_and_marks():
     r = apply_exclusions(_result(TEXT, [_source("A", [p_main, p_quote, p_short, p_bib])]), Settings())
     (src,) = r.sources
     assert [p.excluded for p in src.passages] == [None, "quote", "short", "bibliography"]
-    assert src.containment == pytest.approx(43 / len(TEXT))
-    assert r.borrowed_percent == pytest.approx(100 * 43 / len(TEXT), abs=1e-3)
-    assert r.original_percent == pytest.approx(100 - r.borrowed_percent)
+    # shares are shares of words: 6 of the text's 17 words borrowed; the 5 quoted words and
+    # the one word of the bibliography that match the source are cited
+    assert len(word_starts(TEXT)) == 17
+    assert src.containment == pytest.approx(6 / 17)
+    assert r.borrowed_percent == pytest.approx(100 * 6 / 17, abs=1e-3)
+    assert r.cited_percent == pytest.approx(100 * 6 / 17, abs=1e-3)
+    assert r.borrowed_percent + r.cited_percent + r.original_percent == pytest.approx(100)
     kinds = [(s.kind, TEXT[s.start : s.end]) for s in r.marked]
     assert ("quote", "«Цитата из источника в кавычках»") in kinds
     assert any(k == "bibliography" and t.startswith("Список литературы") for k, t in kinds)
@@ -108,7 +113,7 @@ def test_excluded_source_and_template():
     assert [q.excluded for q in by["Task"].passages] == ["template"] and by["Task"].is_template
     # B's first passage lies mostly in the template's region: not counted either
     assert [q.excluded for q in by["B"].passages] == ["template", None]
-    assert r.borrowed_percent == pytest.approx(100 * 16 / len(TEXT), abs=1e-3)
+    assert r.borrowed_percent == pytest.approx(100 * 3 / 17, abs=1e-3)  # «Цитата из источника
     assert r.sources[0].title == "B"
 
 

@@ -243,7 +243,8 @@ def make_pair(r: random.Random) -> tuple[str, str]:
 def check_passages(result, suspect_text: str, source_texts: list[str]) -> None:
     assert result.suspect_text == suspect_text
     assert 0.0 <= result.borrowed_percent <= 100.0
-    assert abs(result.borrowed_percent + result.original_percent - 100.0) < 1e-6
+    assert 0.0 <= result.cited_percent <= 100.0
+    assert abs(result.borrowed_percent + result.cited_percent + result.original_percent - 100.0) < 1e-6
     for src in result.sources:
         assert src.text in source_texts
         assert 0.0 <= src.containment <= 1.0 + 1e-9
@@ -256,6 +257,10 @@ def check_passages(result, suspect_text: str, source_texts: list[str]) -> None:
             assert p.suspect_start >= previous_end, f"passages of one source overlap on the suspect side: {src.passages}"
             previous_end = p.suspect_end
             assert p.words >= 1 and p.method in METHODS
+            assert 0 <= p.matched_words <= p.words and 0.0 <= p.similarity <= 1.0
+            for a0, a1, b0, b1 in p.pieces:  # matched parts lie inside the passage, both sides
+                assert p.suspect_start <= a0 < a1 <= p.suspect_end, p
+                assert p.source_start <= b0 < b1 <= p.source_end, p
             assert p.excluded is None or p.excluded in EXCLUSIONS
 
 

@@ -45,8 +45,8 @@ def prepared(name: str, shingles, *, text: str | None = None, seq2=(), words=(),
         sha256=hashlib.sha256(text.encode()).hexdigest(), chars=len(text), words=5,
         size_bytes=len(text), mtime=1.0, language="en", warnings=(),
         text_blob=ix._encode_text(text), tokens_blob=ix.encode_tokens(tokens),
-        text_bytes=len(text), shingles=ix._i64(sh), shingle_pos=np.arange(len(sh), dtype=np.int64),
-        sentence_pairs=ix._i64(np.array(seq2, dtype=np.uint64)),
+        text_bytes=len(text), pairs=ix._i64(sh), pair_pos=np.arange(len(sh), dtype=np.int64),
+        sentences=ix._i64(np.array(seq2, dtype=np.uint64)),
         sentence_pos=np.arange(len(seq2), dtype=np.int64),
         short_words=np.unique(ix._i64(np.array(words, dtype=np.uint64))), fulltext_hash=ix._signed(full),
         short_length=len(set(words)), minhash=np.arange(3, dtype="<u8").tobytes(),
@@ -162,9 +162,9 @@ def test_write_classify_and_read_back(index):
     assert a.title == "a" and index.count() == 2
     assert index.find_by_sha256(a.sha256) == a.id
     assert index.find_by_fulltext_hash(HIGH) == [a.id]
-    hashes, pos = index.shingles(a.id)
+    hashes, pos = index.pairs(a.id)
     assert hashes.dtype == np.uint64 and hashes.tolist() == [1, 2, 3, HIGH] and pos.tolist() == [0, 1, 2, 3]
-    assert index.sentence_pairs(a.id)[0].tolist() == [7, 8]
+    assert index.sentences(a.id)[0].tolist() == [7, 8]
     assert index.short_lengths([a.id]) == {a.id: 2}
     assert index.text(a.id) == "text of a"
     stored = index.load(a.id)
@@ -180,24 +180,32 @@ def test_write_classify_and_read_back(index):
     assert index.count() == 2
     new_a = index.find_by_path("/docs/a.txt")
     assert new_a.id != a.id and index.text(new_a.id) == "a changed"
-    assert index.candidates([1, 2, 3]) == []  # the old version's hashes are gone
-    assert index.candidates([10, 11]) == [(new_a.id, 2)]
+    assert len(index.pair_postings([1, 2])[0]) == 0  # the old version's hashes are gone
+    assert index.pair_postings([10, 11])[1].tolist() == [new_a.id, new_a.id]
     assert index.find_by_fulltext_hash(HIGH) == []
 
 
-def test_candidates_grouped_sorted_limited(index, monkeypatch):
+def test_postings_rows_and_cap(index, monkeypatch):
     index.write_batch([prepared("a", [1, 2, 3, 4, 5]), prepared("b", [1, 2, 3, HIGH]),
                        prepared("c", [1, 9, 9]), prepared("d", [4, 5, HIGH])])
     ids = {d.title: d.id for d in index.documents()}
     query = np.array([1, 2, 3, 4, 5, HIGH, HIGH, 9, 77], dtype=np.uint64)
-    expected = [(ids["a"], 5), (ids["b"], 4), (ids["d"], 3), (ids["c"], 2)]
-    assert index.candidates(query, min_shared=1) == expected
-    assert index.candidates(query, min_shared=3) == expected[:3]
-    assert index.candidates(query, min_shared=1, limit=2) == expected[:2]
-    assert index.candidates(np.empty(0, dtype=np.uint64)) == []
+
+    def rows(**kw):
+        h, d, p = index.pair_postings(query, **kw)
+        assert h.dtype == np.uint64
+        return sorted(zip(h.tolist(), d.tolist(), p.tolist()))
+
+    everything = rows()
+    assert (HIGH, ids["b"], 3) in everything and (9, ids["c"], 2) in everything
+    assert len(everything) == 5 + 4 + 3 + 3
+    # hash 1 has 3 rows: dropped whole with a cap of 2; hash 9 has 2 rows in one document: kept
+    capped = rows(max_posting=2)
+    assert all(h != 1 for h, _, _ in capped) and (9, ids["c"], 1) in capped
+    assert set(capped) <= set(everything)
+    assert len(index.pair_postings(np.empty(0, dtype=np.uint64))[0]) == 0
     monkeypatch.setattr(index, "_variable_limit", 2)  # several IN chunks: same answer
-    assert index.candidates(query, min_shared=1) == expected
-    assert index.candidates(query, min_shared=3, limit=2) == expected[:2]
+    assert rows() == everything and rows(max_posting=2) == capped
 
 
 def test_short_sentence_super_candidates(index):
@@ -205,7 +213,7 @@ def test_short_sentence_super_candidates(index):
                        prepared("b", [2], seq2=[8], words=[6], supers=[2, 3])])
     a, b = (index.find_by_path(f"/docs/{n}.txt").id for n in "ab")
     assert index.short_candidates([5, 6, HIGH], min_shared=1) == [(a, 3), (b, 1)]
-    assert index.sentence_candidates([7, 8], min_shared=1) == [(a, 2), (b, 1)]
+    assert sorted(index.sentence_postings([7, 8])[1].tolist()) == sorted([a, a, a, b])
     assert index.super_candidates([1, 2], min_shared=2) == [(a, 2)]
 
 
@@ -216,7 +224,7 @@ def test_remove_and_template(index):
     index.set_template(a, False)
     assert index.template_ids() == [b]
     assert index.remove([a, 12345]) == 1
-    assert index.count() == 1 and index.candidates([1, 2], min_shared=1) == [(b, 1)]
+    assert index.count() == 1 and index.pair_postings([1, 2])[1].tolist() == [b]
     with pytest.raises(CollectionError):
         index.text(a)
     assert index.integrity_check() == "ok"
@@ -247,7 +255,7 @@ def test_failed_batch_leaves_index_unchanged(index, monkeypatch):
     with pytest.raises(sqlite3.IntegrityError):
         index.write_batch([prepared("c", [4]), bad])
     assert [d.id for d in index.documents()] == before
-    assert index.candidates([4], min_shared=1) == []
+    assert len(index.pair_postings([4])[0]) == 0
 
 
 def test_read_only_collection_says_so(tmp_path, monkeypatch):

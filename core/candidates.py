@@ -1,0 +1,140 @@
+"""Candidate retrieval: which stored documents may hold a passage of the suspect.
+
+Alignment (:mod:`sverka.core.align`) builds passages from seeds of two consecutive canonical
+tokens and from whole sentences whose sentence hash (any word order, any word form) is
+equal. Retrieval looks at exactly those keys, so a source whose passages the alignment
+would accept is never left out for want of a longer shared run:
+
+* **Pair keys**: the hash of every run of :data:`PAIR_WORDS` canonical tokens
+  (:func:`sverka.core.shingles.shingle_hashes` with ``w = 2``) with its first token's
+  position. A key occurring more than :data:`MAX_REPEATS` times in one document is a refrain
+  the alignment ignores too, and is not kept.
+* **Sentence keys**: SH of every sentence holding at least :data:`SENTENCE_MIN_TOKENS`
+  tokens (ALGORITHMS.md §5), with its first token's position.
+
+Ranking (:func:`rank`): a key shared by chance is scattered; a borrowed passage is a cluster.
+A shared pair key is *supported* when another shared pair key of the same document lies
+within ``near_suspect`` tokens in the suspect and ``near_source`` tokens in the source,
+in either order (sentences reversed, clauses rotated). A document's score is the number of
+supported pair keys plus the tokens of its shared sentences; a document with a score of 0
+cannot produce a passage of :data:`sverka.core.align.MIN_MATCHED_TOKENS` or more tokens and
+is dropped. The best ``limit`` documents are aligned.
+
+Posting lists longer than ``max_posting`` rows (a pair of words every document has) are
+skipped by the store, so boilerplate cannot explode the work of a check.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .shingles import shingle_hashes, unique_counts
+from .text import Tokens
+
+__all__ = ["MAX_REPEATS", "PAIR_WORDS", "SENTENCE_MIN_TOKENS", "pair_keys", "rank", "sentence_keys"]
+
+PAIR_WORDS = 2
+MAX_REPEATS = 50
+SENTENCE_MIN_TOKENS = 3
+
+
+def pair_keys(tokens: Tokens) -> tuple[np.ndarray, np.ndarray]:
+    """(uint64 hashes, int64 first-token positions) of the pair keys of a document."""
+    h = shingle_hashes(tokens.hashes, PAIR_WORDS)
+    pos = np.arange(len(h), dtype=np.int64)
+    if len(h) > MAX_REPEATS:
+        values, counts = unique_counts(h)
+        common = values[counts > MAX_REPEATS]
+        if len(common):
+            keep = ~np.isin(h, common)
+            h, pos = h[keep], pos[keep]
+    return h, pos
+
+
+def sentence_keys(tokens: Tokens, min_tokens: int = SENTENCE_MIN_TOKENS) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(uint64 SH, int64 first token, int64 token count) of every sentence of at least
+    ``min_tokens`` tokens."""
+    sid = np.asarray(tokens.sentence_ids)
+    if len(sid) == 0:
+        empty = np.zeros(0, np.int64)
+        return np.zeros(0, np.uint64), empty, empty
+    first = np.flatnonzero(np.r_[True, sid[1:] != sid[:-1]])
+    last = np.r_[first[1:], len(sid)]
+    sums = np.add.reduceat(np.asarray(tokens.word_hashes, dtype=np.uint64), first).astype(np.uint64)
+    size = last - first
+    keep = size >= max(1, min_tokens)
+    return sums[keep], first[keep].astype(np.int64), size[keep].astype(np.int64)
+
+
+def _expand(keys: np.ndarray, key_pos: np.ndarray, row_hash: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """For every row whose hash is among ``keys``: (row index, suspect position), once per
+    occurrence of the hash in the suspect."""
+    order = np.argsort(keys, kind="stable")
+    ks, kp = keys[order], key_pos[order]
+    lo = np.searchsorted(ks, row_hash, "left")
+    hi = np.searchsorted(ks, row_hash, "right")
+    cnt = hi - lo
+    rows = np.repeat(np.arange(len(row_hash)), cnt)
+    first = np.repeat(np.cumsum(cnt) - cnt, cnt)
+    at = np.repeat(lo, cnt) + (np.arange(int(cnt.sum())) - first)
+    return rows, kp[at]
+
+
+def rank(
+    suspect_pairs: tuple[np.ndarray, np.ndarray],
+    pair_rows: tuple[np.ndarray, np.ndarray, np.ndarray],
+    suspect_sentences: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None,
+    sentence_rows: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None,
+    *,
+    near_suspect: int,
+    near_source: int,
+    limit: int = 0,
+) -> list[tuple[int, int]]:
+    """``[(doc_id, score)]`` of the documents that may hold a passage, best first (ties by id).
+
+    ``suspect_pairs`` = (hashes, positions) of the suspect; ``pair_rows`` = (hash, doc_id,
+    position) rows of the stored documents for those hashes; the sentence arguments likewise
+    (the suspect's with token counts). ``limit`` = 0: every document with a score.
+    """
+    score: dict[int, int] = {}
+    h, p = suspect_pairs
+    rh, rd, rp = (np.asarray(x) for x in pair_rows)
+    if len(h) and len(rh):
+        rows, i = _expand(np.asarray(h, np.uint64), np.asarray(p, np.int64), rh.astype(np.uint64))
+        d, j = rd[rows].astype(np.int64), rp[rows].astype(np.int64)
+        order = np.lexsort((j, i, d))
+        d, i, j = d[order], i[order], j[order]
+        supported = np.zeros(len(d), dtype=bool)
+        # A run of three tokens: two seeds on one diagonal at consecutive positions.
+        diag = j - i
+        by_diag = np.lexsort((i, diag, d))
+        dd, gg, ii = d[by_diag], diag[by_diag], i[by_diag]
+        run = (dd[1:] == dd[:-1]) & (gg[1:] == gg[:-1]) & (ii[1:] - ii[:-1] == 1)
+        supported[by_diag[1:][run]] = True
+        supported[by_diag[:-1][run]] = True
+        # Runs bridged by an edit or moved around: one of the next few seeds of the document
+        # in suspect order lies near in both texts.
+        for shift in range(1, 9):
+            if shift >= len(d):
+                break
+            ok = (
+                (d[shift:] == d[:-shift])
+                & (i[shift:] - i[:-shift] <= near_suspect)
+                & (np.abs(j[shift:] - j[:-shift]) <= near_source)
+                & ((i[shift:] != i[:-shift]) | (j[shift:] != j[:-shift]))
+            )
+            supported[shift:] |= ok
+            supported[:-shift] |= ok
+        if supported.any():
+            docs, counts = np.unique(d[supported], return_counts=True)
+            for doc, c in zip(docs.tolist(), counts.tolist()):
+                score[doc] = score.get(doc, 0) + c
+    if suspect_sentences is not None and sentence_rows is not None:
+        sh, _, size = suspect_sentences
+        rh, rd, _ = (np.asarray(x) for x in sentence_rows)
+        if len(sh) and len(rh):
+            rows, tokens = _expand(np.asarray(sh, np.uint64), np.asarray(size, np.int64), rh.astype(np.uint64))
+            for doc, t in zip(rd[rows].tolist(), tokens.tolist()):
+                score[doc] = score.get(doc, 0) + int(t)
+    ranked = sorted(score.items(), key=lambda kv: (-kv[1], kv[0]))
+    return ranked[:limit] if limit else ranked
