@@ -211,43 +211,66 @@ class _Linker:
     * In the suspect, ``s`` begins at most ``max_gap`` tokens after the chain ends (or overlaps
       it by at most ``overlap``) and extends it.
     * Never across a sentence with no matched word: if a whole suspect sentence lies between
-      the chain's last matched token and ``s``, they are two passages. An original sentence
-      the student wrote between two borrowed ones is never part of a passage.
+      the chain's last matched token and ``s``, they are two passages, unless every content
+      word of that sentence occurs in the source around the passage (a moved sentence too
+      short to match on its own). An original sentence the student wrote between two
+      borrowed ones is never part of a passage.
     * Never across suspect tokens another passage has taken (``taken``).
-    * In the source, ``s`` lies within ``max_gap`` tokens of the chain's source range, in
-      EITHER direction (sentences reversed, clauses rotated, words moved), and matches source
-      tokens the chain has not matched yet.
+    * In the source, ``s`` lies within ``SOURCE_WINDOW * max_gap`` tokens of the chain's source
+      range, in EITHER direction (a skipped sentence, sentences reversed, clauses rotated,
+      words moved), and matches source tokens the chain has not matched yet.
     Returns a cost (lower is better: the plain continuation of the diagonal is cheapest)
     or None.
     """
 
-    def __init__(self, sentence_ids: np.ndarray, max_gap: int, overlap: int, taken: "_Taken | None" = None) -> None:
-        self.sid = sentence_ids
+    def __init__(self, a: Tokens, b: Tokens, max_gap: int, overlap: int, taken: "_Taken | None" = None) -> None:
+        self.sid = np.asarray(a.sentence_ids)
+        self.ha = np.asarray(a.hashes)
+        self.hb = np.asarray(b.hashes)
         self.max_gap = max_gap
         self.overlap = overlap
         self.taken = taken
+
+    def _moved_sentences(self, c: _Chain, s: Segment) -> bool:
+        """Are the whole sentences between ``c`` and ``s`` moved source text? Each of their
+        content words must occur in the source around the passage (a copied sentence too short
+        to hold a seed: "Тройка..."); an original sentence almost never passes."""
+        lo = max(0, min(c.b0, s.b0) - self.max_gap)
+        hi = min(len(self.hb), max(c.b1, s.b1) + self.max_gap)  # the passage's own source region
+        if hi - lo > 2000:
+            return False
+        nearby = set(self.hb[lo:hi].tolist())
+        first, last = int(self.sid[c.a1 - 1]), int(self.sid[s.a0])
+        gap = self.ha[c.a1 : s.a0][(self.sid[c.a1 : s.a0] > first) & (self.sid[c.a1 : s.a0] < last)]
+        return all(h in nearby for h in gap.tolist())
 
     def cost(self, c: _Chain, s: Segment) -> int | None:
         ga = s.a0 - c.a1
         if ga > self.max_gap or ga < -self.overlap or s.a1 <= c.a1:
             return None
         if ga > 0:
-            if int(self.sid[s.a0]) - int(self.sid[c.a1 - 1]) >= 2:
+            if int(self.sid[s.a0]) - int(self.sid[c.a1 - 1]) >= 2 and not self._moved_sentences(c, s):
                 return None
             if self.taken is not None and self.taken.overlaps(c.a1, s.a0):
                 return None
+        window = self.max_gap * SOURCE_WINDOW
         if s.b0 >= c.b1 - self.overlap:  # after the source range: the usual continuation
             gb = s.b0 - c.b1
-            if gb > self.max_gap or s.b1 <= c.b1:
+            if gb > window or s.b1 <= c.b1:
                 return None
             return max(ga, 0) + max(gb, 0) + abs(ga - gb)
         dist = max(c.b0 - s.b1, 0)  # before the source range, or inside it
-        if dist > self.max_gap:
+        if dist > window:
             return None
         if (s.b1 - s.b0) - c.b_overlap(s.b0, s.b1) <= self.overlap:
             return None  # nothing new on the source side: a repeat, not a reordering
         return max(ga, 0) + dist + self.max_gap + 1
 
+
+#: How far (in multiples of ``max_gap``) the next run may lie from a passage in the SOURCE,
+#: in either direction, while it follows closely in the suspect: a sentence the student
+#: skipped, sentences put in another order. Nothing is bridged in the suspect by this.
+SOURCE_WINDOW = 8
 
 #: Chains still open when a segment arrives that are looked at (repetitive text bound).
 _ACTIVE_LIMIT = 64
@@ -326,9 +349,18 @@ _WORD = re.compile(r"\w+", re.UNICODE)
 _TRANS = str.maketrans({"ё": "е", "Ё": "е"})
 
 
+_SENTENCE_END = re.compile(r"[.!?…\n]")
+
+
 def _words_before(text: str, pos: int, limit: int, floor: int) -> list[tuple[int, str]]:
     lo = max(floor, pos - 80)
     chunk = text[lo:pos]
+    cut = None
+    for cut in _SENTENCE_END.finditer(chunk):
+        pass
+    if cut is not None:  # never grow into the sentence before
+        lo += cut.end()
+        chunk = chunk[cut.end():]
     ws = [(lo + m.start(), m.group().lower().translate(_TRANS)) for m in _WORD.finditer(chunk)]
     if ws and ws[0][0] == lo and lo > floor and _WORD.match(text, lo - 1):
         ws = ws[1:]  # cut in the middle of a word
@@ -338,6 +370,10 @@ def _words_before(text: str, pos: int, limit: int, floor: int) -> list[tuple[int
 def _words_after(text: str, pos: int, limit: int, ceil: int) -> list[tuple[int, str]]:
     hi = min(ceil, pos + 80)
     chunk = text[pos:hi]
+    cut = _SENTENCE_END.search(chunk)
+    if cut is not None:  # never grow into the sentence after
+        hi = pos + cut.start()
+        chunk = chunk[: cut.start()]
     ws = [(pos + m.end(), m.group().lower().translate(_TRANS)) for m in _WORD.finditer(chunk)]
     if ws and ws[-1][0] == hi and hi < ceil and _WORD.match(text, hi):
         ws = ws[:-1]
@@ -360,6 +396,9 @@ def _grow(ta: str, tb: str, a0: int, a1: int, b0: int, b1: int, a_floor: int, a_
 #: A passage matches at least this many canonical (content) words, whatever its length in
 #: words of the text: eight words of which seven are stop words are a phrase, not a passage.
 MIN_MATCHED_TOKENS = 3
+#: A passage of fewer content words than this must be a whole sentence of the suspect: a
+#: copied short sentence is a borrowing, a common phrase inside a sentence is not.
+SHORT_PASSAGE_TOKENS = 5
 #: Seed pairs allowed per token of the two texts: repetitive text cannot blow up the work.
 SEED_BUDGET_PER_TOKEN = 8
 
@@ -379,7 +418,7 @@ def align(
 
     ``min_words``: a passage must match at least this many WORDS OF THE SUSPECT'S TEXT (stop
     words included, bridged gaps not counted) and at least :data:`MIN_MATCHED_TOKENS`
-    canonical tokens. Passages never overlap on the suspect side. Work and memory are bounded
+    canonical tokens; below :data:`SHORT_PASSAGE_TOKENS` it must be whole sentences. Passages never overlap on the suspect side. Work and memory are bounded
     by the texts' lengths (:data:`SEED_BUDGET_PER_TOKEN`).
     """
     w = max(1, seed_words)
@@ -410,12 +449,27 @@ def align(
     sa, ea, sb, eb = a.starts, a.ends, b.starts, b.ends
 
     def matched_words(c: _Chain) -> int:
-        return words_in(ws, _char_ranges(_token_ranges(c.segs), sa, ea))
+        ranges = _char_ranges(_token_ranges(c.segs), sa, ea)
+        count = words_in(ws, ranges)
+        if grow and count < min_words:  # the identical stop words at both ends count too
+            first = min(c.segs, key=lambda s: (s.a0, s.a1))
+            last = max(c.segs, key=lambda s: (s.a1, s.a0))
+            g0 = _grow(a.text, b.text, int(sa[first.a0]), int(ea[first.a1 - 1]), int(sb[first.b0]), int(eb[first.b1 - 1]),
+                       int(ea[first.a0 - 1]) if first.a0 else 0, len(a.text), int(eb[first.b0 - 1]) if first.b0 else 0, len(b.text))[0]
+            g1 = _grow(a.text, b.text, int(sa[last.a0]), int(ea[last.a1 - 1]), int(sb[last.b0]), int(eb[last.b1 - 1]),
+                       0, int(sa[last.a1]) if last.a1 < n else len(a.text), 0, int(sb[last.b1]) if last.b1 < len(b) else len(b.text))[1]
+            count += words_in(ws, [(g0, ranges[0][0]), (ranges[-1][1], g1)])
+        return count
+
+    def whole_sentences(c: _Chain) -> bool:
+        return (c.a0 == 0 or sid[c.a0 - 1] != sid[c.a0]) and (c.a1 == n or sid[c.a1] != sid[c.a1 - 1])
 
     def big_enough(c: _Chain) -> bool:
-        return c.matched >= MIN_MATCHED_TOKENS and matched_words(c) >= min_words
+        if c.matched < MIN_MATCHED_TOKENS or (c.matched < SHORT_PASSAGE_TOKENS and not whole_sentences(c)):
+            return False
+        return matched_words(c) >= min_words
 
-    chains = [c for c in _chain(segments, _Linker(sid, max_gap, overlap)) if big_enough(c)]
+    chains = [c for c in _chain(segments, _Linker(a, b, max_gap, overlap)) if big_enough(c)]
     chains.sort(key=lambda c: (-c.matched, c.a0, c.b0))
 
     taken = _Taken()
@@ -426,7 +480,7 @@ def align(
         else:
             parts = [p for s in c.segs for p in _clip(s, taken)]
             parts.sort(key=lambda s: (s.a0, -s.a1))
-            pieces = [p for p in _chain(parts, _Linker(sid, max_gap, overlap, taken)) if big_enough(p)]
+            pieces = [p for p in _chain(parts, _Linker(a, b, max_gap, overlap, taken)) if big_enough(p)]
         for p in pieces:
             taken.add(p.a0, p.a1)
             if all(s.sentence for s in p.segs):
@@ -441,30 +495,28 @@ def align(
     out: list[Passage] = []
     ta, tb = a.text, b.text
     for k, (a0, a1, b0, b1, method, segs) in enumerate(found):
-        c0, c1, d0, d1 = int(sa[a0]), int(ea[a1 - 1]), int(sb[b0]), int(eb[b1 - 1])
-        pieces = sorted(
-            (int(sa[s.a0]), int(ea[s.a1 - 1]), int(sb[s.b0]), int(eb[s.b1 - 1])) for s in segs
-        )
-        if grow:
-            a_floor = int(ea[found[k - 1][1] - 1]) if k else 0
-            a_ceil = int(sa[found[k + 1][0]]) if k + 1 < len(found) else len(ta)
-            b_floor = int(eb[b0 - 1]) if b0 else 0
-            b_ceil = int(sb[b1]) if b1 < len(b) else len(tb)
-            a_floor = max(a_floor, int(ea[a0 - 1]) if a0 else 0)
-            a_ceil = min(a_ceil, int(sa[a1]) if a1 < n else len(ta))
-            first = min(pieces, key=lambda q: q[0])
-            last = max(pieces, key=lambda q: q[1])
-            g0, _, e0, _ = _grow(ta, tb, c0, first[1], first[2], first[3], a_floor, a_ceil, b_floor, b_ceil)
-            _, g1, _, e1 = _grow(ta, tb, last[0], c1, last[2], last[3], a_floor, a_ceil, b_floor, b_ceil)
-            if g0 < c0:
-                pieces.insert(0, (g0, c0, e0, first[2]))
-            if g1 > c1:
-                pieces.append((c1, g1, last[3], e1))
-            c0, c1 = g0, g1
-            d0, d1 = min(d0, *(q[2] for q in pieces)), max(d1, *(q[3] for q in pieces))
+        a_floor = int(ea[found[k - 1][1] - 1]) if k else 0
+        a_ceil = int(sa[found[k + 1][0]]) if k + 1 < len(found) else len(ta)
+        pieces = []
+        for s in sorted(segs, key=lambda s: (s.a0, s.a1)):
+            piece = (int(sa[s.a0]), int(ea[s.a1 - 1]), int(sb[s.b0]), int(eb[s.b1 - 1]))
+            if grow:  # over the identical stop words around the run, never past a neighbour token
+                piece = _grow(
+                    ta, tb, *piece,
+                    max(a_floor, int(ea[s.a0 - 1]) if s.a0 else 0),
+                    min(a_ceil, int(sa[s.a1]) if s.a1 < n else len(ta)),
+                    int(eb[s.b0 - 1]) if s.b0 else 0,
+                    int(sb[s.b1]) if s.b1 < len(b) else len(tb),
+                )
+            pieces.append(piece)
+        pieces.sort()
+        c0, c1 = min(q[0] for q in pieces), max(q[1] for q in pieces)
+        d0, d1 = min(q[2] for q in pieces), max(q[3] for q in pieces)
         suspect_ranges = _merge_ranges([(q[0], q[1]) for q in pieces])
         words = words_in(ws, [(c0, c1)])
         matched = words_in(ws, suspect_ranges)
+        if matched < min_words:  # a neighbouring passage took the words it was counting on
+            continue
         out.append(Passage(c0, c1, d0, d1, words, method, matched=matched, pieces=tuple(pieces)))
     return out
 

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Callable, Sequence
 
 import numpy as np
 
-from .align import align
+from .align import SOURCE_WINDOW, align
 from .candidates import PAIR_WORDS, SENTENCE_MIN_TOKENS, pair_keys, sentence_keys
 from .candidates import rank as rank_candidates
 from .document import Document
@@ -157,7 +157,7 @@ def retrieve(index: "Index", a: Prepared, settings: Settings) -> list[tuple[int,
     gap = settings.max_gap_words
     return rank_candidates(
         a.pairs, pair_rows or empty, a.sentences, sent_rows or empty,
-        near_suspect=gap + PAIR_WORDS + 1, near_source=gap + 2 * PAIR_WORDS + 2,
+        near_suspect=gap + PAIR_WORDS + 1, near_source=gap * SOURCE_WINDOW + 2 * PAIR_WORDS + 2,
         limit=settings.max_candidates,
     )
 

@@ -18,6 +18,7 @@ characters never count, even under a passage that mostly lies elsewhere).
 
 from __future__ import annotations
 
+import bisect
 import dataclasses
 import re
 from typing import Iterable, Sequence
@@ -256,24 +257,31 @@ def _quotes_from_sources(sources: Sequence[SourceMatch], quotes: list[Interval])
 
     A novel's dialogue copied with its « » is copied text, not the student's citation: a
     quotation counts as the student's own only when the source text matched there is not
-    itself inside quotation marks.
+    itself inside quotation marks. Each quotation lying in a matched piece is mapped onto
+    the source through that piece (proportionally) and looked up among the source's quotes.
     """
     if not quotes:
         return []
+    starts = [q[0] for q in quotes]
     inherited: list[Interval] = []
     for src in sources:
         src_quotes = None
         for p in src.passages:
-            if not _inside(p.suspect_start, p.suspect_end, quotes):
-                continue
-            for q in p.pieces or ((p.suspect_start, p.suspect_end, p.source_start, p.source_end),):
-                a0, a1, b0, b1 = q
-                if not _mostly_inside_span(a0, a1, quotes):
-                    continue
-                if src_quotes is None:
-                    src_quotes = find_quotes(src.text)
-                if _mostly_inside_span(b0, b1, src_quotes):
-                    inherited.extend(iv for iv in quotes if iv[0] < a1 and a0 < iv[1])
+            for a0, a1, b0, b1 in p.pieces or ((p.suspect_start, p.suspect_end, p.source_start, p.source_end),):
+                k = max(0, bisect.bisect_right(starts, a0) - 1)
+                while k < len(quotes) and quotes[k][0] < a1:
+                    q0, q1 = quotes[k]
+                    k += 1
+                    if q1 <= a0 or (min(q1, a1) - max(q0, a0)) * 2 < q1 - q0:
+                        continue  # not mostly inside this piece
+                    if src_quotes is None:
+                        src_quotes = find_quotes(src.text)
+                    scale = (b1 - b0) / (a1 - a0) if a1 > a0 else 1.0
+                    m0 = b0 + int((max(q0, a0) - a0) * scale)
+                    m1 = b0 + int(round((min(q1, a1) - a0) * scale))
+                    # the source's own marks may sit a character or two off the mapped ends
+                    if _mostly_inside_span(m0, m1, src_quotes) or _mostly_inside_span(m0 + 1, m1 - 1, src_quotes):
+                        inherited.append((q0, q1))
     return merge(inherited)
 
 
