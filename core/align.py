@@ -253,7 +253,9 @@ class _Linker:
                 return None
             if self.taken is not None and self.taken.overlaps(c.a1, s.a0):
                 return None
-        window = self.max_gap * SOURCE_WINDOW
+        # Far in the source only with a run of some length: two words in common are no
+        # evidence that a sentence was moved.
+        window = self.max_gap * SOURCE_WINDOW if s.a1 - s.a0 > self.overlap else self.max_gap
         if s.b0 >= c.b1 - self.overlap:  # after the source range: the usual continuation
             gb = s.b0 - c.b1
             if gb > window or s.b1 <= c.b1:
@@ -262,7 +264,7 @@ class _Linker:
         dist = max(c.b0 - s.b1, 0)  # before the source range, or inside it
         if dist > window:
             return None
-        if (s.b1 - s.b0) - c.b_overlap(s.b0, s.b1) <= self.overlap:
+        if (s.b1 - s.b0) - c.b_overlap(s.b0, s.b1) <= 0:
             return None  # nothing new on the source side: a repeat, not a reordering
         return max(ga, 0) + dist + self.max_gap + 1
 
@@ -273,7 +275,7 @@ class _Linker:
 SOURCE_WINDOW = 8
 
 #: Chains still open when a segment arrives that are looked at (repetitive text bound).
-_ACTIVE_LIMIT = 64
+_ACTIVE_LIMIT = 16
 
 
 def _chain(segments: list[Segment], linker: _Linker) -> list[_Chain]:
@@ -399,8 +401,10 @@ MIN_MATCHED_TOKENS = 3
 #: A passage of fewer content words than this must be a whole sentence of the suspect: a
 #: copied short sentence is a borrowing, a common phrase inside a sentence is not.
 SHORT_PASSAGE_TOKENS = 5
-#: Seed pairs allowed per token of the two texts: repetitive text cannot blow up the work.
-SEED_BUDGET_PER_TOKEN = 8
+#: Seed pairs allowed per token of the two texts, and runs kept per suspect token: repetitive
+#: text cannot blow up the work.
+SEED_BUDGET_PER_TOKEN = 4
+SEGMENTS_PER_TOKEN = 1
 
 
 def align(
@@ -428,6 +432,9 @@ def align(
     i, j = join_equal(ha, hb, max_seed_repeats, budget=budget)
     seg_arr = runs(i, j, w)
     n = len(a)
+    if len(seg_arr) > SEGMENTS_PER_TOKEN * max(n, 1):  # repetitive text: the longest runs first
+        by_length = np.argsort(seg_arr[:, 0] - seg_arr[:, 1], kind="stable")[: SEGMENTS_PER_TOKEN * n]
+        seg_arr = seg_arr[np.sort(by_length)]
     cov = np.zeros(n + 1, dtype=np.int64)
     if len(seg_arr):
         np.add.at(cov, seg_arr[:, 0], 1)

@@ -191,11 +191,13 @@ def crosscheck(
     *,
     collection: Collection | None = None,
     settings: Settings | None = None,
+    templates: Sequence[Document] = (),
     progress: Progress = no_progress,
     cancel: CancelToken = NEVER_CANCELLED,
 ) -> CrossCheckResult:
     """All pairs among ``items`` (a class of essays); with ``collection``, each item is also
     checked against it ("new vs archive": the archive is not compared with itself).
+    ``templates`` (the assignment): what a document shares with them counts for no pair.
     Files that cannot be read are listed in ``failed``; the rest goes on."""
     from .check import crosscheck_documents
 
@@ -210,7 +212,7 @@ def crosscheck(
                 dataclasses.replace(result, sources=own, exact_duplicate_of=None), settings)
 
     return crosscheck_documents(
-        items, settings, load=load_document, check=check, progress=progress, cancel=cancel
+        items, settings, load=load_document, check=check, templates=templates, progress=progress, cancel=cancel
     )
 
 

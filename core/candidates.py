@@ -31,7 +31,8 @@ import numpy as np
 from .shingles import shingle_hashes, unique_counts
 from .text import Tokens
 
-__all__ = ["MAX_REPEATS", "PAIR_WORDS", "SENTENCE_MIN_TOKENS", "pair_keys", "rank", "sentence_keys"]
+__all__ = ["MAX_REPEATS", "PAIR_WORDS", "SENTENCE_MIN_TOKENS", "co_occurring", "pair_keys", "rank",
+           "sentence_keys", "supported_seeds"]
 
 PAIR_WORDS = 2
 MAX_REPEATS = 50
@@ -80,6 +81,84 @@ def _expand(keys: np.ndarray, key_pos: np.ndarray, row_hash: np.ndarray) -> tupl
     return rows, kp[at]
 
 
+def supported_seeds(d: np.ndarray, i: np.ndarray, j: np.ndarray, near_suspect: int, near_source: int) -> dict[int, int]:
+    """``{d: supported seeds}`` for seeds ``(d, i, j)``: key shared at suspect position ``i``
+    and position ``j`` of document (or pair of documents) ``d`` (see the module docstring)."""
+    if len(d) == 0:
+        return {}
+    order = np.lexsort((j, i, d))
+    d, i, j = d[order], i[order], j[order]
+    supported = np.zeros(len(d), dtype=bool)
+    # A run of three tokens: two seeds on one diagonal at consecutive positions.
+    diag = j - i
+    by_diag = np.lexsort((i, diag, d))
+    dd, gg, ii = d[by_diag], diag[by_diag], i[by_diag]
+    run = (dd[1:] == dd[:-1]) & (gg[1:] == gg[:-1]) & (ii[1:] - ii[:-1] == 1)
+    supported[by_diag[1:][run]] = True
+    supported[by_diag[:-1][run]] = True
+    # Runs bridged by an edit or moved around: one of the next few seeds of the document in
+    # suspect order lies near in both texts.
+    for shift in range(1, 9):
+        if shift >= len(d):
+            break
+        ok = (
+            (d[shift:] == d[:-shift])
+            & (i[shift:] - i[:-shift] <= near_suspect)
+            & (np.abs(j[shift:] - j[:-shift]) <= near_source)
+            & ((i[shift:] != i[:-shift]) | (j[shift:] != j[:-shift]))
+        )
+        supported[shift:] |= ok
+        supported[:-shift] |= ok
+    if not supported.any():
+        return {}
+    docs, counts = np.unique(d[supported], return_counts=True)
+    return dict(zip(docs.tolist(), counts.tolist()))
+
+
+def co_occurring(keys: list[tuple[np.ndarray, np.ndarray]], budget: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Seeds between every two documents of a set: ``(pair code, position in the first,
+    position in the second)`` for each key two documents share, the pair code being
+    ``first * len(keys) + second`` with ``first < second``.
+
+    ``keys[k]`` = (hashes, positions) of document ``k``. A key held by many documents makes
+    many seeds; when all of them would exceed ``budget``, the keys held most often are set
+    aside first (largest groups first), so the work stays bounded.
+    """
+    n = len(keys)
+    lens = np.array([len(h) for h, _ in keys], dtype=np.int64)
+    empty = np.zeros(0, np.int64)
+    if lens.sum() == 0:
+        return empty, empty, empty
+    h = np.concatenate([np.asarray(k[0], np.uint64) for k in keys])
+    p = np.concatenate([np.asarray(k[1], np.int64) for k in keys])
+    d = np.repeat(np.arange(n, dtype=np.int64), lens)
+    order = np.lexsort((p, d, h))
+    h, p, d = h[order], p[order], d[order]
+    starts = np.flatnonzero(np.r_[True, h[1:] != h[:-1]])
+    sizes = np.diff(np.r_[starts, len(h)])
+    keep = sizes >= 2
+    work = sizes * (sizes - 1) // 2
+    if budget and int(work[keep].sum()) > budget:
+        by_size = np.sort(sizes[keep])
+        cum = np.cumsum(by_size * (by_size - 1) // 2)
+        keep &= sizes <= int(by_size[max(0, int(np.searchsorted(cum, budget, "right")) - 1)])
+    starts, sizes = starts[keep], sizes[keep]
+    codes, first, second = [], [], []
+    for size in np.unique(sizes).tolist():
+        st = starts[sizes == size]
+        iu, ju = np.triu_indices(size, k=1)
+        ra = (st[:, None] + iu[None, :]).ravel()
+        rb = (st[:, None] + ju[None, :]).ravel()
+        other = d[ra] != d[rb]  # rows are sorted by document inside a group: d[ra] <= d[rb]
+        ra, rb = ra[other], rb[other]
+        codes.append(d[ra] * n + d[rb])
+        first.append(p[ra])
+        second.append(p[rb])
+    if not codes:
+        return empty, empty, empty
+    return np.concatenate(codes), np.concatenate(first), np.concatenate(second)
+
+
 def rank(
     suspect_pairs: tuple[np.ndarray, np.ndarray],
     pair_rows: tuple[np.ndarray, np.ndarray, np.ndarray],
@@ -101,34 +180,9 @@ def rank(
     rh, rd, rp = (np.asarray(x) for x in pair_rows)
     if len(h) and len(rh):
         rows, i = _expand(np.asarray(h, np.uint64), np.asarray(p, np.int64), rh.astype(np.uint64))
-        d, j = rd[rows].astype(np.int64), rp[rows].astype(np.int64)
-        order = np.lexsort((j, i, d))
-        d, i, j = d[order], i[order], j[order]
-        supported = np.zeros(len(d), dtype=bool)
-        # A run of three tokens: two seeds on one diagonal at consecutive positions.
-        diag = j - i
-        by_diag = np.lexsort((i, diag, d))
-        dd, gg, ii = d[by_diag], diag[by_diag], i[by_diag]
-        run = (dd[1:] == dd[:-1]) & (gg[1:] == gg[:-1]) & (ii[1:] - ii[:-1] == 1)
-        supported[by_diag[1:][run]] = True
-        supported[by_diag[:-1][run]] = True
-        # Runs bridged by an edit or moved around: one of the next few seeds of the document
-        # in suspect order lies near in both texts.
-        for shift in range(1, 9):
-            if shift >= len(d):
-                break
-            ok = (
-                (d[shift:] == d[:-shift])
-                & (i[shift:] - i[:-shift] <= near_suspect)
-                & (np.abs(j[shift:] - j[:-shift]) <= near_source)
-                & ((i[shift:] != i[:-shift]) | (j[shift:] != j[:-shift]))
-            )
-            supported[shift:] |= ok
-            supported[:-shift] |= ok
-        if supported.any():
-            docs, counts = np.unique(d[supported], return_counts=True)
-            for doc, c in zip(docs.tolist(), counts.tolist()):
-                score[doc] = score.get(doc, 0) + c
+        for doc, c in supported_seeds(rd[rows].astype(np.int64), i, rp[rows].astype(np.int64),
+                                      near_suspect, near_source).items():
+            score[doc] = score.get(doc, 0) + c
     if suspect_sentences is not None and sentence_rows is not None:
         sh, _, size = suspect_sentences
         rh, rd, _ = (np.asarray(x) for x in sentence_rows)

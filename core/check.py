@@ -12,13 +12,14 @@
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Callable, Sequence
 
 import numpy as np
 
 from .align import SOURCE_WINDOW, align
-from .candidates import PAIR_WORDS, SENTENCE_MIN_TOKENS, pair_keys, sentence_keys
+from .candidates import PAIR_WORDS, SENTENCE_MIN_TOKENS, co_occurring, pair_keys, sentence_keys, supported_seeds
 from .candidates import rank as rank_candidates
 from .document import Document
 from .exclusions import apply_exclusions, merge, total
@@ -299,41 +300,38 @@ def compare_documents(
 # -- cross-check ----------------------------------------------------------------------
 
 
-def candidate_pairs(fingerprints: Sequence[np.ndarray], min_shared: int, max_docs_per_hash: int = 0) -> list[tuple[int, int, int]]:
-    """Pairs ``(i, j, shared)``, ``i < j``, of documents sharing at least ``min_shared``
-    distinct hashes. ``fingerprints[i]`` are the distinct hashes of document ``i``.
+#: Seeds that keys shared by several documents may make in a cross-check, before the keys held
+#: by the most documents are set aside (bounds a cross-check of thousands of documents).
+PAIR_BUDGET = 4_000_000
 
-    An inverted index in numpy: all (hash, doc) rows sorted by hash; every group of
-    documents holding one hash contributes its pairs. A hash held by more than
-    ``max_docs_per_hash`` documents (0 = no limit) is boilerplate and skipped.
-    """
-    lens = np.array([len(f) for f in fingerprints], dtype=np.int64)
-    if lens.sum() == 0:
-        return []
-    h = np.concatenate([np.asarray(f, dtype=np.uint64) for f in fingerprints])
-    d = np.repeat(np.arange(len(fingerprints), dtype=np.int64), lens)
-    order = np.lexsort((d, h))
-    h, d = h[order], d[order]
-    starts = np.flatnonzero(np.r_[True, h[1:] != h[:-1]])
-    sizes = np.diff(np.r_[starts, len(h)])
-    keep = sizes >= 2
-    if max_docs_per_hash:
-        keep &= sizes <= max_docs_per_hash
-    starts, sizes = starts[keep], sizes[keep]
-    if len(starts) == 0:
-        return []
-    nd = len(fingerprints)
-    codes = []
-    # Pairs within each group, vectorised by group size (sizes are small after the limit).
-    for size in np.unique(sizes).tolist():
-        st = starts[sizes == size]
-        iu, ju = np.triu_indices(size, k=1)
-        di = d[st[:, None] + iu[None, :]]
-        dj = d[st[:, None] + ju[None, :]]
-        codes.append((di * nd + dj).ravel())
-    code, cnt = np.unique(np.concatenate(codes), return_counts=True)
-    ok = cnt >= min_shared
-    return [(int(c // nd), int(c % nd), int(s)) for c, s in zip(code[ok].tolist(), cnt[ok].tolist())]
+
+def candidate_pairs(prepared: Sequence[Prepared | None], settings: Settings,
+                    templates: Sequence[Prepared] = ()) -> list[tuple[int, int]]:
+    """Pairs ``(i, j)``, ``i < j``, of documents that may share a passage, by the same keys
+    and the same clustering as a check's retrieval (:mod:`sverka.core.candidates`). No key is
+    dropped for being common: text that half a class shares is exactly what a cross-check
+    must show. Keys of the ``templates`` (the assignment) are left out."""
+    n = len(prepared)
+    empty = (np.zeros(0, np.uint64), np.zeros(0, np.int64))
+    banned = np.unique(np.concatenate([t.pairs[0] for t in templates])) if templates else None
+
+    def keys_of(p: Prepared | None) -> tuple[np.ndarray, np.ndarray]:
+        if p is None:
+            return empty
+        h, pos = p.pairs
+        if banned is not None and len(banned):
+            keep = ~np.isin(h, banned)
+            h, pos = h[keep], pos[keep]
+        return h, pos
+
+    codes, i, j = co_occurring([keys_of(p) for p in prepared], PAIR_BUDGET)
+    gap = settings.max_gap_words
+    score = supported_seeds(codes, i, j, gap + PAIR_WORDS + 1, gap * SOURCE_WINDOW + 2 * PAIR_WORDS + 2)
+    sentence_keys_of = [(p.sentences[0], p.sentences[1]) if p is not None else empty for p in prepared]
+    s_codes, _, _ = co_occurring(sentence_keys_of, PAIR_BUDGET)
+    for code in np.unique(s_codes).tolist():
+        score[code] = score.get(code, 0) + 1
+    return sorted((int(c // n), int(c % n)) for c in score)
 
 
 #: Below this much text in all, canonizing in worker processes costs more than it saves.
@@ -398,18 +396,45 @@ def _name(doc: Document) -> str:
     return doc.path or doc.title
 
 
+def _clusters(names: Sequence[str], pairs: Sequence[CrossPair], minimum: int = 3) -> tuple[tuple[str, ...], ...]:
+    """Groups of at least ``minimum`` documents linked by listed pairs (text a whole group
+    shares: one source copied by many), largest first."""
+    parent = {n: n for n in names}
+
+    def root(x: str) -> str:
+        while parent[x] != x:
+            parent[x] = parent[parent[x]]
+            x = parent[x]
+        return x
+
+    for p in pairs:
+        if p.a in parent and p.b in parent:
+            parent[root(p.a)] = root(p.b)
+    groups: dict[str, list[str]] = {}
+    for n in names:
+        groups.setdefault(root(n), []).append(n)
+    found = [tuple(g) for g in groups.values() if len(g) >= minimum]
+    return tuple(sorted(found, key=lambda g: (-len(g), g)))
+
+
 def crosscheck_documents(
     items: Sequence[str | Document],
     settings: Settings,
     *,
     load: Callable[[str], Document],
     check: Callable[[Document], CheckResult] | None = None,
+    templates: Sequence[Document] = (),
     progress: Progress = no_progress,
     cancel: CancelToken = NEVER_CANCELLED,
 ) -> CrossCheckResult:
     """All pairs among ``items``; with ``check`` (a collection's check), each also against it.
 
-    ``load`` turns a path into a Document (raising a SverkaError for an unreadable file).
+    Each pair is judged like a check: the same exclusions (quotations, bibliography,
+    ``templates``: what a document shares with the assignment counts for no pair, minimum
+    passage). A pair is listed when either share reaches ``settings.crosscheck_threshold``
+    or when it shares a counted passage at all (one copied sentence between two essays is
+    visible). Shares are shares of words. ``load`` turns a path into a Document (raising a
+    SverkaError for an unreadable file).
     """
     from .errors import SverkaError
 
@@ -433,16 +458,25 @@ def crosscheck_documents(
     n = len(docs)
     steps = n + (n if check else 0) + 1
     prepared = prepare_many(docs, settings, lambda k: progress(k, steps, "Reading the documents"), cancel)
+    template_docs = [prepare(t, settings) for t in templates]
+    template_sources: dict[int, tuple[SourceMatch, ...]] = {}
 
-    fps = [p.winnowed if p is not None else np.zeros(0, np.uint64) for p in prepared]
-    cands = candidate_pairs(fps, settings.min_shared_fingerprints, max_docs_per_hash=max(10, n // 2))
+    def templates_of(k: int) -> tuple[SourceMatch, ...]:
+        if k not in template_sources:
+            template_sources[k] = tuple(
+                dataclasses.replace(_source_match(t, *match(prepared[k], t, settings)), is_template=True)
+                for t in template_docs
+            )
+        return template_sources[k]
+
+    cands = candidate_pairs(prepared, settings, template_docs)
     matrix = [[0.0] * n for _ in range(n)]
     for k in range(n):
         if prepared[k] is not None:
             matrix[k][k] = 1.0
     order_key = [p.doc.sha256 if p is not None else "" for p in prepared]
     pairs: list[CrossPair] = []
-    for m, (i, j, _) in enumerate(cands):
+    for m, (i, j) in enumerate(cands):
         if m % 16 == 0:
             cancel.raise_if_cancelled()
             progress(n, steps, "Comparing the documents with each other")
@@ -451,16 +485,25 @@ def crosscheck_documents(
         s, t = (i, j) if order_key[i] <= order_key[j] else (j, i)
         ps, pt = prepared[s], prepared[t]
         passages = _align(ps, pt, settings)
-        passages = [p for p in passages if p.matched_words >= settings.min_passage_words]
         if not passages:
             continue
-        s_in_t = _coverage(passages, ps.doc.text)
-        t_in_s = total(merge((p.source_start, p.source_end) for p in passages)) / max(1, len(pt.doc.text))
-        matrix[s][t], matrix[t][s] = s_in_t, t_in_s
-        a_in_b, b_in_a = matrix[i][j], matrix[j][i]
-        pi, pj = prepared[i], prepared[j]
-        if max(a_in_b, b_in_a) >= settings.crosscheck_threshold:
-            pairs.append(CrossPair(names[i], names[j], a_in_b, b_in_a, _jaccard(pi.distinct, pj.distinct)))
+        judged = apply_exclusions(CheckResult(
+            suspect=_suspect_info(ps.doc, ps.tokens), suspect_text=ps.doc.text,
+            sources=(_source_match(pt, passages, 0.0, 0.0),) + templates_of(s),
+            borrowed_percent=0.0, original_percent=100.0, settings=settings), settings)
+        src = next(x for x in judged.sources if not x.is_template)
+        counted = tuple(p for p in src.passages if p.excluded is None)
+        if not counted:
+            continue
+        shared_words = words_in(word_starts(ps.doc.text), merge(iv for p in counted for iv in p.matched_spans()))
+        t_starts = word_starts(pt.doc.text)
+        t_in_s = words_in(t_starts, merge((q[2], q[3]) for p in counted for q in (p.pieces or ((0, 0, p.source_start, p.source_end),)))) / max(1, len(t_starts))
+        matrix[s][t], matrix[t][s] = src.containment, t_in_s
+        if max(src.containment, t_in_s) >= settings.crosscheck_threshold or shared_words >= settings.min_passage_words:
+            # the aligned document is "a": the passages are its spans and their places in "b"
+            pairs.append(CrossPair(names[s], names[t], src.containment, t_in_s, _jaccard(ps.distinct, pt.distinct),
+                                   shared_words=shared_words, passages=counted))
+    clusters = _clusters([names[k] for k in range(n) if docs[k] is not None], pairs)
     if check is not None:
         for k, doc in enumerate(docs):
             if doc is None:
@@ -472,11 +515,16 @@ def crosscheck_documents(
                 if src.is_template:
                     continue
                 counted = [p for p in src.passages if p.excluded is None]
-                b_in_a = total(merge((p.source_start, p.source_end) for p in counted)) / max(1, len(src.text))
-                if max(src.containment, b_in_a) >= settings.crosscheck_threshold:
-                    pairs.append(CrossPair(names[k], src.path or src.title, src.containment, b_in_a, src.resemblance))
+                if not counted:
+                    continue
+                s_starts = word_starts(src.text)
+                b_in_a = words_in(s_starts, merge((q[2], q[3]) for p in counted for q in (p.pieces or ((0, 0, p.source_start, p.source_end),)))) / max(1, len(s_starts))
+                shared_words = words_in(word_starts(doc.text), merge(iv for p in counted for iv in p.matched_spans()))
+                if max(src.containment, b_in_a) >= settings.crosscheck_threshold or shared_words >= settings.min_passage_words:
+                    pairs.append(CrossPair(names[k], src.path or src.title, src.containment, b_in_a, src.resemblance,
+                                           shared_words=shared_words, passages=tuple(counted)))
     progress(steps, steps, "Done")
-    pairs.sort(key=lambda p: (-max(p.a_in_b, p.b_in_a), p.a, p.b))
+    pairs.sort(key=lambda p: (-max(p.a_in_b, p.b_in_a), -p.shared_words, p.a, p.b))
     return CrossCheckResult(
         documents=tuple(names),
         pairs=tuple(pairs),
@@ -484,4 +532,5 @@ def crosscheck_documents(
         failed=tuple(failed),
         sha256=tuple(order_key),
         settings=settings,
+        clusters=clusters,
     )

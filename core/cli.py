@@ -124,7 +124,7 @@ def _settings_help() -> dict[str, str]:
     return {name: text.strip() for name, text in found}
 
 
-def _add_settings_flags(parser: argparse.ArgumentParser, *, template: bool = True) -> None:
+def _add_settings_flags(parser: argparse.ArgumentParser) -> None:
     group = parser.add_argument_group(
         "engine settings",
         "Override a setting for this run (defaults in brackets). Every field of the settings "
@@ -160,8 +160,6 @@ def _add_settings_flags(parser: argparse.ArgumentParser, *, template: bool = Tru
             )
         elif isinstance(default, str):
             group.add_argument(flag, dest=dest, default=None, metavar="TEXT", help=f"{text} [{default}]")
-    if not template:
-        return
     group.add_argument(
         "--template", action="append", default=[], metavar="FILE",
         help="template text for this check (e.g. the assignment): passages the suspect shares "
@@ -462,10 +460,13 @@ def _cmd_crosscheck(args: argparse.Namespace) -> int:
     if len(files) + (1 if args.db is not None else 0) < 2:
         _err("crosscheck needs at least two documents (or --db to compare them with a collection)")
         return EXIT_INPUT if missing else EXIT_USAGE
+    templates = _load_templates(args.template)
+    if templates is None:
+        return EXIT_INPUT
     progress = _Progress()
     coll = _open_collection(args.db, settings) if args.db is not None else None
     try:
-        result = api.crosscheck(files, collection=coll, settings=settings, progress=progress)
+        result = api.crosscheck(files, collection=coll, settings=settings, templates=templates, progress=progress)
     finally:
         progress.finish()
         if coll is not None:
@@ -476,11 +477,13 @@ def _cmd_crosscheck(args: argparse.Namespace) -> int:
         _json_line(api.crosscheck_to_json(result))
     else:
         if not result.pairs:
-            _write(f"{len(result.documents)} documents: no pair above "
-                   f"{100 * settings.crosscheck_threshold:.0f}% containment\n")
+            _write(f"{len(result.documents)} documents: no pair shares a passage or "
+                   f"{100 * settings.crosscheck_threshold:.0f}% of its words\n")
+        for c in result.clusters:
+            _write(f"{len(c)} documents share text: {', '.join(c)}\n")
         for p in result.pairs:
             _write(f"{100 * p.a_in_b:5.1f}% {100 * p.b_in_a:5.1f}%  {p.a}  <->  {p.b}  "
-                   f"[resemblance {100 * p.resemblance:.1f}%]\n")
+                   f"[{p.shared_words} words shared, resemblance {100 * p.resemblance:.1f}%]\n")
     ok = _write_html(result, Path(args.html)) if args.html else True
     return EXIT_INPUT if (missing or result.failed or not ok) else EXIT_OK
 
@@ -589,7 +592,7 @@ def build_parser() -> argparse.ArgumentParser:
     x.add_argument("paths", nargs="+", metavar="PATH")
     _add_db(x, optional=True)
     _add_outputs(x, "write the HTML report (pairs and matrix) to the file OUT")
-    _add_settings_flags(x, template=False)
+    _add_settings_flags(x)
     x.set_defaults(func=_cmd_crosscheck, parser=x)
     return p
 

@@ -3,13 +3,15 @@
 JSON (what ``sverka check --json`` prints, one object per suspect)::
 
     {"suspect": {"path", "chars", "words", "language", "warnings"},
-     "borrowed_percent", "original_percent",
+     "borrowed_percent", "cited_percent", "original_percent",
      "sources": [{"path", "title", "containment", "resemblance", "sentence_score",
                   "passages": [{"suspect_start", "suspect_end", "source_start", "source_end",
-                                "words", "method", "excluded"}]}]}
+                                "words", "matched_words", "similarity", "method", "excluded"}]}]}
 
-Sources are sorted by containment, highest first; passages by ``suspect_start``. Shares are
-in 0..1, percentages in 0..100, offsets are Python ``str`` indices into the extracted texts.
+Sources are sorted by containment, highest first (ties by content); passages by
+``suspect_start``. Shares are in 0..1, percentages in 0..100 (shares of the suspect's
+words; borrowed + cited + original = 100), offsets are Python ``str`` indices into the
+extracted texts.
 
 HTML: jinja2 with autoescape on and no ``|safe`` anywhere, so user text (the suspect, titles,
 paths) can only ever show as text. The suspect text is cut into pieces at passage and
@@ -59,8 +61,9 @@ def _source_key(s: SourceMatch) -> str:
 
 
 def _sorted_sources(result: CheckResult) -> list[SourceMatch]:
-    """Sources by containment, highest first; ties by title then path, so output is stable."""
-    return sorted(result.sources, key=lambda s: (-s.containment, s.title, s.path or ""))
+    """Sources by containment, highest first; ties keep the result's order (broken by content
+    in :func:`sverka.core.exclusions.apply_exclusions`), never by name."""
+    return sorted(result.sources, key=lambda s: -s.containment)
 
 
 def check_result_to_dict(result: CheckResult) -> dict:
@@ -75,6 +78,7 @@ def check_result_to_dict(result: CheckResult) -> dict:
             "warnings": list(s.warnings),
         },
         "borrowed_percent": _percent(result.borrowed_percent),
+        "cited_percent": _percent(result.cited_percent),
         "original_percent": _percent(result.original_percent),
         "sources": [
             {
@@ -90,6 +94,8 @@ def check_result_to_dict(result: CheckResult) -> dict:
                         "source_start": int(p.source_start),
                         "source_end": int(p.source_end),
                         "words": int(p.words),
+                        "matched_words": int(p.matched_words),
+                        "similarity": _share(p.similarity),
                         "method": p.method,
                         "excluded": p.excluded,
                     }
@@ -102,7 +108,8 @@ def check_result_to_dict(result: CheckResult) -> dict:
 
 
 def crosscheck_to_dict(result: CrossCheckResult) -> dict:
-    """``{"documents": [...], "pairs": [{"a", "b", "a_in_b", "b_in_a", "resemblance"}]}``."""
+    """``{"documents": [...], "pairs": [{"a", "b", "a_in_b", "b_in_a", "resemblance",
+    "shared_words", "passages"}], "clusters": [[...]]}``."""
     return {
         "documents": list(result.documents),
         "pairs": [
@@ -112,9 +119,17 @@ def crosscheck_to_dict(result: CrossCheckResult) -> dict:
                 "a_in_b": _share(p.a_in_b),
                 "b_in_a": _share(p.b_in_a),
                 "resemblance": _share(p.resemblance),
+                "shared_words": int(p.shared_words),
+                "passages": [
+                    {"a_start": int(q.suspect_start), "a_end": int(q.suspect_end),
+                     "b_start": int(q.source_start), "b_end": int(q.source_end),
+                     "words": int(q.words), "matched_words": int(q.matched_words)}
+                    for q in p.passages
+                ],
             }
             for p in result.pairs
         ],
+        "clusters": [list(c) for c in result.clusters],
     }
 
 

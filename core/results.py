@@ -122,9 +122,11 @@ class CheckResult:
 class CrossPair:
     a: str  # path or title of the first document
     b: str
-    a_in_b: float  # containment of a in b, 0..1
+    a_in_b: float  # share of a's words found in b, 0..1
     b_in_a: float
     resemblance: float
+    shared_words: int = 0  # words of a matched by the counted passages the two share
+    passages: tuple[Passage, ...] = ()  # a's counted passages found in b (a is the suspect side)
 
 
 @dataclass(frozen=True)
@@ -135,6 +137,7 @@ class CrossCheckResult:
     failed: tuple[tuple[str, str], ...] = ()  # (path, reason) of files that could not be read
     sha256: tuple[str, ...] = ()  # SHA-256 of each document's text, "" for one not read
     settings: Settings = field(default_factory=Settings)
+    clusters: tuple[tuple[str, ...], ...] = ()  # groups of >= 3 documents sharing text, largest first
 
 
 @dataclass(frozen=True)

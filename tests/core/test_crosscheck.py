@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from sverka.core import api
-from sverka.core.check import candidate_pairs
+from sverka.core.candidates import co_occurring
 from sverka.core.document import Document
 
 COPIED = (
@@ -25,13 +25,18 @@ def essay(k: int, copied: bool) -> Document:
     return Document(own * 3 + (COPIED if copied else ""), title=f"essay{k}")
 
 
-def test_candidate_pairs_inverted_index():
-    fps = [np.array([1, 2, 3], np.uint64), np.array([2, 3, 4], np.uint64), np.array([9], np.uint64),
-           np.array([1, 2, 3, 4], np.uint64)]
-    assert candidate_pairs(fps, 2) == [(0, 1, 2), (0, 3, 3), (1, 3, 3)]
-    # hashes 2 and 3 are held by three documents: boilerplate, skipped
-    assert candidate_pairs(fps, 1, max_docs_per_hash=2) == [(0, 3, 1), (1, 3, 1)]
-    assert candidate_pairs([np.zeros(0, np.uint64)] * 3, 1) == []
+def test_co_occurring_keys_make_seeds_between_documents():
+    keys = [(np.array([1, 2, 3], np.uint64), np.array([0, 1, 2])), (np.array([2, 3, 4], np.uint64), np.array([5, 6, 7])),
+            (np.array([9], np.uint64), np.array([0])), (np.array([1, 2, 3, 4], np.uint64), np.array([0, 1, 2, 3]))]
+    codes, first, second = co_occurring(keys, budget=0)
+    seeds = sorted(zip((codes // 4).tolist(), (codes % 4).tolist(), first.tolist(), second.tolist()))
+    assert seeds == [(0, 1, 1, 5), (0, 1, 2, 6), (0, 3, 0, 0), (0, 3, 1, 1), (0, 3, 2, 2),
+                     (1, 3, 5, 1), (1, 3, 6, 2), (1, 3, 7, 3)]
+    # keys held by three documents are kept (a class-wide copy must show); only over the
+    # budget are the keys held by the most documents set aside
+    codes, _, _ = co_occurring(keys, budget=2)
+    assert sorted(set(codes.tolist())) == [0 * 4 + 3, 1 * 4 + 3]
+    assert len(co_occurring([(np.zeros(0, np.uint64), np.zeros(0, np.int64))] * 3, budget=0)[0]) == 0
 
 
 def test_crosscheck_finds_the_copying_pair(tmp_path):
@@ -41,10 +46,12 @@ def test_crosscheck_finds_the_copying_pair(tmp_path):
     r = api.crosscheck(docs + [str(bad)])
     assert r.documents[:4] == ("essay0", "essay1", "essay2", "essay3")
     assert [f[0] for f in r.failed] == [str(bad)]
-    assert [(p.a, p.b) for p in r.pairs] == [("essay0", "essay2")]
+    assert [{p.a, p.b} for p in r.pairs] == [{"essay0", "essay2"}]
     (p,) = r.pairs
-    assert p.a_in_b == pytest.approx(r.matrix[0][2]) and p.b_in_a == pytest.approx(r.matrix[2][0])
+    i, j = r.documents.index(p.a), r.documents.index(p.b)
+    assert p.a_in_b == pytest.approx(r.matrix[i][j]) and p.b_in_a == pytest.approx(r.matrix[j][i])
     assert 0.2 < p.a_in_b < 0.6 and p.resemblance > 0
+    assert p.shared_words == len(COPIED.split()) and p.passages and r.clusters == ()
     assert r.matrix[1][3] == 0.0 and r.matrix[0][0] == 1.0
     assert len(r.matrix) == 5 and all(len(row) == 5 for row in r.matrix)
 

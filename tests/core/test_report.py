@@ -22,12 +22,15 @@ from sverka.core.settings import Settings
 # The schema of issue 6, as a tiny checker (jsonschema is not a dependency). test_cli uses it too.
 
 PASSAGE = {"suspect_start": int, "suspect_end": int, "source_start": int, "source_end": int,
-           "words": int, "method": str, "excluded": (type(None), str)}
+           "words": int, "matched_words": int, "similarity": float, "method": str,
+           "excluded": (type(None), str)}
 SOURCE = {"path": str, "title": str, "containment": float, "resemblance": float,
           "sentence_score": float, "passages": list}
 SUSPECT = {"path": str, "chars": int, "words": int, "language": str, "warnings": list}
-CHECK = {"suspect": dict, "borrowed_percent": float, "original_percent": float, "sources": list}
-PAIR = {"a": str, "b": str, "a_in_b": float, "b_in_a": float, "resemblance": float}
+CHECK = {"suspect": dict, "borrowed_percent": float, "cited_percent": float, "original_percent": float,
+         "sources": list}
+PAIR = {"a": str, "b": str, "a_in_b": float, "b_in_a": float, "resemblance": float, "shared_words": int,
+        "passages": list}
 
 
 def _fields(obj, spec, where):
@@ -47,7 +50,8 @@ def assert_check_schema(obj: dict) -> None:
     _fields(obj["suspect"], SUSPECT, "suspect")
     assert all(isinstance(w, str) for w in obj["suspect"]["warnings"])
     assert 0 <= obj["borrowed_percent"] <= 100 and 0 <= obj["original_percent"] <= 100
-    assert abs(obj["borrowed_percent"] + obj["original_percent"] - 100) < 1e-6
+    assert 0 <= obj["cited_percent"] <= 100
+    assert abs(obj["borrowed_percent"] + obj["cited_percent"] + obj["original_percent"] - 100) < 1e-6
     containments = []
     for i, src in enumerate(obj["sources"]):
         _fields(src, SOURCE, f"sources[{i}]")
@@ -58,17 +62,19 @@ def assert_check_schema(obj: dict) -> None:
             _fields(p, PASSAGE, f"sources[{i}].passages[{j}]")
             assert 0 <= p["suspect_start"] < p["suspect_end"] <= obj["suspect"]["chars"]
             assert 0 <= p["source_start"] < p["source_end"]
-            assert p["words"] >= 0
+            assert 0 <= p["matched_words"] <= p["words"] and 0 <= p["similarity"] <= 1
     assert containments == sorted(containments, reverse=True), "sources not sorted by containment"
 
 
 def assert_crosscheck_schema(obj: dict) -> None:
-    _fields(obj, {"documents": list, "pairs": list}, "crosscheck")
+    _fields(obj, {"documents": list, "pairs": list, "clusters": list}, "crosscheck")
+    assert all(isinstance(c, list) and len(c) >= 3 for c in obj["clusters"])
     assert all(isinstance(d, str) for d in obj["documents"])
     for i, p in enumerate(obj["pairs"]):
         _fields(p, PAIR, f"pairs[{i}]")
         for key in ("a_in_b", "b_in_a", "resemblance"):
             assert 0 <= p[key] <= 1
+        assert p["shared_words"] >= 0
 
 
 class Markup(HTMLParser):
@@ -183,14 +189,19 @@ def test_check_dict_follows_the_schema_and_sorts_sources():
 def test_crosscheck_dict_follows_the_schema():
     r = CrossCheckResult(
         documents=("a.txt", "b.txt", "c.txt"),
-        pairs=(CrossPair("a.txt", "b.txt", 0.5, 0.25, 0.2),),
+        pairs=(CrossPair("a.txt", "b.txt", 0.5, 0.25, 0.2, shared_words=12,
+                         passages=(Passage(0, 50, 10, 60, 12, "exact"),)),),
         matrix=((0.0, 0.5, 0.0), (0.25, 0.0, 0.0), (0.0, 0.0, 0.0)),
         failed=(("d.pdf", "damaged"),),
+        clusters=(("a.txt", "b.txt", "c.txt"),),
     )
     d = report.crosscheck_to_dict(r)
     assert_crosscheck_schema(d)
     assert d == {"documents": ["a.txt", "b.txt", "c.txt"],
-                 "pairs": [{"a": "a.txt", "b": "b.txt", "a_in_b": 0.5, "b_in_a": 0.25, "resemblance": 0.2}]}
+                 "pairs": [{"a": "a.txt", "b": "b.txt", "a_in_b": 0.5, "b_in_a": 0.25, "resemblance": 0.2,
+                            "shared_words": 12, "passages": [{"a_start": 0, "a_end": 50, "b_start": 10,
+                                                              "b_end": 60, "words": 12, "matched_words": 12}]}],
+                 "clusters": [["a.txt", "b.txt", "c.txt"]]}
 
 
 def test_html_shows_user_text_as_text_and_loads_nothing():
