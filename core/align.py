@@ -7,21 +7,30 @@ The pipeline for one pair (suspect ``a`` × source ``b``):
 1. **Seeds.** Every overlapping shingle of ``seed_words`` canonical tokens of each text is
    hashed on the fly; the two hash arrays are joined with a numpy sort + ``searchsorted``.
    A hash occurring more than ``max_seed_repeats`` times on either side (a refrain, a
-   formula) is dropped: it would only multiply seeds.
+   formula) is dropped: it would only multiply seeds. The seeds of one pair are bounded by
+   :data:`SEED_BUDGET_PER_TOKEN` times the texts' length (the hashes making the most pairs
+   go first) and the runs by :data:`SEGMENTS_PER_TOKEN` per suspect token (the longest
+   stay), so a repetitive text costs time and memory in proportion to its length.
 2. **Runs.** Seeds on the same diagonal (``j - i``) at consecutive positions form an
    unbroken run of equal tokens: a *segment* ``[a0, a1) ~ [b0, b1)``.
 3. **Sentences.** Sentences of at least ``min_sentence_words`` tokens whose sentence hash
    (sum of WH, ALGORITHMS.md §5: word order and word form do not matter) is equal in both
    texts become segments too, where shingles did not already cover them.
-4. **Chaining.** Segments sorted by their suspect start are chained when the next one
-   begins at most ``max_gap`` tokens after the chain ends in BOTH texts (WCopyFind's
-   "imperfections": changed, inserted or deleted words are bridged).
+4. **Chaining** (:class:`_Linker`). Segments sorted by their suspect start join a passage
+   when they begin at most ``max_gap`` tokens after it in the SUSPECT (changed, inserted or
+   deleted words are bridged), never across a whole suspect sentence with no matched word,
+   and lie near the passage in the SOURCE in either direction (a skipped sentence, sentences
+   reversed, clauses rotated: one passage).
 5. **One source region per suspect region.** Chains are taken best (most matched tokens)
    first; a later chain loses the suspect tokens already taken, so passages never overlap
-   on the suspect side.
-6. **Spans.** A passage spans from the first character of its first token to the last
-   character of its last token, in both texts, then grows over identical neighbouring
-   words the canonizer dropped (stop words), so highlights start and end where the copy does.
+   on the suspect side. A passage needs ``min_words`` matched words of the text and
+   :data:`MIN_MATCHED_TOKENS` content words; below :data:`SHORT_PASSAGE_TOKENS` content
+   words it must be whole sentences (a copied short sentence, not a common phrase).
+6. **Spans.** Each matched run (a *piece*) spans from the first character of its first
+   token to the last character of its last token, in both texts, and grows over identical
+   neighbouring words the canonizer dropped (stop words), never past a sentence end. A
+   passage spans its pieces; its ``matched`` words are the words inside its pieces (what
+   the shares count), the rest of its span is bridged edits.
 
 Token positions are indices into the canonical token arrays; character offsets are
 ``str`` indices into ``Tokens.text``.
@@ -84,13 +93,19 @@ def join_equal(x: np.ndarray, y: np.ndarray, max_repeats: int = 0, budget: int =
         return i[order], j[order]
     order = np.argsort(y, kind="stable")
     ys = y[order]
+    # One search of the larger side; the end of each equal run of the smaller one is known.
     lo = np.searchsorted(ys, x, "left")
-    hi = np.searchsorted(ys, x, "right")
-    cnt = hi - lo
-    ok = cnt > 0
+    found = ys[np.minimum(lo, len(ys) - 1)] == x
+    run_end = np.flatnonzero(np.r_[ys[1:] != ys[:-1], True]) + 1
+    end_of = np.repeat(run_end, np.diff(np.r_[0, run_end]))
+    cnt = np.where(found, end_of[np.minimum(lo, len(ys) - 1)] - lo, 0)
+    ok = found
     if (max_repeats or budget) and ok.any():
-        xs = np.sort(x)
-        cx = np.searchsorted(xs, x, "right") - np.searchsorted(xs, x, "left")
+        # repeats on the larger side, counted among its matched values only
+        idx = np.flatnonzero(ok)
+        xm = np.sort(x[idx])
+        cx = np.zeros(len(x), dtype=np.int64)
+        cx[idx] = np.searchsorted(xm, x[idx], "right") - np.searchsorted(xm, x[idx], "left")
         if max_repeats:
             ok &= (cnt <= max_repeats) & (cx <= max_repeats)
         if budget and int(cnt[ok].sum()) > budget:
@@ -175,6 +190,25 @@ def _sentence_segments(a: Tokens, b: Tokens, covered_cum: np.ndarray, min_words:
             continue  # shingles found it already
         out.append(Segment(a0, a1, int(fb[y]), int(lb[y]), True))
     return out
+
+
+def _near_others(seg: np.ndarray, w: int, max_gap: int) -> np.ndarray:
+    """The runs that may belong to a passage: those longer than one seed, and the one-seed
+    runs with another run close by in both texts (a passage needs more matched tokens than
+    one seed holds). Pairs of words two texts share by chance are mostly such loners."""
+    if len(seg) < 2:
+        return seg if len(seg) == 0 or seg[0, 1] - seg[0, 0] > w else seg[:0]
+    a0, a1, b0, b1 = seg[:, 0], seg[:, 1], seg[:, 2], seg[:, 3]
+    keep = (a1 - a0) > w
+    near_a = max_gap + w
+    near_b = max_gap * SOURCE_WINDOW + 2 * w
+    for shift in range(1, 9):
+        if shift >= len(seg):
+            break
+        ok = (a0[shift:] - a1[:-shift] <= near_a) & (np.abs(b0[shift:] - b0[:-shift]) <= near_b)
+        keep[shift:] |= ok
+        keep[:-shift] |= ok
+    return seg[keep]
 
 
 class _Chain:
@@ -417,12 +451,14 @@ def align(
     min_sentence_words: int = 5,
     max_seed_repeats: int = 50,
     grow: bool = True,
+    a_word_starts: np.ndarray | None = None,
 ) -> list[Passage]:
     """The passages of suspect ``a`` found in source ``b``, sorted by suspect start.
 
     ``min_words``: a passage must match at least this many WORDS OF THE SUSPECT'S TEXT (stop
     words included, bridged gaps not counted) and at least :data:`MIN_MATCHED_TOKENS`
-    canonical tokens; below :data:`SHORT_PASSAGE_TOKENS` it must be whole sentences. Passages never overlap on the suspect side. Work and memory are bounded
+    canonical tokens; below :data:`SHORT_PASSAGE_TOKENS` it must be whole sentences.
+    Passages never overlap on the suspect side. Work and memory are bounded
     by the texts' lengths (:data:`SEED_BUDGET_PER_TOKEN`).
     """
     w = max(1, seed_words)
@@ -432,6 +468,7 @@ def align(
     i, j = join_equal(ha, hb, max_seed_repeats, budget=budget)
     seg_arr = runs(i, j, w)
     n = len(a)
+    seg_arr = _near_others(seg_arr, w, max_gap)
     if len(seg_arr) > SEGMENTS_PER_TOKEN * max(n, 1):  # repetitive text: the longest runs first
         by_length = np.argsort(seg_arr[:, 0] - seg_arr[:, 1], kind="stable")[: SEGMENTS_PER_TOKEN * n]
         seg_arr = seg_arr[np.sort(by_length)]
@@ -452,7 +489,7 @@ def align(
 
     overlap = w
     sid = np.asarray(a.sentence_ids)
-    ws = word_starts(a.text)
+    ws = word_starts(a.text) if a_word_starts is None else a_word_starts
     sa, ea, sb, eb = a.starts, a.ends, b.starts, b.ends
 
     def matched_words(c: _Chain) -> int:

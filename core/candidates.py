@@ -31,12 +31,16 @@ import numpy as np
 from .shingles import shingle_hashes, unique_counts
 from .text import Tokens
 
-__all__ = ["MAX_REPEATS", "PAIR_WORDS", "SENTENCE_MIN_TOKENS", "co_occurring", "pair_keys", "rank",
-           "sentence_keys", "supported_seeds"]
+__all__ = ["MAX_REPEATS", "MIN_TOKENS", "PAIR_WORDS", "SENTENCE_MIN_TOKENS", "co_occurring", "pair_keys",
+           "rank", "sentence_bounds", "sentence_keys", "supported_seeds"]
 
 PAIR_WORDS = 2
 MAX_REPEATS = 50
 SENTENCE_MIN_TOKENS = 3
+#: A cluster of keys covering this many suspect tokens may be a passage whatever its
+#: sentences (sverka.core.align.SHORT_PASSAGE_TOKENS); a smaller one (3 or 4 tokens, the
+#: least a passage holds) only if it is a whole sentence of the suspect.
+MIN_TOKENS = 5
 
 
 def pair_keys(tokens: Tokens) -> tuple[np.ndarray, np.ndarray]:
@@ -67,6 +71,17 @@ def sentence_keys(tokens: Tokens, min_tokens: int = SENTENCE_MIN_TOKENS) -> tupl
     return sums[keep], first[keep].astype(np.int64), size[keep].astype(np.int64)
 
 
+def sentence_bounds(tokens: Tokens) -> tuple[np.ndarray, np.ndarray]:
+    """(first token of the sentence of each token, one past its last token)."""
+    sid = np.asarray(tokens.sentence_ids)
+    if len(sid) == 0:
+        return np.zeros(0, np.int64), np.zeros(0, np.int64)
+    first = np.flatnonzero(np.r_[True, sid[1:] != sid[:-1]])
+    ends = np.r_[first[1:], len(sid)]
+    which = np.cumsum(np.r_[True, sid[1:] != sid[:-1]]) - 1
+    return first[which].astype(np.int64), ends[which].astype(np.int64)
+
+
 def _expand(keys: np.ndarray, key_pos: np.ndarray, row_hash: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """For every row whose hash is among ``keys``: (row index, suspect position), once per
     occurrence of the hash in the suspect."""
@@ -81,9 +96,13 @@ def _expand(keys: np.ndarray, key_pos: np.ndarray, row_hash: np.ndarray) -> tupl
     return rows, kp[at]
 
 
-def supported_seeds(d: np.ndarray, i: np.ndarray, j: np.ndarray, near_suspect: int, near_source: int) -> dict[int, int]:
-    """``{d: supported seeds}`` for seeds ``(d, i, j)``: key shared at suspect position ``i``
-    and position ``j`` of document (or pair of documents) ``d`` (see the module docstring)."""
+def supported_seeds(d: np.ndarray, i: np.ndarray, j: np.ndarray, near_suspect: int, near_source: int,
+                    sentence_bounds: tuple[np.ndarray, np.ndarray] | None = None) -> dict[int, int]:
+    """``{d: score}`` for seeds ``(d, i, j)``: key shared at suspect position ``i`` and
+    position ``j`` of document (or pair of documents) ``d`` (see the module docstring).
+
+    ``sentence_bounds`` = (first token of the sentence of each suspect token, one past its
+    last token): lets a small cluster count when it is a whole sentence."""
     if len(d) == 0:
         return {}
     order = np.lexsort((j, i, d))
@@ -111,8 +130,32 @@ def supported_seeds(d: np.ndarray, i: np.ndarray, j: np.ndarray, near_suspect: i
         supported[:-shift] |= ok
     if not supported.any():
         return {}
-    docs, counts = np.unique(d[supported], return_counts=True)
-    return dict(zip(docs.tolist(), counts.tolist()))
+    d, i = d[supported], i[supported]
+    # Passages, roughly: supported seeds close together in the suspect. A cluster covering
+    # MIN_TOKENS tokens or more may be a passage; a smaller one only if it is a whole sentence.
+    order = np.lexsort((i, d))
+    d, i = d[order], i[order]
+    gap = np.diff(i)
+    brk = np.r_[True, (d[1:] != d[:-1]) | (gap > near_suspect)]
+    cluster = np.cumsum(brk) - 1
+    step = np.minimum(np.r_[gap, PAIR_WORDS], PAIR_WORDS)
+    step[np.r_[brk[1:], True]] = PAIR_WORDS  # the last seed of a cluster covers its two tokens
+    covered = np.bincount(cluster, weights=step).astype(np.int64)
+    first = i[brk]
+    last = i[np.r_[brk[1:], True]]
+    ok = covered >= MIN_TOKENS
+    if sentence_bounds is not None:
+        starts, ends = sentence_bounds
+        small = (~ok) & (covered >= 3)
+        whole = (starts[first] >= first) & (ends[last + PAIR_WORDS - 1] <= last + PAIR_WORDS)
+        ok |= small & whole
+    else:
+        ok |= covered >= 3
+    docs = d[brk][ok]
+    if len(docs) == 0:
+        return {}
+    totals = np.bincount(np.searchsorted(np.unique(docs), docs), weights=covered[ok])
+    return dict(zip(np.unique(docs).tolist(), totals.astype(np.int64).tolist()))
 
 
 def co_occurring(keys: list[tuple[np.ndarray, np.ndarray]], budget: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -168,6 +211,7 @@ def rank(
     near_suspect: int,
     near_source: int,
     limit: int = 0,
+    sentence_bounds: tuple[np.ndarray, np.ndarray] | None = None,
 ) -> list[tuple[int, int]]:
     """``[(doc_id, score)]`` of the documents that may hold a passage, best first (ties by id).
 
@@ -181,7 +225,7 @@ def rank(
     if len(h) and len(rh):
         rows, i = _expand(np.asarray(h, np.uint64), np.asarray(p, np.int64), rh.astype(np.uint64))
         for doc, c in supported_seeds(rd[rows].astype(np.int64), i, rp[rows].astype(np.int64),
-                                      near_suspect, near_source).items():
+                                      near_suspect, near_source, sentence_bounds).items():
             score[doc] = score.get(doc, 0) + c
     if suspect_sentences is not None and sentence_rows is not None:
         sh, _, size = suspect_sentences

@@ -1,33 +1,38 @@
-"""Check, compare and cross-check: candidates, alignment, scores (ISSUE 4 items 2, 3, 5).
+"""Check, compare and cross-check: candidates, alignment, scores.
 
 * :func:`check_document`: a suspect against an :class:`~sverka.core.index.Index`.
-  Candidates come from grouped index queries (winnowed shingles, Seq2 sentence pairs,
-  and for short texts the seed 000 longest words); each candidate's stored tokens are
-  aligned with the suspect (:func:`sverka.core.align.align`); exclusions and scores are
-  applied last (:func:`sverka.core.exclusions.apply_exclusions`).
+  Candidates come from the index's retrieval keys (two-word keys with their positions and
+  sentence keys, ranked by :mod:`sverka.core.candidates`; for short texts also the seed 000
+  longest words); each candidate's stored tokens are aligned with the suspect
+  (:func:`sverka.core.align.align`); exclusions and scores are applied last
+  (:func:`sverka.core.exclusions.apply_exclusions`). A check against a collection holding
+  only S gives what :func:`compare_documents` gives for S.
 * :func:`compare_documents`: two documents directly.
-* :func:`crosscheck_documents`: every pair of a set whose documents share enough winnowed
-  fingerprints (an inverted index in numpy), aligned; optionally each against an index.
+* :func:`crosscheck_documents`: every pair of a set that may share a passage (the same keys,
+  shared between the documents in numpy), aligned and judged like a check; optionally each
+  against an index.
 """
 
 from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass
+from functools import cached_property
 from typing import TYPE_CHECKING, Callable, Sequence
 
 import numpy as np
 
 from .align import SOURCE_WINDOW, align
-from .candidates import PAIR_WORDS, SENTENCE_MIN_TOKENS, co_occurring, pair_keys, sentence_keys, supported_seeds
+from .candidates import (PAIR_WORDS, SENTENCE_MIN_TOKENS, co_occurring, pair_keys, sentence_bounds, sentence_keys,
+                         supported_seeds)
 from .candidates import rank as rank_candidates
 from .document import Document
-from .exclusions import apply_exclusions, merge, total
+from .exclusions import apply_exclusions, marked_spans, merge, total
 from .progress import NEVER_CANCELLED, CancelToken, Progress, no_progress
 from .results import CheckResult, CrossCheckResult, CrossPair, Passage, SourceMatch, SuspectInfo
 from .sentences import sentence_hashes, seq2
 from .settings import Settings
-from .shingles import shingle_hashes, winnow
+from .shingles import shingle_hashes, unique_counts, winnow
 from .shortdoc import longest_words, short_similarity
 from .text import Tokens, canonize, word_starts, words_in
 
@@ -39,27 +44,52 @@ __all__ = ["Prepared", "check_document", "compare_documents", "crosscheck_docume
 
 @dataclass(frozen=True, eq=False)
 class Prepared:
-    """A canonized document with what matching needs, computed once."""
+    """A canonized document with what matching needs, each computed on first use."""
 
     doc: Document
     tokens: Tokens
-    shingles: np.ndarray  # uint64: every w-shingle hash, in text order
-    distinct: np.ndarray  # uint64: sorted distinct shingle hashes
-    winnowed: np.ndarray  # uint64: sorted distinct winnowed hashes
-    seq2: np.ndarray  # uint64: Seq2 of ALGORITHMS.md §5
-    pairs: tuple[np.ndarray, np.ndarray]  # retrieval pair keys (hashes, positions)
-    sentences: tuple[np.ndarray, np.ndarray, np.ndarray]  # retrieval sentence keys (hashes, positions, tokens)
+    settings: Settings
+
+    @cached_property
+    def shingles(self) -> np.ndarray:  # uint64: every w-shingle hash, in text order
+        return shingle_hashes(self.tokens.hashes, self.settings.shingle_words)
+
+    @cached_property
+    def distinct(self) -> np.ndarray:  # uint64: sorted distinct shingle hashes
+        return unique_counts(self.shingles)[0]
+
+    @cached_property
+    def winnowed(self) -> np.ndarray:  # uint64: sorted distinct winnowed hashes
+        sh = self.shingles
+        return np.unique(sh[winnow(sh, self.settings.winnow_window)]) if len(sh) else sh
+
+    @cached_property
+    def seq2(self) -> np.ndarray:  # uint64: Seq2 of ALGORITHMS.md §5
+        t = self.tokens
+        return seq2(sentence_hashes(t.word_hashes, t.sentence_ids, len(t.sentence_spans))[0])
+
+    @cached_property
+    def word_starts(self) -> np.ndarray:  # start of every word of the text
+        return word_starts(self.doc.text)
+
+    @cached_property
+    def marked(self):  # quotations and bibliography of the text, under these settings
+        return marked_spans(self.doc.text, self.settings)
+
+    @cached_property
+    def pairs(self) -> tuple[np.ndarray, np.ndarray]:  # retrieval pair keys (hashes, positions)
+        return pair_keys(self.tokens)
+
+    @cached_property
+    def sentences(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:  # retrieval sentence keys
+        return sentence_keys(self.tokens, max(SENTENCE_MIN_TOKENS, self.settings.min_sentence_words))
 
 
 def prepare(doc: Document, settings: Settings, tokens: Tokens | None = None) -> Prepared:
-    """Canonize (unless ``tokens`` are given) and fingerprint one document."""
+    """Canonize (unless ``tokens`` are given); fingerprints follow on first use."""
     if tokens is None:
         tokens = canonize(doc.text, drop_adjectives=settings.drop_adjectives)
-    sh = shingle_hashes(tokens.hashes, settings.shingle_words)
-    win = np.unique(sh[winnow(sh, settings.winnow_window)]) if len(sh) else sh
-    seq1, _ = sentence_hashes(tokens.word_hashes, tokens.sentence_ids, len(tokens.sentence_spans))
-    return Prepared(doc, tokens, sh, np.unique(sh), win, seq2(seq1), pair_keys(tokens),
-                    sentence_keys(tokens, max(SENTENCE_MIN_TOKENS, settings.min_sentence_words)))
+    return Prepared(doc, tokens, settings)
 
 
 def _jaccard(a: np.ndarray, b: np.ndarray) -> float:
@@ -94,6 +124,7 @@ def _align(a: Prepared, b: Prepared, settings: Settings) -> list[Passage]:
         max_gap=settings.max_gap_words,
         min_words=min(settings.min_passage_words, SEARCH_MIN_WORDS),
         min_sentence_words=settings.min_sentence_words,
+        a_word_starts=a.word_starts,
     )
 
 
@@ -159,7 +190,7 @@ def retrieve(index: "Index", a: Prepared, settings: Settings) -> list[tuple[int,
     return rank_candidates(
         a.pairs, pair_rows or empty, a.sentences, sent_rows or empty,
         near_suspect=gap + PAIR_WORDS + 1, near_source=gap * SOURCE_WINDOW + 2 * PAIR_WORDS + 2,
-        limit=settings.max_candidates,
+        limit=settings.max_candidates, sentence_bounds=sentence_bounds(a.tokens),
     )
 
 
@@ -325,8 +356,17 @@ def candidate_pairs(prepared: Sequence[Prepared | None], settings: Settings,
         return h, pos
 
     codes, i, j = co_occurring([keys_of(p) for p in prepared], PAIR_BUDGET)
+    # Positions in the first document of each pair, made global so that one array of
+    # sentence bounds serves every document (a small cluster must be a whole sentence).
+    sizes = [len(p.tokens) if p is not None else 0 for p in prepared]
+    offset = np.r_[0, np.cumsum(sizes)].astype(np.int64)
+    bounds = [sentence_bounds(p.tokens) for p in prepared if p is not None and len(p.tokens)]
+    offs = [offset[k] for k, p in enumerate(prepared) if p is not None and len(p.tokens)]
+    starts = np.concatenate([b[0] + o for b, o in zip(bounds, offs)]) if bounds else np.zeros(0, np.int64)
+    ends = np.concatenate([b[1] + o for b, o in zip(bounds, offs)]) if bounds else np.zeros(0, np.int64)
     gap = settings.max_gap_words
-    score = supported_seeds(codes, i, j, gap + PAIR_WORDS + 1, gap * SOURCE_WINDOW + 2 * PAIR_WORDS + 2)
+    score = supported_seeds(codes, offset[codes // n] + i, j, gap + PAIR_WORDS + 1,
+                            gap * SOURCE_WINDOW + 2 * PAIR_WORDS + 2, (starts, ends))
     sentence_keys_of = [(p.sentences[0], p.sentences[1]) if p is not None else empty for p in prepared]
     s_codes, _, _ = co_occurring(sentence_keys_of, PAIR_BUDGET)
     for code in np.unique(s_codes).tolist():
@@ -490,13 +530,13 @@ def crosscheck_documents(
         judged = apply_exclusions(CheckResult(
             suspect=_suspect_info(ps.doc, ps.tokens), suspect_text=ps.doc.text,
             sources=(_source_match(pt, passages, 0.0, 0.0),) + templates_of(s),
-            borrowed_percent=0.0, original_percent=100.0, settings=settings), settings)
+            borrowed_percent=0.0, original_percent=100.0, settings=settings), settings, marked=ps.marked)
         src = next(x for x in judged.sources if not x.is_template)
         counted = tuple(p for p in src.passages if p.excluded is None)
         if not counted:
             continue
-        shared_words = words_in(word_starts(ps.doc.text), merge(iv for p in counted for iv in p.matched_spans()))
-        t_starts = word_starts(pt.doc.text)
+        shared_words = words_in(ps.word_starts, merge(iv for p in counted for iv in p.matched_spans()))
+        t_starts = pt.word_starts
         t_in_s = words_in(t_starts, merge((q[2], q[3]) for p in counted for q in (p.pieces or ((0, 0, p.source_start, p.source_end),)))) / max(1, len(t_starts))
         matrix[s][t], matrix[t][s] = src.containment, t_in_s
         if max(src.containment, t_in_s) >= settings.crosscheck_threshold or shared_words >= settings.min_passage_words:

@@ -9,11 +9,17 @@ count (``Passage.excluded``), and recomputes every score from the others:
   template matched.
 * ``"bibliography"`` / ``"quote"``: a passage lying mostly in the bibliography section or in
   quoted text of the suspect (when ``exclude_bibliography`` / ``exclude_quotes``).
-* ``"short"``: fewer than ``min_passage_words`` canonical words matched (``Passage.matched_words``).
+* ``"short"``: fewer than ``min_passage_words`` words of the text matched (``Passage.matched_words``).
 
-Scores are shares of the suspect's characters (``len(text)``): the union of the counted
-passages' suspect spans, minus quoted text, the bibliography and template regions (those
-characters never count, even under a passage that mostly lies elsewhere).
+Scores are shares of the suspect's WORDS (:func:`sverka.core.text.word_starts`), never of
+whitespace, punctuation or padding: a source's containment and the borrowed share count the
+words inside the matched pieces of counted passages, minus the student's own quotations,
+the bibliography and template regions (those words never count as borrowed, even under a
+passage that mostly lies elsewhere). The cited share counts the words of the student's own
+quotations and of the bibliography that a source matches; original is the rest, so the
+three sum to 100. Quotation marks that are already in the source at that place are not the
+student's: that text is copied, not cited. ``count_quotes_as_borrowed`` counts the
+student's quotations as borrowed.
 """
 
 from __future__ import annotations
@@ -258,14 +264,15 @@ def _quotes_from_sources(sources: Sequence[SourceMatch], quotes: list[Interval])
     A novel's dialogue copied with its « » is copied text, not the student's citation: a
     quotation counts as the student's own only when the source text matched there is not
     itself inside quotation marks. Each quotation lying in a matched piece is mapped onto
-    the source through that piece (proportionally) and looked up among the source's quotes.
+    the source through that piece (proportionally) and looked up among the source's quotes,
+    found in windows of the source around those places only (a source may be a novel).
     """
     if not quotes:
         return []
     starts = [q[0] for q in quotes]
     inherited: list[Interval] = []
     for src in sources:
-        src_quotes = None
+        mapped: list[tuple[int, int, Interval]] = []  # (m0, m1, suspect quotation)
         for p in src.passages:
             for a0, a1, b0, b1 in p.pieces or ((p.suspect_start, p.suspect_end, p.source_start, p.source_end),):
                 k = max(0, bisect.bisect_right(starts, a0) - 1)
@@ -274,14 +281,18 @@ def _quotes_from_sources(sources: Sequence[SourceMatch], quotes: list[Interval])
                     k += 1
                     if q1 <= a0 or (min(q1, a1) - max(q0, a0)) * 2 < q1 - q0:
                         continue  # not mostly inside this piece
-                    if src_quotes is None:
-                        src_quotes = find_quotes(src.text)
                     scale = (b1 - b0) / (a1 - a0) if a1 > a0 else 1.0
                     m0 = b0 + int((max(q0, a0) - a0) * scale)
                     m1 = b0 + int(round((min(q1, a1) - a0) * scale))
-                    # the source's own marks may sit a character or two off the mapped ends
-                    if _mostly_inside_span(m0, m1, src_quotes) or _mostly_inside_span(m0 + 1, m1 - 1, src_quotes):
-                        inherited.append((q0, q1))
+                    mapped.append((m0, m1, (q0, q1)))
+        if not mapped:
+            continue
+        windows = merge((max(0, m0 - MAX_QUOTE_CHARS), min(len(src.text), m1 + MAX_QUOTE_CHARS)) for m0, m1, _ in mapped)
+        src_quotes = merge((w0 + x, w0 + y) for w0, w1 in windows for x, y in find_quotes(src.text[w0:w1]))
+        for m0, m1, q in mapped:
+            # the source's own marks may sit a character or two off the mapped ends
+            if _mostly_inside_span(m0, m1, src_quotes) or _mostly_inside_span(m0 + 1, m1 - 1, src_quotes):
+                inherited.append(q)
     return merge(inherited)
 
 
@@ -310,7 +321,7 @@ def _exact_words(src: SourceMatch, text: str, starts, counted: Sequence[Interval
     return words_in(starts, intersect(merge(exact), counted))
 
 
-def apply_exclusions(result: CheckResult, settings: Settings) -> CheckResult:
+def apply_exclusions(result: CheckResult, settings: Settings, *, marked: tuple[Span, ...] | None = None) -> CheckResult:
     """``result`` with passages marked and scores recomputed under ``settings`` (see module doc).
 
     Shares are shares of the suspect's WORDS (never of whitespace or punctuation): borrowed =
@@ -325,7 +336,8 @@ def apply_exclusions(result: CheckResult, settings: Settings) -> CheckResult:
     text = result.suspect_text
     starts = word_starts(text)
     n_words = len(starts)
-    marked = marked_spans(text, settings)
+    if marked is None:  # (a cross-check passes each document's, found once)
+        marked = marked_spans(text, settings)
     excluded_sources = tuple(settings.excluded_sources)
     live = [src for src in result.sources if not _source_excluded(src, excluded_sources) and not src.is_template]
     quotes_all = merge((s.start, s.end) for s in marked if s.kind == "quote")

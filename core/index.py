@@ -737,18 +737,14 @@ class Index:
         parts = []
         for k in range(0, len(values), step):
             chunk = values[k:k + step]
-            marks = ",".join("?" * len(chunk))
-            if max_posting:
-                counts = self._db.execute(
-                    f"SELECT hash, count(*) FROM {table} WHERE hash IN ({marks}) GROUP BY hash", chunk).fetchall()
-                chunk = [h for h, c in counts if c <= max_posting]
-                if not chunk:
-                    continue
-                marks = ",".join("?" * len(chunk))
-            rows = self._db.execute(f"SELECT hash, doc_id, pos FROM {table} WHERE hash IN ({marks})", chunk).fetchall()
+            rows = self._db.execute(
+                f"SELECT hash, doc_id, pos FROM {table} WHERE hash IN ({','.join('?' * len(chunk))})", chunk).fetchall()
             if rows:
                 parts.append(np.array(rows, dtype=np.int64))
         a = np.concatenate(parts) if parts else np.zeros((0, 3), dtype=np.int64)
+        if max_posting and len(a):
+            values, inverse, counts = np.unique(a[:, 0], return_inverse=True, return_counts=True)
+            a = a[counts[inverse] <= max_posting]
         return _u64(np.ascontiguousarray(a[:, 0])), np.ascontiguousarray(a[:, 1]), np.ascontiguousarray(a[:, 2])
 
     def short_candidates(self, word_hashes, *, min_shared: int = 2, limit: int = 50) -> list[tuple[int, int]]:
