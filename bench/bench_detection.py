@@ -420,7 +420,8 @@ def essays(rng, coll_texts, outside_texts, tmp: Path):
                         st[1] += inside * 2 >= len(ws)
                         st[2] += inside > 0
                         if inside and VERBOSE:
-                            print(f"  {who} highlights original words: {text[s:e]!r}")
+                            hit = [text[a:b] for a, b in rep if a < e and s < b]
+                            print(f"  {who} highlights original words: {text[s:e]!r} in {hit!r}")
     res = {}
     for who, (n_o, half, anyw, n_b, found) in stats.items():
         print(f"{who:<8} original sentences highlighted: {100 * half / n_o:.1f} % (any word: {100 * anyw / n_o:.1f} %) of {n_o};"

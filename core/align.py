@@ -287,14 +287,17 @@ class _Linker:
                 return None
             if self.taken is not None and self.taken.overlaps(c.a1, s.a0):
                 return None
-        # Far in the source only with a run of some length: two words in common are no
-        # evidence that a sentence was moved.
-        window = self.max_gap * SOURCE_WINDOW if s.a1 - s.a0 > self.overlap else self.max_gap
+        # Far in the source, or in another order, only between runs of some length on both
+        # sides: two words in common are no evidence that a sentence was moved.
+        lone = s.a1 - s.a0 <= self.overlap or c.matched <= self.overlap
+        window = self.max_gap if lone else self.max_gap * SOURCE_WINDOW
         if s.b0 >= c.b1 - self.overlap:  # after the source range: the usual continuation
             gb = s.b0 - c.b1
             if gb > window or s.b1 <= c.b1:
                 return None
             return max(ga, 0) + max(gb, 0) + abs(ga - gb)
+        if lone and self.sid[s.a0] != self.sid[c.a1 - 1]:
+            return None  # a loner from another sentence is not part of a moved sentence
         dist = max(c.b0 - s.b1, 0)  # before the source range, or inside it
         if dist > window:
             return None

@@ -8,7 +8,6 @@ Results are the frozen dataclasses of :mod:`sverka.core.results`.
 
 from __future__ import annotations
 
-import dataclasses
 from pathlib import Path
 from typing import Iterable, Sequence
 
@@ -205,11 +204,7 @@ def crosscheck(
     check = None
     if collection is not None:
         def check(doc: Document) -> CheckResult:
-            result = collection.check(doc, settings, cancel=cancel)
-            # An item already in the archive is not its own source.
-            own = tuple(s for s in result.sources if s.sha256 != doc.sha256)
-            return result if len(own) == len(result.sources) else apply_exclusions(
-                dataclasses.replace(result, sources=own, exact_duplicate_of=None), settings)
+            return collection.check(doc, settings, cancel=cancel)  # an archived item is not its own source
 
     return crosscheck_documents(
         items, settings, load=load_document, check=check, templates=templates, progress=progress, cancel=cancel

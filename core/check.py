@@ -213,8 +213,14 @@ def check_document(
     cancel.raise_if_cancelled()
     n = len(suspect.text)
 
-    dup_id = index.find_by_sha256(suspect.sha256)
-    exact_dup = index.info(dup_id).title if dup_id is not None else None
+    # The suspect itself, already in the collection (the same text, or the same file): it is
+    # not its own source; the result says when it was added and scores the rest.
+    itself = [d for d in (index.find_by_sha256(suspect.sha256),) if d is not None]
+    if suspect.path:
+        same_path = index.find_by_path(suspect.path)
+        if same_path is not None and same_path.id not in itself:
+            itself.append(same_path.id)
+    in_collection = index.info(itself[0]) if itself else None
 
     limit = settings.max_candidates
     found: dict[int, int] = dict(retrieve(index, a, settings))
@@ -229,10 +235,9 @@ def check_document(
             if shorter and 100.0 * shared / shorter >= settings.short_text_similarity:
                 short_ok.add(doc_id)
                 found.setdefault(doc_id, shared)
-    if dup_id is not None:
-        found.setdefault(dup_id, 0)
-    for doc_id in exclude_ids:
+    for doc_id in (*exclude_ids, *itself):
         found.pop(doc_id, None)
+        short_ok.discard(doc_id)
     templates = set(index.template_ids())
 
     ids = sorted(found, key=lambda d: (-found[d], d))
@@ -270,7 +275,7 @@ def check_document(
         borrowed_percent=0.0,
         original_percent=100.0,
         settings=settings,
-        exact_duplicate_of=exact_dup,
+        in_collection=in_collection,
     )
     return apply_exclusions(raw, settings)
 

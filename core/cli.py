@@ -282,6 +282,10 @@ def _summary(result) -> str:
     ]
     if result.exact_duplicate_of:
         lines.append(f"  identical to: {result.exact_duplicate_of}")
+    if result.in_collection is not None:
+        info = result.in_collection
+        lines.append(f"  this document is in the collection: {info.path or info.title} (added {info.added[:10]});"
+                     " it is not counted as its own source")
     for w in s.warnings:
         lines.append(f"  warning: {w}")
     if not result.sources:

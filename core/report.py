@@ -3,6 +3,7 @@
 JSON (what ``sverka check --json`` prints, one object per suspect)::
 
     {"suspect": {"path", "chars", "words", "language", "warnings"},
+     "in_collection": null | {"path", "title", "added"},
      "borrowed_percent", "cited_percent", "original_percent",
      "sources": [{"path", "title", "containment", "resemblance", "sentence_score",
                   "passages": [{"suspect_start", "suspect_end", "source_start", "source_end",
@@ -77,6 +78,9 @@ def check_result_to_dict(result: CheckResult) -> dict:
             "language": s.language,
             "warnings": list(s.warnings),
         },
+        "in_collection": None if result.in_collection is None else {
+            "path": result.in_collection.path, "title": result.in_collection.title,
+            "added": result.in_collection.added},
         "borrowed_percent": _percent(result.borrowed_percent),
         "cited_percent": _percent(result.cited_percent),
         "original_percent": _percent(result.original_percent),

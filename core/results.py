@@ -116,6 +116,7 @@ class CheckResult:
     settings: Settings = field(default_factory=Settings)
     exact_duplicate_of: str | None = None  # title of a collection document with identical text
     cited_percent: float = 0.0  # words in the student's own quotations (or bibliography) that match a source
+    in_collection: "DocumentInfo | None" = None  # the suspect itself, stored in the collection: not a source
 
 
 @dataclass(frozen=True)

@@ -141,6 +141,11 @@ class ResultsView(QWidget):
             if result.exact_duplicate_of:
                 lines.append(self.tr("The text is an exact copy of \u201c%1\u201d in the collection.")
                              .replace("%1", result.exact_duplicate_of))
+            if result.in_collection is not None:
+                info = result.in_collection
+                lines.append(self.tr("This document is in the collection (\u201c%1\u201d, added %2); "
+                                     "it is not counted as its own source.")
+                             .replace("%1", info.title).replace("%2", info.added[:10]))
         self.warning.show_lines(lines)
         self._update_summary()
         if result is not None and result.sources:

@@ -580,6 +580,10 @@
         <translation>Текст — точная копия документа «%1» из коллекции.</translation>
     </message>
     <message>
+        <source>This document is in the collection (“%1”, added %2); it is not counted as its own source.</source>
+        <translation>Этот документ уже есть в коллекции («%1», добавлен %2); как собственный источник он не учитывается.</translation>
+    </message>
+    <message>
         <source>Check a text to see where it was borrowed from.</source>
         <translation>Проверьте текст, чтобы увидеть, откуда он заимствован.</translation>
     </message>

@@ -40,10 +40,17 @@ def test_check_finds_source_and_spans(col):
     assert r.exact_duplicate_of is None
 
 
-def test_exact_duplicate(col):
-    r = col.check(Document(SOURCE))
-    assert r.exact_duplicate_of == "climate"
-    assert r.borrowed_percent > 95
+def test_the_suspect_itself_in_the_collection_is_not_its_own_source(col):
+    """An essay archived with its class and checked again: the stored copy is not a source
+    (same text, or same file); the result says when it was added and scores the rest."""
+    for doc in (Document(SOURCE), Document(SOURCE + " Дописано позже.", path="/src/climate.txt")):
+        r = col.check(doc)
+        assert r.in_collection is not None and r.in_collection.title == "climate" and r.in_collection.added
+        assert all(s.title != "climate" for s in r.sources) and r.borrowed_percent == 0.0
+        assert r.exact_duplicate_of is None
+    essay = Document("Моё мнение таково: каждый должен беречь природу. " + SOURCE[:200])
+    r = col.check(essay)
+    assert r.in_collection is None and [s.title for s in r.sources] == ["climate"]
 
 
 def test_template_text_never_counts(col):

@@ -27,8 +27,8 @@ PASSAGE = {"suspect_start": int, "suspect_end": int, "source_start": int, "sourc
 SOURCE = {"path": str, "title": str, "containment": float, "resemblance": float,
           "sentence_score": float, "passages": list}
 SUSPECT = {"path": str, "chars": int, "words": int, "language": str, "warnings": list}
-CHECK = {"suspect": dict, "borrowed_percent": float, "cited_percent": float, "original_percent": float,
-         "sources": list}
+CHECK = {"suspect": dict, "in_collection": (type(None), dict), "borrowed_percent": float,
+         "cited_percent": float, "original_percent": float, "sources": list}
 PAIR = {"a": str, "b": str, "a_in_b": float, "b_in_a": float, "resemblance": float, "shared_words": int,
         "passages": list}
 
