@@ -296,8 +296,6 @@ class _Linker:
             if gb > window or s.b1 <= c.b1:
                 return None
             return max(ga, 0) + max(gb, 0) + abs(ga - gb)
-        if lone and self.sid[s.a0] != self.sid[c.a1 - 1]:
-            return None  # a loner from another sentence is not part of a moved sentence
         dist = max(c.b0 - s.b1, 0)  # before the source range, or inside it
         if dist > window:
             return None
@@ -528,6 +526,7 @@ def align(
             parts = [p for s in c.segs for p in _clip(s, taken)]
             parts.sort(key=lambda s: (s.a0, -s.a1))
             pieces = [p for p in _chain(parts, _Linker(a, b, max_gap, overlap, taken)) if big_enough(p)]
+        pieces = [q for p in pieces for q in (_trim_loners(p, sid, w),) if q is p or big_enough(q)]
         for p in pieces:
             taken.add(p.a0, p.a1)
             if all(s.sentence for s in p.segs):
@@ -565,6 +564,25 @@ def align(
         if matched < min_words:  # a neighbouring passage took the words it was counting on
             continue
         out.append(Passage(c0, c1, d0, d1, words, method, matched=matched, pieces=tuple(pieces)))
+    return out
+
+
+def _trim_loners(c: _Chain, sid: np.ndarray, w: int) -> _Chain:
+    """``c`` without one-seed runs hanging at either end from another sentence: two words of
+    an original sentence that also occur near a borrowed one are not part of the borrowing."""
+    segs = sorted(c.segs, key=lambda s: (s.a0, s.a1))
+    trimmed = False
+    while len(segs) > 1 and segs[0].a1 - segs[0].a0 <= w and sid[segs[0].a0] != sid[segs[1].a0]:
+        segs.pop(0)
+        trimmed = True
+    while len(segs) > 1 and segs[-1].a1 - segs[-1].a0 <= w and sid[segs[-1].a1 - 1] != sid[segs[-2].a1 - 1]:
+        segs.pop()
+        trimmed = True
+    if not trimmed:
+        return c
+    out = _Chain(segs[0])
+    for s in segs[1:]:
+        out.add(s)
     return out
 
 
