@@ -118,7 +118,7 @@ def main() -> int:
                 wall = time.perf_counter() - t0
                 peak = sampler.stop()
                 rows = {t: index._db.execute(f"SELECT count(*) FROM {t}").fetchone()[0]
-                        for t in ("shingles", "sentence_pairs", "short_words")}
+                        for t in ("pairs", "sentences", "short_words")}
                 count = index.count()
             size = sum(f.stat().st_size for f in Path(tmp).iterdir()) / 1e6
         cpu = [(lambda a, b: a.ru_utime + a.ru_stime - b.ru_utime - b.ru_stime)(resource.getrusage(w), c)
