@@ -49,6 +49,7 @@ sys.path.insert(0, str(HERE))
 
 import ref5gram  # noqa: E402
 from _corpus import inflect_other  # noqa: E402
+from bench_pan13 import _overlap, _union  # noqa: E402
 
 DATA = HERE.parent.parent / "shared" / "data"
 VERBOSE = False
@@ -82,27 +83,7 @@ def sentences(text: str) -> list[str]:
 
 
 def _merge(iv):
-    out = []
-    for s, e in sorted(iv):
-        if out and s <= out[-1][1]:
-            out[-1][1] = max(out[-1][1], e)
-        else:
-            out.append([s, e])
-    return [(s, e) for s, e in out]
-
-
-def _overlap(a, b) -> int:
-    """Characters shared by two sorted disjoint interval lists."""
-    i = j = n = 0
-    while i < len(a) and j < len(b):
-        s, e = max(a[i][0], b[j][0]), min(a[i][1], b[j][1])
-        if e > s:
-            n += e - s
-        if a[i][1] < b[j][1]:
-            i += 1
-        else:
-            j += 1
-    return n
+    return [tuple(x) for x in _union(iv)]
 
 
 # -- rewriting -------------------------------------------------------------------------
