@@ -33,7 +33,7 @@ __all__ = [
     "AddSummary", "SUPPORTED_SUFFIXES", "document_files", "CancelToken", "Cancelled", "CheckResult", "Collection", "CollectionBusy",
     "CollectionError", "CrossCheckResult", "CrossPair", "Document", "DocumentInfo",
     "ExtractError", "Passage", "Progress", "Settings", "SourceMatch", "Span", "SuspectInfo",
-    "SverkaError", "apply_exclusions", "compare", "crosscheck", "default_collection_path",
+    "SverkaError", "apply_exclusions", "compare", "crosscheck", "default_collection_path", "rebuild_collection",
     "crosscheck_to_json", "document_from_text", "load_document", "render_html", "result_to_json", "warm_up",
 ]
 
@@ -209,6 +209,15 @@ def crosscheck(
     return crosscheck_documents(
         items, settings, load=load_document, check=check, templates=templates, progress=progress, cancel=cancel
     )
+
+
+def rebuild_collection(path: str | Path | None = None, *, progress: Progress = no_progress,
+                       cancel: CancelToken = NEVER_CANCELLED) -> int:
+    """Rebuild a collection written by an earlier Sverka from the texts it stores (the
+    window's collection by default); returns how many documents it holds."""
+    from .rebuild import rebuild
+
+    return rebuild(Path(path) if path is not None else default_collection_path(), progress, cancel)
 
 
 def apply_exclusions(result: CheckResult, settings: Settings) -> CheckResult:

@@ -366,6 +366,22 @@ def _cmd_list(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def _cmd_rebuild(args: argparse.Namespace) -> int:
+    from . import api
+
+    path = Path(args.db) if args.db else api.default_collection_path()
+    if not path.exists():
+        raise api.CollectionError(f"{path}: no collection there")
+    progress = _Progress()
+    try:
+        count = api.rebuild_collection(path, progress=progress)
+    finally:
+        progress.finish()
+    _write(f"{path}: rebuilt, {count} document{'s' if count != 1 else ''}; "
+           f"the old file is kept as {path.name}.format1.bak\n")
+    return EXIT_OK
+
+
 def _cmd_remove(args: argparse.Namespace) -> int:
     rc = EXIT_OK
     removed = 0
@@ -551,6 +567,13 @@ def build_parser() -> argparse.ArgumentParser:
     _add_db(ls)
     ls.add_argument("--json", action="store_true", help="one JSON object per document and line")
     ls.set_defaults(func=_cmd_list)
+
+    rb = sub.add_parser(
+        "rebuild", help="rebuild a collection written by an earlier Sverka from the texts it stores",
+        description="Rebuild a collection written by an earlier Sverka: every stored text is read again "
+        "(the original files are not needed); the old file is kept beside it as NAME.formatN.bak.")
+    _add_db(rb)
+    rb.set_defaults(func=_cmd_rebuild)
 
     rm = sub.add_parser(
         "remove", help="remove documents from the collection",

@@ -457,7 +457,7 @@ class Index:
         if major < SCHEMA_MAJOR:
             raise CollectionVersionError(
                 f"the collection {self.path} was written by an older Sverka (format {major}.{minor}); "
-                "rebuild the collection: create a new one and add the files again")
+                f"rebuild it from the texts it keeps: sverka rebuild --db \"{self.path}\"")
 
     def _busy_error(self) -> CollectionBusy:
         return CollectionBusy(f"collection is busy: another Sverka is writing to it ({self.path}); "
