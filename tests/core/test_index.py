@@ -107,7 +107,7 @@ def test_older_major_version_says_rebuild(tmp_path):
     path = tmp_path / "c.sverka"
     Index(path).close()
     _set_version(path, (ix.SCHEMA_MAJOR - 1) << 16 | 3)
-    with pytest.raises(CollectionVersionError, match="rebuild the collection"):
+    with pytest.raises(CollectionVersionError, match="rebuild it from the texts it keeps: sverka rebuild"):
         Index(path)
 
 
