@@ -14,7 +14,7 @@ from typing import Iterable, Sequence
 from .document import Document, document_from_text
 from .files import document_files
 from .extract import SUPPORTED_SUFFIXES
-from .errors import Cancelled, CollectionBusy, CollectionError, ExtractError, SverkaError
+from .errors import Cancelled, CollectionBusy, CollectionError, CollectionNeedsRebuild, ExtractError, SverkaError
 from .progress import NEVER_CANCELLED, CancelToken, Progress, no_progress
 from .results import (
     AddSummary,
@@ -31,6 +31,7 @@ from .settings import Settings
 
 __all__ = [
     "AddSummary", "SUPPORTED_SUFFIXES", "document_files", "CancelToken", "Cancelled", "CheckResult", "Collection", "CollectionBusy",
+    "CollectionNeedsRebuild",
     "CollectionError", "CrossCheckResult", "CrossPair", "Document", "DocumentInfo",
     "ExtractError", "Passage", "Progress", "Settings", "SourceMatch", "Span", "SuspectInfo",
     "SverkaError", "apply_exclusions", "compare", "crosscheck", "default_collection_path", "rebuild_collection",

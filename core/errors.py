@@ -69,3 +69,8 @@ class CollectionBusy(CollectionError):
 
 class CollectionVersionError(CollectionError):
     """The collection was written by a newer Sverka or an incompatible older one."""
+
+
+class CollectionNeedsRebuild(CollectionVersionError):
+    """The collection was written by an earlier Sverka: ``sverka rebuild`` (or the window)
+    rebuilds it from the texts it keeps."""

@@ -93,7 +93,7 @@ from typing import Iterable, Iterator, Sequence
 import numpy as np
 
 from .document import Document
-from .errors import CollectionBusy, CollectionError, CollectionVersionError, SverkaError
+from .errors import CollectionBusy, CollectionError, CollectionNeedsRebuild, CollectionVersionError, SverkaError
 from .hashing import HASH_SEED
 from .progress import NEVER_CANCELLED, CancelToken, Progress, no_progress
 from .results import AddSummary, DocumentInfo
@@ -455,7 +455,7 @@ class Index:
                 f"the collection {self.path} was written by a newer Sverka (format {major}.{minor}, "
                 f"this Sverka reads {SCHEMA_MAJOR}.x); update Sverka to open it")
         if major < SCHEMA_MAJOR:
-            raise CollectionVersionError(
+            raise CollectionNeedsRebuild(
                 f"the collection {self.path} was written by an older Sverka (format {major}.{minor}); "
                 f"rebuild it from the texts it keeps: sverka rebuild --db \"{self.path}\"")
 

@@ -350,7 +350,10 @@ class MainWindow(AcceptsPathDrops, QMainWindow):
                 return c.documents()
 
         def done(docs, error):
-            if error is not None:
+            if isinstance(error, api.CollectionNeedsRebuild):
+                self.offer_rebuild()
+                docs = []
+            elif error is not None:
                 self._show_error(error)
                 docs = []
             self.documents = list(docs)
@@ -360,6 +363,27 @@ class MainWindow(AcceptsPathDrops, QMainWindow):
             self.collectionChanged.emit()
 
         return self.runner.run(work, done, write=True, name="list")
+
+    def offer_rebuild(self) -> QMessageBox:
+        """The collection was made by an earlier Sverka: offer to rebuild it from its texts."""
+        box = self.notify(
+            QMessageBox.Icon.Question,
+            self.tr("The collection was made by an earlier version of Sverka. Rebuild it now? "
+                    "Sverka reads again the texts it keeps (your files are not needed) and keeps "
+                    "the old file beside it as a backup."))
+        box.setStandardButtons(QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No)
+        box.button(QMessageBox.StandardButton.Yes).clicked.connect(self.rebuild_collection)
+        return box
+
+    def rebuild_collection(self) -> Job | None:
+        def work(progress, cancel):
+            return api.rebuild_collection(self.collection_path, progress=progress, cancel=cancel)
+
+        def done(count):
+            self.statusBar().showMessage(self.tr("Collection rebuilt: %1 documents").replace("%1", str(count)), 10000)
+            self.refresh_collection()
+
+        return self._foreground("rebuild", self.tr("Rebuilding the collection\u2026"), work, done, write=True)
 
     def add_paths(self, paths: Sequence[str | Path], template: bool = False) -> Job | None:
         paths = [Path(p) for p in paths]

@@ -325,6 +325,18 @@
         <translation>Подождите: выполняется другая задача.</translation>
     </message>
     <message>
+        <source>The collection was made by an earlier version of Sverka. Rebuild it now? Sverka reads again the texts it keeps (your files are not needed) and keeps the old file beside it as a backup.</source>
+        <translation>Коллекция создана более ранней версией Сверки. Перестроить её сейчас? Сверка заново прочитает сохранённые в ней тексты (ваши файлы не понадобятся), а старый файл оставит рядом как резервную копию.</translation>
+    </message>
+    <message>
+        <source>Collection rebuilt: %1 documents</source>
+        <translation>Коллекция перестроена, документов: %1</translation>
+    </message>
+    <message>
+        <source>Rebuilding the collection…</source>
+        <translation>Коллекция перестраивается…</translation>
+    </message>
+    <message>
         <source>Cancelled.</source>
         <translation>Отменено.</translation>
     </message>

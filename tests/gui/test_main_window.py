@@ -263,3 +263,31 @@ def test_a_source_can_be_left_out_of_the_score(qtbot, window, sample_copy):
         window.results_view.source_menu(row).actions()[0].trigger()
     assert again.args[0].borrowed_percent == pytest.approx(result.borrowed_percent)
     assert window.prefs.engine_settings().excluded_sources == ()
+
+
+def test_a_collection_of_an_earlier_sverka_is_rebuilt_on_request(qtbot, tmp_path, prefs):
+    """The window offers to rebuild an old collection from its texts, and does."""
+    import sys
+
+    from PySide6.QtWidgets import QMessageBox
+
+    from sverka.gui.main_window import MainWindow
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "core"))
+    try:
+        from test_rebuild import TEXTS, format_one
+    finally:
+        sys.path.pop(0)
+    path = tmp_path / "old.sverka"
+    format_one(path)
+    w = MainWindow(path, prefs)
+    qtbot.addWidget(w)
+    with qtbot.waitSignal(w.collectionChanged, timeout=20000):
+        w.show()
+    box = w._last_message
+    assert box.icon() == QMessageBox.Icon.Question and w.documents == []
+    with qtbot.waitSignal(w.jobFinished, timeout=60000):
+        box.button(QMessageBox.StandardButton.Yes).click()
+    qtbot.waitUntil(lambda: len(w.documents) == len(TEXTS), timeout=20000)
+    assert (tmp_path / "old.sverka.format1.bak").exists()
+    w.runner.shutdown()
