@@ -42,7 +42,11 @@ __all__ = ["RULES_VERSION", "cache_dir", "flush", "lookup", "path", "record", "r
 RULES_VERSION = 1
 MAGIC = b"SVFORMS1"
 FLUSH_EVERY = 50_000
-_LANGS = ("ru", "uk", "en")
+#: Analyses of normalised forms per language, and whole entries of the canonizer's table per
+#: RAW form (the word exactly as in a text) and reading mode: "raw-ru", "raw-uk", or "raw-*"
+#: for a raw form read the same in both modes. Raw entries keep the canonizer's flags in the
+#: low 4 bits and its script in the high 4; words with tampering are not kept raw.
+_LANGS = ("ru", "uk", "en", "raw-ru", "raw-uk", "raw-*")
 _LANG_CODE = {lang: i for i, lang in enumerate(_LANGS)}
 _STOP, _ADJECTIVE = 1, 2
 _HEAD = struct.Struct("<QQQ")
@@ -80,7 +84,10 @@ def version_key() -> bytes:
     """32 bytes naming every input of an analysis besides the form itself."""
     from .hashing import HASH_SEED
 
-    parts = [f"rules={RULES_VERSION}", f"seed={HASH_SEED}"]
+    from . import text
+
+    parts = [f"rules={RULES_VERSION}", f"seed={HASH_SEED}",
+             f"canon={getattr(text, 'CANON_VERSION', 1)}"]
     for dist in ("pymorphy3", "pymorphy3-dicts-ru", "pymorphy3-dicts-uk", "simplemma"):
         parts.append(f"{dist}={_version(dist)}")
     h = xxhash.xxh128()
@@ -203,22 +210,45 @@ def lookup(form: str, lang: str):
             bool(f & _STOP), bool(f & _ADJECTIVE))
 
 
+def table_rows():
+    """(lemmas, lemma_hash, word_hash, flags, {mode: {raw form: row}}) of every row of the
+    file, for the canonizer to start its table from (raw entries only are in the dicts)."""
+    st = _state or _load()
+    ids = st["ids"]
+    both = ids["raw-*"]
+    modes = {"ru": {**both, **ids["raw-ru"]}, "uk": {**both, **ids["raw-uk"]}}
+    return st["lemmas"], st["lemma_hash"], st["word_hash"], st["flags"], modes
+
+
 def record(form: str, lang: str, lemma: str, lemma_hash: int, word_hash: int,
            is_stop: bool, is_adjective: bool) -> None:
     """Remember a fresh analysis; written to the file by :func:`flush` (at the latest at exit)."""
-    global _unflushed, _atexit
     if lang not in _LANG_CODE or not enabled():
         return
     if "\n" in form or "\n" in lemma:
         return
     with _lock:
         _new[(form, lang)] = (lemma, lemma_hash, word_hash, is_stop, is_adjective)
-        _unflushed += 1
-        if not _atexit:
-            atexit.register(_flush_quietly)
-            _atexit = True
-        if _unflushed >= FLUSH_EVERY:
-            _flush_quietly()
+        _count_new()
+
+
+def record_raw(raw: str, mode: str, lemma: str, lemma_hash: int, word_hash: int, flags: int) -> None:
+    """Remember one entry of the canonizer's table (``mode``: "ru", "uk" or "*")."""
+    if not enabled() or "\n" in raw or "\n" in lemma:
+        return
+    with _lock:
+        _new[(raw, "raw-" + mode)] = (lemma, lemma_hash, word_hash, flags, None)
+        _count_new()
+
+
+def _count_new() -> None:
+    global _unflushed, _atexit
+    _unflushed += 1
+    if not _atexit:
+        atexit.register(_flush_quietly)
+        _atexit = True
+    if _unflushed >= FLUSH_EVERY:
+        _flush_quietly()
 
 
 def _flush_quietly() -> None:
@@ -257,7 +287,7 @@ def flush() -> int:
                 if (form, lang) in seen:
                     continue
                 langs.append(_LANG_CODE[lang])
-                flags.append((_STOP if stop else 0) | (_ADJECTIVE if adj else 0))
+                flags.append(stop if adj is None else (_STOP if stop else 0) | (_ADJECTIVE if adj else 0))
                 lh.append(lemma_hash)
                 wh.append(word_hash)
                 forms.append(form)

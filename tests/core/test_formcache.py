@@ -164,7 +164,8 @@ def _fresh_table(monkeypatch):
 
 
 def test_canonization_identical_with_and_without_cache(cache, monkeypatch):
-    sample = RUSSIAN + " " + ENGLISH + " Перевірка словників: їжак читав книжки."
+    sample = (RUSSIAN + " " + ENGLISH + " Перевірка словників: їжак читав книжки. "
+              "Kнига и кни\u200bга, x² и кни-\nга.")
     monkeypatch.setenv("SVERKA_FORM_CACHE", "0")
     _fresh_table(monkeypatch)
     without = _canon(sample)
@@ -176,8 +177,14 @@ def test_canonization_identical_with_and_without_cache(cache, monkeypatch):
     formcache.reset()
     _fresh_table(monkeypatch)
     calls = _slow_path_calls(monkeypatch)
+    added = []
+    real_add = text._Table._add
+    monkeypatch.setattr(text._Table, "_add", lambda self, raw, mode: (added.append(raw), real_add(self, raw, mode)))
     from_file = _canon(sample)
     assert calls == [], "every form came from the file"
+    # only words with tampering (counted per occurrence) or a line break go through the table's slow path
+    assert set(added) <= {"Kнига", "кни\u200bга", "кни-\nга"}, added
+    assert from_file[0].lookalike_letters == 1 and from_file[0].invisible_chars == 1
     _same(without, filling)
     _same(without, from_file)
 
