@@ -180,16 +180,29 @@ def _load() -> dict:
         if found is None:
             found = (np.zeros(0, np.uint8),) * 2 + (np.zeros(0, np.uint64),) * 2 + ([], [])
         langs, flags, lemma_hash, word_hash, forms, lemmas = found
-        ids: dict[str, dict[str, int]] = {}
-        for code, lang in enumerate(_LANGS):
-            where = np.flatnonzero(langs == code)
-            if len(where) == len(forms):
-                ids[lang] = dict(zip(forms, range(len(forms))))
-            else:
-                ids[lang] = {forms[i]: i for i in where.tolist()}
-        _state.update(key=key, path=file, ids=ids, flags=flags, lemma_hash=lemma_hash,
-                      word_hash=word_hash, lemmas=lemmas)
+        _state.update(key=key, path=file, ids=_LazyIds(langs, forms), flags=flags,
+                      lemma_hash=lemma_hash, word_hash=word_hash, lemmas=lemmas)
         return _state
+
+
+class _LazyIds(dict):
+    """{lang: {form: row}}, each language's dict built on first use: a process whose words
+    are all in the canonizer's raw entries never builds the per-language ones."""
+
+    def __init__(self, langs: np.ndarray, forms: list[str]) -> None:
+        super().__init__()
+        self._langs, self._forms = langs, forms
+
+    def __missing__(self, lang: str) -> dict[str, int]:
+        code = _LANG_CODE[lang]
+        forms = self._forms
+        where = np.flatnonzero(self._langs == code)
+        if len(where) == len(forms):
+            ids = dict(zip(forms, range(len(forms))))
+        else:
+            ids = {forms[i]: i for i in where.tolist()}
+        self[lang] = ids
+        return ids
 
 
 # --------------------------------------------------------------------------- lookups
@@ -199,10 +212,9 @@ def lookup(form: str, lang: str):
     """(lemma, lemma_hash, word_hash, is_stop, is_adjective) of ``form`` in ``lang`` from the
     table, or None when this machine has not analysed it yet."""
     st = _state or _load()
-    ids = st["ids"].get(lang)
-    if ids is None:
+    if lang not in _LANG_CODE:
         return None
-    i = ids.get(form)
+    i = st["ids"][lang].get(form)
     if i is None:
         return _new.get((form, lang)) or _written.get((form, lang))
     f = int(st["flags"][i])
