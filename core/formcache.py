@@ -120,6 +120,31 @@ def reset() -> None:
 
 def _read(file: Path, key: bytes):
     """(langs, flags, lemma_hash, word_hash, forms, lemmas) of a valid file, else None."""
+    parts = _read_parts(file, key)
+    if parts is None:
+        return None
+    langs, flags, lemma_hash, word_hash, fb, lb = parts
+    n = len(langs)
+    try:
+        forms = fb.decode("utf-8", "surrogatepass").split("\n") if n else []
+        lemmas = lb.decode("utf-8", "surrogatepass").split("\n") if n else []
+    except UnicodeDecodeError:
+        return None
+    if len(forms) != n or len(lemmas) != n:
+        return None
+    return langs, flags, lemma_hash, word_hash, forms, lemmas
+
+
+def _stamp(file: Path):
+    try:
+        st = file.stat()
+    except OSError:
+        return None
+    return st.st_size, st.st_mtime_ns, st.st_ino
+
+
+def _read_parts(file: Path, key: bytes):
+    """(langs, flags, lemma_hash, word_hash, forms bytes, lemmas bytes) of a valid file."""
     try:
         data = file.read_bytes()
     except OSError:
@@ -143,20 +168,11 @@ def _read(file: Path, key: bytes):
     lemma_hash = np.frombuffer(data, "<u8", n, off).astype(np.uint64, copy=False)
     word_hash = np.frombuffer(data, "<u8", n, off + 8 * n).astype(np.uint64, copy=False)
     off += 16 * n
-    try:
-        forms = data[off : off + nf].decode("utf-8", "surrogatepass").split("\n") if n else []
-        lemmas = data[off + nf : off + nf + nl].decode("utf-8", "surrogatepass").split("\n") if n else []
-    except UnicodeDecodeError:
-        return None
-    if len(forms) != n or len(lemmas) != n:
-        return None
-    return langs, flags, lemma_hash, word_hash, forms, lemmas
+    return langs, flags, lemma_hash, word_hash, data[off : off + nf], data[off + nf : off + nf + nl]
 
 
-def _encode(key: bytes, langs, flags, lemma_hash, word_hash, forms, lemmas) -> bytes:
-    n = len(forms)
-    fb = "\n".join(forms).encode("utf-8", "surrogatepass")
-    lb = "\n".join(lemmas).encode("utf-8", "surrogatepass")
+def _encode(key: bytes, langs, flags, lemma_hash, word_hash, fb: bytes, lb: bytes) -> bytes:
+    n = len(langs)
     body = b"".join((
         MAGIC, _HEAD.pack(n, len(fb), len(lb)), key,
         np.asarray(langs, np.uint8).tobytes(), np.asarray(flags, np.uint8).tobytes(),
@@ -176,11 +192,12 @@ def _load() -> dict:
             return _state
         key = version_key()
         file = path()
+        stamp = _stamp(file)
         found = _read(file, key) if enabled() else None
         if found is None:
             found = (np.zeros(0, np.uint8),) * 2 + (np.zeros(0, np.uint64),) * 2 + ([], [])
         langs, flags, lemma_hash, word_hash, forms, lemmas = found
-        _state.update(key=key, path=file, ids=_LazyIds(langs, forms), flags=flags,
+        _state.update(key=key, path=file, stamp=stamp if found is not None else None, ids=_LazyIds(langs, forms), flags=flags,
                       lemma_hash=lemma_hash, word_hash=word_hash, lemmas=lemmas)
         return _state
 
@@ -287,30 +304,43 @@ def flush() -> int:
                 fcntl.flock(lockfile.fileno(), fcntl.LOCK_EX)
             except ImportError:  # pragma: no cover - Windows
                 pass
-            found = _read(file, key)
-            if found is None:
-                langs, flags, lh, wh, forms, lemmas = [], [], [], [], [], []
-                seen: set = set()
-            else:
-                langs, flags, lh, wh, forms, lemmas = (list(x) if not isinstance(x, list) else x
-                                                       for x in found)
-                seen = set(zip(forms, (_LANGS[c] for c in langs)))
+            # Append this process's rows to the file's bytes; look for rows another process
+            # added meanwhile only when the file changed since this process read it.
+            parts = _read_parts(file, key)
+            if parts is None:
+                parts = (np.zeros(0, np.uint8),) * 2 + (np.zeros(0, np.uint64),) * 2 + (b"", b"")
+            langs0, flags0, lh0, wh0, fb0, lb0 = parts
+            seen: set = set()
+            if len(langs0) and _stamp(file) != (_state or {}).get("stamp"):
+                forms0 = fb0.decode("utf-8", "surrogatepass").split("\n")
+                seen = set(zip(forms0, langs0.tolist()))
+            langs, flags, lh, wh, forms, lemmas = [], [], [], [], [], []
             for (form, lang), (lemma, lemma_hash, word_hash, stop, adj) in _new.items():
-                if (form, lang) in seen:
+                code = _LANG_CODE[lang]
+                if (form, code) in seen:
                     continue
-                langs.append(_LANG_CODE[lang])
+                langs.append(code)
                 flags.append(stop if adj is None else (_STOP if stop else 0) | (_ADJECTIVE if adj else 0))
                 lh.append(lemma_hash)
                 wh.append(word_hash)
                 forms.append(form)
                 lemmas.append(lemma)
-            data = _encode(key, langs, flags, np.array(lh, np.uint64), np.array(wh, np.uint64),
-                           forms, lemmas)
+            sep = b"\n" if len(langs0) and forms else b""
+            data = _encode(
+                key, np.concatenate([langs0, np.array(langs, np.uint8)]),
+                np.concatenate([flags0, np.array(flags, np.uint8)]),
+                np.concatenate([lh0, np.array(lh, np.uint64)]),
+                np.concatenate([wh0, np.array(wh, np.uint64)]),
+                fb0 + sep + "\n".join(forms).encode("utf-8", "surrogatepass"),
+                lb0 + sep + "\n".join(lemmas).encode("utf-8", "surrogatepass"))
+            total = len(langs0) + len(langs)
             fd, tmp = tempfile.mkstemp(prefix="forms-", suffix=".tmp", dir=file.parent)
             try:
                 with os.fdopen(fd, "wb") as out:
                     out.write(data)
                 os.replace(tmp, file)
+                if _state:
+                    _state["stamp"] = _stamp(file)  # what this process knows is in the file
             except BaseException:
                 try:
                     os.unlink(tmp)
@@ -328,4 +358,4 @@ def flush() -> int:
         _written.update(_new)
         _new.clear()
         _unflushed = 0
-        return len(forms)
+        return total
