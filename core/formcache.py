@@ -41,7 +41,7 @@ __all__ = ["RULES_VERSION", "cache_dir", "flush", "lookup", "path", "record", "r
 #: Bump when what :func:`sverka.core.morph.analyze` computes from the dictionaries changes.
 RULES_VERSION = 1
 MAGIC = b"SVFORMS1"
-FLUSH_EVERY = 50_000
+FLUSH_EVERY = 20_000
 #: Analyses of normalised forms per language, and whole entries of the canonizer's table per
 #: RAW form (the word exactly as in a text) and reading mode: "raw-ru", "raw-uk", or "raw-*"
 #: for a raw form read the same in both modes. Raw entries keep the canonizer's flags in the
@@ -54,7 +54,6 @@ _HEAD = struct.Struct("<QQQ")
 _lock = threading.RLock()
 _state: dict = {}  # "key", "path", "ids" {lang: {form: i}}, "lemmas", "lemma_hash", ...
 _new: dict[tuple[str, str], tuple[str, int, int, bool, bool]] = {}
-_written: dict[tuple[str, str], tuple[str, int, int, bool, bool]] = {}  # flushed by us
 _unflushed = 0
 _atexit = False
 
@@ -111,7 +110,6 @@ def reset() -> None:
     with _lock:
         _state.clear()
         _new.clear()
-        _written.clear()
         _unflushed = 0
 
 
@@ -180,7 +178,7 @@ def _encode(key: bytes, langs, flags, lemma_hash, word_hash, fb: bytes, lb: byte
         np.asarray(lemma_hash, "<u8").tobytes(), np.asarray(word_hash, "<u8").tobytes(),
         fb, lb,
     ))
-    return body + xxhash.xxh64_intdigest(body).to_bytes(8, "little")
+    return body  # the writer appends xxh64(body), 8 bytes little-endian
 
 
 def _load() -> dict:
@@ -233,7 +231,7 @@ def lookup(form: str, lang: str):
         return None
     i = st["ids"][lang].get(form)
     if i is None:
-        return _new.get((form, lang)) or _written.get((form, lang))
+        return _new.get((form, lang))  # after a flush the canonizer's own table has them
     f = int(st["flags"][i])
     return (st["lemmas"][i], int(st["lemma_hash"][i]), int(st["word_hash"][i]),
             bool(f & _STOP), bool(f & _ADJECTIVE))
@@ -338,6 +336,8 @@ def flush() -> int:
             try:
                 with os.fdopen(fd, "wb") as out:
                     out.write(data)
+                    out.write(xxhash.xxh64_intdigest(data).to_bytes(8, "little"))
+                del data, parts, fb0, lb0
                 os.replace(tmp, file)
                 if _state:
                     _state["stamp"] = _stamp(file)  # what this process knows is in the file
@@ -355,7 +355,6 @@ def flush() -> int:
                         pass
         finally:
             lockfile.close()
-        _written.update(_new)
         _new.clear()
         _unflushed = 0
         return total
