@@ -9,7 +9,8 @@ per machine, not once per process.
   never reads stale analyses; files of other versions are deleted when a new one is written.
 * Layout, little-endian: ``MAGIC``, ``'<QQQ'`` (n, bytes of forms, bytes of lemmas), the key
   (32 bytes), ``lang u1[n]``, ``flags u1[n]``, padding to 8, ``lemma_hash u8[n]``,
-  ``word_hash u8[n]``, forms (UTF-8, "\\n"-joined), lemmas likewise, then the xxh64 of all
+  ``word_hash u8[n]``, ``row_key u8[n]`` (xxh64 of the form and its language: a writer
+  skips rows another process added meanwhile without decoding the file's forms), forms (UTF-8, "\\n"-joined), lemmas likewise, then the xxh64 of all
   of that. A file that is short, of another key or whose checksum fails is ignored (and
   replaced on the next write).
 * Reading: the whole file once per process on the first lookup (one read, arrays by
@@ -26,6 +27,7 @@ per machine, not once per process.
 from __future__ import annotations
 
 import atexit
+import functools
 import os
 import struct
 import tempfile
@@ -40,7 +42,7 @@ __all__ = ["RULES_VERSION", "cache_dir", "flush", "lookup", "path", "record", "r
 
 #: Bump when what :func:`sverka.core.morph.analyze` computes from the dictionaries changes.
 RULES_VERSION = 1
-MAGIC = b"SVFORMS1"
+MAGIC = b"SVFORMS2"
 FLUSH_EVERY = 20_000
 #: Analyses of normalised forms per language, and whole entries of the canonizer's table per
 #: RAW form (the word exactly as in a text) and reading mode: "raw-ru", "raw-uk", or "raw-*"
@@ -81,11 +83,16 @@ def _version(dist: str) -> str:
 
 def version_key() -> bytes:
     """32 bytes naming every input of an analysis besides the form itself."""
+    return _version_key(RULES_VERSION)
+
+
+@functools.lru_cache(maxsize=4)
+def _version_key(rules_version: int) -> bytes:
     from .hashing import HASH_SEED
 
     from . import text
 
-    parts = [f"rules={RULES_VERSION}", f"seed={HASH_SEED}",
+    parts = [f"rules={rules_version}", f"seed={HASH_SEED}",
              f"canon={getattr(text, 'CANON_VERSION', 1)}"]
     for dist in ("pymorphy3", "pymorphy3-dicts-ru", "pymorphy3-dicts-uk", "simplemma"):
         parts.append(f"{dist}={_version(dist)}")
@@ -121,7 +128,7 @@ def _read(file: Path, key: bytes):
     parts = _read_parts(file, key)
     if parts is None:
         return None
-    langs, flags, lemma_hash, word_hash, fb, lb = parts
+    langs, flags, lemma_hash, word_hash, _row_key, fb, lb = parts
     n = len(langs)
     try:
         forms = fb.decode("utf-8", "surrogatepass").split("\n") if n else []
@@ -131,14 +138,6 @@ def _read(file: Path, key: bytes):
     if len(forms) != n or len(lemmas) != n:
         return None
     return langs, flags, lemma_hash, word_hash, forms, lemmas
-
-
-def _stamp(file: Path):
-    try:
-        st = file.stat()
-    except OSError:
-        return None
-    return st.st_size, st.st_mtime_ns, st.st_ino
 
 
 def _read_parts(file: Path, key: bytes):
@@ -158,25 +157,31 @@ def _read_parts(file: Path, key: bytes):
         return None
     pad = (-2 * n) % 8
     off = fixed
-    if fixed + 2 * n + pad + 16 * n + nf + nl != len(body):
+    if fixed + 2 * n + pad + 24 * n + nf + nl != len(body):
         return None
     langs = np.frombuffer(data, np.uint8, n, off)
     flags = np.frombuffer(data, np.uint8, n, off + n)
     off += 2 * n + pad
     lemma_hash = np.frombuffer(data, "<u8", n, off).astype(np.uint64, copy=False)
     word_hash = np.frombuffer(data, "<u8", n, off + 8 * n).astype(np.uint64, copy=False)
-    off += 16 * n
-    return langs, flags, lemma_hash, word_hash, data[off : off + nf], data[off + nf : off + nf + nl]
+    row_key = np.frombuffer(data, "<u8", n, off + 16 * n).astype(np.uint64, copy=False)
+    off += 24 * n
+    return (langs, flags, lemma_hash, word_hash, row_key, data[off : off + nf],
+            data[off + nf : off + nf + nl])
 
 
-def _encode(key: bytes, langs, flags, lemma_hash, word_hash, fb: bytes, lb: bytes) -> bytes:
+def _row_key(form: str, code: int) -> int:
+    return xxhash.xxh64_intdigest(form.encode("utf-8", "surrogatepass"), code)
+
+
+def _encode(key: bytes, langs, flags, lemma_hash, word_hash, row_key, fb: bytes, lb: bytes) -> bytes:
     n = len(langs)
     body = b"".join((
         MAGIC, _HEAD.pack(n, len(fb), len(lb)), key,
         np.asarray(langs, np.uint8).tobytes(), np.asarray(flags, np.uint8).tobytes(),
         b"\0" * ((-2 * n) % 8),
         np.asarray(lemma_hash, "<u8").tobytes(), np.asarray(word_hash, "<u8").tobytes(),
-        fb, lb,
+        np.asarray(row_key, "<u8").tobytes(), fb, lb,
     ))
     return body  # the writer appends xxh64(body), 8 bytes little-endian
 
@@ -190,12 +195,11 @@ def _load() -> dict:
             return _state
         key = version_key()
         file = path()
-        stamp = _stamp(file)
         found = _read(file, key) if enabled() else None
         if found is None:
             found = (np.zeros(0, np.uint8),) * 2 + (np.zeros(0, np.uint64),) * 2 + ([], [])
         langs, flags, lemma_hash, word_hash, forms, lemmas = found
-        _state.update(key=key, path=file, stamp=stamp if found is not None else None, ids=_LazyIds(langs, forms), flags=flags,
+        _state.update(key=key, path=file, ids=_LazyIds(langs, forms), flags=flags,
                       lemma_hash=lemma_hash, word_hash=word_hash, lemmas=lemmas)
         return _state
 
@@ -306,18 +310,21 @@ def flush() -> int:
             # added meanwhile only when the file changed since this process read it.
             parts = _read_parts(file, key)
             if parts is None:
-                parts = (np.zeros(0, np.uint8),) * 2 + (np.zeros(0, np.uint64),) * 2 + (b"", b"")
-            langs0, flags0, lh0, wh0, fb0, lb0 = parts
-            seen: set = set()
-            if len(langs0) and _stamp(file) != (_state or {}).get("stamp"):
-                forms0 = fb0.decode("utf-8", "surrogatepass").split("\n")
-                seen = set(zip(forms0, langs0.tolist()))
+                parts = (np.zeros(0, np.uint8),) * 2 + (np.zeros(0, np.uint64),) * 3 + (b"", b"")
+            langs0, flags0, lh0, wh0, rk0, fb0, lb0 = parts
+            items = list(_new.items())
+            codes = [_LANG_CODE[lang] for (_form, lang), _v in items]
+            rk = np.fromiter((_row_key(form, c) for ((form, _l), _v), c in zip(items, codes)),
+                             np.uint64, len(items))
+            keep = ~np.isin(rk, rk0)  # rows another process wrote meanwhile are skipped
+            _, first = np.unique(rk, return_index=True)
+            once = np.zeros(len(rk), bool)
+            once[first] = True
+            keep &= once
             langs, flags, lh, wh, forms, lemmas = [], [], [], [], [], []
-            for (form, lang), (lemma, lemma_hash, word_hash, stop, adj) in _new.items():
-                code = _LANG_CODE[lang]
-                if (form, code) in seen:
-                    continue
-                langs.append(code)
+            for k in np.flatnonzero(keep).tolist():
+                (form, _lang), (lemma, lemma_hash, word_hash, stop, adj) = items[k]
+                langs.append(codes[k])
                 flags.append(stop if adj is None else (_STOP if stop else 0) | (_ADJECTIVE if adj else 0))
                 lh.append(lemma_hash)
                 wh.append(word_hash)
@@ -329,6 +336,7 @@ def flush() -> int:
                 np.concatenate([flags0, np.array(flags, np.uint8)]),
                 np.concatenate([lh0, np.array(lh, np.uint64)]),
                 np.concatenate([wh0, np.array(wh, np.uint64)]),
+                np.concatenate([rk0, rk[keep]]),
                 fb0 + sep + "\n".join(forms).encode("utf-8", "surrogatepass"),
                 lb0 + sep + "\n".join(lemmas).encode("utf-8", "surrogatepass"))
             total = len(langs0) + len(langs)
@@ -337,10 +345,8 @@ def flush() -> int:
                 with os.fdopen(fd, "wb") as out:
                     out.write(data)
                     out.write(xxhash.xxh64_intdigest(data).to_bytes(8, "little"))
-                del data, parts, fb0, lb0
+                del data, parts, fb0, lb0, rk0
                 os.replace(tmp, file)
-                if _state:
-                    _state["stamp"] = _stamp(file)  # what this process knows is in the file
             except BaseException:
                 try:
                     os.unlink(tmp)

@@ -133,7 +133,7 @@ def _write_forms(args):
 
 def test_concurrent_writers_lose_nothing(cache):
     words = RUSSIAN.lower().replace(",", " ").replace(".", " ").replace(";", " ").split()
-    groups = [words[i::4] for i in range(4)]
+    groups = [words[i::4] + words[:6] for i in range(4)]  # the first words in every group
     ctx = multiprocessing.get_context("spawn")
     with ctx.Pool(4) as pool:
         pool.map(_write_forms, [(str(cache), g) for g in groups])
@@ -142,6 +142,8 @@ def test_concurrent_writers_lose_nothing(cache):
     assert found is not None, "the file is whole after concurrent writers"
     forms = set(found[4])
     assert set(words) <= forms
+    rows = list(zip(found[4], found[0].tolist()))
+    assert len(rows) == len(set(rows)), "a form written by two processes is kept once"
 
 
 def _canon(t: str):
