@@ -3,7 +3,7 @@
 :func:`check_many` gives exactly what checking the suspects one by one gives, in the same
 order: each suspect is checked by :func:`sverka.core.check.check_document` (the same code
 as a single check) in a worker process (spawned, as the index's workers are) that opened the
-collection read-only once. One suspect, one core, or a small batch: no workers at all.
+collection once. One core or fewer than :data:`MIN_PARALLEL` suspects: no workers at all.
 """
 
 from __future__ import annotations
@@ -20,6 +20,8 @@ from .settings import Settings
 __all__ = ["check_many", "cores"]
 
 _worker: dict = {}
+#: Fewer suspects than this are checked in this process unless ``workers`` is given.
+MIN_PARALLEL = 4
 
 
 def cores() -> int:
@@ -55,9 +57,12 @@ def check_many(
     """Check ``docs`` against the collection at ``path``; results in the order of ``docs``.
 
     ``serial`` checks one document in this process (used when workers would not pay off);
-    ``workers`` defaults to the number of usable cores (at most the number of documents)."""
+    ``workers`` defaults to the number of usable cores (at most the number of documents) from
+    :data:`MIN_PARALLEL` documents on, else 1."""
     n = len(docs)
-    workers = min(workers or cores(), n)
+    if workers is None:  # starting the workers costs ~1-2 s: worth it from a few suspects on
+        workers = cores() if n >= MIN_PARALLEL else 1
+    workers = min(workers, n)
     if workers < 2:
         out = []
         for k, doc in enumerate(docs):
