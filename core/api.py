@@ -162,6 +162,26 @@ class Collection:
         check_indexing_settings(self.index, settings)
         return check_document(self.index, suspect, settings, progress, cancel)
 
+    def check_many(
+        self,
+        suspects: Sequence[Document],
+        settings: Settings | None = None,
+        *,
+        workers: int | None = None,
+        progress: Progress = no_progress,
+        cancel: CancelToken = NEVER_CANCELLED,
+    ) -> list[CheckResult]:
+        """:meth:`check` of every suspect, on every core (worker processes that open this
+        collection); the results equal checking them one by one, in the order given.
+        ``progress`` is called once per suspect done."""
+        from .batch import check_many
+        from .index import check_indexing_settings
+
+        settings = settings or self.settings
+        check_indexing_settings(self.index, settings)
+        return check_many(self.path, suspects, settings, workers=workers, progress=progress,
+                          cancel=cancel, serial=lambda doc: self.check(doc, settings, cancel=cancel))
+
     def close(self) -> None:
         self.index.close()
 

@@ -435,6 +435,25 @@ def _cmd_check(args: argparse.Namespace) -> int:
     html = _html_targets(args.html, args.suspects) if args.html else [None] * len(args.suspects)
     rc = EXIT_OK
     with _open_collection(args.db, settings) as coll:
+        if len(args.suspects) > 1:  # several suspects: checked on every core, same order
+            docs, targets = [], []
+            for path, html_path in zip(args.suspects, html):
+                doc = _load(path)
+                if doc is None:
+                    rc = EXIT_INPUT
+                    continue
+                docs.append(doc)
+                targets.append(html_path)
+            progress = _Progress()
+            try:
+                results = coll.check_many(docs, settings, progress=progress) if docs else []
+            finally:
+                progress.finish()
+            for result, html_path in zip(results, targets):
+                result = _with_templates(result, templates, settings)
+                if not _emit(result, args, html_path):
+                    rc = EXIT_INPUT
+            return rc
         for path, html_path in zip(args.suspects, html):
             doc = _load(path)
             if doc is None:

@@ -32,7 +32,9 @@ File format
   The hash tables are ``WITHOUT ROWID`` with the hash first in the primary key, so every
   candidate query reads one index only.
 
-* Tokens blob: byte 0 = :data:`TOKENS_FORMAT` (1), then ``zlib`` of, all little-endian::
+* Tokens blob: byte 0 = :data:`TOKENS_FORMAT` (2), then, all little-endian and uncompressed
+  (format 1, written before, is the same payload through ``zlib``; both are read, so older
+  collections open as they are and new documents are stored in format 2)::
 
     '<7I' n_tokens, n_sentences, word_count, lookalike_letters, invisible_chars,
           hyphen_joins, json_len
@@ -109,7 +111,9 @@ __all__ = [
 
 SCHEMA_MAJOR = 2
 SCHEMA_MINOR = 0
-TOKENS_FORMAT = 1
+#: 2: raw little-endian arrays (a check reads them without decompressing); 1: zlib of the same.
+TOKENS_FORMAT = 2
+_READABLE_TOKENS_FORMATS = (1, 2)
 BUSY_TIMEOUT = 10.0  # seconds
 BATCH_TEXT_BYTES = 2_000_000  # UTF-8 bytes of extracted text per committed batch
 BATCH_FILES = 50
@@ -215,23 +219,24 @@ def encode_tokens(tokens: Tokens) -> bytes:
         np.asarray(tokens.sentence_ids, dtype="<i4").tobytes(),
         spans.tobytes(),
     ))
-    return bytes([TOKENS_FORMAT]) + zlib.compress(payload, _TOKENS_LEVEL)
+    return bytes([TOKENS_FORMAT]) + payload
 
 
 def decode_tokens(blob: bytes, text: str) -> Tokens:
     """Rebuild :class:`Tokens` from a tokens blob (lemmas are empty strings)."""
-    if not blob or blob[0] != TOKENS_FORMAT:
+    if not blob or blob[0] not in _READABLE_TOKENS_FORMATS:
         raise CollectionVersionError(
             "the collection stores tokens in an unknown format; rebuild the collection")
-    payload = zlib.decompress(blob[1:])
+    # Format 1 (collections built before 2026-11-23) compressed the payload with zlib.
+    payload = zlib.decompress(blob[1:]) if blob[0] == 1 else memoryview(blob)[1:]
     n, m, word_count, lookalike, invisible, joins, jlen = struct.unpack_from("<7I", payload)
     off = struct.calcsize("<7I")
-    meta = json.loads(payload[off:off + jlen].decode("utf-8", "surrogatepass"))
+    meta = json.loads(bytes(payload[off:off + jlen]).decode("utf-8", "surrogatepass"))
     off += jlen
 
     def take(dtype: str, count: int, native) -> np.ndarray:
         nonlocal off
-        a = np.frombuffer(payload, dtype=dtype, count=count, offset=off).astype(native)
+        a = np.frombuffer(payload, dtype=dtype, count=count, offset=off).astype(native, copy=False)
         off += count * np.dtype(dtype).itemsize
         return a
 
@@ -418,6 +423,8 @@ class Index:
         except sqlite3.DatabaseError as e:
             raise CollectionError(f"{self.path} is not a Sverka collection or is damaged ({e})") from e
         for key, value in _versions().items():
+            if key == "tokens_format" and meta.get(key) in {str(f) for f in _READABLE_TOKENS_FORMATS}:
+                continue  # each tokens blob names its own format (migration 1 -> 2: none needed)
             if meta.get(key) != value:
                 raise CollectionVersionError(
                     f"the collection {self.path} was built by another version of Sverka "

@@ -6,6 +6,8 @@
   :mod:`sverka.core.text`); output lemmas are normalised the same way (ё->е).
 * The analyzers are created lazily, once per process; :func:`warm_up` loads them up front.
   Recent results are cached per (form, language) (bounded: the canonizer keeps them all).
+* Every analysis is also kept machine-wide by :mod:`sverka.core.formcache` (versioned with
+  the dictionaries): a form analysed by any earlier Sverka process is not analysed again.
 * Stop words: a form is one when it or its lemma is on the language's list, and every
   one-letter word is one (prepositions, conjunctions, initials, pieces of "т. е.").
 * Adjectives (``drop_adjectives``) are pymorphy's ADJF and ADJS (full and short adjectives;
@@ -19,6 +21,7 @@ import threading
 from dataclasses import dataclass
 from importlib import resources
 
+from sverka.core import formcache
 from sverka.core.hashing import hash_text
 
 __all__ = ["Analysis", "LANGUAGES", "analyze", "stop_words", "warm_up"]
@@ -106,6 +109,25 @@ def analyze(form: str, lang: str) -> Analysis:
     found = _cache.get(key)
     if found is not None:
         return found
+    known = formcache.lookup(form, lang) if lang in LANGUAGES else None
+    if known is not None:  # analysed before on this machine, by this dictionary version
+        found = Analysis(*known)
+    else:
+        found = _analyze(form, lang)
+        if lang in LANGUAGES:
+            formcache.record(form, lang, *_fields(found))
+    if len(_cache) >= _CACHE_LIMIT:
+        _cache.clear()
+    _cache[key] = found
+    return found
+
+
+def _fields(a: Analysis) -> tuple:
+    return a.lemma, a.lemma_hash, a.word_hash, a.is_stop, a.is_adjective
+
+
+def _analyze(form: str, lang: str) -> Analysis:
+    """What the dictionaries say (the slow path: no cache)."""
     try:
         lemma, lemmas, is_adjective = _lemmas(form, lang)
     except Exception:  # a dictionary library must not take canonization down
@@ -115,17 +137,13 @@ def analyze(form: str, lang: str) -> Analysis:
     word_hash = 0
     for candidate in sorted(set(lemmas)):
         word_hash = (word_hash + hash_text(candidate)) & _MASK64
-    found = Analysis(
+    return Analysis(
         lemma=lemma,
         lemma_hash=lemma_hash,
         word_hash=word_hash,
         is_stop=len(form) == 1 or form in stops or lemma in stops,
         is_adjective=is_adjective,
     )
-    if len(_cache) >= _CACHE_LIMIT:
-        _cache.clear()
-    _cache[key] = found
-    return found
 
 
 def _lemmas(form: str, lang: str) -> tuple[str, tuple[str, ...], bool]:

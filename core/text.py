@@ -35,7 +35,8 @@ Rules:
   a listed abbreviation ("т. е.", "т.д.", "г.", "А. С. Пушкин", "e.g.", "Mr.") is not an end.
   ``sentence_spans`` lists the sentences that contain a word (stop words included), without
   surrounding spaces; ``sentence_ids`` index it.
-* Speed: forms are analysed once per process and cached (thread-safe); see docs/BENCHMARKS.md.
+* Speed: forms are analysed once per machine: the table of analysed raw forms starts from
+  :mod:`sverka.core.formcache` and what is new goes back to it; see docs/BENCHMARKS.md.
 """
 
 from __future__ import annotations
@@ -49,7 +50,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from sverka.core import morph
+from sverka.core import formcache, morph
 
 
 @dataclass(frozen=True, eq=False)
@@ -188,7 +189,28 @@ class _Table:
         self.ids: dict[str, dict[str, int]] = {"ru": {}, "uk": {}}
         self.lemmas: list[str] = []
         self.size = 0
+        self.loaded = False
         self._grow(1 << 15)
+
+    def load(self) -> None:
+        """Start from the machine-wide table (:mod:`sverka.core.formcache`): every raw form
+        an earlier Sverka process met is known without analysing it again."""
+        with self.lock:
+            if self.loaded:
+                return
+            if self.size == 0:
+                lemmas, lemma_hash, word_hash, flags, modes = formcache.table_rows()
+                n = len(lemmas)
+                if n:
+                    self._grow(max(1 << 15, 2 * n))
+                    self.lemmas = list(lemmas)
+                    self.hashes[:n] = lemma_hash
+                    self.word_hashes[:n] = word_hash
+                    self.flags[:n] = flags & 0x0F
+                    self.scripts[:n] = flags >> 4
+                    self.size = n
+                    self.ids = modes
+            self.loaded = True
 
     def _grow(self, capacity: int) -> None:
         def grown(old, dtype):
@@ -234,6 +256,9 @@ class _Table:
                 table[raw] = i
         else:
             self.ids[mode][raw] = i
+        if not self.flags[i] & _TAMPERED:  # tampering counts are not kept machine-wide
+            formcache.record_raw(raw, "*" if mode_free else mode, found.lemma, found.lemma_hash,
+                                 found.word_hash, int(self.flags[i]) | script << 4)
 
 
 def _normalise(raw: str, mode: str) -> tuple[str, int, tuple[int, int, int, int], str, bool]:
@@ -294,6 +319,8 @@ def canonize(text: str, *, drop_stop_words: bool = True, drop_adjectives: bool =
     """Canonical tokens of ``text`` (see the module docstring for the contract)."""
     mode = _reading_mode(text)
     table = _table
+    if not table.loaded:
+        table.load()
     all_starts, all_ends, ids = _words(text, _split_words, mode)
     if (table.flags[ids] & _NUMERIC).any():  # "x²", "Ⅻвек": split without the numbers
         all_starts, all_ends, ids = _words(text, _split_words_exactly, mode)

@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import os
+import tempfile
 from pathlib import Path
 
 import pytest
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+# The machine-wide table of analysed word forms goes to a directory of this test run only.
+os.environ["SVERKA_CACHE_DIR"] = tempfile.mkdtemp(prefix="sverka-test-cache-")
 
 PROJECT = Path(__file__).resolve().parents[1]
 SHARED_DATA = PROJECT.parent / "shared" / "data"

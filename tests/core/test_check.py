@@ -71,3 +71,20 @@ def test_excluded_source_via_apply_exclusions(col):
     r = col.check(Document(SOURCE[:250]))
     r2 = api.apply_exclusions(r, r.settings.replace(excluded_sources=("/src/climate.txt",)))
     assert r2.borrowed_percent == 0.0 and r2.sources[0].passages[0].excluded == "source"
+
+
+def test_check_many_equals_one_by_one_in_order(col):
+    from sverka.core.api import result_to_json
+
+    suspects = [
+        Document(SOURCE[:200] + " " + OTHER, path="/s/a.txt", title="a"),
+        Document(OTHER, path="/s/b.txt", title="b"),
+        Document("Совсем другой текст о погоде и прогулках в парке летним вечером.", path="/s/c.txt", title="c"),
+        Document(SOURCE, path="/s/d.txt", title="d"),
+    ]
+    serial = [result_to_json(col.check(d)) for d in suspects]
+    done = []
+    parallel = col.check_many(suspects, workers=2, progress=lambda k, n, m: done.append(k))
+    assert [result_to_json(r) for r in parallel] == serial
+    assert max(done) == len(suspects)
+    assert [result_to_json(r) for r in col.check_many(suspects, workers=1)] == serial

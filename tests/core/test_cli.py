@@ -466,3 +466,11 @@ def test_check_without_html_does_not_import_jinja2(corpus):
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert out.stdout.split() == ["0", "False"], out.stderr
+
+
+def test_check_of_many_suspects_equals_checking_each_alone(corpus):
+    """Several suspects run on every core; the output is what one run per suspect gives, in order."""
+    suspects = [str(p) for p in corpus["suspects"].values()]
+    together = run("check", "--db", str(corpus["db"]), "--json", *suspects).stdout.splitlines()
+    alone = [run("check", "--db", str(corpus["db"]), "--json", s).stdout.strip() for s in suspects]
+    assert [json.loads(x) for x in together] == [json.loads(x) for x in alone]

@@ -266,3 +266,32 @@ def test_read_only_collection_says_so(tmp_path, monkeypatch):
         with pytest.raises(CollectionError, match="read-only"):
             index.write_batch([prepared("b", [2])])
         assert index.count() == 1
+
+
+def test_tokens_of_format_1_still_read():
+    """Collections built before format 2 (zlib-compressed tokens) open and load as they are."""
+    import struct
+    import zlib
+
+    t = make_tokens()
+    blob = ix.encode_tokens(t)
+    assert blob[0] == 2 and len(blob) > 7 * 4
+    old = bytes([1]) + zlib.compress(blob[1:])
+    back = ix.decode_tokens(old, t.text)
+    for name in ("starts", "ends", "hashes", "word_hashes", "sentence_ids", "sentence_spans"):
+        assert np.array_equal(getattr(t, name), getattr(back, name)), name
+    assert struct.unpack_from("<I", blob, 1)[0] == len(t.starts), "raw little-endian arrays"
+
+
+def test_collection_of_tokens_format_1_opens(tmp_path):
+    path = tmp_path / "old.sverka"
+    with Index(path) as i:
+        with i.transaction() as db:
+            db.execute("UPDATE meta SET value='1' WHERE key='tokens_format'")
+    with Index(path) as i:
+        assert i.count() == 0
+    with Index(path) as i:
+        with i.transaction() as db:
+            db.execute("UPDATE meta SET value='9' WHERE key='tokens_format'")
+    with pytest.raises(CollectionVersionError, match="rebuild"):
+        Index(path)

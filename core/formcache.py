@@ -1,0 +1,366 @@
+"""The machine-wide table of analysed word forms: each form goes through the dictionaries once
+per machine, not once per process.
+
+* One file per dictionary version in the user's cache directory
+  (``platformdirs.user_cache_dir("sverka")``, or ``$SVERKA_CACHE_DIR``):
+  ``forms-<key>.bin``, where ``key`` digests the versions of pymorphy3, its Russian and
+  Ukrainian dictionaries, simplemma, the stop-word lists, the canonization rules
+  (:data:`RULES_VERSION`) and the hash seed. Another version is another file, so an update
+  never reads stale analyses; files of other versions are deleted when a new one is written.
+* Layout, little-endian: ``MAGIC``, ``'<QQQ'`` (n, bytes of forms, bytes of lemmas), the key
+  (32 bytes), ``lang u1[n]``, ``flags u1[n]``, padding to 8, ``lemma_hash u8[n]``,
+  ``word_hash u8[n]``, ``row_key u8[n]`` (xxh64 of the form and its language: a writer
+  skips rows another process added meanwhile without decoding the file's forms), forms (UTF-8, "\\n"-joined), lemmas likewise, then the xxh64 of all
+  of that. A file that is short, of another key or whose checksum fails is ignored (and
+  replaced on the next write).
+* Reading: the whole file once per process on the first lookup (one read, arrays by
+  ``np.frombuffer``, one dict per language); see docs/BENCHMARKS.md for its cost.
+* Writing (:func:`flush`, also at process exit and every :data:`FLUSH_EVERY` new forms):
+  under an exclusive ``flock`` on ``forms.lock`` the file is read again, this process's new
+  forms are added to it, the union goes to a temporary file that replaces the old one
+  (``os.replace``): concurrent processes (the indexing workers) never corrupt it and readers
+  never see half a file. Without ``fcntl`` (Windows) the replace is still atomic; a form
+  analysed by two processes at once may then be lost and is analysed again later.
+* ``SVERKA_FORM_CACHE=0`` turns the table off (every process analyses its own forms).
+"""
+
+from __future__ import annotations
+
+import atexit
+import functools
+import os
+import struct
+import tempfile
+import threading
+from importlib import metadata, resources
+from pathlib import Path
+
+import numpy as np
+import xxhash
+
+__all__ = ["RULES_VERSION", "cache_dir", "flush", "lookup", "path", "record", "reset"]
+
+#: Bump when what :func:`sverka.core.morph.analyze` computes from the dictionaries changes.
+RULES_VERSION = 1
+MAGIC = b"SVFORMS2"
+FLUSH_EVERY = 20_000
+#: Analyses of normalised forms per language, and whole entries of the canonizer's table per
+#: RAW form (the word exactly as in a text) and reading mode: "raw-ru", "raw-uk", or "raw-*"
+#: for a raw form read the same in both modes. Raw entries keep the canonizer's flags in the
+#: low 4 bits and its script in the high 4; words with tampering are not kept raw.
+_LANGS = ("ru", "uk", "en", "raw-ru", "raw-uk", "raw-*")
+_LANG_CODE = {lang: i for i, lang in enumerate(_LANGS)}
+_STOP, _ADJECTIVE = 1, 2
+_HEAD = struct.Struct("<QQQ")
+
+_lock = threading.RLock()
+_state: dict = {}  # "key", "path", "ids" {lang: {form: i}}, "lemmas", "lemma_hash", ...
+_new: dict[tuple[str, str], tuple[str, int, int, bool, bool]] = {}
+_unflushed = 0
+_atexit = False
+
+
+def enabled() -> bool:
+    return os.environ.get("SVERKA_FORM_CACHE", "1").strip() not in ("0", "off", "no", "false")
+
+
+def cache_dir() -> Path:
+    """Where the table lives: ``$SVERKA_CACHE_DIR`` or the user's cache directory."""
+    env = os.environ.get("SVERKA_CACHE_DIR")
+    if env:
+        return Path(env)
+    import platformdirs
+
+    return Path(platformdirs.user_cache_dir("sverka", appauthor=False))
+
+
+def _version(dist: str) -> str:
+    try:
+        return metadata.version(dist)
+    except metadata.PackageNotFoundError:
+        return "-"
+
+
+def version_key() -> bytes:
+    """32 bytes naming every input of an analysis besides the form itself."""
+    return _version_key(RULES_VERSION)
+
+
+@functools.lru_cache(maxsize=4)
+def _version_key(rules_version: int) -> bytes:
+    from .hashing import HASH_SEED
+
+    from . import text
+
+    parts = [f"rules={rules_version}", f"seed={HASH_SEED}",
+             f"canon={getattr(text, 'CANON_VERSION', 1)}"]
+    for dist in ("pymorphy3", "pymorphy3-dicts-ru", "pymorphy3-dicts-uk", "simplemma"):
+        parts.append(f"{dist}={_version(dist)}")
+    h = xxhash.xxh128()
+    for lang in _LANGS:
+        data = resources.files("sverka.core").joinpath("data", f"stopwords_{lang}.txt")
+        try:
+            h.update(data.read_bytes())
+        except OSError:
+            h.update(b"-")
+    parts.append(f"stop={h.hexdigest()}")
+    return xxhash.xxh128(";".join(parts).encode()).hexdigest().encode()
+
+
+def path() -> Path:
+    return cache_dir() / f"forms-{version_key()[:16].decode()}.bin"
+
+
+def reset() -> None:
+    """Forget what this process loaded and recorded (tests; after changing the directory)."""
+    global _unflushed
+    with _lock:
+        _state.clear()
+        _new.clear()
+        _unflushed = 0
+
+
+# --------------------------------------------------------------------------- file format
+
+
+def _read(file: Path, key: bytes):
+    """(langs, flags, lemma_hash, word_hash, forms, lemmas) of a valid file, else None."""
+    parts = _read_parts(file, key)
+    if parts is None:
+        return None
+    langs, flags, lemma_hash, word_hash, _row_key, fb, lb = parts
+    n = len(langs)
+    try:
+        forms = fb.decode("utf-8", "surrogatepass").split("\n") if n else []
+        lemmas = lb.decode("utf-8", "surrogatepass").split("\n") if n else []
+    except UnicodeDecodeError:
+        return None
+    if len(forms) != n or len(lemmas) != n:
+        return None
+    return langs, flags, lemma_hash, word_hash, forms, lemmas
+
+
+def _read_parts(file: Path, key: bytes):
+    """(langs, flags, lemma_hash, word_hash, forms bytes, lemmas bytes) of a valid file."""
+    try:
+        data = file.read_bytes()
+    except OSError:
+        return None
+    fixed = len(MAGIC) + _HEAD.size + len(key)
+    if len(data) < fixed + 8 or not data.startswith(MAGIC):
+        return None
+    body, tail = data[:-8], data[-8:]
+    if xxhash.xxh64_intdigest(body) != int.from_bytes(tail, "little"):
+        return None
+    n, nf, nl = _HEAD.unpack_from(data, len(MAGIC))
+    if data[len(MAGIC) + _HEAD.size : fixed] != key:
+        return None
+    pad = (-2 * n) % 8
+    off = fixed
+    if fixed + 2 * n + pad + 24 * n + nf + nl != len(body):
+        return None
+    langs = np.frombuffer(data, np.uint8, n, off)
+    flags = np.frombuffer(data, np.uint8, n, off + n)
+    off += 2 * n + pad
+    lemma_hash = np.frombuffer(data, "<u8", n, off).astype(np.uint64, copy=False)
+    word_hash = np.frombuffer(data, "<u8", n, off + 8 * n).astype(np.uint64, copy=False)
+    row_key = np.frombuffer(data, "<u8", n, off + 16 * n).astype(np.uint64, copy=False)
+    off += 24 * n
+    return (langs, flags, lemma_hash, word_hash, row_key, data[off : off + nf],
+            data[off + nf : off + nf + nl])
+
+
+def _row_key(form: str, code: int) -> int:
+    return xxhash.xxh64_intdigest(form.encode("utf-8", "surrogatepass"), code)
+
+
+def _encode(key: bytes, langs, flags, lemma_hash, word_hash, row_key, fb: bytes, lb: bytes) -> bytes:
+    n = len(langs)
+    body = b"".join((
+        MAGIC, _HEAD.pack(n, len(fb), len(lb)), key,
+        np.asarray(langs, np.uint8).tobytes(), np.asarray(flags, np.uint8).tobytes(),
+        b"\0" * ((-2 * n) % 8),
+        np.asarray(lemma_hash, "<u8").tobytes(), np.asarray(word_hash, "<u8").tobytes(),
+        np.asarray(row_key, "<u8").tobytes(), fb, lb,
+    ))
+    return body  # the writer appends xxh64(body), 8 bytes little-endian
+
+
+def _load() -> dict:
+    state = _state
+    if state:
+        return state
+    with _lock:
+        if _state:
+            return _state
+        key = version_key()
+        file = path()
+        found = _read(file, key) if enabled() else None
+        if found is None:
+            found = (np.zeros(0, np.uint8),) * 2 + (np.zeros(0, np.uint64),) * 2 + ([], [])
+        langs, flags, lemma_hash, word_hash, forms, lemmas = found
+        _state.update(key=key, path=file, ids=_LazyIds(langs, forms), flags=flags,
+                      lemma_hash=lemma_hash, word_hash=word_hash, lemmas=lemmas)
+        return _state
+
+
+class _LazyIds(dict):
+    """{lang: {form: row}}, each language's dict built on first use: a process whose words
+    are all in the canonizer's raw entries never builds the per-language ones."""
+
+    def __init__(self, langs: np.ndarray, forms: list[str]) -> None:
+        super().__init__()
+        self._langs, self._forms = langs, forms
+
+    def __missing__(self, lang: str) -> dict[str, int]:
+        code = _LANG_CODE[lang]
+        forms = self._forms
+        where = np.flatnonzero(self._langs == code)
+        if len(where) == len(forms):
+            ids = dict(zip(forms, range(len(forms))))
+        else:
+            ids = {forms[i]: i for i in where.tolist()}
+        self[lang] = ids
+        return ids
+
+
+# --------------------------------------------------------------------------- lookups
+
+
+def lookup(form: str, lang: str):
+    """(lemma, lemma_hash, word_hash, is_stop, is_adjective) of ``form`` in ``lang`` from the
+    table, or None when this machine has not analysed it yet."""
+    st = _state or _load()
+    if lang not in _LANG_CODE:
+        return None
+    i = st["ids"][lang].get(form)
+    if i is None:
+        return _new.get((form, lang))  # after a flush the canonizer's own table has them
+    f = int(st["flags"][i])
+    return (st["lemmas"][i], int(st["lemma_hash"][i]), int(st["word_hash"][i]),
+            bool(f & _STOP), bool(f & _ADJECTIVE))
+
+
+def table_rows():
+    """(lemmas, lemma_hash, word_hash, flags, {mode: {raw form: row}}) of every row of the
+    file, for the canonizer to start its table from (raw entries only are in the dicts)."""
+    st = _state or _load()
+    ids = st["ids"]
+    both = ids["raw-*"]
+    modes = {"ru": {**both, **ids["raw-ru"]}, "uk": {**both, **ids["raw-uk"]}}
+    return st["lemmas"], st["lemma_hash"], st["word_hash"], st["flags"], modes
+
+
+def record(form: str, lang: str, lemma: str, lemma_hash: int, word_hash: int,
+           is_stop: bool, is_adjective: bool) -> None:
+    """Remember a fresh analysis; written to the file by :func:`flush` (at the latest at exit)."""
+    if lang not in _LANG_CODE or not enabled():
+        return
+    if "\n" in form or "\n" in lemma:
+        return
+    with _lock:
+        _new[(form, lang)] = (lemma, lemma_hash, word_hash, is_stop, is_adjective)
+        _count_new()
+
+
+def record_raw(raw: str, mode: str, lemma: str, lemma_hash: int, word_hash: int, flags: int) -> None:
+    """Remember one entry of the canonizer's table (``mode``: "ru", "uk" or "*")."""
+    if not enabled() or "\n" in raw or "\n" in lemma:
+        return
+    with _lock:
+        _new[(raw, "raw-" + mode)] = (lemma, lemma_hash, word_hash, flags, None)
+        _count_new()
+
+
+def _count_new() -> None:
+    global _unflushed, _atexit
+    _unflushed += 1
+    if not _atexit:
+        atexit.register(_flush_quietly)
+        _atexit = True
+    if _unflushed >= FLUSH_EVERY:
+        _flush_quietly()
+
+
+def _flush_quietly() -> None:
+    try:
+        flush()
+    except OSError:  # a read-only or full disk: the cache is only an optimisation
+        pass
+
+
+def flush() -> int:
+    """Merge this process's new analyses into the file; returns how many forms it now holds."""
+    global _unflushed
+    with _lock:
+        if not _new or not enabled():
+            return 0
+        key = version_key()
+        file = path()
+        file.parent.mkdir(parents=True, exist_ok=True)
+        lockfile = open(file.parent / "forms.lock", "a+b")
+        try:
+            try:
+                import fcntl
+
+                fcntl.flock(lockfile.fileno(), fcntl.LOCK_EX)
+            except ImportError:  # pragma: no cover - Windows
+                pass
+            # Append this process's rows to the file's bytes; look for rows another process
+            # added meanwhile only when the file changed since this process read it.
+            parts = _read_parts(file, key)
+            if parts is None:
+                parts = (np.zeros(0, np.uint8),) * 2 + (np.zeros(0, np.uint64),) * 3 + (b"", b"")
+            langs0, flags0, lh0, wh0, rk0, fb0, lb0 = parts
+            items = list(_new.items())
+            codes = [_LANG_CODE[lang] for (_form, lang), _v in items]
+            rk = np.fromiter((_row_key(form, c) for ((form, _l), _v), c in zip(items, codes)),
+                             np.uint64, len(items))
+            keep = ~np.isin(rk, rk0)  # rows another process wrote meanwhile are skipped
+            _, first = np.unique(rk, return_index=True)
+            once = np.zeros(len(rk), bool)
+            once[first] = True
+            keep &= once
+            langs, flags, lh, wh, forms, lemmas = [], [], [], [], [], []
+            for k in np.flatnonzero(keep).tolist():
+                (form, _lang), (lemma, lemma_hash, word_hash, stop, adj) = items[k]
+                langs.append(codes[k])
+                flags.append(stop if adj is None else (_STOP if stop else 0) | (_ADJECTIVE if adj else 0))
+                lh.append(lemma_hash)
+                wh.append(word_hash)
+                forms.append(form)
+                lemmas.append(lemma)
+            sep = b"\n" if len(langs0) and forms else b""
+            data = _encode(
+                key, np.concatenate([langs0, np.array(langs, np.uint8)]),
+                np.concatenate([flags0, np.array(flags, np.uint8)]),
+                np.concatenate([lh0, np.array(lh, np.uint64)]),
+                np.concatenate([wh0, np.array(wh, np.uint64)]),
+                np.concatenate([rk0, rk[keep]]),
+                fb0 + sep + "\n".join(forms).encode("utf-8", "surrogatepass"),
+                lb0 + sep + "\n".join(lemmas).encode("utf-8", "surrogatepass"))
+            total = len(langs0) + len(langs)
+            fd, tmp = tempfile.mkstemp(prefix="forms-", suffix=".tmp", dir=file.parent)
+            try:
+                with os.fdopen(fd, "wb") as out:
+                    out.write(data)
+                    out.write(xxhash.xxh64_intdigest(data).to_bytes(8, "little"))
+                del data, parts, fb0, lb0, rk0
+                os.replace(tmp, file)
+            except BaseException:
+                try:
+                    os.unlink(tmp)
+                except OSError:
+                    pass
+                raise
+            for old in file.parent.glob("forms-*.bin"):  # other dictionary versions
+                if old != file:
+                    try:
+                        old.unlink()
+                    except OSError:
+                        pass
+        finally:
+            lockfile.close()
+        _new.clear()
+        _unflushed = 0
+        return total

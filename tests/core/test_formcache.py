@@ -1,0 +1,207 @@
+"""The machine-wide table of analysed word forms (core/formcache.py): hits, misses, versions,
+damaged files, concurrent writers, and canonization identical with and without it."""
+
+from __future__ import annotations
+
+import multiprocessing
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from sverka.core import formcache, morph, text
+
+RUSSIAN = ("Мальчики бежали по дорогам к старым домам, а девочка читала книги о далёких "
+           "странах. Стали стали крепче; печь пекла пироги. Кошки, собаки и лошади паслись.")
+ENGLISH = "The running children were reading better books about studies of geese and mice."
+
+
+@pytest.fixture()
+def cache(tmp_path, monkeypatch):
+    """An empty cache directory for this test; this process forgets everything it analysed."""
+    monkeypatch.setenv("SVERKA_CACHE_DIR", str(tmp_path))
+    monkeypatch.delenv("SVERKA_FORM_CACHE", raising=False)
+    formcache.reset()
+    morph._cache.clear()
+    yield tmp_path
+    formcache.reset()
+    morph._cache.clear()
+
+
+def _slow_path_calls(monkeypatch) -> list:
+    calls = []
+    real = morph._analyze
+
+    def counting(form, lang):
+        calls.append((form, lang))
+        return real(form, lang)
+
+    monkeypatch.setattr(morph, "_analyze", counting)
+    return calls
+
+
+def test_miss_then_hit_across_processes(cache, monkeypatch):
+    calls = _slow_path_calls(monkeypatch)
+    first = morph.analyze("бежали", "ru")
+    assert calls == [("бежали", "ru")]
+    assert formcache.flush() >= 1
+    assert formcache.path().is_file() and formcache.path().parent == cache
+    # A new process: nothing in memory, the file answers.
+    formcache.reset()
+    morph._cache.clear()
+    again = morph.analyze("бежали", "ru")
+    assert calls == [("бежали", "ru")], "a form in the file must not reach the dictionaries"
+    assert again == first and again.lemma == "бежать"
+    morph.analyze("домами", "ru")
+    assert calls[-1] == ("домами", "ru")
+
+
+def test_same_form_other_language_is_another_entry(cache, monkeypatch):
+    calls = _slow_path_calls(monkeypatch)
+    morph.analyze("стали", "ru")
+    formcache.flush()
+    formcache.reset()
+    morph._cache.clear()
+    morph.analyze("стали", "uk")
+    assert calls == [("стали", "ru"), ("стали", "uk")]
+
+
+def test_other_dictionary_version_is_another_file(cache, monkeypatch):
+    morph.analyze("книги", "ru")
+    formcache.flush()
+    old = formcache.path()
+    monkeypatch.setattr(formcache, "RULES_VERSION", formcache.RULES_VERSION + 1)
+    formcache.reset()
+    morph._cache.clear()
+    calls = _slow_path_calls(monkeypatch)
+    assert formcache.path() != old
+    morph.analyze("книги", "ru")
+    assert calls == [("книги", "ru")], "analyses of another version must not be used"
+    formcache.flush()
+    assert not old.exists(), "the file of the old version is removed"
+    assert formcache.path().is_file()
+
+
+@pytest.mark.parametrize("damage", ["truncate", "flip", "garbage", "empty"])
+def test_damaged_file_is_ignored_and_rebuilt(cache, monkeypatch, damage):
+    morph.analyze("книги", "ru")
+    morph.analyze("домами", "ru")
+    formcache.flush()
+    f = formcache.path()
+    data = bytearray(f.read_bytes())
+    if damage == "truncate":
+        data = data[: len(data) // 2]
+    elif damage == "flip":
+        data[len(data) // 2] ^= 0x55
+    elif damage == "garbage":
+        data = bytearray(b"not a cache" * 10)
+    else:
+        data = bytearray()
+    f.write_bytes(bytes(data))
+    formcache.reset()
+    morph._cache.clear()
+    calls = _slow_path_calls(monkeypatch)
+    a = morph.analyze("книги", "ru")
+    assert calls == [("книги", "ru")] and a.lemma == "книга"
+    formcache.flush()
+    formcache.reset()
+    morph._cache.clear()
+    morph.analyze("книги", "ru")
+    assert len(calls) == 1, "the rebuilt file answers again"
+
+
+def test_turned_off(cache, monkeypatch):
+    monkeypatch.setenv("SVERKA_FORM_CACHE", "0")
+    morph.analyze("книги", "ru")
+    assert formcache.flush() == 0
+    assert not list(cache.glob("forms-*.bin"))
+
+
+def _write_forms(args):
+    directory, words = args
+    import os
+
+    os.environ["SVERKA_CACHE_DIR"] = directory
+    from sverka.core import formcache as fc, morph as m
+
+    fc.reset()
+    for w in words:
+        m.analyze(w, "ru")
+    fc.flush()
+    return len(words)
+
+
+def test_concurrent_writers_lose_nothing(cache):
+    words = RUSSIAN.lower().replace(",", " ").replace(".", " ").replace(";", " ").split()
+    groups = [words[i::4] + words[:6] for i in range(4)]  # the first words in every group
+    ctx = multiprocessing.get_context("spawn")
+    with ctx.Pool(4) as pool:
+        pool.map(_write_forms, [(str(cache), g) for g in groups])
+    formcache.reset()
+    found = formcache._read(formcache.path(), formcache.version_key())
+    assert found is not None, "the file is whole after concurrent writers"
+    forms = set(found[4])
+    assert set(words) <= forms
+    rows = list(zip(found[4], found[0].tolist()))
+    assert len(rows) == len(set(rows)), "a form written by two processes is kept once"
+
+
+def _canon(t: str):
+    tok = text.canonize(t)
+    tok2 = text.canonize(t, drop_stop_words=False, drop_adjectives=True)
+    return tok, tok2
+
+
+def _same(a, b):
+    for x, y in zip(a, b):
+        assert x.lemmas == y.lemmas
+        for name in ("starts", "ends", "hashes", "word_hashes", "sentence_ids", "sentence_spans"):
+            assert np.array_equal(getattr(x, name), getattr(y, name)), name
+        assert (x.word_count, x.language, x.warnings) == (y.word_count, y.language, y.warnings)
+
+
+def _fresh_table(monkeypatch):
+    monkeypatch.setattr(text, "_table", text._Table())
+    morph._cache.clear()
+
+
+def test_canonization_identical_with_and_without_cache(cache, monkeypatch):
+    sample = (RUSSIAN + " " + ENGLISH + " Перевірка словників: їжак читав книжки. "
+              "Kнига и кни\u200bга, x² и кни-\nга.")
+    monkeypatch.setenv("SVERKA_FORM_CACHE", "0")
+    _fresh_table(monkeypatch)
+    without = _canon(sample)
+    monkeypatch.delenv("SVERKA_FORM_CACHE")
+    formcache.reset()
+    _fresh_table(monkeypatch)
+    filling = _canon(sample)
+    formcache.flush()
+    formcache.reset()
+    _fresh_table(monkeypatch)
+    calls = _slow_path_calls(monkeypatch)
+    added = []
+    real_add = text._Table._add
+    monkeypatch.setattr(text._Table, "_add", lambda self, raw, mode: (added.append(raw), real_add(self, raw, mode)))
+    from_file = _canon(sample)
+    assert calls == [], "every form came from the file"
+    # only words with tampering (counted per occurrence) or a line break go through the table's slow path
+    assert set(added) <= {"Kнига", "кни\u200bга", "кни-\nга"}, added
+    assert from_file[0].lookalike_letters == 1 and from_file[0].invisible_chars == 1
+    _same(without, filling)
+    _same(without, from_file)
+
+
+def test_canonization_identical_on_ruslit(cache, monkeypatch, ruslit):
+    files = sorted(Path(ruslit).rglob("*.txt"))[::10]
+    sample = "\n".join(f.read_text(encoding="utf-8", errors="replace")[:60_000] for f in files)
+    monkeypatch.setenv("SVERKA_FORM_CACHE", "0")
+    _fresh_table(monkeypatch)
+    without = _canon(sample)
+    monkeypatch.delenv("SVERKA_FORM_CACHE")
+    formcache.reset()
+    _fresh_table(monkeypatch)
+    _canon(sample)
+    formcache.flush()
+    formcache.reset()
+    _fresh_table(monkeypatch)
+    _same(without, _canon(sample))
