@@ -143,12 +143,18 @@ def _short_passage(a: Prepared, b: Prepared) -> Passage | None:
     return Passage(int(ta.starts[0]), int(ta.ends[-1]), b0, b1, len(ta), "short")
 
 
-def match(a: Prepared, b: Prepared, settings: Settings, *, short: bool = False) -> tuple[list[Passage], float, float]:
-    """(passages, resemblance, sentence score) of suspect ``a`` against source ``b``."""
+def match(a: Prepared, b: Prepared, settings: Settings, *, short: bool = False,
+          always_score: bool = True) -> tuple[list[Passage], float, float]:
+    """(passages, resemblance, sentence score) of suspect ``a`` against source ``b``.
+
+    ``always_score=False``: without passages the measures are not computed (0.0): a check
+    drops such a candidate anyway, and hashing a whole novel for nothing is its dearest step."""
     passages = _align(a, b, settings)
     if short and not passages:
         p = _short_passage(a, b)
         passages = [p] if p else []
+    if not passages and not always_score:
+        return passages, 0.0, 0.0
     return passages, _jaccard(a.distinct, b.distinct), _sentence_score(a.seq2, b.seq2)
 
 
@@ -247,7 +253,7 @@ def check_document(
         progress(k, len(ids), "Comparing with the collection")
         stored = index.load(doc_id)
         b = prepare(Document(stored.text), settings, tokens=stored.tokens)
-        passages, res, sent = match(a, b, settings, short=doc_id in short_ok)
+        passages, res, sent = match(a, b, settings, short=doc_id in short_ok, always_score=False)
         if not passages:
             continue
         if _coverage(passages, suspect.text) < settings.min_source_containment and doc_id not in short_ok:

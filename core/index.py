@@ -23,7 +23,7 @@ File format
     documents(id, path UNIQUE, title, format, sha256 UNIQUE, chars, words, size_bytes, mtime,
               added ISO-8601, language, is_template, warnings JSON,
               fulltext_hash, short_length, minhash BLOB '<u8' x minhash_functions)
-    document_data(doc_id, text BLOB zlib(UTF-8), tokens BLOB: see below)
+    document_data(doc_id, text BLOB UTF-8, tokens BLOB: see below)
     pairs(hash, doc_id, pos)             pair keys (sverka.core.candidates); pos = first token index
     sentences(hash, doc_id, pos)         sentence keys (SH of sentences of >= 3 tokens); pos likewise
     short_words(hash, doc_id)            seed 000: hashes of the longest distinct words
@@ -117,7 +117,6 @@ _READABLE_TOKENS_FORMATS = (1, 2)
 BUSY_TIMEOUT = 10.0  # seconds
 BATCH_TEXT_BYTES = 2_000_000  # UTF-8 bytes of extracted text per committed batch
 BATCH_FILES = 50
-_TEXT_LEVEL = 3
 _TOKENS_LEVEL = 1
 _INDEXING_KEYS = ("shingle_words", "winnow_window", "minhash_functions", "drop_adjectives")
 
@@ -254,11 +253,13 @@ def decode_tokens(blob: bytes, text: str) -> Tokens:
 
 
 def _encode_text(text: str) -> bytes:
-    return zlib.compress(text.encode("utf-8", "surrogatepass"), _TEXT_LEVEL)
+    """Texts are stored as plain UTF-8 (format 2): a check reads its candidates' texts without
+    decompressing them (zlib took more time than aligning; format 1 compressed them)."""
+    return text.encode("utf-8", "surrogatepass")
 
 
 def _decode_text(blob: bytes) -> str:
-    return zlib.decompress(blob).decode("utf-8", "surrogatepass")
+    return bytes(blob).decode("utf-8", "surrogatepass")
 
 
 def prepare(doc: Document, tokens: Tokens, fp, *, size_bytes: int = 0,
