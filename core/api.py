@@ -47,10 +47,13 @@ def default_collection_path() -> Path:
 
 
 def load_document(path: str | Path) -> Document:
-    """Extract a file's text (raises ExtractError naming the file and the reason)."""
-    from .extract import extract
+    """Extract a file's text (raises ExtractError naming the file and the reason).
 
-    return extract(path)
+    The file is read in a sandboxed worker process with a memory and a time limit
+    (:mod:`sverka.core.workers`), so a hostile file costs only itself."""
+    from .workers import sandboxed_extract
+
+    return sandboxed_extract(path)
 
 
 def warm_up() -> None:

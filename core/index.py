@@ -793,11 +793,26 @@ def _prepare_file(path: str, size: int, mtime: float, settings: Settings) -> tup
 
 
 def _prepare_file_in_worker(path: str, size: int, mtime: float, settings: Settings) -> tuple[str, object]:
-    """:func:`_prepare_file`, then hand the file's memory back to the system, so two workers
-    do not both sit at the high-water mark of the largest file each has seen."""
+    """:func:`_prepare_file` under the time limit, then hand the file's memory back to the
+    system, so two workers do not both sit at the high-water mark of the largest file.
+
+    A file over the time limit ends this worker (a C-level loop cannot be interrupted
+    otherwise); the pool retries it alone and reports it with the limits."""
+    import threading
+
+    from .workers import read_limits
+
+    done = threading.Event()
+
+    def watchdog() -> None:
+        if not done.wait(read_limits()[1]):
+            os._exit(3)
+
+    threading.Thread(target=watchdog, daemon=True).start()
     try:
         return _prepare_file(path, size, mtime, settings)
     finally:
+        done.set()
         _trim_memory()
 
 
@@ -817,12 +832,15 @@ def _trim_memory() -> None:
 _malloc_trim = None
 
 
-def _worker_init() -> None:
-    """Import the canonizer in the worker; each dictionary loads on its first word.
+def _worker_init(parent: int | None = None) -> None:
+    """Import the canonizer in the worker, then set the read limits (memory, die with the parent).
 
-    Loading all of them up front would cost every worker ~70 MB for languages a
-    collection may not contain (a Russian archive never needs the Ukrainian one)."""
-    from . import text  # noqa: F401
+    Each dictionary loads on its first word: loading all of them up front would cost every
+    worker ~70 MB for languages a collection may not contain."""
+    from . import extract, text  # noqa: F401
+    from .workers import limit_this_process
+
+    limit_this_process(parent=parent)
 
 
 def _default_workers() -> int:
@@ -841,16 +859,26 @@ def _prepared(jobs: list[tuple[str, int, float]], settings: Settings, workers: i
     (a crash in a reader) costs a new pool; the file is then retried alone, and reported
     as failed if it kills that one too. Closing the generator stops the pool at once.
     """
-    if workers <= 1:
+    from .errors import ExtractError
+    from .workers import memory_message, read_limits, shared_sandbox
+
+    if workers <= 1:  # the warm sandboxed reader: no pool start-up for a few files
+        sandbox = shared_sandbox()
         for job in jobs:
-            yield (job, *_prepare_file(*job, settings))
+            try:
+                result = sandbox.call("prepare", *job, settings)
+            except ExtractError as e:
+                result = ("failed", e.detail)
+            except SverkaError as e:
+                result = ("failed", str(e))
+            yield (job, *result)
         return
     from collections import deque
     from concurrent.futures.process import BrokenProcessPool
 
     ctx = multiprocessing.get_context(START_METHOD)
     todo = deque(jobs)
-    pool = cf.ProcessPoolExecutor(workers, mp_context=ctx, initializer=_worker_init)
+    pool = cf.ProcessPoolExecutor(workers, mp_context=ctx, initializer=_worker_init, initargs=(os.getpid(),))
     pending: deque = deque()
     solo = False  # after a crash: run the next file alone to find the culprit
     crashes = 0
@@ -860,9 +888,7 @@ def _prepared(jobs: list[tuple[str, int, float]], settings: Settings, workers: i
                 pool.shutdown(wait=False, cancel_futures=True)
                 todo.extendleft(reversed([j for j, _ in pending]))
                 pending.clear()
-                while todo:
-                    job = todo.popleft()
-                    yield (job, *_prepare_file(*job, settings))
+                yield from _prepared(list(todo), settings, 1)
                 return
             while todo and len(pending) < (1 if solo else 3 * workers):
                 job = todo.popleft()
@@ -873,9 +899,9 @@ def _prepared(jobs: list[tuple[str, int, float]], settings: Settings, workers: i
             except BrokenProcessPool:
                 crashes += 1
                 pool.shutdown(wait=False, cancel_futures=True)
-                pool = cf.ProcessPoolExecutor(workers, mp_context=ctx, initializer=_worker_init)
+                pool = cf.ProcessPoolExecutor(workers, mp_context=ctx, initializer=_worker_init, initargs=(os.getpid(),))
                 if solo:
-                    status, payload = "failed", "the file made Sverka's reader crash"
+                    status, payload = "failed", memory_message(read_limits()[0])
                     solo = False
                 else:
                     todo.extendleft(reversed([job] + [j for j, _ in pending]))

@@ -14,6 +14,8 @@ same file twice gives the same string. Safety limits live in :mod:`.safety`.
 
 from __future__ import annotations
 
+import os
+import stat as _stat
 import zipfile
 from pathlib import Path
 
@@ -58,11 +60,18 @@ def extract(path: str | Path) -> Document:
     """Extract the plain text of the file at ``path``."""
     path = Path(path)
     try:
-        if path.is_dir():
+        st = path.stat()  # follows links: a link to /dev/zero is a device, refused below
+        if _stat.S_ISDIR(st.st_mode):
             raise UnreadableFile(path, "is a folder, not a file")
-        size = path.stat().st_size
+        if not _stat.S_ISREG(st.st_mode):
+            raise UnreadableFile(path, "not a regular file (a pipe, a device or a socket); Sverka reads only regular files")
+        size = st.st_size
         check_file_size(path, size)
-        with path.open("rb") as f:
+        # O_NONBLOCK: a file swapped for a pipe after the check must not block the reader.
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+        with os.fdopen(fd, "rb") as f:
+            if not _stat.S_ISREG(os.fstat(f.fileno()).st_mode):
+                raise UnreadableFile(path, "not a regular file (a pipe, a device or a socket); Sverka reads only regular files")
             head = f.read(_HEAD_BYTES)
     except ExtractError:
         raise
