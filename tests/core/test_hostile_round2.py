@@ -1,0 +1,262 @@
+"""Hostile input, round two (issue 15): every input is generated here, read through the
+sandboxed reader (a worker process with a memory and a time limit) and must end in a
+per-file error naming the file and the limit, or a result, within the per-file limits."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+import zipfile
+import zlib
+from pathlib import Path
+
+import pytest
+
+from sverka.core import api
+from sverka.core.errors import ExtractError
+from sverka.core.workers import LimitExceeded, Sandbox
+
+TIME_LIMIT_S = 10.0
+MEMORY_LIMIT_MB = 1024
+
+
+@pytest.fixture(autouse=True)
+def _limits(monkeypatch):
+    monkeypatch.setenv("SVERKA_READ_SECONDS", str(TIME_LIMIT_S))
+    monkeypatch.setenv("SVERKA_READ_MEMORY_MB", str(MEMORY_LIMIT_MB))
+
+
+def _pdf(path: Path, objects: list[bytes]) -> Path:
+    out = bytearray(b"%PDF-1.4\n")
+    offsets = []
+    for number, body in enumerate(objects, start=1):
+        offsets.append(len(out))
+        out += b"%d 0 obj\n" % number + body + b"\nendobj\n"
+    xref = len(out)
+    out += b"xref\n0 %d\n0000000000 65535 f \n" % (len(objects) + 1)
+    for off in offsets:
+        out += b"%010d 00000 n \n" % off
+    out += b"trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (len(objects) + 1, xref)
+    path.write_bytes(bytes(out))
+    return path
+
+
+def _stream(data: bytes, extra: bytes = b"") -> bytes:
+    return b"<< /Length %d %s>>\nstream\n" % (len(data), extra) + data + b"\nendstream"
+
+
+def make_form_bomb(path: Path, levels: int = 24) -> Path:
+    """A few KB PDF whose form objects draw each other twice per level: 2**levels draws."""
+    first_form = 6
+    objects = [
+        b"<< /Type /Catalog /Pages 2 0 R >>",
+        b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+        b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R "
+        b"/Resources << /Font << /F1 5 0 R >> /XObject << /X 6 0 R >> >> >>",
+        _stream(b"BT /F1 12 Tf 72 700 Td (Start) Tj ET /X Do"),
+        b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
+    ]
+    for level in range(levels):
+        nxt = first_form + level + 1
+        if level == levels - 1:
+            body = b"BT /F1 12 Tf (a) Tj ET"
+            res = b"/Resources << /Font << /F1 5 0 R >> >>"
+        else:
+            body = b"/X Do /X Do"
+            res = b"/Resources << /Font << /F1 5 0 R >> /XObject << /X %d 0 R >> >>" % nxt
+        objects.append(_stream(body, b"/Type /XObject /Subtype /Form /BBox [0 0 612 792] " + res + b" "))
+    return _pdf(path, objects)
+
+
+def make_inflate_bomb(path: Path, megabytes: int) -> Path:
+    """A PDF whose content stream is small on disk and inflates to ``megabytes`` MB."""
+    comp = zlib.compressobj(9)
+    chunk = b"0 0 m " * (1024 * 1024 // 6)
+    parts = [comp.compress(chunk) for _ in range(megabytes)]
+    data = b"".join(parts) + comp.flush()
+    objects = [
+        b"<< /Type /Catalog /Pages 2 0 R >>",
+        b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+        b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R "
+        b"/Resources << /Font << /F1 5 0 R >> >> >>",
+        _stream(data, b"/Filter /FlateDecode "),
+        b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
+    ]
+    return _pdf(path, objects)
+
+
+def make_odt_space_bomb(path: Path) -> Path:
+    content = (
+        b'<?xml version="1.0" encoding="UTF-8"?>'
+        b'<office:document-content xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0" '
+        b'xmlns:text="urn:oasis:names:tc:opendocument:xmlns:text:1.0" office:version="1.2">'
+        b"<office:body><office:text><text:p>Start"
+        + b'<text:s text:c="200000000"/>' * 20
+        + b"</text:p></office:text></office:body></office:document-content>"
+    )
+    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as zf:
+        zf.writestr("mimetype", "application/vnd.oasis.opendocument.text", compress_type=zipfile.ZIP_STORED)
+        zf.writestr("content.xml", content)
+    return path
+
+
+def _timed_load(path: Path):
+    start = time.monotonic()
+    try:
+        result = api.load_document(path)
+    except ExtractError as e:
+        result = e
+    elapsed = time.monotonic() - start
+    assert elapsed < TIME_LIMIT_S + 5, f"{path.name} took {elapsed:.1f} s"
+    return result
+
+
+# -- class 1: bombs end in a per-file error naming the file and the limit -------------------------
+
+def test_form_recursion_bomb_is_stopped_by_the_time_limit(tmp_path, monkeypatch):
+    monkeypatch.setenv("SVERKA_READ_SECONDS", "3")
+    path = make_form_bomb(tmp_path / "forms.pdf")
+    assert path.stat().st_size < 10_000
+    err = _timed_load(path)
+    assert isinstance(err, LimitExceeded), err
+    assert str(path) in str(err) and "3 s" in str(err)
+    # the reader is restarted: the next file reads normally
+    good = tmp_path / "good.txt"
+    good.write_text("Обычное сочинение ученика. " * 20, encoding="utf-8")
+    assert api.load_document(good).text.startswith("Обычное")
+
+
+def test_inflate_bomb_is_stopped_by_the_memory_limit(tmp_path, monkeypatch):
+    monkeypatch.setenv("SVERKA_READ_MEMORY_MB", "200")
+    path = make_inflate_bomb(tmp_path / "inflate.pdf", 400)
+    err = _timed_load(path)
+    assert isinstance(err, ExtractError), err
+    assert str(path) in str(err)
+    assert "200 MB" in str(err) or "damaged" in str(err) or "limit" in str(err)
+
+
+def test_odt_space_run_bomb_is_refused_before_expansion(tmp_path):
+    path = make_odt_space_bomb(tmp_path / "spaces.odt")
+    assert path.stat().st_size < 2000
+    err = _timed_load(path)
+    assert isinstance(err, ExtractError) and "text:s" in str(err) and str(path) in str(err)
+
+
+def test_fifo_and_device_link_are_refused_at_once(tmp_path):
+    fifo = tmp_path / "pipe.txt"
+    os.mkfifo(fifo)
+    zero = tmp_path / "zero.txt"
+    zero.symlink_to("/dev/zero")
+    for path in (fifo, zero):
+        err = _timed_load(path)
+        assert isinstance(err, ExtractError) and "regular file" in str(err)
+
+
+def test_a_batch_goes_on_past_a_bomb(tmp_path, monkeypatch):
+    monkeypatch.setenv("SVERKA_READ_SECONDS", "3")
+    folder = tmp_path / "essays"
+    folder.mkdir()
+    (folder / "a.txt").write_text("Первое честное сочинение о летних каникулах в деревне. " * 10, encoding="utf-8")
+    make_form_bomb(folder / "b.pdf")
+    make_odt_space_bomb(folder / "c.odt")
+    (folder / "d.txt").write_text("Второе сочинение рассказывает о походе в горы с друзьями. " * 10, encoding="utf-8")
+    with api.Collection(tmp_path / "c.sverka") as coll:
+        summary = coll.add([folder])
+        assert {os.path.basename(p) for p in summary.added} == {"a.txt", "d.txt"}
+        reasons = dict(summary.failed)
+        assert "3 s" in reasons[str(folder / "b.pdf")]
+        assert "text:s" in reasons[str(folder / "c.odt")]
+        assert coll.count() == 2
+
+
+def test_reader_dies_with_its_parent(tmp_path):
+    script = (
+        "import sys\n"
+        "from sverka.core.workers import Sandbox\n"
+        "if __name__ == '__main__':\n"
+        "    s = Sandbox()\n"
+        "    s._start()\n"
+        "    print(s._proc.pid, flush=True)\n"
+        "    import time; time.sleep(60)\n"
+    )
+    main = tmp_path / "parent.py"
+    main.write_text(script)
+    proc = subprocess.Popen([sys.executable, str(main)], stdout=subprocess.PIPE, text=True)
+    try:
+        child = int(proc.stdout.readline())
+        os.kill(child, 0)  # alive
+        proc.send_signal(signal.SIGKILL)
+        proc.wait(10)
+        deadline = time.monotonic() + 5
+        while time.monotonic() < deadline:
+            try:
+                os.kill(child, 0)
+            except ProcessLookupError:
+                break
+            try:
+                os.waitpid(child, os.WNOHANG)
+            except ChildProcessError:
+                pass
+            time.sleep(0.1)
+        else:
+            pytest.fail("the reader outlived its killed parent")
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+
+
+# -- class 2: linear scans on 1 MB adversarial inputs ----------------------------------------------
+
+def _bounded(fn, *args, bound: float = TIME_LIMIT_S):
+    start = time.monotonic()
+    result = fn(*args)
+    assert time.monotonic() - start < bound
+    return result
+
+
+def test_sentence_splitter_is_linear_on_a_full_stop_and_a_megabyte_of_spaces():
+    from sverka.core.text import canonize
+
+    tokens = _bounded(canonize, "Слово." + " " * 1_000_000 + "слово")
+    assert len(tokens.starts) == 2
+
+
+def test_quotation_scanner_is_linear_on_unbalanced_marks():
+    from sverka.core.exclusions import _quotes_in
+
+    found = _bounded(_quotes_in, "«" * 500_000 + "”" * 500_000)
+    assert found == []
+    assert _quotes_in("«один „два“ три»") == [(6, 11), (0, 16)]
+
+
+def _quotes_reference(s):
+    """The former quadratic scan (a closing mark searches the stack), for curly marks only."""
+    from sverka.core.exclusions import _PAIRS
+
+    out, stack = [], []
+    for k, ch in enumerate(s):
+        if stack and ch == stack[-1][0]:
+            out.append((stack.pop()[1], k + 1))
+        elif ch in _PAIRS:
+            stack.append((_PAIRS[ch], k))
+        elif ch in "»”":
+            for lvl in range(len(stack) - 1, -1, -1):
+                if stack[lvl][0] == ch:
+                    out.append((stack[lvl][1], k + 1))
+                    del stack[lvl:]
+                    break
+    return out
+
+
+def test_quotation_scanner_pairs_marks_as_before():
+    import random
+
+    from sverka.core.exclusions import _quotes_in
+
+    rng = random.Random(15)
+    for _ in range(3000):
+        s = "".join(rng.choice("«»„“” а") for _ in range(rng.randint(0, 40)))
+        assert _quotes_in(s) == _quotes_reference(s), s
