@@ -346,8 +346,36 @@ def _busy(e: sqlite3.OperationalError) -> bool:
     return "locked" in msg or "busy" in msg
 
 
+def _sql_path(path):
+    """A path as SQLite stores it: text, or the OS bytes (a BLOB) for a name that is not UTF-8
+    (Python holds those as lone surrogates, which SQLite cannot encode)."""
+    if path is None:
+        return None
+    path = os.fspath(path)
+    try:
+        path.encode("utf-8")
+    except UnicodeEncodeError:
+        return os.fsencode(path)
+    return path
+
+
+def _py_path(value):
+    """A stored path back as Python's str (bytes decoded the way the OS names are)."""
+    return os.fsdecode(value) if isinstance(value, bytes) else value
+
+
+def _sql_text(text: str) -> str:
+    """A title or name made storable: lone surrogates (undecodable names) become U+FFFD."""
+    try:
+        text.encode("utf-8")
+        return text
+    except UnicodeEncodeError:
+        return text.encode("utf-8", "surrogateescape").decode("utf-8", "replace").encode(
+            "utf-8", "replace").decode("utf-8")
+
+
 def _info(row) -> DocumentInfo:
-    return DocumentInfo(id=row[0], path=row[1], title=row[2], format=row[3], chars=row[4],
+    return DocumentInfo(id=row[0], path=_py_path(row[1]), title=row[2], format=row[3], chars=row[4],
                         words=row[5], size_bytes=row[6], added=row[7], sha256=row[8],
                         is_template=bool(row[9]))
 
@@ -536,11 +564,11 @@ class Index:
                         continue
                     if template:
                         db.execute("UPDATE documents SET is_template=1 WHERE id=?", (doc_id,))
-                    out.append(("unchanged", row[0] or row[1], ""))
+                    out.append(("unchanged", _py_path(row[0]) or row[1], ""))
                     continue
                 p = item
                 name = p.path or p.title
-                same_path = (db.execute("SELECT id, sha256 FROM documents WHERE path=?", (p.path,)).fetchone()
+                same_path = (db.execute("SELECT id, sha256 FROM documents WHERE path=?", (_sql_path(p.path),)).fetchone()
                              if p.path is not None else None)
                 if same_path and same_path[1] == p.sha256:
                     db.execute("UPDATE documents SET size_bytes=?, mtime=?, is_template=is_template OR ? "
@@ -554,13 +582,13 @@ class Index:
                 if dup:
                     if template:
                         db.execute("UPDATE documents SET is_template=1 WHERE id=?", (dup[0],))
-                    out.append(("duplicate", name, dup[1] or dup[2]))
+                    out.append(("duplicate", name, _py_path(dup[1]) or dup[2]))
                     continue
                 cur = db.execute(
                     "INSERT INTO documents(path, title, format, sha256, chars, words, size_bytes, mtime,"
                     " added, language, is_template, warnings, fulltext_hash, short_length, minhash)"
                     " VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
-                    (p.path, p.title, p.format, p.sha256, p.chars, p.words, p.size_bytes, p.mtime, now,
+                    (_sql_path(p.path), _sql_text(p.title), p.format, p.sha256, p.chars, p.words, p.size_bytes, p.mtime, now,
                      p.language, int(template), json.dumps(list(p.warnings), ensure_ascii=False),
                      p.fulltext_hash, p.short_length, p.minhash))
                 doc_id = cur.lastrowid
@@ -650,18 +678,19 @@ class Index:
 
     def find_by_path(self, path: str | Path) -> DocumentInfo | None:
         row = self._db.execute(f"SELECT {_INFO_COLUMNS} FROM documents WHERE path=?",
-                               (str(path),)).fetchone()
+                               (_sql_path(str(path)),)).fetchone()
         return _info(row) if row else None
 
     def ids_under(self, folder: str | Path) -> list[int]:
         """Ids of documents whose path lies inside ``folder``."""
         prefix = str(folder).rstrip(os.sep) + os.sep
         rows = self._db.execute("SELECT id, path FROM documents WHERE path IS NOT NULL ORDER BY id").fetchall()
-        return [i for i, p in rows if p.startswith(prefix)]
+        return [i for i, p in rows if _py_path(p).startswith(prefix)]
 
     def stat_of(self, path: str) -> tuple[int, int, float | None] | None:
         """``(id, size_bytes, mtime)`` stored for a path, or None."""
-        return self._db.execute("SELECT id, size_bytes, mtime FROM documents WHERE path=?", (path,)).fetchone()
+        return self._db.execute("SELECT id, size_bytes, mtime FROM documents WHERE path=?",
+                                (_sql_path(path),)).fetchone()
 
     def find_by_sha256(self, sha: str) -> int | None:
         row = self._db.execute("SELECT id FROM documents WHERE sha256=?", (sha,)).fetchone()
@@ -917,7 +946,7 @@ def _prepared(jobs: list[tuple[str, int, float]], settings: Settings, workers: i
 
 def add_paths(index: Index, paths: Iterable[str | Path], *, template: bool = False,
               progress: Progress = no_progress, cancel: CancelToken = NEVER_CANCELLED,
-              workers: int | None = None, on_commit=None) -> AddSummary:
+              workers: int | None = None, on_commit=None, follow_links: bool = False) -> AddSummary:
     """Add files and folders to ``index``; see the module docstring.
 
     ``progress(done, total, message)`` is called once per file. ``cancel`` is checked between
@@ -928,7 +957,7 @@ def add_paths(index: Index, paths: Iterable[str | Path], *, template: bool = Fal
     settings = index.settings
     failed: list[tuple[str, str]] = []
     progress(0, 0, "Looking for files")
-    files = _collect(paths, failed)
+    files = _collect(paths, failed, follow_links=follow_links)
     total = len(files)
     done = 0
     res: dict[str, list] = {"added": [], "updated": [], "unchanged": [], "duplicate": []}
