@@ -260,3 +260,128 @@ def test_quotation_scanner_pairs_marks_as_before():
     for _ in range(3000):
         s = "".join(rng.choice("«»„“” а") for _ in range(rng.randint(0, 40)))
         assert _quotes_in(s) == _quotes_reference(s), s
+
+
+# -- class 3: names and characters -------------------------------------------------------------
+
+ESSAY = "Это сочинение о летних каникулах в деревне у бабушки и дедушки. " * 20
+
+
+def _cli(*args, check_rc=None):
+    proc = subprocess.run([sys.executable, "-m", "sverka.core.cli", *args], capture_output=True, timeout=120)
+    if check_rc is not None:
+        assert proc.returncode == check_rc, proc.stderr
+    return proc
+
+
+def test_non_utf8_names_index_list_check_and_html(tmp_path):
+    folder = tmp_path / "essays"
+    folder.mkdir()
+    bad = os.path.join(os.fsencode(folder), b"\xc0\xe1\xe2.txt")  # a cp1251 name unpacked on Linux
+    with open(bad, "wb") as f:
+        f.write(ESSAY.encode("utf-8"))
+    (folder / "other.txt").write_text("Другое сочинение о походе в горы с друзьями. " * 20, encoding="utf-8")
+    db = str(tmp_path / "c.sverka")
+    _cli("index", "--db", db, str(folder), check_rc=0)
+    listed = _cli("list", "--db", db, check_rc=0)
+    assert b"\xc0\xe1\xe2.txt" in listed.stdout and b"other.txt" in listed.stdout
+    report = tmp_path / "r.html"
+    checked = _cli("check", "--db", db, "--html", str(report), os.fsdecode(bad), check_rc=0)
+    assert b"borrowed" in checked.stdout
+    html = report.read_bytes().decode("utf-8")  # valid UTF-8, never empty
+    assert "\ufffd" in html and len(html) > 1000
+    with api.Collection(db) as coll:  # found by its path again: a second add is "unchanged"
+        assert len(coll.add([folder]).unchanged) == 2
+
+
+def test_rtf_emoji_surrogates_are_combined_and_lone_ones_replaced(tmp_path):
+    path = tmp_path / "emoji.rtf"
+    path.write_bytes(b"{\\rtf1\\ansi{\\info{\\title Emoji \\u-10179?\\u-8704? title}}"
+                     b"Body \\u-10179?\\u-8704? and a lone \\u-10179? one.}")
+    doc = api.load_document(path)
+    assert "\U0001f600" in doc.title and "\U0001f600" in doc.text
+    assert not any(0xD800 <= ord(c) <= 0xDFFF for c in doc.text + doc.title)
+    assert "\ufffd" in doc.text and any("surrogate" in w for w in doc.warnings)
+    with api.Collection(tmp_path / "c.sverka") as coll:  # stores, and a report renders
+        assert len(coll.add([path]).added) == 1
+        result = api.Collection(tmp_path / "c.sverka").check(doc) if hasattr(coll, "check") else None
+        if result is not None:
+            assert "\U0001f600" in api.render_html(result)
+
+
+def test_terminal_escapes_in_titles_and_names_are_escaped(tmp_path):
+    name = tmp_path / "x\x1b]0;pwned\x07\x1b[31m.txt"
+    name.write_text(ESSAY, encoding="utf-8")
+    db = str(tmp_path / "c.sverka")
+    _cli("index", "--db", db, str(name), check_rc=0)
+    for out in (_cli("list", "--db", db, check_rc=0), _cli("check", "--db", db, str(name))):
+        assert b"\x1b" not in out.stdout and b"\x07" not in out.stdout
+        assert b"\x1b" not in out.stderr
+    assert b"\\x1b" in _cli("list", "--db", db).stdout
+
+
+def test_remove_refuses_empty_and_over_broad_arguments(tmp_path, monkeypatch):
+    folder = tmp_path / "essays"
+    folder.mkdir()
+    (folder / "a.txt").write_text(ESSAY, encoding="utf-8")
+    (folder / "b.txt").write_text("Второе сочинение о походе в горы с друзьями. " * 20, encoding="utf-8")
+    monkeypatch.chdir(folder)
+    with api.Collection(tmp_path / "c.sverka") as coll:
+        coll.add([folder])
+        for arg in ("", "  ", "/", os.path.expanduser("~"), str(folder), "."):
+            with pytest.raises(api.SverkaError, match="nothing removed"):
+                coll.remove([arg])
+        assert coll.count() == 2
+        assert coll.remove([folder / "a.txt"]) == 1
+    out = _cli("remove", "--db", str(tmp_path / "c.sverka"), "", check_rc=1)
+    assert b"nothing removed" in out.stderr
+
+
+# -- class 7: folders ------------------------------------------------------------------------------
+
+def test_links_out_of_the_folder_are_not_followed_unless_asked(tmp_path):
+    private = tmp_path / "private"
+    private.mkdir()
+    (private / "grades.txt").write_text(ESSAY, encoding="utf-8")
+    folder = tmp_path / "essays"
+    folder.mkdir()
+    (folder / "a.txt").write_text("Сочинение ученика о зимнем лесе и его обитателях. " * 20, encoding="utf-8")
+    (folder / "leak.txt").symlink_to(private / "grades.txt")
+    (folder / "root").symlink_to("/")
+    (folder / "inside.txt").symlink_to(folder / "a.txt")
+    files, failed = api.document_files([folder])
+    assert [os.path.basename(f) for f in files] == ["a.txt", "inside.txt"]
+    reasons = dict(failed)
+    assert "outside" in reasons[str(folder / "leak.txt")] and "outside" in reasons[str(folder / "root")]
+    from sverka.core.files import document_files
+
+    followed, _ = document_files([folder / "a.txt", private.parent / "essays" / "leak.txt"])
+    assert len(followed) == 2  # files named explicitly are read
+    (folder / "root").unlink()
+    with api.Collection(tmp_path / "c.sverka") as coll:
+        assert len(coll.add([folder]).added) == 1
+        assert coll.add([folder], follow_links=True).added == (str(folder / "leak.txt"),)
+
+
+def test_a_folder_nested_1200_deep_is_skipped_and_named_and_siblings_read(tmp_path):
+    top = tmp_path / "top"
+    deep = os.fsencode(top / "a")
+    os.makedirs(top)
+    # build 1 200 levels with relative mkdir calls (an absolute path would pass PATH_MAX)
+    cwd = os.getcwd()
+    try:
+        os.mkdir(deep)
+        os.chdir(deep)
+        for _ in range(1200):
+            os.mkdir(b"d")
+            os.chdir(b"d")
+        with open(b"deep.txt", "w", encoding="utf-8") as f:
+            f.write(ESSAY)
+    finally:
+        os.chdir(cwd)
+    (top / "b.txt").write_text(ESSAY, encoding="utf-8")
+    (top / "c").mkdir()
+    (top / "c" / "c.txt").write_text(ESSAY, encoding="utf-8")
+    files, failed = _bounded(api.document_files, [top])
+    assert [os.path.relpath(f, top) for f in files] == ["b.txt", os.path.join("c", "c.txt")]
+    assert any("nested deeper" in reason for _, reason in failed)
