@@ -47,10 +47,13 @@ def default_collection_path() -> Path:
 
 
 def load_document(path: str | Path) -> Document:
-    """Extract a file's text (raises ExtractError naming the file and the reason)."""
-    from .extract import extract
+    """Extract a file's text (raises ExtractError naming the file and the reason).
 
-    return extract(path)
+    The file is read in a sandboxed worker process with a memory and a time limit
+    (:mod:`sverka.core.workers`), so a hostile file costs only itself."""
+    from .workers import sandboxed_extract
+
+    return sandboxed_extract(path)
 
 
 def warm_up() -> None:
@@ -91,6 +94,7 @@ class Collection:
         template: bool = False,
         progress: Progress = no_progress,
         cancel: CancelToken = NEVER_CANCELLED,
+        follow_links: bool = False,
     ) -> AddSummary:
         """Add files and folders (recursively). Unreadable files are reported in
         ``AddSummary.failed`` and the rest goes on. ``template=True`` marks them as template
@@ -103,7 +107,8 @@ class Collection:
         and modification time are stored already are ``unchanged`` without being read."""
         from .index import add_paths
 
-        return add_paths(self.index, paths, template=template, progress=progress, cancel=cancel)
+        return add_paths(self.index, paths, template=template, progress=progress, cancel=cancel,
+                         follow_links=follow_links)
 
     def add_document(self, doc: Document, *, template: bool = False) -> AddSummary:
         """Add an already extracted document (e.g. pasted text)."""
@@ -113,20 +118,36 @@ class Collection:
 
     def remove(self, items: Iterable[int | str | Path]) -> int:
         """Remove documents by id or path (a folder's path removes everything under it);
-        returns how many were removed, in one transaction."""
+        returns how many were removed, in one transaction.
+
+        Raises SverkaError, removing nothing, for an empty path, the file-system root, the
+        home folder or a folder above it, and a folder that holds every document of a
+        collection of several (remove those by id, or start a new collection)."""
         import os
 
         ids: set[int] = set()
+        total = self.index.count()
         for item in items:
             if isinstance(item, int):
                 ids.add(item)
                 continue
-            path = os.path.abspath(os.fspath(item))
+            raw = os.fspath(item)
+            if not os.fsdecode(raw).strip():
+                raise SverkaError("remove: an empty path would mean the current folder; nothing removed")
+            path = os.path.abspath(raw)
             info = self.index.find_by_path(path)
             if info is not None:
                 ids.add(info.id)
-            else:
-                ids.update(self.index.ids_under(path))
+                continue
+            home = os.path.abspath(os.path.expanduser("~"))
+            if path == os.path.dirname(path) or home == path or home.startswith(path.rstrip(os.sep) + os.sep):
+                raise SverkaError(f"remove: {path} is too broad (the root or the home folder); nothing removed")
+            under = self.index.ids_under(path)
+            if total > 1 and len(under) == total:
+                raise SverkaError(
+                    f"remove: {path} holds every document of the collection; remove them by id "
+                    f"or start a new collection; nothing removed")
+            ids.update(under)
         return self.index.remove(ids)
 
     def documents(self) -> list[DocumentInfo]:

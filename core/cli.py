@@ -42,13 +42,28 @@ OFF_ALIASES = {
 LIST_FLAGS = {"excluded_sources": "--exclude-source"}
 
 
+#: Control characters (C0 but tab and newline, DEL, C1) a terminal would obey: a title or a file
+#: name carrying an escape sequence must not recolour, retitle or rewrite the user's terminal.
+_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+_CONTROL_ALL = re.compile("[\x00-\x1f\x7f-\x9f]")
+
+
+def _escape_control(m: "re.Match") -> str:
+    return f"\\x{ord(m.group()):02x}"
+
+
+def terminal_safe(text: str, *, keep_newlines: bool = True) -> str:
+    """``text`` with the control characters a terminal obeys shown as ``\\xNN``."""
+    return (_CONTROL if keep_newlines else _CONTROL_ALL).sub(_escape_control, text)
+
+
 def _err(message: str) -> None:
-    print(f"sverka: {message}", file=sys.stderr)
+    print(f"sverka: {terminal_safe(message)}", file=sys.stderr)
 
 
 def _write(text: str) -> None:
-    """Write UTF-8 to stdout whatever the console encoding."""
-    sys.stdout.buffer.write(text.encode("utf-8", "surrogateescape"))
+    """Write UTF-8 to stdout whatever the console encoding, control characters escaped."""
+    sys.stdout.buffer.write(terminal_safe(text).encode("utf-8", "surrogateescape"))
 
 
 def _json_line(obj: dict) -> None:
@@ -267,7 +282,9 @@ def _write_html(result, path: Path) -> bool:
     from . import api
 
     try:
-        path.write_text(api.render_html(result), encoding="utf-8")
+        html = api.render_html(result)
+        # an undecodable file name (lone surrogates) is shown as U+FFFD, never a 0-byte report
+        path.write_bytes(html.encode("utf-8", "surrogateescape").decode("utf-8", "replace").encode("utf-8", "replace"))
     except OSError as e:
         _err(f"{path}: cannot write the report: {e.strerror or e}")
         return False
@@ -334,12 +351,13 @@ def _cmd_index(args: argparse.Namespace) -> int:
     progress = _Progress()
     with _open_collection(args.db, must_exist=False) as coll:
         try:
-            summary = coll.add(paths, template=args.template, progress=progress)
+            summary = coll.add(paths, template=args.template, progress=progress,
+                               follow_links=args.follow_links)
         finally:
             progress.finish()
         total = coll.count()
     for path, original in summary.duplicates:
-        print(f"duplicate: {path} (same text as {original})")
+        _write(f"duplicate: {path} (same text as {original})\n")
     for path, reason in summary.failed:
         _err(f"{path}: {reason}")
     print(
@@ -360,7 +378,9 @@ def _cmd_list(args: argparse.Namespace) -> int:
             _json_line(dataclasses.asdict(d))
         else:
             tag = " [template]" if d.is_template else ""
-            _write(f"{d.id:>6}  {d.words:>8} words  {d.format:<5} {d.title}{tag}  {d.path or ''}\n")
+            title = terminal_safe(d.title, keep_newlines=False)
+            path = terminal_safe(d.path or "", keep_newlines=False)
+            _write(f"{d.id:>6}  {d.words:>8} words  {d.format:<5} {title}{tag}  {path}\n")
     if not args.json:
         print(f"{len(docs)} document{'s' if len(docs) != 1 else ''}", file=sys.stderr)
     return EXIT_OK
@@ -383,6 +403,8 @@ def _cmd_rebuild(args: argparse.Namespace) -> int:
 
 
 def _cmd_remove(args: argparse.Namespace) -> int:
+    from . import api
+
     rc = EXIT_OK
     removed = 0
     with _open_collection(args.db) as coll:
@@ -392,9 +414,14 @@ def _cmd_remove(args: argparse.Namespace) -> int:
                 key = int(item)
             elif os.path.exists(item):
                 key = str(Path(item).resolve())
-            n = coll.remove([key])
-            if n == 0 and isinstance(key, str) and key != item:
-                n = coll.remove([item])  # stored as given
+            try:
+                n = coll.remove([key])
+                if n == 0 and isinstance(key, str) and key != item:
+                    n = coll.remove([item])  # stored as given
+            except api.SverkaError as e:
+                _err(str(e))
+                rc = EXIT_INPUT
+                continue
             if n == 0:
                 _err(f"{item}: not in the collection")
                 rc = EXIT_INPUT
@@ -578,6 +605,8 @@ def build_parser() -> argparse.ArgumentParser:
     _add_db(i)
     i.add_argument("--template", action="store_true",
                    help="mark the documents as template text (e.g. an assignment) that counts for no source")
+    i.add_argument("--follow-links", action="store_true",
+                   help="also read symbolic links inside the folders that lead outside them")
     i.add_argument("paths", nargs="+", metavar="PATH")
     i.set_defaults(func=_cmd_index)
 

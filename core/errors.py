@@ -32,6 +32,9 @@ class ExtractError(SverkaError):
         where = f"{self.path}: " if self.path else ""
         super().__init__(f"{where}{self.detail}")
 
+    def __reduce__(self):  # crosses from the sandboxed reader process intact
+        return (type(self), (self.path, self.detail))
+
 
 class UnsupportedFormat(ExtractError):
     reason = "unsupported or unknown file format"

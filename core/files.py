@@ -21,37 +21,66 @@ __all__ = ["collect", "document_files"]
 _SKIP_PREFIXES = (".", "~$")  # hidden files and folders, Office lock files
 
 
-def collect(paths: Iterable[str | Path], failed: list[tuple[str, str]]) -> list[tuple[str, int, float]]:
+#: Folders nested deeper than this inside a given folder are skipped and named (a crafted
+#: folder 1 200 levels deep must not stop the walk or hide its siblings).
+MAX_DEPTH = 100
+
+
+def collect(paths: Iterable[str | Path], failed: list[tuple[str, str]], *,
+            follow_links: bool = False) -> list[tuple[str, int, float]]:
     """Files to add, as ``(absolute path, size, mtime)``, in a deterministic order.
 
     Folders are walked depth-first in name order; inside folders only SUPPORTED_SUFFIXES
-    are taken (files named explicitly are taken whatever their name). A symbolic link back
-    to a folder being walked (a loop) and unreadable folders are reported in ``failed``.
+    are taken (files named explicitly are taken whatever their name). Only regular files are
+    taken. Unless ``follow_links``, a symbolic link inside a folder that leads outside the
+    folders given is skipped and named in ``failed`` (a link to a private file or to ``/``
+    must not be read). A link back to a folder being walked (a loop), unreadable folders and
+    folders nested deeper than MAX_DEPTH are reported in ``failed``; their siblings are read.
     """
     files: list[tuple[str, int, float]] = []
     seen: set[str] = set()
     visited_dirs: set[tuple[int, int]] = set()
+    roots: list[str] = []
 
     def add_file(path: str, st: os.stat_result) -> None:
         if path not in seen:
             seen.add(path)
             files.append((path, st.st_size, st.st_mtime))
 
-    def walk(folder: str, ancestors: frozenset) -> None:
+    def inside_roots(path: str) -> bool:
+        real = os.path.realpath(path)
+        return any(real == r or real.startswith(r.rstrip(os.sep) + os.sep) for r in roots)
+
+    def listing(folder: str):
         try:
             with os.scandir(folder) as it:
-                entries = sorted(it, key=lambda e: e.name)
+                return iter(sorted(it, key=lambda e: e.name))
         except OSError as e:
             failed.append((folder, f"cannot read the folder: {e.strerror or e}"))
-            return
-        for entry in entries:
+            return iter(())
+
+    def walk(top: str, top_key: tuple[int, int]) -> None:
+        # depth-first in name order with an explicit stack (no recursion limit)
+        stack: list[tuple] = [(listing(top), frozenset({top_key}), 0)]
+        while stack:
+            entries, ancestors, depth = stack[-1]
+            entry = next(entries, None)
+            if entry is None:
+                stack.pop()
+                continue
             if entry.name.startswith(_SKIP_PREFIXES):
                 continue
-            path = os.path.join(folder, entry.name)
+            path = os.path.join(os.path.dirname(entry.path), entry.name)
             try:
+                is_link = entry.is_symlink()
                 is_dir = entry.is_dir()  # follows links
             except OSError:
-                is_dir = False
+                is_link, is_dir = False, False
+            if is_link and not follow_links and (is_dir or entry.name.lower().endswith(SUPPORTED_SUFFIXES)):
+                if not inside_roots(path):
+                    failed.append((path, "skipped: a symbolic link to outside the folder "
+                                         "(ask to follow links to read it)"))
+                    continue
             if is_dir:
                 try:
                     st = os.stat(path)
@@ -64,22 +93,33 @@ def collect(paths: Iterable[str | Path], failed: list[tuple[str, str]]) -> list[
                     continue
                 if key in visited_dirs:
                     continue  # the same folder reached twice through links: its files are taken once
+                if depth + 1 > MAX_DEPTH:
+                    failed.append((path, f"skipped: folders nested deeper than {MAX_DEPTH} levels"))
+                    continue
                 visited_dirs.add(key)
-                walk(path, ancestors | {key})
+                stack.append((listing(path), ancestors | {key}, depth + 1))
                 continue
             if not entry.name.lower().endswith(SUPPORTED_SUFFIXES):
                 continue
             try:
                 st = os.stat(path)
             except OSError as e:
-                reason = "a broken link" if entry.is_symlink() else f"cannot read: {e.strerror or e}"
+                reason = "a broken link" if is_link else f"cannot read: {e.strerror or e}"
                 failed.append((path, reason))
                 continue
             if _stat.S_ISREG(st.st_mode):
                 add_file(path, st)
+            else:
+                failed.append((path, "not a regular file (a pipe, a device or a socket); skipped"))
 
-    for p in paths:
-        path = os.path.abspath(os.fspath(p))
+    given = [os.path.abspath(os.fspath(p)) for p in paths]
+    for path in given:
+        try:
+            if os.path.isdir(path):
+                roots.append(os.path.realpath(path))
+        except OSError:
+            pass
+    for path in given:
         try:
             st = os.stat(path)
         except FileNotFoundError:
@@ -92,10 +132,7 @@ def collect(paths: Iterable[str | Path], failed: list[tuple[str, str]]) -> list[
             key = (st.st_dev, st.st_ino)
             if key not in visited_dirs:
                 visited_dirs.add(key)
-                try:
-                    walk(path, frozenset({key}))
-                except RecursionError:
-                    failed.append((path, "folders nested too deeply"))
+                walk(path, key)
         elif _stat.S_ISREG(st.st_mode):
             add_file(path, st)
         else:
@@ -103,7 +140,8 @@ def collect(paths: Iterable[str | Path], failed: list[tuple[str, str]]) -> list[
     return files
 
 
-def document_files(paths: Iterable[str | Path]) -> tuple[list[str], list[tuple[str, str]]]:
+def document_files(paths: Iterable[str | Path], *, follow_links: bool = False
+                   ) -> tuple[list[str], list[tuple[str, str]]]:
     """(the files ``paths`` mean, as absolute paths; (path, reason) of what could not be walked)."""
     failed: list[tuple[str, str]] = []
-    return [f for f, _, _ in collect(paths, failed)], failed
+    return [f for f, _, _ in collect(paths, failed, follow_links=follow_links)], failed

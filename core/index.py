@@ -352,8 +352,36 @@ def _busy(e: sqlite3.OperationalError) -> bool:
     return "locked" in msg or "busy" in msg
 
 
+def _sql_path(path):
+    """A path as SQLite stores it: text, or the OS bytes (a BLOB) for a name that is not UTF-8
+    (Python holds those as lone surrogates, which SQLite cannot encode)."""
+    if path is None:
+        return None
+    path = os.fspath(path)
+    try:
+        path.encode("utf-8")
+    except UnicodeEncodeError:
+        return os.fsencode(path)
+    return path
+
+
+def _py_path(value):
+    """A stored path back as Python's str (bytes decoded the way the OS names are)."""
+    return os.fsdecode(value) if isinstance(value, bytes) else value
+
+
+def _sql_text(text: str) -> str:
+    """A title or name made storable: lone surrogates (undecodable names) become U+FFFD."""
+    try:
+        text.encode("utf-8")
+        return text
+    except UnicodeEncodeError:
+        return text.encode("utf-8", "surrogateescape").decode("utf-8", "replace").encode(
+            "utf-8", "replace").decode("utf-8")
+
+
 def _info(row) -> DocumentInfo:
-    return DocumentInfo(id=row[0], path=row[1], title=row[2], format=row[3], chars=row[4],
+    return DocumentInfo(id=row[0], path=_py_path(row[1]), title=row[2], format=row[3], chars=row[4],
                         words=row[5], size_bytes=row[6], added=row[7], sha256=row[8],
                         is_template=bool(row[9]))
 
@@ -544,11 +572,11 @@ class Index:
                         continue
                     if template:
                         db.execute("UPDATE documents SET is_template=1 WHERE id=?", (doc_id,))
-                    out.append(("unchanged", row[0] or row[1], ""))
+                    out.append(("unchanged", _py_path(row[0]) or row[1], ""))
                     continue
                 p = item
                 name = p.path or p.title
-                same_path = (db.execute("SELECT id, sha256 FROM documents WHERE path=?", (p.path,)).fetchone()
+                same_path = (db.execute("SELECT id, sha256 FROM documents WHERE path=?", (_sql_path(p.path),)).fetchone()
                              if p.path is not None else None)
                 if same_path and same_path[1] == p.sha256:
                     db.execute("UPDATE documents SET size_bytes=?, mtime=?, is_template=is_template OR ? "
@@ -562,13 +590,13 @@ class Index:
                 if dup:
                     if template:
                         db.execute("UPDATE documents SET is_template=1 WHERE id=?", (dup[0],))
-                    out.append(("duplicate", name, dup[1] or dup[2]))
+                    out.append(("duplicate", name, _py_path(dup[1]) or dup[2]))
                     continue
                 cur = db.execute(
                     "INSERT INTO documents(path, title, format, sha256, chars, words, size_bytes, mtime,"
                     " added, language, is_template, warnings, fulltext_hash, short_length, minhash)"
                     " VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
-                    (p.path, p.title, p.format, p.sha256, p.chars, p.words, p.size_bytes, p.mtime, now,
+                    (_sql_path(p.path), _sql_text(p.title), p.format, p.sha256, p.chars, p.words, p.size_bytes, p.mtime, now,
                      p.language, int(template), json.dumps(list(p.warnings), ensure_ascii=False),
                      p.fulltext_hash, p.short_length, p.minhash))
                 doc_id = cur.lastrowid
@@ -657,18 +685,19 @@ class Index:
 
     def find_by_path(self, path: str | Path) -> DocumentInfo | None:
         row = self._db.execute(f"SELECT {_INFO_COLUMNS} FROM documents WHERE path=?",
-                               (str(path),)).fetchone()
+                               (_sql_path(str(path)),)).fetchone()
         return _info(row) if row else None
 
     def ids_under(self, folder: str | Path) -> list[int]:
         """Ids of documents whose path lies inside ``folder``."""
         prefix = str(folder).rstrip(os.sep) + os.sep
         rows = self._db.execute("SELECT id, path FROM documents WHERE path IS NOT NULL ORDER BY id").fetchall()
-        return [i for i, p in rows if p.startswith(prefix)]
+        return [i for i, p in rows if _py_path(p).startswith(prefix)]
 
     def stat_of(self, path: str) -> tuple[int, int, float | None] | None:
         """``(id, size_bytes, mtime)`` stored for a path, or None."""
-        return self._db.execute("SELECT id, size_bytes, mtime FROM documents WHERE path=?", (path,)).fetchone()
+        return self._db.execute("SELECT id, size_bytes, mtime FROM documents WHERE path=?",
+                                (_sql_path(path),)).fetchone()
 
     def find_by_sha256(self, sha: str) -> int | None:
         row = self._db.execute("SELECT id FROM documents WHERE sha256=?", (sha,)).fetchone()
@@ -821,11 +850,26 @@ def _prepare_file(path: str, size: int, mtime: float, settings: Settings) -> tup
 
 
 def _prepare_file_in_worker(path: str, size: int, mtime: float, settings: Settings) -> tuple[str, object]:
-    """:func:`_prepare_file`, then hand the file's memory back to the system, so two workers
-    do not both sit at the high-water mark of the largest file each has seen."""
+    """:func:`_prepare_file` under the time limit, then hand the file's memory back to the
+    system, so two workers do not both sit at the high-water mark of the largest file.
+
+    A file over the time limit ends this worker (a C-level loop cannot be interrupted
+    otherwise); the pool retries it alone and reports it with the limits."""
+    import threading
+
+    from .workers import read_limits
+
+    done = threading.Event()
+
+    def watchdog() -> None:
+        if not done.wait(read_limits()[1]):
+            os._exit(3)
+
+    threading.Thread(target=watchdog, daemon=True).start()
     try:
         return _prepare_file(path, size, mtime, settings)
     finally:
+        done.set()
         _trim_memory()
 
 
@@ -845,12 +889,15 @@ def _trim_memory() -> None:
 _malloc_trim = None
 
 
-def _worker_init() -> None:
-    """Import the canonizer in the worker; each dictionary loads on its first word.
+def _worker_init(parent: int | None = None) -> None:
+    """Import the canonizer in the worker, then set the read limits (memory, die with the parent).
 
-    Loading all of them up front would cost every worker ~70 MB for languages a
-    collection may not contain (a Russian archive never needs the Ukrainian one)."""
-    from . import text  # noqa: F401
+    Each dictionary loads on its first word: loading all of them up front would cost every
+    worker ~70 MB for languages a collection may not contain."""
+    from . import extract, text  # noqa: F401
+    from .workers import limit_this_process
+
+    limit_this_process(parent=parent)
 
 
 def _default_workers() -> int:
@@ -869,16 +916,26 @@ def _prepared(jobs: list[tuple[str, int, float]], settings: Settings, workers: i
     (a crash in a reader) costs a new pool; the file is then retried alone, and reported
     as failed if it kills that one too. Closing the generator stops the pool at once.
     """
-    if workers <= 1:
+    from .errors import ExtractError
+    from .workers import memory_message, read_limits, shared_sandbox
+
+    if workers <= 1:  # the warm sandboxed reader: no pool start-up for a few files
+        sandbox = shared_sandbox()
         for job in jobs:
-            yield (job, *_prepare_file(*job, settings))
+            try:
+                result = sandbox.call("prepare", *job, settings)
+            except ExtractError as e:
+                result = ("failed", e.detail)
+            except SverkaError as e:
+                result = ("failed", str(e))
+            yield (job, *result)
         return
     from collections import deque
     from concurrent.futures.process import BrokenProcessPool
 
     ctx = multiprocessing.get_context(START_METHOD)
     todo = deque(jobs)
-    pool = cf.ProcessPoolExecutor(workers, mp_context=ctx, initializer=_worker_init)
+    pool = cf.ProcessPoolExecutor(workers, mp_context=ctx, initializer=_worker_init, initargs=(os.getpid(),))
     pending: deque = deque()
     solo = False  # after a crash: run the next file alone to find the culprit
     crashes = 0
@@ -888,9 +945,7 @@ def _prepared(jobs: list[tuple[str, int, float]], settings: Settings, workers: i
                 pool.shutdown(wait=False, cancel_futures=True)
                 todo.extendleft(reversed([j for j, _ in pending]))
                 pending.clear()
-                while todo:
-                    job = todo.popleft()
-                    yield (job, *_prepare_file(*job, settings))
+                yield from _prepared(list(todo), settings, 1)
                 return
             while todo and len(pending) < (1 if solo else 3 * workers):
                 job = todo.popleft()
@@ -901,9 +956,9 @@ def _prepared(jobs: list[tuple[str, int, float]], settings: Settings, workers: i
             except BrokenProcessPool:
                 crashes += 1
                 pool.shutdown(wait=False, cancel_futures=True)
-                pool = cf.ProcessPoolExecutor(workers, mp_context=ctx, initializer=_worker_init)
+                pool = cf.ProcessPoolExecutor(workers, mp_context=ctx, initializer=_worker_init, initargs=(os.getpid(),))
                 if solo:
-                    status, payload = "failed", "the file made Sverka's reader crash"
+                    status, payload = "failed", memory_message(read_limits()[0])
                     solo = False
                 else:
                     todo.extendleft(reversed([job] + [j for j, _ in pending]))
@@ -919,7 +974,7 @@ def _prepared(jobs: list[tuple[str, int, float]], settings: Settings, workers: i
 
 def add_paths(index: Index, paths: Iterable[str | Path], *, template: bool = False,
               progress: Progress = no_progress, cancel: CancelToken = NEVER_CANCELLED,
-              workers: int | None = None, on_commit=None) -> AddSummary:
+              workers: int | None = None, on_commit=None, follow_links: bool = False) -> AddSummary:
     """Add files and folders to ``index``; see the module docstring.
 
     ``progress(done, total, message)`` is called once per file. ``cancel`` is checked between
@@ -930,7 +985,7 @@ def add_paths(index: Index, paths: Iterable[str | Path], *, template: bool = Fal
     settings = index.settings
     failed: list[tuple[str, str]] = []
     progress(0, 0, "Looking for files")
-    files = _collect(paths, failed)
+    files = _collect(paths, failed, follow_links=follow_links)
     total = len(files)
     done = 0
     res: dict[str, list] = {"added": [], "updated": [], "unchanged": [], "duplicate": []}

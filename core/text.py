@@ -478,7 +478,7 @@ def _not_after_abbreviation() -> str:
 _sentence_cut = re.compile(
     r"[.!?…\n\u2029](?:"
     rf"(?:(?<=[!?…])[.!?…]*|(?<=\.)(?:[.!?…]+|{_not_after_abbreviation()}))[\"'»”’)\]]*"
-    rf"(?P<end>)\s+(?=[\"'«„“(\[—–-]?\s*[{_CAPITAL}])"
+    rf"(?P<end>)\s++(?=[\"'«„“(\[—–-]?\s*[{_CAPITAL}])"
     r"|(?<=\n)[^\S\n\u2029]*\n\s*|(?<=\u2029)\s*)"
 )
 _space = re.compile(r"\s*")

@@ -14,6 +14,9 @@ same file twice gives the same string. Safety limits live in :mod:`.safety`.
 
 from __future__ import annotations
 
+import os
+import re
+import stat as _stat
 import zipfile
 from pathlib import Path
 
@@ -58,11 +61,18 @@ def extract(path: str | Path) -> Document:
     """Extract the plain text of the file at ``path``."""
     path = Path(path)
     try:
-        if path.is_dir():
+        st = path.stat()  # follows links: a link to /dev/zero is a device, refused below
+        if _stat.S_ISDIR(st.st_mode):
             raise UnreadableFile(path, "is a folder, not a file")
-        size = path.stat().st_size
+        if not _stat.S_ISREG(st.st_mode):
+            raise UnreadableFile(path, "not a regular file (a pipe, a device or a socket); Sverka reads only regular files")
+        size = st.st_size
         check_file_size(path, size)
-        with path.open("rb") as f:
+        # O_NONBLOCK: a file swapped for a pipe after the check must not block the reader.
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+        with os.fdopen(fd, "rb") as f:
+            if not _stat.S_ISREG(os.fstat(f.fileno()).st_mode):
+                raise UnreadableFile(path, "not a regular file (a pipe, a device or a socket); Sverka reads only regular files")
             head = f.read(_HEAD_BYTES)
     except ExtractError:
         raise
@@ -96,6 +106,7 @@ def extract(path: str | Path) -> Document:
     warnings.extend(more_warnings)
     text, fix_warnings = _normalise(text)
     warnings.extend(fix_warnings)
+    title, _ = repair_surrogates(title or "")
     check_text_size(path, text)
     if not text.strip():
         raise EmptyDocument(path, "the file contains no text")
@@ -212,4 +223,20 @@ def _normalise(text: str) -> tuple[str, list[str]]:
         text = text.replace("\x00", "")
     if text.startswith("\ufeff"):
         text = text[1:]
+    text, fixed = repair_surrogates(text)
+    if fixed:
+        warnings.append(f"{fixed} unpaired surrogate code unit(s) replaced by U+FFFD")
     return text, warnings
+
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def repair_surrogates(text: str) -> tuple[str, int]:
+    """Combine UTF-16 surrogate pairs (RTF writes an emoji as ``\\u-10179?\\u-8704?``) into the
+    real character and replace lone surrogates by U+FFFD; (text, number replaced)."""
+    if not _SURROGATE.search(text):
+        return text, 0
+    repaired = text.encode("utf-16-le", "surrogatepass").decode("utf-16-le", "replace")
+    lone = len(_SURROGATE.findall(text)) - 2 * (len(text) - len(repaired))
+    return repaired, lone

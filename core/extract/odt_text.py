@@ -10,12 +10,13 @@ the XML members are checked for well-formedness (with expat, streaming) before o
 
 from __future__ import annotations
 
+import re
 import xml.parsers.expat
 import zipfile
 from pathlib import Path
 
-from ..errors import CorruptFile, UnsupportedFormat
-from .safety import open_checked_zip
+from ..errors import CorruptFile, TooLarge, UnsupportedFormat
+from .safety import MAX_TEXT_CHARS, open_checked_zip
 
 ODT_MIMETYPE = b"application/vnd.oasis.opendocument.text"
 _XML_PARTS = ("content.xml", "styles.xml", "meta.xml", "settings.xml")
@@ -34,6 +35,7 @@ def extract_odt(path: Path) -> tuple[str, str, list[str]]:
         for name in _XML_PARTS:
             if name in names:
                 _check_well_formed(path, zf, name)
+        _check_space_runs(path, zf.read("content.xml"))
 
     from odf import opendocument, teletype
     from odf.namespaces import DCNS, TABLENS, TEXTNS
@@ -67,6 +69,19 @@ def extract_odt(path: Path) -> tuple[str, str, list[str]]:
         if getattr(el, "qname", None) == (DCNS, "title"):
             title = teletype.extractText(el).strip()
     return "\n".join(lines), title, []
+
+
+_SPACE_RUN = re.compile(rb"<[A-Za-z_][\w.-]*:s\b[^>]*?\bc\s*=\s*[\"']\s*(\d{1,30})")
+
+
+def _check_space_runs(path: Path, content: bytes) -> None:
+    """Refuse ``<text:s c="200000000"/>`` bombs before odfpy expands them into gigabytes."""
+    total = 0
+    for m in _SPACE_RUN.finditer(content):
+        total += int(m.group(1))
+        if total > MAX_TEXT_CHARS:
+            raise TooLarge(path, f"the document's repeated-space elements (text:s c=...) expand to more than "
+                                 f"{MAX_TEXT_CHARS:,} characters, Sverka's text limit")
 
 
 def _collect(node, out: list[str], teletype, textns: str) -> None:

@@ -1,0 +1,270 @@
+"""Reading untrusted files in a sandboxed worker process.
+
+Every file a user (or a student) hands Sverka is read in a separate process that has an
+address-space limit (``RLIMIT_AS``) and a time limit, so a decompression bomb, a PDF whose
+forms draw each other a million times or a reader that segfaults costs one file, never the
+window, the batch or the collection. A violation becomes an
+:class:`~sverka.core.errors.ExtractError` naming the file and the limit.
+
+* :class:`Sandbox` is one warm, persistent worker (started on first use, restarted after a
+  violation) that runs one call at a time: the window's single opens, ``check``,
+  ``compare``, ``crosscheck``, ``extract`` and small adds use the shared one
+  (:func:`shared_sandbox`).
+* :func:`limit_this_process` is what a worker does first: the memory limit and "die with the
+  parent" (``PR_SET_PDEATHSIG`` on Linux plus a thread watching the parent's pid). The
+  process pool of large adds runs it as its initializer.
+
+Limits: :data:`READ_MEMORY_BYTES` of address space beyond what the worker holds after its
+imports, :data:`READ_SECONDS` of wall-clock time per file. Environment variables
+``SVERKA_READ_MEMORY_MB`` and ``SVERKA_READ_SECONDS`` override them (the test suite uses them).
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import signal
+import threading
+import time
+from pathlib import Path
+
+from .errors import ExtractError, SverkaError, TooLarge
+
+__all__ = ["READ_MEMORY_BYTES", "READ_SECONDS", "LimitExceeded", "Sandbox", "limit_this_process",
+           "read_limits", "sandboxed_extract", "shared_sandbox"]
+
+#: Address space a worker may take beyond its own size after its imports.
+READ_MEMORY_BYTES = 2 * 1024 ** 3
+#: Wall-clock seconds one file may take to read (and, when adding, to fingerprint).
+READ_SECONDS = 300.0
+
+
+def read_limits() -> tuple[int, float]:
+    """(memory bytes, seconds) in force, environment overrides applied."""
+    mem = READ_MEMORY_BYTES
+    secs = READ_SECONDS
+    try:
+        mem = int(float(os.environ["SVERKA_READ_MEMORY_MB"]) * 1024 * 1024)
+    except (KeyError, ValueError):
+        pass
+    try:
+        secs = float(os.environ["SVERKA_READ_SECONDS"])
+    except (KeyError, ValueError):
+        pass
+    return mem, secs
+
+
+class LimitExceeded(TooLarge):
+    """Reading a file broke the memory or time limit, or crashed the reader."""
+
+
+def memory_message(mem: int) -> str:
+    return (f"reading the file needed more than {mem // (1024 * 1024)} MB of memory "
+            f"(Sverka's limit per file) or crashed the reader; the file is probably crafted or damaged")
+
+
+def time_message(secs: float) -> str:
+    return f"reading the file took longer than {secs:g} s (Sverka's limit per file); the file is probably crafted or damaged"
+
+
+def _vm_size() -> int:
+    try:
+        with open("/proc/self/status", "rb") as f:
+            for line in f:
+                if line.startswith(b"VmSize:"):
+                    return int(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        pass
+    return 0
+
+
+def limit_this_process(memory: int | None = None, parent: int | None = None) -> None:
+    """Die with the parent and cap this process's address space (call first in a worker)."""
+    if parent is None:
+        parent = os.getppid()
+    try:
+        import ctypes
+
+        libc = ctypes.CDLL("libc.so.6", use_errno=True)
+        libc.prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+    except (OSError, AttributeError):  # not Linux/glibc: the watcher thread below still works
+        pass
+    if os.getppid() != parent:  # the parent died before the prctl took effect
+        os._exit(1)
+
+    def watch() -> None:
+        while True:
+            time.sleep(1.0)
+            if os.getppid() != parent:
+                os._exit(1)
+
+    threading.Thread(target=watch, name="sverka-parent-watch", daemon=True).start()
+    if memory is None:
+        memory = read_limits()[0]
+    try:
+        import resource
+
+        base = _vm_size()
+        if base:
+            resource.setrlimit(resource.RLIMIT_AS, (base + memory, base + memory))
+    except (ImportError, ValueError, OSError):  # pragma: no cover - not POSIX
+        pass
+
+
+def _serve(conn, memory: int, parent: int) -> None:
+    """The worker's loop: receive (function name, args), send ("ok", value) or ("error", exc)."""
+    # Import what reading needs before the limit, so the limit is about the file, not Sverka.
+    from . import extract as _extract  # noqa: F401
+    from . import text as _text  # noqa: F401
+
+    limit_this_process(memory, parent)
+    conn.send(("ready", None))
+    while True:
+        try:
+            request = conn.recv()
+        except (EOFError, OSError):
+            return
+        if request is None:
+            return
+        func, args = request
+        try:
+            result = ("ok", _CALLS[func](*args))
+        except MemoryError:
+            result = ("memory", None)
+        except SverkaError as e:
+            result = ("error", e)
+        except RecursionError:
+            result = ("error", TooLarge(args[0] if args else None, "the file is nested too deeply to read"))
+        except Exception as e:  # a bug: report, do not die
+            result = ("error", SverkaError(f"unexpected error in Sverka ({type(e).__name__}: {e}); please report it"))
+        try:
+            conn.send(result)
+        except MemoryError:
+            conn.send(("memory", None))
+        finally:
+            result = None
+            _trim()
+
+
+def _trim() -> None:
+    try:
+        import ctypes
+
+        ctypes.CDLL("libc.so.6").malloc_trim(0)
+    except (OSError, AttributeError):
+        pass
+
+
+def _extract_call(path: str):
+    from .extract import extract
+
+    return extract(path)
+
+
+def _prepare_call(path: str, size: int, mtime: float, settings):
+    from .index import _prepare_file
+
+    return _prepare_file(path, size, mtime, settings)
+
+
+_CALLS = {"extract": _extract_call, "prepare": _prepare_call}
+
+
+class Sandbox:
+    """One persistent worker process with the read limits; thread-safe, one call at a time."""
+
+    def __init__(self, memory: int | None = None, seconds: float | None = None) -> None:
+        mem, secs = read_limits()
+        self.memory = mem if memory is None else memory
+        self.seconds = secs if seconds is None else seconds
+        self._lock = threading.Lock()
+        self._proc = None
+        self._conn = None
+
+    def _start(self) -> None:
+        from .index import START_METHOD
+
+        ctx = multiprocessing.get_context(START_METHOD)
+        parent_conn, child_conn = ctx.Pipe()
+        proc = ctx.Process(target=_serve, args=(child_conn, self.memory, os.getpid()),
+                           name="sverka-reader", daemon=True)
+        proc.start()
+        child_conn.close()
+        self._proc, self._conn = proc, parent_conn
+        # The worker's start-up (imports) is not a file's time: wait for it separately.
+        try:
+            ready = parent_conn.poll(120) and parent_conn.recv()[0] == "ready"
+        except (EOFError, OSError):
+            ready = False
+        if not ready:
+            self._kill()
+            raise SverkaError("Sverka's file reader process did not start")
+
+    def _kill(self) -> None:
+        proc, conn = self._proc, self._conn
+        self._proc = self._conn = None
+        if conn is not None:
+            conn.close()
+        if proc is not None:
+            if proc.is_alive():
+                proc.kill()
+            proc.join(5)
+
+    def close(self) -> None:
+        with self._lock:
+            self._kill()
+
+    def call(self, func: str, path: str, *args):
+        """Run ``func(path, *args)`` in the worker; raise LimitExceeded naming ``path`` on a violation."""
+        with self._lock:
+            if self._proc is None or not self._proc.is_alive():
+                self._kill()
+                self._start()
+            try:
+                self._conn.send((func, (path, *args)))
+                deadline = time.monotonic() + self.seconds
+                while not self._conn.poll(0.05):
+                    if not self._proc.is_alive():
+                        raise EOFError
+                    if time.monotonic() > deadline:
+                        self._kill()
+                        raise LimitExceeded(path, time_message(self.seconds))
+                kind, value = self._conn.recv()
+            except (EOFError, OSError, BrokenPipeError):
+                self._kill()
+                raise LimitExceeded(path, memory_message(self.memory)) from None
+        if kind == "ok":
+            return value
+        if kind == "memory":
+            raise LimitExceeded(path, memory_message(self.memory))
+        raise value
+
+
+_shared: Sandbox | None = None
+_shared_lock = threading.Lock()
+
+
+def shared_sandbox() -> Sandbox:
+    """The process-wide warm reader (limits read from the environment when first used)."""
+    global _shared
+    with _shared_lock:
+        if _shared is None or (_shared.memory, _shared.seconds) != read_limits():
+            if _shared is not None:
+                _shared.close()
+            _shared = Sandbox()
+        return _shared
+
+
+def sandboxed_extract(path: str | Path):
+    """:func:`sverka.core.extract.extract` in the shared sandbox (raises ExtractError naming the file)."""
+    return shared_sandbox().call("extract", os.fspath(path))
+
+
+def _close_shared() -> None:
+    if _shared is not None:
+        _shared.close()
+
+
+import atexit  # noqa: E402
+
+atexit.register(_close_shared)
