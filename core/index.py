@@ -115,7 +115,7 @@ SCHEMA_MINOR = 0
 TOKENS_FORMAT = 2
 _READABLE_TOKENS_FORMATS = (1, 2)
 BUSY_TIMEOUT = 10.0  # seconds
-BATCH_TEXT_BYTES = 2_000_000  # UTF-8 bytes of extracted text per committed batch
+BATCH_TEXT_BYTES = 1_000_000  # UTF-8 bytes of extracted text per committed batch (texts and tokens are stored uncompressed)
 BATCH_FILES = 50
 _TOKENS_LEVEL = 1
 _INDEXING_KEYS = ("shingle_words", "winnow_window", "minhash_functions", "drop_adjectives")
@@ -894,9 +894,10 @@ def _worker_init(parent: int | None = None) -> None:
 
     Each dictionary loads on its first word: loading all of them up front would cost every
     worker ~70 MB for languages a collection may not contain."""
-    from . import extract, text  # noqa: F401
+    from . import extract, formcache, text  # noqa: F401
     from .workers import limit_this_process
 
+    formcache.off_in_this_process()
     limit_this_process(parent=parent)
 
 
