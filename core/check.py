@@ -424,7 +424,8 @@ def prepare_many(
     size = max(1, min(16, len(live) // (4 * cores)))
     chunks = [live[i : i + size] for i in range(0, len(live), size)]
     ctx = multiprocessing.get_context(START_METHOD)
-    with cf.ProcessPoolExecutor(min(cores, 4), mp_context=ctx, initializer=_worker_init) as pool:
+    with cf.ProcessPoolExecutor(min(cores, 4), mp_context=ctx, initializer=_worker_init,
+                                initargs=(None, True)) as pool:
         futures = {
             pool.submit(_canonize_chunk, [docs[k].text for k in chunk], settings.drop_adjectives): chunk
             for chunk in chunks

@@ -889,7 +889,7 @@ def _trim_memory() -> None:
 _malloc_trim = None
 
 
-def _worker_init(parent: int | None = None) -> None:
+def _worker_init(parent: int | None = None, form_cache: bool = False) -> None:
     """Import the canonizer in the worker, then set the read limits (memory, die with the parent).
 
     Each dictionary loads on its first word: loading all of them up front would cost every
@@ -897,7 +897,8 @@ def _worker_init(parent: int | None = None) -> None:
     from . import extract, formcache, text  # noqa: F401
     from .workers import limit_this_process
 
-    formcache.off_in_this_process()
+    if not form_cache:  # indexing workers: see formcache.off_in_this_process
+        formcache.off_in_this_process()
     limit_this_process(parent=parent)
 
 
