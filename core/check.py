@@ -70,7 +70,8 @@ class Prepared:
 
     @cached_property
     def word_starts(self) -> np.ndarray:  # start of every word of the text
-        return word_starts(self.doc.text)
+        kept = self.tokens.word_starts  # found by canonization already (not for stored tokens)
+        return kept if kept is not None else word_starts(self.doc.text)
 
     @cached_property
     def marked(self):  # quotations and bibliography of the text, under these settings

@@ -69,6 +69,7 @@ class Tokens:
     invisible_chars: int = 0  # zero-width, soft hyphen and other format characters inside words
     hyphen_joins: int = 0  # words broken by a line-end hyphen and joined again
     warnings: tuple[str, ...] = ()  # tampering warnings in the user's words
+    word_starts: np.ndarray | None = None  # int64: start of every word (stop words too); None when not kept
 
     def __len__(self) -> int:
         return len(self.lemmas)
@@ -360,6 +361,7 @@ def canonize(text: str, *, drop_stop_words: bool = True, drop_adjectives: bool =
         invisible_chars=tampering[2],
         hyphen_joins=tampering[3],
         warnings=_warnings(tampering, language),
+        word_starts=all_starts,
     )
 
 
