@@ -15,6 +15,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 from dataclasses import dataclass
 from functools import cached_property
@@ -394,54 +395,80 @@ def _canonize_chunk(texts: list[str], drop_adjectives: bool) -> list[Tokens]:
     return [canonize(t, drop_adjectives=drop_adjectives) for t in texts]
 
 
+def _cores() -> int:
+    import os
+
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # pragma: no cover - not Linux
+        return os.cpu_count() or 1
+
+
+@contextlib.contextmanager
+def _worker_pool(docs: Sequence[Document | None]):
+    """Worker processes for canonizing ``docs`` and aligning their pairs, or ``None`` when
+    there is too little text (or one core) for workers to pay for their start."""
+    total_chars = sum(len(d.text) for d in docs if d is not None)
+    cores = _cores()
+    if cores < 2 or total_chars < PARALLEL_MIN_CHARS:
+        yield None
+        return
+    import concurrent.futures as cf
+    import multiprocessing
+
+    from .index import START_METHOD, _worker_init
+
+    ctx = multiprocessing.get_context(START_METHOD)
+    pool = cf.ProcessPoolExecutor(min(cores, 4), mp_context=ctx, initializer=_worker_init, initargs=(None, True))
+    try:
+        yield pool
+    except BaseException:
+        pool.shutdown(wait=False, cancel_futures=True)
+        raise
+    pool.shutdown(wait=True)
+
+
 def prepare_many(
     docs: Sequence[Document | None],
     settings: Settings,
     tick: Callable[[int], None] = lambda k: None,
     cancel: CancelToken = NEVER_CANCELLED,
+    pool=None,
 ) -> list[Prepared | None]:
     """:func:`prepare` for many documents; canonization in worker processes (spawned, as
-    the index does) when there is enough text and more than one core."""
-    import os
-
-    total_chars = sum(len(d.text) for d in docs if d is not None)
-    try:
-        cores = len(os.sched_getaffinity(0))
-    except AttributeError:  # pragma: no cover - not Linux
-        cores = os.cpu_count() or 1
+    the index does) when there is enough text and more than one core, or in ``pool``."""
+    if pool is None:
+        with _worker_pool(docs) as own:
+            if own is not None:
+                return prepare_many(docs, settings, tick, cancel, pool=own)
     live = [k for k, d in enumerate(docs) if d is not None]
     out: list[Prepared | None] = [None] * len(docs)
-    if cores < 2 or total_chars < PARALLEL_MIN_CHARS:
+    if pool is None:
         for m, k in enumerate(live):
             cancel.raise_if_cancelled()
             tick(m)
             out[k] = prepare(docs[k], settings)
         return out
     import concurrent.futures as cf
-    import multiprocessing
 
-    from .index import START_METHOD, _worker_init
-
-    size = max(1, min(16, len(live) // (4 * cores)))
+    size = max(1, min(16, len(live) // (4 * _cores())))
     chunks = [live[i : i + size] for i in range(0, len(live), size)]
-    ctx = multiprocessing.get_context(START_METHOD)
-    with cf.ProcessPoolExecutor(min(cores, 4), mp_context=ctx, initializer=_worker_init,
-                                initargs=(None, True)) as pool:
-        futures = {
-            pool.submit(_canonize_chunk, [docs[k].text for k in chunk], settings.drop_adjectives): chunk
-            for chunk in chunks
-        }
-        done = 0
-        try:
-            for fut in cf.as_completed(futures):
-                cancel.raise_if_cancelled()
-                for k, tokens in zip(futures[fut], fut.result()):
-                    out[k] = prepare(docs[k], settings, tokens=tokens)
-                done += len(futures[fut])
-                tick(done)
-        except BaseException:
-            pool.shutdown(wait=False, cancel_futures=True)
-            raise
+    futures = {
+        pool.submit(_canonize_chunk, [docs[k].text for k in chunk], settings.drop_adjectives): chunk
+        for chunk in chunks
+    }
+    done = 0
+    try:
+        for fut in cf.as_completed(futures):
+            cancel.raise_if_cancelled()
+            for k, tokens in zip(futures[fut], fut.result()):
+                out[k] = prepare(docs[k], settings, tokens=tokens)
+            done += len(futures[fut])
+            tick(done)
+    except BaseException:
+        for fut in futures:
+            fut.cancel()
+        raise
     return out
 
 
@@ -468,6 +495,102 @@ def _clusters(names: Sequence[str], pairs: Sequence[CrossPair], minimum: int = 3
         groups.setdefault(root(n), []).append(n)
     found = [tuple(g) for g in groups.values() if len(g) >= minimum]
     return tuple(sorted(found, key=lambda g: (-len(g), g)))
+
+
+def _pairs_among(names: Sequence[str], prepared: Sequence[Prepared | None], template_docs: Sequence[Prepared],
+                 settings: Settings, pool, tick: Callable[[], object]):
+    """The listed pairs among ``prepared``, the containment matrix and the documents' SHA-256."""
+    n = len(prepared)
+    cands = candidate_pairs(prepared, settings, template_docs)
+    matrix = [[0.0] * n for _ in range(n)]
+    for k in range(n):
+        if prepared[k] is not None:
+            matrix[k][k] = 1.0
+    order_key = [p.doc.sha256 if p is not None else "" for p in prepared]
+    # Alignment resolves overlaps on its suspect side, so align each pair in an order fixed
+    # by content, not by the order the user gave the documents in.
+    ordered = sorted((i, j) if order_key[i] <= order_key[j] else (j, i) for i, j in cands)
+    pairs: list[CrossPair] = []
+    judged_pairs = _judge_pairs(ordered, prepared, template_docs, settings, pool, tick)
+    for s, t, a_in_b, b_in_a, shared_words, counted in judged_pairs:
+        matrix[s][t], matrix[t][s] = a_in_b, b_in_a
+        if max(a_in_b, b_in_a) >= settings.crosscheck_threshold or shared_words >= settings.min_passage_words:
+            # the aligned document is "a": the passages are its spans and their places in "b"
+            pairs.append(CrossPair(names[s], names[t], a_in_b, b_in_a,
+                                   _jaccard(prepared[s].distinct, prepared[t].distinct),
+                                   shared_words=shared_words, passages=counted))
+    return pairs, matrix, order_key
+
+
+def _judge_pair(ps: Prepared, pt: Prepared, templates: Sequence[SourceMatch], settings: Settings):
+    """``ps`` aligned against ``pt`` and judged like a check (exclusions, templates): ``None``
+    when no passage counts, else (share of ps in pt, share of pt in ps, shared words, passages)."""
+    passages = _align(ps, pt, settings)
+    if not passages:
+        return None
+    judged = apply_exclusions(CheckResult(
+        suspect=_suspect_info(ps.doc, ps.tokens), suspect_text=ps.doc.text,
+        sources=(_source_match(pt, passages, 0.0, 0.0),) + tuple(templates),
+        borrowed_percent=0.0, original_percent=100.0, settings=settings), settings, marked=ps.marked)
+    src = next(x for x in judged.sources if not x.is_template)
+    counted = tuple(p for p in src.passages if p.excluded is None)
+    if not counted:
+        return None
+    shared_words = words_in(ps.word_starts, merge(iv for p in counted for iv in p.matched_spans()))
+    t_starts = pt.word_starts
+    t_spans = merge((q[2], q[3]) for p in counted for q in (p.pieces or ((0, 0, p.source_start, p.source_end),)))
+    return src.containment, words_in(t_starts, t_spans) / max(1, len(t_starts)), shared_words, counted
+
+
+def _judge_chunk(items: Sequence[tuple[int, int]], docs: dict[int, Prepared], template_docs: Sequence[Prepared],
+                 settings: Settings) -> list[tuple]:
+    """:func:`_judge_pair` for ``items`` (pairs of keys of ``docs``); runs in a worker too."""
+    template_sources: dict[int, tuple[SourceMatch, ...]] = {}
+    out = []
+    for s, t in items:
+        if s not in template_sources:
+            template_sources[s] = tuple(
+                dataclasses.replace(_source_match(tp, *match(docs[s], tp, settings)), is_template=True)
+                for tp in template_docs)
+        judged = _judge_pair(docs[s], docs[t], template_sources[s], settings)
+        if judged is not None:
+            out.append((s, t, *judged))
+    return out
+
+
+#: Pairs per task when pairs are judged in worker processes: each task carries the
+#: canonized documents it needs, so tasks are made of pairs sorted by their first document.
+PAIRS_PER_TASK = 48
+
+
+def _judge_pairs(ordered: Sequence[tuple[int, int]], prepared: Sequence[Prepared | None],
+                 template_docs: Sequence[Prepared], settings: Settings, pool, tick: Callable[[], object]):
+    """Every pair of ``ordered`` judged, in that order: (s, t, a_in_b, b_in_a, words, passages)
+    for the pairs with a counted passage. Alignment is the cost of a cross-check; with a
+    ``pool`` both cores share it."""
+    chunks = [ordered[k : k + PAIRS_PER_TASK] for k in range(0, len(ordered), PAIRS_PER_TASK)]
+    if pool is None or len(chunks) < 2:
+        out = []
+        for chunk in chunks:
+            tick()
+            out.extend(_judge_chunk(chunk, _docs_of(chunk, prepared), template_docs, settings))
+        return out
+    futures = [pool.submit(_judge_chunk, chunk, _docs_of(chunk, prepared), template_docs, settings)
+               for chunk in chunks]
+    out = []
+    try:
+        for fut in futures:  # in order: the result does not depend on which worker was faster
+            tick()
+            out.extend(fut.result())
+    except BaseException:
+        for fut in futures:
+            fut.cancel()
+        raise
+    return out
+
+
+def _docs_of(chunk: Sequence[tuple[int, int]], prepared: Sequence[Prepared | None]) -> dict[int, Prepared]:
+    return {k: prepared[k] for pair in chunk for k in pair}
 
 
 def crosscheck_documents(
@@ -510,52 +633,12 @@ def crosscheck_documents(
         docs.append(doc)
     n = len(docs)
     steps = n + (n if check else 0) + 1
-    prepared = prepare_many(docs, settings, lambda k: progress(k, steps, "Reading the documents"), cancel)
-    template_docs = [prepare(t, settings) for t in templates]
-    template_sources: dict[int, tuple[SourceMatch, ...]] = {}
-
-    def templates_of(k: int) -> tuple[SourceMatch, ...]:
-        if k not in template_sources:
-            template_sources[k] = tuple(
-                dataclasses.replace(_source_match(t, *match(prepared[k], t, settings)), is_template=True)
-                for t in template_docs
-            )
-        return template_sources[k]
-
-    cands = candidate_pairs(prepared, settings, template_docs)
-    matrix = [[0.0] * n for _ in range(n)]
-    for k in range(n):
-        if prepared[k] is not None:
-            matrix[k][k] = 1.0
-    order_key = [p.doc.sha256 if p is not None else "" for p in prepared]
-    pairs: list[CrossPair] = []
-    for m, (i, j) in enumerate(cands):
-        if m % 16 == 0:
-            cancel.raise_if_cancelled()
-            progress(n, steps, "Comparing the documents with each other")
-        # Alignment resolves overlaps on its suspect side, so align each pair in an order
-        # fixed by content, not by the order the user gave the documents in.
-        s, t = (i, j) if order_key[i] <= order_key[j] else (j, i)
-        ps, pt = prepared[s], prepared[t]
-        passages = _align(ps, pt, settings)
-        if not passages:
-            continue
-        judged = apply_exclusions(CheckResult(
-            suspect=_suspect_info(ps.doc, ps.tokens), suspect_text=ps.doc.text,
-            sources=(_source_match(pt, passages, 0.0, 0.0),) + templates_of(s),
-            borrowed_percent=0.0, original_percent=100.0, settings=settings), settings, marked=ps.marked)
-        src = next(x for x in judged.sources if not x.is_template)
-        counted = tuple(p for p in src.passages if p.excluded is None)
-        if not counted:
-            continue
-        shared_words = words_in(ps.word_starts, merge(iv for p in counted for iv in p.matched_spans()))
-        t_starts = pt.word_starts
-        t_in_s = words_in(t_starts, merge((q[2], q[3]) for p in counted for q in (p.pieces or ((0, 0, p.source_start, p.source_end),)))) / max(1, len(t_starts))
-        matrix[s][t], matrix[t][s] = src.containment, t_in_s
-        if max(src.containment, t_in_s) >= settings.crosscheck_threshold or shared_words >= settings.min_passage_words:
-            # the aligned document is "a": the passages are its spans and their places in "b"
-            pairs.append(CrossPair(names[s], names[t], src.containment, t_in_s, _jaccard(ps.distinct, pt.distinct),
-                                   shared_words=shared_words, passages=counted))
+    with _worker_pool(docs) as pool:
+        prepared = prepare_many(docs, settings, lambda k: progress(k, steps, "Reading the documents"), cancel, pool=pool)
+        template_docs = [prepare(t, settings) for t in templates]
+        pairs, matrix, order_key = _pairs_among(names, prepared, template_docs, settings, pool,
+                                                lambda: (cancel.raise_if_cancelled(),
+                                                         progress(n, steps, "Comparing the documents with each other")))
     clusters = _clusters([names[k] for k in range(n) if docs[k] is not None], pairs)
     if check is not None:
         for k, doc in enumerate(docs):

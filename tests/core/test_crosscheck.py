@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import numpy as np
 import pytest
 
@@ -65,3 +66,29 @@ def test_crosscheck_against_a_collection(tmp_path):
     pairs = {(p.a, p.b) for p in r.pairs}
     assert ("essay0", str(tmp_path / "old.txt")) in pairs or ("essay0", "old") in pairs
     assert not any(p.a == "essay1" for p in r.pairs)
+
+
+def test_pairs_judged_in_workers_equal_pairs_judged_here(monkeypatch):
+    """With worker processes (both cores share the alignment) the result is the one of a
+    single process: same pairs, shares, passages and matrix, whatever the order of tasks."""
+    from sverka.core import check
+
+    docs = [essay(k % 4, k % 3 == 0) for k in range(12)]
+    docs = [Document(d.text + f" Вывод номер {k}: всё сказанное выше верно.", title=f"e{k}") for k, d in enumerate(docs)]
+    alone = api.crosscheck(docs)
+    monkeypatch.setattr(check, "PARALLEL_MIN_CHARS", 0)
+    monkeypatch.setattr(check, "PAIRS_PER_TASK", 2)
+    used = []
+    real_pool = check._worker_pool
+
+    @contextlib.contextmanager
+    def spy(items):
+        with real_pool(items) as pool:
+            used.append(pool)
+            yield pool
+
+    monkeypatch.setattr(check, "_worker_pool", spy)
+    shared = api.crosscheck(docs)
+    assert used and used[0] is not None  # the workers really ran
+    assert len(alone.pairs) >= 6
+    assert shared.pairs == alone.pairs and shared.matrix == alone.matrix and shared.clusters == alone.clusters
