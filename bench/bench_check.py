@@ -1,4 +1,4 @@
-"""Speed of the matching engine (issue 4 benchmarks).
+"""Speed of the matching engine, each figure beside the reference script's (bench/ref5gram.py).
 
     .venv/bin/python bench/bench_check.py [--skip-index] [--collection PATH]
 
@@ -7,12 +7,16 @@
 * compare: two 1 MB texts (one holding half of the other), canonization included;
 * cross-check: 300 documents of 20 KB (cut from ruslit; some share passages).
 
-Times are wall-clock seconds on whatever machine runs this; say how loaded it was.
+Times are wall-clock seconds on whatever machine runs this; say how loaded it was. The
+reference does the same job its way in the same run (exact word-5-grams: index, look up,
+mark the shared 5-grams of each pair it finds), and each line ends with the ratio
+Sverka / reference, which drifts less than either time.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import statistics
 import sys
 import tempfile
@@ -22,6 +26,7 @@ from pathlib import Path
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+import ref5gram  # noqa: E402
 from _corpus import fragment, splice  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -67,18 +72,26 @@ def bench_check(collection: Path | None) -> dict:
         return Document(text[:50_000], title=f"suspect {seed}")
 
     col.check(suspect(0))  # warm: dictionaries, SQLite pages; every timed suspect is new
-    times = []
+    ref = ref5gram.Collection()
+    for f in files[:-1]:
+        ref.add(str(f), _read(f))
+    by_name = dict(zip(ref.names, ref.texts))
+    times, ref_times = [], []
     for seed in range(1, 6):
         doc = suspect(seed)
         t = time.perf_counter()
         r = col.check(doc)
         times.append(time.perf_counter() - t)
+        t = time.perf_counter()
+        for name, _ in ref.check(doc.text)[:10]:
+            ref5gram.spans(doc.text, by_name[name])
+        ref_times.append(time.perf_counter() - t)
     text = doc.text
     col.close()
     if tmp:
         tmp.cleanup()
     return {"suspect_chars": len(text), "sources": len(r.sources), "borrowed": r.borrowed_percent,
-            "seconds": statistics.median(times)}
+            "seconds": statistics.median(times), "ref": statistics.median(ref_times)}
 
 
 def bench_compare(size: int = 1_000_000) -> dict:
@@ -97,8 +110,10 @@ def bench_compare(size: int = 1_000_000) -> dict:
     t1 = time.perf_counter()
     r = compare_prepared(pa, pb, settings)
     t2 = time.perf_counter()
+    ref5gram.spans(a, b)
+    t3 = time.perf_counter()
     return {"chars": (len(a), len(b)), "bytes": size, "borrowed": r.borrowed_percent,
-            "seconds": t2 - t0, "canonize": t1 - t0, "match": t2 - t1}
+            "seconds": t2 - t0, "canonize": t1 - t0, "match": t2 - t1, "ref": t3 - t2}
 
 
 def _head(text: str, size: int) -> str:
@@ -124,7 +139,19 @@ def bench_crosscheck(n: int = 300, size: int = 20_000) -> dict:
     api.warm_up()
     t = time.perf_counter()
     r = api.crosscheck(docs)
-    return {"documents": n, "pairs": len(r.pairs), "seconds": time.perf_counter() - t}
+    seconds = time.perf_counter() - t
+    t = time.perf_counter()  # the reference: every document's 5-grams indexed, each pair found marked
+    ref = ref5gram.Collection()
+    for k, d in enumerate(docs):
+        ref.add(str(k), d.text)
+    ref_pairs = 0
+    for k, d in enumerate(docs):
+        for name, _ in ref.check(d.text):
+            if int(name) > k:
+                ref5gram.spans(d.text, docs[int(name)].text)
+                ref_pairs += 1
+    return {"documents": n, "pairs": len(r.pairs), "seconds": seconds,
+            "ref": time.perf_counter() - t, "ref_pairs": ref_pairs}
 
 
 def main(argv=None) -> int:
@@ -135,16 +162,21 @@ def main(argv=None) -> int:
     if not RUSLIT.is_dir():
         print(f"ruslit not found at {RUSLIT}")
         return 1
+    print(f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs at the start")
     r = bench_compare()
-    print(f"compare two texts of {r['bytes'] / 1e6:g} MB UTF-8 ({r['chars'][0]} and {r['chars'][1]} characters), "
-          f"new words for the dictionaries: {r['seconds']:.2f} s = canonization and fingerprints {r['canonize']:.2f} s "
-          f"+ alignment and scores {r['match']:.2f} s (borrowed {r['borrowed']:.1f} %)")
+    print(f"compare two texts of {r['bytes'] / 1e6:g} MB UTF-8 ({r['chars'][0]} and {r['chars'][1]} characters): "
+          f"{r['seconds']:.2f} s = canonization and fingerprints {r['canonize']:.2f} s "
+          f"+ alignment and scores {r['match']:.2f} s (borrowed {r['borrowed']:.1f} %); "
+          f"reference {r['ref']:.2f} s; ratio {r['seconds'] / r['ref']:.2f}")
     r = bench_crosscheck()
-    print(f"cross-check {r['documents']} documents of 20 000 characters: {r['seconds']:.2f} s ({r['pairs']} pairs listed)")
+    print(f"cross-check {r['documents']} documents of 20 000 characters: {r['seconds']:.2f} s ({r['pairs']} pairs listed); "
+          f"reference {r['ref']:.2f} s ({r['ref_pairs']} pairs marked); ratio {r['seconds'] / r['ref']:.2f}")
     if not args.skip_index:
         r = bench_check(args.collection)
         print(f"check a suspect of {r['suspect_chars']} characters against all ruslit: {r['seconds']:.3f} s warm "
-              f"(median of 5; {r['sources']} sources, borrowed {r['borrowed']:.1f} %)")
+              f"(median of 5; {r['sources']} sources, borrowed {r['borrowed']:.1f} %); "
+              f"reference {r['ref']:.3f} s (check and mark its 10 best sources); ratio {r['seconds'] / r['ref']:.2f}")
+    print(f"load average {os.getloadavg()[0]:.1f} at the end")
     return 0
 
 

@@ -7,6 +7,8 @@ resident sizes (RSS) of this process and its worker processes, sampled every 20 
 /proc (Linux), the same sum of proportional sizes (PSS: shared pages counted once), plus
 ``ru_maxrss`` of this process and of the largest worker.
 Targets (issue 4): <= 8 s on a 2-core machine using both cores, peak memory <= 400 MB.
+After each run the reference script (bench/ref5gram.py) indexes the same files, and the
+ratio Sverka / reference is printed.
 """
 
 from __future__ import annotations
@@ -117,8 +119,9 @@ def main() -> int:
                 summary = ix.add_paths(index, [args.corpus], workers=workers)
                 wall = time.perf_counter() - t0
                 peak = sampler.stop()
+                tables = {r[0] for r in index._db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
                 rows = {t: index._db.execute(f"SELECT count(*) FROM {t}").fetchone()[0]
-                        for t in ("pairs", "sentences", "short_words")}
+                        for t in ("pairs", "sentences", "shingles", "sentence_pairs", "short_words") if t in tables}
                 count = index.count()
             size = sum(f.stat().st_size for f in Path(tmp).iterdir()) / 1e6
         cpu = [(lambda a, b: a.ru_utime + a.ru_stime - b.ru_utime - b.ru_stime)(resource.getrusage(w), c)
@@ -131,7 +134,22 @@ def main() -> int:
               f"(PSS {sampler.peak_pss_kb / 1024:.0f} MB) "
               f"(main max {self_max:.0f} MB, largest worker max {child_max:.0f} MB); "
               f"CPU main {cpu[0]:.1f} s, workers {cpu[1]:.1f} s; load average {os.getloadavg()[0]:.1f}")
+        ref = _reference(files)
+        print(f"       reference (bench/ref5gram.py, one process) indexes the same files in {ref:.2f} s; "
+              f"ratio {wall / ref:.2f}")
     return 0
+
+
+def _reference(files: list[Path]) -> float:
+    """Seconds the exact word-5-gram reference takes to read and index ``files``."""
+    sys.path.insert(0, str(HERE))
+    import ref5gram
+
+    t = time.perf_counter()
+    col = ref5gram.Collection()
+    for p in files:
+        col.add(str(p), p.read_text(encoding="utf-8", errors="replace"))
+    return time.perf_counter() - t
 
 
 if __name__ == "__main__":

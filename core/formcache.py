@@ -58,9 +58,12 @@ _state: dict = {}  # "key", "path", "ids" {lang: {form: i}}, "lemmas", "lemma_ha
 _new: dict[tuple[str, str], tuple[str, int, int, bool, bool]] = {}
 _unflushed = 0
 _atexit = False
+_off_here = False  # set once in indexing workers: asked for every new word form, so no env lookup
 
 
 def enabled() -> bool:
+    if _off_here:
+        return False
     return os.environ.get("SVERKA_FORM_CACHE", "1").strip() not in ("0", "off", "no", "false")
 
 
@@ -208,6 +211,8 @@ def off_in_this_process() -> None:
     """No form cache in this process: an indexing worker. Measured on ruslit, workers that
     started from the file each held a copy of every row (+50 MB each) and their flushes
     rewrote a growing file (+6 s of CPU), more than the analyses they saved."""
+    global _off_here
+    _off_here = True
     os.environ["SVERKA_FORM_CACHE"] = "0"
 
 
