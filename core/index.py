@@ -618,9 +618,12 @@ class Index:
                 if not len(a):
                     continue
                 a = a[np.lexsort(a.T[::-1])]  # by hash first: B-tree inserts stay local
-                # zip of flat lists: several times faster than a nested tolist()
-                db.executemany(f"INSERT OR IGNORE INTO {table} VALUES({','.join('?' * a.shape[1])})",
-                               zip(*(a[:, j].tolist() for j in range(a.shape[1]))))
+                # zip of flat lists: several times faster than a nested tolist(); in slices,
+                # so that the Python integers of a large batch never all exist at once
+                sql = f"INSERT OR IGNORE INTO {table} VALUES({','.join('?' * a.shape[1])})"
+                for k in range(0, len(a), _ROWS_PER_CALL):
+                    part = a[k : k + _ROWS_PER_CALL]
+                    db.executemany(sql, zip(*(part[:, j].tolist() for j in range(part.shape[1]))))
         return out
 
     def _delete_documents(self, db, ids: list[int], *, hashes: bool = True, rows_only: bool = False) -> None:
@@ -820,6 +823,8 @@ class Index:
 #: that add folders must therefore guard their main module (``if __name__ == "__main__":``)
 #: and a frozen bundle must call ``multiprocessing.freeze_support()`` first thing.
 START_METHOD = "spawn"
+#: Rows handed to SQLite per executemany call when a batch is written.
+_ROWS_PER_CALL = 16_384
 def _prepare_file(path: str, size: int, mtime: float, settings: Settings) -> tuple[str, object]:
     """Extract, canonize and fingerprint one file: ``("ok", PreparedDocument)`` or ``("failed", reason)``.
 
@@ -997,6 +1002,8 @@ def add_paths(index: Index, paths: Iterable[str | Path], *, template: bool = Fal
         for status, name, detail in statuses:
             res[status].append((name, detail) if status == "duplicate" else name)
         failed.extend(batch_failed)
+        items.clear()  # the batch's arrays go now, and their pages back to the system
+        _trim_memory()
         if on_commit is not None:
             on_commit(statuses)
 
