@@ -675,6 +675,11 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
+    if args.func in (_cmd_check, _cmd_compare, _cmd_crosscheck, _cmd_extract):
+        # the file reader's process starts while this one imports the engine
+        from .workers import shared_sandbox
+
+        shared_sandbox().prestart()
     try:
         return args.func(args)
     except KeyboardInterrupt:

@@ -102,6 +102,7 @@ from .results import AddSummary, DocumentInfo
 from .settings import Settings
 from .files import collect as _collect
 from .text import Tokens
+from .workers import START_METHOD
 
 __all__ = [
     "BATCH_FILES", "BATCH_TEXT_BYTES", "CollectionSettingsError", "Index", "PreparedDocument",
@@ -819,12 +820,15 @@ class Index:
 
 # --------------------------------------------------------------------------- adding files
 
-#: How worker processes start: "spawn" everywhere, safe under a GUI with threads. Programs
-#: that add folders must therefore guard their main module (``if __name__ == "__main__":``)
-#: and a frozen bundle must call ``multiprocessing.freeze_support()`` first thing.
-START_METHOD = "spawn"
+#: Worker processes start with START_METHOD ("spawn", from .workers) everywhere, safe under a
+#: GUI with threads. Programs that add folders must therefore guard their main module
+#: (``if __name__ == "__main__":``) and a frozen bundle must call
+#: ``multiprocessing.freeze_support()`` first thing.
+
 #: Rows handed to SQLite per executemany call when a batch is written.
 _ROWS_PER_CALL = 16_384
+
+
 def _prepare_file(path: str, size: int, mtime: float, settings: Settings) -> tuple[str, object]:
     """Extract, canonize and fingerprint one file: ``("ok", PreparedDocument)`` or ``("failed", reason)``.
 

@@ -33,6 +33,10 @@ from .errors import ExtractError, SverkaError, TooLarge
 __all__ = ["READ_MEMORY_BYTES", "READ_SECONDS", "LimitExceeded", "Sandbox", "limit_this_process",
            "read_limits", "sandboxed_extract", "shared_sandbox"]
 
+#: How worker processes start: a fresh interpreter, never a fork of a process that may hold
+#: threads (the window's) or open SQLite connections.
+START_METHOD = "spawn"
+
 #: Address space a worker may take beyond its own size after its imports.
 READ_MEMORY_BYTES = 2 * 1024 ** 3
 #: Wall-clock seconds one file may take to read (and, when adding, to fingerprint).
@@ -180,25 +184,39 @@ class Sandbox:
         self._lock = threading.Lock()
         self._proc = None
         self._conn = None
+        self._ready = False
 
-    def _start(self) -> None:
-        from .index import START_METHOD
+    def prestart(self) -> None:
+        """Start the worker now without waiting for it: its imports overlap the caller's
+        (a command line's cold start); the first call waits for it to be ready."""
+        with self._lock:
+            if self._proc is None or not self._proc.is_alive():
+                self._kill()
+                self._launch()
 
+    def _launch(self) -> None:
         ctx = multiprocessing.get_context(START_METHOD)
         parent_conn, child_conn = ctx.Pipe()
         proc = ctx.Process(target=_serve, args=(child_conn, self.memory, os.getpid()),
                            name="sverka-reader", daemon=True)
         proc.start()
         child_conn.close()
-        self._proc, self._conn = proc, parent_conn
+        self._proc, self._conn, self._ready = proc, parent_conn, False
+
+    def _start(self) -> None:
+        self._launch()
+        self._await_ready()
+
+    def _await_ready(self) -> None:
         # The worker's start-up (imports) is not a file's time: wait for it separately.
         try:
-            ready = parent_conn.poll(120) and parent_conn.recv()[0] == "ready"
+            ready = self._conn.poll(120) and self._conn.recv()[0] == "ready"
         except (EOFError, OSError):
             ready = False
         if not ready:
             self._kill()
             raise SverkaError("Sverka's file reader process did not start")
+        self._ready = True
 
     def _kill(self) -> None:
         proc, conn = self._proc, self._conn
@@ -219,7 +237,9 @@ class Sandbox:
         with self._lock:
             if self._proc is None or not self._proc.is_alive():
                 self._kill()
-                self._start()
+                self._launch()
+            if not self._ready:
+                self._await_ready()
             try:
                 self._conn.send((func, (path, *args)))
                 deadline = time.monotonic() + self.seconds

@@ -303,3 +303,22 @@ def test_arrays_have_the_contract_types():
     assert tokens.hashes.dtype == tokens.word_hashes.dtype == np.uint64
     assert tokens.sentence_ids.dtype == np.int32 and tokens.sentence_spans.dtype == np.int64
     assert tokens.starts.flags.c_contiguous and tokens.ends.flags.c_contiguous
+
+
+def test_unicode_classes_are_kept_and_a_damaged_copy_is_ignored(tmp_path, monkeypatch):
+    import json
+
+    from sverka.core import text
+
+    monkeypatch.setenv("SVERKA_CACHE_DIR", str(tmp_path))
+    truth = text._unicode_classes()
+    assert text._unicode_classes_kept() == truth  # computed, then kept
+    (kept,) = tmp_path.glob("unicode-classes-*.json")
+    assert json.loads(kept.read_text(encoding="utf-8"))[:3] == list(truth)
+    assert text._unicode_classes_kept() == truth  # read back
+    damaged = json.loads(kept.read_text(encoding="utf-8"))
+    damaged[1] = "[a-z]"  # a class changed without its checksum
+    kept.write_text(json.dumps(damaged), encoding="utf-8")
+    assert text._unicode_classes_kept() == truth
+    kept.write_text("{not json", encoding="utf-8")
+    assert text._unicode_classes_kept() == truth
