@@ -49,6 +49,8 @@ from .text import Tokens, word_starts, words_in
 
 __all__ = [
     "Segment",
+    "Sorted",
+    "SourceSide",
     "align",
     "join_equal",
     "pair_shingles",
@@ -77,27 +79,46 @@ def pair_shingles(hashes: np.ndarray, w: int) -> np.ndarray:
     return out
 
 
-def join_equal(x: np.ndarray, y: np.ndarray, max_repeats: int = 0, budget: int = 0) -> tuple[np.ndarray, np.ndarray]:
+@dataclass(frozen=True, eq=False)
+class Sorted:
+    """Values sorted once, for :func:`join_equal` against many others (a source aligned
+    with several suspects): the order, the sorted values, the end of each run of equals."""
+
+    order: np.ndarray
+    values: np.ndarray
+    end_of: np.ndarray
+
+    @classmethod
+    def of(cls, y: np.ndarray) -> "Sorted":
+        order = np.argsort(y, kind="stable")
+        ys = y[order]
+        run_end = np.flatnonzero(np.r_[ys[1:] != ys[:-1], True]) + 1 if len(ys) else _EMPTY_I
+        return cls(order, ys, np.repeat(run_end, np.diff(np.r_[0, run_end])))
+
+
+def join_equal(x: np.ndarray, y: np.ndarray, max_repeats: int = 0, budget: int = 0,
+               y_sorted: Sorted | None = None) -> tuple[np.ndarray, np.ndarray]:
     """All pairs ``(i, j)`` with ``x[i] == y[j]``, sorted by ``i`` then ``j``.
 
     Values occurring more than ``max_repeats`` times in ``x`` or in ``y`` are skipped
     (``0`` = no limit). With a ``budget`` (0 = none), at most that many pairs are made: the
     values making the most pairs (count in x times count in y: refrains, formulas of a
     repetitive text) are dropped first, so memory and time stay linear in the inputs.
+    ``y_sorted`` (``Sorted.of(y)``, kept by the caller) spares sorting ``y``: the result is
+    the same.
     """
     if len(x) == 0 or len(y) == 0:
         return _EMPTY_I, _EMPTY_I
-    if len(y) > len(x):  # sort the smaller side
-        j, i = join_equal(y, x, max_repeats, budget)
-        order = np.lexsort((j, i))
-        return i[order], j[order]
-    order = np.argsort(y, kind="stable")
-    ys = y[order]
-    # One search of the larger side; the end of each equal run of the smaller one is known.
+    if y_sorted is None:
+        if len(y) > len(x):  # sort the smaller side
+            j, i = join_equal(y, x, max_repeats, budget)
+            order = np.lexsort((j, i))
+            return i[order], j[order]
+        y_sorted = Sorted.of(y)
+    order, ys, end_of = y_sorted.order, y_sorted.values, y_sorted.end_of
+    # One search of the other side; the end of each equal run of the sorted one is known.
     lo = np.searchsorted(ys, x, "left")
     found = ys[np.minimum(lo, len(ys) - 1)] == x
-    run_end = np.flatnonzero(np.r_[ys[1:] != ys[:-1], True]) + 1
-    end_of = np.repeat(run_end, np.diff(np.r_[0, run_end]))
     cnt = np.where(found, end_of[np.minimum(lo, len(ys) - 1)] - lo, 0)
     ok = found
     if (max_repeats or budget) and ok.any():
@@ -179,10 +200,33 @@ def sentence_hashes_of(tokens: Tokens, min_words: int) -> tuple[np.ndarray, np.n
     return sums[keep], first[keep].astype(np.int64), last[keep].astype(np.int64)
 
 
-def _sentence_segments(a: Tokens, b: Tokens, covered_cum: np.ndarray, min_words: int) -> list[Segment]:
+@dataclass(frozen=True, eq=False)
+class SourceSide:
+    """What aligning against one source needs of it alone, computed once per source and
+    seed settings and kept with it (a source met by many suspects of a batch)."""
+
+    seed_words: int
+    min_sentence_words: int
+    pairs: np.ndarray  # its w-token shingles (pair_shingles)
+    pairs_sorted: Sorted
+    sentences: tuple[np.ndarray, np.ndarray, np.ndarray]  # sentence_hashes_of
+    sentences_sorted: Sorted
+
+    @classmethod
+    def of(cls, b: Tokens, seed_words: int, min_sentence_words: int) -> "SourceSide":
+        pairs = pair_shingles(b.hashes, max(1, seed_words))
+        sent = sentence_hashes_of(b, min_sentence_words)
+        return cls(seed_words, min_sentence_words, pairs, Sorted.of(pairs), sent, Sorted.of(sent[0]))
+
+
+def _sentence_segments(a: Tokens, b: Tokens, covered_cum: np.ndarray, min_words: int,
+                       b_side: SourceSide | None = None) -> list[Segment]:
     sa, fa, la = sentence_hashes_of(a, min_words)
-    sb, fb, lb = sentence_hashes_of(b, min_words)
-    ia, jb = join_equal(sa, sb, max_repeats=4)
+    if b_side is not None:
+        (sb, fb, lb), sb_sorted = b_side.sentences, b_side.sentences_sorted
+    else:
+        (sb, fb, lb), sb_sorted = sentence_hashes_of(b, min_words), None
+    ia, jb = join_equal(sa, sb, max_repeats=4, y_sorted=sb_sorted)
     out = []
     for x, y in zip(ia.tolist(), jb.tolist()):
         a0, a1 = int(fa[x]), int(la[x])
@@ -453,6 +497,7 @@ def align(
     max_seed_repeats: int = 50,
     grow: bool = True,
     a_word_starts: np.ndarray | None = None,
+    b_side: SourceSide | None = None,
 ) -> list[Passage]:
     """The passages of suspect ``a`` found in source ``b``, sorted by suspect start.
 
@@ -460,13 +505,16 @@ def align(
     words included, bridged gaps not counted) and at least :data:`MIN_MATCHED_TOKENS`
     canonical tokens; below :data:`SHORT_PASSAGE_TOKENS` it must be whole sentences.
     Passages never overlap on the suspect side. Work and memory are bounded
-    by the texts' lengths (:data:`SEED_BUDGET_PER_TOKEN`).
+    by the texts' lengths (:data:`SEED_BUDGET_PER_TOKEN`). ``b_side``: the source's own part
+    of the work, kept by the caller (``SourceSide.of(b, seed_words, min_sentence_words)``).
     """
     w = max(1, seed_words)
+    if b_side is not None and (b_side.seed_words, b_side.min_sentence_words) != (seed_words, min_sentence_words):
+        b_side = None  # made for other settings
     ha = pair_shingles(a.hashes, w)
-    hb = pair_shingles(b.hashes, w)
+    hb = pair_shingles(b.hashes, w) if b_side is None else b_side.pairs
     budget = SEED_BUDGET_PER_TOKEN * (len(ha) + len(hb)) + 1000
-    i, j = join_equal(ha, hb, max_seed_repeats, budget=budget)
+    i, j = join_equal(ha, hb, max_seed_repeats, budget=budget, y_sorted=None if b_side is None else b_side.pairs_sorted)
     seg_arr = runs(i, j, w)
     n = len(a)
     seg_arr = _near_others(seg_arr, w, max_gap)
@@ -481,7 +529,7 @@ def align(
 
     segments = [Segment(*r) for r in seg_arr.tolist()]
     if min_sentence_words and len(a) and len(b):
-        sent = _sentence_segments(a, b, covered_cum, min_sentence_words)
+        sent = _sentence_segments(a, b, covered_cum, min_sentence_words, b_side)
         if sent:
             segments.extend(sent)
             segments.sort(key=lambda s: (s.a0, -s.a1))

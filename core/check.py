@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Callable, Sequence
 
 import numpy as np
 
-from .align import SOURCE_WINDOW, align
+from .align import SOURCE_WINDOW, SourceSide, align
 from .candidates import (PAIR_WORDS, SENTENCE_MIN_TOKENS, co_occurring, pair_keys, sentence_bounds, sentence_keys,
                          supported_seeds)
 from .candidates import rank as rank_candidates
@@ -79,6 +79,10 @@ class Prepared:
         return marked_spans(self.doc.text, self.settings)
 
     @cached_property
+    def source_side(self) -> SourceSide:  # this document's own part of aligning against it
+        return SourceSide.of(self.tokens, self.settings.align_seed_words, self.settings.min_sentence_words)
+
+    @cached_property
     def pairs(self) -> tuple[np.ndarray, np.ndarray]:  # retrieval pair keys (hashes, positions)
         return pair_keys(self.tokens)
 
@@ -127,6 +131,7 @@ def _align(a: Prepared, b: Prepared, settings: Settings) -> list[Passage]:
         min_words=min(settings.min_passage_words, SEARCH_MIN_WORDS),
         min_sentence_words=settings.min_sentence_words,
         a_word_starts=a.word_starts,
+        b_side=b.source_side,
     )
 
 
@@ -250,23 +255,26 @@ def check_document(
 
     ids = sorted(found, key=lambda d: (-found[d], d))
     sources: list[SourceMatch] = []
+    kept = _kept_for(index)
     for k, doc_id in enumerate(ids):
         cancel.raise_if_cancelled()
         progress(k, len(ids), "Comparing with the collection")
-        stored = index.load(doc_id)
-        b = prepare(Document(stored.text), settings, tokens=stored.tokens)
+        info = index.info(doc_id)
+        b = kept.get(doc_id, info.sha256, settings)
+        if b is None:
+            stored = index.load(doc_id)
+            b = kept.put(doc_id, info.sha256, settings, prepare(Document(stored.text), settings, tokens=stored.tokens))
         passages, res, sent = match(a, b, settings, short=doc_id in short_ok, always_score=False)
         if not passages:
             continue
         if _coverage(passages, suspect.text) < settings.min_source_containment and doc_id not in short_ok:
             continue
-        info = stored.info
         sources.append(
             SourceMatch(
                 source_id=info.id,
                 path=info.path,
                 title=info.title,
-                text=stored.text,
+                text=b.doc.text,
                 sha256=info.sha256,
                 containment=0.0,
                 resemblance=res,
@@ -286,6 +294,59 @@ def check_document(
         in_collection=in_collection,
     )
     return apply_exclusions(raw, settings)
+
+
+class _Kept:
+    """Candidates prepared by the last checks against one collection, kept for the next ones:
+    a class checked against the same reference texts meets the same sources again, and a
+    source's preparation (reading, decoding, sorting its seeds) costs more than aligning it.
+    Keyed by id, SHA-256 (ids are never reused in one file; the text's hash makes sure) and
+    settings; bounded by :data:`KEPT_BYTES`, least recently used out first."""
+
+    def __init__(self) -> None:
+        import threading
+        from collections import OrderedDict
+
+        self._items: OrderedDict = OrderedDict()
+        self._bytes = 0
+        self._lock = threading.Lock()  # the window may check in more than one thread
+
+    @staticmethod
+    def _size(p: Prepared) -> int:  # text (at most 4 bytes a character) and ~15 arrays of tokens
+        return 2 * len(p.doc.text) + 120 * len(p.tokens)
+
+    def get(self, doc_id: int, sha: str, settings: Settings) -> Prepared | None:
+        key = (doc_id, sha, settings)
+        with self._lock:
+            p = self._items.get(key)
+            if p is not None:
+                self._items.move_to_end(key)
+        return p
+
+    def put(self, doc_id: int, sha: str, settings: Settings, p: Prepared) -> Prepared:
+        size = self._size(p)
+        if size > KEPT_BYTES // 4:  # a very large source: not worth evicting the rest for
+            return p
+        with self._lock:
+            if (doc_id, sha, settings) not in self._items:
+                self._items[(doc_id, sha, settings)] = p
+                self._bytes += size
+            while self._bytes > KEPT_BYTES and self._items:
+                _, old = self._items.popitem(last=False)
+                self._bytes -= self._size(old)
+        return p
+
+
+#: Memory the prepared candidates kept between checks may take (estimated), per collection.
+KEPT_BYTES = 96 * 1024 * 1024
+
+
+def _kept_for(index: "Index") -> _Kept:
+    kept = getattr(index, "_sverka_kept", None)
+    if kept is None:
+        kept = _Kept()
+        index._sverka_kept = kept
+    return kept
 
 
 def _source_match(b: Prepared, passages: Sequence[Passage], res: float, sent: float) -> SourceMatch:

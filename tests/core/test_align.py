@@ -175,3 +175,21 @@ def test_two_long_texts_fast():
     elapsed = time.perf_counter() - t
     assert sum(p.words for p in ps) >= 75_000 - 10
     assert elapsed < 1.0
+
+
+def test_join_equal_with_a_kept_sorted_side_gives_the_same_pairs():
+    """Sorting the source once (Sorted) and searching each suspect in it must give exactly
+    the pairs, order and budget cuts of sorting the smaller side each time."""
+    from sverka.core.align import Sorted
+
+    rng = np.random.default_rng(5)
+    for trial in range(300):
+        nx, ny = int(rng.integers(0, 60)), int(rng.integers(0, 400))
+        vocab = int(rng.integers(1, 40))
+        x = rng.integers(0, vocab, nx).astype(np.uint64)
+        y = rng.integers(0, vocab, ny).astype(np.uint64)
+        max_repeats = int(rng.choice([0, 3, 50]))
+        budget = int(rng.choice([0, 10, 200]))
+        i0, j0 = join_equal(x, y, max_repeats, budget)
+        i1, j1 = join_equal(x, y, max_repeats, budget, y_sorted=Sorted.of(y))
+        assert i0.tolist() == i1.tolist() and j0.tolist() == j1.tolist(), (trial, max_repeats, budget)

@@ -88,3 +88,31 @@ def test_check_many_equals_one_by_one_in_order(col):
     assert [result_to_json(r) for r in parallel] == serial
     assert max(done) == len(suspects)
     assert [result_to_json(r) for r in col.check_many(suspects, workers=1)] == serial
+
+
+def test_sources_kept_between_checks_follow_the_collection(tmp_path):
+    """Candidates prepared by one check are kept for the next (a class against the same
+    sources); a removed document's text is never served for a new one, and a source's
+    template mark is read afresh."""
+    from sverka.core.check import _kept_for
+
+    with api.Collection(tmp_path / "k.sverka") as c:
+        c.add_document(Document(OTHER, title="chess"))
+        c.add_document(Document(SOURCE, title="climate"))
+        suspect = Document("Моё мнение. " + SOURCE, title="essay")
+        first = c.check(suspect)
+        assert [s.title for s in first.sources] == ["climate"]
+        assert _kept_for(c.index)._items  # kept
+        again = c.check(suspect)
+        assert again.sources[0].passages == first.sources[0].passages
+        assert again.borrowed_percent == first.borrowed_percent
+        (climate_id,) = [s.source_id for s in first.sources]
+        c.index.set_template(climate_id, True)
+        assert c.check(suspect).sources[0].is_template
+        c.remove([climate_id])
+        c.add_document(Document("Вступление к докладу. " + SOURCE, title="climate, second edition"))
+        later = c.check(suspect)
+        assert [s.title for s in later.sources] == ["climate, second edition"]
+        assert later.sources[0].text.startswith("Вступление к докладу. ")
+        starts = [p.source_start for p in later.sources[0].passages]
+        assert starts and min(starts) >= len("Вступление к докладу. ")
