@@ -397,8 +397,9 @@ def _cmd_rebuild(args: argparse.Namespace) -> int:
         count = api.rebuild_collection(path, progress=progress)
     finally:
         progress.finish()
-    _write(f"{path}: rebuilt, {count} document{'s' if count != 1 else ''}; "
-           f"the old file is kept as {path.name}.format1.bak\n")
+    kept = max(path.parent.glob(f"{path.name}.format*.bak"), key=lambda p: p.stat().st_mtime_ns, default=None)
+    _write(f"{path}: rebuilt, {count} document{'s' if count != 1 else ''}"
+           + (f"; the old file is kept as {kept.name}\n" if kept else "\n"))
     return EXIT_OK
 
 

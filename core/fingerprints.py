@@ -38,7 +38,13 @@ __all__ = [
     "LONGEST_WORDS",
     "DocumentFingerprints",
     "fingerprint_document",
+    "FINGERPRINT_VERSION",
 ]
+
+#: Version of what :func:`fingerprint_document` gives for given tokens (the retrieval keys a
+#: collection stores). Stored in every collection; raise it with any change of the output;
+#: tests/core/test_versions.py pins the output of a fixed text.
+FINGERPRINT_VERSION = 1
 
 #: Seed 003: the min-hash signature in 6 groups (of 14 for 84 functions).
 SUPER_SHINGLE_GROUPS = 6

@@ -96,7 +96,7 @@ def _version_key(rules_version: int) -> bytes:
     from . import text
 
     parts = [f"rules={rules_version}", f"seed={HASH_SEED}",
-             f"canon={getattr(text, 'CANON_VERSION', 1)}"]
+             f"canon={text.CANON_VERSION}"]
     for dist in ("pymorphy3", "pymorphy3-dicts-ru", "pymorphy3-dicts-uk", "simplemma"):
         parts.append(f"{dist}={_version(dist)}")
     h = xxhash.xxh128()

@@ -329,17 +329,13 @@ _INFO_COLUMNS = "id, path, title, format, chars, words, size_bytes, added, sha25
 
 
 def _versions() -> dict[str, str]:
-    from . import text as _text
+    from .fingerprints import FINGERPRINT_VERSION
+    from .text import CANON_VERSION
 
-    try:
-        from . import fingerprints as _fps
-        fp_version = getattr(_fps, "FINGERPRINT_VERSION", 1)
-    except ImportError:  # pragma: no cover - while fingerprints.py is being written
-        fp_version = 1
     return {
         "hash_seed": str(HASH_SEED),
-        "canon_version": str(getattr(_text, "CANON_VERSION", 1)),
-        "fingerprint_version": str(fp_version),
+        "canon_version": str(CANON_VERSION),
+        "fingerprint_version": str(FINGERPRINT_VERSION),
         "tokens_format": str(TOKENS_FORMAT),
     }
 
@@ -456,10 +452,10 @@ class Index:
             if key == "tokens_format" and meta.get(key) in {str(f) for f in _READABLE_TOKENS_FORMATS}:
                 continue  # each tokens blob names its own format (migration 1 -> 2: none needed)
             if meta.get(key) != value:
-                raise CollectionVersionError(
+                raise CollectionNeedsRebuild(
                     f"the collection {self.path} was built by another version of Sverka "
-                    f"({key} {meta.get(key)} instead of {value}); rebuild the collection: "
-                    "create a new one and add the files again")
+                    f"({key} {meta.get(key)} instead of {value}); rebuild it from the texts it keeps: "
+                    f'sverka rebuild --db "{self.path}"')
         stored = Settings()
         kwargs = {k: json.loads(meta[k]) for k in _INDEXING_KEYS if k in meta}
         stored = stored.replace(**kwargs)

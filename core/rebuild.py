@@ -7,7 +7,9 @@ modification time and date of adding kept. The old file is kept beside the new o
 ``<name>.format<N>.bak`` and replaced only when the new one is complete, so an interrupted
 rebuild (cancel, crash, full disk) leaves the collection as it was.
 
-Readable formats: 1 (Sverka 0.1: texts as zlib of UTF-8).
+Rebuilt: format 1 (Sverka 0.1: texts as zlib of UTF-8), and a collection of this format
+whose canonization, fingerprint or hash-seed version is not this Sverka's (texts as UTF-8):
+its stored hashes would silently match nothing, so it is refused until rebuilt.
 """
 
 from __future__ import annotations
@@ -25,11 +27,12 @@ from .settings import Settings
 
 __all__ = ["rebuild"]
 
-_INDEXING_KEYS = ("shingle_words", "winnow_window", "minhash_functions", "drop_adjectives")
 _BATCH = 50
 
 
-def _old_rows(path: Path) -> tuple[int, Settings, list[tuple]]:
+def _old_rows(path: Path) -> tuple[int, Settings, list[tuple], dict[str, str]]:
+    from .index import _INDEXING_KEYS
+
     try:
         db = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
     except sqlite3.Error as e:
@@ -45,23 +48,23 @@ def _old_rows(path: Path) -> tuple[int, Settings, list[tuple]]:
     finally:
         db.close()
     kwargs = {k: json.loads(meta[k]) for k in _INDEXING_KEYS if k in meta}
-    return version >> 16, Settings().replace(**kwargs), rows
+    return version >> 16, Settings().replace(**kwargs), rows, meta
 
 
 def rebuild(path: str | Path, progress: Progress = no_progress, cancel: CancelToken = NEVER_CANCELLED) -> int:
     """Rebuild the collection file ``path`` written by an older Sverka; returns how many
     documents it holds. Raises CollectionError if it needs no rebuild or cannot be read."""
     from .fingerprints import fingerprint_document
-    from .index import SCHEMA_MAJOR, Index, prepare
+    from .index import SCHEMA_MAJOR, Index, _versions, prepare
     from .text import canonize
 
     path = Path(path)
-    major, settings, rows = _old_rows(path)
-    if major == SCHEMA_MAJOR:
+    major, settings, rows, meta = _old_rows(path)
+    if major == SCHEMA_MAJOR and all(meta.get(k) == v for k, v in _versions().items() if k != "tokens_format"):
         raise CollectionError(f"the collection {path} is up to date: nothing to rebuild")
     if major > SCHEMA_MAJOR:
         raise CollectionVersionError(f"the collection {path} was written by a newer Sverka; update Sverka to open it")
-    if major != 1:
+    if major not in (1, SCHEMA_MAJOR):
         raise CollectionVersionError(f"the collection {path} has format {major}, which this Sverka cannot read")
     new_path = path.with_name(path.name + ".rebuild")
     for leftover in (new_path, Path(f"{new_path}-wal"), Path(f"{new_path}-shm")):
@@ -82,7 +85,8 @@ def rebuild(path: str | Path, progress: Progress = no_progress, cancel: CancelTo
                 cancel.raise_if_cancelled()
                 progress(k, len(rows), "Rebuilding the collection")
                 try:
-                    text = zlib.decompress(blob).decode("utf-8", "surrogatepass")
+                    raw = zlib.decompress(blob) if major == 1 else bytes(blob)
+                    text = raw.decode("utf-8", "surrogatepass")
                 except (zlib.error, UnicodeDecodeError) as e:
                     raise CollectionError(f"the text of {doc_path or title} in {path} is damaged ({e}); "
                                           "it cannot be rebuilt from the collection") from e

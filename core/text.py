@@ -85,6 +85,11 @@ class Tokens:
 # Only a raw form never seen before goes through the slow path (joiners, NFKC, look-alikes,
 # dictionaries), once per process.
 
+#: Version of what canonization gives for a text (tokens, lemmas, hashes, spans). Stored in
+#: every collection: one built with another version is refused with "rebuild". Raise it with
+#: any change of the output; tests/core/test_versions.py pins the output of a fixed text.
+CANON_VERSION = 1
+
 _LINE_BREAK = "\n\r\x0b\x0c\x85\u2028"  # not U+2029: a paragraph ends a sentence
 _HYPHENS = "-\u2010\u00ad"  # hyphen-minus, hyphen, soft hyphen
 
