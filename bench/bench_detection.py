@@ -180,11 +180,28 @@ def passage(text: str, rng: np.random.Generator, lo: int, hi: int, prose: bool =
 
 # -- Sverka and the reference ----------------------------------------------------------
 
+_LAST_KINDS: list[tuple[int, int, str]] = []  # (start, end, kind) of the last sverka_compare's passages
+
+
 def sverka_compare(suspect: str, source: str):
     from sverka.core import api
 
     r = api.compare(api.document_from_text(suspect, "suspect"), api.document_from_text(source, "source"))
-    return [(p.suspect_start, p.suspect_end) for s in r.sources for p in s.passages if p.excluded is None]
+    counted = [p for s in r.sources for p in s.passages if p.excluded is None]
+    _LAST_KINDS[:] = [(p.suspect_start, p.suspect_end, p.kind) for p in counted]
+    return [(p.suspect_start, p.suspect_end) for p in counted]
+
+
+def kinds_of_planted(planted) -> dict[str, int]:
+    """The kind label of the passage holding most of each planted passage (last compare)."""
+    from collections import Counter
+
+    out: Counter = Counter()
+    for s0, e0 in planted:
+        best = max(_LAST_KINDS, key=lambda k: min(e0, k[1]) - max(s0, k[0]), default=None)
+        if best is not None and min(e0, best[1]) > max(s0, best[0]):
+            out[best[2]] += 1
+    return dict(out)
 
 
 def ref_compare(suspect: str, source: str):
@@ -254,7 +271,9 @@ def pairs_1mb(rng, kinds_by_lang):
                         print(f"  missed ({kind}): {suspect[s0:e0][:300]!r}")
             f2, p2 = score_planted(rf, planted, len(suspect))
             name = f"{lang} {kind}"
-            print(f"{name:<22} {f1:>9} /30 {p1:>6.3f} {t1 - t0:>7.2f} | {f2:>9} /30 {p2:>6.3f} {t2 - t1:>7.2f}")
+            labels = kinds_of_planted(planted)
+            print(f"{name:<22} {f1:>9} /30 {p1:>6.3f} {t1 - t0:>7.2f} | {f2:>9} /30 {p2:>6.3f} {t2 - t1:>7.2f}"
+                  f"   labels: {', '.join(f'{k} {v}' for k, v in sorted(labels.items(), key=lambda kv: -kv[1]))}")
             out.append((name, f1, p1, f2, p2))
     return out
 

@@ -40,6 +40,7 @@ from __future__ import annotations
 
 import bisect
 import re
+from collections import Counter
 from dataclasses import dataclass
 
 import numpy as np
@@ -611,8 +612,67 @@ def align(
         matched = words_in(ws, suspect_ranges)
         if matched < min_words:  # a neighbouring passage took the words it was counting on
             continue
-        out.append(Passage(c0, c1, d0, d1, words, method, matched=matched, pieces=tuple(pieces)))
+        out.append(Passage(c0, c1, d0, d1, words, method, matched=matched, pieces=tuple(pieces),
+                           kind=_kind(segs, pieces, a, b)))
     return out
+
+
+def _norm(word: str) -> str:
+    return word.lower().replace("ё", "е")
+
+
+def _kind(segs: list[Segment], pieces: list[tuple[int, int, int, int]], a: Tokens, b: Tokens) -> str:
+    """What kind of borrowing a passage is, from its alignment (``results.KINDS``): verbatim;
+    inflected (the same words in other forms); edited (words inserted, deleted or replaced,
+    stop words included); reordered (sentences or words in another order); paraphrase (more
+    than one of these at once)."""
+    ta, tb = a.text, b.text
+    found: set[str] = set()
+    by_a = sorted(segs, key=lambda s: (s.a0, s.a1))
+    if any(t.b0 < s.b0 and t.a0 >= s.a1 for s, t in zip(by_a, by_a[1:])):
+        found.add("reordered")  # a later part of the suspect comes from earlier in the source
+
+    def forms(tok: Tokens, i0: int, i1: int, text: str) -> list[str]:
+        return [_norm(text[x:y]) for x, y in zip(tok.starts[i0:i1].tolist(), tok.ends[i0:i1].tolist())]
+
+    for s in by_a:
+        fa, fb = forms(a, s.a0, s.a1, ta), forms(b, s.b0, s.b1, tb)
+        if s.sentence:
+            la, lb = a.hashes[s.a0:s.a1].tolist(), b.hashes[s.b0:s.b1].tolist()
+            if la != lb:
+                found.add("reordered" if sorted(la) == sorted(lb) else "edited")
+            if sorted(fa) != sorted(fb):
+                found.add("inflected")
+        elif fa != fb:
+            found.add("inflected")
+    # words of the suspect or of the source inside the passage that no matched part holds:
+    # inserted, deleted or replaced words (stop words too: they are compared as written)
+    a_words = [(m.start(), _norm(m.group())) for m in _WORD.finditer(ta, pieces[0][0], max(q[1] for q in pieces))]
+    b0, b1 = min(q[2] for q in pieces), max(q[3] for q in pieces)
+    b_words = [(m.start(), _norm(m.group())) for m in _WORD.finditer(tb, b0, b1)]
+
+    def outside(words, spans) -> Counter:
+        return Counter(w for x, w in words if not any(p <= x < q for p, q in spans))
+
+    # (the same words left over on both sides, such as a conjunction between rotated clauses,
+    # were moved, not edited)
+    if outside(a_words, [(q[0], q[1]) for q in pieces]) != outside(b_words, [(q[2], q[3]) for q in pieces]):
+        found.add("edited")
+    elif "reordered" not in found:
+        # stop words replaced inside a matched part: the canonical tokens agree, the words do not
+        for q in pieces:
+            wa = [_norm(m.group()) for m in _WORD.finditer(ta, q[0], q[1])]
+            wb = [_norm(m.group()) for m in _WORD.finditer(tb, q[2], q[3])]
+            if len(wa) != len(wb):
+                found.add("edited")
+                break
+            differ = {x for x, y in zip(wa, wb) if x != y}
+            if differ and "inflected" not in found:
+                found.add("edited")
+                break
+    if not found:
+        return "verbatim"
+    return found.pop() if len(found) == 1 else "paraphrase"
 
 
 def _trim_loners(c: _Chain, sid: np.ndarray, w: int) -> _Chain:

@@ -147,7 +147,7 @@ def _short_passage(a: Prepared, b: Prepared) -> Passage | None:
         b0, b1 = int(tb.starts[hit[0]]), int(tb.ends[hit[-1]])
     else:
         b0, b1 = int(tb.starts[0]), int(tb.ends[-1])
-    return Passage(int(ta.starts[0]), int(ta.ends[-1]), b0, b1, len(ta), "short")
+    return Passage(int(ta.starts[0]), int(ta.ends[-1]), b0, b1, len(ta), "short", kind="short")
 
 
 def match(a: Prepared, b: Prepared, settings: Settings, *, short: bool = False,

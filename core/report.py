@@ -7,9 +7,11 @@ JSON (what ``sverka check --json`` prints, one object per suspect)::
      "borrowed_percent", "cited_percent", "original_percent",
      "sources": [{"path", "title", "containment", "resemblance", "sentence_score",
                   "passages": [{"suspect_start", "suspect_end", "source_start", "source_end",
-                                "words", "matched_words", "similarity", "method", "excluded"}]}]}
+                                "words", "matched_words", "similarity", "kind", "method", "excluded"}]}]}
 
-Sources are sorted by containment, highest first (ties by content); passages by
+``kind`` says what kind of borrowing a passage is (results.KINDS: verbatim, inflected,
+edited, reordered, paraphrase, short). Sources are sorted by containment, highest first
+(ties by content); passages by
 ``suspect_start``. Shares are in 0..1, percentages in 0..100 (shares of the suspect's
 words; borrowed + cited + original = 100), offsets are Python ``str`` indices into the
 extracted texts.
@@ -100,6 +102,7 @@ def check_result_to_dict(result: CheckResult) -> dict:
                         "words": int(p.words),
                         "matched_words": int(p.matched_words),
                         "similarity": _share(p.similarity),
+                        "kind": p.kind,
                         "method": p.method,
                         "excluded": p.excluded,
                     }
@@ -127,7 +130,7 @@ def crosscheck_to_dict(result: CrossCheckResult) -> dict:
                 "passages": [
                     {"a_start": int(q.suspect_start), "a_end": int(q.suspect_end),
                      "b_start": int(q.source_start), "b_end": int(q.source_end),
-                     "words": int(q.words), "matched_words": int(q.matched_words)}
+                     "words": int(q.words), "matched_words": int(q.matched_words), "kind": q.kind}
                     for q in p.passages
                 ],
             }

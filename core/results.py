@@ -19,6 +19,16 @@ METHODS = {
     "short": "short-text match (longest words)",
 }
 
+#: What kind of borrowing a passage is (``Passage.kind``), computed from its alignment.
+KINDS = {
+    "verbatim": "copied word for word",
+    "inflected": "the same words in other forms",
+    "edited": "words inserted, deleted or replaced",
+    "reordered": "sentences or words in another order",
+    "paraphrase": "several of these at once",
+    "short": "a short text matched by its longest words",
+}
+
 #: Why a passage does not count towards the score (``Passage.excluded``).
 EXCLUSIONS = {
     "quote": "quoted text",
@@ -49,6 +59,7 @@ class Passage:
     excluded: str | None = None  # None, or a key of EXCLUSIONS
     matched: int | None = None  # words of the suspect inside ``pieces``; None: all ``words``
     pieces: tuple[tuple[int, int, int, int], ...] = ()  # matched parts; () = the whole passage
+    kind: str = ""  # a key of KINDS ("" where not computed)
 
     @property
     def matched_words(self) -> int:

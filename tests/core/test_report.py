@@ -22,7 +22,7 @@ from sverka.core.settings import Settings
 # The schema of issue 6, as a tiny checker (jsonschema is not a dependency). test_cli uses it too.
 
 PASSAGE = {"suspect_start": int, "suspect_end": int, "source_start": int, "source_end": int,
-           "words": int, "matched_words": int, "similarity": float, "method": str,
+           "words": int, "matched_words": int, "similarity": float, "kind": str, "method": str,
            "excluded": (type(None), str)}
 SOURCE = {"path": str, "title": str, "containment": float, "resemblance": float,
           "sentence_score": float, "passages": list}
@@ -200,7 +200,8 @@ def test_crosscheck_dict_follows_the_schema():
     assert d == {"documents": ["a.txt", "b.txt", "c.txt"],
                  "pairs": [{"a": "a.txt", "b": "b.txt", "a_in_b": 0.5, "b_in_a": 0.25, "resemblance": 0.2,
                             "shared_words": 12, "passages": [{"a_start": 0, "a_end": 50, "b_start": 10,
-                                                              "b_end": 60, "words": 12, "matched_words": 12}]}],
+                                                              "b_end": 60, "words": 12, "matched_words": 12,
+                                                              "kind": ""}]}],
                  "clusters": [["a.txt", "b.txt", "c.txt"]]}
 
 
