@@ -31,7 +31,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 from . import __version__
-from .results import EXCLUSIONS, METHODS, CheckResult, CrossCheckResult, SourceMatch
+from .results import EXCLUSIONS, KINDS, METHODS, CheckResult, CrossCheckResult, SourceMatch
 
 __all__ = ["check_result_to_dict", "crosscheck_to_dict", "render_html"]
 
@@ -265,6 +265,7 @@ def _excerpts(src: SourceMatch, rank: int, suspect_text: str) -> list[dict]:
                 "back": _pid(rank, i),
                 "passage": p,
                 "method": METHODS.get(p.method, p.method),
+                "kind": KINDS.get(p.kind, p.kind),
                 "excluded": EXCLUSIONS.get(p.excluded, p.excluded) if p.excluded else None,
                 "suspect": suspect_text[p.suspect_start:p.suspect_end],
                 "before": _context_before(text, a),

@@ -21,12 +21,12 @@ METHODS = {
 
 #: What kind of borrowing a passage is (``Passage.kind``), computed from its alignment.
 KINDS = {
-    "verbatim": "copied word for word",
-    "inflected": "the same words in other forms",
+    "verbatim": "verbatim copy",
+    "inflected": "word forms changed",
     "edited": "words inserted, deleted or replaced",
-    "reordered": "sentences or words in another order",
-    "paraphrase": "several of these at once",
-    "short": "a short text matched by its longest words",
+    "reordered": "sentences or words reordered",
+    "paraphrase": "paraphrase: several kinds of changes at once",
+    "short": "short text matched by its longest words",
 }
 
 #: Why a passage does not count towards the score (``Passage.excluded``).

@@ -27,13 +27,26 @@ from PySide6.QtWidgets import (
 )
 
 from sverka.core.api import CheckResult, Passage, SourceMatch
-from sverka.core.results import EXCLUSIONS, METHODS
+from sverka.core.results import EXCLUSIONS, KINDS, METHODS
 
 from .models import is_dark, percent, source_colour
 
 SOURCE_PROPERTY = QTextFormat.Property.UserProperty + 1  # index of the source painted here
 PASSAGE_PROPERTY = QTextFormat.Property.UserProperty + 2  # index of the passage within it
 MARK_PROPERTY = QTextFormat.Property.UserProperty + 3  # "quote" / "bibliography"
+
+
+def kind_name(key: str) -> str:
+    """What kind of borrowing a passage is, in the user's language (results.KINDS)."""
+    names = {
+        "verbatim": QCoreApplication.translate("Kinds", "verbatim copy"),
+        "inflected": QCoreApplication.translate("Kinds", "word forms changed"),
+        "edited": QCoreApplication.translate("Kinds", "words inserted, deleted or replaced"),
+        "reordered": QCoreApplication.translate("Kinds", "sentences or words reordered"),
+        "paraphrase": QCoreApplication.translate("Kinds", "paraphrase: several kinds of changes at once"),
+        "short": QCoreApplication.translate("Kinds", "short text matched by its longest words"),
+    }
+    return names.get(key, KINDS.get(key, key))
 
 
 def method_name(key: str) -> str:
@@ -392,6 +405,8 @@ class CompareView(QWidget):
             p = self.passage(ref)
             src = self.result.sources[ref.source]
             lines.append(self.tr("Source: %1").replace("%1", src.title))
+            if p.kind:
+                lines.append(self.tr("Kind: %1").replace("%1", kind_name(p.kind)))
             lines.append(self.tr("Found by: %1").replace("%1", method_name(p.method)))
             lines.append(self.tr("%n words").replace("%n", str(p.words)))
             if p.excluded:
@@ -422,7 +437,7 @@ class CompareView(QWidget):
             self._pos = self._order.index(ref)
         except ValueError:
             self._pos = -1
-        self.method_label.setText(method_name(p.method) + (
+        self.method_label.setText((kind_name(p.kind) + "  \u00b7  " if p.kind else "") + method_name(p.method) + (
             "  \u2014  " + self.tr("not counted: %1").replace("%1", exclusion_name(p.excluded)) if p.excluded else ""))
         self._update_counter()
         self.passageChanged.emit(ref.source, ref.passage)

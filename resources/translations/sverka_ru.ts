@@ -94,6 +94,10 @@
         <translation>Источник: %1</translation>
     </message>
     <message>
+        <source>Kind: %1</source>
+        <translation>Вид заимствования: %1</translation>
+    </message>
+    <message>
         <source>Found by: %1</source>
         <translation>Найдено методом: %1</translation>
     </message>
@@ -490,6 +494,33 @@
     <message>
         <source>%1 is contained in %2 by %3</source>
         <translation>%1 содержится в %2 на %3</translation>
+    </message>
+</context>
+<context>
+    <name>Kinds</name>
+    <message>
+        <source>verbatim copy</source>
+        <translation>дословное копирование</translation>
+    </message>
+    <message>
+        <source>word forms changed</source>
+        <translation>изменены формы слов</translation>
+    </message>
+    <message>
+        <source>words inserted, deleted or replaced</source>
+        <translation>слова вставлены, удалены или заменены</translation>
+    </message>
+    <message>
+        <source>sentences or words reordered</source>
+        <translation>предложения или слова переставлены</translation>
+    </message>
+    <message>
+        <source>paraphrase: several kinds of changes at once</source>
+        <translation>пересказ: сразу несколько видов изменений</translation>
+    </message>
+    <message>
+        <source>short text matched by its longest words</source>
+        <translation>короткий текст: совпали самые длинные слова</translation>
     </message>
 </context>
 <context>

@@ -40,3 +40,11 @@ def test_kind_is_in_the_json_report():
     r = api.compare(Document(OWN + CASES["inflected"], title="essay"), Document(SOURCE, title="source"))
     (p,) = check_result_to_dict(r)["sources"][0]["passages"]
     assert p["kind"] == "inflected"
+
+
+def test_kind_is_in_the_html_report():
+    from sverka.core.report import render_html
+
+    r = api.compare(Document(OWN + CASES["edited"], title="essay"), Document(SOURCE, title="source"))
+    page = render_html(r)
+    assert "<b>words inserted, deleted or replaced</b>" in page

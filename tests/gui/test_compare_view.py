@@ -168,3 +168,19 @@ def test_new_text_does_not_inherit_the_selected_passage_format(qtbot, hand_resul
     for pane in (view.left, view.right):
         assert pane.char_format_at(1).background().style() == Qt.BrushStyle.NoBrush
         assert pane.char_format_at(1).property(SOURCE_PROPERTY) is None
+
+
+def test_each_passage_says_what_kind_of_borrowing_it_is(qtbot):
+    from sverka.core import api
+    from sverka.core.document import Document
+
+    source = ("Старый рыбак жил со своей старухой у самого синего моря. Они жили в ветхой землянке "
+              "ровно тридцать лет и три года.")
+    suspect = "Мой рассказ о другом. Они живут в ветхих землянках ровно тридцать лет и три годы."
+    result = api.compare(Document(suspect, title="essay"), Document(source, title="tale"))
+    assert [p.kind for p in result.sources[0].passages] == ["inflected"]
+    view = make_view(qtbot, result)
+    view.next_passage()
+    assert view.method_label.text().startswith("word forms changed")
+    p = result.sources[0].passages[0]
+    assert "Kind: word forms changed" in view.tooltip_at("suspect", p.suspect_start + 1)
