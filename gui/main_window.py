@@ -137,7 +137,7 @@ class MainWindow(AcceptsPathDrops, QMainWindow):
         self.act_add_files = act("addFiles", sp.SP_FileIcon, None, self.choose_files_to_add)
         self.act_add_folder = act("addFolder", sp.SP_DirIcon, None, self.choose_folder_to_add)
         self.act_remove = act("removeDocuments", sp.SP_TrashIcon, QKeySequence.StandardKey.Delete,
-                              self.remove_selected)
+                              lambda: self.remove_selected())
         self.act_remove.setShortcutContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
         self.collection_panel.view.addAction(self.act_remove)
         self.act_open = act("openSuspect", sp.SP_DialogOpenButton, QKeySequence.StandardKey.Open,
@@ -264,6 +264,12 @@ class MainWindow(AcceptsPathDrops, QMainWindow):
                 widget.restoreState(state)
 
     def _update_title(self) -> None:
+        """The document whose result is shown, else the size of the collection."""
+        result = getattr(self, "result", None)
+        if result is not None:
+            name = result.suspect.title or Path(result.suspect.path or "").name
+            self.setWindowTitle(self.tr("%1 \u2014 Sverka").replace("%1", name))
+            return
         n = len(self.documents)
         self.setWindowTitle(self.tr("Sverka \u2014 %n documents in the collection").replace("%n", str(n))
                             if n else self.tr("Sverka"))
@@ -416,11 +422,26 @@ class MainWindow(AcceptsPathDrops, QMainWindow):
 
         return self._foreground("add", self.tr("Adding documents\u2026"), work, done, write=True)
 
-    def remove_selected(self) -> Job | None:
+    def remove_selected(self, confirmed: bool = False) -> Job | QMessageBox | None:
+        """Remove the selected documents from the collection, after the user confirms (the
+        question box is returned; its Yes removes). The files themselves stay."""
         docs = self.collection_panel.selected_documents()
         if not docs or self.current_job is not None:
             return None
-        ids = [d.id for d in docs]
+        if not confirmed:
+            box = self.notify(QMessageBox.Icon.Question, self.tr(
+                "Remove %n document(s) from the collection? The files themselves stay where they are."
+            ).replace("%n", str(len(docs))))
+            box.setStandardButtons(QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No)
+            box.setDefaultButton(QMessageBox.StandardButton.No)
+            ids = [d.id for d in docs]  # what the question named, whatever is selected by then
+            box.button(QMessageBox.StandardButton.Yes).clicked.connect(lambda: self._remove_ids(ids))
+            return box
+        return self._remove_ids([d.id for d in docs])
+
+    def _remove_ids(self, ids: list[int]) -> Job | None:
+        if self.current_job is not None:
+            return None
 
         def work(progress, cancel):
             with self._open_collection() as c:
@@ -551,6 +572,7 @@ class MainWindow(AcceptsPathDrops, QMainWindow):
 
     def show_result(self, result: CheckResult) -> None:
         self.result = result
+        self._update_title()
         self.results_view.set_result(result)
         self.tabs.setCurrentIndex(self.TAB_RESULT)
         self._update_actions()

@@ -156,6 +156,14 @@
 <context>
     <name>MainWindow</name>
     <message>
+        <source>%1 — Sverka</source>
+        <translation>%1 — Сверка</translation>
+    </message>
+    <message>
+        <source>Remove %n document(s) from the collection? The files themselves stay where they are.</source>
+        <translation>Убрать документы из коллекции (%n)? Сами файлы останутся на месте.</translation>
+    </message>
+    <message>
         <source>Text to check</source>
         <extracomment>File endings offered in file dialogs and picked up from folders for a cross-check. Settings fixed when a collection is built (see api.Collection).</extracomment>
         <translation>Проверяемый текст</translation>

@@ -291,3 +291,26 @@ def test_a_collection_of_an_earlier_sverka_is_rebuilt_on_request(qtbot, tmp_path
     qtbot.waitUntil(lambda: len(w.documents) == len(TEXTS), timeout=20000)
     assert (tmp_path / "old.sverka.format1.bak").exists()
     w.runner.shutdown()
+
+
+def test_remove_asks_first_and_the_title_names_the_checked_document(qtbot, window, sample_copy):
+    from PySide6.QtWidgets import QMessageBox
+
+    docs = add_and_wait(qtbot, window, [sample_copy / "collection"])
+    assert "8" in window.windowTitle()
+    panel = window.collection_panel
+    panel.view.selectRow(0)
+    box = window.remove_selected()
+    assert isinstance(box, QMessageBox) and "1" in box.text()
+    assert len(window.documents) == len(docs)  # nothing removed before the answer
+    box.button(QMessageBox.StandardButton.No).click()
+    assert len(window.documents) == len(docs)
+    box = window.remove_selected()
+    with qtbot.waitSignal(window.collectionChanged, timeout=TIMEOUT):
+        box.button(QMessageBox.StandardButton.Yes).click()
+    assert len(window.documents) == len(docs) - 1
+
+    window.load_suspect(sample_copy / "suspect.txt")
+    qtbot.waitUntil(lambda: window.suspect_document is not None, timeout=TIMEOUT)
+    result = check_and_wait(qtbot, window)
+    assert window.windowTitle() == f"{result.suspect.title} \u2014 Sverka"
