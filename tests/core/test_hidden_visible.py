@@ -1,0 +1,192 @@
+"""Hostile input, round two, classes 4 and 5 for Word files: hidden text is left out and
+reported (a full copy padded with hidden filler still scores as a copy), and visible text is
+read wherever Word keeps it (tracked insertions, content controls, fields, text boxes,
+footnotes, embedded parts), deleted text not. Every file is generated here."""
+
+from __future__ import annotations
+
+import time
+import zipfile
+from pathlib import Path
+
+import pytest
+
+from sverka.core import api
+from sverka.core.document import Document
+from sverka.core.extract import extract
+
+W = "http://schemas.openxmlformats.org/wordprocessingml/2006/main"
+NS = (f'xmlns:w="{W}" xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships" '
+      'xmlns:mc="http://schemas.openxmlformats.org/markup-compatibility/2006" '
+      'xmlns:wp="http://schemas.openxmlformats.org/drawingml/2006/wordprocessingDrawing" '
+      'xmlns:a="http://schemas.openxmlformats.org/drawingml/2006/main" '
+      'xmlns:wps="http://schemas.microsoft.com/office/word/2010/wordprocessingShape" '
+      'xmlns:v="urn:schemas-microsoft-com:vml" mc:Ignorable="wps"')
+
+SOURCE = (
+    "Глобальное потепление вызывает таяние ледников в Арктике и Антарктиде, что приводит к "
+    "повышению уровня Мирового океана. Учёные прогнозируют затопление прибрежных территорий "
+    "во многих странах мира уже к концу нынешнего столетия. Особенно уязвимы островные "
+    "государства Тихого океана, где большая часть суши находится всего в нескольких метрах "
+    "над уровнем моря."
+)
+FILLER = " ".join(f"слово{k} тест{k % 7} набор{k % 13}" for k in range(1500))
+
+
+def _rels(extra: str = "") -> str:
+    return ('<?xml version="1.0" encoding="UTF-8" standalone="yes"?>'
+            '<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">'
+            '<Relationship Id="rIdStyles" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/styles" Target="styles.xml"/>'
+            + extra + "</Relationships>")
+
+
+def make_docx(path: Path, body: str, *, styles: str = "", parts: dict[str, tuple[str, str, str, bytes]] | None = None) -> Path:
+    """A .docx whose body is ``body`` (WordprocessingML paragraphs); ``parts``: name ->
+    (relationship id, relationship type, content type, bytes) of extra parts under word/."""
+    parts = parts or {}
+    overrides = "".join(f'<Override PartName="/word/{name}" ContentType="{ct}"/>' for name, (_, _, ct, _) in parts.items())
+    rels = "".join(f'<Relationship Id="{rid}" Type="{rt}" Target="{name}"/>' for name, (rid, rt, _, _) in parts.items())
+    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as z:
+        z.writestr("[Content_Types].xml",
+                   '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>'
+                   '<Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types">'
+                   '<Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/>'
+                   '<Default Extension="xml" ContentType="application/xml"/>'
+                   '<Override PartName="/word/document.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml"/>'
+                   '<Override PartName="/word/styles.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.styles+xml"/>'
+                   + overrides + "</Types>")
+        z.writestr("_rels/.rels",
+                   '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>'
+                   '<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">'
+                   '<Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" Target="word/document.xml"/>'
+                   "</Relationships>")
+        z.writestr("word/_rels/document.xml.rels", _rels(rels))
+        z.writestr("word/styles.xml", f'<?xml version="1.0" encoding="UTF-8" standalone="yes"?><w:styles {NS}>{styles}</w:styles>')
+        z.writestr("word/document.xml",
+                   f'<?xml version="1.0" encoding="UTF-8" standalone="yes"?><w:document {NS}><w:body>{body}</w:body></w:document>')
+        for name, (_, _, _, data) in parts.items():
+            z.writestr(f"word/{name}", data)
+    return path
+
+
+def p(*runs: str, style: str = "") -> str:
+    ppr = f'<w:pPr><w:pStyle w:val="{style}"/></w:pPr>' if style else ""
+    return f"<w:p>{ppr}{''.join(runs)}</w:p>"
+
+
+def r(text: str, props: str = "") -> str:
+    rpr = f"<w:rPr>{props}</w:rPr>" if props else ""
+    return f'{rpr and "<w:r>" + rpr or "<w:r>"}<w:t xml:space="preserve">{text}</w:t></w:r>'
+
+
+def timed_extract(path: Path):
+    t = time.perf_counter()
+    doc = extract(path)
+    assert time.perf_counter() - t < 10
+    return doc
+
+
+@pytest.mark.parametrize("how, props, styles", [
+    ("hidden formatting", "<w:vanish/>", ""),
+    ("white text", '<w:color w:val="FFFFFF"/>', ""),
+    ("text of 1 pt or less", '<w:sz w:val="2"/>', ""),
+    ("hidden formatting", '<w:rStyle w:val="Secret"/>',
+     '<w:style w:type="character" w:styleId="Secret"><w:rPr><w:vanish/></w:rPr></w:style>'),
+])
+def test_hidden_filler_is_left_out_and_reported(tmp_path, how, props, styles):
+    body = p(r(SOURCE)) + p(r(FILLER, props)) + p(r("Вывод: климат меняется."), r(" " + FILLER[:3000], props))
+    doc = timed_extract(make_docx(tmp_path / "essay.docx", body, styles=styles))
+    assert "слово1 " not in doc.text and SOURCE in doc.text and "Вывод: климат меняется." in doc.text
+    (warning,) = [w for w in doc.warnings if w.startswith("hidden text left out")]
+    assert how in warning and "word(s)" in warning and "%" in warning
+    result = api.compare(doc, Document(SOURCE, title="source"))
+    assert result.borrowed_percent > 85  # the filler would have made it ~2 %
+
+
+def test_white_text_on_a_dark_highlight_is_visible(tmp_path):
+    body = p(r("Белый текст на тёмном фоне виден всем.", '<w:color w:val="FFFFFF"/><w:highlight w:val="black"/>'))
+    doc = timed_extract(make_docx(tmp_path / "dark.docx", body))
+    assert "Белый текст на тёмном фоне виден всем." in doc.text
+    assert not any(w.startswith("hidden text") for w in doc.warnings)
+
+
+TEXTBOX = ('<w:r><mc:AlternateContent><mc:Choice Requires="wps"><w:drawing><wp:anchor><a:graphic><a:graphicData>'
+           '<wps:wsp><wps:txbx><w:txbxContent>{inner}</w:txbxContent></wps:txbx></wps:wsp>'
+           '</a:graphicData></a:graphic></wp:anchor></w:drawing></mc:Choice>'
+           '<mc:Fallback><w:pict><v:shape><v:textbox><w:txbxContent>{inner}</w:txbxContent></v:textbox></v:shape></w:pict>'
+           '</mc:Fallback></mc:AlternateContent></w:r>')
+
+
+def test_visible_text_is_read_wherever_word_keeps_it(tmp_path):
+    phrases = {
+        "ins": "Вставленное при рецензировании предложение читается.",
+        "move": "Перенесённое предложение тоже читается.",
+        "sdt": "Текст в элементе управления содержимым.",
+        "smart": "Текст внутри смарт-тега.",
+        "custom": "Текст внутри пользовательского XML.",
+        "field": "Результат простого поля.",
+        "complex": "Результат сложного поля.",
+        "link": "Текст гиперссылки.",
+        "dir": "Текст с направлением письма.",
+        "box": "Текст в надписи на странице.",
+        "block_sdt": "Абзац внутри блочного элемента управления.",
+        "foot": "Сноска с текстом источника.",
+        "end": "Концевая сноска с текстом.",
+        "chunk": "Вложенный HTML-фрагмент документа.",
+    }
+    body = (
+        p(r("Начало абзаца. "), f'<w:ins w:id="1" w:author="a">{r(phrases["ins"])}</w:ins>',
+          f'<w:del w:id="2" w:author="a"><w:r><w:delText>Удалённый текст не читается.</w:delText></w:r></w:del>',
+          f'<w:moveFrom w:id="3" w:author="a">{r("Старое место переноса не читается.")}</w:moveFrom>',
+          f'<w:moveTo w:id="4" w:author="a">{r(" " + phrases["move"])}</w:moveTo>')
+        + p(f'<w:sdt><w:sdtPr/><w:sdtContent>{r(phrases["sdt"])}</w:sdtContent></w:sdt>',
+            f'<w:smartTag w:uri="u" w:element="e">{r(" " + phrases["smart"])}</w:smartTag>',
+            f'<w:customXml w:element="e">{r(" " + phrases["custom"])}</w:customXml>')
+        + p(f'<w:fldSimple w:instr=" DATE ">{r(phrases["field"])}</w:fldSimple>',
+            '<w:r><w:fldChar w:fldCharType="begin"/></w:r><w:r><w:instrText> PAGE </w:instrText></w:r>'
+            f'<w:r><w:fldChar w:fldCharType="separate"/></w:r>{r(" " + phrases["complex"])}'
+            '<w:r><w:fldChar w:fldCharType="end"/></w:r>',
+            f'<w:hyperlink r:id="rIdX">{r(" " + phrases["link"])}</w:hyperlink>',
+            f'<w:dir w:val="ltr">{r(" " + phrases["dir"])}</w:dir>')
+        + p(r("Абзац с надписью."), TEXTBOX.format(inner=p(r(phrases["box"]))))
+        + f'<w:sdt><w:sdtPr/><w:sdtContent>{p(r(phrases["block_sdt"]))}</w:sdtContent></w:sdt>'
+        + '<w:altChunk r:id="rIdChunk"/>'
+        + p(r("Последний абзац."))
+    )
+    notes = lambda kind, text: (  # noqa: E731
+        f'<?xml version="1.0" encoding="UTF-8" standalone="yes"?><w:{kind}s {NS}>'
+        f'<w:{kind} w:type="separator" w:id="-1">{p("<w:r><w:separator/></w:r>")}</w:{kind}>'
+        f'<w:{kind} w:id="1">{p(r(text))}</w:{kind}></w:{kind}s>').encode()
+    rel = "http://schemas.openxmlformats.org/officeDocument/2006/relationships/"
+    parts = {
+        "footnotes.xml": ("rIdFoot", rel + "footnotes",
+                          "application/vnd.openxmlformats-officedocument.wordprocessingml.footnotes+xml",
+                          notes("footnote", phrases["foot"])),
+        "endnotes.xml": ("rIdEnd", rel + "endnotes",
+                         "application/vnd.openxmlformats-officedocument.wordprocessingml.endnotes+xml",
+                         notes("endnote", phrases["end"])),
+        "chunk.html": ("rIdChunk", rel + "aFChunk", "text/html",
+                       f"<html><body><p>{phrases['chunk']}</p></body></html>".encode()),
+    }
+    doc = timed_extract(make_docx(tmp_path / "visible.docx", body, parts=parts))
+    for key, phrase in phrases.items():
+        assert doc.text.count(phrase) == 1, (key, doc.text)
+    assert "Удалённый" not in doc.text and "Старое место" not in doc.text and "PAGE" not in doc.text
+    text = doc.text
+    assert text.index(phrases["box"]) > text.index("Абзац с надписью.")  # the box after its anchor
+    assert text.index(phrases["foot"]) > text.index("Последний абзац.")  # notes after the body
+    assert text.index(phrases["end"]) > text.index(phrases["foot"])
+    assert not any(w.startswith("hidden text") for w in doc.warnings)
+
+
+def test_a_copy_kept_only_in_a_text_box_and_a_footnote_is_found(tmp_path):
+    half = SOURCE.index("Учёные")
+    body = p(r("Моё сочинение о климате.")) + p(r("Смотрите рисунок."), TEXTBOX.format(inner=p(r(SOURCE[:half]))))
+    rel = "http://schemas.openxmlformats.org/officeDocument/2006/relationships/"
+    foot = (f'<?xml version="1.0" encoding="UTF-8" standalone="yes"?><w:footnotes {NS}>'
+            f'<w:footnote w:id="1">{p(r(SOURCE[half:]))}</w:footnote></w:footnotes>').encode()
+    parts = {"footnotes.xml": ("rIdFoot", rel + "footnotes",
+                               "application/vnd.openxmlformats-officedocument.wordprocessingml.footnotes+xml", foot)}
+    doc = timed_extract(make_docx(tmp_path / "boxed.docx", body, parts=parts))
+    result = api.compare(doc, Document(SOURCE, title="source"))
+    assert result.borrowed_percent > 80
