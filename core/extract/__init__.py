@@ -201,12 +201,13 @@ def _read(path: Path, fmt: str) -> tuple[str, str, list[str], list[tuple[str, st
 
     try:
         if fmt == "html":
-            from .html_text import decode_html, html_to_text
+            from .hidden import hidden_text_warnings
+            from .html_text import decode_html, html_to_text_and_hidden
 
             markup, encoding, warnings = decode_html(data)
             del data
-            text, title = html_to_text(markup)
-            return text, title, warnings, [("encoding", encoding)]
+            text, title, hidden = html_to_text_and_hidden(markup)
+            return text, title, warnings + hidden_text_warnings(hidden, text), [("encoding", encoding)]
         decoded = decode_bytes(data)
     except BinaryData:
         raise UnsupportedFormat(path, "binary data, not a text file") from None

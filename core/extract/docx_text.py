@@ -28,6 +28,7 @@ from collections import Counter
 from pathlib import Path
 
 from ..errors import CorruptFile
+from .hidden import hidden_text_warnings
 from .safety import open_checked_zip
 
 W = "http://schemas.openxmlformats.org/wordprocessingml/2006/main"
@@ -309,14 +310,5 @@ def extract_docx(path: Path) -> tuple[str, str, list[str]]:
         raise CorruptFile(path, f"the Word document is damaged ({type(e).__name__}: {e})") from None
     text = "\n".join([*headers, *body, *footers, *notes])
     title = (document.core_properties.title or "").strip()
-    return text, title, hidden_text_warnings(reader.hidden, len(_WORD.findall(text)))
+    return text, title, hidden_text_warnings(reader.hidden, text)
 
-
-def hidden_text_warnings(hidden: Counter, visible_words: int) -> list[str]:
-    """The tampering warning for text a format hides from the reader (one place, every format)."""
-    total = sum(hidden.values())
-    if not total:
-        return []
-    share = 100.0 * total / (total + visible_words)
-    how = ", ".join(f"{reason}: {n}" for reason, n in hidden.most_common())
-    return [f"hidden text left out: {total} word(s), {share:.1f} % of the document ({how})"]

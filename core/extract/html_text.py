@@ -4,6 +4,12 @@ Rules: script, style, template, noscript, svg, math, object and iframe content i
 the document title); character references are decoded; runs of white space collapse to
 one space as a browser shows them, except inside <pre>; block elements and <br> end a line.
 The encoding comes from a BOM, then a <meta> charset, then the plain-text detection.
+
+Hidden text is left out and counted (:attr:`_TextParser.hidden`, reported as a warning by
+the caller): elements with the ``hidden`` attribute, an inline style of ``display: none``,
+``visibility: hidden``, ``font-size: 0`` or ``opacity: 0``, or a class or id that a
+``<style>`` rule of the page hides that way (simple ``.class`` and ``#id`` selectors, with or
+without a tag name). Other selectors, external style sheets and scripts are not evaluated.
 """
 
 from __future__ import annotations
@@ -25,6 +31,11 @@ _BLOCK = {
 _CELL = {"td", "th"}
 _VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr"}
 _SPACE = re.compile(r"[ \t\n\r\f]+")
+_HIDING = re.compile(r"display\s*:\s*none|visibility\s*:\s*(?:hidden|collapse)|font-size\s*:\s*0(?:\.0*)?(?:px|pt|em|rem|%)?\s*(?:;|$|!)"
+                     r"|opacity\s*:\s*0(?:\.0*)?\s*(?:;|$|!)", re.I)
+_RULE = re.compile(r"([^{}]+)\{([^{}]*)\}")
+_SIMPLE_SELECTOR = re.compile(r"^\s*[a-z0-9]*([.#])([A-Za-z0-9_-]+)\s*$", re.I)
+_WORDS = re.compile(r"\w+")
 
 
 def decode_html(data: bytes) -> tuple[str, str, list[str]]:
@@ -46,15 +57,48 @@ def decode_html(data: bytes) -> tuple[str, str, list[str]]:
 
 def html_to_text(markup: str) -> tuple[str, str]:
     """(visible text, title) of an HTML string."""
-    parser = _TextParser()
+    return html_to_text_and_hidden(markup)[:2]
+
+
+def html_to_text_and_hidden(markup: str) -> tuple[str, str, dict[str, int]]:
+    """(visible text, title, {how hidden: words left out}) of an HTML string."""
+    parser = _TextParser(_hidden_selectors(markup))
     parser.feed(markup)
     parser.close()
-    return parser.result(), " ".join(parser.title).strip()
+    return parser.result(), " ".join(parser.title).strip(), dict(parser.hidden)
+
+
+def _hidden_selectors(markup: str) -> tuple[frozenset[str], frozenset[str]]:
+    """(classes, ids) that the page's own <style> rules hide."""
+    classes, ids = set(), set()
+    low = markup.lower()
+    start = 0
+    while True:  # every <style>...</style> block, linearly
+        i = low.find("<style", start)
+        if i < 0:
+            break
+        j = low.find(">", i)
+        k = low.find("</style", j if j >= 0 else i)
+        if j < 0 or k < 0:
+            break
+        for selectors, body in _RULE.findall(markup[j + 1:k]):
+            if _HIDING.search(body):
+                for sel in selectors.split(","):
+                    m = _SIMPLE_SELECTOR.match(sel)
+                    if m:
+                        (classes if m.group(1) == "." else ids).add(m.group(2))
+        start = k + 7
+    return frozenset(classes), frozenset(ids)
 
 
 class _TextParser(HTMLParser):
-    def __init__(self) -> None:
+    def __init__(self, hidden_selectors: tuple[frozenset[str], frozenset[str]] = (frozenset(), frozenset())) -> None:
         super().__init__(convert_charrefs=True)
+        self.hidden_classes, self.hidden_ids = hidden_selectors
+        self.hide_stack: list[str] = []  # open elements inside a hidden one (the first hides)
+        self.hide_open: dict[str, int] = {}  # how many of each tag hide_stack holds (linear on deep nesting)
+        self.hide_reason = ""
+        self.hidden: dict[str, int] = {}
         self.lines: list[str] = []
         self.current: list[str] = []
         self.skip_depth = 0
@@ -64,7 +108,25 @@ class _TextParser(HTMLParser):
         self.title: list[str] = []
         self.row_cells = 0
 
+    def _hides(self, attrs) -> str:
+        a = dict(attrs)
+        if "hidden" in a:
+            return "hidden attribute"
+        if _HIDING.search(a.get("style") or ""):
+            return "hidden by its style"
+        if self.hidden_classes and set((a.get("class") or "").split()) & self.hidden_classes:
+            return "hidden by the page's styles"
+        if self.hidden_ids and (a.get("id") or "") in self.hidden_ids:
+            return "hidden by the page's styles"
+        return ""
+
     def handle_starttag(self, tag: str, attrs) -> None:
+        if tag not in _VOID and not self.skip_tag:
+            reason = "" if self.hide_stack else self._hides(attrs)
+            if self.hide_stack or reason:
+                self.hide_stack.append(tag)
+                self.hide_open[tag] = self.hide_open.get(tag, 0) + 1
+                self.hide_reason = reason or self.hide_reason
         if tag == "title":
             self.in_title = True
         elif tag in _SKIP and tag not in _VOID:
@@ -87,6 +149,12 @@ class _TextParser(HTMLParser):
             self._break()
 
     def handle_endtag(self, tag: str) -> None:
+        if self.hide_stack and not self.skip_tag and self.hide_open.get(tag):
+            while self.hide_stack:
+                top = self.hide_stack.pop()
+                self.hide_open[top] -= 1
+                if top == tag:
+                    break
         if tag == "title":
             self.in_title = False
         if self.skip_tag and tag in ("body", "html"):
@@ -106,6 +174,11 @@ class _TextParser(HTMLParser):
             self.title.append(_SPACE.sub(" ", data).strip())
             return
         if self.skip_tag:
+            return
+        if self.hide_stack:
+            words = len(_WORDS.findall(data))
+            if words:
+                self.hidden[self.hide_reason] = self.hidden.get(self.hide_reason, 0) + words
             return
         if self.pre_depth:
             lines = data.replace("\r\n", "\n").replace("\r", "\n").split("\n")

@@ -190,3 +190,40 @@ def test_a_copy_kept_only_in_a_text_box_and_a_footnote_is_found(tmp_path):
     doc = timed_extract(make_docx(tmp_path / "boxed.docx", body, parts=parts))
     result = api.compare(doc, Document(SOURCE, title="source"))
     assert result.borrowed_percent > 80
+
+
+@pytest.mark.parametrize("wrap", [
+    '<div hidden>{}</div>',
+    '<p style="display:none">{}</p>',
+    '<span style="color:red; visibility: hidden">{}</span>',
+    '<div style="font-size:0">{}</div>',
+    '<div class="note x">{}</div>',
+    '<section id="pad"><div><p>{}</p></div></section>',
+])
+def test_hidden_html_is_left_out_and_reported(tmp_path, wrap):
+    page = ("<html><head><style>.x { display : none } #pad{visibility:hidden}</style></head><body>"
+            f"<p>{SOURCE}</p>{wrap.format(FILLER)}<p>Вывод: климат меняется.</p></body></html>")
+    path = tmp_path / "page.html"
+    path.write_text(page, encoding="utf-8")
+    doc = timed_extract(path)
+    assert "слово1 " not in doc.text and SOURCE in doc.text and "Вывод: климат меняется." in doc.text
+    assert any(w.startswith("hidden text left out: 4500 word(s)") for w in doc.warnings), doc.warnings
+    assert api.compare(doc, Document(SOURCE, title="source")).borrowed_percent > 85
+
+
+def test_visible_html_around_hidden_parts_is_all_read(tmp_path):
+    page = ("<body><div>Первый видимый абзац.<div style='display:none'><div>скрыто</div><p>скрыто тоже"
+            "</div>Второй видимый абзац.</div><p class='other'>Третий видимый абзац.</p></body>")
+    path = tmp_path / "mixed.html"
+    path.write_text(page, encoding="utf-8")
+    doc = timed_extract(path)
+    assert [line for line in doc.text.split("\n") if line] == [
+        "Первый видимый абзац.", "Второй видимый абзац.", "Третий видимый абзац."]
+
+
+def test_deeply_nested_hidden_html_is_read_in_linear_time(tmp_path):
+    page = "<div hidden>" + "<div>x " * 150_000 + "</div>" * 150_001 + "<p>Видимый конец.</p>"
+    path = tmp_path / "deep.html"
+    path.write_text(page, encoding="utf-8")
+    doc = timed_extract(path)
+    assert doc.text.strip() == "Видимый конец."
