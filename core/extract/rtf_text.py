@@ -6,6 +6,11 @@ many programs declares ``\ansicpg1251`` with ``\fcharset0`` fonts, which striprt
 into Latin-1 mojibake. So ``\fcharset0`` (the ANSI charset, i.e. "the document's code
 page") is rewritten to the charset number of ``\ansicpg`` before striprtf runs, and raw
 8-bit bytes are decoded with that code page too.
+
+Before striprtf, one linear pass over the RTF (:func:`_prepass`) leaves out hidden text
+(``\\v`` up to ``\\v0`` or the end of its group; counted and reported) and moves footnotes
+(``{\\footnote ...}``, which striprtf drops) after the body. Text inside drawing shapes
+(``\\shptxt``) is not read.
 """
 
 from __future__ import annotations
@@ -15,10 +20,18 @@ import re
 from pathlib import Path
 
 from ..errors import CorruptFile
+from .hidden import hidden_text_warnings
 
 _ANSICPG = re.compile(rb"\\ansicpg(\d+)")
 _FCHARSET0 = re.compile(r"\\fcharset0(?![0-9])")
 _TITLE = re.compile(r"\{\\title\s?([^{}]*)\}")
+_TOKEN = re.compile(r"\\([a-zA-Z]+)(-?\d+)? ?|\\'[0-9a-fA-F]{2}|\\[^a-zA-Z]|[{}]|[^\\{}]+")
+_WORD = re.compile(r"\w+")
+#: Groups that hold no text of the page (tables, styles, metadata, pictures): hidden
+#: formatting inside them (a hidden character style) is not hidden text.
+_NOT_TEXT = {"fonttbl", "colortbl", "stylesheet", "info", "listtable", "listoverridetable", "rsidtbl",
+             "generator", "pict", "object", "themedata", "colorschememapping", "latentstyles",
+             "datastore", "xmlnstbl", "mmathPr", "filetbl", "revtbl", "pgdsctbl"}
 # Windows code page -> RTF \fcharset number (the inverse of striprtf's charset_map for ANSI pages).
 _CHARSET_OF_CODEPAGE = {1250: 238, 1251: 204, 1253: 161, 1254: 162, 1255: 177, 1256: 178, 1257: 186, 874: 222}
 
@@ -37,10 +50,72 @@ def extract_rtf(path: Path, data: bytes) -> tuple[str, str, list[str]]:
     source = data.decode(encoding, errors="replace")
     if codepage in _CHARSET_OF_CODEPAGE:
         source = _FCHARSET0.sub(rf"\\fcharset{_CHARSET_OF_CODEPAGE[codepage]}", source)
+    source, hidden_words = _prepass(source)
     try:
         text = rtf_to_text(source, encoding=encoding, errors="replace")
     except (ValueError, LookupError, IndexError) as e:
         raise CorruptFile(path, f"the RTF file is damaged ({type(e).__name__}: {e})") from None
     tm = _TITLE.search(source)
     title = rtf_to_text("{\\rtf1 " + tm.group(1) + "}", encoding=encoding, errors="replace").strip() if tm else ""
-    return text, title, []
+    return text, title, hidden_text_warnings({"hidden formatting": hidden_words} if hidden_words else {}, text)
+
+
+def _prepass(source: str) -> tuple[str, int]:
+    """(RTF without its hidden text and with its footnotes moved to the end, words left out)."""
+    out: list[str] = []
+    notes: list[str] = []
+    note: list[str] | None = None
+    note_depth = 0
+    hidden = [False]  # per open group: is \v on
+    not_text = [False]  # per open group: a table, style sheet, picture ... (no text of the page)
+    fresh = False  # the previous token opened a group
+    depth = 0
+    gone: list[str] = []  # hidden text left out (escaped characters as "x"), to count its words
+    after_u = False
+    for m in _TOKEN.finditer(source):
+        tok = m.group(0)
+        target = note if note is not None else out
+        after_u, was_u = m.group(1) == "u", after_u
+        if fresh and (tok == "\\*" or m.group(1) in _NOT_TEXT):
+            not_text[-1] = True
+        fresh = tok == "{"
+        if tok == "{":
+            depth += 1
+            hidden.append(hidden[-1])
+            not_text.append(not_text[-1])
+            target.append(tok)
+        elif tok == "}":
+            depth -= 1
+            if hidden[-1]:
+                gone.append(" ")
+            if len(hidden) > 1:
+                hidden.pop()
+                not_text.pop()
+            target.append(tok)
+            if note is not None and depth < note_depth:
+                notes.append("".join(note))
+                note = None
+        elif not_text[-1]:
+            target.append(tok)  # kept as it is: striprtf skips these groups itself
+        elif m.group(1) == "v":
+            hidden[-1] = m.group(2) != "0"
+            gone.append(" ")
+        elif m.group(1) == "footnote" and note is None and out and out[-1] == "{":
+            out.pop()  # the group opened just before: it becomes a note read after the body
+            note, note_depth = ["{"], depth
+        elif hidden[-1] and not tok.startswith("\\"):
+            gone.append(tok[1:] if was_u else tok)  # (the fallback character after \u)
+        elif hidden[-1] and (tok.startswith("\\'") or m.group(1) == "u"):
+            gone.append("x")  # an escaped character of hidden text: a letter, as far as counting goes
+        elif hidden[-1] and m.group(1) == "uc":
+            continue
+        else:
+            target.append(tok)
+    if note is not None:  # an unclosed footnote: keep what it held
+        notes.append("".join(note))
+    body = "".join(out)
+    if notes:
+        end = body.rfind("}")
+        end = end if end >= 0 else len(body)
+        body = body[:end] + "".join("\\par " + n for n in notes) + body[end:]
+    return body, len(_WORD.findall("".join(gone)))

@@ -227,3 +227,32 @@ def test_deeply_nested_hidden_html_is_read_in_linear_time(tmp_path):
     path.write_text(page, encoding="utf-8")
     doc = timed_extract(path)
     assert doc.text.strip() == "Видимый конец."
+
+
+def _rtf_escape(text: str) -> str:
+    return "".join(c if ord(c) < 128 else f"\\u{ord(c) if ord(c) < 32768 else ord(c) - 65536}?" for c in text)
+
+
+def test_hidden_rtf_is_left_out_and_footnotes_follow_the_body(tmp_path):
+    rtf = ("{\\rtf1\\ansi\\ansicpg1251{\\fonttbl{\\f0 Times;}}{\\stylesheet{\\s1\\v Hidden char style;}}"
+           f"\\pard {_rtf_escape(SOURCE)}\\par {{\\v {_rtf_escape(FILLER)}}}\\par "
+           f"{_rtf_escape('Конец')}{{\\footnote {{\\fs20 {_rtf_escape('Сноска: источник указан автором.')}}}}}"
+           f"{_rtf_escape(' текста.')}\\par "
+           f"\\v {_rtf_escape('скрытый хвост')}\\v0  {_rtf_escape('Видимая подпись.')}}}")
+    path = tmp_path / "essay.rtf"
+    path.write_text(rtf, encoding="ascii")
+    doc = timed_extract(path)
+    assert SOURCE in doc.text and "слово1 " not in doc.text and "скрытый" not in doc.text
+    assert "Видимая подпись." in doc.text
+    assert doc.text.index("Сноска: источник указан автором.") > doc.text.index("Видимая подпись.")
+    (warning,) = [w for w in doc.warnings if w.startswith("hidden text left out")]
+    assert warning.startswith("hidden text left out: 4502 word(s)")
+    assert api.compare(doc, Document(SOURCE, title="source")).borrowed_percent > 85
+
+
+def test_rtf_passes_are_linear(tmp_path):
+    rtf = "{\\rtf1 " + "{\\v x " * 100_000 + "}" * 100_000 + " visible end}"
+    path = tmp_path / "deep.rtf"
+    path.write_text(rtf, encoding="ascii")
+    doc = timed_extract(path)
+    assert "visible end" in doc.text
