@@ -1,8 +1,16 @@
 """OpenDocument text (.odt) through odfpy: paragraphs and headings in document order.
 
 Lists, tables, sections and frames are walked through; every text:p and text:h becomes
-one line (odfpy's teletype turns text:s, text:tab and text:line-break into spaces, tabs
-and newlines). Table cells of one row are joined by tabs.
+one line (text:s, text:tab and text:line-break become spaces, tabs and newlines). Table
+cells of one row are joined by tabs. Footnotes and endnotes (text:note) are taken out of
+the sentence they are anchored in and read after the body; text boxes (draw:text-box)
+follow the paragraph that anchors them; tracked deletions (text:tracked-changes) and
+comments (office:annotation) are not read.
+
+Hidden text is left out and reported: text whose style (automatic or named, with its
+parents) says ``text:display="none"``, white (``fo:color`` #ffffff with no background) or
+1 pt or less (``fo:font-size``); hidden sections (``text:display="none"``), hidden
+paragraphs and hidden text fields.
 
 odfpy prints a whole XML part to stdout and carries on when the part is malformed, so
 the XML members are checked for well-formedness (with expat, streaming) before odfpy sees them.
@@ -16,6 +24,7 @@ import zipfile
 from pathlib import Path
 
 from ..errors import CorruptFile, TooLarge, UnsupportedFormat
+from .hidden import hidden_text_warnings
 from .safety import MAX_TEXT_CHARS, open_checked_zip
 
 ODT_MIMETYPE = b"application/vnd.oasis.opendocument.text"
@@ -38,37 +47,146 @@ def extract_odt(path: Path) -> tuple[str, str, list[str]]:
         _check_space_runs(path, zf.read("content.xml"))
 
     from odf import opendocument, teletype
-    from odf.namespaces import DCNS, TABLENS, TEXTNS
+    from odf.namespaces import DCNS
 
     try:
         doc = opendocument.load(str(path))
     except (KeyError, ValueError, zipfile.BadZipFile) as e:
         raise CorruptFile(path, f"the OpenDocument file is damaged ({type(e).__name__}: {e})") from None
 
-    lines: list[str] = []
-
-    def walk(node) -> None:
-        for child in node.childNodes:
-            qname = getattr(child, "qname", None)
-            if qname in ((TEXTNS, "p"), (TEXTNS, "h")):
-                lines.append(teletype.extractText(child))
-            elif qname == (TABLENS, "table-row"):
-                cells = []
-                for cell in child.childNodes:
-                    if getattr(cell, "qname", None) == (TABLENS, "table-cell"):
-                        sub: list[str] = []
-                        _collect(cell, sub, teletype, TEXTNS)
-                        cells.append(" ".join(s for s in sub if s.strip()))
-                lines.append("\t".join(cells))
-            elif qname is not None:
-                walk(child)
-
-    walk(doc.text)
+    reader = _Reader(_style_reasons(doc))
+    lines = reader.blocks(doc.text)
     title = ""
     for el in doc.meta.childNodes:
         if getattr(el, "qname", None) == (DCNS, "title"):
             title = teletype.extractText(el).strip()
-    return "\n".join(lines), title, []
+    text = "\n".join(lines + reader.notes)
+    return text, title, hidden_text_warnings(reader.hidden, text)
+
+
+_TEXT = "urn:oasis:names:tc:opendocument:xmlns:text:1.0"
+_STYLE = "urn:oasis:names:tc:opendocument:xmlns:style:1.0"
+_FO = "urn:oasis:names:tc:opendocument:xmlns:xsl-fo-compatible:1.0"
+_DRAW = "urn:oasis:names:tc:opendocument:xmlns:drawing:1.0"
+_OFFICE = "urn:oasis:names:tc:opendocument:xmlns:office:1.0"
+_TABLE = "urn:oasis:names:tc:opendocument:xmlns:table:1.0"
+_WORD = re.compile(r"\w+")
+_NOT_READ = {(_TEXT, "tracked-changes"), (_OFFICE, "annotation"), (_OFFICE, "annotation-end"),
+             (_TEXT, "note-citation"), (_TEXT, "hidden-paragraph"), (_TEXT, "hidden-text")}
+
+
+def _style_reasons(doc) -> dict[str, str]:
+    """Style name -> how text of that style is hidden, for the styles that hide it."""
+    own: dict[str, tuple[str, str | None]] = {}  # name -> (reason or "", parent)
+    for container in (doc.styles, doc.automaticstyles):
+        for st in container.childNodes:
+            if getattr(st, "qname", None) != (_STYLE, "style"):
+                continue
+            name = st.attributes.get((_STYLE, "name"))
+            reason = ""
+            for props in st.childNodes:
+                if getattr(props, "qname", None) != (_STYLE, "text-properties"):
+                    continue
+                a = props.attributes
+                size = (a.get((_FO, "font-size")) or "").strip().lower()
+                color = (a.get((_FO, "color")) or "").strip().lower()
+                if (a.get((_TEXT, "display")) or "") == "none":
+                    reason = "hidden formatting"
+                elif size.endswith("pt") and _points(size[:-2]) <= 1.0:
+                    reason = "text of 1 pt or less"
+                elif color in ("#ffffff", "#fff") and (a.get((_FO, "background-color")) or "transparent").lower() in (
+                        "transparent", "#ffffff", "#fff"):
+                    reason = "white text"
+            own[name] = (reason, st.attributes.get((_STYLE, "parent-style-name")))
+    out = {}
+    for name in own:
+        seen, current = 0, name
+        while current in own and seen < 10:
+            if own[current][0]:
+                out[name] = own[current][0]
+                break
+            current, seen = own[current][1], seen + 1
+    return out
+
+
+def _points(value: str) -> float:
+    try:
+        return float(value)
+    except ValueError:
+        return 99.0
+
+
+class _Reader:
+    def __init__(self, reasons: dict[str, str]) -> None:
+        self.reasons = reasons
+        self.hidden: dict[str, int] = {}
+        self.notes: list[str] = []
+
+    def _hide(self, reason: str, node) -> None:
+        from odf import teletype
+
+        self.hidden[reason] = self.hidden.get(reason, 0) + len(_WORD.findall(teletype.extractText(node)))
+
+    def _style_reason(self, node) -> str:
+        name = node.attributes.get((_TEXT, "style-name"))
+        return self.reasons.get(name, "") if name else ""
+
+    def blocks(self, node) -> list[str]:
+        lines: list[str] = []
+        for child in node.childNodes:
+            qname = getattr(child, "qname", None)
+            if qname is None or qname in _NOT_READ:
+                continue
+            if qname in ((_TEXT, "p"), (_TEXT, "h")):
+                reason = self._style_reason(child)
+                if reason:
+                    self._hide(reason, child)
+                    continue
+                boxes: list[list[str]] = []
+                lines.append(self.inline(child, boxes))
+                for box in boxes:
+                    lines.extend(box)
+            elif qname == (_TABLE, "table-row"):
+                cells = []
+                for cell in child.childNodes:
+                    if getattr(cell, "qname", None) == (_TABLE, "table-cell"):
+                        cells.append(" ".join(x for x in self.blocks(cell) if x.strip()))
+                lines.append("\t".join(cells))
+            elif qname == (_TEXT, "section") and (child.attributes.get((_TEXT, "display")) or "") == "none":
+                self._hide("hidden section", child)
+            else:
+                lines.extend(self.blocks(child))
+        return lines
+
+    def inline(self, node, boxes: list[list[str]]) -> str:
+        out: list[str] = []
+        for child in node.childNodes:
+            if child.nodeType == child.TEXT_NODE:
+                out.append(child.data)
+                continue
+            qname = getattr(child, "qname", None)
+            if qname is None or qname in _NOT_READ:
+                continue
+            if qname == (_TEXT, "s"):  # (the sum of c= was bounded before odfpy read the file)
+                count = child.attributes.get((_TEXT, "c")) or "1"
+                out.append(" " * (int(count) if count.strip().isdigit() else 1))
+            elif qname == (_TEXT, "tab"):
+                out.append("\t")
+            elif qname == (_TEXT, "line-break"):
+                out.append("\n")
+            elif qname == (_TEXT, "note"):
+                for body in child.childNodes:
+                    if getattr(body, "qname", None) == (_TEXT, "note-body"):
+                        text = " ".join(x for x in self.blocks(body) if x.strip())
+                        if text:
+                            self.notes.append(text)
+            elif qname == (_DRAW, "text-box"):
+                boxes.append(self.blocks(child))
+            elif qname == (_TEXT, "span") and self._style_reason(child):
+                self._hide(self._style_reason(child), child)
+            else:
+                out.append(self.inline(child, boxes))
+        return "".join(out)
 
 
 _SPACE_RUN = re.compile(rb"<[A-Za-z_][\w.-]*:s\b[^>]*?\bc\s*=\s*[\"']\s*(\d{1,30})")
@@ -82,15 +200,6 @@ def _check_space_runs(path: Path, content: bytes) -> None:
         if total > MAX_TEXT_CHARS:
             raise TooLarge(path, f"the document's repeated-space elements (text:s c=...) expand to more than "
                                  f"{MAX_TEXT_CHARS:,} characters, Sverka's text limit")
-
-
-def _collect(node, out: list[str], teletype, textns: str) -> None:
-    for child in node.childNodes:
-        qname = getattr(child, "qname", None)
-        if qname in ((textns, "p"), (textns, "h")):
-            out.append(teletype.extractText(child))
-        elif qname is not None:
-            _collect(child, out, teletype, textns)
 
 
 def _check_well_formed(path: Path, zf: zipfile.ZipFile, name: str) -> None:

@@ -256,3 +256,80 @@ def test_rtf_passes_are_linear(tmp_path):
     path.write_text(rtf, encoding="ascii")
     doc = timed_extract(path)
     assert "visible end" in doc.text
+
+
+def make_odt(path: Path, build) -> Path:
+    from odf.opendocument import OpenDocumentText
+
+    doc = OpenDocumentText()
+    build(doc)
+    doc.save(str(path))
+    return path
+
+
+@pytest.mark.parametrize("how, props", [
+    ("hidden formatting", {"display": "none"}),
+    ("white text", {"color": "#ffffff"}),
+    ("text of 1 pt or less", {"fontsize": "1pt"}),
+])
+def test_hidden_odt_text_is_left_out_and_reported(tmp_path, how, props):
+    from odf.style import Style, TextProperties
+    from odf.text import P, Span
+
+    def build(doc):
+        st = Style(name="Pad", family="text")
+        st.addElement(TextProperties(**props))
+        doc.automaticstyles.addElement(st)
+        doc.text.addElement(P(text=SOURCE))
+        p = P(text="Вывод: климат меняется. ")
+        p.addElement(Span(stylename=st, text=FILLER))
+        doc.text.addElement(p)
+
+    doc = timed_extract(make_odt(tmp_path / "essay.odt", build))
+    assert SOURCE in doc.text and "слово1 " not in doc.text and "Вывод: климат меняется." in doc.text
+    (warning,) = [w for w in doc.warnings if w.startswith("hidden text left out")]
+    assert how in warning and "4500 word(s)" in warning
+    assert api.compare(doc, Document(SOURCE, title="source")).borrowed_percent > 85
+
+
+def test_odt_notes_follow_the_body_boxes_their_anchor_and_deletions_are_not_read(tmp_path):
+    from odf.draw import Frame, TextBox
+    from odf.text import (ChangedRegion, Deletion, Note, NoteBody, NoteCitation, P, Section, TrackedChanges)
+
+    def build(doc):
+        changes = TrackedChanges()
+        region = ChangedRegion(check_grammar=False)  # odfpy's grammar misses xml:id here
+        region.setAttrNS("http://www.w3.org/XML/1998/namespace", "id", "ct1")
+        deletion = Deletion()
+        deletion.addElement(P(text="Удалённый при рецензировании текст."))
+        region.addElement(deletion)
+        changes.addElement(region)
+        doc.text.addElement(changes)
+        p = P(text="Предложение со сноской")
+        note = Note(id="n1", noteclass="footnote")
+        note.addElement(NoteCitation(text="1"))
+        body = NoteBody()
+        body.addElement(P(text="Текст сноски об источнике."))
+        note.addElement(body)
+        p.addElement(note)
+        p.addText(" продолжается после неё.")
+        doc.text.addElement(p)
+        anchor = P(text="Абзац с надписью.")
+        frame = Frame(width="5cm", height="2cm", anchortype="paragraph")
+        box = TextBox()
+        box.addElement(P(text="Текст в надписи."))
+        frame.addElement(box)
+        anchor.addElement(frame)
+        doc.text.addElement(anchor)
+        hidden = Section(name="S1", display="none")
+        hidden.addElement(P(text="Скрытый раздел документа."))
+        doc.text.addElement(hidden)
+        doc.text.addElement(P(text="Последний абзац."))
+
+    doc = timed_extract(make_odt(tmp_path / "notes.odt", build))
+    text = doc.text
+    assert "Предложение со сноской продолжается после неё." in text  # the note is not mid-sentence
+    assert text.index("Текст сноски об источнике.") > text.index("Последний абзац.")
+    assert text.index("Текст в надписи.") > text.index("Абзац с надписью.")
+    assert "Удалённый" not in text and "Скрытый раздел" not in text
+    assert any(w.startswith("hidden text left out: 3 word(s)") for w in doc.warnings), doc.warnings
