@@ -4,6 +4,12 @@ Pages are joined by a blank line; ``page_offsets`` in the document's meta lists 
 page starts in the extracted text. A PDF whose pages carry no text layer (a scan) is
 refused with :class:`~sverka.core.errors.EmptyDocument` naming the cause; when only some
 pages lack text, the text is kept and a warning lists those pages.
+
+Hidden text is left out and reported (with PDFium): text drawn invisible (render mode 3),
+text under 1 pt, and white text. Two cases keep it: invisible text on a page that also
+shows an image is the text layer of a scan (what OCR writes, and what the reader sees in
+the picture), and white text on a page with any coloured filled area or image may stand on
+a dark background. The pdfminer fallback does not look for hidden text.
 """
 
 from __future__ import annotations
@@ -11,6 +17,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from ..errors import CorruptFile, EmptyDocument, EncryptedFile, ExtractError
+from .hidden import hidden_text_warnings
 from .safety import MAX_TEXT_CHARS, check_text_size
 
 PAGE_SEPARATOR = "\n\n"
@@ -38,12 +45,16 @@ def extract_pdf(path: Path) -> tuple[str, str, list[str], list[tuple[str, str]]]
 def _extract_with_pdfium(path: Path, pdf) -> tuple[str, str, list[str], list[tuple[str, str]]]:
     pages: list[str] = []
     total = 0
+    hidden: dict[str, int] = {}
     for i in range(len(pdf)):
         page = pdf[i]
         try:
             textpage = page.get_textpage()
             try:
-                text = textpage.get_text_bounded()
+                suspects = _hidden_objects(page)
+                text = _visible_text(textpage, suspects, hidden) if suspects else None
+                if text is None:
+                    text = textpage.get_text_bounded()
             finally:
                 textpage.close()
         finally:
@@ -56,7 +67,114 @@ def _extract_with_pdfium(path: Path, pdf) -> tuple[str, str, list[str], list[tup
         title = (pdf.get_metadata_value("Title") or "").strip()
     except Exception:  # damaged metadata must not cost the text; the title falls back to the file name
         title = ""
-    return _assemble(path, pages, title, [])
+    text, title, warnings, meta = _assemble(path, pages, title, [])
+    return text, title, warnings + hidden_text_warnings(hidden, text), meta
+
+
+#: Page objects looked at per page for hidden text (forms inside forms included).
+MAX_OBJECTS_LOOKED_AT = 20_000
+
+
+def _hidden_objects(page) -> dict[int, str]:
+    """{text object handle: how it is hidden} for a page's hidden text objects ({} if none)."""
+    import ctypes
+
+    import pypdfium2.raw as r
+
+    texts: list = []
+    shown = {"image": False, "colour": False}
+    budget = [MAX_OBJECTS_LOOKED_AT]
+
+    def walk(count: int, get, depth: int) -> None:
+        for k in range(count):
+            if budget[0] <= 0:
+                return
+            budget[0] -= 1
+            obj = get(k)
+            kind = r.FPDFPageObj_GetType(obj)
+            if kind == r.FPDF_PAGEOBJ_TEXT:
+                texts.append(obj)
+            elif kind in (r.FPDF_PAGEOBJ_IMAGE, r.FPDF_PAGEOBJ_SHADING):
+                shown["image"] = shown["colour"] = True
+            elif kind == r.FPDF_PAGEOBJ_PATH and not shown["colour"]:
+                fill, stroke = ctypes.c_int(0), ctypes.c_int(0)
+                if r.FPDFPath_GetDrawMode(obj, ctypes.byref(fill), ctypes.byref(stroke)) and fill.value:
+                    if not _white(obj):
+                        shown["colour"] = True
+            elif kind == r.FPDF_PAGEOBJ_FORM and depth < 4:
+                walk(r.FPDFFormObj_CountObjects(obj), lambda j, o=obj: r.FPDFFormObj_GetObject(o, j), depth + 1)
+
+    walk(r.FPDFPage_CountObjects(page.raw), lambda j: r.FPDFPage_GetObject(page.raw, j), 0)
+    out: dict[int, str] = {}
+    for obj in texts:
+        reason = ""
+        if r.FPDFTextObj_GetTextRenderMode(obj) == r.FPDF_TEXTRENDERMODE_INVISIBLE:
+            reason = "" if shown["image"] else "invisible text"
+        elif _size(obj) < 1.0:
+            reason = "text of 1 pt or less"
+        elif not shown["colour"] and _white(obj):
+            reason = "white text"
+        if reason:
+            out[ctypes.cast(obj, ctypes.c_void_p).value] = reason
+    return out
+
+
+def _white(obj) -> bool:
+    import ctypes
+
+    import pypdfium2.raw as r
+
+    c = [ctypes.c_uint(0) for _ in range(4)]
+    if not r.FPDFPageObj_GetFillColor(obj, *(ctypes.byref(x) for x in c)):
+        return False
+    red, green, blue, alpha = (x.value for x in c)
+    return alpha > 0 and min(red, green, blue) >= 250
+
+
+def _size(obj) -> float:
+    """The size text of this object has on the page, in points."""
+    import ctypes
+    import math
+
+    import pypdfium2.raw as r
+
+    size = ctypes.c_float(0)
+    if not r.FPDFTextObj_GetFontSize(obj, ctypes.byref(size)):
+        return 99.0
+    m = r.FS_MATRIX()
+    scale = 1.0
+    if r.FPDFPageObj_GetMatrix(obj, ctypes.byref(m)):
+        scale = math.sqrt(abs(m.a * m.d - m.b * m.c)) or 0.0
+    return abs(size.value) * scale
+
+
+def _visible_text(textpage, suspects: dict[int, str], hidden: dict[str, int]) -> str | None:
+    """The page's text without the characters of ``suspects``; their words counted in ``hidden``.
+    None when the characters cannot be matched to the text (the caller reads it as usual)."""
+    import ctypes
+    import re
+
+    import pypdfium2.raw as r
+
+    text = textpage.get_text_range()
+    n = r.FPDFText_CountChars(textpage.raw)
+    if len(text) != n:
+        return None
+    kept: list[str] = []
+    gone: dict[str, list[str]] = {}
+    last_obj, last_reason = None, ""
+    for i, ch in enumerate(text):
+        obj = r.FPDFText_GetTextObject(textpage.raw, i)
+        key = ctypes.cast(obj, ctypes.c_void_p).value if obj else None
+        if key != last_obj:
+            last_obj, last_reason = key, suspects.get(key, "") if key else ""
+        if last_reason:
+            gone.setdefault(last_reason, []).append(ch)
+        else:
+            kept.append(ch)
+    for reason, chars in gone.items():
+        hidden[reason] = hidden.get(reason, 0) + len(re.findall(r"\w+", "".join(chars)))
+    return "".join(kept)
 
 
 def _extract_with_pdfminer(path: Path, why: str) -> tuple[str, str, list[str], list[tuple[str, str]]]:

@@ -333,3 +333,71 @@ def test_odt_notes_follow_the_body_boxes_their_anchor_and_deletions_are_not_read
     assert text.index("Текст в надписи.") > text.index("Абзац с надписью.")
     assert "Удалённый" not in text and "Скрытый раздел" not in text
     assert any(w.startswith("hidden text left out: 3 word(s)") for w in doc.warnings), doc.warnings
+
+
+EN_SOURCE = ("Global warming melts the glaciers of the Arctic and the Antarctic, which raises the level of "
+             "the oceans. Scientists expect coastal land in many countries to be flooded by the end of "
+             "this century. Island states of the Pacific are the most exposed, since most of their land "
+             "lies only a few metres above the sea.")
+EN_FILLER = " ".join(f"filler{k} padding{k % 7} noise{k % 13}" for k in range(300))
+
+
+def make_pdf(path: Path, lines: list[tuple[str, dict]], image: bool = False) -> Path:
+    """One page per ~60 lines: each line a text object of Helvetica with its own render mode,
+    fill colour and size; ``image``: a picture under the text, as a scan with OCR has."""
+    import ctypes
+
+    import pypdfium2 as pdfium
+    import pypdfium2.raw as raw
+
+    pdf = pdfium.PdfDocument.new()
+    page, y = None, 0
+
+    def new_page():
+        p = pdf.new_page(595, 842)
+        if image:
+            img = pdfium.PdfImage.new(pdf)
+            img.set_bitmap(pdfium.PdfBitmap.new_native(50, 50))
+            img.set_matrix(pdfium.PdfMatrix().scale(595, 842))
+            p.insert_obj(img)
+        return p
+
+    pages = []
+    for text, opt in lines:
+        for chunk in [text[i:i + 90] for i in range(0, len(text), 90)]:
+            if page is None or y < 40:
+                page, y = new_page(), 800
+                pages.append(page)
+            size = opt.get("size", 10)
+            obj = raw.FPDFPageObj_NewTextObj(pdf.raw, b"Helvetica", ctypes.c_float(size))
+            buf = ctypes.create_string_buffer((chunk + "\x00").encode("utf-16-le"))
+            raw.FPDFText_SetText(obj, ctypes.cast(buf, ctypes.POINTER(raw.FPDF_WCHAR)))
+            raw.FPDFTextObj_SetTextRenderMode(obj, opt.get("mode", 0))
+            raw.FPDFPageObj_SetFillColor(obj, *opt.get("fill", (0, 0, 0)), 255)
+            raw.FPDFPageObj_Transform(obj, 1, 0, 0, 1, 30, y)
+            raw.FPDFPage_InsertObject(page.raw, obj)
+            y -= max(size, 1) + 3
+    for p in pages:
+        raw.FPDFPage_GenerateContent(p.raw)
+    pdf.save(str(path))
+    return path
+
+
+@pytest.mark.parametrize("how, opt", [
+    ("invisible text", {"mode": 3}),
+    ("white text", {"fill": (255, 255, 255)}),
+    ("text of 1 pt or less", {"size": 0.5}),
+])
+def test_hidden_pdf_text_is_left_out_and_reported(tmp_path, how, opt):
+    path = make_pdf(tmp_path / "essay.pdf", [(EN_SOURCE, {}), (EN_FILLER, opt), ("In short, the climate changes.", {})])
+    doc = timed_extract(path)
+    assert "filler1 " not in doc.text and "Pacific" in doc.text and "the climate changes" in doc.text
+    (warning,) = [w for w in doc.warnings if w.startswith("hidden text left out")]
+    assert how in warning and "900 word(s)" in warning
+    assert api.compare(doc, Document(EN_SOURCE, title="source")).borrowed_percent > 85
+
+
+def test_the_invisible_text_layer_of_a_scan_is_kept(tmp_path):
+    path = make_pdf(tmp_path / "scan.pdf", [(EN_SOURCE, {"mode": 3})], image=True)
+    doc = timed_extract(path)
+    assert "Pacific" in doc.text and not any(w.startswith("hidden text") for w in doc.warnings)
