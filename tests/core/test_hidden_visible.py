@@ -357,7 +357,7 @@ def make_pdf(path: Path, lines: list[tuple[str, dict]], image: bool = False) -> 
         p = pdf.new_page(595, 842)
         if image:
             img = pdfium.PdfImage.new(pdf)
-            img.set_bitmap(pdfium.PdfBitmap.new_native(50, 50))
+            img.set_bitmap(pdfium.PdfBitmap.new_native(50, 50, raw.FPDFBitmap_BGR))
             img.set_matrix(pdfium.PdfMatrix().scale(595, 842))
             p.insert_obj(img)
         return p
