@@ -1,7 +1,8 @@
 """HTML through the standard library's parser: visible text with line breaks at blocks.
 
-Rules: script, style, template, noscript, svg, math, object and iframe content is dropped (the <title> becomes
-the document title); character references are decoded; runs of white space collapse to
+Rules: script, style, template, noscript, math and iframe content is dropped (the <title> becomes
+the document title); of an inline <svg> only its <text> is read (as a browser draws it); the
+fallback content of an <object> is read (what a reader sees where the object is not shown); character references are decoded; runs of white space collapse to
 one space as a browser shows them, except inside <pre>; block elements and <br> end a line.
 The encoding comes from a BOM, then a <meta> charset, then the plain-text detection.
 
@@ -21,7 +22,8 @@ from html.parser import HTMLParser
 from .plain_text import decode_bytes
 
 _META_CHARSET = re.compile(rb"""<meta[^>]+charset\s*=\s*["']?\s*([A-Za-z0-9_.:-]+)""", re.I)
-_SKIP = {"script", "style", "template", "noscript", "svg", "math", "object", "iframe"}
+_SKIP = {"script", "style", "template", "noscript", "math", "iframe"}
+_SVG_TEXT = {"text", "tspan", "textpath"}
 _BLOCK = {
     "address", "article", "aside", "blockquote", "caption", "dd", "details", "dialog", "div", "dl", "dt",
     "fieldset", "figcaption", "figure", "footer", "form", "h1", "h2", "h3", "h4", "h5", "h6", "header",
@@ -99,6 +101,8 @@ class _TextParser(HTMLParser):
         self.hide_open: dict[str, int] = {}  # how many of each tag hide_stack holds (linear on deep nesting)
         self.hide_reason = ""
         self.hidden: dict[str, int] = {}
+        self.svg_depth = 0  # inside <svg>: only <text> is read
+        self.svg_text = 0
         self.lines: list[str] = []
         self.current: list[str] = []
         self.skip_depth = 0
@@ -127,7 +131,11 @@ class _TextParser(HTMLParser):
                 self.hide_stack.append(tag)
                 self.hide_open[tag] = self.hide_open.get(tag, 0) + 1
                 self.hide_reason = reason or self.hide_reason
-        if tag == "title":
+        if tag == "svg":
+            self.svg_depth += 1
+        elif self.svg_depth and tag in _SVG_TEXT:
+            self.svg_text += 1
+        if tag == "title" and not self.svg_depth:
             self.in_title = True
         elif tag in _SKIP and tag not in _VOID:
             self.skip_tag.append(tag)
@@ -155,6 +163,13 @@ class _TextParser(HTMLParser):
                 self.hide_open[top] -= 1
                 if top == tag:
                     break
+        if tag == "svg" and self.svg_depth:
+            self.svg_depth -= 1
+            if not self.svg_depth:
+                self.svg_text = 0
+        elif self.svg_depth and tag in _SVG_TEXT and self.svg_text:
+            self.svg_text -= 1
+            self.current.append(" ")
         if tag == "title":
             self.in_title = False
         if self.skip_tag and tag in ("body", "html"):
@@ -173,7 +188,7 @@ class _TextParser(HTMLParser):
         if self.in_title:
             self.title.append(_SPACE.sub(" ", data).strip())
             return
-        if self.skip_tag:
+        if self.skip_tag or (self.svg_depth and not self.svg_text):
             return
         if self.hide_stack:
             words = len(_WORDS.findall(data))

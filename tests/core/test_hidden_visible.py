@@ -401,3 +401,16 @@ def test_the_invisible_text_layer_of_a_scan_is_kept(tmp_path):
     path = make_pdf(tmp_path / "scan.pdf", [(EN_SOURCE, {"mode": 3})], image=True)
     doc = timed_extract(path)
     assert "Pacific" in doc.text and not any(w.startswith("hidden text") for w in doc.warnings)
+
+
+def test_html_svg_text_and_object_fallback_are_read(tmp_path):
+    page = ("<body><p>Начало страницы.</p><svg width='100' height='50'><defs><style>.a{fill:red}</style></defs>"
+            "<rect width='10' height='10'/><text x='0' y='20'>Текст на рисунке <tspan>продолжается.</tspan></text></svg>"
+            "<object data='movie.swf' type='application/x-shockwave-flash'><p>Запасной текст объекта.</p></object>"
+            "<p>Конец страницы.</p></body>")
+    path = tmp_path / "svg.html"
+    path.write_text(page, encoding="utf-8")
+    text = timed_extract(path).text
+    for phrase in ("Начало страницы.", "Текст на рисунке", "продолжается.", "Запасной текст объекта.", "Конец страницы."):
+        assert text.count(phrase) == 1, text
+    assert "fill:red" not in text and text.index("Текст на рисунке") < text.index("Конец страницы.")

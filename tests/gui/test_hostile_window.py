@@ -9,6 +9,9 @@ from pathlib import Path
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "core"))
+from test_hidden_visible import (  # noqa: E402
+    EN_FILLER, EN_SOURCE, FILLER, SOURCE, TEXTBOX, make_docx, make_pdf, p, r,
+)
 from test_hostile_round2 import ESSAY, make_form_bomb, make_inflate_bomb, make_odt_space_bomb  # noqa: E402
 
 TIMEOUT = 60000
@@ -35,7 +38,14 @@ def hostile(tmp_path, monkeypatch):
     Path(odd).write_text(ESSAY, encoding="utf-8")
     escape = folder / "x\x1b[31m.txt"
     escape.write_text("Другое сочинение о походе в горы с друзьями. " * 20, encoding="utf-8")
-    return folder, paths + [fifo, zero, rtf, Path(odd), escape]
+    hidden = [  # round two, classes 4 and 5: hidden filler and text kept in odd places
+        make_docx(folder / "vanish.docx", p(r(SOURCE)) + p(r(FILLER, "<w:vanish/>"))
+                  + p(r("Рисунок."), TEXTBOX.format(inner=p(r("Текст в надписи."))))),
+        make_pdf(folder / "invisible.pdf", [(EN_SOURCE, {}), (EN_FILLER, {"mode": 3})]),
+    ]
+    page = folder / "hidden.html"
+    page.write_text(f"<p>{SOURCE}</p><div style='display:none'>{FILLER}</div>", encoding="utf-8")
+    return folder, paths + [fifo, zero, rtf, Path(odd), *hidden, page, escape]
 
 
 def test_window_survives_opening_and_adding_every_hostile_input(qtbot, window, hostile):
@@ -49,6 +59,17 @@ def test_window_survives_opening_and_adding_every_hostile_input(qtbot, window, h
     titles = {d.path for d in window.documents}
     assert any(p.endswith("emoji.rtf") for p in titles)
     assert sum(1 for p in titles if p.endswith(".txt")) == 2
+    assert {Path(p).name for p in titles} >= {"vanish.docx", "invisible.pdf", "hidden.html"}
     # and it still works afterwards
     window.load_suspect(paths[-1])
     qtbot.waitUntil(lambda: window.suspect_document is not None, timeout=TIMEOUT)
+
+
+def test_the_window_shows_how_much_text_was_hidden(qtbot, window, tmp_path):
+    path = make_docx(tmp_path / "vanish.docx", p(r(SOURCE)) + p(r(FILLER, "<w:vanish/>")))
+    with qtbot.waitSignal(window.jobFinished, timeout=TIMEOUT):
+        window.load_suspect(path)
+    qtbot.waitUntil(lambda: window.suspect_document is not None, timeout=TIMEOUT)
+    banner = window.suspect_panel.warnings
+    assert banner.isVisibleTo(window) and "hidden text left out: 4500 word(s)" in banner.text()
+    assert "слово1 " not in window.suspect_document.text
