@@ -35,7 +35,13 @@ def hostile(tmp_path, monkeypatch):
     Path(odd).write_text(ESSAY, encoding="utf-8")
     escape = folder / "x\x1b[31m.txt"
     escape.write_text("Другое сочинение о походе в горы с друзьями. " * 20, encoding="utf-8")
-    return folder, paths + [fifo, zero, rtf, Path(odd), escape]
+    utf16 = folder / "utf16.txt"
+    utf16.write_bytes(("Сочинение о лете в деревне у бабушки, без метки порядка байтов. " * 20).encode("utf-16-le"))
+    gb = folder / "gb.txt"
+    gb.write_bytes(("这是一个中文文本的测试，我们用它来检查编码检测是否正确。" * 20).encode("gb18030"))
+    meta = folder / "meta16.html"
+    meta.write_text("<html><head><meta charset=utf-16></head><body>Сочинение о зиме и лыжах.</body></html>")
+    return folder, paths + [fifo, zero, rtf, Path(odd), utf16, gb, meta, escape]
 
 
 def test_window_survives_opening_and_adding_every_hostile_input(qtbot, window, hostile):
@@ -48,7 +54,8 @@ def test_window_survives_opening_and_adding_every_hostile_input(qtbot, window, h
         window.add_paths([folder])
     titles = {d.path for d in window.documents}
     assert any(p.endswith("emoji.rtf") for p in titles)
-    assert sum(1 for p in titles if p.endswith(".txt")) == 2
+    assert sum(1 for p in titles if p.endswith(".txt")) == 4
+    assert any(p.endswith("meta16.html") for p in titles)
     # and it still works afterwards
     window.load_suspect(paths[-1])
     qtbot.waitUntil(lambda: window.suspect_document is not None, timeout=TIMEOUT)
