@@ -49,6 +49,10 @@ def decode_html(data: bytes) -> tuple[str, str, list[str]]:
             enc = codecs.lookup(m.group(1).decode("ascii")).name
         except LookupError:
             enc = None
+        if enc in ("utf-16", "utf-16-le", "utf-16-be", "utf-32", "utf-32-le", "utf-32-be"):
+            # A <meta> that could be read as ASCII cannot be in UTF-16: the HTML standard
+            # (and every browser) takes a meta UTF-16 declaration to mean UTF-8.
+            enc = "utf-8"
         if enc:
             text = data.decode(enc, errors="replace")
             n = text.count("\ufffd")

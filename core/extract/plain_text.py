@@ -98,6 +98,16 @@ def decode_bytes(data: bytes) -> Decoded:
         )
 
     guess = _charset_normalizer_guess(head)
+    if guess in _CJK_FAMILY:
+        # Two-byte CJK text also "looks Cyrillic" under CP1251 (every byte is high); when
+        # charset-normalizer names a CJK code page that decodes the whole file, it wins.
+        # A few Russian words also decode as a few CJK characters: ask for enough of them.
+        try:
+            text = data.decode(guess)
+        except UnicodeDecodeError:
+            text = ""
+        if sum(1 for ch in text[:SNIFF_BYTES] if ch > "\u2e7f") >= CJK_MIN_CHARS:
+            return Decoded(text, guess)
     cp1251_sample = head.decode("cp1251", errors="replace")
     if guess in _CYRILLIC_FAMILY or _looks_cyrillic(cp1251_sample):
         candidates = list(_CYRILLIC_CODECS)
@@ -120,6 +130,11 @@ def decode_bytes(data: bytes) -> Decoded:
     return _with_replacement_warning(data.decode(enc, errors="replace"), enc)
 
 
+#: CJK characters a CJK decoding must yield before it beats the Cyrillic code pages.
+CJK_MIN_CHARS = 20
+_CJK_FAMILY = {"gb18030", "gbk", "gb2312", "big5", "big5hkscs", "shift_jis", "cp932", "euc_jp", "euc_kr", "cp949"}
+
+
 def _with_replacement_warning(text: str, encoding: str, bom: bool = False) -> Decoded:
     n = text.count("\ufffd")
     name = f"{encoding} (with BOM)" if bom else encoding
@@ -134,9 +149,13 @@ def _utf16_without_bom(head: bytes) -> str | None:
     n = len(head) - len(head) % 2
     for enc, high in (("utf-16-le", head[1:n:2]), ("utf-16-be", head[0:n:2])):
         top2 = sorted((high.count(bytes([b])) for b in set(high)), reverse=True)[:2]
-        if sum(top2) >= 0.95 * len(high) and high.count(b"\x00") >= 0.2 * len(high):
+        # Prose in a non-Latin script (Russian: high bytes 0x04) still has spaces and
+        # punctuation, whose high byte is 0x00; 5 % of them is far below any real text.
+        if sum(top2) >= 0.95 * len(high) and high.count(b"\x00") >= 0.05 * len(high):
             text = head[:n].decode(enc, errors="replace")
-            if sum(ch.isprintable() or ch in "\t\n\r\f" for ch in text) >= 0.95 * len(text):
+            printable = sum(ch.isprintable() or ch in "\t\n\r\f" for ch in text)
+            letters = sum(ch.isalpha() for ch in text)
+            if printable >= 0.95 * len(text) and letters >= 0.5 * len(text):
                 return enc
     return None
 

@@ -38,6 +38,12 @@ def hostile(tmp_path, monkeypatch):
     Path(odd).write_text(ESSAY, encoding="utf-8")
     escape = folder / "x\x1b[31m.txt"
     escape.write_text("Другое сочинение о походе в горы с друзьями. " * 20, encoding="utf-8")
+    utf16 = folder / "utf16.txt"
+    utf16.write_bytes(("Сочинение о лете в деревне у бабушки, без метки порядка байтов. " * 20).encode("utf-16-le"))
+    gb = folder / "gb.txt"
+    gb.write_bytes(("这是一个中文文本的测试，我们用它来检查编码检测是否正确。" * 20).encode("gb18030"))
+    meta = folder / "meta16.html"
+    meta.write_text("<html><head><meta charset=utf-16></head><body>Сочинение о зиме и лыжах.</body></html>")
     hidden = [  # round two, classes 4 and 5: hidden filler and text kept in odd places
         make_docx(folder / "vanish.docx", p(r(SOURCE)) + p(r(FILLER, "<w:vanish/>"))
                   + p(r("Рисунок."), TEXTBOX.format(inner=p(r("Текст в надписи."))))),
@@ -45,7 +51,7 @@ def hostile(tmp_path, monkeypatch):
     ]
     page = folder / "hidden.html"
     page.write_text(f"<p>{SOURCE}</p><div style='display:none'>{FILLER}</div>", encoding="utf-8")
-    return folder, paths + [fifo, zero, rtf, Path(odd), *hidden, page, escape]
+    return folder, paths + [fifo, zero, rtf, Path(odd), *hidden, page, utf16, gb, meta, escape]
 
 
 def test_window_survives_opening_and_adding_every_hostile_input(qtbot, window, hostile):
@@ -58,8 +64,8 @@ def test_window_survives_opening_and_adding_every_hostile_input(qtbot, window, h
         window.add_paths([folder])
     titles = {d.path for d in window.documents}
     assert any(p.endswith("emoji.rtf") for p in titles)
-    assert sum(1 for p in titles if p.endswith(".txt")) == 2
-    assert {Path(p).name for p in titles} >= {"vanish.docx", "invisible.pdf", "hidden.html"}
+    assert sum(1 for p in titles if p.endswith(".txt")) == 4
+    assert {Path(p).name for p in titles} >= {"vanish.docx", "invisible.pdf", "hidden.html", "meta16.html"}
     # and it still works afterwards
     window.load_suspect(paths[-1])
     qtbot.waitUntil(lambda: window.suspect_document is not None, timeout=TIMEOUT)
