@@ -287,3 +287,10 @@ def render_html(result: CheckResult | CrossCheckResult) -> str:
     from . import report
 
     return report.render_html(result)
+
+
+def render_pdf(result: CheckResult | CrossCheckResult, path: str | Path) -> Path:
+    """The report as a PDF made for paper (A4 pages, page numbers, the window's colours)."""
+    from . import report
+
+    return report.render_pdf(result, path)

@@ -291,6 +291,17 @@ def _write_html(result, path: Path) -> bool:
     return True
 
 
+def _write_pdf(result, path: Path) -> bool:
+    from . import report
+
+    try:
+        report.render_pdf(result, path)
+    except OSError as e:
+        _err(f"{path}: cannot write the report: {e.strerror or e}")
+        return False
+    return True
+
+
 def _summary(result) -> str:
     s = result.suspect
     lines = [
@@ -440,7 +451,7 @@ def _load_templates(paths: list[str]) -> list | None:
     return docs
 
 
-def _emit(result, args: argparse.Namespace, html_path: Path | None) -> bool:
+def _emit(result, args: argparse.Namespace, html_path: Path | None, pdf_path: Path | None = None) -> bool:
     from . import api
 
     if args.json:
@@ -448,9 +459,19 @@ def _emit(result, args: argparse.Namespace, html_path: Path | None) -> bool:
     else:
         _write(_summary(result))
         sys.stdout.flush()
+    ok = True
     if html_path is not None:
-        return _write_html(result, html_path)
-    return True
+        ok = _write_html(result, html_path) and ok
+    if pdf_path is not None:
+        ok = _write_pdf(result, pdf_path) and ok
+    return ok
+
+
+def _pdf_targets(out: str | None, names: list[str]) -> list[Path | None]:
+    """Like the HTML targets: OUT itself for one suspect, OUT/<stem>.pdf for several."""
+    if not out:
+        return [None] * len(names)
+    return [p.with_suffix(".pdf") if p is not None else None for p in _html_targets(out, names)]
 
 
 def _cmd_check(args: argparse.Namespace) -> int:
@@ -460,28 +481,29 @@ def _cmd_check(args: argparse.Namespace) -> int:
     if templates is None:
         return EXIT_INPUT
     html = _html_targets(args.html, args.suspects) if args.html else [None] * len(args.suspects)
+    pdf = _pdf_targets(args.pdf, args.suspects)
     rc = EXIT_OK
     with _open_collection(args.db, settings) as coll:
         if len(args.suspects) > 1:  # several suspects: checked on every core, same order
             docs, targets = [], []
-            for path, html_path in zip(args.suspects, html):
+            for path, html_path, pdf_path in zip(args.suspects, html, pdf):
                 doc = _load(path)
                 if doc is None:
                     rc = EXIT_INPUT
                     continue
                 docs.append(doc)
-                targets.append(html_path)
+                targets.append((html_path, pdf_path))
             progress = _Progress()
             try:
                 results = coll.check_many(docs, settings, progress=progress) if docs else []
             finally:
                 progress.finish()
-            for result, html_path in zip(results, targets):
+            for result, (html_path, pdf_path) in zip(results, targets):
                 result = _with_templates(result, templates, settings)
-                if not _emit(result, args, html_path):
+                if not _emit(result, args, html_path, pdf_path):
                     rc = EXIT_INPUT
             return rc
-        for path, html_path in zip(args.suspects, html):
+        for path, html_path, pdf_path in zip(args.suspects, html, pdf):
             doc = _load(path)
             if doc is None:
                 rc = EXIT_INPUT
@@ -492,7 +514,7 @@ def _cmd_check(args: argparse.Namespace) -> int:
             finally:
                 progress.finish()
             result = _with_templates(result, templates, settings)
-            if not _emit(result, args, html_path):
+            if not _emit(result, args, html_path, pdf_path):
                 rc = EXIT_INPUT
     return rc
 
@@ -512,7 +534,8 @@ def _cmd_compare(args: argparse.Namespace) -> int:
     finally:
         progress.finish()
     result = _with_templates(result, templates, settings)
-    return EXIT_OK if _emit(result, args, Path(args.html) if args.html else None) else EXIT_INPUT
+    return EXIT_OK if _emit(result, args, Path(args.html) if args.html else None,
+                            Path(args.pdf) if args.pdf else None) else EXIT_INPUT
 
 
 def _cmd_crosscheck(args: argparse.Namespace) -> int:
@@ -551,6 +574,7 @@ def _cmd_crosscheck(args: argparse.Namespace) -> int:
             _write(f"{100 * p.a_in_b:5.1f}% {100 * p.b_in_a:5.1f}%  {p.a}  <->  {p.b}  "
                    f"[{p.shared_words} words shared, resemblance {100 * p.resemblance:.1f}%]\n")
     ok = _write_html(result, Path(args.html)) if args.html else True
+    ok = (_write_pdf(result, Path(args.pdf)) if args.pdf else True) and ok
     return EXIT_INPUT if (missing or result.failed or not ok) else EXIT_OK
 
 
@@ -574,6 +598,8 @@ def _add_db(p: argparse.ArgumentParser, *, optional: bool = False) -> None:
 def _add_outputs(p: argparse.ArgumentParser, html_help: str) -> None:
     p.add_argument("--json", action="store_true", help="print JSON instead of a readable summary")
     p.add_argument("--html", metavar="OUT", help=html_help)
+    p.add_argument("--pdf", metavar="OUT",
+                   help="also write the report as a PDF for printing (several suspects: OUT is a folder)")
 
 
 def build_parser() -> argparse.ArgumentParser:
