@@ -278,11 +278,11 @@ def _html_targets(out: str, names: list[str]) -> list[Path]:
     return paths
 
 
-def _write_html(result, path: Path) -> bool:
-    from . import api
+def _write_html(result, path: Path, lang: str | None = None) -> bool:
+    from . import report
 
     try:
-        html = api.render_html(result)
+        html = report.render_html(result, lang=lang)
         # an undecodable file name (lone surrogates) is shown as U+FFFD, never a 0-byte report
         path.write_bytes(html.encode("utf-8", "surrogateescape").decode("utf-8", "replace").encode("utf-8", "replace"))
     except OSError as e:
@@ -291,43 +291,47 @@ def _write_html(result, path: Path) -> bool:
     return True
 
 
-def _write_pdf(result, path: Path) -> bool:
+def _write_pdf(result, path: Path, lang: str | None = None) -> bool:
     from . import report
 
     try:
-        report.render_pdf(result, path)
+        report.render_pdf(result, path, lang=lang)
     except OSError as e:
         _err(f"{path}: cannot write the report: {e.strerror or e}")
         return False
     return True
 
 
-def _summary(result) -> str:
+def _summary(result, lang: str | None = None) -> str:
+    from .i18n import translator
+
+    _ = translator(lang)
     s = result.suspect
     lines = [
-        f"{s.path or s.title}: {result.borrowed_percent:.1f}% borrowed, "
-        f"{result.original_percent:.1f}% original ({s.chars} characters, {s.words} words, {s.language})"
+        f"{s.path or s.title}: {result.borrowed_percent:.1f}% {_('borrowed')}, "
+        f"{result.cited_percent:.1f}% {_('cited')}, "
+        f"{result.original_percent:.1f}% {_('original')} ({s.chars} {_('characters')}, {s.words} {_('words')}, {s.language})"
     ]
     if result.exact_duplicate_of:
-        lines.append(f"  identical to: {result.exact_duplicate_of}")
+        lines.append(f"  {_('identical to')}: {result.exact_duplicate_of}")
     if result.in_collection is not None:
         info = result.in_collection
-        lines.append(f"  this document is in the collection: {info.path or info.title} (added {info.added[:10]});"
-                     " it is not counted as its own source")
+        lines.append(f"  {_('This document is in the collection:')} {info.path or info.title} "
+                     f"({_('added')} {info.added[:10]}); {_('it is not counted as its own source')}")
     for w in s.warnings:
-        lines.append(f"  warning: {w}")
+        lines.append(f"  {_('warning')}: {w}")
     if not result.sources:
-        lines.append("  no sources found")
+        lines.append(f"  {_('no sources found')}")
     for src in sorted(result.sources, key=lambda x: -x.containment):
         counted = sum(1 for p in src.passages if p.excluded is None)
         excluded = len(src.passages) - counted
-        extra = f", {excluded} not counted" if excluded else ""
+        extra = f", {excluded} {_('not counted')}" if excluded else ""
         where = f" ({src.path})" if src.path and src.path != src.title else ""
         if src.is_template:
-            where += " [template]"
+            where += f" [{_('template')}]"
         lines.append(
             f"  {100 * src.containment:5.1f}%  {src.title}{where}  "
-            f"[{counted} passage{'s' if counted != 1 else ''}{extra}; resemblance {100 * src.resemblance:.1f}%]"
+            f"[{_('passages')}: {counted}{extra}; {_('resemblance')} {100 * src.resemblance:.1f}%]"
         )
     return "\n".join(lines) + "\n"
 
@@ -457,13 +461,13 @@ def _emit(result, args: argparse.Namespace, html_path: Path | None, pdf_path: Pa
     if args.json:
         _json_line(api.result_to_json(result))
     else:
-        _write(_summary(result))
+        _write(_summary(result, args.lang))
         sys.stdout.flush()
     ok = True
     if html_path is not None:
-        ok = _write_html(result, html_path) and ok
+        ok = _write_html(result, html_path, args.lang) and ok
     if pdf_path is not None:
-        ok = _write_pdf(result, pdf_path) and ok
+        ok = _write_pdf(result, pdf_path, args.lang) and ok
     return ok
 
 
@@ -573,8 +577,8 @@ def _cmd_crosscheck(args: argparse.Namespace) -> int:
         for p in result.pairs:
             _write(f"{100 * p.a_in_b:5.1f}% {100 * p.b_in_a:5.1f}%  {p.a}  <->  {p.b}  "
                    f"[{p.shared_words} words shared, resemblance {100 * p.resemblance:.1f}%]\n")
-    ok = _write_html(result, Path(args.html)) if args.html else True
-    ok = (_write_pdf(result, Path(args.pdf)) if args.pdf else True) and ok
+    ok = _write_html(result, Path(args.html), args.lang) if args.html else True
+    ok = (_write_pdf(result, Path(args.pdf), args.lang) if args.pdf else True) and ok
     return EXIT_INPUT if (missing or result.failed or not ok) else EXIT_OK
 
 
@@ -598,6 +602,8 @@ def _add_db(p: argparse.ArgumentParser, *, optional: bool = False) -> None:
 def _add_outputs(p: argparse.ArgumentParser, html_help: str) -> None:
     p.add_argument("--json", action="store_true", help="print JSON instead of a readable summary")
     p.add_argument("--html", metavar="OUT", help=html_help)
+    p.add_argument("--lang", choices=("ru", "en"), default=None,
+                   help="language of the reports and the summary (default: from the locale)")
     p.add_argument("--pdf", metavar="OUT",
                    help="also write the report as a PDF for printing (several suspects: OUT is a folder)")
 

@@ -194,7 +194,7 @@ def _xid(src_rank: int, n: int) -> str:
     return f"x{src_rank + 1}-{n + 1}"
 
 
-def _pieces(result: CheckResult, sources: list[SourceMatch]) -> list[_Piece]:
+def _pieces(result: CheckResult, sources: list[SourceMatch], tr=lambda s: s) -> list[_Piece]:
     """Cut the suspect text at every passage and mark boundary; each piece knows what covers it."""
     text = result.suspect_text
     n = len(text)
@@ -256,10 +256,10 @@ def _pieces(result: CheckResult, sources: list[SourceMatch]) -> list[_Piece]:
             css.append("excluded")
             link = _xid(first[2], first[3])
         for _, _, rank, i, p in sorted(covering, key=lambda s: (s[2], s[3])):
-            why = f" (not counted: {EXCLUSIONS.get(p.excluded, p.excluded)})" if p.excluded else ""
-            tips.append(f"[{rank + 1}] {sources[rank].title}: {METHODS.get(p.method, p.method)}{why}")
+            why = f" ({tr('not counted')}: {tr(EXCLUSIONS.get(p.excluded, p.excluded))})" if p.excluded else ""
+            tips.append(f"[{rank + 1}] {sources[rank].title}: {tr(METHODS.get(p.method, p.method))}{why}")
         for k in kinds:
-            tips.append({"quote": "quotation", "bibliography": "bibliography"}.get(k, k))
+            tips.append(tr({"quote": "quotation", "bibliography": "bibliography"}.get(k, k)))
         pieces.append(
             _Piece(
                 text=text[a:b],
@@ -295,7 +295,7 @@ def _context_after(text: str, b: int) -> str:
     return piece
 
 
-def _excerpts(src: SourceMatch, rank: int, suspect_text: str) -> list[dict]:
+def _excerpts(src: SourceMatch, rank: int, suspect_text: str, _=lambda s: s) -> list[dict]:
     out = []
     text = src.text or ""
     for i, p in enumerate(sorted(src.passages, key=lambda p: (p.suspect_start, p.suspect_end))):
@@ -305,8 +305,8 @@ def _excerpts(src: SourceMatch, rank: int, suspect_text: str) -> list[dict]:
                 "id": _xid(rank, i),
                 "back": _pid(rank, i),
                 "passage": p,
-                "method": METHODS.get(p.method, p.method),
-                "excluded": EXCLUSIONS.get(p.excluded, p.excluded) if p.excluded else None,
+                "method": _(METHODS.get(p.method, p.method)),
+                "excluded": _(EXCLUSIONS.get(p.excluded, p.excluded)) if p.excluded else None,
                 "suspect": suspect_text[p.suspect_start:p.suspect_end],
                 "before": _context_before(text, a),
                 "match": text[a:b],
@@ -318,8 +318,10 @@ def _excerpts(src: SourceMatch, rank: int, suspect_text: str) -> list[dict]:
     return out
 
 
-def _environment():
+def _environment(lang: str | None = "en"):
     import jinja2
+
+    from .i18n import translator
 
     env = jinja2.Environment(
         loader=jinja2.FileSystemLoader(str(TEMPLATES)),
@@ -330,18 +332,19 @@ def _environment():
     )
     env.filters["pct"] = lambda x: f"{float(x):.1f}%"
     env.filters["share"] = lambda x: f"{100 * float(x):.1f}%"
+    env.globals["_"] = translator(lang)
     return env
 
 
-def _settings_rows(settings) -> list[tuple[str, str]]:
+def _settings_rows(settings, _=lambda s: s) -> list[tuple[str, str]]:
     rows = []
     for f in dataclasses.fields(settings):
         value = getattr(settings, f.name)
         if isinstance(value, tuple):
             value = ", ".join(map(str, value)) or "—"
         elif isinstance(value, bool):
-            value = "yes" if value else "no"
-        rows.append((f.name, str(value)))
+            value = _("yes") if value else _("no")
+        rows.append((_(f.name), str(value)))
     return rows
 
 
@@ -352,15 +355,21 @@ def _heat(x: float) -> str:
     return f"rgb(255,{g},{g})"
 
 
-def render_html(result: CheckResult | CrossCheckResult, *, paper: bool = False) -> str:
+def render_html(result: CheckResult | CrossCheckResult, *, paper: bool = False, lang: str | None = "en") -> str:
     """One self-contained HTML page (inline CSS, no scripts, no external links).
 
     ``paper``: the layout :func:`render_pdf` prints (A4 pages, page numbers, source numbers
     beside the passages, file names instead of full paths, no excerpt section).
+    ``lang``: ``"en"`` or ``"ru"`` (``None``: from the locale), the words of the whole report.
     """
-    env = _environment()
+    from .i18n import check_language
+
+    lang = check_language(lang)
+    env = _environment(lang)
+    _ = env.globals["_"]
     common = {
         "paper": paper,
+        "lang": lang,
         "version": __version__,
         "generated": datetime.now(timezone.utc).astimezone().strftime("%Y-%m-%d %H:%M %Z").strip(),
     }
@@ -376,7 +385,7 @@ def render_html(result: CheckResult | CrossCheckResult, *, paper: bool = False) 
         shas = list(result.sha256) + [""] * (len(docs) - len(result.sha256))
         return env.get_template("crosscheck.html.j2").render(
             result=result, documents=list(zip(docs, shas)), matrix=matrix,
-            settings_rows=_settings_rows(result.settings), **common
+            settings_rows=_settings_rows(result.settings, _), **common
         )
 
     sources = _sorted_sources(result)
@@ -392,7 +401,7 @@ def render_html(result: CheckResult | CrossCheckResult, *, paper: bool = False) 
                 "counted": len(counted),
                 "excluded": len(src.passages) - len(counted),
                 "first": _pid(rank, 0) if src.passages else None,
-                "excerpts": _excerpts(src, rank, result.suspect_text),
+                "excerpts": _excerpts(src, rank, result.suspect_text, _),
             }
         )
     exclusions: dict[str, int] = {}
@@ -409,16 +418,16 @@ def render_html(result: CheckResult | CrossCheckResult, *, paper: bool = False) 
         suspect=result.suspect,
         level=_level(result.borrowed_percent),
         rows=rows,
-        pieces=_pieces(result, sources),
-        exclusions=[(EXCLUSIONS.get(k, k), n) for k, n in sorted(exclusions.items())],
+        pieces=_pieces(result, sources, _),
+        exclusions=[(_(EXCLUSIONS.get(k, k)), n) for k, n in sorted(exclusions.items())],
         marked=marked,
-        settings_rows=_settings_rows(result.settings),
+        settings_rows=_settings_rows(result.settings, _),
         methods=METHODS,
         **common,
     )
 
 
-def render_pdf(result: CheckResult | CrossCheckResult, path: str | Path) -> Path:
+def render_pdf(result: CheckResult | CrossCheckResult, path: str | Path, *, lang: str | None = "en") -> Path:
     """Write the report as a PDF: the HTML report's paper layout typeset by WeasyPrint.
 
     WeasyPrint (pango underneath) gives real pages: paragraphs, tables that break between
@@ -432,7 +441,7 @@ def render_pdf(result: CheckResult | CrossCheckResult, path: str | Path) -> Path
     logging.getLogger("weasyprint").setLevel(logging.ERROR)
     logging.getLogger("fontTools").setLevel(logging.ERROR)
     path = Path(path)
-    html = render_html(result, paper=True)
+    html = render_html(result, paper=True, lang=lang)
     weasyprint.HTML(string=html, base_url=None, url_fetcher=_no_fetch).write_pdf(str(path))
     return path
 

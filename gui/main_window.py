@@ -619,6 +619,11 @@ class MainWindow(AcceptsPathDrops, QMainWindow):
             except OSError as exc:
                 self._show_error(SverkaError(str(exc)))
 
+    def _report_language(self) -> str:
+        """Reports speak the window's language (Russian or English)."""
+        language = self.translators.language if self.translators is not None else self.prefs.language()
+        return "ru" if str(language).startswith("ru") else "en"
+
     def export(self, path: str | Path, kind: str | None = None) -> Path:
         """Write the report of the shown result as HTML (the command line's report) or PDF.
 
@@ -632,11 +637,12 @@ class MainWindow(AcceptsPathDrops, QMainWindow):
         kind = kind or path.suffix.lstrip(".").lower()
         saved = lambda _=None: self.statusBar().showMessage(  # noqa: E731
             self.tr("Report saved: %1").replace("%1", str(path)), 8000)
+        lang = self._report_language()
         if kind == "pdf":
             self._foreground("export", self.tr("Writing the PDF report\u2026"),
-                             lambda progress, cancel: api.render_pdf(subject, path), saved)
+                             lambda progress, cancel: api.render_pdf(subject, path, lang=lang), saved)
             return path
-        path.write_text(api.render_html(subject), encoding="utf-8")
+        path.write_text(api.render_html(subject, lang=lang), encoding="utf-8")
         saved()
         return path
 
