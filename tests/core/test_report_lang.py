@@ -96,3 +96,19 @@ def test_default_language_follows_the_locale(monkeypatch):
     assert i18n.default_language() == "ru"
     monkeypatch.setenv("LC_ALL", "en_US.UTF-8")
     assert i18n.default_language() == "en"
+
+
+def test_russian_crosscheck_report_has_no_english_of_its_own():
+    from sverka.core.results import CrossCheckResult, CrossPair
+    from sverka.core.settings import Settings
+
+    fields = {f.name for f in dataclasses.fields(CrossPair)}
+    pair = CrossPair(**{k: v for k, v in dict(a="a.txt", b="b.txt", a_in_b=0.5, b_in_a=0.4, resemblance=0.3,
+                                              shared_words=12, passages=()).items() if k in fields})
+    r = CrossCheckResult(documents=("a.txt", "b.txt"), pairs=(pair,), matrix=((1.0, 0.5), (0.4, 1.0)),
+                         failed=(("c.txt", "не читается"),), sha256=("a" * 64, ""), settings=Settings())
+    text = _visible(report.render_html(r, lang="ru"))
+    for name in ("a.txt", "b.txt", "c.txt"):
+        text = text.replace(name, " ")
+    left = set(re.findall(r"[A-Za-z]{2,}", text)) - {"SHA", "UTF", "UTC", "MinHash"}
+    assert not {w for w in left if not re.fullmatch(r"[a-f]+", w)}, left
