@@ -282,8 +282,16 @@ def crosscheck_to_json(result: CrossCheckResult) -> dict:
     return report.crosscheck_to_dict(result)
 
 
-def render_html(result: CheckResult | CrossCheckResult) -> str:
-    """A self-contained HTML report (no external CSS, fonts or scripts; user text escaped)."""
+def render_html(result: CheckResult | CrossCheckResult, *, lang: str | None = "en") -> str:
+    """A self-contained HTML report (no external CSS, fonts or scripts; user text escaped),
+    in English or Russian (``lang="ru"``; ``None``: from the locale)."""
     from . import report
 
-    return report.render_html(result)
+    return report.render_html(result, lang=lang)
+
+
+def render_pdf(result: CheckResult | CrossCheckResult, path: str | Path, *, lang: str | None = "en") -> Path:
+    """The report as a PDF made for paper (A4 pages, page numbers, the window's colours)."""
+    from . import report
+
+    return report.render_pdf(result, path, lang=lang)

@@ -278,11 +278,11 @@ def _html_targets(out: str, names: list[str]) -> list[Path]:
     return paths
 
 
-def _write_html(result, path: Path) -> bool:
-    from . import api
+def _write_html(result, path: Path, lang: str | None = None) -> bool:
+    from . import report
 
     try:
-        html = api.render_html(result)
+        html = report.render_html(result, lang=lang)
         # an undecodable file name (lone surrogates) is shown as U+FFFD, never a 0-byte report
         path.write_bytes(html.encode("utf-8", "surrogateescape").decode("utf-8", "replace").encode("utf-8", "replace"))
     except OSError as e:
@@ -291,32 +291,47 @@ def _write_html(result, path: Path) -> bool:
     return True
 
 
-def _summary(result) -> str:
+def _write_pdf(result, path: Path, lang: str | None = None) -> bool:
+    from . import report
+
+    try:
+        report.render_pdf(result, path, lang=lang)
+    except OSError as e:
+        _err(f"{path}: cannot write the report: {e.strerror or e}")
+        return False
+    return True
+
+
+def _summary(result, lang: str | None = None) -> str:
+    from .i18n import translator
+
+    _ = translator(lang)
     s = result.suspect
     lines = [
-        f"{s.path or s.title}: {result.borrowed_percent:.1f}% borrowed, "
-        f"{result.original_percent:.1f}% original ({s.chars} characters, {s.words} words, {s.language})"
+        f"{s.path or s.title}: {result.borrowed_percent:.1f}% {_('borrowed')}, "
+        f"{result.cited_percent:.1f}% {_('cited')}, "
+        f"{result.original_percent:.1f}% {_('original')} ({s.chars} {_('characters')}, {s.words} {_('words')}, {s.language})"
     ]
     if result.exact_duplicate_of:
-        lines.append(f"  identical to: {result.exact_duplicate_of}")
+        lines.append(f"  {_('identical to')}: {result.exact_duplicate_of}")
     if result.in_collection is not None:
         info = result.in_collection
-        lines.append(f"  this document is in the collection: {info.path or info.title} (added {info.added[:10]});"
-                     " it is not counted as its own source")
+        lines.append(f"  {_('This document is in the collection:')} {info.path or info.title} "
+                     f"({_('added')} {info.added[:10]}); {_('it is not counted as its own source')}")
     for w in s.warnings:
-        lines.append(f"  warning: {w}")
+        lines.append(f"  {_('warning')}: {w}")
     if not result.sources:
-        lines.append("  no sources found")
+        lines.append(f"  {_('no sources found')}")
     for src in sorted(result.sources, key=lambda x: -x.containment):
         counted = sum(1 for p in src.passages if p.excluded is None)
         excluded = len(src.passages) - counted
-        extra = f", {excluded} not counted" if excluded else ""
+        extra = f", {excluded} {_('not counted')}" if excluded else ""
         where = f" ({src.path})" if src.path and src.path != src.title else ""
         if src.is_template:
-            where += " [template]"
+            where += f" [{_('template')}]"
         lines.append(
             f"  {100 * src.containment:5.1f}%  {src.title}{where}  "
-            f"[{counted} passage{'s' if counted != 1 else ''}{extra}; resemblance {100 * src.resemblance:.1f}%]"
+            f"[{_('passages')}: {counted}{extra}; {_('resemblance')} {100 * src.resemblance:.1f}%]"
         )
     return "\n".join(lines) + "\n"
 
@@ -441,17 +456,27 @@ def _load_templates(paths: list[str]) -> list | None:
     return docs
 
 
-def _emit(result, args: argparse.Namespace, html_path: Path | None) -> bool:
+def _emit(result, args: argparse.Namespace, html_path: Path | None, pdf_path: Path | None = None) -> bool:
     from . import api
 
     if args.json:
         _json_line(api.result_to_json(result))
     else:
-        _write(_summary(result))
+        _write(_summary(result, args.lang))
         sys.stdout.flush()
+    ok = True
     if html_path is not None:
-        return _write_html(result, html_path)
-    return True
+        ok = _write_html(result, html_path, args.lang) and ok
+    if pdf_path is not None:
+        ok = _write_pdf(result, pdf_path, args.lang) and ok
+    return ok
+
+
+def _pdf_targets(out: str | None, names: list[str]) -> list[Path | None]:
+    """Like the HTML targets: OUT itself for one suspect, OUT/<stem>.pdf for several."""
+    if not out:
+        return [None] * len(names)
+    return [p.with_suffix(".pdf") if p is not None else None for p in _html_targets(out, names)]
 
 
 def _cmd_check(args: argparse.Namespace) -> int:
@@ -461,28 +486,29 @@ def _cmd_check(args: argparse.Namespace) -> int:
     if templates is None:
         return EXIT_INPUT
     html = _html_targets(args.html, args.suspects) if args.html else [None] * len(args.suspects)
+    pdf = _pdf_targets(args.pdf, args.suspects)
     rc = EXIT_OK
     with _open_collection(args.db, settings) as coll:
         if len(args.suspects) > 1:  # several suspects: checked on every core, same order
             docs, targets = [], []
-            for path, html_path in zip(args.suspects, html):
+            for path, html_path, pdf_path in zip(args.suspects, html, pdf):
                 doc = _load(path)
                 if doc is None:
                     rc = EXIT_INPUT
                     continue
                 docs.append(doc)
-                targets.append(html_path)
+                targets.append((html_path, pdf_path))
             progress = _Progress()
             try:
                 results = coll.check_many(docs, settings, progress=progress) if docs else []
             finally:
                 progress.finish()
-            for result, html_path in zip(results, targets):
+            for result, (html_path, pdf_path) in zip(results, targets):
                 result = _with_templates(result, templates, settings)
-                if not _emit(result, args, html_path):
+                if not _emit(result, args, html_path, pdf_path):
                     rc = EXIT_INPUT
             return rc
-        for path, html_path in zip(args.suspects, html):
+        for path, html_path, pdf_path in zip(args.suspects, html, pdf):
             doc = _load(path)
             if doc is None:
                 rc = EXIT_INPUT
@@ -493,7 +519,7 @@ def _cmd_check(args: argparse.Namespace) -> int:
             finally:
                 progress.finish()
             result = _with_templates(result, templates, settings)
-            if not _emit(result, args, html_path):
+            if not _emit(result, args, html_path, pdf_path):
                 rc = EXIT_INPUT
     return rc
 
@@ -513,7 +539,8 @@ def _cmd_compare(args: argparse.Namespace) -> int:
     finally:
         progress.finish()
     result = _with_templates(result, templates, settings)
-    return EXIT_OK if _emit(result, args, Path(args.html) if args.html else None) else EXIT_INPUT
+    return EXIT_OK if _emit(result, args, Path(args.html) if args.html else None,
+                            Path(args.pdf) if args.pdf else None) else EXIT_INPUT
 
 
 def _cmd_crosscheck(args: argparse.Namespace) -> int:
@@ -551,7 +578,8 @@ def _cmd_crosscheck(args: argparse.Namespace) -> int:
         for p in result.pairs:
             _write(f"{100 * p.a_in_b:5.1f}% {100 * p.b_in_a:5.1f}%  {p.a}  <->  {p.b}  "
                    f"[{p.shared_words} words shared, resemblance {100 * p.resemblance:.1f}%]\n")
-    ok = _write_html(result, Path(args.html)) if args.html else True
+    ok = _write_html(result, Path(args.html), args.lang) if args.html else True
+    ok = (_write_pdf(result, Path(args.pdf), args.lang) if args.pdf else True) and ok
     return EXIT_INPUT if (missing or result.failed or not ok) else EXIT_OK
 
 
@@ -575,6 +603,10 @@ def _add_db(p: argparse.ArgumentParser, *, optional: bool = False) -> None:
 def _add_outputs(p: argparse.ArgumentParser, html_help: str) -> None:
     p.add_argument("--json", action="store_true", help="print JSON instead of a readable summary")
     p.add_argument("--html", metavar="OUT", help=html_help)
+    p.add_argument("--lang", choices=("ru", "en"), default=None,
+                   help="language of the reports and the summary (default: from the locale)")
+    p.add_argument("--pdf", metavar="OUT",
+                   help="also write the report as a PDF for printing (several suspects: OUT is a folder)")
 
 
 def build_parser() -> argparse.ArgumentParser:

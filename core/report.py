@@ -33,20 +33,42 @@ from pathlib import Path
 from . import __version__
 from .results import EXCLUSIONS, KINDS, METHODS, CheckResult, CrossCheckResult, SourceMatch
 
-__all__ = ["check_result_to_dict", "crosscheck_to_dict", "render_html"]
+__all__ = ["check_result_to_dict", "crosscheck_to_dict", "render_html", "render_pdf"]
 
 TEMPLATES = Path(__file__).resolve().parent / "templates"
 
-#: Colours of the sources in the HTML report, by rank (background of highlighted passages).
-PALETTE = (
-    "#f8c9c4", "#fbe0a6", "#c9e7c0", "#bfdcf2", "#dcc9ef",
-    "#f5cfe4", "#c6ebe6", "#e9e2b8", "#d8d8d8", "#f2d4bd",
-)
-#: Darker edge of the same colours (swatches, borders).
-PALETTE_EDGE = (
-    "#c0392b", "#c58b00", "#3d8b37", "#2f6ea5", "#7a4fa8",
-    "#b2487f", "#25897c", "#8c7c1e", "#666666", "#b0642a",
-)
+#: Hues of the sources by rank, shared with the window (``sverka.gui.models.source_colour``);
+#: further sources continue with the golden angle.
+SOURCE_HUES = (210, 30, 120, 350, 275, 50, 180, 320, 90, 245)
+
+
+def source_hue(index: int) -> float:
+    """Hue (degrees) of the ``index``-th source, the same in the window and the reports."""
+    if index < len(SOURCE_HUES):
+        return float(SOURCE_HUES[index])
+    return (SOURCE_HUES[-1] + 137.508 * (index - len(SOURCE_HUES) + 1)) % 360
+
+
+def _hsl_hex(hue: float, saturation: float, lightness: float) -> str:
+    import colorsys
+
+    r, g, b = colorsys.hls_to_rgb(hue / 360.0, lightness, saturation)
+    return "#%02x%02x%02x" % (round(r * 255), round(g * 255), round(b * 255))
+
+
+def source_colour(index: int) -> str:
+    """Background of the ``index``-th source's passages (the window's light palette)."""
+    return _hsl_hex(source_hue(index), 0.85, 0.83)
+
+
+def source_edge(index: int) -> str:
+    """Darker edge of the same colour (swatches, borders)."""
+    return _hsl_hex(source_hue(index), 0.70, 0.38)
+
+
+#: Colours of the first ten sources (background of highlighted passages), as in the window.
+PALETTE = tuple(source_colour(i) for i in range(len(SOURCE_HUES)))
+PALETTE_EDGE = tuple(source_edge(i) for i in range(len(SOURCE_HUES)))
 #: Characters of source text shown around a matching excerpt.
 EXCERPT_CONTEXT = 160
 
@@ -151,6 +173,7 @@ class _Piece:
     text: str
     start: int
     anchors: tuple[str, ...]  # ids of passages starting here (targets of "back" links)
+    numbers: tuple[int, ...]  # source numbers (1-based) of counted passages starting here
     link: str | None  # id of the source excerpt this piece links to
     css: str  # class names
     colour: str | None  # background colour of the first counted source
@@ -174,7 +197,7 @@ def _xid(src_rank: int, n: int) -> str:
     return f"x{src_rank + 1}-{n + 1}"
 
 
-def _pieces(result: CheckResult, sources: list[SourceMatch]) -> list[_Piece]:
+def _pieces(result: CheckResult, sources: list[SourceMatch], tr=lambda s: s) -> list[_Piece]:
     """Cut the suspect text at every passage and mark boundary; each piece knows what covers it."""
     text = result.suspect_text
     n = len(text)
@@ -193,16 +216,36 @@ def _pieces(result: CheckResult, sources: list[SourceMatch]) -> list[_Piece]:
         cuts.update((a, b))
     cuts = sorted(c for c in cuts if 0 <= c <= n)
     starts_at: dict[int, list[str]] = {}
-    for a, _, rank, i, _ in spans:
+    numbers_at: dict[int, set[int]] = {}
+    for a, _, rank, i, p in spans:
         starts_at.setdefault(a, []).append(_pid(rank, i))
+        if p.excluded is None:
+            numbers_at.setdefault(a, set()).add(rank + 1)
 
     pieces = []
-    # Sweep: spans are few (hundreds), pieces a few times more; a linear scan per piece is fine.
+    # Sweep over the cuts: every span and mark boundary is a cut, so a span covers a piece
+    # exactly when it is active at the piece's start. Keeping the active sets makes this
+    # linear in pieces + spans + marks (a text with 30 000 quotations used to be quadratic).
+    span_order = sorted(range(len(spans)), key=lambda k: spans[k][0])
+    mark_order = sorted(range(len(marks)), key=lambda k: marks[k][0])
+    active_spans: dict[int, tuple] = {}
+    active_marks: dict[int, tuple] = {}
+    si = mi = 0
     for a, b in zip(cuts, cuts[1:]):
         if b <= a:
             continue
-        covering = [s for s in spans if s[0] <= a and s[1] >= b]
-        kinds = sorted({k for (ma, mb, k) in marks if ma <= a and mb >= b})
+        while si < len(span_order) and spans[span_order[si]][0] <= a:
+            active_spans[span_order[si]] = spans[span_order[si]]
+            si += 1
+        while mi < len(mark_order) and marks[mark_order[mi]][0] <= a:
+            active_marks[mark_order[mi]] = marks[mark_order[mi]]
+            mi += 1
+        for k in [k for k, s in active_spans.items() if s[1] <= a]:
+            del active_spans[k]
+        for k in [k for k, m in active_marks.items() if m[1] <= a]:
+            del active_marks[k]
+        covering = [s for s in active_spans.values() if s[1] >= b]
+        kinds = sorted({k for (ma, mb, k) in active_marks.values() if mb >= b})
         counted = [s for s in covering if s[4].excluded is None]
         css = [f"mark-{k}" for k in kinds]
         link = colour = None
@@ -210,21 +253,22 @@ def _pieces(result: CheckResult, sources: list[SourceMatch]) -> list[_Piece]:
         if counted:
             first = min(counted, key=lambda s: (s[2], s[3]))
             css.append("borrowed")
-            link, colour = _xid(first[2], first[3]), PALETTE[first[2] % len(PALETTE)]
+            link, colour = _xid(first[2], first[3]), source_colour(first[2])
         elif covering:
             first = min(covering, key=lambda s: (s[2], s[3]))
             css.append("excluded")
             link = _xid(first[2], first[3])
         for _, _, rank, i, p in sorted(covering, key=lambda s: (s[2], s[3])):
-            why = f" (not counted: {EXCLUSIONS.get(p.excluded, p.excluded)})" if p.excluded else ""
-            tips.append(f"[{rank + 1}] {sources[rank].title}: {METHODS.get(p.method, p.method)}{why}")
+            why = f" ({tr('not counted')}: {tr(EXCLUSIONS.get(p.excluded, p.excluded))})" if p.excluded else ""
+            tips.append(f"[{rank + 1}] {sources[rank].title}: {tr(METHODS.get(p.method, p.method))}{why}")
         for k in kinds:
-            tips.append({"quote": "quotation", "bibliography": "bibliography"}.get(k, k))
+            tips.append(tr({"quote": "quotation", "bibliography": "bibliography"}.get(k, k)))
         pieces.append(
             _Piece(
                 text=text[a:b],
                 start=a,
                 anchors=tuple(starts_at.pop(a, ())),
+                numbers=tuple(sorted(numbers_at.pop(a, ()))),
                 link=link,
                 css=" ".join(css),
                 colour=colour,
@@ -254,7 +298,7 @@ def _context_after(text: str, b: int) -> str:
     return piece
 
 
-def _excerpts(src: SourceMatch, rank: int, suspect_text: str) -> list[dict]:
+def _excerpts(src: SourceMatch, rank: int, suspect_text: str, _=lambda s: s) -> list[dict]:
     out = []
     text = src.text or ""
     for i, p in enumerate(sorted(src.passages, key=lambda p: (p.suspect_start, p.suspect_end))):
@@ -264,9 +308,9 @@ def _excerpts(src: SourceMatch, rank: int, suspect_text: str) -> list[dict]:
                 "id": _xid(rank, i),
                 "back": _pid(rank, i),
                 "passage": p,
-                "method": METHODS.get(p.method, p.method),
-                "kind": KINDS.get(p.kind, p.kind),
-                "excluded": EXCLUSIONS.get(p.excluded, p.excluded) if p.excluded else None,
+                "method": _(METHODS.get(p.method, p.method)),
+                "kind": _(KINDS.get(p.kind, p.kind)) if p.kind else "",
+                "excluded": _(EXCLUSIONS.get(p.excluded, p.excluded)) if p.excluded else None,
                 "suspect": suspect_text[p.suspect_start:p.suspect_end],
                 "before": _context_before(text, a),
                 "match": text[a:b],
@@ -278,8 +322,10 @@ def _excerpts(src: SourceMatch, rank: int, suspect_text: str) -> list[dict]:
     return out
 
 
-def _environment():
+def _environment(lang: str | None = "en"):
     import jinja2
+
+    from .i18n import translator
 
     env = jinja2.Environment(
         loader=jinja2.FileSystemLoader(str(TEMPLATES)),
@@ -290,18 +336,19 @@ def _environment():
     )
     env.filters["pct"] = lambda x: f"{float(x):.1f}%"
     env.filters["share"] = lambda x: f"{100 * float(x):.1f}%"
+    env.globals["_"] = translator(lang)
     return env
 
 
-def _settings_rows(settings) -> list[tuple[str, str]]:
+def _settings_rows(settings, _=lambda s: s) -> list[tuple[str, str]]:
     rows = []
     for f in dataclasses.fields(settings):
         value = getattr(settings, f.name)
         if isinstance(value, tuple):
             value = ", ".join(map(str, value)) or "—"
         elif isinstance(value, bool):
-            value = "yes" if value else "no"
-        rows.append((f.name, str(value)))
+            value = _("yes") if value else _("no")
+        rows.append((_(f.name), str(value)))
     return rows
 
 
@@ -312,10 +359,21 @@ def _heat(x: float) -> str:
     return f"rgb(255,{g},{g})"
 
 
-def render_html(result: CheckResult | CrossCheckResult) -> str:
-    """One self-contained HTML page (inline CSS, no scripts, no external links)."""
-    env = _environment()
+def render_html(result: CheckResult | CrossCheckResult, *, paper: bool = False, lang: str | None = "en") -> str:
+    """One self-contained HTML page (inline CSS, no scripts, no external links).
+
+    ``paper``: the layout :func:`render_pdf` prints (A4 pages, page numbers, source numbers
+    beside the passages, file names instead of full paths, no excerpt section).
+    ``lang``: ``"en"`` or ``"ru"`` (``None``: from the locale), the words of the whole report.
+    """
+    from .i18n import check_language
+
+    lang = check_language(lang)
+    env = _environment(lang)
+    _ = env.globals["_"]
     common = {
+        "paper": paper,
+        "lang": lang,
         "version": __version__,
         "generated": datetime.now(timezone.utc).astimezone().strftime("%Y-%m-%d %H:%M %Z").strip(),
     }
@@ -331,7 +389,7 @@ def render_html(result: CheckResult | CrossCheckResult) -> str:
         shas = list(result.sha256) + [""] * (len(docs) - len(result.sha256))
         return env.get_template("crosscheck.html.j2").render(
             result=result, documents=list(zip(docs, shas)), matrix=matrix,
-            settings_rows=_settings_rows(result.settings), **common
+            settings_rows=_settings_rows(result.settings, _), **common
         )
 
     sources = _sorted_sources(result)
@@ -342,12 +400,12 @@ def render_html(result: CheckResult | CrossCheckResult) -> str:
             {
                 "rank": rank + 1,
                 "src": src,
-                "colour": PALETTE[rank % len(PALETTE)],
-                "edge": PALETTE_EDGE[rank % len(PALETTE_EDGE)],
+                "colour": source_colour(rank),
+                "edge": source_edge(rank),
                 "counted": len(counted),
                 "excluded": len(src.passages) - len(counted),
                 "first": _pid(rank, 0) if src.passages else None,
-                "excerpts": _excerpts(src, rank, result.suspect_text),
+                "excerpts": _excerpts(src, rank, result.suspect_text, _),
             }
         )
     exclusions: dict[str, int] = {}
@@ -364,10 +422,34 @@ def render_html(result: CheckResult | CrossCheckResult) -> str:
         suspect=result.suspect,
         level=_level(result.borrowed_percent),
         rows=rows,
-        pieces=_pieces(result, sources),
-        exclusions=[(EXCLUSIONS.get(k, k), n) for k, n in sorted(exclusions.items())],
+        pieces=_pieces(result, sources, _),
+        exclusions=[(_(EXCLUSIONS.get(k, k)), n) for k, n in sorted(exclusions.items())],
         marked=marked,
-        settings_rows=_settings_rows(result.settings),
+        settings_rows=_settings_rows(result.settings, _),
         methods=METHODS,
         **common,
     )
+
+
+def render_pdf(result: CheckResult | CrossCheckResult, path: str | Path, *, lang: str | None = "en") -> Path:
+    """Write the report as a PDF: the HTML report's paper layout typeset by WeasyPrint.
+
+    WeasyPrint (pango underneath) gives real pages: paragraphs, tables that break between
+    rows, page numbers, fonts with Cyrillic. It is imported only here; the HTML never refers to
+    anything outside itself, so nothing is fetched while printing.
+    """
+    import logging
+
+    import weasyprint
+
+    logging.getLogger("weasyprint").setLevel(logging.ERROR)
+    logging.getLogger("fontTools").setLevel(logging.ERROR)
+    path = Path(path)
+    html = render_html(result, paper=True, lang=lang)
+    weasyprint.HTML(string=html, base_url=None, url_fetcher=_no_fetch).write_pdf(str(path))
+    return path
+
+
+def _no_fetch(url: str, *args, **kwargs):
+    """The report is self-contained: refuse any URL rather than fetch it."""
+    raise ValueError(f"the report does not load external resources ({url[:60]})")

@@ -7,16 +7,12 @@ import time
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
-from PySide6.QtCore import QEvent, QMarginsF, QSettings, Qt, QTimer, Signal
+from PySide6.QtCore import QEvent, QSettings, Qt, QTimer, Signal
 from PySide6.QtGui import (
     QAction,
     QCloseEvent,
     QGuiApplication,
     QKeySequence,
-    QPageLayout,
-    QPageSize,
-    QPdfWriter,
-    QTextDocument,
 )
 from PySide6.QtWidgets import (
     QApplication,
@@ -645,26 +641,31 @@ class MainWindow(AcceptsPathDrops, QMainWindow):
             except OSError as exc:
                 self._show_error(SverkaError(str(exc)))
 
+    def _report_language(self) -> str:
+        """Reports speak the window's language (Russian or English)."""
+        language = self.translators.language if self.translators is not None else self.prefs.language()
+        return "ru" if str(language).startswith("ru") else "en"
+
     def export(self, path: str | Path, kind: str | None = None) -> Path:
-        """Write the report of the shown result as HTML (the command line's report) or PDF."""
+        """Write the report of the shown result as HTML (the command line's report) or PDF.
+
+        The PDF is typeset off the GUI thread (a long text makes many pages); the status bar
+        says when it is saved and :attr:`jobFinished` reports ``("export", error)``.
+        """
         subject = self._export_subject()
         if subject is None:
             raise SverkaError(self.tr("There is no result to export."))
         path = Path(path)
         kind = kind or path.suffix.lstrip(".").lower()
-        html = api.render_html(subject)
+        saved = lambda _=None: self.statusBar().showMessage(  # noqa: E731
+            self.tr("Report saved: %1").replace("%1", str(path)), 8000)
+        lang = self._report_language()
         if kind == "pdf":
-            writer = QPdfWriter(str(path))
-            writer.setTitle(self.tr("Sverka report"))
-            writer.setCreator("Sverka")
-            writer.setPageSize(QPageSize(QPageSize.PageSizeId.A4))
-            writer.setPageMargins(QMarginsF(15, 15, 15, 15), QPageLayout.Unit.Millimeter)
-            doc = QTextDocument()
-            doc.setHtml(html)
-            doc.print_(writer)
-        else:
-            path.write_text(html, encoding="utf-8")
-        self.statusBar().showMessage(self.tr("Report saved: %1").replace("%1", str(path)), 8000)
+            self._foreground("export", self.tr("Writing the PDF report\u2026"),
+                             lambda progress, cancel: api.render_pdf(subject, path, lang=lang), saved)
+            return path
+        path.write_text(api.render_html(subject, lang=lang), encoding="utf-8")
+        saved()
         return path
 
     # -- settings --------------------------------------------------------------------------

@@ -14,12 +14,12 @@ from PySide6.QtGui import QColor, QPalette
 from PySide6.QtWidgets import QApplication
 
 from sverka.core.api import CrossCheckResult, CrossPair, DocumentInfo, SourceMatch
+from sverka.core.report import source_hue
 
 SORT_ROLE = Qt.ItemDataRole.UserRole + 1
 OBJECT_ROLE = Qt.ItemDataRole.UserRole + 2  # the dataclass behind a row
 
-# Hues chosen to stay apart from each other; further sources continue with the golden angle.
-_HUES = (210, 30, 120, 350, 275, 50, 180, 320, 90, 245)
+# Hues chosen to stay apart from each other, shared with the reports (same colour per source).
 
 
 def is_dark(palette: QPalette | None = None) -> bool:
@@ -35,7 +35,7 @@ def source_colour(index: int, dark: bool | None = None) -> QColor:
     """
     if dark is None:
         dark = is_dark()
-    hue = _HUES[index] if index < len(_HUES) else (_HUES[-1] + 137.508 * (index - len(_HUES) + 1)) % 360
+    hue = source_hue(index)
     if dark:
         return QColor.fromHslF(hue / 360.0, 0.55, 0.30)
     return QColor.fromHslF(hue / 360.0, 0.85, 0.83)

@@ -20,6 +20,8 @@ python="${PYTHON:-python3}"
 qt_libs="libegl1 libgl1 libglib2.0-0 libdbus-1-3 libfontconfig1 libxkbcommon0 libxkbcommon-x11-0
  libxcb-cursor0 libxcb-icccm4 libxcb-keysyms1 libxcb-image0 libxcb-render-util0 libxcb-shape0
  libxcb-randr0 libxcb-xinerama0 libxcb-xkb1 libxcb-xfixes0 libxcb-shm0 libxcb-sync1 fonts-dejavu-core"
+# PDF reports: WeasyPrint typesets with pango; the tests look at the pages with poppler-utils.
+qt_libs="$qt_libs libpango-1.0-0 libpangoft2-1.0-0 poppler-utils"
 need=""
 if command -v dpkg-query >/dev/null 2>&1; then
   for p in $qt_libs; do

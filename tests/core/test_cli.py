@@ -474,3 +474,24 @@ def test_check_of_many_suspects_equals_checking_each_alone(corpus):
     together = run("check", "--db", str(corpus["db"]), "--json", *suspects).stdout.splitlines()
     alone = [run("check", "--db", str(corpus["db"]), "--json", s).stdout.strip() for s in suspects]
     assert [json.loads(x) for x in together] == [json.loads(x) for x in alone]
+
+
+def test_lang_and_pdf_reports(corpus, tmp_path):
+    import shutil
+
+    html_ru, pdf_ru = tmp_path / "ru.html", tmp_path / "ru.pdf"
+    out = run("check", "--db", str(corpus["db"]), "--lang", "ru", "--html", str(html_ru), "--pdf", str(pdf_ru),
+              str(corpus["suspects"]["txt"]))
+    assert "заимствования" in out.stdout and "цитирования" in out.stdout and "borrowed" not in out.stdout
+    assert '<html lang="ru">' in html_ru.read_text(encoding="utf-8")
+    assert pdf_ru.read_bytes().startswith(b"%PDF")
+    if shutil.which("pdftotext"):
+        text = subprocess.run(["pdftotext", str(pdf_ru), "-"], capture_output=True, text=True, check=True).stdout
+        assert "Заимствования".upper() in text.upper() and "Borrowed".upper() not in text.upper()
+    out = run("check", "--db", str(corpus["db"]), "--lang", "en", str(corpus["suspects"]["txt"]))
+    assert "% borrowed" in out.stdout and "% cited" in out.stdout
+    # several suspects: one PDF each in the folder
+    out_dir = tmp_path / "pdfs"
+    run("check", "--db", str(corpus["db"]), "--pdf", str(out_dir) + "/",
+        str(corpus["suspects"]["txt"]), str(corpus["suspects"]["html"]))
+    assert sorted(p.name for p in out_dir.iterdir()) == ["suspect_html.pdf", "suspect_txt.pdf"]

@@ -181,7 +181,7 @@ until(lambda: window.suspect_document is not None, "the suspect")
 (result,) = run(window.resultShown, window.check, "the check")
 assert result.sources, "the sample suspect borrows from the sample collection"
 window.export(tmp / "report.html")
-window.export(tmp / "report.pdf")
+run(window.jobFinished, lambda: window.export(tmp / "report.pdf"), "the PDF export")  # a background job
 files = sorted(p for p in (sample / "collection").iterdir() if p.is_file())
 run(window.resultShown, lambda: window.compare_files(sample / "suspect.txt", files[0]), "the comparison")
 run(window.crossCheckShown, lambda: window.crosscheck([sample / "collection"]), "the cross-check")

@@ -229,7 +229,10 @@ def test_export_html_and_pdf(qtbot, window, sample_copy, tmp_path):
         window.compare_files(a, b)
     html = window.export(tmp_path / "report.html")
     assert html.read_text(encoding="utf-8").lstrip().lower().startswith("<!doctype html")
-    pdf = window.export(tmp_path / "report.pdf")
+    with qtbot.waitSignal(window.jobFinished, timeout=TIMEOUT) as finished:
+        pdf = window.export(tmp_path / "report.pdf")
+        assert window.current_job is not None  # typeset off the GUI thread, with the progress panel
+    assert finished.args == ["export", None]
     data = pdf.read_bytes()
     assert data.startswith(b"%PDF") and len(data) > 2000
 
