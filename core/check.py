@@ -24,16 +24,14 @@ from typing import TYPE_CHECKING, Callable, Sequence
 import numpy as np
 
 from .align import SOURCE_WINDOW, SourceSide, align
-from .candidates import (PAIR_WORDS, SENTENCE_MIN_TOKENS, co_occurring, pair_keys, sentence_bounds, sentence_keys,
-                         supported_seeds)
+from .candidates import PAIR_WORDS, SENTENCE_MIN_TOKENS, co_occurring, sentence_bounds, sentence_keys, supported_seeds
 from .candidates import rank as rank_candidates
 from .document import Document
 from .exclusions import apply_exclusions, marked_spans, merge, total
+from .fingerprints import DocumentFingerprints, fingerprint_document
 from .progress import NEVER_CANCELLED, CancelToken, Progress, no_progress
 from .results import CheckResult, CrossCheckResult, CrossPair, Passage, SourceMatch, SuspectInfo
-from .sentences import sentence_hashes, seq2
 from .settings import Settings
-from .shingles import shingle_hashes, unique_counts, winnow
 from .shortdoc import longest_words, short_similarity
 from .text import Tokens, canonize, word_starts, words_in
 
@@ -52,22 +50,24 @@ class Prepared:
     settings: Settings
 
     @cached_property
-    def shingles(self) -> np.ndarray:  # uint64: every w-shingle hash, in text order
-        return shingle_hashes(self.tokens.hashes, self.settings.shingle_words)
+    def fingerprints(self) -> DocumentFingerprints:  # the same code path as a stored document's
+        return fingerprint_document(self.tokens, self.settings)
 
-    @cached_property
+    @property
+    def shingles(self) -> np.ndarray:  # uint64: every w-shingle hash, in text order
+        return self.fingerprints.all_shingles
+
+    @property
     def distinct(self) -> np.ndarray:  # uint64: sorted distinct shingle hashes
-        return unique_counts(self.shingles)[0]
+        return self.fingerprints.distinct
 
     @cached_property
     def winnowed(self) -> np.ndarray:  # uint64: sorted distinct winnowed hashes
-        sh = self.shingles
-        return np.unique(sh[winnow(sh, self.settings.winnow_window)]) if len(sh) else sh
+        return np.unique(self.fingerprints.shingle_hashes)
 
-    @cached_property
+    @property
     def seq2(self) -> np.ndarray:  # uint64: Seq2 of ALGORITHMS.md §5
-        t = self.tokens
-        return seq2(sentence_hashes(t.word_hashes, t.sentence_ids, len(t.sentence_spans))[0])
+        return self.fingerprints.sentence_seq2
 
     @cached_property
     def word_starts(self) -> np.ndarray:  # start of every word of the text
@@ -82,9 +82,10 @@ class Prepared:
     def source_side(self) -> SourceSide:  # this document's own part of aligning against it
         return SourceSide.of(self.tokens, self.settings.align_seed_words, self.settings.min_sentence_words)
 
-    @cached_property
+    @property
     def pairs(self) -> tuple[np.ndarray, np.ndarray]:  # retrieval pair keys (hashes, positions)
-        return pair_keys(self.tokens)
+        fp = self.fingerprints
+        return fp.pair_hashes, fp.pair_positions
 
     @cached_property
     def sentences(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:  # retrieval sentence keys

@@ -15,7 +15,7 @@ they are little-endian (``'<u8'``, ``'<i8'``).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from functools import cached_property
 
 import numpy as np
 
@@ -58,65 +58,120 @@ def _frozen(a: np.ndarray, dtype) -> np.ndarray:
     return a
 
 
-@dataclass(frozen=True, eq=False)
 class DocumentFingerprints:
-    """What the index stores for one document. Arrays are read-only.
+    """Every fingerprint of one canonized document, each computed on first use (pure; no I/O).
+
+    The index reads only what it stores (retrieval keys, longest words, full-text hash,
+    min-hash) and a check only what it compares, so neither pays for the rest; both get the
+    same values from this one class. Arrays are read-only.
 
     Shingle ``shingle_positions[j]`` covers tokens ``[p, p + shingle_words)``; map them to
     characters with ``Tokens.starts[p]`` and ``Tokens.ends[p + shingle_words - 1]``.
     """
 
-    shingle_words: int  # w
-    winnow_window: int  # k: any shared run of w + k - 1 tokens shares a fingerprint
-    token_count: int
-    shingle_count: int  # overlapping shingles of the document: max(0, n - w + 1)
-    distinct_shingles: int  # distinct hashes among them (the |S(A)| of resemblance)
-    shingle_hashes: np.ndarray  # uint64 (m,): winnowed shingle hashes, in text order
-    shingle_positions: np.ndarray  # int64 (m,): first token of each
-    sentence_seq1: np.ndarray  # uint64 (s,): SH of every sentence holding a token
-    sentence_index: np.ndarray  # int64 (s,): index into Tokens.sentence_spans of each
-    sentence_seq2: np.ndarray  # uint64 (s,): Seq2
-    long_words: np.ndarray  # uint64 (<= 15,): hashes of the longest distinct words
-    text_hash: int  # full_text_hash of the text, for the exact-duplicate check
-    minhash: np.ndarray  # uint64 (settings.minhash_functions,); all EMPTY without shingles
-    super_shingles: np.ndarray  # uint64 (6,), or (0,) without shingles
-    mega_shingles: np.ndarray  # uint64 (15,), or (0,) without shingles
-    pair_hashes: np.ndarray  # uint64: retrieval pair keys (sverka.core.candidates.pair_keys)
-    pair_positions: np.ndarray  # int64: first token of each
-    sentence_keys: np.ndarray  # uint64: retrieval sentence keys (candidates.sentence_keys)
-    sentence_key_positions: np.ndarray  # int64: first token of each
+    def __init__(self, tokens: Tokens, settings: Settings) -> None:
+        self.tokens = tokens
+        self.settings = settings
+        self.shingle_words = settings.shingle_words  # w
+        self.winnow_window = settings.winnow_window  # k: any shared run of w + k - 1 tokens shares a fingerprint
+        self.token_count = len(tokens.hashes)
+
+    @cached_property
+    def all_shingles(self) -> np.ndarray:  # uint64: every w-shingle hash, in text order
+        return _frozen(shingle_hashes(self.tokens.hashes, self.shingle_words), np.uint64)
+
+    @property
+    def shingle_count(self) -> int:  # overlapping shingles of the document: max(0, n - w + 1)
+        return len(self.all_shingles)
+
+    @cached_property
+    def distinct(self) -> np.ndarray:  # uint64: sorted distinct shingle hashes
+        return _frozen(unique_counts(self.all_shingles)[0], np.uint64)
+
+    @property
+    def distinct_shingles(self) -> int:  # |S(A)| of resemblance
+        return len(self.distinct)
+
+    @cached_property
+    def _winnowed(self) -> tuple[np.ndarray, np.ndarray]:
+        picked = winnow(self.all_shingles, self.winnow_window)
+        return _frozen(self.all_shingles[picked], np.uint64), _frozen(picked, np.int64)
+
+    @property
+    def shingle_hashes(self) -> np.ndarray:  # uint64 (m,): winnowed shingle hashes, in text order
+        return self._winnowed[0]
+
+    @property
+    def shingle_positions(self) -> np.ndarray:  # int64 (m,): first token of each
+        return self._winnowed[1]  # step 1: shingle i starts at token i
+
+    @cached_property
+    def _sentences(self) -> tuple[np.ndarray, np.ndarray]:
+        t = self.tokens
+        seq1, index = sentence_hashes(t.word_hashes, t.sentence_ids, len(t.sentence_spans))
+        return _frozen(seq1, np.uint64), _frozen(index, np.int64)
+
+    @property
+    def sentence_seq1(self) -> np.ndarray:  # uint64 (s,): SH of every sentence holding a token
+        return self._sentences[0]
+
+    @property
+    def sentence_index(self) -> np.ndarray:  # int64 (s,): index into Tokens.sentence_spans of each
+        return self._sentences[1]
+
+    @cached_property
+    def sentence_seq2(self) -> np.ndarray:  # uint64 (s,): Seq2
+        return _frozen(seq2(self.sentence_seq1), np.uint64)
+
+    @cached_property
+    def long_words(self) -> np.ndarray:  # uint64 (<= 15,): hashes of the longest distinct words
+        return _frozen(longest_words(self.tokens.lemmas, LONGEST_WORDS), np.uint64)
+
+    @cached_property
+    def text_hash(self) -> int:  # full_text_hash of the text, for the exact-duplicate check
+        return full_text_hash(self.tokens.text)
+
+    @cached_property
+    def minhash(self) -> np.ndarray:  # uint64 (settings.minhash_functions,); all EMPTY without shingles
+        return _frozen(minhash_signature(self.distinct, self.settings.minhash_functions), np.uint64)
+
+    @cached_property
+    def super_shingles(self) -> np.ndarray:  # uint64 (6,), or (0,) without shingles
+        if not len(self.distinct):
+            return _frozen(np.empty(0, np.uint64), np.uint64)
+        return _frozen(super_shingles(self.minhash, SUPER_SHINGLE_GROUPS), np.uint64)
+
+    @cached_property
+    def mega_shingles(self) -> np.ndarray:  # uint64 (15,), or (0,) without shingles
+        return _frozen(mega_shingles(self.super_shingles), np.uint64)
+
+    @cached_property
+    def _pairs(self) -> tuple[np.ndarray, np.ndarray]:
+        h, pos = pair_keys(self.tokens)
+        return _frozen(h, np.uint64), _frozen(pos, np.int64)
+
+    @property
+    def pair_hashes(self) -> np.ndarray:  # uint64: retrieval pair keys (sverka.core.candidates.pair_keys)
+        return self._pairs[0]
+
+    @property
+    def pair_positions(self) -> np.ndarray:  # int64: first token of each
+        return self._pairs[1]
+
+    @cached_property
+    def _sentence_keys(self) -> tuple[np.ndarray, np.ndarray]:
+        h, pos, _ = sentence_keys(self.tokens)
+        return _frozen(h, np.uint64), _frozen(pos, np.int64)
+
+    @property
+    def sentence_keys(self) -> np.ndarray:  # uint64: retrieval sentence keys (candidates.sentence_keys)
+        return self._sentence_keys[0]
+
+    @property
+    def sentence_key_positions(self) -> np.ndarray:  # int64: first token of each
+        return self._sentence_keys[1]
 
 
 def fingerprint_document(tokens: Tokens, settings: Settings) -> DocumentFingerprints:
-    """All fingerprints of one canonized document (pure; no I/O)."""
-    w, k = settings.shingle_words, settings.winnow_window
-    all_hashes = shingle_hashes(tokens.hashes, w)
-    distinct = unique_counts(all_hashes)[0]
-    picked = winnow(all_hashes, k)
-    seq1, sentence_index = sentence_hashes(tokens.word_hashes, tokens.sentence_ids, len(tokens.sentence_spans))
-    sig = minhash_signature(distinct, settings.minhash_functions)
-    supers = super_shingles(sig, SUPER_SHINGLE_GROUPS) if len(distinct) else np.empty(0, np.uint64)
-    megas = mega_shingles(supers)
-    pairs, pair_pos = pair_keys(tokens)
-    sent_keys, sent_pos, _ = sentence_keys(tokens)
-    return DocumentFingerprints(
-        shingle_words=w,
-        winnow_window=k,
-        token_count=len(tokens.hashes),
-        shingle_count=len(all_hashes),
-        distinct_shingles=len(distinct),
-        shingle_hashes=_frozen(all_hashes[picked], np.uint64),
-        shingle_positions=_frozen(picked, np.int64),  # step 1: shingle i starts at token i
-        sentence_seq1=_frozen(seq1, np.uint64),
-        sentence_index=_frozen(sentence_index, np.int64),
-        sentence_seq2=_frozen(seq2(seq1), np.uint64),
-        long_words=_frozen(longest_words(tokens.lemmas, LONGEST_WORDS), np.uint64),
-        text_hash=full_text_hash(tokens.text),
-        minhash=_frozen(sig, np.uint64),
-        super_shingles=_frozen(supers, np.uint64),
-        mega_shingles=_frozen(megas, np.uint64),
-        pair_hashes=_frozen(pairs, np.uint64),
-        pair_positions=_frozen(pair_pos, np.int64),
-        sentence_keys=_frozen(sent_keys, np.uint64),
-        sentence_key_positions=_frozen(sent_pos, np.int64),
-    )
+    """All fingerprints of one canonized document, computed as they are read (pure; no I/O)."""
+    return DocumentFingerprints(tokens, settings)

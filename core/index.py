@@ -5,7 +5,11 @@ File format
 * ``PRAGMA user_version`` = ``SCHEMA_MAJOR << 16 | SCHEMA_MINOR``. A file of a newer major
   version is refused (:class:`~sverka.core.errors.CollectionVersionError`: "update Sverka");
   an older major version is refused with "rebuild the collection"; minor versions are
-  compatible both ways (additions only).
+  compatible both ways. Minor 1 stopped computing what nothing read: a document's min-hash
+  signature, super- and mega-shingles and full-text hash (the check compares SHA-256 and
+  passages). Their columns and tables stay in the schema, written empty (``minhash`` ``x''``,
+  ``fulltext_hash`` 0, no super/mega rows), so a collection of either minor version opens and
+  is written by both.
 * WAL journal, ``synchronous=NORMAL``, a busy timeout (10 s by default) after which
   :class:`~sverka.core.errors.CollectionBusy` says "collection is busy: another Sverka is
   writing to it". Every write is one ``BEGIN IMMEDIATE`` transaction (:meth:`Index.transaction`);
@@ -22,12 +26,12 @@ File format
 
     documents(id, path UNIQUE, title, format, sha256 UNIQUE, chars, words, size_bytes, mtime,
               added ISO-8601, language, is_template, warnings JSON,
-              fulltext_hash, short_length, minhash BLOB '<u8' x minhash_functions)
+              fulltext_hash (0 since 2.1), short_length, minhash BLOB (empty since 2.1))
     document_data(doc_id, text BLOB UTF-8, tokens BLOB: see below)
     pairs(hash, doc_id, pos)             pair keys (sverka.core.candidates); pos = first token index
     sentences(hash, doc_id, pos)         sentence keys (SH of sentences of >= 3 tokens); pos likewise
     short_words(hash, doc_id)            seed 000: hashes of the longest distinct words
-    super_shingles(hash, doc_id), mega_shingles(hash, doc_id)
+    super_shingles(hash, doc_id), mega_shingles(hash, doc_id)   written by format 2.0 only
 
   The hash tables are ``WITHOUT ROWID`` with the hash first in the primary key, so every
   candidate query reads one index only.
@@ -54,11 +58,10 @@ doc_id, and accept any iterable of uint64 hashes (duplicates are ignored):
   the rows (hash, doc_id, pos) of the retrieval keys, ranked by :mod:`sverka.core.candidates`.
 * ``Index.short_candidates(word_hashes, *, min_shared=2, limit=50)``: seed 000 longest words;
   ``Index.short_lengths(ids) -> {doc_id: length}`` gives each document's ``length``.
-* ``Index.super_candidates(super_shingles, *, min_shared=2, limit=50)``: near-duplicates.
-* ``Index.find_by_sha256(sha) -> int | None``, ``Index.find_by_fulltext_hash(h) -> list[int]``.
+* ``Index.find_by_sha256(sha) -> int | None``.
 * ``Index.load(doc_id) -> StoredDocument(info, text, tokens)``; ``Index.text(doc_id)``,
   ``Index.info(doc_id)``, ``Index.pairs(doc_id) -> (hashes uint64, positions int64)``
-  sorted by position, ``Index.sentences(doc_id)`` likewise, ``Index.minhash(doc_id)``.
+  sorted by position, ``Index.sentences(doc_id)`` likewise.
 * ``Index.template_ids() -> list[int]``, ``documents()``, ``count()``, ``remove(ids)``,
   ``set_template(id, flag)``, ``find_by_path(path) -> DocumentInfo | None``,
   ``ids_under(folder)``, ``integrity_check()``; ``Index.settings`` are the parameters the
@@ -111,7 +114,7 @@ __all__ = [
 ]
 
 SCHEMA_MAJOR = 2
-SCHEMA_MINOR = 0
+SCHEMA_MINOR = 1
 #: 2: raw little-endian arrays (a check reads them without decompressing); 1: zlib of the same.
 TOKENS_FORMAT = 2
 _READABLE_TOKENS_FORMATS = (1, 2)
@@ -165,11 +168,7 @@ class PreparedDocument:
     sentences: np.ndarray  # int64 sentence-key hashes (sverka.core.candidates.sentence_keys)
     sentence_pos: np.ndarray  # int64 first token of each
     short_words: np.ndarray  # int64 distinct
-    fulltext_hash: int  # signed 64-bit
     short_length: int
-    minhash: bytes  # '<u8' signature
-    super_shingles: np.ndarray  # int64 distinct
-    mega_shingles: np.ndarray  # int64 distinct
 
 
 # --------------------------------------------------------------------------- encoding
@@ -195,11 +194,6 @@ def _i64(values) -> np.ndarray:
 
 def _u64(values) -> np.ndarray:
     return np.asarray(values, dtype=np.int64).view(np.uint64)
-
-
-def _signed(h: int) -> int:
-    h = int(h) & 0xFFFFFFFFFFFFFFFF
-    return h - (1 << 64) if h >= (1 << 63) else h
 
 
 def encode_tokens(tokens: Tokens) -> bytes:
@@ -281,9 +275,7 @@ def prepare(doc: Document, tokens: Tokens, fp, *, size_bytes: int = 0,
         pair_pos=np.asarray(fp.pair_positions, dtype=np.int64).copy(),
         sentences=_i64(fp.sentence_keys).copy(),
         sentence_pos=np.asarray(fp.sentence_key_positions, dtype=np.int64).copy(), short_words=short,
-        fulltext_hash=_signed(fp.text_hash), short_length=len(short),
-        minhash=np.asarray(fp.minhash, dtype="<u8").tobytes(),
-        super_shingles=np.unique(_i64(fp.super_shingles)), mega_shingles=np.unique(_i64(fp.mega_shingles)),
+        short_length=len(short),
     )
 
 
@@ -595,16 +587,14 @@ class Index:
                     " VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
                     (_sql_path(p.path), _sql_text(p.title), p.format, p.sha256, p.chars, p.words, p.size_bytes, p.mtime, now,
                      p.language, int(template), json.dumps(list(p.warnings), ensure_ascii=False),
-                     p.fulltext_hash, p.short_length, p.minhash))
+                     0, p.short_length, b""))  # legacy columns of format 2.0: see the module docstring
                 doc_id = cur.lastrowid
                 db.execute("INSERT INTO document_data(doc_id, text, tokens) VALUES(?,?,?)",
                            (doc_id, p.text_blob, p.tokens_blob))
                 ids = lambda a: np.full(len(a), doc_id, dtype=np.int64)  # noqa: E731
                 rows["pairs"].append(np.stack([p.pairs, ids(p.pairs), p.pair_pos], 1))
                 rows["sentences"].append(np.stack([p.sentences, ids(p.sentences), p.sentence_pos], 1))
-                for t, a in (("short_words", p.short_words), ("super_shingles", p.super_shingles),
-                             ("mega_shingles", p.mega_shingles)):
-                    rows[t].append(np.stack([a, ids(a)], 1))
+                rows["short_words"].append(np.stack([p.short_words, ids(p.short_words)], 1))
                 out.append(("updated" if same_path else "added", name, ""))
             if stale:
                 self._delete_documents(db, stale, rows_only=True)
@@ -616,8 +606,10 @@ class Index:
                     continue
                 a = a[np.lexsort(a.T[::-1])]  # by hash first: B-tree inserts stay local
                 # zip of flat lists: several times faster than a nested tolist(); in slices,
-                # so that the Python integers of a large batch never all exist at once
-                sql = f"INSERT OR IGNORE INTO {table} VALUES({','.join('?' * a.shape[1])})"
+                # so that the Python integers of a large batch never all exist at once. Rows are
+                # unique by construction (a position holds one key; word sets are np.unique'd;
+                # a new document has a new id), so no OR IGNORE: a duplicate would be a bug.
+                sql = f"INSERT INTO {table} VALUES({','.join('?' * a.shape[1])})"
                 for k in range(0, len(a), _ROWS_PER_CALL):
                     part = a[k : k + _ROWS_PER_CALL]
                     db.executemany(sql, zip(*(part[:, j].tolist() for j in range(part.shape[1]))))
@@ -703,11 +695,6 @@ class Index:
         row = self._db.execute("SELECT id FROM documents WHERE sha256=?", (sha,)).fetchone()
         return row[0] if row else None
 
-    def find_by_fulltext_hash(self, h: int) -> list[int]:
-        rows = self._db.execute("SELECT id FROM documents WHERE fulltext_hash=? ORDER BY id",
-                                (_signed(h),)).fetchall()
-        return [r[0] for r in rows]
-
     def template_ids(self) -> list[int]:
         return [r[0] for r in self._db.execute("SELECT id FROM documents WHERE is_template ORDER BY id")]
 
@@ -737,12 +724,6 @@ class Index:
                                 (int(doc_id),)).fetchall()
         a = np.array(rows, dtype=np.int64).reshape(-1, 2)
         return _u64(np.ascontiguousarray(a[:, 0])), np.ascontiguousarray(a[:, 1])
-
-    def minhash(self, doc_id: int) -> np.ndarray:
-        row = self._db.execute("SELECT minhash FROM documents WHERE id=?", (int(doc_id),)).fetchone()
-        if row is None:
-            raise CollectionError(f"no document {doc_id} in the collection")
-        return np.frombuffer(row[0], dtype="<u8").astype(np.uint64)
 
     def short_lengths(self, ids: Iterable[int]) -> dict[int, int]:
         """Seed 000 ``length`` (how many longest words were kept) of each document."""
@@ -787,10 +768,6 @@ class Index:
     def short_candidates(self, word_hashes, *, min_shared: int = 2, limit: int = 50) -> list[tuple[int, int]]:
         """Seed 000: documents sharing at least ``min_shared`` longest-word hashes."""
         return self._grouped("short_words", word_hashes, min_shared, limit)
-
-    def super_candidates(self, super_shingles, *, min_shared: int = 2, limit: int = 50) -> list[tuple[int, int]]:
-        """Near-duplicate documents: sharing at least ``min_shared`` super-shingles."""
-        return self._grouped("super_shingles", super_shingles, min_shared, limit)
 
     def _grouped(self, table: str, hashes, min_shared: int, limit: int) -> list[tuple[int, int]]:
         values = np.unique(_i64(hashes)).tolist()

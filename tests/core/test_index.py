@@ -33,8 +33,8 @@ def make_tokens(text: str = "one two three. four five") -> Tokens:
     )
 
 
-def prepared(name: str, shingles, *, text: str | None = None, seq2=(), words=(), full=0,
-             path: str | None = "auto", supers=()) -> PreparedDocument:
+def prepared(name: str, shingles, *, text: str | None = None, seq2=(), words=(),
+             path: str | None = "auto") -> PreparedDocument:
     text = text if text is not None else f"text of {name}"
     tokens = make_tokens()
     sh = np.array(shingles, dtype=np.uint64)
@@ -48,10 +48,8 @@ def prepared(name: str, shingles, *, text: str | None = None, seq2=(), words=(),
         text_bytes=len(text), pairs=ix._i64(sh), pair_pos=np.arange(len(sh), dtype=np.int64),
         sentences=ix._i64(np.array(seq2, dtype=np.uint64)),
         sentence_pos=np.arange(len(seq2), dtype=np.int64),
-        short_words=np.unique(ix._i64(np.array(words, dtype=np.uint64))), fulltext_hash=ix._signed(full),
-        short_length=len(set(words)), minhash=np.arange(3, dtype="<u8").tobytes(),
-        super_shingles=np.unique(ix._i64(np.array(supers, dtype=np.uint64))),
-        mega_shingles=np.empty(0, dtype=np.int64),
+        short_words=np.unique(ix._i64(np.array(words, dtype=np.uint64))),
+        short_length=len(set(words)),
     )
 
 
@@ -118,6 +116,38 @@ def test_newer_minor_version_opens(tmp_path):
     Index(path).close()
 
 
+def test_minor_1_writes_nothing_that_nothing_reads_and_format_2_0_still_opens(tmp_path):
+    """Since 2.1 no min-hash, super-/mega-shingles or full-text hash is computed or written;
+    a 2.0 collection holding them opens, is checked and is written as it is."""
+    from sverka.core.api import Collection
+    from sverka.core.extract import extract
+
+    path = tmp_path / "c.sverka"
+    src = tmp_path / "source.txt"
+    src.write_text("Белеет парус одинокий в тумане моря голубом. Что ищет он в стране далёкой? "
+                   "Что кинул он в краю родном?", encoding="utf-8")
+    with Collection(path) as c:
+        c.add([src])
+    db = sqlite3.connect(path)
+    assert db.execute("SELECT minhash, fulltext_hash FROM documents").fetchall() == [(b"", 0)]
+    assert db.execute("SELECT count(*) FROM super_shingles").fetchone() == (0,)
+    assert db.execute("SELECT count(*) FROM mega_shingles").fetchone() == (0,)
+    # as Sverka 2.0 left it: its legacy rows, minor version 0
+    db.execute("UPDATE documents SET minhash=?, fulltext_hash=?", (b"\1" * 8 * 84, -5))
+    db.execute("INSERT INTO super_shingles VALUES(11, 1)")
+    db.execute(f"PRAGMA user_version={ix.SCHEMA_MAJOR << 16}")
+    db.commit()
+    db.close()
+    other = tmp_path / "other.txt"
+    other.write_text("Что ищет он в стране далёкой? Что кинул он в краю родном? Играют волны, ветер свищет.",
+                     encoding="utf-8")
+    with Collection(path) as c:
+        result = c.check(extract(other))
+        assert result.sources and result.sources[0].passages
+        c.add([other])
+        assert len(c.documents()) == 2
+
+
 def test_other_hash_seed_says_rebuild(tmp_path):
     path = tmp_path / "c.sverka"
     Index(path).close()
@@ -155,13 +185,12 @@ def test_settings_must_match_the_collection(tmp_path):
 
 
 def test_write_classify_and_read_back(index):
-    out = index.write_batch([prepared("a", [1, 2, 3, HIGH], seq2=[7, 8], words=[5, 6], full=HIGH),
+    out = index.write_batch([prepared("a", [1, 2, 3, HIGH], seq2=[7, 8], words=[5, 6]),
                              prepared("b", [3, 4])])
     assert out == [("added", "/docs/a.txt", ""), ("added", "/docs/b.txt", "")]
     a = index.find_by_path("/docs/a.txt")
     assert a.title == "a" and index.count() == 2
     assert index.find_by_sha256(a.sha256) == a.id
-    assert index.find_by_fulltext_hash(HIGH) == [a.id]
     hashes, pos = index.pairs(a.id)
     assert hashes.dtype == np.uint64 and hashes.tolist() == [1, 2, 3, HIGH] and pos.tolist() == [0, 1, 2, 3]
     assert index.sentences(a.id)[0].tolist() == [7, 8]
@@ -170,7 +199,6 @@ def test_write_classify_and_read_back(index):
     stored = index.load(a.id)
     assert stored.info == a and stored.text == "text of a"
     assert np.array_equal(stored.tokens.hashes, make_tokens().hashes)
-    assert index.minhash(a.id).tolist() == [0, 1, 2]
 
     again = index.write_batch([prepared("a", [1, 2, 3, HIGH]),  # same path, same content
                                prepared("copy", [9], text="text of b"),  # content stored as b
@@ -182,7 +210,6 @@ def test_write_classify_and_read_back(index):
     assert new_a.id != a.id and index.text(new_a.id) == "a changed"
     assert len(index.pair_postings([1, 2])[0]) == 0  # the old version's hashes are gone
     assert index.pair_postings([10, 11])[1].tolist() == [new_a.id, new_a.id]
-    assert index.find_by_fulltext_hash(HIGH) == []
 
 
 def test_postings_rows_and_cap(index, monkeypatch):
@@ -208,13 +235,12 @@ def test_postings_rows_and_cap(index, monkeypatch):
     assert rows() == everything and rows(max_posting=2) == capped
 
 
-def test_short_sentence_super_candidates(index):
-    index.write_batch([prepared("a", [1], seq2=[7, 8, 8], words=[5, 6, HIGH], supers=[1, 2]),
-                       prepared("b", [2], seq2=[8], words=[6], supers=[2, 3])])
+def test_short_and_sentence_candidates(index):
+    index.write_batch([prepared("a", [1], seq2=[7, 8, 8], words=[5, 6, HIGH]),
+                       prepared("b", [2], seq2=[8], words=[6])])
     a, b = (index.find_by_path(f"/docs/{n}.txt").id for n in "ab")
     assert index.short_candidates([5, 6, HIGH], min_shared=1) == [(a, 3), (b, 1)]
     assert sorted(index.sentence_postings([7, 8])[1].tolist()) == sorted([a, a, a, b])
-    assert index.super_candidates([1, 2], min_shared=2) == [(a, 2)]
 
 
 def test_remove_and_template(index):
