@@ -162,19 +162,30 @@ def test_tiny_inputs(n):
     assert align(toks(a), toks(a), min_words=1) == []
 
 
-def test_two_long_texts_fast():
+def test_two_long_texts_align_in_linear_time():
+    """A guard against quadratic work, not a speed target (those are in bench/): a text four
+    times longer may take at most ~10 times as long (linear: 4, quadratic: 16), and never
+    more than 10 s however loaded the machine is."""
     import time
 
     rng = np.random.default_rng(0)
     vocab = [f"v{k}" for k in range(5000)]
-    a = " ".join(rng.choice(vocab, 150_000).tolist())
-    b = " ".join(rng.choice(vocab, 150_000).tolist()) + " " + a[: len(a) // 2]
-    ta, tb = toks(a, sentences=False), toks(b, sentences=False)
-    t = time.perf_counter()
-    ps = align(ta, tb)
-    elapsed = time.perf_counter() - t
-    assert sum(p.words for p in ps) >= 75_000 - 10
-    assert elapsed < 1.0
+
+    def timed(n):
+        a = " ".join(rng.choice(vocab, n).tolist())
+        b = " ".join(rng.choice(vocab, n).tolist()) + " " + a[: len(a) // 2]
+        ta, tb = toks(a, sentences=False), toks(b, sentences=False)
+        best = float("inf")
+        for _ in range(2):
+            t = time.perf_counter()
+            ps = align(ta, tb)
+            best = min(best, time.perf_counter() - t)
+        assert sum(p.words for p in ps) >= n // 2 - 50  # the copied half (its edges may fall short)
+        return best
+
+    small, large = timed(37_500), timed(150_000)
+    assert large < 10.0
+    assert large < 10 * max(small, 0.01)
 
 
 def test_join_equal_with_a_kept_sorted_side_gives_the_same_pairs():
