@@ -181,7 +181,7 @@ class MainWindow(AcceptsPathDrops, QMainWindow):
         self.menu_check.addAction(self.act_prev)
         self.menu_check.addAction(self.act_next)
 
-        tb = self.addToolBar("main")
+        tb = self.toolbar = self.addToolBar("")
         tb.setObjectName("mainToolBar")
         tb.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
         tb.setMovable(False)
@@ -218,6 +218,7 @@ class MainWindow(AcceptsPathDrops, QMainWindow):
         self.menu_recent.setTitle(self.tr("Open &recent"))
         self.menu_collection.setTitle(self.tr("&Collection"))
         self.menu_check.setTitle(self.tr("C&heck"))
+        self.toolbar.setWindowTitle(self.tr("Toolbar"))
         texts = {
             self.act_add_files: (self.tr("Add files\u2026"), self.tr("Add files to the reference collection")),
             self.act_add_folder: (self.tr("Add folder\u2026"), self.tr("Add every document of a folder to the reference collection")),
@@ -581,8 +582,9 @@ class MainWindow(AcceptsPathDrops, QMainWindow):
         self.results_view.set_result(result)
         self.tabs.setCurrentIndex(self.TAB_RESULT)
         self._update_actions()
-        self.statusBar().showMessage(self.tr("Borrowed %1 %, original %2 %").replace(
-            "%1", f"{result.borrowed_percent:.1f}").replace("%2", f"{result.original_percent:.1f}"), 10000)
+        self.statusBar().showMessage(self.tr("Borrowed %1 %, cited %3 %, original %2 %").replace(
+            "%1", f"{result.borrowed_percent:.1f}").replace("%2", f"{result.original_percent:.1f}")
+            .replace("%3", f"{result.cited_percent:.1f}"), 10000)
         self.resultShown.emit(result)
 
     def choose_files_to_compare(self) -> None:
