@@ -147,12 +147,10 @@ class Collection:
                 continue
             home = os.path.abspath(os.path.expanduser("~"))
             if path == os.path.dirname(path) or home == path or home.startswith(path.rstrip(os.sep) + os.sep):
-                raise SverkaError(f"remove: {path} is too broad (the root or the home folder); nothing removed")
+                raise SverkaError.of("error.remove_too_broad", path=path)
             under = self.index.ids_under(path)
             if total > 1 and len(under) == total:
-                raise SverkaError(
-                    f"remove: {path} holds every document of the collection; remove them by id "
-                    f"or start a new collection; nothing removed")
+                raise SverkaError.of("error.remove_everything", path=path)
             ids.update(under)
         return self.index.remove(ids)
 

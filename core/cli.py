@@ -218,6 +218,19 @@ def _check_settings(parser: argparse.ArgumentParser, settings: Settings) -> None
 # Helpers shared by the commands
 
 
+def _error_text(e: BaseException, lang: str | None = None) -> str:
+    """A user error in the language of the command line (its code worded; else as raised)."""
+    from .i18n import check_language
+    from .messages import text
+
+    m = getattr(e, "message", None)
+    if m is None:
+        return str(e)
+    where = getattr(e, "path", None)
+    said = text(m, check_language(lang))
+    return f"{where}: {said}" if where else said
+
+
 def _load(path: str):
     """The extracted document, or None after telling the user why it could not be read."""
     from . import api
@@ -231,7 +244,7 @@ def _load(path: str):
     try:
         doc = api.load_document(path)
     except api.SverkaError as e:
-        _err(str(e))
+        _err(_error_text(e))
         return None
     return doc
 
@@ -750,7 +763,7 @@ def main(argv: list[str] | None = None) -> int:
         from .errors import SverkaError
 
         if isinstance(e, SverkaError):
-            _err(str(e))
+            _err(_error_text(e, getattr(args, "lang", None)))
             return EXIT_INPUT
         raise
 

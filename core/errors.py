@@ -13,14 +13,31 @@ from .messages import Message, message
 
 
 class SverkaError(Exception):
-    """A problem to show to the user, not a bug."""
+    """A problem to show to the user, not a bug.
+
+    ``message``: the problem as data (:mod:`sverka.core.messages`) when it has a code, for
+    the faces to word in the user's language; ``str(error)`` is its English text."""
+
+    def __init__(self, *args, message: Message | None = None) -> None:
+        super().__init__(*args)
+        if message is not None or not hasattr(self, "message"):
+            self.message = message
+
+    @classmethod
+    def of(cls, code: str, **args):
+        """The error of message ``code`` (English text as its ``str``)."""
+        m = message(code, **args)
+        return cls(str(m), message=m)
 
 
 class Cancelled(SverkaError):
     """The user cancelled a long operation."""
 
-    def __init__(self, message: str = "Cancelled") -> None:
-        super().__init__(message)
+    def __init__(self, text: str = "Cancelled", message: Message | None = None) -> None:
+        super().__init__(text, message=message or _CANCELLED)
+
+
+_CANCELLED = message("error.cancelled")
 
 
 class ExtractError(SverkaError):
@@ -43,7 +60,7 @@ class ExtractError(SverkaError):
             self.detail = reason or self.reason
             self.message = message(self.code, detail=self.detail)
         where = f"{self.path}: " if self.path else ""
-        super().__init__(f"{where}{self.detail}")
+        Exception.__init__(self, f"{where}{self.detail}")
 
     def __reduce__(self):  # crosses from the sandboxed reader process intact
         return (_rebuild_extract_error, (type(self), self.path, self.detail, self.message))

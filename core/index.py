@@ -447,17 +447,15 @@ class Index:
         except sqlite3.OperationalError as e:
             if _busy(e):
                 raise self._busy_error() from e
-            raise CollectionError(f"cannot open the collection {self.path}: {e}") from e
+            raise CollectionError.of("error.cannot_open_collection", path=str(self.path), detail=str(e)) from e
         except sqlite3.DatabaseError as e:
-            raise CollectionError(f"{self.path} is not a Sverka collection or is damaged ({e})") from e
+            raise CollectionError.of("error.not_a_collection", path=str(self.path), detail=str(e)) from e
         for key, value in _versions().items():
             if key == "tokens_format" and meta.get(key) in {str(f) for f in _READABLE_TOKENS_FORMATS}:
                 continue  # each tokens blob names its own format (migration 1 -> 2: none needed)
             if meta.get(key) != value:
-                raise CollectionNeedsRebuild(
-                    f"the collection {self.path} was built by another version of Sverka "
-                    f"({key} {meta.get(key)} instead of {value}); rebuild it from the texts it keeps: "
-                    f'sverka rebuild --db "{self.path}"')
+                raise CollectionNeedsRebuild.of("error.collection_other_version", path=str(self.path), key=key,
+                                                found=str(meta.get(key)), wanted=str(value))
         stored = Settings()
         kwargs = {k: json.loads(meta[k]) for k in _INDEXING_KEYS if k in meta}
         stored = stored.replace(**kwargs)
@@ -486,17 +484,13 @@ class Index:
     def _check_version(self, version: int) -> None:
         major, minor = version >> 16, version & 0xFFFF
         if major > SCHEMA_MAJOR:
-            raise CollectionVersionError(
-                f"the collection {self.path} was written by a newer Sverka (format {major}.{minor}, "
-                f"this Sverka reads {SCHEMA_MAJOR}.x); update Sverka to open it")
+            raise CollectionVersionError.of("error.collection_newer", path=str(self.path), found=f"{major}.{minor}",
+                                            reads=f"{SCHEMA_MAJOR}.x")
         if major < SCHEMA_MAJOR:
-            raise CollectionNeedsRebuild(
-                f"the collection {self.path} was written by an older Sverka (format {major}.{minor}); "
-                f"rebuild it from the texts it keeps: sverka rebuild --db \"{self.path}\"")
+            raise CollectionNeedsRebuild.of("error.collection_older", path=str(self.path), found=f"{major}.{minor}")
 
     def _busy_error(self) -> CollectionBusy:
-        return CollectionBusy(f"collection is busy: another Sverka is writing to it ({self.path}); "
-                              "try again when it has finished")
+        return CollectionBusy.of("error.collection_busy", path=str(self.path))
 
     def close(self) -> None:
         if self._db is not None:
@@ -540,11 +534,11 @@ class Index:
         if _busy(e):
             return self._busy_error()
         if "full" in msg:
-            return CollectionError(f"the disk is full: cannot write to the collection {self.path}")
+            return CollectionError.of("error.disk_full", path=str(self.path))
         if "readonly" in msg or "read-only" in msg:
-            return CollectionError(f"the collection {self.path} is read-only: cannot write to it")
+            return CollectionError.of("error.read_only", path=str(self.path))
         if "disk i/o" in msg:
-            return CollectionError(f"the disk failed while writing the collection {self.path}")
+            return CollectionError.of("error.disk_failed", path=str(self.path))
         return e
 
     # ---- writing

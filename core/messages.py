@@ -153,6 +153,44 @@ CATALOGUE: dict[str, tuple[str, str]] = {
     "error.too_deep": ("the file is nested too deeply to read", "вложенность файла слишком глубока для чтения"),
     "error.bug": ("unexpected error in Sverka ({detail}); please report it",
                   "непредвиденная ошибка Сверки ({detail}); сообщите о ней, пожалуйста"),
+    # the collection and other problems a user can act on (SverkaError.of)
+    "error.cancelled": ("Cancelled", "Отменено"),
+    "error.collection_busy": ("collection is busy: another Sverka is writing to it ({path}); try again when it has "
+                              "finished",
+                              "коллекция занята: в неё записывает другая Сверка ({path}); попробуйте ещё раз, когда "
+                              "она закончит"),
+    "error.disk_full": ("the disk is full: cannot write to the collection {path}",
+                        "диск заполнен: записать в коллекцию {path} нельзя"),
+    "error.read_only": ("the collection {path} is read-only: cannot write to it",
+                        "коллекция {path} только для чтения: записать в неё нельзя"),
+    "error.disk_failed": ("the disk failed while writing the collection {path}",
+                          "ошибка диска при записи коллекции {path}"),
+    "error.cannot_open_collection": ("cannot open the collection {path}: {detail}",
+                                     "не удаётся открыть коллекцию {path}: {detail}"),
+    "error.not_a_collection": ("{path} is not a Sverka collection or is damaged ({detail})",
+                               "{path} — не коллекция Сверки или она повреждена ({detail})"),
+    "error.collection_newer": ("the collection {path} was written by a newer Sverka (format {found}, this Sverka "
+                               "reads {reads}); update Sverka to open it",
+                               "коллекция {path} записана более новой Сверкой (формат {found}, эта Сверка читает "
+                               "{reads}); обновите Сверку, чтобы открыть её"),
+    "error.collection_older": ("the collection {path} was written by an older Sverka (format {found}); rebuild it "
+                               "from the texts it keeps: sverka rebuild --db \"{path}\"",
+                               "коллекция {path} записана более старой Сверкой (формат {found}); перестройте её "
+                               "по хранящимся в ней текстам: sverka rebuild --db \"{path}\""),
+    "error.collection_other_version": ("the collection {path} was built by another version of Sverka ({key} {found} "
+                                       "instead of {wanted}); rebuild it from the texts it keeps: "
+                                       "sverka rebuild --db \"{path}\"",
+                                       "коллекция {path} построена другой версией Сверки ({key} {found} вместо "
+                                       "{wanted}); перестройте её по хранящимся в ней текстам: "
+                                       "sverka rebuild --db \"{path}\""),
+    "error.remove_everything": ("remove: {path} holds every document of the collection; remove them by id or start "
+                                "a new collection; nothing removed",
+                                "удаление: в {path} все документы коллекции; удалите их по номерам или начните "
+                                "новую коллекцию; ничего не удалено"),
+    "error.remove_too_broad": ("remove: {path} is too broad (the root or the home folder); nothing removed",
+                               "удаление: {path} — слишком широко (корень или домашняя папка); ничего не удалено"),
+    "error.reader_not_started": ("Sverka's file reader process did not start",
+                                 "процесс чтения файлов Сверки не запустился"),
     # progress phases (core/check.py, core/index.py, core/rebuild.py)
     "phase.reading_suspect": ("Reading the suspect", "Чтение проверяемого документа"),
     "phase.comparing_collection": ("Comparing with the collection", "Сравнение с коллекцией"),

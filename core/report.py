@@ -334,10 +334,10 @@ def _excerpts(src: SourceMatch, rank: int, suspect_text: str, _=lambda s: s) -> 
 
 def shown_path(path: str | None, root: str | None, full: bool = False) -> str | None:
     """``path`` as a report shows it: relative to ``root`` when inside it, else the file's
-    name; as it is with ``full``."""
+    name; as it is with ``full`` (and when it is relative already)."""
     import os
 
-    if not path or full:
+    if not path or full or not os.path.isabs(path):  # a relative path says nothing of the folders
         return path
     if root:
         root = root.rstrip(os.sep) or os.sep

@@ -329,7 +329,9 @@ class MainWindow(AcceptsPathDrops, QMainWindow):
 
     def _show_error(self, error: BaseException) -> None:
         if isinstance(error, SverkaError):
-            text = str(error)
+            text = message_text(error.message) if getattr(error, "message", None) is not None else str(error)
+            if getattr(error, "path", None) and getattr(error, "message", None) is not None:
+                text = f"{error.path}: {text}"
         elif isinstance(error, NotImplementedError):
             text = self.tr("This part of Sverka is not ready yet.")
         else:

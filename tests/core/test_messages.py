@@ -16,7 +16,8 @@ from sverka.core.text import canonize
 #: Arguments that fill every template of the catalogue.
 SAMPLE_ARGS = dict(n=3, words=21, share=4.5, ways=(("white text", 2),), suffix=".txt", format="pdf", encoding="cp1251",
                    empty=2, pages=10, shown="3, 7", why="x", limit=40, count=2, percent=30.0, detail="d",
-                   levels=64, language="ru", text="t")
+                   levels=64, language="ru", text="t", path="/c.sverka", key="k", found="1.0", wanted="2",
+                   reads="2.x")
 
 
 @pytest.mark.parametrize("code", sorted(CATALOGUE))
@@ -115,3 +116,24 @@ def test_progress_phases_are_codes():
     assert seen and all(m.startswith("phase.") for m in seen)
     assert [messages.phase_text(m, "ru") for m in seen][-1] == "Готово"
     assert messages.phase_text("ivanov.docx", "ru") == "ivanov.docx"  # a document's name as it is
+
+
+def test_collection_errors_carry_codes(tmp_path):
+    import sqlite3
+
+    from sverka.core.api import Collection
+    from sverka.core.errors import Cancelled, CollectionVersionError
+
+    Collection(tmp_path / "c.sverka").close()
+    db = sqlite3.connect(tmp_path / "c.sverka")
+    db.execute(f"PRAGMA user_version={99 << 16}")
+    db.commit()
+    db.close()
+    with pytest.raises(CollectionVersionError) as newer:
+        Collection(tmp_path / "c.sverka")
+    m = newer.value.message
+    assert m.code == "error.collection_newer" and str(newer.value) == str(m)
+    assert "update Sverka" in str(newer.value)
+    assert text(m, "ru").startswith("коллекция ") and "обновите Сверку" in text(m, "ru")
+    assert pickle.loads(pickle.dumps(newer.value)).message == m
+    assert Cancelled().message.code == "error.cancelled" and text(Cancelled().message, "ru") == "Отменено"
