@@ -15,6 +15,8 @@ from .document import Document, document_from_text
 from .files import document_files
 from .extract import SUPPORTED_SUFFIXES
 from .errors import Cancelled, CollectionBusy, CollectionError, CollectionNeedsRebuild, ExtractError, SverkaError
+from .messages import Message, phase_text
+from .messages import text as message_text
 from .progress import NEVER_CANCELLED, CancelToken, Progress, no_progress
 from .results import (
     AddSummary,
@@ -30,6 +32,10 @@ from .results import (
 from .settings import Settings
 
 __all__ = [
+    "Message",
+    "message_text",
+    "phase_text",
+    "leave_out",
     "AddSummary", "SUPPORTED_SUFFIXES", "document_files", "CancelToken", "Cancelled", "CheckResult", "Collection", "CollectionBusy",
     "CollectionNeedsRebuild",
     "CollectionError", "CrossCheckResult", "CrossPair", "Document", "DocumentInfo",
@@ -141,12 +147,10 @@ class Collection:
                 continue
             home = os.path.abspath(os.path.expanduser("~"))
             if path == os.path.dirname(path) or home == path or home.startswith(path.rstrip(os.sep) + os.sep):
-                raise SverkaError(f"remove: {path} is too broad (the root or the home folder); nothing removed")
+                raise SverkaError.of("error.remove_too_broad", path=path)
             under = self.index.ids_under(path)
             if total > 1 and len(under) == total:
-                raise SverkaError(
-                    f"remove: {path} holds every document of the collection; remove them by id "
-                    f"or start a new collection; nothing removed")
+                raise SverkaError.of("error.remove_everything", path=path)
             ids.update(under)
         return self.index.remove(ids)
 
@@ -269,6 +273,17 @@ def apply_exclusions(result: CheckResult, settings: Settings) -> CheckResult:
     return _apply(result, settings)
 
 
+def leave_out(result: CheckResult, keys: Sequence[str]) -> CheckResult:
+    """The same result with the sources ``keys`` (path or sha256) left out of it, without
+    searching again; remembered with this result only (``CheckResult.left_out``), unlike
+    ``Settings.excluded_sources``, which leaves sources out of every check."""
+    import dataclasses
+
+    from .exclusions import apply_exclusions as _apply
+
+    return _apply(dataclasses.replace(result, left_out=tuple(keys)), result.settings)
+
+
 def result_to_json(result: CheckResult) -> dict:
     """The result as the JSON object ``sverka check --json`` prints (see core/report.py)."""
     from . import report
@@ -282,16 +297,17 @@ def crosscheck_to_json(result: CrossCheckResult) -> dict:
     return report.crosscheck_to_dict(result)
 
 
-def render_html(result: CheckResult | CrossCheckResult, *, lang: str | None = "en") -> str:
+def render_html(result: CheckResult | CrossCheckResult, *, lang: str | None = "en", full_paths: bool = False) -> str:
     """A self-contained HTML report (no external CSS, fonts or scripts; user text escaped),
     in English or Russian (``lang="ru"``; ``None``: from the locale)."""
     from . import report
 
-    return report.render_html(result, lang=lang)
+    return report.render_html(result, lang=lang, full_paths=full_paths)
 
 
-def render_pdf(result: CheckResult | CrossCheckResult, path: str | Path, *, lang: str | None = "en") -> Path:
+def render_pdf(result: CheckResult | CrossCheckResult, path: str | Path, *, lang: str | None = "en",
+               full_paths: bool = False) -> Path:
     """The report as a PDF made for paper (A4 pages, page numbers, the window's colours)."""
     from . import report
 
-    return report.render_pdf(result, path, lang=lang)
+    return report.render_pdf(result, path, lang=lang, full_paths=full_paths)

@@ -27,6 +27,7 @@ from .align import SOURCE_WINDOW, SourceSide, align
 from .candidates import PAIR_WORDS, SENTENCE_MIN_TOKENS, co_occurring, sentence_bounds, sentence_keys, supported_seeds
 from .candidates import rank as rank_candidates
 from .document import Document
+from .messages import message
 from .exclusions import apply_exclusions, marked_spans, merge, total
 from .fingerprints import DocumentFingerprints, fingerprint_document
 from .progress import NEVER_CANCELLED, CancelToken, Progress, no_progress
@@ -222,7 +223,7 @@ def check_document(
     Sources whose passages (before exclusions) cover less than
     ``settings.min_source_containment`` of the suspect are not listed.
     """
-    progress(0, 0, "Reading the suspect")
+    progress(0, 0, "phase.reading_suspect")
     a = prepare(suspect, settings)
     cancel.raise_if_cancelled()
     n = len(suspect.text)
@@ -259,7 +260,7 @@ def check_document(
     kept = _kept_for(index)
     for k, doc_id in enumerate(ids):
         cancel.raise_if_cancelled()
-        progress(k, len(ids), "Comparing with the collection")
+        progress(k, len(ids), "phase.comparing_collection")
         info = index.info(doc_id)
         b = kept.get(doc_id, info.sha256, settings)
         if b is None:
@@ -284,7 +285,7 @@ def check_document(
                 is_template=info.is_template or info.id in templates,
             )
         )
-    progress(len(ids), len(ids), "Done")
+    progress(len(ids), len(ids), "phase.done")
     raw = CheckResult(
         suspect=_suspect_info(suspect, a.tokens),
         suspect_text=suspect.text,
@@ -293,6 +294,7 @@ def check_document(
         original_percent=100.0,
         settings=settings,
         in_collection=in_collection,
+        collection_root=index.root(),
     )
     return apply_exclusions(raw, settings)
 
@@ -365,6 +367,17 @@ def _source_match(b: Prepared, passages: Sequence[Passage], res: float, sent: fl
     )
 
 
+def _common_folder(paths: Sequence[str | None]) -> str | None:
+    """The deepest folder holding every one of ``paths`` (None when none has a path)."""
+    import os
+
+    folders = [os.path.dirname(os.path.abspath(p)) for p in paths if p]
+    try:
+        return os.path.commonpath(folders) if folders else None
+    except ValueError:
+        return None
+
+
 def compare_prepared(a: Prepared, b: Prepared, settings: Settings) -> CheckResult:
     short = _is_short(a, settings) or _is_short(b, settings)
     if short:
@@ -379,6 +392,7 @@ def compare_prepared(a: Prepared, b: Prepared, settings: Settings) -> CheckResul
         original_percent=100.0,
         settings=settings,
         exact_duplicate_of=(b.doc.title or b.doc.path or "") if a.doc.sha256 == b.doc.sha256 else None,
+        collection_root=_common_folder([a.doc.path, b.doc.path]),
     )
     return apply_exclusions(raw, settings)
 
@@ -391,15 +405,15 @@ def compare_documents(
     cancel: CancelToken = NEVER_CANCELLED,
 ) -> CheckResult:
     """The result of checking ``a`` against ``b`` alone; the one source is always listed."""
-    progress(0, 3, "Reading the first document")
+    progress(0, 3, "phase.reading_first")
     pa = prepare(a, settings)
     cancel.raise_if_cancelled()
-    progress(1, 3, "Reading the second document")
+    progress(1, 3, "phase.reading_second")
     pb = prepare(b, settings)
     cancel.raise_if_cancelled()
-    progress(2, 3, "Comparing")
+    progress(2, 3, "phase.comparing")
     result = compare_prepared(pa, pb, settings)
-    progress(3, 3, "Done")
+    progress(3, 3, "phase.done")
     return result
 
 
@@ -678,7 +692,7 @@ def crosscheck_documents(
 
     names: list[str] = []
     docs: list[Document | None] = []
-    failed: list[tuple[str, str]] = []
+    failed: list = []  # (path, Message)
     for item in items:
         if isinstance(item, Document):
             names.append(_name(item))
@@ -687,7 +701,7 @@ def crosscheck_documents(
         try:
             doc = load(str(item))
         except SverkaError as e:
-            failed.append((str(item), str(e)))
+            failed.append((str(item), getattr(e, "message", None) or message("error.unreadable", detail=str(e))))
             names.append(str(item))
             docs.append(None)
             continue
@@ -696,18 +710,18 @@ def crosscheck_documents(
     n = len(docs)
     steps = n + (n if check else 0) + 1
     with _worker_pool(docs) as pool:
-        prepared = prepare_many(docs, settings, lambda k: progress(k, steps, "Reading the documents"), cancel, pool=pool)
+        prepared = prepare_many(docs, settings, lambda k: progress(k, steps, "phase.reading_documents"), cancel, pool=pool)
         template_docs = [prepare(t, settings) for t in templates]
         pairs, matrix, order_key = _pairs_among(names, prepared, template_docs, settings, pool,
                                                 lambda: (cancel.raise_if_cancelled(),
-                                                         progress(n, steps, "Comparing the documents with each other")))
+                                                         progress(n, steps, "phase.comparing_each_other")))
     clusters = _clusters([names[k] for k in range(n) if docs[k] is not None], pairs)
     if check is not None:
         for k, doc in enumerate(docs):
             if doc is None:
                 continue
             cancel.raise_if_cancelled()
-            progress(n + 1 + k, steps, "Comparing with the collection")
+            progress(n + 1 + k, steps, "phase.comparing_collection")
             result = check(doc)
             for src in result.sources:
                 if src.is_template:
@@ -721,7 +735,7 @@ def crosscheck_documents(
                 if max(src.containment, b_in_a) >= settings.crosscheck_threshold or shared_words >= settings.min_passage_words:
                     pairs.append(CrossPair(names[k], src.path or src.title, src.containment, b_in_a, src.resemblance,
                                            shared_words=shared_words, passages=tuple(counted)))
-    progress(steps, steps, "Done")
+    progress(steps, steps, "phase.done")
     pairs.sort(key=lambda p: (-max(p.a_in_b, p.b_in_a), -p.shared_words, p.a, p.b))
     return CrossCheckResult(
         documents=tuple(names),

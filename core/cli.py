@@ -91,8 +91,9 @@ def _terminal_width() -> int:
 class _Progress:
     """A one-line progress bar on stderr redrawn with ``\\r``; silent when stderr is not a TTY."""
 
-    def __init__(self, enabled: bool | None = None) -> None:
+    def __init__(self, enabled: bool | None = None, lang: str | None = None) -> None:
         self.enabled = sys.stderr.isatty() if enabled is None else enabled
+        self.lang = lang
         self._last = 0.0
         self._drawn = False
 
@@ -102,6 +103,10 @@ class _Progress:
         now = time.monotonic()
         if now - self._last < 0.08 and done < total:
             return
+        from .i18n import check_language
+        from .messages import phase_text
+
+        message = phase_text(message, check_language(self.lang))
         self._last = now
         width = _terminal_width()
         if total > 0:
@@ -213,6 +218,19 @@ def _check_settings(parser: argparse.ArgumentParser, settings: Settings) -> None
 # Helpers shared by the commands
 
 
+def _error_text(e: BaseException, lang: str | None = None) -> str:
+    """A user error in the language of the command line (its code worded; else as raised)."""
+    from .i18n import check_language
+    from .messages import text
+
+    m = getattr(e, "message", None)
+    if m is None:
+        return str(e)
+    where = getattr(e, "path", None)
+    said = text(m, check_language(lang))
+    return f"{where}: {said}" if where else said
+
+
 def _load(path: str):
     """The extracted document, or None after telling the user why it could not be read."""
     from . import api
@@ -226,7 +244,7 @@ def _load(path: str):
     try:
         doc = api.load_document(path)
     except api.SverkaError as e:
-        _err(str(e))
+        _err(_error_text(e))
         return None
     return doc
 
@@ -278,11 +296,11 @@ def _html_targets(out: str, names: list[str]) -> list[Path]:
     return paths
 
 
-def _write_html(result, path: Path, lang: str | None = None) -> bool:
+def _write_html(result, path: Path, lang: str | None = None, full_paths: bool = False) -> bool:
     from . import report
 
     try:
-        html = report.render_html(result, lang=lang)
+        html = report.render_html(result, lang=lang, full_paths=full_paths)
         # an undecodable file name (lone surrogates) is shown as U+FFFD, never a 0-byte report
         path.write_bytes(html.encode("utf-8", "surrogateescape").decode("utf-8", "replace").encode("utf-8", "replace"))
     except OSError as e:
@@ -291,11 +309,11 @@ def _write_html(result, path: Path, lang: str | None = None) -> bool:
     return True
 
 
-def _write_pdf(result, path: Path, lang: str | None = None) -> bool:
+def _write_pdf(result, path: Path, lang: str | None = None, full_paths: bool = False) -> bool:
     from . import report
 
     try:
-        report.render_pdf(result, path, lang=lang)
+        report.render_pdf(result, path, lang=lang, full_paths=full_paths)
     except OSError as e:
         _err(f"{path}: cannot write the report: {e.strerror or e}")
         return False
@@ -303,8 +321,10 @@ def _write_pdf(result, path: Path, lang: str | None = None) -> bool:
 
 
 def _summary(result, lang: str | None = None) -> str:
-    from .i18n import translator
+    from .i18n import check_language, translator
+    from .messages import text
 
+    lang = check_language(lang)
     _ = translator(lang)
     s = result.suspect
     lines = [
@@ -318,8 +338,8 @@ def _summary(result, lang: str | None = None) -> str:
         info = result.in_collection
         lines.append(f"  {_('This document is in the collection:')} {info.path or info.title} "
                      f"({_('added')} {info.added[:10]}); {_('it is not counted as its own source')}")
-    for w in s.warnings:
-        lines.append(f"  {_('warning')}: {w}")
+    for w in (*s.warnings, *result.warnings):
+        lines.append(f"  {_('warning')}: {text(w, lang)}")
     if not result.sources:
         lines.append(f"  {_('no sources found')}")
     for src in sorted(result.sources, key=lambda x: -x.containment):
@@ -347,8 +367,11 @@ def _cmd_extract(args: argparse.Namespace) -> int:
     out = sys.stdout.buffer
     out.write(doc.text.encode("utf-8", "surrogatepass"))
     out.flush()
+    from .i18n import default_language
+    from .messages import text
+
     for w in doc.warnings:
-        _err(f"{args.file}: {w}")
+        _err(f"{args.file}: {text(w, default_language())}")
     return EXIT_OK
 
 
@@ -373,8 +396,11 @@ def _cmd_index(args: argparse.Namespace) -> int:
         total = coll.count()
     for path, original in summary.duplicates:
         _write(f"duplicate: {path} (same text as {original})\n")
+    from .i18n import default_language
+    from .messages import text
+
     for path, reason in summary.failed:
-        _err(f"{path}: {reason}")
+        _err(f"{path}: {text(reason, default_language())}")
     print(
         f"added {len(summary.added)}, updated {len(summary.updated)}, unchanged {len(summary.unchanged)}, "
         f"duplicate {len(summary.duplicates)}, failed {len(summary.failed)}; "
@@ -466,9 +492,9 @@ def _emit(result, args: argparse.Namespace, html_path: Path | None, pdf_path: Pa
         sys.stdout.flush()
     ok = True
     if html_path is not None:
-        ok = _write_html(result, html_path, args.lang) and ok
+        ok = _write_html(result, html_path, args.lang, args.full_paths) and ok
     if pdf_path is not None:
-        ok = _write_pdf(result, pdf_path, args.lang) and ok
+        ok = _write_pdf(result, pdf_path, args.lang, args.full_paths) and ok
     return ok
 
 
@@ -549,8 +575,11 @@ def _cmd_crosscheck(args: argparse.Namespace) -> int:
     settings = _settings_from(args)
     _check_settings(args.parser, settings)
     files, missing = api.document_files(args.paths)
+    from .i18n import check_language
+    from .messages import text
+
     for p, reason in missing:
-        _err(f"{p}: {reason}")
+        _err(f"{p}: {text(reason, check_language(args.lang))}")
     if len(files) + (1 if args.db is not None else 0) < 2:
         _err("crosscheck needs at least two documents (or --db to compare them with a collection)")
         return EXIT_INPUT if missing else EXIT_USAGE
@@ -565,8 +594,11 @@ def _cmd_crosscheck(args: argparse.Namespace) -> int:
         progress.finish()
         if coll is not None:
             coll.close()
+    from .i18n import check_language
+    from .messages import text
+
     for path, reason in result.failed:
-        _err(f"{path}: {reason}")
+        _err(f"{path}: {text(reason, check_language(args.lang))}")
     if args.json:
         _json_line(api.crosscheck_to_json(result))
     else:
@@ -578,8 +610,8 @@ def _cmd_crosscheck(args: argparse.Namespace) -> int:
         for p in result.pairs:
             _write(f"{100 * p.a_in_b:5.1f}% {100 * p.b_in_a:5.1f}%  {p.a}  <->  {p.b}  "
                    f"[{p.shared_words} words shared, resemblance {100 * p.resemblance:.1f}%]\n")
-    ok = _write_html(result, Path(args.html), args.lang) if args.html else True
-    ok = (_write_pdf(result, Path(args.pdf), args.lang) if args.pdf else True) and ok
+    ok = _write_html(result, Path(args.html), args.lang, args.full_paths) if args.html else True
+    ok = (_write_pdf(result, Path(args.pdf), args.lang, args.full_paths) if args.pdf else True) and ok
     return EXIT_INPUT if (missing or result.failed or not ok) else EXIT_OK
 
 
@@ -607,6 +639,9 @@ def _add_outputs(p: argparse.ArgumentParser, html_help: str) -> None:
                    help="language of the reports and the summary (default: from the locale)")
     p.add_argument("--pdf", metavar="OUT",
                    help="also write the report as a PDF for printing (several suspects: OUT is a folder)")
+    p.add_argument("--full-paths", action="store_true",
+                   help="show full paths of the documents in the HTML/PDF reports (default: paths relative "
+                        "to the collection's folder, the checked file by its name)")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -728,7 +763,7 @@ def main(argv: list[str] | None = None) -> int:
         from .errors import SverkaError
 
         if isinstance(e, SverkaError):
-            _err(str(e))
+            _err(_error_text(e, getattr(args, "lang", None)))
             return EXIT_INPUT
         raise
 

@@ -6,6 +6,8 @@ import hashlib
 from dataclasses import dataclass, field
 from functools import cached_property
 
+from .messages import Message
+
 
 @dataclass(frozen=True)
 class Document:
@@ -19,7 +21,7 @@ class Document:
     path: str | None = None
     title: str = ""
     format: str = "text"  # txt, md, docx, pdf, odt, rtf, html, text (pasted)
-    warnings: tuple[str, ...] = ()
+    warnings: tuple[Message, ...] = ()  # sverka.core.messages
     meta: tuple[tuple[str, str], ...] = field(default=())  # (key, value) pairs, e.g. ("encoding", "cp1251")
 
     @cached_property

@@ -3,7 +3,8 @@
 :func:`apply_exclusions` takes every passage the search found, marks the ones that do not
 count (``Passage.excluded``), and recomputes every score from the others:
 
-* ``"source"``: the source is in ``Settings.excluded_sources`` (its path or sha256).
+* ``"source"``: the source is in ``Settings.excluded_sources`` (its path or sha256: left out
+  of every check) or in the result's own ``left_out`` (left out of this result only).
 * ``"template"``: the source is a template document (an assignment prompt); and in every
   other source, a passage lying mostly (>= half its characters) in a suspect region that a
   template matched.
@@ -20,6 +21,11 @@ quotations and of the bibliography that a source matches; original is the rest, 
 three sum to 100. Quotation marks that are already in the source at that place are not the
 student's: that text is copied, not cited. ``count_quotes_as_borrowed`` counts the
 student's quotations as borrowed.
+
+The result's ``warnings`` make "quote everything" visible: one quotation of the student's
+longer than :data:`LONG_QUOTE_WORDS` words, or quotations making up more than
+:data:`QUOTED_PERCENT` % of the words (codes ``warning.long_quotation`` and
+``warning.many_quotations`` of :mod:`sverka.core.messages`).
 """
 
 from __future__ import annotations
@@ -29,6 +35,7 @@ import dataclasses
 import re
 from typing import Iterable, Sequence
 
+from .messages import Message, message
 from .results import CheckResult, Passage, SourceMatch, Span
 from .settings import Settings
 from .text import word_starts, words_in
@@ -44,6 +51,11 @@ __all__ = [
 ]
 
 Interval = tuple[int, int]
+
+#: A quotation of the student's longer than this many words is pointed out.
+LONG_QUOTE_WORDS = 40
+#: Quotations of the student's covering more than this share of the words are pointed out.
+QUOTED_PERCENT = 25.0
 
 
 # -- interval arithmetic over [start, end) character ranges ---------------------------
@@ -326,6 +338,23 @@ def _exact_words(src: SourceMatch, text: str, starts, counted: Sequence[Interval
     return words_in(starts, intersect(merge(exact), counted))
 
 
+def quotation_warnings(starts, quotes: Sequence[Interval]) -> tuple[Message, ...]:
+    """Warnings about the student's own quotations ``quotes`` (sorted, disjoint) in a text
+    whose words start at ``starts``: the longest one if it is long, their share if large."""
+    if not quotes or not len(starts):
+        return ()
+    lengths = [words_in(starts, [q]) for q in quotes]
+    out = []
+    longest = max(lengths)
+    if longest > LONG_QUOTE_WORDS:
+        out.append(message("warning.long_quotation", words=longest, limit=LONG_QUOTE_WORDS,
+                           count=sum(n > LONG_QUOTE_WORDS for n in lengths)))
+    percent = 100.0 * sum(lengths) / len(starts)
+    if percent > QUOTED_PERCENT:
+        out.append(message("warning.many_quotations", percent=round(percent, 1), limit=int(QUOTED_PERCENT)))
+    return tuple(out)
+
+
 def apply_exclusions(result: CheckResult, settings: Settings, *, marked: tuple[Span, ...] | None = None) -> CheckResult:
     """``result`` with passages marked and scores recomputed under ``settings`` (see module doc).
 
@@ -343,7 +372,7 @@ def apply_exclusions(result: CheckResult, settings: Settings, *, marked: tuple[S
     n_words = len(starts)
     if marked is None:  # (a cross-check passes each document's, found once)
         marked = marked_spans(text, settings)
-    excluded_sources = tuple(settings.excluded_sources)
+    excluded_sources = tuple(settings.excluded_sources) + tuple(result.left_out)
     live = [src for src in result.sources if not _source_excluded(src, excluded_sources) and not src.is_template]
     quotes_all = merge((s.start, s.end) for s in marked if s.kind == "quote")
     quotes = subtract(quotes_all, _quotes_from_sources(live, quotes_all))
@@ -400,6 +429,7 @@ def apply_exclusions(result: CheckResult, settings: Settings, *, marked: tuple[S
         borrowed = cited = 0.0
     return dataclasses.replace(
         result,
+        warnings=quotation_warnings(starts, quotes),
         sources=tuple(sources),
         borrowed_percent=borrowed,
         cited_percent=cited,

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Iterable
 
 from .extract import SUPPORTED_SUFFIXES
+from .messages import message
 
 __all__ = ["collect", "document_files"]
 
@@ -56,7 +57,7 @@ def collect(paths: Iterable[str | Path], failed: list[tuple[str, str]], *,
             with os.scandir(folder) as it:
                 return iter(sorted(it, key=lambda e: e.name))
         except OSError as e:
-            failed.append((folder, f"cannot read the folder: {e.strerror or e}"))
+            failed.append((folder, message("error.folder_unreadable", detail=str(e.strerror or e))))
             return iter(())
 
     def walk(top: str, top_key: tuple[int, int]) -> None:
@@ -78,23 +79,22 @@ def collect(paths: Iterable[str | Path], failed: list[tuple[str, str]], *,
                 is_link, is_dir = False, False
             if is_link and not follow_links and (is_dir or entry.name.lower().endswith(SUPPORTED_SUFFIXES)):
                 if not inside_roots(path):
-                    failed.append((path, "skipped: a symbolic link to outside the folder "
-                                         "(ask to follow links to read it)"))
+                    failed.append((path, message("error.link_outside")))
                     continue
             if is_dir:
                 try:
                     st = os.stat(path)
                 except OSError as e:
-                    failed.append((path, f"cannot read the folder: {e.strerror or e}"))
+                    failed.append((path, message("error.folder_unreadable", detail=str(e.strerror or e))))
                     continue
                 key = (st.st_dev, st.st_ino)
                 if key in ancestors:
-                    failed.append((path, "skipped: a symbolic link back to a folder being added (a loop)"))
+                    failed.append((path, message("error.link_loop")))
                     continue
                 if key in visited_dirs:
                     continue  # the same folder reached twice through links: its files are taken once
                 if depth + 1 > MAX_DEPTH:
-                    failed.append((path, f"skipped: folders nested deeper than {MAX_DEPTH} levels"))
+                    failed.append((path, message("error.nested_folders", levels=MAX_DEPTH)))
                     continue
                 visited_dirs.add(key)
                 stack.append((listing(path), ancestors | {key}, depth + 1))
@@ -104,13 +104,13 @@ def collect(paths: Iterable[str | Path], failed: list[tuple[str, str]], *,
             try:
                 st = os.stat(path)
             except OSError as e:
-                reason = "a broken link" if is_link else f"cannot read: {e.strerror or e}"
+                reason = message("error.broken_link") if is_link else message("error.unreadable", detail=str(e.strerror or e))
                 failed.append((path, reason))
                 continue
             if _stat.S_ISREG(st.st_mode):
                 add_file(path, st)
             else:
-                failed.append((path, "not a regular file (a pipe, a device or a socket); skipped"))
+                failed.append((path, message("error.not_regular")))
 
     given = [os.path.abspath(os.fspath(p)) for p in paths]
     for path in given:
@@ -123,10 +123,10 @@ def collect(paths: Iterable[str | Path], failed: list[tuple[str, str]], *,
         try:
             st = os.stat(path)
         except FileNotFoundError:
-            failed.append((path, "no such file or folder"))
+            failed.append((path, message("error.no_such_path")))
             continue
         except OSError as e:
-            failed.append((path, f"cannot read: {e.strerror or e}"))
+            failed.append((path, message("error.unreadable", detail=str(e.strerror or e))))
             continue
         if _stat.S_ISDIR(st.st_mode):
             key = (st.st_dev, st.st_ino)
@@ -136,7 +136,7 @@ def collect(paths: Iterable[str | Path], failed: list[tuple[str, str]], *,
         elif _stat.S_ISREG(st.st_mode):
             add_file(path, st)
         else:
-            failed.append((path, "not a regular file or folder"))
+            failed.append((path, message("error.not_regular")))
     return files
 
 

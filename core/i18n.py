@@ -3,7 +3,9 @@
 English text is the key; :func:`translator` returns a function that gives the Russian for
 it (or the English itself). Reports (``render_html``/``render_pdf``) and the command line
 take ``lang="ru"|"en"``; :func:`default_language` picks one from the locale.
-Core code stays free of Qt; the window has its own Qt translations.
+Core code stays free of Qt; the window has its own Qt translations. Warnings, file errors and
+progress phases are not worded here but in :mod:`sverka.core.messages` (a code and its numbers,
+English and Russian side by side), which the reports, the command line and the window share.
 """
 
 from __future__ import annotations

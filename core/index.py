@@ -42,7 +42,8 @@ File format
 
     '<7I' n_tokens, n_sentences, word_count, lookalike_letters, invisible_chars,
           hyphen_joins, json_len
-    json_len bytes of UTF-8 JSON {"language": str, "warnings": [str, ...]}
+    json_len bytes of UTF-8 JSON {"language": str, "warnings": [message, ...]} (each warning as
+              sverka.core.messages.to_json gives it; an English string in older collections)
     starts '<i8'[n], ends '<i8'[n], hashes '<u8'[n], word_hashes '<u8'[n],
     sentence_ids '<i4'[n], sentence_spans '<i8'[m, 2]
 
@@ -100,6 +101,7 @@ import numpy as np
 from .document import Document
 from .errors import CollectionBusy, CollectionError, CollectionNeedsRebuild, CollectionVersionError, SverkaError
 from .hashing import HASH_SEED
+from .messages import Message, from_json, message, to_json
 from .progress import NEVER_CANCELLED, CancelToken, Progress, no_progress
 from .results import AddSummary, DocumentInfo
 from .settings import Settings
@@ -159,7 +161,7 @@ class PreparedDocument:
     size_bytes: int
     mtime: float | None
     language: str
-    warnings: tuple[str, ...]
+    warnings: tuple[Message, ...]
     text_blob: bytes
     tokens_blob: bytes
     text_bytes: int  # UTF-8 size of the text, for batching
@@ -200,7 +202,7 @@ def encode_tokens(tokens: Tokens) -> bytes:
     """The tokens blob (see the module docstring for its layout)."""
     n = len(tokens.starts)
     spans = np.asarray(tokens.sentence_spans, dtype="<i8").reshape(-1, 2)
-    meta = json.dumps({"language": tokens.language, "warnings": list(tokens.warnings)},
+    meta = json.dumps({"language": tokens.language, "warnings": [to_json(w) for w in tokens.warnings]},
                       ensure_ascii=False).encode("utf-8", "surrogatepass")
     head = struct.pack("<7I", n, len(spans), tokens.word_count, tokens.lookalike_letters,
                        tokens.invisible_chars, tokens.hyphen_joins, len(meta))
@@ -244,7 +246,7 @@ def decode_tokens(blob: bytes, text: str) -> Tokens:
                   word_hashes=word_hashes, sentence_ids=sentence_ids, sentence_spans=spans,
                   word_count=word_count, language=meta["language"], lookalike_letters=lookalike,
                   invisible_chars=invisible, hyphen_joins=joins,
-                  warnings=tuple(meta["warnings"]))
+                  warnings=tuple(map(from_json, meta["warnings"])))
 
 
 def _encode_text(text: str) -> bytes:
@@ -437,17 +439,15 @@ class Index:
         except sqlite3.OperationalError as e:
             if _busy(e):
                 raise self._busy_error() from e
-            raise CollectionError(f"cannot open the collection {self.path}: {e}") from e
+            raise CollectionError.of("error.cannot_open_collection", path=str(self.path), detail=str(e)) from e
         except sqlite3.DatabaseError as e:
-            raise CollectionError(f"{self.path} is not a Sverka collection or is damaged ({e})") from e
+            raise CollectionError.of("error.not_a_collection", path=str(self.path), detail=str(e)) from e
         for key, value in _versions().items():
             if key == "tokens_format" and meta.get(key) in {str(f) for f in _READABLE_TOKENS_FORMATS}:
                 continue  # each tokens blob names its own format (migration 1 -> 2: none needed)
             if meta.get(key) != value:
-                raise CollectionNeedsRebuild(
-                    f"the collection {self.path} was built by another version of Sverka "
-                    f"({key} {meta.get(key)} instead of {value}); rebuild it from the texts it keeps: "
-                    f'sverka rebuild --db "{self.path}"')
+                raise CollectionNeedsRebuild.of("error.collection_other_version", path=str(self.path), key=key,
+                                                found=str(meta.get(key)), wanted=str(value))
         stored = Settings()
         kwargs = {k: json.loads(meta[k]) for k in _INDEXING_KEYS if k in meta}
         stored = stored.replace(**kwargs)
@@ -476,17 +476,13 @@ class Index:
     def _check_version(self, version: int) -> None:
         major, minor = version >> 16, version & 0xFFFF
         if major > SCHEMA_MAJOR:
-            raise CollectionVersionError(
-                f"the collection {self.path} was written by a newer Sverka (format {major}.{minor}, "
-                f"this Sverka reads {SCHEMA_MAJOR}.x); update Sverka to open it")
+            raise CollectionVersionError.of("error.collection_newer", path=str(self.path), found=f"{major}.{minor}",
+                                            reads=f"{SCHEMA_MAJOR}.x")
         if major < SCHEMA_MAJOR:
-            raise CollectionNeedsRebuild(
-                f"the collection {self.path} was written by an older Sverka (format {major}.{minor}); "
-                f"rebuild it from the texts it keeps: sverka rebuild --db \"{self.path}\"")
+            raise CollectionNeedsRebuild.of("error.collection_older", path=str(self.path), found=f"{major}.{minor}")
 
     def _busy_error(self) -> CollectionBusy:
-        return CollectionBusy(f"collection is busy: another Sverka is writing to it ({self.path}); "
-                              "try again when it has finished")
+        return CollectionBusy.of("error.collection_busy", path=str(self.path))
 
     def close(self) -> None:
         if self._db is not None:
@@ -530,11 +526,11 @@ class Index:
         if _busy(e):
             return self._busy_error()
         if "full" in msg:
-            return CollectionError(f"the disk is full: cannot write to the collection {self.path}")
+            return CollectionError.of("error.disk_full", path=str(self.path))
         if "readonly" in msg or "read-only" in msg:
-            return CollectionError(f"the collection {self.path} is read-only: cannot write to it")
+            return CollectionError.of("error.read_only", path=str(self.path))
         if "disk i/o" in msg:
-            return CollectionError(f"the disk failed while writing the collection {self.path}")
+            return CollectionError.of("error.disk_failed", path=str(self.path))
         return e
 
     # ---- writing
@@ -586,7 +582,7 @@ class Index:
                     " added, language, is_template, warnings, fulltext_hash, short_length, minhash)"
                     " VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
                     (_sql_path(p.path), _sql_text(p.title), p.format, p.sha256, p.chars, p.words, p.size_bytes, p.mtime, now,
-                     p.language, int(template), json.dumps(list(p.warnings), ensure_ascii=False),
+                     p.language, int(template), json.dumps([to_json(w) for w in p.warnings], ensure_ascii=False),
                      0, p.short_length, b""))  # legacy columns of format 2.0: see the module docstring
                 doc_id = cur.lastrowid
                 db.execute("INSERT INTO document_data(doc_id, text, tokens) VALUES(?,?,?)",
@@ -679,6 +675,20 @@ class Index:
         row = self._db.execute(f"SELECT {_INFO_COLUMNS} FROM documents WHERE path=?",
                                (_sql_path(str(path)),)).fetchone()
         return _info(row) if row else None
+
+    def root(self) -> str | None:
+        """The deepest folder holding every stored document that has a path (None when none
+        has): what reports show source paths relative to. The common prefix of all paths is
+        that of the smallest and the largest one."""
+        low, high = self._db.execute(
+            "SELECT min(path), max(path) FROM documents WHERE path IS NOT NULL AND typeof(path)='text'").fetchone()
+        if low is None:
+            return None
+        try:
+            common = os.path.commonpath([os.path.dirname(low), os.path.dirname(high)])
+        except ValueError:  # different drives
+            return None
+        return common or None
 
     def ids_under(self, folder: str | Path) -> list[int]:
         """Ids of documents whose path lies inside ``folder``."""
@@ -818,17 +828,17 @@ def _prepare_file(path: str, size: int, mtime: float, settings: Settings) -> tup
         fp = fingerprint_document(tokens, settings)
         return "ok", prepare(doc, tokens, fp, size_bytes=size, mtime=mtime, path=path)
     except ExtractError as e:
-        return "failed", e.detail
+        return "failed", e.message
     except SverkaError as e:
-        return "failed", str(e)
+        return "failed", message("error.unreadable", detail=str(e))
     except OSError as e:
-        return "failed", f"cannot read: {e.strerror or e}"
+        return "failed", message("error.unreadable", detail=f"cannot read: {e.strerror or e}")
     except MemoryError:
-        return "failed", "the file needs more memory than Sverka may use"
+        return "failed", message("error.too_much_memory")
     except RecursionError:
-        return "failed", "the file is nested too deeply to read"
+        return "failed", message("error.too_deep")
     except Exception as e:  # a bug in Sverka: one file must not stop the batch
-        return "failed", f"unexpected error in Sverka ({type(e).__name__}: {e}); please report it"
+        return "failed", message("error.bug", detail=f"{type(e).__name__}: {e}")
 
 
 def _prepare_file_in_worker(path: str, size: int, mtime: float, settings: Settings) -> tuple[str, object]:
@@ -909,9 +919,9 @@ def _prepared(jobs: list[tuple[str, int, float]], settings: Settings, workers: i
             try:
                 result = sandbox.call("prepare", *job, settings)
             except ExtractError as e:
-                result = ("failed", e.detail)
+                result = ("failed", e.message)
             except SverkaError as e:
-                result = ("failed", str(e))
+                result = ("failed", message("error.unreadable", detail=str(e)))
             yield (job, *result)
         return
     from collections import deque
@@ -942,7 +952,7 @@ def _prepared(jobs: list[tuple[str, int, float]], settings: Settings, workers: i
                 pool.shutdown(wait=False, cancel_futures=True)
                 pool = cf.ProcessPoolExecutor(workers, mp_context=ctx, initializer=_worker_init, initargs=(os.getpid(),))
                 if solo:
-                    status, payload = "failed", memory_message(read_limits()[0])
+                    status, payload = "failed", message("error.too_large", detail=memory_message(read_limits()[0]))
                     solo = False
                 else:
                     todo.extendleft(reversed([job] + [j for j, _ in pending]))
@@ -968,7 +978,7 @@ def add_paths(index: Index, paths: Iterable[str | Path], *, template: bool = Fal
     """
     settings = index.settings
     failed: list[tuple[str, str]] = []
-    progress(0, 0, "Looking for files")
+    progress(0, 0, "phase.looking_for_files")
     files = _collect(paths, failed, follow_links=follow_links)
     total = len(files)
     done = 0
@@ -1007,7 +1017,7 @@ def add_paths(index: Index, paths: Iterable[str | Path], *, template: bool = Fal
         else:
             res["unchanged"].extend(u_paths)
         done = len(unchanged)
-        progress(done, total, "Unchanged files skipped")
+        progress(done, total, "phase.unchanged_skipped")
 
     if workers is None:
         big = len(jobs) >= 4 and sum(j[1] for j in jobs) >= 1_000_000
@@ -1026,7 +1036,7 @@ def add_paths(index: Index, paths: Iterable[str | Path], *, template: bool = Fal
                 batch_bytes += payload.text_bytes
             else:
                 batch_failed.append((path, payload))
-            progress(done, total, f"Indexed {os.path.basename(path)}")
+            progress(done, total, os.path.basename(path))
             if batch_bytes >= BATCH_TEXT_BYTES or len(batch) + len(batch_failed) >= BATCH_FILES:
                 commit(batch, batch_failed)
                 batch, batch_failed, batch_bytes = [], [], 0

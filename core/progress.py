@@ -12,7 +12,8 @@ from typing import Callable
 from .errors import Cancelled
 
 #: ``progress(done, total, message)``: ``done`` of ``total`` steps finished (``total`` may be 0
-#: when unknown); ``message`` says in the user's words what is being done.
+#: when unknown); ``message`` is a phase code (``"phase.…"`` of :mod:`sverka.core.messages`, worded
+#: by the face with ``messages.phase_text``) or the name of the document being read.
 Progress = Callable[[int, int, str], None]
 
 

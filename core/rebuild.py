@@ -22,6 +22,7 @@ from pathlib import Path
 
 from .document import Document
 from .errors import CollectionError, CollectionVersionError
+from .messages import from_json
 from .progress import NEVER_CANCELLED, CancelToken, Progress, no_progress
 from .settings import Settings
 
@@ -83,7 +84,7 @@ def rebuild(path: str | Path, progress: Progress = no_progress, cancel: CancelTo
 
             for k, (doc_path, title, fmt, size, mtime, added, is_template, warnings, blob) in enumerate(rows):
                 cancel.raise_if_cancelled()
-                progress(k, len(rows), "Rebuilding the collection")
+                progress(k, len(rows), "phase.rebuilding")
                 try:
                     raw = zlib.decompress(blob) if major == 1 else bytes(blob)
                     text = raw.decode("utf-8", "surrogatepass")
@@ -91,7 +92,7 @@ def rebuild(path: str | Path, progress: Progress = no_progress, cancel: CancelTo
                     raise CollectionError(f"the text of {doc_path or title} in {path} is damaged ({e}); "
                                           "it cannot be rebuilt from the collection") from e
                 doc = Document(text, path=doc_path, title=title, format=fmt,
-                               warnings=tuple(json.loads(warnings or "[]")))
+                               warnings=tuple(map(from_json, json.loads(warnings or "[]"))))
                 tokens = canonize(doc.text, drop_adjectives=settings.drop_adjectives)
                 prepared = prepare(doc, tokens, fingerprint_document(tokens, settings),
                                    size_bytes=size, mtime=mtime, path=doc_path)
@@ -103,7 +104,7 @@ def rebuild(path: str | Path, progress: Progress = no_progress, cancel: CancelTo
             with index.transaction() as db:
                 db.executemany("UPDATE documents SET added=? WHERE sha256=?", added_dates)
             count = index.count()
-        progress(len(rows), len(rows), "Done")
+        progress(len(rows), len(rows), "phase.done")
         backup = path.with_name(f"{path.name}.format{major}.bak")
         os.replace(path, backup)
         for side in ("-wal", "-shm"):

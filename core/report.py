@@ -4,10 +4,14 @@ JSON (what ``sverka check --json`` prints, one object per suspect)::
 
     {"suspect": {"path", "chars", "words", "language", "warnings"},
      "in_collection": null | {"path", "title", "added"},
-     "borrowed_percent", "cited_percent", "original_percent",
+     "borrowed_percent", "cited_percent", "original_percent", "warnings",
      "sources": [{"path", "title", "containment", "resemblance", "sentence_score",
                   "passages": [{"suspect_start", "suspect_end", "source_start", "source_end",
                                 "words", "matched_words", "similarity", "kind", "method", "excluded"}]}]}
+
+Every warning (the suspect's: extraction and tampering; the result's: a long quotation, many
+quotations) is ``{"code", "args", "text"}``: a stable code of :mod:`sverka.core.messages`, its
+numbers, and the English text for a person reading the JSON.
 
 ``kind`` says what kind of borrowing a passage is (results.KINDS: verbatim, inflected,
 edited, reordered, paraphrase, short). Sources are sorted by containment, highest first
@@ -20,6 +24,9 @@ HTML: jinja2 with autoescape on and no ``|safe`` anywhere, so user text (the sus
 paths) can only ever show as text. The suspect text is cut into pieces at passage and
 quotation boundaries here in Python and each piece is escaped by the template. No external
 CSS, fonts or scripts: the file opens offline and links only to anchors inside itself.
+Paths of the documents are shown relative to the collection's folder
+(``CheckResult.collection_root``), a file outside it by its name only, unless
+``full_paths`` is asked for: a report handed on does not give away the teacher's folders.
 """
 
 from __future__ import annotations
@@ -31,6 +38,8 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 from . import __version__
+from .messages import text as message_text
+from .messages import to_json as message_json
 from .results import EXCLUSIONS, KINDS, METHODS, CheckResult, CrossCheckResult, SourceMatch
 
 __all__ = ["check_result_to_dict", "crosscheck_to_dict", "render_html", "render_pdf"]
@@ -100,8 +109,9 @@ def check_result_to_dict(result: CheckResult) -> dict:
             "chars": int(s.chars),
             "words": int(s.words),
             "language": s.language,
-            "warnings": list(s.warnings),
+            "warnings": [message_json(w) for w in s.warnings],
         },
+        "warnings": [message_json(w) for w in result.warnings],
         "in_collection": None if result.in_collection is None else {
             "path": result.in_collection.path, "title": result.in_collection.title,
             "added": result.in_collection.added},
@@ -322,6 +332,20 @@ def _excerpts(src: SourceMatch, rank: int, suspect_text: str, _=lambda s: s) -> 
     return out
 
 
+def shown_path(path: str | None, root: str | None, full: bool = False) -> str | None:
+    """``path`` as a report shows it: relative to ``root`` when inside it, else the file's
+    name; as it is with ``full`` (and when it is relative already)."""
+    import os
+
+    if not path or full or not os.path.isabs(path):  # a relative path says nothing of the folders
+        return path
+    if root:
+        root = root.rstrip(os.sep) or os.sep
+        if path.startswith(root + os.sep) or (root == os.sep and path.startswith(os.sep)):
+            return os.path.relpath(path, root)
+    return os.path.basename(path) or path
+
+
 def _environment(lang: str | None = "en"):
     import jinja2
 
@@ -337,13 +361,16 @@ def _environment(lang: str | None = "en"):
     env.filters["pct"] = lambda x: f"{float(x):.1f}%"
     env.filters["share"] = lambda x: f"{100 * float(x):.1f}%"
     env.globals["_"] = translator(lang)
+    env.filters["msg"] = lambda m: message_text(m, lang or "en")
     return env
 
 
-def _settings_rows(settings, _=lambda s: s) -> list[tuple[str, str]]:
+def _settings_rows(settings, _=lambda s: s, where=lambda p: p) -> list[tuple[str, str]]:
     rows = []
     for f in dataclasses.fields(settings):
         value = getattr(settings, f.name)
+        if f.name == "excluded_sources":
+            value = tuple(where(v) for v in value)
         if isinstance(value, tuple):
             value = ", ".join(map(str, value)) or "—"
         elif isinstance(value, bool):
@@ -359,12 +386,14 @@ def _heat(x: float) -> str:
     return f"rgb(255,{g},{g})"
 
 
-def render_html(result: CheckResult | CrossCheckResult, *, paper: bool = False, lang: str | None = "en") -> str:
+def render_html(result: CheckResult | CrossCheckResult, *, paper: bool = False, lang: str | None = "en",
+                full_paths: bool = False) -> str:
     """One self-contained HTML page (inline CSS, no scripts, no external links).
 
     ``paper``: the layout :func:`render_pdf` prints (A4 pages, page numbers, source numbers
     beside the passages, file names instead of full paths, no excerpt section).
     ``lang``: ``"en"`` or ``"ru"`` (``None``: from the locale), the words of the whole report.
+    ``full_paths``: show documents by their full paths (default: relative, see the module doc).
     """
     from .i18n import check_language
 
@@ -378,6 +407,10 @@ def render_html(result: CheckResult | CrossCheckResult, *, paper: bool = False, 
         "generated": datetime.now(timezone.utc).astimezone().strftime("%Y-%m-%d %H:%M %Z").strip(),
     }
     if isinstance(result, CrossCheckResult):
+        from .check import _common_folder
+
+        root = _common_folder(list(result.documents))
+        env.filters["where"] = lambda p: shown_path(p, root, full_paths)
         docs = list(result.documents)
         matrix = [
             [
@@ -389,9 +422,10 @@ def render_html(result: CheckResult | CrossCheckResult, *, paper: bool = False, 
         shas = list(result.sha256) + [""] * (len(docs) - len(result.sha256))
         return env.get_template("crosscheck.html.j2").render(
             result=result, documents=list(zip(docs, shas)), matrix=matrix,
-            settings_rows=_settings_rows(result.settings, _), **common
+            settings_rows=_settings_rows(result.settings, _, env.filters["where"]), **common
         )
 
+    env.filters["where"] = lambda p: shown_path(p, result.collection_root, full_paths)
     sources = _sorted_sources(result)
     rows = []
     for rank, src in enumerate(sources):
@@ -425,13 +459,14 @@ def render_html(result: CheckResult | CrossCheckResult, *, paper: bool = False, 
         pieces=_pieces(result, sources, _),
         exclusions=[(_(EXCLUSIONS.get(k, k)), n) for k, n in sorted(exclusions.items())],
         marked=marked,
-        settings_rows=_settings_rows(result.settings, _),
+        settings_rows=_settings_rows(result.settings, _, env.filters["where"]),
         methods=METHODS,
         **common,
     )
 
 
-def render_pdf(result: CheckResult | CrossCheckResult, path: str | Path, *, lang: str | None = "en") -> Path:
+def render_pdf(result: CheckResult | CrossCheckResult, path: str | Path, *, lang: str | None = "en",
+               full_paths: bool = False) -> Path:
     """Write the report as a PDF: the HTML report's paper layout typeset by WeasyPrint.
 
     WeasyPrint (pango underneath) gives real pages: paragraphs, tables that break between
@@ -445,7 +480,7 @@ def render_pdf(result: CheckResult | CrossCheckResult, path: str | Path, *, lang
     logging.getLogger("weasyprint").setLevel(logging.ERROR)
     logging.getLogger("fontTools").setLevel(logging.ERROR)
     path = Path(path)
-    html = render_html(result, paper=True, lang=lang)
+    html = render_html(result, paper=True, lang=lang, full_paths=full_paths)
     weasyprint.HTML(string=html, base_url=None, url_fetcher=_no_fetch).write_pdf(str(path))
     return path
 

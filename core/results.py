@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from .messages import Message
 from .settings import Settings
 
 #: How a passage was found. Shown to the user in tooltips and reports.
@@ -101,7 +102,7 @@ class SuspectInfo:
     chars: int
     words: int
     language: str
-    warnings: tuple[str, ...]
+    warnings: tuple[Message, ...]  # the document's (extraction, tampering): sverka.core.messages
     sha256: str
 
 
@@ -128,6 +129,9 @@ class CheckResult:
     exact_duplicate_of: str | None = None  # title of a collection document with identical text
     cited_percent: float = 0.0  # words in the student's own quotations (or bibliography) that match a source
     in_collection: "DocumentInfo | None" = None  # the suspect itself, stored in the collection: not a source
+    warnings: tuple[Message, ...] = ()  # about the result (a long quotation, many quotations)
+    left_out: tuple[str, ...] = ()  # sources left out of THIS result by the user (path or sha256)
+    collection_root: str | None = None  # folder that reports show source paths relative to
 
 
 @dataclass(frozen=True)
@@ -146,7 +150,7 @@ class CrossCheckResult:
     documents: tuple[str, ...]  # paths or titles, in the order given
     pairs: tuple[CrossPair, ...]  # above the threshold, most similar first
     matrix: tuple[tuple[float, ...], ...]  # matrix[i][j] = containment of documents[i] in documents[j]
-    failed: tuple[tuple[str, str], ...] = ()  # (path, reason) of files that could not be read
+    failed: tuple[tuple[str, Message], ...] = ()  # (path, reason: sverka.core.messages) of files that could not be read
     sha256: tuple[str, ...] = ()  # SHA-256 of each document's text, "" for one not read
     settings: Settings = field(default_factory=Settings)
     clusters: tuple[tuple[str, ...], ...] = ()  # groups of >= 3 documents sharing text, largest first
@@ -176,5 +180,5 @@ class AddSummary:
     updated: tuple[str, ...] = ()  # a changed file re-indexed
     unchanged: tuple[str, ...] = ()  # same path, same content
     duplicates: tuple[tuple[str, str], ...] = ()  # (path, path or title of the stored original)
-    failed: tuple[tuple[str, str], ...] = ()  # (path, reason)
+    failed: tuple[tuple[str, Message], ...] = ()  # (path, reason: sverka.core.messages)
     cancelled: bool = False

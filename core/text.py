@@ -51,6 +51,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from sverka.core import formcache, morph
+from sverka.core.messages import Message, message
 
 
 @dataclass(frozen=True, eq=False)
@@ -68,7 +69,7 @@ class Tokens:
     lookalike_letters: int = 0  # letters swapped for a look-alike of the other script
     invisible_chars: int = 0  # zero-width, soft hyphen and other format characters inside words
     hyphen_joins: int = 0  # words broken by a line-end hyphen and joined again
-    warnings: tuple[str, ...] = ()  # tampering warnings in the user's words
+    warnings: tuple[Message, ...] = ()  # tampering warnings (sverka.core.messages)
     word_starts: np.ndarray | None = None  # int64: start of every word (stop words too); None when not kept
 
     def __len__(self) -> int:
@@ -458,35 +459,17 @@ def _language(scripts: np.ndarray, mode: str) -> str:
     return "mixed"
 
 
-_LANGUAGE_WORDS = {"ru": "Russian", "uk": "Ukrainian", "en": "English"}
-
-
-def _warnings(tampering: tuple[int, int, int, int], language: str) -> tuple[str, ...]:
+def _warnings(tampering: tuple[int, int, int, int], language: str) -> tuple[Message, ...]:
     to_cyrillic, to_latin, invisible, _joins = tampering  # line-end hyphens are typography
-    cyrillic_words = _LANGUAGE_WORDS.get(language if language in ("ru", "uk") else "", "Cyrillic")
     out = []
     if to_cyrillic:
-        out.append(
-            f"{to_cyrillic} Latin {_letters(to_cyrillic)} that {_look(to_cyrillic)} like Cyrillic inside "
-            f"{cyrillic_words} words"
-        )
+        out.append(message("warning.lookalike_latin", n=to_cyrillic,
+                           language=language if language in ("ru", "uk") else "cyrillic"))
     if to_latin:
-        out.append(
-            f"{to_latin} Cyrillic {_letters(to_latin)} that {_look(to_latin)} like Latin inside "
-            "Latin-script words"
-        )
+        out.append(message("warning.lookalike_cyrillic", n=to_latin))
     if invisible:
-        noun = "character" if invisible == 1 else "characters"
-        out.append(f"{invisible} invisible {noun} (zero-width spaces, soft hyphens) inside words")
+        out.append(message("warning.invisible_chars", n=invisible))
     return tuple(out)
-
-
-def _letters(n: int) -> str:
-    return "letter" if n == 1 else "letters"
-
-
-def _look(n: int) -> str:
-    return "looks" if n == 1 else "look"
 
 
 # --- sentences ---------------------------------------------------------------------------------

@@ -215,7 +215,7 @@ class Sandbox:
             ready = False
         if not ready:
             self._kill()
-            raise SverkaError("Sverka's file reader process did not start")
+            raise SverkaError.of("error.reader_not_started")
         self._ready = True
 
     def _kill(self) -> None:

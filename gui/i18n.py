@@ -6,6 +6,10 @@ Compiled ``.qm`` files are built, never committed: ``python -m sverka.gui.i18n b
 update`` refreshes the .ts sources from the code with ``lupdate``.
 
 English is the language of the code, so it needs no translation file.
+
+Warnings, file errors and progress phases come from the core as codes
+(:mod:`sverka.core.messages`, one catalogue shared with the reports and the command line):
+:func:`message_text` words them in the window's current language.
 """
 
 from __future__ import annotations
@@ -18,6 +22,7 @@ from pathlib import Path
 from PySide6.QtCore import QCoreApplication, QLibraryInfo, QLocale, QTranslator
 
 LANGUAGES = ("en", "ru")
+_current = "en"  # the language the translators installed last (Translators.switch)
 TRANSLATIONS = Path(__file__).resolve().parents[1] / "resources" / "translations"
 GUI_DIR = Path(__file__).resolve().parent
 
@@ -91,6 +96,25 @@ def update(folder: Path | None = None) -> None:
                         str(folder / f"sverka_{lang}.ts")], check=True)
 
 
+def current_language() -> str:
+    """The window's language now ("en" or "ru")."""
+    return _current
+
+
+def message_text(m) -> str:
+    """A core message (warning, file error) in the window's language; a plain string as it is."""
+    from sverka.core.api import message_text as text
+
+    return text(m, _current)
+
+
+def phase_text(message: str) -> str:
+    """A progress message (a phase code, or a document's name) in the window's language."""
+    from sverka.core.api import phase_text as _phase_text
+
+    return _phase_text(message, _current)
+
+
 class Translators:
     """The translators installed in the application; :meth:`switch` changes language live
     (every widget gets a ``LanguageChange`` event and retranslates itself)."""
@@ -100,11 +124,13 @@ class Translators:
         self.language = "en"
 
     def switch(self, language: str = "") -> str:
+        global _current
         app = QCoreApplication.instance()
         for tr in self._installed:
             app.removeTranslator(tr)
         self._installed.clear()
         self.language = resolve_language(language)
+        _current = self.language
         if self.language != "en":
             ours = QTranslator(app)
             qm = translations_dir() / f"sverka_{self.language}.qm"

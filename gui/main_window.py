@@ -29,6 +29,7 @@ from sverka.core import api
 from sverka.core.api import CheckResult, CrossCheckResult, Document, SverkaError
 
 from .crosscheck_view import CrossCheckView
+from .i18n import message_text
 from .jobs import Job, JobRunner
 from .panels import AcceptsPathDrops, CollectionPanel, ProgressPanel, SuspectPanel
 from .preferences import Preferences
@@ -145,6 +146,10 @@ class MainWindow(AcceptsPathDrops, QMainWindow):
         self.act_cross = act("crossCheck", sp.SP_FileDialogDetailedView, "Ctrl+K", self.choose_folder_to_crosscheck)
         self.act_export_html = act("exportHtml", sp.SP_DialogSaveButton, "Ctrl+E", lambda: self.choose_export("html"))
         self.act_export_pdf = act("exportPdf", None, "Ctrl+Shift+E", lambda: self.choose_export("pdf"))
+        self.act_full_paths = act("reportFullPaths")
+        self.act_full_paths.setCheckable(True)
+        self.act_full_paths.setChecked(self.prefs.report_full_paths())
+        self.act_full_paths.toggled.connect(self.prefs.set_report_full_paths)
         self.act_settings = act("settings", None, QKeySequence.StandardKey.Preferences, self.open_settings)
         self.act_sample = act("loadSample", None, None, self.load_sample)
         self.act_quit = act("quit", None, QKeySequence.StandardKey.Quit, self.close)
@@ -161,6 +166,7 @@ class MainWindow(AcceptsPathDrops, QMainWindow):
         self.menu_file.addSeparator()
         self.menu_file.addAction(self.act_export_html)
         self.menu_file.addAction(self.act_export_pdf)
+        self.menu_file.addAction(self.act_full_paths)
         self.menu_file.addSeparator()
         self.menu_file.addAction(self.act_settings)
         self.menu_file.addSeparator()
@@ -175,7 +181,7 @@ class MainWindow(AcceptsPathDrops, QMainWindow):
         self.menu_check.addAction(self.act_prev)
         self.menu_check.addAction(self.act_next)
 
-        tb = self.addToolBar("main")
+        tb = self.toolbar = self.addToolBar("")
         tb.setObjectName("mainToolBar")
         tb.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
         tb.setMovable(False)
@@ -212,6 +218,7 @@ class MainWindow(AcceptsPathDrops, QMainWindow):
         self.menu_recent.setTitle(self.tr("Open &recent"))
         self.menu_collection.setTitle(self.tr("&Collection"))
         self.menu_check.setTitle(self.tr("C&heck"))
+        self.toolbar.setWindowTitle(self.tr("Toolbar"))
         texts = {
             self.act_add_files: (self.tr("Add files\u2026"), self.tr("Add files to the reference collection")),
             self.act_add_folder: (self.tr("Add folder\u2026"), self.tr("Add every document of a folder to the reference collection")),
@@ -224,6 +231,9 @@ class MainWindow(AcceptsPathDrops, QMainWindow):
             self.act_cross: (self.tr("Cross-check a folder\u2026"), self.tr("Compare every pair of documents in a folder")),
             self.act_export_html: (self.tr("Export HTML\u2026"), self.tr("Save the report as a web page")),
             self.act_export_pdf: (self.tr("Export PDF\u2026"), self.tr("Save the report as a PDF")),
+            self.act_full_paths: (self.tr("Full paths in reports"),
+                                  self.tr("Show the full paths of the documents in exported reports (by default "
+                                          "paths relative to the collection's folder)")),
             self.act_settings: (self.tr("Settings\u2026"), self.tr("Search parameters and language")),
             self.act_sample: (self.tr("Load the sample collection"), self.tr("A few public-domain texts to try Sverka on")),
             self.act_quit: (self.tr("Quit"), self.tr("Quit Sverka")),
@@ -319,7 +329,9 @@ class MainWindow(AcceptsPathDrops, QMainWindow):
 
     def _show_error(self, error: BaseException) -> None:
         if isinstance(error, SverkaError):
-            text = str(error)
+            text = message_text(error.message) if getattr(error, "message", None) is not None else str(error)
+            if getattr(error, "path", None) and getattr(error, "message", None) is not None:
+                text = f"{error.path}: {text}"
         elif isinstance(error, NotImplementedError):
             text = self.tr("This part of Sverka is not ready yet.")
         else:
@@ -413,7 +425,7 @@ class MainWindow(AcceptsPathDrops, QMainWindow):
             if summary.failed:
                 self.notify(QMessageBox.Icon.Warning,
                             self.tr("%n files could not be read.").replace("%n", str(len(summary.failed))),
-                            "\n".join(f"{p}: {why}" for p, why in summary.failed))
+                            "\n".join(f"{p}: {message_text(why)}" for p, why in summary.failed))
             self.refresh_collection()
 
         return self._foreground("add", self.tr("Adding documents\u2026"), work, done, write=True)
@@ -572,8 +584,9 @@ class MainWindow(AcceptsPathDrops, QMainWindow):
         self.results_view.set_result(result)
         self.tabs.setCurrentIndex(self.TAB_RESULT)
         self._update_actions()
-        self.statusBar().showMessage(self.tr("Borrowed %1 %, original %2 %").replace(
-            "%1", f"{result.borrowed_percent:.1f}").replace("%2", f"{result.original_percent:.1f}"), 10000)
+        self.statusBar().showMessage(self.tr("Borrowed %1 %, cited %3 %, original %2 %").replace(
+            "%1", f"{result.borrowed_percent:.1f}").replace("%2", f"{result.original_percent:.1f}")
+            .replace("%3", f"{result.cited_percent:.1f}"), 10000)
         self.resultShown.emit(result)
 
     def choose_files_to_compare(self) -> None:
@@ -660,11 +673,12 @@ class MainWindow(AcceptsPathDrops, QMainWindow):
         saved = lambda _=None: self.statusBar().showMessage(  # noqa: E731
             self.tr("Report saved: %1").replace("%1", str(path)), 8000)
         lang = self._report_language()
+        full = self.prefs.report_full_paths()
         if kind == "pdf":
             self._foreground("export", self.tr("Writing the PDF report\u2026"),
-                             lambda progress, cancel: api.render_pdf(subject, path, lang=lang), saved)
+                             lambda progress, cancel: api.render_pdf(subject, path, lang=lang, full_paths=full), saved)
             return path
-        path.write_text(api.render_html(subject, lang=lang), encoding="utf-8")
+        path.write_text(api.render_html(subject, lang=lang, full_paths=full), encoding="utf-8")
         saved()
         return path
 
@@ -693,11 +707,15 @@ class MainWindow(AcceptsPathDrops, QMainWindow):
                 pass
 
     def exclude_source(self, key: str, exclude: bool = True) -> None:
-        """Count a source of the shown result or not; the result is rescored without searching again."""
-        keys = [k for k in self.settings.excluded_sources if k != key]
+        """Leave a source out of the shown result or count it again: remembered with this
+        result only and rescored without searching again; later checks are not affected.
+        (Sources the teacher leaves out of every check are listed in the settings.)"""
+        if self.result is None:
+            return
+        keys = [k for k in self.result.left_out if k != key]
         if exclude:
             keys.append(key)
-        self.apply_settings(self.settings.replace(excluded_sources=tuple(keys)))
+        self.show_result(api.leave_out(self.result, tuple(keys)))
 
     # -- drops -----------------------------------------------------------------------------
     def paths_dropped(self, paths: list[Path]) -> None:

@@ -9,7 +9,7 @@ from __future__ import annotations
 import os
 from typing import Sequence
 
-from PySide6.QtCore import QT_TRANSLATE_NOOP, QAbstractTableModel, QModelIndex, QPersistentModelIndex, QSortFilterProxyModel, Qt
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QAbstractTableModel, QCoreApplication, QModelIndex, QPersistentModelIndex, QSortFilterProxyModel, Qt
 from PySide6.QtGui import QColor, QPalette
 from PySide6.QtWidgets import QApplication
 
@@ -53,11 +53,13 @@ def heat_colour(value: float, dark: bool | None = None) -> QColor:
 
 def human_size(n: int) -> str:
     size = float(n)
-    for unit in ("B", "KB", "MB", "GB"):
-        if size < 1024 or unit == "GB":
-            return f"{size:.0f} {unit}" if unit == "B" else f"{size:.1f} {unit}"
+    units = (QCoreApplication.translate("Units", "B"), QCoreApplication.translate("Units", "KB"),
+             QCoreApplication.translate("Units", "MB"), QCoreApplication.translate("Units", "GB"))
+    for k, unit in enumerate(units):
+        if size < 1024 or k == len(units) - 1:
+            return f"{size:.0f} {unit}" if k == 0 else f"{size:.1f} {unit}"
         size /= 1024
-    return f"{n} B"
+    return f"{n} {units[0]}"
 
 
 def percent(share: float) -> str:

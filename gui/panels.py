@@ -24,6 +24,7 @@ from PySide6.QtWidgets import (
 
 from sverka.core.api import DocumentInfo
 
+from .i18n import message_text, phase_text
 from .jobs import EtaEstimator, format_time_left
 from .models import CollectionModel, SortProxy, human_size, OBJECT_ROLE
 
@@ -251,8 +252,9 @@ class SuspectPanel(QWidget):
             "Drop two files on the window to compare them with each other; drop a folder to cross-check it."))
         self._update_stats()
 
-    def set_warnings(self, warnings: list[str]) -> None:
-        self.warnings.setText("\n".join(self.tr("Warning: %1").replace("%1", w) for w in warnings))
+    def set_warnings(self, warnings: list) -> None:
+        """``warnings``: core messages (sverka.core.messages), worded in the window's language."""
+        self.warnings.setText("\n".join(self.tr("Warning: %1").replace("%1", message_text(w)) for w in warnings))
         self.warnings.setVisible(bool(warnings))
 
     def _update_stats(self) -> None:
@@ -306,7 +308,7 @@ class ProgressPanel(QWidget):
 
     def update_progress(self, done: int, total: int, message: str) -> None:
         if message:
-            self.message.setText(message)
+            self.message.setText(phase_text(message))
         if total > 0:
             self.bar.setRange(0, total)
             self.bar.setValue(min(done, total))

@@ -80,6 +80,13 @@ class Preferences:
     def set_sample_offered(self, offered: bool = True) -> None:
         self.store.setValue("ui/sampleOffered", "true" if offered else "false")
 
+    # reports handed on show paths relative to the collection unless asked for full paths
+    def report_full_paths(self) -> bool:
+        return str(self.store.value("reports/fullPaths", "false")).lower() == "true"
+
+    def set_report_full_paths(self, full: bool) -> None:
+        self.store.setValue("reports/fullPaths", "true" if full else "false")
+
     def last_folder(self) -> str:
         return str(self.store.value("ui/lastFolder", "") or "")
 

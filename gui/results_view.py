@@ -18,6 +18,7 @@ from PySide6.QtWidgets import (
 
 from sverka.core.api import CheckResult
 
+from .i18n import message_text
 from .compare_view import CompareView
 from .models import SortProxy, SourcesModel
 
@@ -72,6 +73,7 @@ class ResultsView(QWidget):
         super().__init__(parent)
         self.result: CheckResult | None = None
         self.borrowed = BigNumber("#c62828")
+        self.cited = BigNumber("#1565c0")
         self.original = BigNumber("#2e7d32")
         self.summary = QLabel()
         self.summary.setWordWrap(True)
@@ -81,6 +83,7 @@ class ResultsView(QWidget):
 
         top = QHBoxLayout()
         top.addWidget(self.borrowed)
+        top.addWidget(self.cited)
         top.addWidget(self.original)
         top.addWidget(self.summary, 1)
 
@@ -124,6 +127,7 @@ class ResultsView(QWidget):
 
     def retranslate(self) -> None:
         self.borrowed.caption.setText(self.tr("borrowed"))
+        self.cited.caption.setText(self.tr("cited"))
         self.original.caption.setText(self.tr("original"))
         self._update_summary()
 
@@ -134,10 +138,12 @@ class ResultsView(QWidget):
         self.proxy.sort(header.sortIndicatorSection(), header.sortIndicatorOrder())
         self.compare.set_result(result)
         self.borrowed.set_value(result.borrowed_percent if result else None)
+        self.cited.set_value(result.cited_percent if result else None)
         self.original.set_value(result.original_percent if result else None)
         lines = []
         if result is not None:
-            lines.extend(self.tr("Warning: %1").replace("%1", w) for w in result.suspect.warnings)
+            lines.extend(self.tr("Warning: %1").replace("%1", message_text(w))
+                         for w in (*result.warnings, *result.suspect.warnings))
             if result.exact_duplicate_of:
                 lines.append(self.tr("The text is an exact copy of \u201c%1\u201d in the collection.")
                              .replace("%1", result.exact_duplicate_of))
@@ -165,9 +171,13 @@ class ResultsView(QWidget):
         """The context menu of source ``row`` (model order): count it or not."""
         src = self.model.row_object(row)
         key = src.path or src.sha256
-        excluded = self.result is not None and key in self.result.settings.excluded_sources
+        everywhere = self.result is not None and key in self.result.settings.excluded_sources
+        excluded = self.result is not None and key in self.result.left_out
         menu = QMenu(self)
-        if excluded:
+        if everywhere:
+            action = menu.addAction(self.tr("Not counted in any check (see the settings)"))
+            action.setEnabled(False)
+        elif excluded:
             action = menu.addAction(self.tr("Count this source again"))
             action.triggered.connect(lambda: self.excludeRequested.emit(key, False))
         else:

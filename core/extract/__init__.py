@@ -21,6 +21,7 @@ import zipfile
 from pathlib import Path
 
 from ..document import Document
+from ..messages import message
 from ..errors import (
     CorruptFile,
     EmptyDocument,
@@ -63,23 +64,23 @@ def extract(path: str | Path) -> Document:
     try:
         st = path.stat()  # follows links: a link to /dev/zero is a device, refused below
         if _stat.S_ISDIR(st.st_mode):
-            raise UnreadableFile(path, "is a folder, not a file")
+            raise UnreadableFile(path, code="error.folder")
         if not _stat.S_ISREG(st.st_mode):
-            raise UnreadableFile(path, "not a regular file (a pipe, a device or a socket); Sverka reads only regular files")
+            raise UnreadableFile(path, code="error.not_regular")
         size = st.st_size
         check_file_size(path, size)
         # O_NONBLOCK: a file swapped for a pipe after the check must not block the reader.
         fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
         with os.fdopen(fd, "rb") as f:
             if not _stat.S_ISREG(os.fstat(f.fileno()).st_mode):
-                raise UnreadableFile(path, "not a regular file (a pipe, a device or a socket); Sverka reads only regular files")
+                raise UnreadableFile(path, code="error.not_regular")
             head = f.read(_HEAD_BYTES)
     except ExtractError:
         raise
     except FileNotFoundError:
-        raise UnreadableFile(path, "the file does not exist") from None
+        raise UnreadableFile(path, code="error.missing") from None
     except PermissionError:
-        raise UnreadableFile(path, "permission denied") from None
+        raise UnreadableFile(path, code="error.permission") from None
     except OSError as e:
         raise UnreadableFile(path, f"the file cannot be opened ({e.strerror or e})") from None
     if not head:
@@ -89,7 +90,7 @@ def extract(path: str | Path) -> Document:
     warnings: list[str] = []
     suffix_format = _format_of_suffix(path)
     if fmt in _FORMAT_NAMES and suffix_format not in (fmt, None):
-        warnings.append(f"the file is named {path.suffix} but its content is {_FORMAT_NAMES[fmt]}; read as such")
+        warnings.append(message("warning.format_mismatch", suffix=path.suffix, format=fmt))
 
     try:
         text, title, more_warnings, meta = _read(path, fmt)
@@ -220,13 +221,13 @@ def _normalise(text: str) -> tuple[str, list[str]]:
     if "\r" in text:
         text = text.replace("\r\n", "\n").replace("\r", "\n")
     if "\x00" in text:
-        warnings.append(f"{text.count(chr(0))} NUL character(s) removed")
+        warnings.append(message("warning.nul_removed", n=text.count(chr(0))))
         text = text.replace("\x00", "")
     if text.startswith("\ufeff"):
         text = text[1:]
     text, fixed = repair_surrogates(text)
     if fixed:
-        warnings.append(f"{fixed} unpaired surrogate code unit(s) replaced by U+FFFD")
+        warnings.append(message("warning.surrogates_replaced", n=fixed))
     return text, warnings
 
 

@@ -6,14 +6,16 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 
+from ..messages import Message, message
+
 _WORD = re.compile(r"\w+")
 
 
-def hidden_text_warnings(hidden: Mapping[str, int], visible_text: str) -> list[str]:
+def hidden_text_warnings(hidden: Mapping[str, int], visible_text: str) -> list[Message]:
     """``hidden``: words left out, by how they were hidden; ``visible_text``: what was kept."""
     total = sum(hidden.values())
     if not total:
         return []
     share = 100.0 * total / (total + len(_WORD.findall(visible_text)))
-    how = ", ".join(f"{reason}: {n}" for reason, n in sorted(hidden.items(), key=lambda kv: -kv[1]))
-    return [f"hidden text left out: {total} word(s), {share:.1f} % of the document ({how})"]
+    ways = tuple((reason, n) for reason, n in sorted(hidden.items(), key=lambda kv: -kv[1]))
+    return [message("warning.hidden_text", words=total, share=round(share, 1), ways=ways)]

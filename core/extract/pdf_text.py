@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from ..messages import message
 from ..errors import CorruptFile, EmptyDocument, EncryptedFile, ExtractError
 from .hidden import hidden_text_warnings
 from .safety import MAX_TEXT_CHARS, check_text_size
@@ -199,7 +200,7 @@ def _extract_with_pdfminer(path: Path, why: str) -> tuple[str, str, list[str], l
         raise CorruptFile(path, f"the PDF is damaged or truncated ({why}; pdfminer: {type(e).__name__})") from None
     if not pages:
         raise CorruptFile(path, f"the PDF is damaged or truncated ({why}; pdfminer found no pages)")
-    return _assemble(path, pages, "", [f"read with pdfminer.six because {why}"])
+    return _assemble(path, pages, "", [message("warning.pdf_fallback", why=why.removeprefix("PDFium could not open it (").removesuffix(")"))])
 
 
 def _clean(text: str) -> str:
@@ -212,7 +213,7 @@ def _assemble(path: Path, pages: list[str], title: str, warnings: list[str]):
         raise EmptyDocument(path, SCANNED_REASON if pages else "the PDF has no pages")
     if empty:
         shown = ", ".join(map(str, empty[:20])) + (", ..." if len(empty) > 20 else "")
-        warnings.append(f"{len(empty)} of {len(pages)} pages have no text layer (scanned?): {shown}")
+        warnings.append(message("warning.pages_without_text", empty=len(empty), pages=len(pages), shown=shown))
     offsets = []
     pos = 0
     for p in pages:

@@ -22,6 +22,8 @@ import math
 import re
 from dataclasses import dataclass
 
+from ..messages import Message, message
+
 #: Bytes looked at to decide whether a file is binary or which encoding it uses.
 SNIFF_BYTES = 256 * 1024
 #: Bytes decoded under each candidate Cyrillic code page to score it.
@@ -63,7 +65,7 @@ _WORD = re.compile(r"[^\W\d_]+")
 class Decoded:
     text: str
     encoding: str
-    warnings: tuple[str, ...] = ()
+    warnings: tuple[Message, ...] = ()
 
 
 class BinaryData(ValueError):
@@ -138,7 +140,7 @@ _CJK_FAMILY = {"gb18030", "gbk", "gb2312", "big5", "big5hkscs", "shift_jis", "cp
 def _with_replacement_warning(text: str, encoding: str, bom: bool = False) -> Decoded:
     n = text.count("\ufffd")
     name = f"{encoding} (with BOM)" if bom else encoding
-    warnings = (f"{n} byte sequence(s) not valid in {encoding} replaced by U+FFFD",) if n else ()
+    warnings = (message("warning.bytes_replaced", n=n, encoding=encoding),) if n else ()
     return Decoded(text, name, warnings)
 
 

@@ -154,6 +154,33 @@
     </message>
 </context>
 <context>
+    <name>Kinds</name>
+    <message>
+        <source>verbatim copy</source>
+        <translation>дословное копирование</translation>
+    </message>
+    <message>
+        <source>word forms changed</source>
+        <translation>изменены формы слов</translation>
+    </message>
+    <message>
+        <source>words inserted, deleted or replaced</source>
+        <translation>слова вставлены, удалены или заменены</translation>
+    </message>
+    <message>
+        <source>sentences or words reordered</source>
+        <translation>предложения или слова переставлены</translation>
+    </message>
+    <message>
+        <source>paraphrase: several kinds of changes at once</source>
+        <translation>пересказ: сразу несколько видов изменений</translation>
+    </message>
+    <message>
+        <source>short text matched by its longest words</source>
+        <translation>короткий текст: совпали самые длинные слова</translation>
+    </message>
+</context>
+<context>
     <name>MainWindow</name>
     <message>
         <source>%1 — Sverka</source>
@@ -191,6 +218,10 @@
     <message>
         <source>C&amp;heck</source>
         <translation>&amp;Проверка</translation>
+    </message>
+    <message>
+        <source>Toolbar</source>
+        <translation>Панель инструментов</translation>
     </message>
     <message>
         <source>Add files…</source>
@@ -281,6 +312,14 @@
         <translation>Сохранить отчёт в PDF</translation>
     </message>
     <message>
+        <source>Full paths in reports</source>
+        <translation>Полные пути в отчётах</translation>
+    </message>
+    <message>
+        <source>Show the full paths of the documents in exported reports (by default paths relative to the collection&apos;s folder)</source>
+        <translation>Показывать в сохранённых отчётах полные пути документов (по умолчанию — пути относительно папки коллекции)</translation>
+    </message>
+    <message>
         <source>Settings…</source>
         <translation>Настройки…</translation>
     </message>
@@ -347,6 +386,14 @@
     <message>
         <source>Rebuilding the collection…</source>
         <translation>Коллекция перестраивается…</translation>
+    </message>
+    <message>
+        <source>Borrowed %1 %, cited %3 %, original %2 %</source>
+        <translation>Заимствования %1 %, цитирования %3 %, оригинальность %2 %</translation>
+    </message>
+    <message>
+        <source>Writing the PDF report…</source>
+        <translation>Создание отчёта PDF…</translation>
     </message>
     <message>
         <source>Cancelled.</source>
@@ -445,10 +492,6 @@
         <translation>Проверка…</translation>
     </message>
     <message>
-        <source>Borrowed %1 %, original %2 %</source>
-        <translation>Заимствовано %1 %, оригинально %2 %</translation>
-    </message>
-    <message>
         <source>Pick two files to compare</source>
         <translation>Выберите два файла для сравнения</translation>
     </message>
@@ -489,10 +532,6 @@
         <translation>Нет результата для экспорта.</translation>
     </message>
     <message>
-        <source>Sverka report</source>
-        <translation>Отчёт Сверки</translation>
-    </message>
-    <message>
         <source>Report saved: %1</source>
         <translation>Отчёт сохранён: %1</translation>
     </message>
@@ -502,33 +541,6 @@
     <message>
         <source>%1 is contained in %2 by %3</source>
         <translation>%1 содержится в %2 на %3</translation>
-    </message>
-</context>
-<context>
-    <name>Kinds</name>
-    <message>
-        <source>verbatim copy</source>
-        <translation>дословное копирование</translation>
-    </message>
-    <message>
-        <source>word forms changed</source>
-        <translation>изменены формы слов</translation>
-    </message>
-    <message>
-        <source>words inserted, deleted or replaced</source>
-        <translation>слова вставлены, удалены или заменены</translation>
-    </message>
-    <message>
-        <source>sentences or words reordered</source>
-        <translation>предложения или слова переставлены</translation>
-    </message>
-    <message>
-        <source>paraphrase: several kinds of changes at once</source>
-        <translation>пересказ: сразу несколько видов изменений</translation>
-    </message>
-    <message>
-        <source>short text matched by its longest words</source>
-        <translation>короткий текст: совпали самые длинные слова</translation>
     </message>
 </context>
 <context>
@@ -619,6 +631,10 @@
         <translation>заимствовано</translation>
     </message>
     <message>
+        <source>cited</source>
+        <translation>процитировано</translation>
+    </message>
+    <message>
         <source>original</source>
         <translation>оригинально</translation>
     </message>
@@ -643,6 +659,10 @@
 Words: %2 · sources: %3 · passages: %4</source>
         <translation>%1
 Слов: %2 · источников: %3 · фрагментов: %4</translation>
+    </message>
+    <message>
+        <source>Not counted in any check (see the settings)</source>
+        <translation>Не учитывается ни в одной проверке (см. настройки)</translation>
     </message>
     <message>
         <source>Count this source again</source>
@@ -773,6 +793,25 @@ Drop two files on the window to compare them with each other; drop a folder to c
     <message>
         <source>%1 words, %2 characters</source>
         <translation>Слов: %1, знаков: %2</translation>
+    </message>
+</context>
+<context>
+    <name>Units</name>
+    <message>
+        <source>B</source>
+        <translation>Б</translation>
+    </message>
+    <message>
+        <source>KB</source>
+        <translation>КБ</translation>
+    </message>
+    <message>
+        <source>MB</source>
+        <translation>МБ</translation>
+    </message>
+    <message>
+        <source>GB</source>
+        <translation>ГБ</translation>
     </message>
 </context>
 </TS>

@@ -116,7 +116,7 @@ def test_hostile_folder_goes_on(coll, folder, tmp_path):
     (folder / "sub" / "loop").symlink_to(folder)  # a loop back to the folder being added
     s = coll.add([folder, tmp_path / "no-such-file.txt"])
     assert len(s.added) == 6
-    failed = dict(s.failed)
+    failed = {p: str(why) for p, why in s.failed}
     for name in ("empty.txt", "binary.txt", "broken.docx", "dangling.txt"):
         assert str(folder / name) in failed, name
     assert "loop" in failed[str(folder / "sub" / "loop")]
@@ -136,7 +136,7 @@ def test_unreadable_file_and_folder(coll, folder):
     finally:
         locked.chmod(0o644)
         (folder / "sub").chmod(0o755)
-    failed = dict(s.failed)
+    failed = {p: str(why) for p, why in s.failed}
     assert str(locked) in failed and str(folder / "sub") in failed
     assert len(s.added) == 2
 

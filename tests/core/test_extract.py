@@ -225,7 +225,7 @@ def test_pdfminer_fallback_when_pdfium_refuses(tmp_path, monkeypatch):
     monkeypatch.setattr(pdfium, "PdfDocument", refuse)
     doc = extract(path)
     assert doc.text.strip() == "Fallback works"
-    assert any("pdfminer" in w for w in doc.warnings)
+    assert any("pdfminer" in str(w) for w in doc.warnings)
 
 
 # --- rtf ----------------------------------------------------------------------------------
@@ -290,7 +290,7 @@ def test_txt_that_is_really_a_docx(tmp_path):
     doc = extract(fake)
     assert doc.format == "docx"
     assert doc.text == "Скрытый вордовский файл."
-    assert any("named .txt" in w for w in doc.warnings)
+    assert any("named .txt" in str(w) for w in doc.warnings)
 
 
 def test_txt_that_is_really_a_pdf(tmp_path):
@@ -309,7 +309,7 @@ def test_odt_named_docx(tmp_path):
     doc = extract(fake)
     assert doc.format == "odt"
     assert doc.text == "Текст ODT."
-    assert any("named .docx but its content is an OpenDocument text" in w for w in doc.warnings)
+    assert any("named .docx but its content is an OpenDocument text" in str(w) for w in doc.warnings)
 
 
 def test_unknown_suffix_and_missing_file(tmp_path):

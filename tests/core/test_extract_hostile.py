@@ -35,7 +35,7 @@ from sverka.core.errors import ExtractError
 start = time.monotonic()
 try:
     doc = extract(sys.argv[1])
-    result = {"error": None, "text": doc.text[:200], "length": len(doc.text), "warnings": list(doc.warnings),
+    result = {"error": None, "text": doc.text[:200], "length": len(doc.text), "warnings": [str(w) for w in doc.warnings],
               "format": doc.format}
 except ExtractError as e:
     result = {"error": type(e).__name__, "message": str(e)}

@@ -20,7 +20,7 @@ def test_folders_are_walked_once_in_order_and_loops_are_reported(tmp_path):
     files, failed = api.document_files([tmp_path, tmp_path / "missing.txt"])
 
     assert [os.path.relpath(f, tmp_path) for f in files] == ["a.txt", os.path.join("b", "2.docx"), "c.TXT"]
-    reasons = dict(failed)
+    reasons = {p: str(why) for p, why in failed}
     assert "loop" in reasons[str(tmp_path / "b" / "loop")]
     assert reasons[str(tmp_path / "missing.txt")] == "no such file or folder"
 

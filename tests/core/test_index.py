@@ -9,6 +9,7 @@ import sqlite3
 import numpy as np
 import pytest
 
+from sverka.core.messages import message
 from sverka.core import index as ix
 from sverka.core.errors import CollectionBusy, CollectionError, CollectionVersionError
 from sverka.core.index import CollectionSettingsError, Index, PreparedDocument
@@ -29,7 +30,7 @@ def make_tokens(text: str = "one two three. four five") -> Tokens:
         sentence_ids=np.array([0, 0, 0, 1, 1], dtype=np.int32),
         sentence_spans=np.array([[0, 14], [15, 24]], dtype=np.int64),
         word_count=6, language="en", lookalike_letters=1, invisible_chars=2, hyphen_joins=3,
-        warnings=("Латинские буквы",),
+        warnings=(message("warning.lookalike_latin", n=6, language="en"),),
     )
 
 
@@ -69,7 +70,7 @@ def test_tokens_blob_round_trip():
         assert a.dtype == b.dtype and np.array_equal(a, b), name
     assert back.lemmas == ("",) * 5
     assert (back.word_count, back.language, back.lookalike_letters, back.invisible_chars,
-            back.hyphen_joins, back.warnings) == (6, "en", 1, 2, 3, ("Латинские буквы",))
+            back.hyphen_joins, back.warnings) == (6, "en", 1, 2, 3, (message("warning.lookalike_latin", n=6, language="en"),))
     with pytest.raises(CollectionVersionError, match="rebuild"):
         ix.decode_tokens(bytes([99]) + blob[1:], t.text)
 

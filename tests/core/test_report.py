@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 from html.parser import HTMLParser
 
+from sverka.core.messages import message
 from sverka.core import report
 from sverka.core.results import (
     CheckResult,
@@ -28,7 +29,8 @@ SOURCE = {"path": str, "title": str, "containment": float, "resemblance": float,
           "sentence_score": float, "passages": list}
 SUSPECT = {"path": str, "chars": int, "words": int, "language": str, "warnings": list}
 CHECK = {"suspect": dict, "in_collection": (type(None), dict), "borrowed_percent": float,
-         "cited_percent": float, "original_percent": float, "sources": list}
+         "cited_percent": float, "original_percent": float, "sources": list, "warnings": list}
+MESSAGE = {"code": str, "args": dict, "text": str}
 PAIR = {"a": str, "b": str, "a_in_b": float, "b_in_a": float, "resemblance": float, "shared_words": int,
         "passages": list}
 
@@ -48,7 +50,8 @@ def assert_check_schema(obj: dict) -> None:
     """Raise AssertionError unless ``obj`` is a check result of the issue's schema."""
     _fields(obj, CHECK, "result")
     _fields(obj["suspect"], SUSPECT, "suspect")
-    assert all(isinstance(w, str) for w in obj["suspect"]["warnings"])
+    for i, w in enumerate(obj["suspect"]["warnings"] + obj["warnings"]):
+        _fields(w, MESSAGE, f"warnings[{i}]")
     assert 0 <= obj["borrowed_percent"] <= 100 and 0 <= obj["original_percent"] <= 100
     assert 0 <= obj["cited_percent"] <= 100
     assert abs(obj["borrowed_percent"] + obj["cited_percent"] + obj["original_percent"] - 100) < 1e-6
@@ -162,7 +165,7 @@ def _result(suspect_text: str | None = None) -> CheckResult:
     return CheckResult(
         suspect=SuspectInfo(
             path="/essays/ivanov <script>.docx", title="Иванов <b>эссе</b>", chars=len(text), words=40,
-            language="ru", warnings=("3 Latin letters that look Cyrillic <script>",), sha256="c" * 64,
+            language="ru", warnings=(message("warning.bytes_replaced", n=3, encoding="<script>"),), sha256="c" * 64,
         ),
         suspect_text=text,
         sources=(first, second),  # deliberately not sorted: the report sorts
@@ -183,7 +186,8 @@ def test_check_dict_follows_the_schema_and_sorts_sources():
     onegin = d["sources"][1]["passages"]
     assert [p["suspect_start"] for p in onegin] == sorted(p["suspect_start"] for p in onegin)
     assert onegin[0]["excluded"] is None and onegin[1]["excluded"] == "quote"
-    assert d["suspect"]["warnings"] == ["3 Latin letters that look Cyrillic <script>"]
+    assert d["suspect"]["warnings"] == [{"code": "warning.bytes_replaced", "args": {"encoding": "<script>", "n": 3},
+                                         "text": "3 byte sequences not valid in <script> replaced by U+FFFD"}]
 
 
 def test_crosscheck_dict_follows_the_schema():
@@ -224,7 +228,7 @@ def test_html_has_everything_a_case_file_needs():
     shown = "".join(m.text)
     for needle in ("41.5%", "58.5%", "40.0%", "25.0%", "Sverka 0.1.0", "a" * 64, "b" * 64, "c" * 64,
                    "min_passage_words", "quoted text", "quotation", "bibliography",
-                   "3 Latin letters that look Cyrillic <script>"):
+                   "3 byte sequences not valid in <script> replaced by U+FFFD"):
         assert needle in shown, needle
     assert "<style>" in page and 'rel="stylesheet"' not in page
 

@@ -10,6 +10,7 @@ from html.parser import HTMLParser
 import pytest
 
 from sverka.core import i18n, report
+from sverka.core.messages import message
 from test_report import _result
 
 
@@ -41,9 +42,12 @@ def _visible(page: str) -> str:
 def _own_words(result, page: str, alphabet: str) -> set[str]:
     """Words of ``alphabet`` in the page that do not come from the documents themselves."""
     text = _visible(page)
+    import os
+
     user = [result.suspect_text, result.suspect.title, result.suspect.path or ""]
     for src in result.sources:
         user += [src.title, src.path or "", src.text or ""]
+    user += [os.path.basename(p) for p in (result.suspect.path, *(s.path for s in result.sources)) if p]
     for piece in sorted(user, key=len, reverse=True):
         if piece:
             text = text.replace(piece, " ")
@@ -51,13 +55,32 @@ def _own_words(result, page: str, alphabet: str) -> set[str]:
     # excerpts and the quotation table show slices of the documents, cut anywhere
     words = {w for w in words if not any(w in piece for piece in user)}
     # names and units that are the same in both languages
-    return words - {"SHA", "UTF", "UTC", "MinHash", "Sverka"} - {w for w in words if re.fullmatch(r"[a-f]+", w)}
+    return words - NAMES - {w for w in words if re.fullmatch(r"[a-f]+", w)}
+
+
+#: Names that are the same in both languages (formats, encodings, Unicode, the program).
+NAMES = {"SHA", "UTF", "UTC", "MinHash", "Sverka", "NUL", "FFFD", "PDF", "RTF", "Word", "docx", "OpenDocument",
+         "hidden", "pdfminer", "six", "PDFium", "txt", "cp"}
 
 
 def _clean_result():
-    # Core warnings are still English sentences (not yet messages with codes): left out here.
+    """The hand-made result with a warning of every kind the core gives (as codes)."""
     r = _result()
-    return dataclasses.replace(r, suspect=dataclasses.replace(r.suspect, warnings=()))
+    doc_warnings = (
+        message("warning.lookalike_latin", n=3, language="ru"),
+        message("warning.lookalike_cyrillic", n=1),
+        message("warning.invisible_chars", n=12),
+        message("warning.hidden_text", words=21, share=4.5, ways=(("white text", 15), ("hidden formatting", 6))),
+        message("warning.format_mismatch", suffix=".txt", format="docx"),
+        message("warning.nul_removed", n=2),
+        message("warning.surrogates_replaced", n=1),
+        message("warning.bytes_replaced", n=5, encoding="cp1251"),
+        message("warning.pages_without_text", empty=2, pages=10, shown="3, 7"),
+    )
+    result_warnings = (message("warning.long_quotation", words=330, limit=40, count=1),
+                       message("warning.many_quotations", percent=61.2, limit=25))
+    return dataclasses.replace(r, suspect=dataclasses.replace(r.suspect, warnings=doc_warnings),
+                               warnings=result_warnings)
 
 
 def test_russian_report_has_no_english_of_its_own():
@@ -66,8 +89,9 @@ def test_russian_report_has_no_english_of_its_own():
     assert '<html lang="ru">' in page
     left = _own_words(r, page, r"[A-Za-z]{2,}")
     assert not left, left
-    for word in ("Заимствования", "Цитирования", "Оригинальность", "Источники", "Настройки проверки"):
-        assert word in page
+    for word in ("Заимствования", "Цитирования", "Оригинальность", "Источники", "Настройки проверки",
+                 "3 латинские буквы", "белый текст: 15", "1 цитата длиннее 40 слов", "цитаты составляют 61.2 %"):
+        assert word in page, word
 
 
 def test_english_report_has_no_russian_of_its_own():
@@ -75,6 +99,8 @@ def test_english_report_has_no_russian_of_its_own():
     page = report.render_html(r, lang="en")
     assert not _own_words(r, page, r"[А-Яа-яЁё]{2,}")
     assert "Borrowed" in page and "Cited" in page and "Заимствования" not in page
+    assert "1 quotation longer than 40 words (the longest: 330 words)" in page
+    assert "white text: 15, hidden formatting: 6" in page
 
 
 def test_the_walk_would_see_english_left_in_a_russian_report():
@@ -106,9 +132,11 @@ def test_russian_crosscheck_report_has_no_english_of_its_own():
     pair = CrossPair(**{k: v for k, v in dict(a="a.txt", b="b.txt", a_in_b=0.5, b_in_a=0.4, resemblance=0.3,
                                               shared_words=12, passages=()).items() if k in fields})
     r = CrossCheckResult(documents=("a.txt", "b.txt"), pairs=(pair,), matrix=((1.0, 0.5), (0.4, 1.0)),
-                         failed=(("c.txt", "не читается"),), sha256=("a" * 64, ""), settings=Settings())
+                         failed=(("c.txt", message("error.corrupt", detail="the file is damaged (KeyError: 'x')")),),
+                         sha256=("a" * 64, ""), settings=Settings())
     text = _visible(report.render_html(r, lang="ru"))
     for name in ("a.txt", "b.txt", "c.txt"):
         text = text.replace(name, " ")
-    left = set(re.findall(r"[A-Za-z]{2,}", text)) - {"SHA", "UTF", "UTC", "MinHash"}
+    assert "файл повреждён или обрезан" in text
+    left = set(re.findall(r"[A-Za-z]{2,}", text)) - NAMES
     assert not {w for w in left if not re.fullmatch(r"[a-f]+", w)}, left

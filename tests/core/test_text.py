@@ -57,7 +57,7 @@ def test_tricks_are_undone(text, warning, count):
     if warning is None:
         assert tokens.warnings == ()
     else:
-        assert len(tokens.warnings) == 1 and warning in tokens.warnings[0]
+        assert len(tokens.warnings) == 1 and warning in str(tokens.warnings[0])
 
 
 def test_plain_text_has_no_warnings():
@@ -71,14 +71,15 @@ def test_lookalikes_are_counted_per_letter_and_occurrence():
     tokens = canonize(text)
     assert tokens.lemmas == ("книга", "стол", "книга", "снова")
     assert tokens.lookalike_letters == 6
-    assert tokens.warnings == ("6 Latin letters that look like Cyrillic inside Russian words",)
+    assert tuple(map(str, tokens.warnings)) == ("6 Latin letters that look like Cyrillic inside Russian words",)
+    assert tokens.warnings[0].code == "warning.lookalike_latin" and tokens.warnings[0].kw["n"] == 6
 
 
 def test_cyrillic_lookalikes_in_english_words():
     tokens = canonize("The р\u0430per is on the t\u0430ble")  # Cyrillic р, а, а
     assert tokens.lemmas == ("paper", "table")
     assert tokens.lookalike_letters == 3
-    assert "Cyrillic letters that look like Latin" in tokens.warnings[0]
+    assert "Cyrillic letters that look like Latin" in str(tokens.warnings[0])
 
 
 def test_hyphen_not_at_line_end_splits_words():

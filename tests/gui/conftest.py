@@ -14,7 +14,8 @@ from PySide6.QtCore import QEvent, QSettings, Qt
 from PySide6.QtGui import QKeyEvent
 from PySide6.QtWidgets import QApplication
 
-from sverka.core.api import CheckResult, CrossCheckResult, CrossPair, Passage, Settings, SourceMatch, Span, SuspectInfo
+from sverka.core.api import (CheckResult, CrossCheckResult, CrossPair, Message, Passage, Settings, SourceMatch, Span,
+                             SuspectInfo)
 
 SAMPLE = Path(__file__).resolve().parents[2] / "resources" / "sample"
 
@@ -101,7 +102,7 @@ def make_result() -> CheckResult:
     )
     return CheckResult(
         suspect=SuspectInfo(path=None, title="Сочинение", chars=len(SUSPECT), words=len(SUSPECT.split()),
-                            language="ru", warnings=("3 Latin look-alike letters inside Cyrillic words",),
+                            language="ru", warnings=(Message("warning.lookalike_latin", (("language", "ru"), ("n", 3))),),
                             sha256="c" * 64),
         suspect_text=SUSPECT,
         sources=(src_a, src_b),

@@ -254,7 +254,9 @@ def test_a_source_can_be_left_out_of_the_score(qtbot, window, sample_copy):
         menu.actions()[0].trigger()
     rescored = shown.args[0]
     assert rescored.borrowed_percent < result.borrowed_percent
-    assert (top.path or top.sha256) in window.prefs.engine_settings().excluded_sources
+    assert (top.path or top.sha256) in rescored.left_out  # remembered with this result
+    assert window.prefs.engine_settings().excluded_sources == ()  # not with the settings
+    assert window.settings.excluded_sources == ()
     same = next(s for s in rescored.sources if s.sha256 == top.sha256)
     assert {p.excluded for p in same.passages} == {"source"}
     left = window.results_view.compare.left
@@ -265,7 +267,32 @@ def test_a_source_can_be_left_out_of_the_score(qtbot, window, sample_copy):
     with qtbot.waitSignal(window.resultShown, timeout=TIMEOUT) as again:
         window.results_view.source_menu(row).actions()[0].trigger()
     assert again.args[0].borrowed_percent == pytest.approx(result.borrowed_percent)
+    assert again.args[0].left_out == ()
     assert window.prefs.engine_settings().excluded_sources == ()
+
+
+def test_leaving_a_source_out_of_one_result_does_not_change_the_next_check(qtbot, window, sample_copy, tmp_path):
+    add_and_wait(qtbot, window, [sample_copy / "collection"])
+    window.load_suspect(sample_copy / "suspect.txt")
+    qtbot.waitUntil(lambda: window.suspect_document is not None, timeout=TIMEOUT)
+    first = check_and_wait(qtbot, window)
+    top = first.sources[0]
+    with qtbot.waitSignal(window.resultShown, timeout=TIMEOUT) as shown:
+        window.results_view.source_menu(0).actions()[0].trigger()
+    assert shown.args[0].borrowed_percent < first.borrowed_percent
+
+    # another student copied from the same source
+    source_text = (sample_copy / "collection" / Path(top.path).name).read_text(encoding="utf-8")
+    other = tmp_path / "другой.txt"
+    other.write_text("Моё сочинение о рассказе. " + source_text[:1500] + " Конец моего сочинения.", encoding="utf-8")
+    window.load_suspect(other)
+    qtbot.waitUntil(lambda: window.suspect_document is not None and window.suspect_document.path == str(other),
+                    timeout=TIMEOUT)
+    second = check_and_wait(qtbot, window)
+    same = next(s for s in second.sources if s.sha256 == top.sha256)
+    assert second.left_out == ()
+    assert same.containment > 0.5 and all(p.excluded != "source" for p in same.passages)
+    assert second.borrowed_percent > 50
 
 
 def test_a_collection_of_an_earlier_sverka_is_rebuilt_on_request(qtbot, tmp_path, prefs):

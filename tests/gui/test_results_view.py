@@ -24,7 +24,7 @@ def test_percentages_and_tampering_warning_are_prominent(qtbot, hand_result):
     assert view.original.value.text() == "88.0 %"
     assert view.borrowed.value.font().pointSizeF() > 2 * view.font().pointSizeF()
     assert view.warning.isVisible()
-    assert "look-alike letters" in view.warning.text()
+    assert "Latin letters that look like Cyrillic" in view.warning.text()
     assert "Words:" in view.summary.text() and "sources: 2" in view.summary.text()
 
 

@@ -1,0 +1,289 @@
+"""Warnings, errors and progress phases as data: a stable code and its numbers.
+
+The core never words a message for the user. It returns a :class:`Message` (``code`` and
+``args``); the faces turn it into Russian or English with :func:`text` (the command line,
+the reports and the window all use this one catalogue, so a message is worded once).
+JSON output keeps the code, the args and the English text side by side.
+
+Adding a message: add one entry to :data:`CATALOGUE` (``code: (english, russian)``), and
+create it in the core with ``message("code", name=value, ...)``. Codes are stable
+identifiers (lower case, dots between parts, e.g. ``"warning.hidden_text"``): never
+rename one, other programs read them from JSON. Templates name the args in braces:
+
+* ``{n}``: the value (numbers as numbers; a float with one decimal);
+* ``{n:one|other}`` (English), ``{n:one|few|many}`` (Russian): the word for that number;
+* ``{n%term}``: a value that is a key of :data:`TERMS`, said in the language;
+* ``{ways}`` where the value is a tuple of ``(term key, number)`` pairs: "white text: 3, ...".
+
+A value that is a plain string (a file name, an encoding, a page list) is shown as it is.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any
+
+__all__ = ["Message", "message", "text", "to_json", "from_json", "CATALOGUE", "TERMS", "phase"]
+
+
+@dataclass(frozen=True)
+class Message:
+    """``code`` (a key of :data:`CATALOGUE`) and ``args`` as sorted ``(name, value)`` pairs."""
+
+    code: str
+    args: tuple[tuple[str, Any], ...] = ()
+
+    @property
+    def kw(self) -> dict[str, Any]:
+        return dict(self.args)
+
+    def text(self, lang: str = "en") -> str:
+        return text(self, lang)
+
+    def __str__(self) -> str:  # the English text, for logs and for JSON's "text"
+        return text(self, "en")
+
+
+def _frozen(value: Any) -> Any:
+    if isinstance(value, (list, tuple)):
+        return tuple(_frozen(v) for v in value)
+    return value
+
+
+def message(code: str, **args: Any) -> Message:
+    if code not in CATALOGUE:
+        raise KeyError(f"unknown message code {code!r}: add it to sverka.core.messages.CATALOGUE")
+    return Message(code, tuple(sorted((k, _frozen(v)) for k, v in args.items())))
+
+
+#: Words used inside messages (ways text was hidden, formats), in English and Russian.
+TERMS: dict[str, tuple[str, str]] = {
+    "hidden formatting": ("hidden formatting", "скрытое форматирование"),
+    "white text": ("white text", "белый текст"),
+    "text of 1 pt or less": ("text of 1 pt or less", "шрифт 1 пт и меньше"),
+    "invisible text": ("invisible text", "невидимый текст"),
+    "hidden attribute": ("hidden attribute", "атрибут hidden"),
+    "hidden by its style": ("hidden by its style", "скрыт своим стилем"),
+    "hidden by the page's styles": ("hidden by the page's styles", "скрыт стилями страницы"),
+    "pdf": ("a PDF", "PDF"),
+    "docx": ("a Word .docx document", "документ Word .docx"),
+    "odt": ("an OpenDocument text", "текст OpenDocument"),
+    "rtf": ("an RTF document", "документ RTF"),
+    "ru": ("Russian", "русских"),
+    "uk": ("Ukrainian", "украинских"),
+    "cyrillic": ("Cyrillic", "кириллических"),
+}
+
+#: code -> (English, Russian).
+CATALOGUE: dict[str, tuple[str, str]] = {
+    # a kept message of an older collection (stored as English text before codes existed)
+    "text": ("{text}", "{text}"),
+    # tampering found by canonization (core/text.py)
+    "warning.lookalike_latin": (
+        "{n} Latin {n:letter|letters} that {n:looks|look} like Cyrillic inside {language%term} words",
+        "{n} {n:латинская буква|латинские буквы|латинских букв}, похож{n:ая|ие|их} на кириллицу, "
+        "внутри {language%term} слов"),
+    "warning.lookalike_cyrillic": (
+        "{n} Cyrillic {n:letter|letters} that {n:looks|look} like Latin inside Latin-script words",
+        "{n} {n:кириллическая буква|кириллические буквы|кириллических букв}, похож{n:ая|ие|их} на латиницу, "
+        "внутри латинских слов"),
+    "warning.invisible_chars": (
+        "{n} invisible {n:character|characters} (zero-width spaces, soft hyphens) inside words",
+        "{n} {n:невидимый символ|невидимых символа|невидимых символов} (пробелы нулевой ширины, мягкие переносы) "
+        "внутри слов"),
+    # extraction (core/extract)
+    "warning.hidden_text": (
+        "hidden text left out: {words} {words:word|words}, {share} % of the document ({ways})",
+        "скрытый текст не учтён: {words} {words:слово|слова|слов}, {share} % документа ({ways})"),
+    "warning.format_mismatch": (
+        "the file is named {suffix} but its content is {format%term}; read as such",
+        "файл назван {suffix}, но по содержимому это {format%term}; прочитан как таковой"),
+    "warning.nul_removed": (
+        "{n} NUL {n:character|characters} removed",
+        "{n:удалён|удалено|удалено} {n} {n:символ|символа|символов} NUL"),
+    "warning.surrogates_replaced": (
+        "{n} unpaired surrogate code {n:unit|units} replaced by U+FFFD",
+        "{n} {n:непарный суррогатный код заменён|непарных суррогатных кода заменены|непарных суррогатных кодов "
+        "заменены} на U+FFFD"),
+    "warning.bytes_replaced": (
+        "{n} byte {n:sequence|sequences} not valid in {encoding} replaced by U+FFFD",
+        "{n} {n:последовательность байтов|последовательности байтов|последовательностей байтов}, "
+        "недопустимых в {encoding}, заменены на U+FFFD"),
+    "warning.pages_without_text": (
+        "{empty} of {pages} pages have no text layer (scanned?): {shown}",
+        "{empty} из {pages} страниц без текстового слоя (скан?): {shown}"),
+    "warning.pdf_fallback": (
+        "read with pdfminer.six because PDFium could not open it ({why})",
+        "прочитан через pdfminer.six: PDFium не открыл файл ({why})"),
+    # the result (core/exclusions.py)
+    "warning.long_quotation": (
+        "{count} {count:quotation|quotations} longer than {limit} words (the longest: {words} words): "
+        "is quoting this much justified?",
+        "{count} {count:цитата|цитаты|цитат} длиннее {limit} слов (самая длинная: {words} {words:слово|слова|слов}): "
+        "оправдано ли столько цитировать?"),
+    "warning.many_quotations": (
+        "quotations make up {percent} % of the text (more than {limit} %)",
+        "цитаты составляют {percent} % текста (больше {limit} %)"),
+    # file errors (core/errors.py, core/files.py, core/index.py): why a file was not read.
+    # The classes of ExtractError keep the reader's English detail; the Russian says the class.
+    "error.unreadable": ("{detail}", "файл не открывается"),
+    "error.unsupported": ("{detail}", "формат файла не поддерживается или неизвестен"),
+    "error.corrupt": ("{detail}", "файл повреждён или обрезан"),
+    "error.encrypted": ("{detail}", "файл защищён паролем"),
+    "error.empty": ("{detail}", "в файле нет текста"),
+    "error.too_large": ("{detail}", "файл больше допустимого Сверкой предела или слишком долго читается"),
+    "error.missing": ("the file does not exist", "файла не существует"),
+    "error.permission": ("permission denied", "нет прав на чтение"),
+    "error.folder": ("is a folder, not a file", "это папка, а не файл"),
+    "error.not_regular": ("not a regular file (a pipe, a device or a socket); Sverka reads only regular files",
+                          "не обычный файл (канал, устройство или сокет); Сверка читает только обычные файлы"),
+    "error.no_such_path": ("no such file or folder", "нет такого файла или папки"),
+    "error.folder_unreadable": ("cannot read the folder: {detail}", "папка не читается: {detail}"),
+    "error.link_outside": ("skipped: a symbolic link to outside the folder (ask to follow links to read it)",
+                           "пропущено: символическая ссылка за пределы папки (включите переход по ссылкам, "
+                           "чтобы прочитать её)"),
+    "error.link_loop": ("skipped: a symbolic link back to a folder being added (a loop)",
+                        "пропущено: символическая ссылка на добавляемую папку (петля)"),
+    "error.nested_folders": ("skipped: folders nested deeper than {levels} levels",
+                             "пропущено: вложенность папок глубже {levels} уровней"),
+    "error.broken_link": ("a broken link", "битая ссылка"),
+    "error.too_much_memory": ("the file needs more memory than Sverka may use",
+                              "файлу нужно больше памяти, чем Сверке разрешено"),
+    "error.too_deep": ("the file is nested too deeply to read", "вложенность файла слишком глубока для чтения"),
+    "error.bug": ("unexpected error in Sverka ({detail}); please report it",
+                  "непредвиденная ошибка Сверки ({detail}); сообщите о ней, пожалуйста"),
+    # the collection and other problems a user can act on (SverkaError.of)
+    "error.cancelled": ("Cancelled", "Отменено"),
+    "error.collection_busy": ("collection is busy: another Sverka is writing to it ({path}); try again when it has "
+                              "finished",
+                              "коллекция занята: в неё записывает другая Сверка ({path}); попробуйте ещё раз, когда "
+                              "она закончит"),
+    "error.disk_full": ("the disk is full: cannot write to the collection {path}",
+                        "диск заполнен: записать в коллекцию {path} нельзя"),
+    "error.read_only": ("the collection {path} is read-only: cannot write to it",
+                        "коллекция {path} только для чтения: записать в неё нельзя"),
+    "error.disk_failed": ("the disk failed while writing the collection {path}",
+                          "ошибка диска при записи коллекции {path}"),
+    "error.cannot_open_collection": ("cannot open the collection {path}: {detail}",
+                                     "не удаётся открыть коллекцию {path}: {detail}"),
+    "error.not_a_collection": ("{path} is not a Sverka collection or is damaged ({detail})",
+                               "{path} — не коллекция Сверки или она повреждена ({detail})"),
+    "error.collection_newer": ("the collection {path} was written by a newer Sverka (format {found}, this Sverka "
+                               "reads {reads}); update Sverka to open it",
+                               "коллекция {path} записана более новой Сверкой (формат {found}, эта Сверка читает "
+                               "{reads}); обновите Сверку, чтобы открыть её"),
+    "error.collection_older": ("the collection {path} was written by an older Sverka (format {found}); rebuild it "
+                               "from the texts it keeps: sverka rebuild --db \"{path}\"",
+                               "коллекция {path} записана более старой Сверкой (формат {found}); перестройте её "
+                               "по хранящимся в ней текстам: sverka rebuild --db \"{path}\""),
+    "error.collection_other_version": ("the collection {path} was built by another version of Sverka ({key} {found} "
+                                       "instead of {wanted}); rebuild it from the texts it keeps: "
+                                       "sverka rebuild --db \"{path}\"",
+                                       "коллекция {path} построена другой версией Сверки ({key} {found} вместо "
+                                       "{wanted}); перестройте её по хранящимся в ней текстам: "
+                                       "sverka rebuild --db \"{path}\""),
+    "error.remove_everything": ("remove: {path} holds every document of the collection; remove them by id or start "
+                                "a new collection; nothing removed",
+                                "удаление: в {path} все документы коллекции; удалите их по номерам или начните "
+                                "новую коллекцию; ничего не удалено"),
+    "error.remove_too_broad": ("remove: {path} is too broad (the root or the home folder); nothing removed",
+                               "удаление: {path} — слишком широко (корень или домашняя папка); ничего не удалено"),
+    "error.reader_not_started": ("Sverka's file reader process did not start",
+                                 "процесс чтения файлов Сверки не запустился"),
+    # progress phases (core/check.py, core/index.py, core/rebuild.py)
+    "phase.reading_suspect": ("Reading the suspect", "Чтение проверяемого документа"),
+    "phase.comparing_collection": ("Comparing with the collection", "Сравнение с коллекцией"),
+    "phase.reading_first": ("Reading the first document", "Чтение первого документа"),
+    "phase.reading_second": ("Reading the second document", "Чтение второго документа"),
+    "phase.comparing": ("Comparing", "Сравнение"),
+    "phase.reading_documents": ("Reading the documents", "Чтение документов"),
+    "phase.comparing_each_other": ("Comparing the documents with each other", "Сравнение документов друг с другом"),
+    "phase.rebuilding": ("Rebuilding the collection", "Перестройка коллекции"),
+    "phase.looking_for_files": ("Looking for files", "Поиск файлов"),
+    "phase.unchanged_skipped": ("Unchanged files skipped", "Неизменённые файлы пропущены"),
+    "phase.done": ("Done", "Готово"),
+}
+
+_PLACE = re.compile(r"\{(\w+)(?::([^{}]*)|%(term))?\}")
+
+
+def _plural(n: Any, forms: list[str], lang: str) -> str:
+    try:
+        k = abs(int(n))
+    except (TypeError, ValueError):
+        return forms[-1]
+    if lang == "ru" and len(forms) >= 3:
+        if k % 10 == 1 and k % 100 != 11:
+            return forms[0]
+        if 2 <= k % 10 <= 4 and not 12 <= k % 100 <= 14:
+            return forms[1]
+        return forms[2]
+    return forms[0] if k == 1 else forms[-1]
+
+
+def _term(key: Any, lang: str) -> str:
+    pair = TERMS.get(str(key))
+    if pair is None:
+        return str(key)
+    return pair[1] if lang == "ru" else pair[0]
+
+
+def _value(v: Any, lang: str) -> str:
+    if isinstance(v, bool):
+        return str(v)
+    if isinstance(v, float):
+        return f"{v:.1f}"
+    if isinstance(v, tuple):  # (term, number) pairs
+        return ", ".join(f"{_term(k, lang)}: {_value(n, lang)}" for k, n in v)
+    return str(v)
+
+
+def text(m: Message | str, lang: str = "en") -> str:
+    """``m`` worded in ``lang`` ("en" or "ru"); a plain string is returned as it is."""
+    if not isinstance(m, Message):
+        return str(m)
+    en, ru = CATALOGUE.get(m.code, ("{text}", "{text}"))
+    template = ru if lang == "ru" else en
+    kw = m.kw
+
+    def fill(match: re.Match) -> str:
+        name, forms, term = match.group(1), match.group(2), match.group(3)
+        value = kw.get(name, "")
+        if term:
+            return _term(value, lang)
+        if forms is not None:
+            return _plural(value, forms.split("|"), lang)
+        return _value(value, lang)
+
+    return _PLACE.sub(fill, template)
+
+
+def phase(code: str) -> str:
+    """A progress phase as it travels through ``progress(done, total, message)``: its code."""
+    if code not in CATALOGUE:
+        raise KeyError(code)
+    return code
+
+
+def phase_text(code: str, lang: str = "en") -> str:
+    """A progress message in ``lang``: a phase code worded, anything else (a title) as it is."""
+    if code in CATALOGUE and code.startswith("phase."):
+        en, ru = CATALOGUE[code]
+        return ru if lang == "ru" else en
+    return code
+
+
+def to_json(m: Message | str) -> dict[str, Any]:
+    """``{"code", "args", "text"}`` (``text``: English, for people reading the JSON)."""
+    if not isinstance(m, Message):
+        m = Message("text", (("text", str(m)),))
+    return {"code": m.code, "args": {k: (list(map(list, v)) if isinstance(v, tuple) else v) for k, v in m.args},
+            "text": text(m, "en")}
+
+
+def from_json(data: Any) -> Message:
+    """A message back from :func:`to_json` (or from a bare English string of older data)."""
+    if isinstance(data, dict) and "code" in data:
+        return Message(str(data["code"]), tuple(sorted((k, _frozen(v)) for k, v in (data.get("args") or {}).items())))
+    return Message("text", (("text", str(data)),))
