@@ -18,6 +18,8 @@ from .errors import Cancelled, CollectionBusy, CollectionError, CollectionNeedsR
 from .progress import NEVER_CANCELLED, CancelToken, Progress, no_progress
 from .results import (
     AddSummary,
+    BatchItem,
+    BatchResult,
     CheckResult,
     CrossCheckResult,
     CrossPair,
@@ -30,7 +32,7 @@ from .results import (
 from .settings import Settings
 
 __all__ = [
-    "AddSummary", "SUPPORTED_SUFFIXES", "document_files", "CancelToken", "Cancelled", "CheckResult", "Collection", "CollectionBusy",
+    "AddSummary", "BatchItem", "BatchResult", "SUPPORTED_SUFFIXES", "document_files", "CancelToken", "Cancelled", "CheckResult", "Collection", "CollectionBusy",
     "CollectionNeedsRebuild",
     "CollectionError", "CrossCheckResult", "CrossPair", "Document", "DocumentInfo",
     "ExtractError", "Passage", "Progress", "Settings", "SourceMatch", "Span", "SuspectInfo",
@@ -202,6 +204,28 @@ class Collection:
         check_indexing_settings(self.index, settings)
         return check_many(self.path, suspects, settings, workers=workers, progress=progress,
                           cancel=cancel, serial=lambda doc: self.check(doc, settings, cancel=cancel))
+
+    def check_files(
+        self,
+        files: Sequence[str | Path],
+        settings: Settings | None = None,
+        *,
+        cross: bool = False,
+        workers: int | None = None,
+        progress: Progress = no_progress,
+        cancel: CancelToken = NEVER_CANCELLED,
+    ) -> BatchResult:
+        """A class of essays: each file read in the sandbox and checked on every core (as
+        :meth:`check_many`); with ``cross``, the essays are also compared with each other.
+        Unreadable files are items with an ``error``; the rest goes on."""
+        from .batch import check_files
+        from .index import check_indexing_settings
+
+        settings = settings or self.settings
+        check_indexing_settings(self.index, settings)
+        return check_files(self.path, files, settings, load=load_document, cross=cross, workers=workers,
+                           progress=progress, cancel=cancel,
+                           serial=lambda doc: self.check(doc, settings, cancel=cancel))
 
     def close(self) -> None:
         self.index.close()

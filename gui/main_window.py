@@ -28,6 +28,7 @@ from PySide6.QtWidgets import (
 from sverka.core import api
 from sverka.core.api import CheckResult, CrossCheckResult, Document, SverkaError
 
+from .batch_view import BatchView, ClassCheckActions
 from .crosscheck_view import CrossCheckView
 from .jobs import Job, JobRunner
 from .panels import AcceptsPathDrops, CollectionPanel, ProgressPanel, SuspectPanel
@@ -53,15 +54,16 @@ def files_in(paths: Sequence[Path]) -> list[Path]:
     return [Path(f) for f in api.document_files(paths)[0]]
 
 
-class MainWindow(AcceptsPathDrops, QMainWindow):
+class MainWindow(ClassCheckActions, AcceptsPathDrops, QMainWindow):
     """Sverka's window. ``collection_path`` and ``preferences`` let tests use a temporary home."""
 
     collectionChanged = Signal()
     resultShown = Signal(object)  # CheckResult
     crossCheckShown = Signal(object)  # CrossCheckResult
     jobFinished = Signal(str, object)  # job name, error (None on success)
+    batchShown = Signal(object)  # BatchResult
 
-    TAB_TEXT, TAB_RESULT, TAB_CROSS = range(3)
+    TAB_TEXT, TAB_RESULT, TAB_CROSS, TAB_CLASS = range(4)
 
     def __init__(
         self,
@@ -81,6 +83,7 @@ class MainWindow(AcceptsPathDrops, QMainWindow):
         self.suspect_document: Document | None = None
         self.result: CheckResult | None = None
         self.cross_result: CrossCheckResult | None = None
+        self.batch: api.BatchResult | None = None
         self.documents: list[api.DocumentInfo] = []
         self._closing = False
 
@@ -88,11 +91,13 @@ class MainWindow(AcceptsPathDrops, QMainWindow):
         self.suspect_panel = SuspectPanel()
         self.results_view = ResultsView()
         self.cross_view = CrossCheckView()
+        self.batch_view = BatchView()
         self.tabs = QTabWidget()
         self.tabs.setDocumentMode(True)
         self.tabs.addTab(self.suspect_panel, "")
         self.tabs.addTab(self.results_view, "")
         self.tabs.addTab(self.cross_view, "")
+        self.tabs.addTab(self.batch_view, "")
         self.splitter = QSplitter(Qt.Orientation.Horizontal)
         self.splitter.addWidget(self.collection_panel)
         self.splitter.addWidget(self.tabs)
@@ -143,6 +148,7 @@ class MainWindow(AcceptsPathDrops, QMainWindow):
         self.act_check = act("check", sp.SP_MediaPlay, "F5", self.check)
         self.act_compare = act("compareFiles", sp.SP_FileDialogContentsView, "Ctrl+D", self.choose_files_to_compare)
         self.act_cross = act("crossCheck", sp.SP_FileDialogDetailedView, "Ctrl+K", self.choose_folder_to_crosscheck)
+        self.act_check_class = act("checkClass", sp.SP_DirOpenIcon, "Ctrl+L", self.choose_folder_to_check_class)
         self.act_export_html = act("exportHtml", sp.SP_DialogSaveButton, "Ctrl+E", lambda: self.choose_export("html"))
         self.act_export_pdf = act("exportPdf", None, "Ctrl+Shift+E", lambda: self.choose_export("pdf"))
         self.act_settings = act("settings", None, QKeySequence.StandardKey.Preferences, self.open_settings)
@@ -169,7 +175,7 @@ class MainWindow(AcceptsPathDrops, QMainWindow):
         for a in (self.act_add_files, self.act_add_folder, self.act_remove, self.act_sample):
             self.menu_collection.addAction(a)
         self.menu_check = bar.addMenu("")
-        for a in (self.act_check, self.act_compare, self.act_cross):
+        for a in (self.act_check, self.act_check_class, self.act_compare, self.act_cross):
             self.menu_check.addAction(a)
         self.menu_check.addSeparator()
         self.menu_check.addAction(self.act_prev)
@@ -179,7 +185,7 @@ class MainWindow(AcceptsPathDrops, QMainWindow):
         tb.setObjectName("mainToolBar")
         tb.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
         tb.setMovable(False)
-        for a in (self.act_open, self.act_check, None, self.act_compare, self.act_cross, None,
+        for a in (self.act_open, self.act_check, self.act_check_class, None, self.act_compare, self.act_cross, None,
                   self.act_export_html, self.act_export_pdf):
             tb.addSeparator() if a is None else tb.addAction(a)
         self.toolbar = tb
@@ -202,12 +208,16 @@ class MainWindow(AcceptsPathDrops, QMainWindow):
         sp.editor.textChanged.connect(self._suspect_edited)
         self.cross_view.pairActivated.connect(self.compare_files)
         self.results_view.excludeRequested.connect(self.exclude_source)
+        self.batch_view.checkClassRequested.connect(self.choose_folder_to_check_class)
+        self.batch_view.resultActivated.connect(self.open_batch_item)
+        self.batch_view.exportAllRequested.connect(self.choose_export_all)
         self.runner.ended.connect(lambda job: self._update_actions())
 
     def retranslate(self) -> None:
         self.tabs.setTabText(self.TAB_TEXT, self.tr("Text to check"))
         self.tabs.setTabText(self.TAB_RESULT, self.tr("Result"))
         self.tabs.setTabText(self.TAB_CROSS, self.tr("Cross-check"))
+        self.tabs.setTabText(self.TAB_CLASS, self.tr("Class"))
         self.menu_file.setTitle(self.tr("&File"))
         self.menu_recent.setTitle(self.tr("Open &recent"))
         self.menu_collection.setTitle(self.tr("&Collection"))
@@ -222,6 +232,8 @@ class MainWindow(AcceptsPathDrops, QMainWindow):
             self.act_check: (self.tr("Check"), self.tr("Check the text against the reference collection (F5)")),
             self.act_compare: (self.tr("Compare two files\u2026"), self.tr("Compare two files side by side")),
             self.act_cross: (self.tr("Cross-check a folder\u2026"), self.tr("Compare every pair of documents in a folder")),
+            self.act_check_class: (self.tr("Check a class\u2026"),
+                                   self.tr("Check every essay of a folder against the collection")),
             self.act_export_html: (self.tr("Export HTML\u2026"), self.tr("Save the report as a web page")),
             self.act_export_pdf: (self.tr("Export PDF\u2026"), self.tr("Save the report as a PDF")),
             self.act_settings: (self.tr("Settings\u2026"), self.tr("Search parameters and language")),
@@ -273,7 +285,7 @@ class MainWindow(AcceptsPathDrops, QMainWindow):
     def _update_actions(self) -> None:
         busy = self.current_job is not None
         for a in (self.act_add_files, self.act_add_folder, self.act_check, self.act_compare, self.act_cross,
-                  self.act_sample):
+                  self.act_sample, self.act_check_class):
             a.setEnabled(not busy)
         self.suspect_panel.check_button.setEnabled(not busy)
         self.act_remove.setEnabled(not busy and bool(self.collection_panel.view.selectionModel().selectedRows()))
@@ -281,6 +293,7 @@ class MainWindow(AcceptsPathDrops, QMainWindow):
         self.act_export_html.setEnabled(has_result)
         self.act_export_pdf.setEnabled(has_result)
         self.collection_panel.sample_button.setEnabled(not busy)
+        self.batch_view.check_button.setEnabled(not busy)
 
     # -- foreground jobs -------------------------------------------------------------------
     def _foreground(self, name: str, message: str, func, done: Callable[[Any], None], *, write: bool = False) -> Job | None:
@@ -701,7 +714,8 @@ class MainWindow(AcceptsPathDrops, QMainWindow):
 
     # -- drops -----------------------------------------------------------------------------
     def paths_dropped(self, paths: list[Path]) -> None:
-        """One file: the text to check; two files: compare them; a folder or more: cross-check."""
+        """One file: the text to check; two files: compare them; a folder or more: check a class
+        (against the collection and, if the class tab says so, each other)."""
         files = [p for p in paths if p.is_file()]
         folders = [p for p in paths if p.is_dir()]
         if len(files) == 1 and not folders:
@@ -709,7 +723,7 @@ class MainWindow(AcceptsPathDrops, QMainWindow):
         elif len(files) == 2 and not folders:
             self.compare_files(files[0], files[1])
         elif folders or len(files) > 2:
-            self.crosscheck(paths)
+            self.check_class(paths)
 
     # -- life cycle ------------------------------------------------------------------------
     def closeEvent(self, event: QCloseEvent) -> None:

@@ -496,6 +496,22 @@
         <source>Report saved: %1</source>
         <translation>Отчёт сохранён: %1</translation>
     </message>
+    <message>
+        <source>Class</source>
+        <translation>Класс</translation>
+    </message>
+    <message>
+        <source>Check a class…</source>
+        <translation>Проверить класс…</translation>
+    </message>
+    <message>
+        <source>Check every essay of a folder against the collection</source>
+        <translation>Проверить каждую работу папки по коллекции</translation>
+    </message>
+    <message>
+        <source>Writing the PDF report…</source>
+        <translation>Запись отчёта PDF…</translation>
+    </message>
 </context>
 <context>
     <name>MatrixModel</name>
@@ -773,6 +789,111 @@ Drop two files on the window to compare them with each other; drop a folder to c
     <message>
         <source>%1 words, %2 characters</source>
         <translation>Слов: %1, знаков: %2</translation>
+    </message>
+</context>
+<context>
+    <name>BatchModel</name>
+    <message>
+        <source>Essay</source>
+        <translation>Работа</translation>
+    </message>
+    <message>
+        <source>Borrowed</source>
+        <translation>Заимствовано</translation>
+    </message>
+    <message>
+        <source>Cited</source>
+        <translation>Цитировано</translation>
+    </message>
+    <message>
+        <source>Original</source>
+        <translation>Оригинально</translation>
+    </message>
+    <message>
+        <source>Main source</source>
+        <translation>Главный источник</translation>
+    </message>
+    <message>
+        <source>Closest classmate</source>
+        <translation>Ближайший одноклассник</translation>
+    </message>
+    <message>
+        <source>Warnings</source>
+        <translation>Предупреждения</translation>
+    </message>
+    <message>
+        <source>not readable</source>
+        <translation>не читается</translation>
+    </message>
+</context>
+<context>
+    <name>BatchView</name>
+    <message>
+        <source>Check a whole class at once: drop a folder or several files on the window, or pick a folder. Each essay is checked against the collection; double-click a row to see it side by side.</source>
+        <translation>Проверьте весь класс сразу: перетащите папку или несколько файлов в окно или выберите папку. Каждая работа проверяется по коллекции; двойной щелчок по строке открывает её рядом с источниками.</translation>
+    </message>
+    <message>
+        <source>%1 essays checked</source>
+        <translation>Проверено работ: %1</translation>
+    </message>
+    <message>
+        <source>%1 not readable</source>
+        <translation>не читается: %1</translation>
+    </message>
+    <message>
+        <source>Double-click a row to see the essay side by side.</source>
+        <translation>Двойной щелчок по строке открывает работу рядом с источниками.</translation>
+    </message>
+    <message>
+        <source>Check a class…</source>
+        <translation>Проверить класс…</translation>
+    </message>
+    <message>
+        <source>Pick a folder of essays and check each against the collection</source>
+        <translation>Выбрать папку с работами и проверить каждую по коллекции</translation>
+    </message>
+    <message>
+        <source>Also compare the essays with each other</source>
+        <translation>Сравнить работы и между собой</translation>
+    </message>
+    <message>
+        <source>Export all…</source>
+        <translation>Экспортировать все…</translation>
+    </message>
+    <message>
+        <source>One report per essay, named after it, into a folder you choose</source>
+        <translation>Отчёт на каждую работу, с её именем, в выбранную папку</translation>
+    </message>
+</context>
+<context>
+    <name>ClassCheckActions</name>
+    <message>
+        <source>Pick a folder of essays to check</source>
+        <translation>Выберите папку с работами для проверки</translation>
+    </message>
+    <message>
+        <source>No documents to check there.</source>
+        <translation>Там нет документов для проверки.</translation>
+    </message>
+    <message>
+        <source>Checking %n essays…</source>
+        <translation>Проверка работ: %n…</translation>
+    </message>
+    <message>
+        <source>%n files could not be read.</source>
+        <translation>Не удалось прочитать файлов: %n.</translation>
+    </message>
+    <message>
+        <source>Pick a folder for the reports</source>
+        <translation>Выберите папку для отчётов</translation>
+    </message>
+    <message>
+        <source>%1 reports saved in %2</source>
+        <translation>Сохранено отчётов: %1, в папке %2</translation>
+    </message>
+    <message>
+        <source>Writing the reports…</source>
+        <translation>Запись отчётов…</translation>
     </message>
 </context>
 </TS>

@@ -204,7 +204,7 @@ def test_crosscheck_a_folder_then_open_a_pair(qtbot, window, sample_copy, tmp_pa
         drop(window, [essays])
     result = shown.args[0]
     view = window.cross_view
-    assert window.tabs.currentIndex() == window.TAB_CROSS
+    assert window.tabs.currentIndex() == window.TAB_CLASS  # a dropped folder is a class check
     assert view.matrix_model.rowCount() == 3
     assert view.pairs_model.rowCount() >= 1
     first = view.pairs_model.row_object(0)
