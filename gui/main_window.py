@@ -22,6 +22,7 @@ from PySide6.QtWidgets import (
     QSplitter,
     QStyle,
     QTabWidget,
+    QVBoxLayout,
     QWidget,
 )
 
@@ -30,6 +31,7 @@ from sverka.core.api import CheckResult, CrossCheckResult, Document, SverkaError
 
 from .batch_view import BatchView, ClassCheckActions
 from .crosscheck_view import CrossCheckView
+from .history import HistoryBar, KeptResults
 from .jobs import Job, JobRunner
 from .panels import AcceptsPathDrops, CollectionPanel, ProgressPanel, SuspectPanel
 from .preferences import Preferences
@@ -54,7 +56,7 @@ def files_in(paths: Sequence[Path]) -> list[Path]:
     return [Path(f) for f in api.document_files(paths)[0]]
 
 
-class MainWindow(ClassCheckActions, AcceptsPathDrops, QMainWindow):
+class MainWindow(ClassCheckActions, KeptResults, AcceptsPathDrops, QMainWindow):
     """Sverka's window. ``collection_path`` and ``preferences`` let tests use a temporary home."""
 
     collectionChanged = Signal()
@@ -98,9 +100,16 @@ class MainWindow(ClassCheckActions, AcceptsPathDrops, QMainWindow):
         self.tabs.addTab(self.results_view, "")
         self.tabs.addTab(self.cross_view, "")
         self.tabs.addTab(self.batch_view, "")
+        self.history_bar = HistoryBar()
+        right = QWidget()
+        right_layout = QVBoxLayout(right)
+        right_layout.setContentsMargins(0, 0, 0, 0)
+        right_layout.setSpacing(2)
+        right_layout.addWidget(self.history_bar)
+        right_layout.addWidget(self.tabs, 1)
         self.splitter = QSplitter(Qt.Orientation.Horizontal)
         self.splitter.addWidget(self.collection_panel)
-        self.splitter.addWidget(self.tabs)
+        self.splitter.addWidget(right)
         self.splitter.setStretchFactor(0, 0)
         self.splitter.setStretchFactor(1, 1)
         self.splitter.setSizes([380, 900])
@@ -211,6 +220,7 @@ class MainWindow(ClassCheckActions, AcceptsPathDrops, QMainWindow):
         self.batch_view.checkClassRequested.connect(self.choose_folder_to_check_class)
         self.batch_view.resultActivated.connect(self.open_batch_item)
         self.batch_view.exportAllRequested.connect(self.choose_export_all)
+        self.history_bar.recheckRequested.connect(self.recheck)
         self.runner.ended.connect(lambda job: self._update_actions())
 
     def retranslate(self) -> None:
@@ -498,12 +508,19 @@ class MainWindow(ClassCheckActions, AcceptsPathDrops, QMainWindow):
         path = Path(path)
 
         def work(progress, cancel):
-            return api.load_document(path)
+            doc = api.load_document(path)
+            try:
+                return doc, self.kept_result(doc)
+            except SverkaError:  # unreadable kept results: the document still opens
+                return doc, None
 
-        def done(doc: Document):
+        def done(loaded):
+            doc, kept = loaded
             self.set_suspect_document(doc)
             self._fill_recent_menu(self.prefs.add_recent_file(path))
             self.prefs.set_last_folder(path.parent)
+            if kept is not None:
+                self.show_stored(kept)
 
         return self._foreground("open", self.tr("Reading %1\u2026").replace("%1", path.name), work, done)
 
@@ -575,11 +592,14 @@ class MainWindow(ClassCheckActions, AcceptsPathDrops, QMainWindow):
             with self._open_collection() as c:
                 # Indexing parameters are the collection's: changing them needs a new collection.
                 indexing = {k: getattr(c.settings, k) for k in INDEXING_FIELDS if hasattr(c.settings, k)}
-                return c.check(doc, settings.replace(**indexing), progress=progress, cancel=cancel)
+                result = c.check(doc, settings.replace(**indexing), progress=progress, cancel=cancel)
+            self.keep_results([result])
+            return result
 
         return self._foreground("check", self.tr("Checking\u2026"), work, self.show_result)
 
     def show_result(self, result: CheckResult) -> None:
+        self.history_bar.clear()  # a kept result shown by show_stored sets it again
         self.result = result
         self._update_title()
         self.results_view.set_result(result)

@@ -896,4 +896,27 @@ Drop two files on the window to compare them with each other; drop a folder to c
         <translation>Запись отчётов…</translation>
     </message>
 </context>
+<context>
+    <name>HistoryBar</name>
+    <message>
+        <source>Re-check</source>
+        <translation>Проверить заново</translation>
+    </message>
+    <message>
+        <source>Check this document again against the collection as it is now</source>
+        <translation>Проверить документ ещё раз по коллекции в её нынешнем виде</translation>
+    </message>
+    <message>
+        <source>Kept result: checked on %1.</source>
+        <translation>Сохранённый результат: проверено %1.</translation>
+    </message>
+    <message>
+        <source>Its settings differ from the current ones: %1.</source>
+        <translation>Настройки отличались от нынешних: %1.</translation>
+    </message>
+    <message>
+        <source>Same settings as now.</source>
+        <translation>Настройки те же, что сейчас.</translation>
+    </message>
+</context>
 </TS>
