@@ -181,25 +181,23 @@ SETTINGS_INFO: dict[str, SettingInfo] = {i.name: i for i in (
            "Тексты с меньшим числом значимых слов сравниваются ещё и по самым длинным словам."), _W, 1, 1000),
     _info("shingle_words", "collection",
           ("Words per fingerprint", "Слов в отпечатке"),
-          ("Fingerprints are runs of this many words; fixed when the collection is built.",
-           "Отпечатки — цепочки из стольких слов; задаётся при создании коллекции."), _W, 2, 12),
+          ("Fingerprints are runs of this many words.",
+           "Отпечатки — цепочки из стольких слов."), _W, 2, 12),
     _info("winnow_window", "collection",
           ("Fingerprint spacing", "Шаг отпечатков"),
           ("One fingerprint is kept in every window of this many: any shared run of words + window - 1 "
-           "words is found. Fixed when the collection is built.",
+           "words is found.",
            "Из каждого окна такого размера сохраняется один отпечаток: любая общая цепочка длиной "
-           "«слов в отпечатке + шаг − 1» находится. Задаётся при создании коллекции."), ("", ""), 1, 20),
+           "«слов в отпечатке + шаг − 1» находится."), ("", ""), 1, 20),
     _info("minhash_functions", "collection",
           ("Similarity sketch size", "Размер эскиза сходства"),
-          ("Numbers kept per document to estimate overall similarity. Fixed when the collection is built.",
-           "Сколько чисел хранится на документ для оценки общего сходства. Задаётся при создании коллекции."),
+          ("Numbers kept per document to estimate overall similarity.",
+           "Сколько чисел хранится на документ для оценки общего сходства."),
           ("", ""), 16, 512),
     _info("drop_adjectives", "collection",
           ("Ignore adjectives", "Не учитывать прилагательные"),
-          ("Adjectives are left out when texts are compared (finds copies with adjectives changed). "
-           "Fixed when the collection is built.",
-           "Прилагательные не учитываются при сравнении (находит копии с заменёнными прилагательными). "
-           "Задаётся при создании коллекции."), ),
+          ("Adjectives are left out when texts are compared (finds copies with adjectives changed).",
+           "Прилагательные не учитываются при сравнении (находит копии с заменёнными прилагательными)."), ),
 )}
 
 #: Settings fixed when a collection is built; a check takes the collection's.

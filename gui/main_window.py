@@ -372,6 +372,7 @@ class MainWindow(ClassCheckActions, KeptResults, AcceptsPathDrops, QMainWindow):
     def refresh_collection(self) -> Job:
         def work(progress, cancel):
             with self._open_collection() as c:
+                self.collection_settings = c.settings  # its properties, shown in the settings dialog
                 return c.documents()
 
         def done(docs, error):
@@ -705,7 +706,8 @@ class MainWindow(ClassCheckActions, KeptResults, AcceptsPathDrops, QMainWindow):
     def open_settings(self) -> None:
         from .settings_dialog import SettingsDialog
 
-        dialog = SettingsDialog(self.settings, self.prefs.language(), self)
+        dialog = SettingsDialog(self.settings, self.prefs.language(), self,
+                                collection=getattr(self, "collection_settings", None))
         dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         dialog.accepted.connect(lambda: self.apply_settings(dialog.settings(), dialog.chosen_language()))
         dialog.open()

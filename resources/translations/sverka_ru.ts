@@ -748,6 +748,22 @@ Words: %2 · sources: %3 · passages: %4</source>
         <source>The new language is applied at once.</source>
         <translation>Новый язык применяется сразу.</translation>
     </message>
+    <message>
+        <source>What counts as borrowed</source>
+        <translation>Что считается заимствованием</translation>
+    </message>
+    <message>
+        <source>Quotations and the bibliography</source>
+        <translation>Цитаты и список литературы</translation>
+    </message>
+    <message>
+        <source>Search effort (rarely changed)</source>
+        <translation>Глубина поиска (меняется редко)</translation>
+    </message>
+    <message>
+        <source>This collection (fixed when it was built)</source>
+        <translation>Эта коллекция (задано при её создании)</translation>
+    </message>
 </context>
 <context>
     <name>SourcesModel</name>
@@ -917,6 +933,24 @@ Drop two files on the window to compare them with each other; drop a folder to c
     <message>
         <source>Same settings as now.</source>
         <translation>Настройки те же, что сейчас.</translation>
+    </message>
+</context>
+<context>
+    <name>QFileDialog</name>
+    <message>
+        <source>&amp;Look in:</source>
+        <translation>&amp;Папка:</translation>
+    </message>
+    <message>
+        <source>Files of &amp;type:</source>
+        <translation>&amp;Тип файлов:</translation>
+    </message>
+</context>
+<context>
+    <name>QPlatformTheme</name>
+    <message>
+        <source>OK</source>
+        <translation>ОК</translation>
     </message>
 </context>
 </TS>
