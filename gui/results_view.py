@@ -108,7 +108,7 @@ class ResultsView(QWidget):
         self.splitter.addWidget(self.compare)
         self.splitter.setStretchFactor(0, 1)
         self.splitter.setStretchFactor(1, 4)
-        self.splitter.setSizes([130, 520])
+        self.splitter.setSizes([220, 480])  # room for about six sources at the default size
 
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)

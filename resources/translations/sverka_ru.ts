@@ -133,6 +133,18 @@
         <source>Passage %1 of %2</source>
         <translation>Фрагмент %1 из %2</translation>
     </message>
+    <message>
+        <source>Changed word</source>
+        <translation>Изменённое слово</translation>
+    </message>
+    <message>
+        <source>Tampered word: look-alike letters of another alphabet</source>
+        <translation>Подделанное слово: похожие буквы другого алфавита</translation>
+    </message>
+    <message>
+        <source>Tampered word: invisible characters inside</source>
+        <translation>Подделанное слово: внутри невидимые символы</translation>
+    </message>
 </context>
 <context>
     <name>CrossCheckView</name>
