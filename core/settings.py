@@ -100,8 +100,18 @@ class SettingInfo:
         if isinstance(value, float) and value.is_integer():
             value = int(value)
         unit = self.unit(lang)
+        if lang == "ru" and unit in _RU_FORMS and isinstance(value, int):
+            one, few, many = _RU_FORMS[unit]
+            n = abs(value) % 100
+            unit = many if 11 <= n <= 14 else one if n % 10 == 1 else few if 2 <= n % 10 <= 4 else many
+        elif lang != "ru" and value == 1 and unit.endswith("s"):
+            unit = unit[:-1]
         return f"{value} {unit}" if unit else str(value)
 
+
+#: Russian forms of a unit after 1, 2-4 and 5+ (and 11-14).
+_RU_FORMS = {"слов": ("слово", "слова", "слов"), "документов": ("документ", "документа", "документов"),
+             "отпечатков": ("отпечаток", "отпечатка", "отпечатков")}
 
 _W = ("words", "слов")
 _P = ("%", "%")

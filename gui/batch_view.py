@@ -154,6 +154,7 @@ class BatchView(QWidget):
         self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.table.setAlternatingRowColors(True)
+        self.table.setWordWrap(False)  # a long source name is cut with an ellipsis; its full name is the tooltip
         self.table.verticalHeader().hide()
         h = self.table.horizontalHeader()
         h.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
@@ -204,7 +205,7 @@ class BatchView(QWidget):
             header = str(model.headerData(col, Qt.Orientation.Horizontal) or "")
             texts = [model.data(model.index(row, col)) or "" for row in range(min(model.rowCount(), 500))]
             width = max([fm.horizontalAdvance(header)] + [fm.horizontalAdvance(str(t)) for t in texts])
-            self.table.setColumnWidth(col, min(width + pad, 420))
+            self.table.setColumnWidth(col, min(width + pad, 210 if col in (BatchModel.SOURCE, BatchModel.CLASSMATE) else 300))
 
     def _activated(self, index: QModelIndex) -> None:
         item = self.proxy.data(index, OBJECT_ROLE)

@@ -73,7 +73,10 @@ class SettingsDialog(QDialog):
                     editor.setText(info.label(self.lang))
                     form.addRow(editor)
                 else:
-                    label = QLabel(info.label(self.lang))
+                    unit = info.unit(self.lang)
+                    # the unit goes in the label ("..., слов"): a spin box suffix cannot follow
+                    # the number's grammar ("2 слова", "5 слов"); a percentage stays a suffix
+                    label = QLabel(info.label(self.lang) + (f", {unit}" if unit and unit != "%" else ""))
                     label.setToolTip(info.help(self.lang))
                     label.setWordWrap(True)
                     label.setBuddy(editor)
@@ -141,16 +144,16 @@ class SettingsDialog(QDialog):
         if isinstance(default, int):
             box = QSpinBox()
             box.setRange(int(info.minimum or 0), int(info.maximum if info.maximum is not None else 10_000))
-            if unit:
-                box.setSuffix(f" {unit}")
+            if unit == "%":
+                box.setSuffix(" %")
             return box
         if isinstance(default, float):
             box = QDoubleSpinBox()
             box.setDecimals(1)
             box.setRange(info.minimum or 0.0, info.maximum if info.maximum is not None else 100.0)
             box.setSingleStep(0.5)
-            if unit:
-                box.setSuffix(f" {unit}")
+            if unit == "%":
+                box.setSuffix(" %")
             return box
         edit = QPlainTextEdit()
         edit.setMaximumHeight(70)

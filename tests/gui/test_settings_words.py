@@ -51,10 +51,13 @@ def test_russian_settings_dialog_speaks_plain_russian_with_tooltips(qtbot, russi
     assert not [t for t in shown if JARGON.search(t)]
     for name, editor in dialog._editors.items():
         assert editor.toolTip() == SETTINGS_INFO[name].help_ru  # the declaration's help
-    assert dialog.editor("min_passage_words").suffix() == " слов"
+    assert dialog.editor("min_passage_words").suffix() == ""  # the unit is in the label: "..., слов"
+    assert dialog.editor("min_source_containment").suffix() == " %"
     assert dialog.editor("min_passage_words").maximum() == SETTINGS_INFO["min_passage_words"].maximum
     # the collection's properties: its own values, read-only, with what changing them takes
     assert dialog.property_labels["shingle_words"].text() == "5 слов"
+    assert SETTINGS_INFO["shingle_words"].shown(4, "ru") == "4 слова"
+    assert SETTINGS_INFO["shingle_words"].shown(21, "ru") == "21 слово"
     assert dialog.rebuild_note.text() == REBUILD_NOTE["ru"]
     assert "shingle_words" not in dialog._editors
     assert dialog.settings() == Settings()  # the collection's value is not a check setting
