@@ -350,7 +350,15 @@ class MainWindow(ClassCheckActions, KeptResults, AcceptsPathDrops, QMainWindow):
                 "%1", f"{type(error).__name__}: {error}")
             log.error("worker error: %s", getattr(error, "__sverka_traceback__", error))
         self.statusBar().showMessage(text, 15000)
-        self.notify(QMessageBox.Icon.Warning, text)
+        box = getattr(self, "_error_box", None)
+        if box is not None and box.isVisible():  # one box lists every error, never a pile of boxes
+            self._errors.append(text)
+            box.setText(self.tr("%n problems:").replace("%n", str(len(self._errors))))
+            box.setDetailedText("\n\n".join(self._errors))
+            box.setInformativeText(text)
+            return
+        self._errors = [text]
+        self._error_box = self.notify(QMessageBox.Icon.Warning, text)
 
     def notify(self, icon: QMessageBox.Icon, text: str, details: str = "") -> QMessageBox:
         """A non-modal message box (never blocks the event loop or a test)."""

@@ -524,6 +524,10 @@
         <source>Writing the PDF report…</source>
         <translation>Запись отчёта PDF…</translation>
     </message>
+    <message>
+        <source>%n problems:</source>
+        <translation>Проблем: %n.</translation>
+    </message>
 </context>
 <context>
     <name>MatrixModel</name>
@@ -679,6 +683,14 @@ Words: %2 · sources: %3 · passages: %4</source>
     <message>
         <source>Do not count this source</source>
         <translation>Не засчитывать этот источник</translation>
+    </message>
+    <message>
+        <source>The same text as “%1” is in the collection; the part not counted as borrowed is quoted, in the bibliography or in passages too short to count.</source>
+        <translation>Такой же текст есть в коллекции: «%1»; не засчитанная как заимствование часть — цитаты, список литературы или слишком короткие фрагменты.</translation>
+    </message>
+    <message>
+        <source>%1 counted of %2</source>
+        <translation>%1 учтено из %2</translation>
     </message>
 </context>
 <context>
