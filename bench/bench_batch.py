@@ -95,7 +95,7 @@ def run_window(collection: Path, essays: list[Path], cross: bool) -> dict:
 
             def tick():
                 ticks.append(time.perf_counter())
-                faulthandler.dump_traceback_later(0.08, file=trace_file)
+                faulthandler.dump_traceback_later(float(os.environ.get("SVERKA_BENCH_TRACE_S", "0.08")), file=trace_file)
         else:
             def tick():
                 ticks.append(time.perf_counter())
