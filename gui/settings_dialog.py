@@ -79,6 +79,7 @@ class SettingsDialog(QDialog):
                     label = QLabel(info.label(self.lang) + (f", {unit}" if unit and unit != "%" else ""))
                     label.setToolTip(info.help(self.lang))
                     label.setWordWrap(True)
+                    label.setMinimumWidth(label.fontMetrics().horizontalAdvance("M") * 17)  # at most ~3 lines
                     label.setBuddy(editor)
                     form.addRow(label, editor)
             self.groups[group] = box
@@ -132,6 +133,7 @@ class SettingsDialog(QDialog):
         grid.setColumnStretch(0, 1)
         grid.setColumnStretch(1, 1)
         layout = QVBoxLayout(self)
+        layout.setSizeConstraint(QVBoxLayout.SizeConstraint.SetMinimumSize)  # wrapped labels get their height
         layout.addLayout(grid)
         layout.addWidget(self.buttons)
         self.set_settings(settings)
