@@ -8,8 +8,10 @@ collection's own format is untouched and deleting the file forgets only the resu
 row per (SHA-256 of the extracted text, path): a changed file (new text) is a new document;
 the same text under another path is found by its SHA-256 when its own path has no result.
 The result is kept whole (source texts included, so the side-by-side view needs neither the
-files nor the collection) as zlib-compressed JSON written by :func:`result_to_data`; format
-version in ``PRAGMA user_version``.
+files nor the collection) as zlib-compressed JSON written by :func:`result_to_data`; the
+texts themselves (the checked text and every source's) are kept once each in a ``texts``
+table keyed by their SHA-256, so a class of 30 essays citing the same novel stores the novel
+once. Format version in ``PRAGMA user_version``.
 """
 
 from __future__ import annotations
@@ -28,7 +30,7 @@ from .settings import Settings
 
 __all__ = ["History", "StoredResult", "history_path", "result_from_data", "result_to_data"]
 
-VERSION = 1
+VERSION = 2
 #: Results kept at most; the oldest are forgotten first.
 MAX_RESULTS = 5000
 
@@ -121,10 +123,13 @@ class History:
             self.db.execute("PRAGMA journal_mode=WAL")
             self.db.execute("PRAGMA synchronous=NORMAL")
             with self.db:
+                if version < VERSION:  # results of the first format: forgotten, never misread
+                    self.db.execute("DROP TABLE IF EXISTS results")
                 self.db.execute(
                     "CREATE TABLE IF NOT EXISTS results (sha256 TEXT NOT NULL, path TEXT NOT NULL, "
                     "checked TEXT NOT NULL, settings TEXT NOT NULL, result BLOB NOT NULL, "
-                    "PRIMARY KEY (sha256, path))")
+                    "texts TEXT NOT NULL, PRIMARY KEY (sha256, path))")
+                self.db.execute("CREATE TABLE IF NOT EXISTS texts (sha256 TEXT PRIMARY KEY, text BLOB NOT NULL)")
                 self.db.execute("CREATE INDEX IF NOT EXISTS results_checked ON results(checked)")
                 self.db.execute(f"PRAGMA user_version = {VERSION}")
         except sqlite3.Error as e:
@@ -133,14 +138,26 @@ class History:
     def save(self, result: CheckResult, when: datetime | None = None) -> StoredResult:
         """Keep ``result`` as the last result of its document (replacing an older one)."""
         when = (when or datetime.now(timezone.utc)).astimezone(timezone.utc).isoformat(timespec="seconds")
-        blob = zlib.compress(json.dumps(result_to_data(result), ensure_ascii=False).encode("utf-8",
-                                                                                             "surrogatepass"), 6)
+        texts = {result.suspect.sha256: result.suspect_text}
+        texts.update((src.sha256, src.text) for src in result.sources)
+        bare = dataclasses.replace(result, suspect_text="",
+                                   sources=tuple(dataclasses.replace(src, text="") for src in result.sources))
+        blob = zlib.compress(json.dumps(result_to_data(bare), ensure_ascii=False).encode("utf-8", "surrogatepass"), 6)
         path = result.suspect.path or ""
         with self.db:
-            self.db.execute("INSERT OR REPLACE INTO results VALUES (?, ?, ?, ?, ?)",
-                            (result.suspect.sha256, path, when, result.settings.to_json(), blob))
-            self.db.execute("DELETE FROM results WHERE rowid IN (SELECT rowid FROM results "
-                            "ORDER BY checked DESC LIMIT -1 OFFSET ?)", (MAX_RESULTS,))
+            have = {row[0] for row in self.db.execute(
+                f"SELECT sha256 FROM texts WHERE sha256 IN ({','.join('?' * len(texts))})", list(texts))}
+            self.db.executemany("INSERT INTO texts VALUES (?, ?)", [
+                (sha, zlib.compress(text.encode("utf-8", "surrogatepass"), 6))
+                for sha, text in texts.items() if sha not in have])
+            self.db.execute("INSERT OR REPLACE INTO results VALUES (?, ?, ?, ?, ?, ?)",
+                            (result.suspect.sha256, path, when, result.settings.to_json(), blob,
+                             json.dumps(sorted(texts))))
+            trimmed = self.db.execute("DELETE FROM results WHERE rowid IN (SELECT rowid FROM results "
+                                      "ORDER BY checked DESC LIMIT -1 OFFSET ?)", (MAX_RESULTS,)).rowcount
+            if trimmed:  # texts no kept result refers to any more
+                self.db.execute("DELETE FROM texts WHERE sha256 NOT IN "
+                                "(SELECT value FROM results, json_each(results.texts))")
         return StoredResult(when, result.settings, result, result.suspect.path)
 
     def last(self, sha256: str, path: str | None = None) -> StoredResult | None:
@@ -155,7 +172,13 @@ class History:
         try:
             data = json.loads(zlib.decompress(blob).decode("utf-8", "surrogatepass"))
             result = result_from_data(data)
-        except (zlib.error, ValueError, TypeError, ImportError):
+            wanted = {result.suspect.sha256} | {src.sha256 for src in result.sources}
+            texts = {sha: zlib.decompress(text).decode("utf-8", "surrogatepass") for sha, text in self.db.execute(
+                f"SELECT sha256, text FROM texts WHERE sha256 IN ({','.join('?' * len(wanted))})", list(wanted))}
+            result = dataclasses.replace(
+                result, suspect_text=texts[result.suspect.sha256],
+                sources=tuple(dataclasses.replace(src, text=texts[src.sha256]) for src in result.sources))
+        except (zlib.error, ValueError, TypeError, ImportError, KeyError):
             return None  # damaged or from an incompatible Sverka: as if never checked
         return StoredResult(checked, Settings.from_json(settings), result, stored_path or None)
 

@@ -54,6 +54,22 @@ def test_last_result_by_sha_and_path(tmp_path, result):
         assert h.last(result.suspect.sha256, "/essays/a.txt").checked.startswith("2026-11-02")
 
 
+def test_texts_are_kept_once_however_many_results_cite_them(tmp_path, result):
+    import dataclasses
+
+    with History(tmp_path / "h.history") as h:
+        h.save(result)
+        other = dataclasses.replace(result, suspect=dataclasses.replace(result.suspect, sha256="f" * 64,
+                                                                        path="/essays/b.txt"))
+        h.save(other)
+        assert h.count() == 2
+        # two checked texts (keyed by their SHA-256) and one source text, stored once for both
+        assert h.db.execute("SELECT count(*) FROM texts").fetchone()[0] == 3
+        assert len(result.sources) == 1
+        assert h.last("f" * 64, "/essays/b.txt").result == other
+        assert h.last(result.suspect.sha256, "/essays/a.txt").result == result
+
+
 def test_damaged_row_is_as_if_never_checked_and_newer_file_is_refused(tmp_path, result):
     path = tmp_path / "h.history"
     with History(path) as h:
