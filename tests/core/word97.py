@@ -72,14 +72,8 @@ def _compound(streams: dict[str, bytes]) -> bytes:
     # The names form a binary search tree ordered by length, then upper-case text.
     order = sorted(range(len(names)), key=lambda i: (len(names[i]), names[i].upper()))
     ids = {name: i + 1 for i, name in enumerate(names)}
-    directory = [entry("Root Entry", 5, END, 0, child=ids[names[order[-1]]])]
-    for i, name in enumerate(names):
-        pos = order.index(i)
-        left = ids[names[order[pos - 1]]] if pos == len(order) - 1 and pos > 0 else NOSTREAM
-        _, first, _ = data_sectors[i]
-        directory.append(entry(name, 2, first, len(streams[name]), left=left))
-    # a chain of left children: largest at the root of the tree, each smaller one to its left
-    directory = [directory[0]] + [
+    # a chain of left children: the largest name at the root of the tree, each smaller one to its left
+    directory = [entry("Root Entry", 5, END, 0, child=ids[names[order[-1]]])] + [
         entry(name, 2, data_sectors[i][1], len(streams[name]),
               left=ids[names[order[order.index(i) - 1]]] if order.index(i) > 0 else NOSTREAM)
         for i, name in enumerate(names)]
