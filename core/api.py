@@ -20,6 +20,8 @@ from .messages import text as message_text
 from .progress import NEVER_CANCELLED, CancelToken, Progress, no_progress
 from .results import (
     AddSummary,
+    BatchItem,
+    BatchResult,
     CheckResult,
     CrossCheckResult,
     CrossPair,
@@ -36,7 +38,7 @@ __all__ = [
     "message_text",
     "phase_text",
     "leave_out",
-    "AddSummary", "SUPPORTED_SUFFIXES", "document_files", "CancelToken", "Cancelled", "CheckResult", "Collection", "CollectionBusy",
+    "AddSummary", "BatchItem", "BatchResult", "SUPPORTED_SUFFIXES", "document_files", "CancelToken", "Cancelled", "CheckResult", "Collection", "CollectionBusy",
     "CollectionNeedsRebuild",
     "CollectionError", "CrossCheckResult", "CrossPair", "Document", "DocumentInfo",
     "ExtractError", "Passage", "Progress", "Settings", "SourceMatch", "Span", "SuspectInfo",
@@ -206,6 +208,28 @@ class Collection:
         check_indexing_settings(self.index, settings)
         return check_many(self.path, suspects, settings, workers=workers, progress=progress,
                           cancel=cancel, serial=lambda doc: self.check(doc, settings, cancel=cancel))
+
+    def check_files(
+        self,
+        files: Sequence[str | Path],
+        settings: Settings | None = None,
+        *,
+        cross: bool = False,
+        workers: int | None = None,
+        progress: Progress = no_progress,
+        cancel: CancelToken = NEVER_CANCELLED,
+    ) -> BatchResult:
+        """A class of essays: each file read in the sandbox and checked on every core (as
+        :meth:`check_many`); with ``cross``, the essays are also compared with each other.
+        Unreadable files are items with an ``error``; the rest goes on."""
+        from .batch import check_files
+        from .index import check_indexing_settings
+
+        settings = settings or self.settings
+        check_indexing_settings(self.index, settings)
+        return check_files(self.path, files, settings, load=load_document, cross=cross, workers=workers,
+                           progress=progress, cancel=cancel,
+                           serial=lambda doc: self.check(doc, settings, cancel=cancel))
 
     def close(self) -> None:
         self.index.close()

@@ -133,23 +133,34 @@ class _Progress:
 
 
 def _settings_help() -> dict[str, str]:
-    """The comment after each field of settings.py, as help text (empty if the source is absent)."""
-    try:
-        from . import settings as module
+    """Help text of every setting, from its one declaration (core/settings.py), with its unit,
+    range and, for the collection's own, that it is fixed when the collection is built."""
+    from .settings import SETTINGS_INFO
 
-        source = Path(module.__file__).read_text(encoding="utf-8")
-    except (OSError, TypeError):
-        return {}
-    found = re.findall(r"^\s+(\w+):[^#\n]*#\s*(.+)$", source, flags=re.M)
-    return {name: text.strip() for name, text in found}
+    out = {}
+    for name, info in SETTINGS_INFO.items():
+        text = f"{info.label_en}: {info.help_en}"
+        if info.percent:
+            text += " (a share, 0..1)"
+        elif info.minimum is not None:
+            unit = f" {info.unit_en}" if info.unit_en else ""
+            text += f" ({info.minimum:g}..{info.maximum:g}{unit})"
+        if info.group == "collection":
+            text += " Only for a new collection (sverka index); a check uses the collection's own."
+        out[name] = text.replace("%", "%%")
+    return out
 
 
 def _add_settings_flags(parser: argparse.ArgumentParser) -> None:
     group = parser.add_argument_group(
         "engine settings",
-        "Override a setting for this run (defaults in brackets). Every field of the settings "
-        "has a flag named after it, e.g. --min-passage-words; a few have short aliases.",
+        "A run uses the settings saved in the Sverka window (if any; the first line on stderr "
+        "says which), changed by the flags given; --defaults starts from Sverka's defaults "
+        "instead (in brackets). Every setting has a flag named after it, e.g. --min-passage-words; "
+        "a few have short aliases.",
     )
+    group.add_argument("--defaults", action="store_true",
+                       help="ignore the settings saved in the window; start from Sverka's defaults")
     helps = _settings_help()
     for f in dataclasses.fields(Settings):
         default = f.default if f.default is not dataclasses.MISSING else f.default_factory()  # type: ignore[misc]
@@ -187,13 +198,34 @@ def _add_settings_flags(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def _base_settings(args: argparse.Namespace) -> tuple[Settings, str]:
+    """The settings a run starts from and, in words, where they come from."""
+    from .preferences import load_saved_settings, saved_settings_path
+    from .settings import COLLECTION_FIELDS
+
+    if getattr(args, "defaults", False):
+        return Settings(), "Sverka's defaults (--defaults)"
+    saved = load_saved_settings()
+    if saved is None:
+        return Settings(), "Sverka's defaults (none saved in the window)"
+    # the collection's own properties are not check settings: only flags change them
+    fixed = {name: getattr(Settings(), name) for name in COLLECTION_FIELDS}
+    return saved.replace(**fixed), f"the settings saved in the window ({saved_settings_path()})"
+
+
 def _settings_from(args: argparse.Namespace) -> Settings:
+    base, origin = _base_settings(args)
     changes = {}
     for f in dataclasses.fields(Settings):
         value = getattr(args, f"setting__{f.name}", None)
         if value is not None:
             changes[f.name] = tuple(value) if isinstance(value, list) else value
-    settings = Settings().replace(**changes)
+    settings = base.replace(**changes)
+    if not getattr(args, "quiet_settings", False):
+        note = f"settings: {origin}"
+        if changes:
+            note += ", changed by " + ", ".join("--" + k.replace("_", "-") for k in sorted(changes))
+        _err(note)
     if changes.get("excluded_sources"):
         # Paths are compared as the collection stores them: absolute.
         settings = settings.replace(

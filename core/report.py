@@ -32,10 +32,12 @@ Paths of the documents are shown relative to the collection's folder
 from __future__ import annotations
 
 import dataclasses
+import hashlib
 import re
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
+from typing import Sequence
 
 from . import __version__
 from .messages import text as message_text
@@ -56,6 +58,32 @@ def source_hue(index: int) -> float:
     if index < len(SOURCE_HUES):
         return float(SOURCE_HUES[index])
     return (SOURCE_HUES[-1] + 137.508 * (index - len(SOURCE_HUES) + 1)) % 360
+
+
+def source_key(src: SourceMatch) -> str:
+    """A source's identity for its colour: the SHA-256 of its text (else its path or title)."""
+    return src.sha256 or src.path or src.title
+
+
+def colour_slots(keys: Sequence[str]) -> list[int]:
+    """The colour (an index for :func:`source_hue`) of each source, keyed by its identity,
+    not by its rank: a source keeps its colour when a re-check or an exclusion reorders the
+    sources, in the window and in the reports alike. Each key prefers the palette slot its
+    hash names; keys taken in sorted order move to the next free slot on a clash, so no two
+    sources of one result share a colour; beyond the palette, slots continue in sorted order."""
+    n = len(SOURCE_HUES)
+    taken: set[int] = set()
+    slot_of: dict[str, int] = {}
+    for key in sorted(set(keys)):
+        if len(taken) < n:
+            slot = int(hashlib.sha256(key.encode("utf-8", "surrogatepass")).hexdigest()[:8], 16) % n
+            while slot in taken:
+                slot = (slot + 1) % n
+        else:
+            slot = len(taken)
+        taken.add(slot)
+        slot_of[key] = slot
+    return [slot_of[k] for k in keys]
 
 
 def _hsl_hex(hue: float, saturation: float, lightness: float) -> str:
@@ -209,6 +237,7 @@ def _xid(src_rank: int, n: int) -> str:
 
 def _pieces(result: CheckResult, sources: list[SourceMatch], tr=lambda s: s) -> list[_Piece]:
     """Cut the suspect text at every passage and mark boundary; each piece knows what covers it."""
+    slots = colour_slots([source_key(s) for s in sources])
     text = result.suspect_text
     n = len(text)
     # (start, end, rank, index, passage) of every passage, clipped to the text.
@@ -263,7 +292,7 @@ def _pieces(result: CheckResult, sources: list[SourceMatch], tr=lambda s: s) -> 
         if counted:
             first = min(counted, key=lambda s: (s[2], s[3]))
             css.append("borrowed")
-            link, colour = _xid(first[2], first[3]), source_colour(first[2])
+            link, colour = _xid(first[2], first[3]), source_colour(slots[first[2]])
         elif covering:
             first = min(covering, key=lambda s: (s[2], s[3]))
             css.append("excluded")
@@ -427,6 +456,7 @@ def render_html(result: CheckResult | CrossCheckResult, *, paper: bool = False, 
 
     env.filters["where"] = lambda p: shown_path(p, result.collection_root, full_paths)
     sources = _sorted_sources(result)
+    slots = colour_slots([source_key(s) for s in sources])
     rows = []
     for rank, src in enumerate(sources):
         counted = [p for p in src.passages if p.excluded is None]
@@ -434,8 +464,8 @@ def render_html(result: CheckResult | CrossCheckResult, *, paper: bool = False, 
             {
                 "rank": rank + 1,
                 "src": src,
-                "colour": source_colour(rank),
-                "edge": source_edge(rank),
+                "colour": source_colour(slots[rank]),
+                "edge": source_edge(slots[rank]),
                 "counted": len(counted),
                 "excluded": len(src.passages) - len(counted),
                 "first": _pid(rank, 0) if src.passages else None,

@@ -157,6 +157,36 @@ class CrossCheckResult:
 
 
 @dataclass(frozen=True)
+class BatchItem:
+    """One essay of a class check: its result, or why it could not be read."""
+
+    path: str
+    result: CheckResult | None
+    error: "Message | str | None" = None  # why the file could not be read (a Message: each face words it)
+
+
+@dataclass(frozen=True)
+class BatchResult:
+    """A class of essays, each checked against the collection (in the order given), and,
+    when asked, compared with each other."""
+
+    items: tuple[BatchItem, ...]
+    cross: CrossCheckResult | None = None
+    settings: Settings = field(default_factory=Settings)
+
+    def closest_classmate(self, path: str) -> tuple[str, float] | None:
+        """The other essay of the class sharing the largest share of ``path``'s words, with that share (0..1)."""
+        if self.cross is None:
+            return None
+        best: tuple[str, float] | None = None
+        for p in self.cross.pairs:
+            for me, other, share in ((p.a, p.b, p.a_in_b), (p.b, p.a, p.b_in_a)):
+                if me == path and other in self.cross.documents and (best is None or share > best[1]):
+                    best = (other, share)
+        return best
+
+
+@dataclass(frozen=True)
 class DocumentInfo:
     """A document of the reference collection as listed to the user."""
 

@@ -53,3 +53,181 @@ class Settings:
 
     def replace(self, **changes) -> "Settings":
         return dataclasses.replace(self, **changes)
+
+
+# --------------------------------------------------------------------------------------
+# What each setting means, in the user's words: the one declaration the window's settings
+# dialog, the command line's help and the reports read.
+
+#: Where a setting belongs. ``collection``: fixed when the collection is built (changing it
+#: means rebuilding the collection); ``check``: how a check judges; ``exclusions``: what does
+#: not count (applied to a finished result without searching again); ``advanced``: search
+#: effort, rarely changed.
+GROUPS = ("check", "exclusions", "advanced", "collection")
+
+
+@dataclass(frozen=True)
+class SettingInfo:
+    name: str
+    group: str  # one of GROUPS
+    label_en: str
+    label_ru: str
+    help_en: str
+    help_ru: str
+    unit_en: str = ""  # shown after the value: "words", "%"
+    unit_ru: str = ""
+    minimum: float | None = None  # in the unit shown (percentages 0..100)
+    maximum: float | None = None
+    percent: bool = False  # stored as a share 0..1, shown as a percentage
+
+    def label(self, lang: str = "en") -> str:
+        return self.label_ru if lang == "ru" else self.label_en
+
+    def help(self, lang: str = "en") -> str:
+        return self.help_ru if lang == "ru" else self.help_en
+
+    def unit(self, lang: str = "en") -> str:
+        return self.unit_ru if lang == "ru" else self.unit_en
+
+    def shown(self, value, lang: str = "en") -> str:
+        """The value as the user reads it: "8 words", "10 %", "yes"."""
+        if isinstance(value, bool):
+            return ("да" if value else "нет") if lang == "ru" else ("yes" if value else "no")
+        if isinstance(value, tuple):
+            return ", ".join(value) if value else ("нет" if lang == "ru" else "none")
+        if self.percent:
+            value = round(value * 100, 2)
+        if isinstance(value, float) and value.is_integer():
+            value = int(value)
+        unit = self.unit(lang)
+        if lang == "ru" and unit in _RU_FORMS and isinstance(value, int):
+            one, few, many = _RU_FORMS[unit]
+            n = abs(value) % 100
+            unit = many if 11 <= n <= 14 else one if n % 10 == 1 else few if 2 <= n % 10 <= 4 else many
+        elif lang != "ru" and value == 1 and unit.endswith("s"):
+            unit = unit[:-1]
+        return f"{value} {unit}" if unit else str(value)
+
+
+#: Russian forms of a unit after 1, 2-4 and 5+ (and 11-14).
+_RU_FORMS = {"слов": ("слово", "слова", "слов"), "документов": ("документ", "документа", "документов"),
+             "отпечатков": ("отпечаток", "отпечатка", "отпечатков")}
+
+_W = ("words", "слов")
+_P = ("%", "%")
+
+
+def _info(name, group, label, help_, unit=("", ""), lo=None, hi=None, percent=False) -> SettingInfo:
+    return SettingInfo(name, group, label[0], label[1], help_[0], help_[1], unit[0], unit[1], lo, hi, percent)
+
+
+SETTINGS_INFO: dict[str, SettingInfo] = {i.name: i for i in (
+    _info("min_passage_words", "check",
+          ("Shortest passage that counts", "Самый короткий учитываемый фрагмент"),
+          ("A matching passage shorter than this is shown but not counted as borrowed: common "
+           "phrases of a few words are not copying.",
+           "Совпавший фрагмент короче этого показывается, но не считается заимствованием: "
+           "общие обороты из нескольких слов — не списывание."), _W, 1, 200),
+    _info("max_gap_words", "check",
+          ("Changed words bridged inside a passage", "Изменённые слова внутри фрагмента"),
+          ("How many inserted, deleted or replaced words may lie between two matching runs and "
+           "still make one edited passage (a student changing a word here and there).",
+           "Сколько вставленных, удалённых или заменённых слов может стоять между совпадающими "
+           "участками, чтобы они считались одним отредактированным фрагментом."), _W, 0, 50),
+    _info("min_sentence_words", "check",
+          ("Shortest sentence matched in any word order", "Самое короткое предложение с перестановкой слов"),
+          ("Sentences at least this long are found even with their words reordered or in other forms.",
+           "Предложения не короче этого находятся и при перестановке слов или других формах слов."), _W, 2, 50),
+    _info("min_source_containment", "check",
+          ("List a source from", "Показывать источник от"),
+          ("A source sharing less than this share of the text is not listed.",
+           "Источник, с которым совпало меньше этой доли текста, не показывается."), _P, 0, 100, True),
+    _info("short_text_similarity", "check",
+          ("Short text: not unique above", "Короткий текст: не уникален выше"),
+          ("For a text of a few sentences: above this similarity to a source it is reported as not unique.",
+           "Для текста из нескольких предложений: выше этого сходства с источником он считается неуникальным."),
+          _P, 0, 100),
+    _info("crosscheck_threshold", "check",
+          ("Essays compared with each other: list pairs from", "Сравнение работ между собой: показывать пары от"),
+          ("A pair of essays is listed when either shares at least this part of its words with the other "
+           "(or any counted passage).",
+           "Пара работ показывается, если одна делит с другой хотя бы эту долю слов "
+           "(или хотя бы один учитываемый фрагмент)."), _P, 0, 100, True),
+    _info("exclude_quotes", "exclusions",
+          ("Quotations in quotation marks are cited, not borrowed", "Текст в кавычках — цитата, а не заимствование"),
+          ("Text the student put in quotation marks counts as cited when it matches a source.",
+           "Текст, взятый студентом в кавычки, считается цитированием, если совпадает с источником."), ),
+    _info("count_quotes_as_borrowed", "exclusions",
+          ("Count quotations as borrowed", "Считать цитаты заимствованием"),
+          ("Quoted text that matches a source counts as borrowed (for work that should have no quotations).",
+           "Текст в кавычках, совпавший с источником, считается заимствованием (для работ без цитат)."), ),
+    _info("exclude_bibliography", "exclusions",
+          ("The bibliography is cited, not borrowed", "Список литературы — цитирование, а не заимствование"),
+          ("Matches inside the list of references at the end do not count as borrowed.",
+           "Совпадения в списке литературы в конце работы не считаются заимствованием."), ),
+    _info("excluded_sources", "exclusions",
+          ("Sources never counted", "Источники, которые не учитываются"),
+          ("Paths (or SHA-256) of collection documents left out of every check, one per line.",
+           "Пути (или SHA-256) документов коллекции, не учитываемых ни в одной проверке, по одному в строке."), ),
+    _info("max_candidates", "advanced",
+          ("Sources compared closely per check", "Источников для подробного сравнения"),
+          ("The most similar documents of the collection compared word by word with the text; more is "
+           "slower and rarely finds more.",
+           "Сколько самых похожих документов коллекции сравнивается с текстом слово за словом; "
+           "больше — медленнее и редко находит больше."), ("documents", "документов"), 1, 10_000),
+    _info("min_shared_fingerprints", "advanced",
+          ("Shared fragments before a close comparison", "Общих отпечатков для подробного сравнения"),
+          ("A document of the collection is compared closely only if it shares at least this many "
+           "fingerprints (short word sequences) with the text.",
+           "Документ коллекции сравнивается подробно, только если у него с текстом не меньше стольких "
+           "общих отпечатков (коротких последовательностей слов)."), ("fingerprints", "отпечатков"), 1, 100),
+    _info("align_seed_words", "advanced",
+          ("Words per seed when aligning", "Слов в затравке при выравнивании"),
+          ("Shortest run of words that starts aligning a passage with its source.",
+           "Самая короткая цепочка слов, с которой начинается сопоставление фрагмента с источником."), _W, 1, 10),
+    _info("short_text_words", "advanced",
+          ("Treat a text as short below", "Считать текст коротким, если меньше"),
+          ("Texts with fewer meaningful words are also compared by their longest words.",
+           "Тексты с меньшим числом значимых слов сравниваются ещё и по самым длинным словам."), _W, 1, 1000),
+    _info("shingle_words", "collection",
+          ("Words per fingerprint", "Слов в отпечатке"),
+          ("Fingerprints are runs of this many words.",
+           "Отпечатки — цепочки из стольких слов."), _W, 2, 12),
+    _info("winnow_window", "collection",
+          ("Fingerprint spacing", "Шаг отпечатков"),
+          ("One fingerprint is kept in every window of this many: any shared run of words + window - 1 "
+           "words is found.",
+           "Из каждого окна такого размера сохраняется один отпечаток: любая общая цепочка длиной "
+           "«слов в отпечатке + шаг − 1» находится."), ("", ""), 1, 20),
+    _info("minhash_functions", "collection",
+          ("Similarity sketch size", "Размер эскиза сходства"),
+          ("Numbers kept per document to estimate overall similarity.",
+           "Сколько чисел хранится на документ для оценки общего сходства."),
+          ("", ""), 16, 512),
+    _info("drop_adjectives", "collection",
+          ("Ignore adjectives", "Не учитывать прилагательные"),
+          ("Adjectives are left out when texts are compared (finds copies with adjectives changed).",
+           "Прилагательные не учитываются при сравнении (находит копии с заменёнными прилагательными)."), ),
+)}
+
+#: Settings fixed when a collection is built; a check takes the collection's.
+COLLECTION_FIELDS = tuple(n for n, i in SETTINGS_INFO.items() if i.group == "collection")
+
+REBUILD_NOTE = {
+    "en": ("These are properties of the collection, fixed when it was built: every document was "
+           "fingerprinted with them. Changing them means building a new collection (adding all the "
+           "documents again); a check always uses the collection's own."),
+    "ru": ("Это свойства коллекции, заданные при её создании: с ними построены отпечатки всех "
+           "документов. Чтобы их изменить, нужно создать коллекцию заново (добавить все документы ещё раз); "
+           "проверка всегда использует значения самой коллекции."),
+}
+
+
+def describe_changes(old: Settings, new: Settings, lang: str = "en") -> list[str]:
+    """What differs between two settings, in the user's words: ``"label: old → new"``."""
+    out = []
+    for name, info in SETTINGS_INFO.items():
+        a, b = getattr(old, name), getattr(new, name)
+        if a != b:
+            out.append(f"{info.label(lang)}: {info.shown(a, lang)} \u2192 {info.shown(b, lang)}")
+    return out

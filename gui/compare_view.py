@@ -10,13 +10,15 @@ Offsets of the core are Python ``str`` indices; Qt documents count UTF-16 units 
 
 from __future__ import annotations
 
+import re
 from bisect import bisect_left, bisect_right
 from dataclasses import dataclass
 
 from PySide6.QtCore import QCoreApplication, QEvent, QObject, QPoint, Qt, Signal
-from PySide6.QtGui import QColor, QKeySequence, QPalette, QShortcut, QTextCharFormat, QTextCursor, QTextFormat
+from PySide6.QtGui import QColor, QFont, QKeySequence, QPalette, QShortcut, QTextCharFormat, QTextCursor, QTextFormat
 from PySide6.QtWidgets import (
     QHBoxLayout,
+    QTextEdit,
     QLabel,
     QPlainTextEdit,
     QSplitter,
@@ -27,13 +29,38 @@ from PySide6.QtWidgets import (
 )
 
 from sverka.core.api import CheckResult, Passage, SourceMatch
+from sverka.core.report import colour_slots, source_key
 from sverka.core.results import EXCLUSIONS, KINDS, METHODS
+from sverka.core.tampering import tampered_words
 
 from .models import is_dark, percent, source_colour
 
 SOURCE_PROPERTY = QTextFormat.Property.UserProperty + 1  # index of the source painted here
 PASSAGE_PROPERTY = QTextFormat.Property.UserProperty + 2  # index of the passage within it
 MARK_PROPERTY = QTextFormat.Property.UserProperty + 3  # "quote" / "bibliography"
+TAMPERED_PROPERTY = QTextFormat.Property.UserProperty + 4  # a tampered word (overlay)
+
+_WORD = re.compile(r"\w+")
+
+
+def word_differences(a_text: str, a_start: int, a_end: int, b_text: str, b_start: int, b_end: int
+                     ) -> tuple[list[tuple[int, int]], list[tuple[int, int]]]:
+    """The words that differ between two matched passages, as character spans of each side
+    (difflib on case-folded words, ё as е): replaced, inserted and deleted words. Passages
+    longer than 3 000 words are not compared (the cost would freeze the window)."""
+    import difflib
+
+    a = [(m.start(), m.end(), m.group().casefold().replace("ё", "е")) for m in _WORD.finditer(a_text, a_start, a_end)]
+    b = [(m.start(), m.end(), m.group().casefold().replace("ё", "е")) for m in _WORD.finditer(b_text, b_start, b_end)]
+    if not a or not b or len(a) > 3000 or len(b) > 3000:
+        return [], []
+    left, right = [], []
+    matcher = difflib.SequenceMatcher(None, [w for *_, w in a], [w for *_, w in b], autojunk=False)
+    for op, i1, i2, j1, j2 in matcher.get_opcodes():
+        if op != "equal":
+            left += [(s, e) for s, e, _ in a[i1:i2]]
+            right += [(s, e) for s, e, _ in b[j1:j2]]
+    return left, right
 
 
 def kind_name(key: str) -> str:
@@ -206,6 +233,7 @@ class CompareView(QWidget):
         self._order: list[_Ref] = []  # every passage, in suspect order
         self._pos = -1
         self._dark = False
+        self.slots: list[int] = []  # colour of each source of the result, by its identity
 
         self.left = TextPane()
         self.right = TextPane()
@@ -291,7 +319,7 @@ class CompareView(QWidget):
     # -- formats ---------------------------------------------------------------------------
     def _passage_format(self, src: int, p_index: int, passage: Passage, dark: bool) -> QTextCharFormat:
         fmt = QTextCharFormat()
-        colour = source_colour(src, dark)
+        colour = source_colour(self.slots[src] if src < len(self.slots) else src, dark)
         if passage.excluded is None:
             fmt.setBackground(colour)
         else:
@@ -316,6 +344,7 @@ class CompareView(QWidget):
     # -- result ----------------------------------------------------------------------------
     def set_result(self, result: CheckResult | None, source_index: int = 0) -> None:
         self.result = result
+        self.slots = colour_slots([source_key(s) for s in result.sources]) if result is not None else []
         self._order = []
         self._pos = -1
         self.source_index = -1
@@ -350,14 +379,16 @@ class CompareView(QWidget):
         self.left_title.setToolTip(result.suspect.path or title)
         self.left.moveCursor(QTextCursor.MoveOperation.Start)
         if result.sources:
-            self.set_source(min(max(0, source_index), len(result.sources) - 1))
+            self.set_source(min(max(0, source_index), len(result.sources) - 1), scroll=False)
         else:
             self.right.set_text("")
             self.right_title.setText(self.tr("No sources found"))
+            self._update_overlays()
         self._update_counter()
 
-    def set_source(self, index: int) -> None:
-        """Show source ``index`` on the right with its passages highlighted."""
+    def set_source(self, index: int, scroll: bool = True) -> None:
+        """Show source ``index`` on the right with its passages highlighted and, with
+        ``scroll``, both panes at its first passage (in the checked text's order)."""
         if self.result is None or not 0 <= index < len(self.result.sources):
             return
         if index == self.source_index:
@@ -371,7 +402,62 @@ class CompareView(QWidget):
         self.right.moveCursor(QTextCursor.MoveOperation.Start)
         self.right_title.setText(f"{src.title} \u2014 {percent(src.containment)}")
         self.right_title.setToolTip(src.path or src.title)
+        self._update_overlays()
         self.sourceChanged.emit(index)
+        if scroll and src.passages:
+            order = sorted(range(len(src.passages)), key=lambda k: (src.passages[k].excluded is not None,
+                                                                    src.passages[k].suspect_start))
+            self.show_passage(_Ref(index, order[0]))
+
+    # -- overlays: changed words inside passages, tampered words ---------------------------
+    def _update_overlays(self) -> None:
+        """Mark, without touching the passages' colours, the words an edited passage of the
+        shown source changed (on both sides) and the tampered words of the checked text."""
+        self.diff_words = {"suspect": [], "source": []}
+        self.tampered = []
+        if self.result is None:
+            self.left.setExtraSelections([])
+            self.right.setExtraSelections([])
+            return
+        text = self.result.suspect_text
+        if 0 <= self.source_index < len(self.result.sources):
+            src = self.result.sources[self.source_index]
+            for p in src.passages:
+                if p.kind == "verbatim" or p.excluded is not None:
+                    continue
+                left, right = word_differences(text, p.suspect_start, p.suspect_end,
+                                               src.text, p.source_start, p.source_end)
+                self.diff_words["suspect"] += left
+                self.diff_words["source"] += right
+        self.tampered = tampered_words(text)
+        diff = QTextCharFormat()
+        diff.setFontUnderline(True)
+        diff.setUnderlineStyle(QTextCharFormat.UnderlineStyle.SingleUnderline)
+        diff.setUnderlineColor(QColor("#b00020") if not self._dark else QColor("#ff8a80"))
+        diff.setForeground(QColor("#8a0018") if not self._dark else QColor("#ffb4a9"))
+        diff.setFontWeight(QFont.Weight.Bold)
+        diff.setToolTip(self.tr("Changed word"))
+        bad = QTextCharFormat()
+        bad.setUnderlineStyle(QTextCharFormat.UnderlineStyle.WaveUnderline)
+        bad.setUnderlineColor(QColor("#d50000"))
+        bad.setFontStrikeOut(False)
+        bad.setProperty(TAMPERED_PROPERTY, True)
+
+        def selections(pane: TextPane, spans, fmt) -> list:
+            out = []
+            for a, b, *_ in spans:
+                sel = QTextEdit.ExtraSelection()
+                cursor = QTextCursor(pane.document())
+                cursor.setPosition(pane.offsets.to_qt(a))
+                cursor.setPosition(pane.offsets.to_qt(b), QTextCursor.MoveMode.KeepAnchor)
+                sel.cursor = cursor
+                sel.format = fmt
+                out.append(sel)
+            return out
+
+        self.left.setExtraSelections(selections(self.left, self.diff_words["suspect"], diff)
+                                     + selections(self.left, self.tampered, bad))
+        self.right.setExtraSelections(selections(self.right, self.diff_words["source"], diff))
 
     # -- lookups ---------------------------------------------------------------------------
     def passages_at(self, side: str, offset: int) -> list[_Ref]:
@@ -412,6 +498,10 @@ class CompareView(QWidget):
             if p.excluded:
                 lines.append(self.tr("Not counted: %1").replace("%1", exclusion_name(p.excluded)))
         if side == "suspect" and self.result is not None:
+            for a, b, kind in getattr(self, "tampered", []):
+                if a <= offset < b:
+                    lines.append(self.tr("Tampered word: look-alike letters of another alphabet") if kind == "lookalike"
+                                 else self.tr("Tampered word: invisible characters inside"))
             for mark in self.result.marked:
                 if mark.start <= offset < mark.end:
                     lines.append(self.tr("Quotation") if mark.kind == "quote" else self.tr("Bibliography"))
@@ -423,7 +513,7 @@ class CompareView(QWidget):
         if self.result is None:
             return
         if ref.source != self.source_index:
-            self.set_source(ref.source)
+            self.set_source(ref.source, scroll=False)
         p = self.passage(ref)
         if origin != "suspect":
             self.left.select(p.suspect_start, p.suspect_end)

@@ -132,6 +132,12 @@ class Translators:
         self.language = resolve_language(language)
         _current = self.language
         if self.language != "en":
+            # Qt's own dialogs (file dialogs, message box buttons) from PySide6's qtbase_<lang>.qm;
+            # ours is installed after it, so Qt asks ours first: it fills qtbase's gaps (gui/qt_strings.py).
+            qt_base = QTranslator(app)
+            if qt_base.load(f"qtbase_{self.language}", QLibraryInfo.path(QLibraryInfo.LibraryPath.TranslationsPath)):
+                app.installTranslator(qt_base)
+                self._installed.append(qt_base)
             ours = QTranslator(app)
             qm = translations_dir() / f"sverka_{self.language}.qm"
             if not qm.exists():
@@ -142,10 +148,6 @@ class Translators:
             if ours.load(str(qm)):
                 app.installTranslator(ours)
                 self._installed.append(ours)
-            qt_base = QTranslator(app)
-            if qt_base.load(f"qtbase_{self.language}", QLibraryInfo.path(QLibraryInfo.LibraryPath.TranslationsPath)):
-                app.installTranslator(qt_base)
-                self._installed.append(qt_base)
         return self.language
 
 

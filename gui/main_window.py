@@ -22,13 +22,16 @@ from PySide6.QtWidgets import (
     QSplitter,
     QStyle,
     QTabWidget,
+    QVBoxLayout,
     QWidget,
 )
 
 from sverka.core import api
 from sverka.core.api import CheckResult, CrossCheckResult, Document, SverkaError
 
+from .batch_view import BatchView, ClassCheckActions
 from .crosscheck_view import CrossCheckView
+from .history import HistoryBar, KeptResults
 from .i18n import message_text
 from .jobs import Job, JobRunner
 from .panels import AcceptsPathDrops, CollectionPanel, ProgressPanel, SuspectPanel
@@ -54,15 +57,16 @@ def files_in(paths: Sequence[Path]) -> list[Path]:
     return [Path(f) for f in api.document_files(paths)[0]]
 
 
-class MainWindow(AcceptsPathDrops, QMainWindow):
+class MainWindow(ClassCheckActions, KeptResults, AcceptsPathDrops, QMainWindow):
     """Sverka's window. ``collection_path`` and ``preferences`` let tests use a temporary home."""
 
     collectionChanged = Signal()
     resultShown = Signal(object)  # CheckResult
     crossCheckShown = Signal(object)  # CrossCheckResult
     jobFinished = Signal(str, object)  # job name, error (None on success)
+    batchShown = Signal(object)  # BatchResult
 
-    TAB_TEXT, TAB_RESULT, TAB_CROSS = range(3)
+    TAB_TEXT, TAB_RESULT, TAB_CROSS, TAB_CLASS = range(4)
 
     def __init__(
         self,
@@ -82,6 +86,7 @@ class MainWindow(AcceptsPathDrops, QMainWindow):
         self.suspect_document: Document | None = None
         self.result: CheckResult | None = None
         self.cross_result: CrossCheckResult | None = None
+        self.batch: api.BatchResult | None = None
         self.documents: list[api.DocumentInfo] = []
         self._closing = False
 
@@ -89,14 +94,23 @@ class MainWindow(AcceptsPathDrops, QMainWindow):
         self.suspect_panel = SuspectPanel()
         self.results_view = ResultsView()
         self.cross_view = CrossCheckView()
+        self.batch_view = BatchView()
         self.tabs = QTabWidget()
         self.tabs.setDocumentMode(True)
         self.tabs.addTab(self.suspect_panel, "")
         self.tabs.addTab(self.results_view, "")
         self.tabs.addTab(self.cross_view, "")
+        self.tabs.addTab(self.batch_view, "")
+        self.history_bar = HistoryBar()
+        right = QWidget()
+        right_layout = QVBoxLayout(right)
+        right_layout.setContentsMargins(0, 0, 0, 0)
+        right_layout.setSpacing(2)
+        right_layout.addWidget(self.history_bar)
+        right_layout.addWidget(self.tabs, 1)
         self.splitter = QSplitter(Qt.Orientation.Horizontal)
         self.splitter.addWidget(self.collection_panel)
-        self.splitter.addWidget(self.tabs)
+        self.splitter.addWidget(right)
         self.splitter.setStretchFactor(0, 0)
         self.splitter.setStretchFactor(1, 1)
         self.splitter.setSizes([380, 900])
@@ -144,6 +158,7 @@ class MainWindow(AcceptsPathDrops, QMainWindow):
         self.act_check = act("check", sp.SP_MediaPlay, "F5", self.check)
         self.act_compare = act("compareFiles", sp.SP_FileDialogContentsView, "Ctrl+D", self.choose_files_to_compare)
         self.act_cross = act("crossCheck", sp.SP_FileDialogDetailedView, "Ctrl+K", self.choose_folder_to_crosscheck)
+        self.act_check_class = act("checkClass", sp.SP_DirOpenIcon, "Ctrl+L", self.choose_folder_to_check_class)
         self.act_export_html = act("exportHtml", sp.SP_DialogSaveButton, "Ctrl+E", lambda: self.choose_export("html"))
         self.act_export_pdf = act("exportPdf", None, "Ctrl+Shift+E", lambda: self.choose_export("pdf"))
         self.act_full_paths = act("reportFullPaths")
@@ -175,7 +190,7 @@ class MainWindow(AcceptsPathDrops, QMainWindow):
         for a in (self.act_add_files, self.act_add_folder, self.act_remove, self.act_sample):
             self.menu_collection.addAction(a)
         self.menu_check = bar.addMenu("")
-        for a in (self.act_check, self.act_compare, self.act_cross):
+        for a in (self.act_check, self.act_check_class, self.act_compare, self.act_cross):
             self.menu_check.addAction(a)
         self.menu_check.addSeparator()
         self.menu_check.addAction(self.act_prev)
@@ -185,7 +200,7 @@ class MainWindow(AcceptsPathDrops, QMainWindow):
         tb.setObjectName("mainToolBar")
         tb.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
         tb.setMovable(False)
-        for a in (self.act_open, self.act_check, None, self.act_compare, self.act_cross, None,
+        for a in (self.act_open, self.act_check, self.act_check_class, None, self.act_compare, self.act_cross, None,
                   self.act_export_html, self.act_export_pdf):
             tb.addSeparator() if a is None else tb.addAction(a)
         self.toolbar = tb
@@ -208,12 +223,17 @@ class MainWindow(AcceptsPathDrops, QMainWindow):
         sp.editor.textChanged.connect(self._suspect_edited)
         self.cross_view.pairActivated.connect(self.compare_files)
         self.results_view.excludeRequested.connect(self.exclude_source)
+        self.batch_view.checkClassRequested.connect(self.choose_folder_to_check_class)
+        self.batch_view.resultActivated.connect(self.open_batch_item)
+        self.batch_view.exportAllRequested.connect(self.choose_export_all)
+        self.history_bar.recheckRequested.connect(self.recheck)
         self.runner.ended.connect(lambda job: self._update_actions())
 
     def retranslate(self) -> None:
         self.tabs.setTabText(self.TAB_TEXT, self.tr("Text to check"))
         self.tabs.setTabText(self.TAB_RESULT, self.tr("Result"))
         self.tabs.setTabText(self.TAB_CROSS, self.tr("Cross-check"))
+        self.tabs.setTabText(self.TAB_CLASS, self.tr("Class"))
         self.menu_file.setTitle(self.tr("&File"))
         self.menu_recent.setTitle(self.tr("Open &recent"))
         self.menu_collection.setTitle(self.tr("&Collection"))
@@ -229,6 +249,8 @@ class MainWindow(AcceptsPathDrops, QMainWindow):
             self.act_check: (self.tr("Check"), self.tr("Check the text against the reference collection (F5)")),
             self.act_compare: (self.tr("Compare two files\u2026"), self.tr("Compare two files side by side")),
             self.act_cross: (self.tr("Cross-check a folder\u2026"), self.tr("Compare every pair of documents in a folder")),
+            self.act_check_class: (self.tr("Check a class\u2026"),
+                                   self.tr("Check every essay of a folder against the collection")),
             self.act_export_html: (self.tr("Export HTML\u2026"), self.tr("Save the report as a web page")),
             self.act_export_pdf: (self.tr("Export PDF\u2026"), self.tr("Save the report as a PDF")),
             self.act_full_paths: (self.tr("Full paths in reports"),
@@ -283,7 +305,7 @@ class MainWindow(AcceptsPathDrops, QMainWindow):
     def _update_actions(self) -> None:
         busy = self.current_job is not None
         for a in (self.act_add_files, self.act_add_folder, self.act_check, self.act_compare, self.act_cross,
-                  self.act_sample):
+                  self.act_sample, self.act_check_class):
             a.setEnabled(not busy)
         self.suspect_panel.check_button.setEnabled(not busy)
         self.act_remove.setEnabled(not busy and bool(self.collection_panel.view.selectionModel().selectedRows()))
@@ -291,6 +313,7 @@ class MainWindow(AcceptsPathDrops, QMainWindow):
         self.act_export_html.setEnabled(has_result)
         self.act_export_pdf.setEnabled(has_result)
         self.collection_panel.sample_button.setEnabled(not busy)
+        self.batch_view.check_button.setEnabled(not busy)
 
     # -- foreground jobs -------------------------------------------------------------------
     def _foreground(self, name: str, message: str, func, done: Callable[[Any], None], *, write: bool = False) -> Job | None:
@@ -339,7 +362,15 @@ class MainWindow(AcceptsPathDrops, QMainWindow):
                 "%1", f"{type(error).__name__}: {error}")
             log.error("worker error: %s", getattr(error, "__sverka_traceback__", error))
         self.statusBar().showMessage(text, 15000)
-        self.notify(QMessageBox.Icon.Warning, text)
+        box = getattr(self, "_error_box", None)
+        if box is not None and box.isVisible():  # one box lists every error, never a pile of boxes
+            self._errors.append(text)
+            box.setText(self.tr("%n problems:").replace("%n", str(len(self._errors))))
+            box.setDetailedText("\n\n".join(self._errors))
+            box.setInformativeText(text)
+            return
+        self._errors = [text]
+        self._error_box = self.notify(QMessageBox.Icon.Warning, text)
 
     def notify(self, icon: QMessageBox.Icon, text: str, details: str = "") -> QMessageBox:
         """A non-modal message box (never blocks the event loop or a test)."""
@@ -361,6 +392,7 @@ class MainWindow(AcceptsPathDrops, QMainWindow):
     def refresh_collection(self) -> Job:
         def work(progress, cancel):
             with self._open_collection() as c:
+                self.collection_settings = c.settings  # its properties, shown in the settings dialog
                 return c.documents()
 
         def done(docs, error):
@@ -497,12 +529,19 @@ class MainWindow(AcceptsPathDrops, QMainWindow):
         path = Path(path)
 
         def work(progress, cancel):
-            return api.load_document(path)
+            doc = api.load_document(path)
+            try:
+                return doc, self.kept_result(doc)
+            except SverkaError:  # unreadable kept results: the document still opens
+                return doc, None
 
-        def done(doc: Document):
+        def done(loaded):
+            doc, kept = loaded
             self.set_suspect_document(doc)
             self._fill_recent_menu(self.prefs.add_recent_file(path))
             self.prefs.set_last_folder(path.parent)
+            if kept is not None:
+                self.show_stored(kept)
 
         return self._foreground("open", self.tr("Reading %1\u2026").replace("%1", path.name), work, done)
 
@@ -574,11 +613,14 @@ class MainWindow(AcceptsPathDrops, QMainWindow):
             with self._open_collection() as c:
                 # Indexing parameters are the collection's: changing them needs a new collection.
                 indexing = {k: getattr(c.settings, k) for k in INDEXING_FIELDS if hasattr(c.settings, k)}
-                return c.check(doc, settings.replace(**indexing), progress=progress, cancel=cancel)
+                result = c.check(doc, settings.replace(**indexing), progress=progress, cancel=cancel)
+            self.keep_results([result])
+            return result
 
         return self._foreground("check", self.tr("Checking\u2026"), work, self.show_result)
 
     def show_result(self, result: CheckResult) -> None:
+        self.history_bar.clear()  # a kept result shown by show_stored sets it again
         self.result = result
         self._update_title()
         self.results_view.set_result(result)
@@ -686,7 +728,8 @@ class MainWindow(AcceptsPathDrops, QMainWindow):
     def open_settings(self) -> None:
         from .settings_dialog import SettingsDialog
 
-        dialog = SettingsDialog(self.settings, self.prefs.language(), self)
+        dialog = SettingsDialog(self.settings, self.prefs.language(), self,
+                                collection=getattr(self, "collection_settings", None))
         dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         dialog.accepted.connect(lambda: self.apply_settings(dialog.settings(), dialog.chosen_language()))
         dialog.open()
@@ -719,7 +762,8 @@ class MainWindow(AcceptsPathDrops, QMainWindow):
 
     # -- drops -----------------------------------------------------------------------------
     def paths_dropped(self, paths: list[Path]) -> None:
-        """One file: the text to check; two files: compare them; a folder or more: cross-check."""
+        """One file: the text to check; two files: compare them; a folder or more: check a class
+        (against the collection and, if the class tab says so, each other)."""
         files = [p for p in paths if p.is_file()]
         folders = [p for p in paths if p.is_dir()]
         if len(files) == 1 and not folders:
@@ -727,7 +771,7 @@ class MainWindow(AcceptsPathDrops, QMainWindow):
         elif len(files) == 2 and not folders:
             self.compare_files(files[0], files[1])
         elif folders or len(files) > 2:
-            self.crosscheck(paths)
+            self.check_class(paths)
 
     # -- life cycle ------------------------------------------------------------------------
     def closeEvent(self, event: QCloseEvent) -> None:

@@ -162,7 +162,17 @@ class CollectionModel(_TableModel):
 
 
 class SourcesModel(_TableModel):
-    """The sources of a check result, each with its colour swatch."""
+    """The sources of a check result, each with its colour swatch (keyed by the source's
+    identity, as in the text panes and the reports)."""
+
+    _slots: dict[int, int] = {}
+
+    def set_rows(self, rows: Sequence) -> None:
+        from sverka.core.report import colour_slots, source_key
+
+        rows = list(rows)
+        self._slots = {id(s): slot for s, slot in zip(rows, colour_slots([source_key(s) for s in rows]))}
+        super().set_rows(rows)
 
     HEADERS = (QT_TRANSLATE_NOOP("SourcesModel", "Source"), QT_TRANSLATE_NOOP("SourcesModel", "Borrowed from it"),
                QT_TRANSLATE_NOOP("SourcesModel", "Passages"), QT_TRANSLATE_NOOP("SourcesModel", "Words"))
@@ -184,7 +194,7 @@ class SourcesModel(_TableModel):
         if role == SORT_ROLE:
             return (src.title.casefold(), src.containment, len(counted), sum(p.words for p in counted))[col]
         if role == Qt.ItemDataRole.DecorationRole and col == 0:
-            return source_colour(index.row())
+            return source_colour(self._slots.get(id(src), index.row()))
         if role == Qt.ItemDataRole.ToolTipRole:
             lines = [src.path or src.title]
             if src.is_template:

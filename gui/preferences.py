@@ -1,7 +1,8 @@
 """What the window remembers between runs, declared once with defaults, kept in QSettings.
 
-The engine settings are stored as one JSON string (``Settings.to_json``), so a new engine
-parameter needs no change here and an unknown stored key is ignored by ``from_json``.
+The engine settings are stored as JSON (``Settings.to_json``) in ``settings.json`` beside the
+window's settings file, where the command line reads them (:mod:`sverka.core.preferences`);
+a new engine parameter needs no change here and an unknown stored key is ignored.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from pathlib import Path
 from PySide6.QtCore import QByteArray, QSettings
 
 from sverka.core.api import Settings
+from sverka.core.preferences import load_saved_settings, save_settings, saved_settings_path
 
 MAX_RECENT = 10
 
@@ -21,9 +23,20 @@ class Preferences:
     def __init__(self, store: QSettings | None = None) -> None:
         self.store = store if store is not None else QSettings()
 
-    # engine
+    # engine: a JSON file beside this store that the command line reads too (core.preferences)
+    def settings_path(self) -> Path:
+        """``settings.json`` beside an INI/conf store (the window's own on Linux, a test's
+        temporary one); the core's default place otherwise (e.g. the Windows registry)."""
+        name = self.store.fileName()
+        if self.store.format() == QSettings.Format.IniFormat or name.endswith((".conf", ".ini")):
+            return Path(name).with_name("settings.json")
+        return saved_settings_path()
+
     def engine_settings(self) -> Settings:
-        raw = self.store.value("engine/settings", "")
+        saved = load_saved_settings(self.settings_path())
+        if saved is not None:
+            return saved
+        raw = self.store.value("engine/settings", "")  # kept here by earlier versions
         if not raw:
             return Settings()
         try:
@@ -32,7 +45,8 @@ class Preferences:
             return Settings()
 
     def set_engine_settings(self, settings: Settings) -> None:
-        self.store.setValue("engine/settings", settings.to_json())
+        save_settings(settings, self.settings_path())
+        self.store.remove("engine/settings")
 
     # language: "" follows the system locale, else "en" or "ru"
     def language(self) -> str:

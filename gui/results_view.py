@@ -111,7 +111,7 @@ class ResultsView(QWidget):
         self.splitter.addWidget(self.compare)
         self.splitter.setStretchFactor(0, 1)
         self.splitter.setStretchFactor(1, 4)
-        self.splitter.setSizes([130, 520])
+        self.splitter.setSizes([220, 480])  # room for about six sources at the default size
 
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
@@ -144,8 +144,12 @@ class ResultsView(QWidget):
         if result is not None:
             lines.extend(self.tr("Warning: %1").replace("%1", message_text(w))
                          for w in (*result.warnings, *result.suspect.warnings))
-            if result.exact_duplicate_of:
+            if result.exact_duplicate_of and result.borrowed_percent >= 99.95:
                 lines.append(self.tr("The text is an exact copy of \u201c%1\u201d in the collection.")
+                             .replace("%1", result.exact_duplicate_of))
+            elif result.exact_duplicate_of:  # same text, but quotations or short passages are not counted
+                lines.append(self.tr("The same text as \u201c%1\u201d is in the collection; the part not counted "
+                                     "as borrowed is quoted, in the bibliography or in passages too short to count.")
                              .replace("%1", result.exact_duplicate_of))
             if result.in_collection is not None:
                 info = result.in_collection
@@ -163,9 +167,12 @@ class ResultsView(QWidget):
             self.summary.setText(self.tr("Check a text to see where it was borrowed from."))
             return
         counted = sum(1 for s in r.sources for p in s.passages if p.excluded is None)
+        total = sum(len(s.passages) for s in r.sources)  # what Next/Previous walk through
+        passages = str(counted) if counted == total else self.tr("%1 counted of %2").replace(
+            "%1", str(counted)).replace("%2", str(total))
         self.summary.setText(
             self.tr("%1\nWords: %2 \u00b7 sources: %3 \u00b7 passages: %4").replace("%1", r.suspect.title)
-            .replace("%2", str(r.suspect.words)).replace("%3", str(len(r.sources))).replace("%4", str(counted)))
+            .replace("%2", str(r.suspect.words)).replace("%3", str(len(r.sources))).replace("%4", passages))
 
     def source_menu(self, row: int) -> QMenu:
         """The context menu of source ``row`` (model order): count it or not."""

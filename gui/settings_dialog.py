@@ -1,10 +1,15 @@
-"""The settings dialog: engine parameters (with their defaults) and the interface language."""
+"""The settings dialog: check settings in plain words, the collection's own properties, the
+interface language.
+
+Every label, tooltip, unit and range comes from the one declaration of the settings
+(:data:`sverka.core.settings.SETTINGS_INFO`), which the command line's help reads too. What is
+fixed when the collection is built (words per fingerprint...) is shown as the collection's
+properties, read-only, with what changing them would take; a check always uses the collection's.
+"""
 
 from __future__ import annotations
 
-import dataclasses
-
-from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication
+from PySide6.QtCore import QT_TRANSLATE_NOOP, Qt
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -12,6 +17,7 @@ from PySide6.QtWidgets import (
     QDialogButtonBox,
     QDoubleSpinBox,
     QFormLayout,
+    QGridLayout,
     QGroupBox,
     QLabel,
     QPlainTextEdit,
@@ -21,65 +27,82 @@ from PySide6.QtWidgets import (
 )
 
 from sverka.core.api import Settings
+from sverka.core.settings import REBUILD_NOTE, SETTINGS_INFO, SettingInfo
 
-#: Shares (0..1) shown to the user as percentages.
-PERCENT_FIELDS = {"min_source_containment", "crosscheck_threshold"}
-
-#: Field ranges: (minimum, maximum) in the unit shown.
-RANGES = {
-    "shingle_words": (2, 12),
-    "winnow_window": (1, 20),
-    "minhash_functions": (16, 512),
-    "min_passage_words": (1, 200),
-    "max_gap_words": (0, 50),
-    "min_source_containment": (0.0, 100.0),
-    "short_text_similarity": (0.0, 100.0),
-    "crosscheck_threshold": (0.0, 100.0),
-}
+from .i18n import resolve_language
 
 LANGUAGES = (("", QT_TRANSLATE_NOOP("SettingsDialog", "System language")), ("en", "English"), ("ru", "Русский"))
 
 
-def field_label(name: str) -> str:
-    labels = {
-        "drop_adjectives": QCoreApplication.translate("SettingsDialog", "Ignore adjectives"),
-        "shingle_words": QCoreApplication.translate("SettingsDialog", "Shingle length, words"),
-        "winnow_window": QCoreApplication.translate("SettingsDialog", "Winnowing window"),
-        "minhash_functions": QCoreApplication.translate("SettingsDialog", "Min-hash functions"),
-        "min_passage_words": QCoreApplication.translate("SettingsDialog", "Minimum passage, words"),
-        "max_gap_words": QCoreApplication.translate("SettingsDialog", "Bridge edits up to, words"),
-        "min_source_containment": QCoreApplication.translate("SettingsDialog", "List a source from, %"),
-        "short_text_similarity": QCoreApplication.translate("SettingsDialog", "Short text not unique above, %"),
-        "crosscheck_threshold": QCoreApplication.translate("SettingsDialog", "Cross-check: list pairs from, %"),
-        "exclude_quotes": QCoreApplication.translate("SettingsDialog", "Do not count quotations"),
-        "exclude_bibliography": QCoreApplication.translate("SettingsDialog", "Do not count the bibliography"),
-        "excluded_sources": QCoreApplication.translate("SettingsDialog", "Sources not to count (one per line)"),
-    }
-    return labels.get(name, name.replace("_", " "))
+def field_label(name: str, lang: str = "en") -> str:
+    return SETTINGS_INFO[name].label(lang)
 
 
 class SettingsDialog(QDialog):
-    """Edits a copy of :class:`Settings`; :meth:`settings` returns the edited value."""
+    """Edits a copy of :class:`Settings`; :meth:`settings` returns the edited value (the
+    collection's properties are passed through unchanged)."""
 
-    def __init__(self, settings: Settings, language: str = "", parent: QWidget | None = None) -> None:
+    def __init__(self, settings: Settings, language: str = "", parent: QWidget | None = None, *,
+                 collection: Settings | None = None) -> None:
         super().__init__(parent)
         self.setWindowTitle(self.tr("Settings"))
         self.setObjectName("settingsDialog")
+        self.lang = "ru" if resolve_language(language) == "ru" else "en"
         self._editors: dict[str, QWidget] = {}
+        self._settings = settings
+        self.collection = collection
 
-        engine = QGroupBox(self.tr("Search"))
-        form = QFormLayout(engine)
-        exclusions = QGroupBox(self.tr("Exclusions"))
-        xform = QFormLayout(exclusions)
-        for f in dataclasses.fields(Settings):
-            editor = self._make_editor(f.name)
-            self._editors[f.name] = editor
-            target = xform if f.name.startswith("exclude") else form
-            if isinstance(editor, QCheckBox):
-                editor.setText(field_label(f.name))
-                target.addRow(editor)
-            else:
-                target.addRow(field_label(f.name), editor)
+        titles = {
+            "check": self.tr("What counts as borrowed"),
+            "exclusions": self.tr("Quotations and the bibliography"),
+            "advanced": self.tr("Search effort (rarely changed)"),
+        }
+        self.groups: dict[str, QGroupBox] = {}
+        for group, title in titles.items():
+            box = QGroupBox(title)
+            box.setObjectName(f"{group}Group")
+            form = QFormLayout(box)
+            form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.ExpandingFieldsGrow)
+            for name, info in SETTINGS_INFO.items():
+                if info.group != group:
+                    continue
+                editor = self._make_editor(info)
+                editor.setToolTip(info.help(self.lang))
+                self._editors[name] = editor
+                if isinstance(editor, QCheckBox):
+                    editor.setText(info.label(self.lang))
+                    form.addRow(editor)
+                else:
+                    unit = info.unit(self.lang)
+                    # the unit goes in the label ("..., слов"): a spin box suffix cannot follow
+                    # the number's grammar ("2 слова", "5 слов"); a percentage stays a suffix
+                    label = QLabel(info.label(self.lang) + (f", {unit}" if unit and unit != "%" else ""))
+                    label.setToolTip(info.help(self.lang))
+                    label.setWordWrap(True)
+                    label.setMinimumWidth(label.fontMetrics().horizontalAdvance("M") * 17)  # at most ~3 lines
+                    label.setBuddy(editor)
+                    form.addRow(label, editor)
+            self.groups[group] = box
+
+        self.properties = QGroupBox(self.tr("This collection (fixed when it was built)"))
+        self.properties.setObjectName("collectionGroup")
+        pform = QFormLayout(self.properties)
+        self.property_labels: dict[str, QLabel] = {}
+        shown = collection or settings
+        for name, info in SETTINGS_INFO.items():
+            if info.group != "collection":
+                continue
+            value = QLabel(info.shown(getattr(shown, name), self.lang))
+            value.setObjectName(f"property_{name}")
+            value.setToolTip(info.help(self.lang))
+            label = QLabel(info.label(self.lang))
+            label.setToolTip(info.help(self.lang))
+            pform.addRow(label, value)
+            self.property_labels[name] = value
+        self.rebuild_note = QLabel(REBUILD_NOTE[self.lang])
+        self.rebuild_note.setObjectName("rebuildNote")
+        self.rebuild_note.setWordWrap(True)
+        pform.addRow(self.rebuild_note)
 
         ui = QGroupBox(self.tr("Interface"))
         uform = QFormLayout(ui)
@@ -101,31 +124,42 @@ class SettingsDialog(QDialog):
         self.buttons.button(QDialogButtonBox.StandardButton.RestoreDefaults).clicked.connect(
             lambda: self.set_settings(Settings()))
 
+        grid = QGridLayout()
+        grid.addWidget(self.groups["check"], 0, 0)
+        grid.addWidget(self.groups["exclusions"], 1, 0)
+        grid.addWidget(self.groups["advanced"], 0, 1)
+        grid.addWidget(self.properties, 1, 1)
+        grid.addWidget(ui, 2, 0, 1, 2)
+        grid.setColumnStretch(0, 1)
+        grid.setColumnStretch(1, 1)
         layout = QVBoxLayout(self)
-        layout.addWidget(engine)
-        layout.addWidget(exclusions)
-        layout.addWidget(ui)
+        layout.setSizeConstraint(QVBoxLayout.SizeConstraint.SetMinimumSize)  # wrapped labels get their height
+        layout.addLayout(grid)
         layout.addWidget(self.buttons)
         self.set_settings(settings)
 
-    def _make_editor(self, name: str) -> QWidget:
-        default = getattr(Settings(), name)
+    def _make_editor(self, info: SettingInfo) -> QWidget:
+        default = getattr(Settings(), info.name)
+        unit = info.unit(self.lang)
         if isinstance(default, bool):
             return QCheckBox()
         if isinstance(default, int):
             box = QSpinBox()
-            box.setRange(*RANGES.get(name, (0, 10_000)))
+            box.setRange(int(info.minimum or 0), int(info.maximum if info.maximum is not None else 10_000))
+            if unit == "%":
+                box.setSuffix(" %")
             return box
         if isinstance(default, float):
             box = QDoubleSpinBox()
             box.setDecimals(1)
-            box.setRange(*RANGES.get(name, (0.0, 100.0)))
+            box.setRange(info.minimum or 0.0, info.maximum if info.maximum is not None else 100.0)
             box.setSingleStep(0.5)
-            if name in PERCENT_FIELDS or name == "short_text_similarity":
+            if unit == "%":
                 box.setSuffix(" %")
             return box
         edit = QPlainTextEdit()
         edit.setMaximumHeight(70)
+        edit.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)
         return edit
 
     def set_settings(self, settings: Settings) -> None:
@@ -136,7 +170,7 @@ class SettingsDialog(QDialog):
             elif isinstance(editor, QSpinBox):
                 editor.setValue(int(value))
             elif isinstance(editor, QDoubleSpinBox):
-                editor.setValue(float(value) * 100 if name in PERCENT_FIELDS else float(value))
+                editor.setValue(float(value) * 100 if SETTINGS_INFO[name].percent else float(value))
             elif isinstance(editor, QPlainTextEdit):
                 editor.setPlainText("\n".join(value))
 
@@ -148,10 +182,10 @@ class SettingsDialog(QDialog):
             elif isinstance(editor, QSpinBox):
                 values[name] = editor.value()
             elif isinstance(editor, QDoubleSpinBox):
-                values[name] = editor.value() / 100 if name in PERCENT_FIELDS else editor.value()
+                values[name] = editor.value() / 100 if SETTINGS_INFO[name].percent else editor.value()
             elif isinstance(editor, QPlainTextEdit):
                 values[name] = tuple(line.strip() for line in editor.toPlainText().splitlines() if line.strip())
-        return Settings().replace(**values)
+        return self._settings.replace(**values)
 
     def editor(self, name: str) -> QWidget:
         return self._editors[name]

@@ -22,6 +22,8 @@ qt_libs="libegl1 libgl1 libglib2.0-0 libdbus-1-3 libfontconfig1 libxkbcommon0 li
  libxcb-randr0 libxcb-xinerama0 libxcb-xkb1 libxcb-xfixes0 libxcb-shm0 libxcb-sync1 fonts-dejavu-core"
 # PDF reports: WeasyPrint typesets with pango; the tests look at the pages with poppler-utils.
 qt_libs="$qt_libs libpango-1.0-0 libpangoft2-1.0-0 poppler-utils"
+# Word 97-2003 .doc files are read by catdoc (run by the sandboxed reader, no shell).
+qt_libs="$qt_libs catdoc"
 need=""
 if command -v dpkg-query >/dev/null 2>&1; then
   for p in $qt_libs; do
@@ -45,6 +47,21 @@ extra=""; [ "$mode" = test ] && extra="[test]"
 "$venv/bin/python" -m pip install -q --upgrade pip >/dev/null
 "$venv/bin/python" -m pip install -q -e ".$extra"
 "$venv/bin/python" -m sverka.gui.i18n build >/dev/null || echo "Sverka: interface translations not built (English only)" >&2
+
+# The desktop menu entry (and icon) for this user, pointing at this .venv; not for a test run.
+if [ "$mode" != test ] && [ -z "${SVERKA_NO_MENU:-}" ]; then
+  apps="${XDG_DATA_HOME:-$HOME/.local/share}/applications"
+  icons="${XDG_DATA_HOME:-$HOME/.local/share}/icons/hicolor"
+  if mkdir -p "$apps" "$icons/scalable/apps" "$icons/256x256/apps" 2>/dev/null; then
+    install -m 644 installer/sverka.svg "$icons/scalable/apps/sverka.svg"
+    install -m 644 installer/sverka.png "$icons/256x256/apps/sverka.png"
+    gui="$(cd "$venv/bin" && pwd)/sverka-gui"
+    sed -e "s|^Exec=sverka-gui|Exec=\"$gui\"|" -e "s|^TryExec=.*|TryExec=$gui|" installer/sverka.desktop \
+      >"$apps/sverka.desktop"
+    command -v update-desktop-database >/dev/null 2>&1 && update-desktop-database -q "$apps" || true
+    echo "Sverka: menu entry $apps/sverka.desktop"
+  fi
+fi
 
 case "$mode" in
   run)  exec "$venv/bin/sverka-gui" "$@" ;;

@@ -11,6 +11,8 @@ import pytest
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 # The machine-wide table of analysed word forms goes to a directory of this test run only.
 os.environ["SVERKA_CACHE_DIR"] = tempfile.mkdtemp(prefix="sverka-test-cache-")
+# Settings saved by a window of this machine never leak into a test's command line.
+os.environ["SVERKA_SETTINGS"] = os.path.join(tempfile.mkdtemp(prefix="sverka-test-settings-"), "settings.json")
 
 PROJECT = Path(__file__).resolve().parents[1]
 SHARED_DATA = PROJECT.parent / "shared" / "data"

@@ -36,7 +36,7 @@ from .safety import MAX_FILE_BYTES, MAX_TEXT_CHARS, check_file_size, check_text_
 __all__ = ["Document", "ExtractError", "extract", "SUPPORTED_SUFFIXES", "MAX_FILE_BYTES", "MAX_TEXT_CHARS"]
 
 #: File name endings Sverka offers in file dialogs and picks up when adding a folder.
-SUPPORTED_SUFFIXES = (".txt", ".md", ".docx", ".pdf", ".odt", ".rtf", ".html", ".htm")
+SUPPORTED_SUFFIXES = (".txt", ".md", ".docx", ".doc", ".pdf", ".odt", ".rtf", ".html", ".htm")
 
 _TEXT_SUFFIXES = {".txt": "txt", ".md": "md"}
 _HTML_SUFFIXES = {".html", ".htm"}
@@ -55,7 +55,7 @@ _KNOWN_BINARY = (
     (b"Rar!", "a RAR archive"),
     (b"%!PS", "a PostScript file"),
 )
-_FORMAT_NAMES = {"pdf": "a PDF", "docx": "a Word .docx document", "odt": "an OpenDocument text", "rtf": "an RTF document"}
+_FORMAT_NAMES = {"pdf": "a PDF", "docx": "a Word .docx document", "doc": "a Word 97-2003 .doc document", "odt": "an OpenDocument text", "rtf": "an RTF document"}
 
 
 def extract(path: str | Path) -> Document:
@@ -129,7 +129,7 @@ def _format_of_suffix(path: Path) -> str | None:
         return _TEXT_SUFFIXES[suffix]
     if suffix in _HTML_SUFFIXES:
         return "html"
-    if suffix in (".pdf", ".docx", ".odt", ".rtf"):
+    if suffix in (".pdf", ".docx", ".doc", ".odt", ".rtf"):
         return suffix[1:]
     return None
 
@@ -157,13 +157,17 @@ def _sniff(path: Path, head: bytes) -> str:
     if head.startswith(_OLE2):
         if suffix_format in ("docx", "odt") and _contains_encryption_info(path):
             raise EncryptedFile(path, "the document is password-protected")
+        from .doc_text import is_word_document
+
+        if is_word_document(path):
+            return "doc"
         raise UnsupportedFormat(
             path, "an old Microsoft Office 97-2003 file (.doc/.xls); save it as .docx in Word or LibreOffice"
         )
     for magic, what in _KNOWN_BINARY:
         if head.startswith(magic):
             raise UnsupportedFormat(path, f"{what}, not a text document")
-    if suffix_format in ("pdf", "docx", "odt", "rtf"):
+    if suffix_format in ("pdf", "docx", "doc", "odt", "rtf"):
         raise CorruptFile(path, f"the content is not {_FORMAT_NAMES[suffix_format]} (damaged or misnamed file)")
     if suffix_format is None:
         raise UnsupportedFormat(
@@ -194,6 +198,10 @@ def _read(path: Path, fmt: str) -> tuple[str, str, list[str], list[tuple[str, st
 
         return (*extract_odt(path), [])
     data = path.read_bytes()
+    if fmt == "doc":
+        from .doc_text import extract_doc
+
+        return extract_doc(path, data)
     if fmt == "rtf":
         from .rtf_text import extract_rtf
 

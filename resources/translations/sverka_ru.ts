@@ -133,6 +133,18 @@
         <source>Passage %1 of %2</source>
         <translation>Фрагмент %1 из %2</translation>
     </message>
+    <message>
+        <source>Changed word</source>
+        <translation>Изменённое слово</translation>
+    </message>
+    <message>
+        <source>Tampered word: look-alike letters of another alphabet</source>
+        <translation>Подделанное слово: похожие буквы другого алфавита</translation>
+    </message>
+    <message>
+        <source>Tampered word: invisible characters inside</source>
+        <translation>Подделанное слово: внутри невидимые символы</translation>
+    </message>
 </context>
 <context>
     <name>CrossCheckView</name>
@@ -535,6 +547,26 @@
         <source>Report saved: %1</source>
         <translation>Отчёт сохранён: %1</translation>
     </message>
+    <message>
+        <source>Class</source>
+        <translation>Класс</translation>
+    </message>
+    <message>
+        <source>Check a class…</source>
+        <translation>Проверить класс…</translation>
+    </message>
+    <message>
+        <source>Check every essay of a folder against the collection</source>
+        <translation>Проверить каждую работу папки по коллекции</translation>
+    </message>
+    <message>
+        <source>Writing the PDF report…</source>
+        <translation>Запись отчёта PDF…</translation>
+    </message>
+    <message>
+        <source>%n problems:</source>
+        <translation>Проблем: %n.</translation>
+    </message>
 </context>
 <context>
     <name>MatrixModel</name>
@@ -672,6 +704,14 @@ Words: %2 · sources: %3 · passages: %4</source>
         <source>Do not count this source</source>
         <translation>Не засчитывать этот источник</translation>
     </message>
+    <message>
+        <source>The same text as “%1” is in the collection; the part not counted as borrowed is quoted, in the bibliography or in passages too short to count.</source>
+        <translation>Такой же текст есть в коллекции: «%1»; не засчитанная как заимствование часть — цитаты, список литературы или слишком короткие фрагменты.</translation>
+    </message>
+    <message>
+        <source>%1 counted of %2</source>
+        <translation>%1 учтено из %2</translation>
+    </message>
 </context>
 <context>
     <name>SettingsDialog</name>
@@ -752,6 +792,22 @@ Words: %2 · sources: %3 · passages: %4</source>
         <source>The new language is applied at once.</source>
         <translation>Новый язык применяется сразу.</translation>
     </message>
+    <message>
+        <source>What counts as borrowed</source>
+        <translation>Что считается заимствованием</translation>
+    </message>
+    <message>
+        <source>Quotations and the bibliography</source>
+        <translation>Цитаты и список литературы</translation>
+    </message>
+    <message>
+        <source>Search effort (rarely changed)</source>
+        <translation>Глубина поиска (меняется редко)</translation>
+    </message>
+    <message>
+        <source>This collection (fixed when it was built)</source>
+        <translation>Эта коллекция (задано при её создании)</translation>
+    </message>
 </context>
 <context>
     <name>SourcesModel</name>
@@ -812,6 +868,152 @@ Drop two files on the window to compare them with each other; drop a folder to c
     <message>
         <source>GB</source>
         <translation>ГБ</translation>
+    </message>
+</context>
+<context>
+    <name>BatchModel</name>
+    <message>
+        <source>Essay</source>
+        <translation>Работа</translation>
+    </message>
+    <message>
+        <source>Borrowed</source>
+        <translation>Заимствовано</translation>
+    </message>
+    <message>
+        <source>Cited</source>
+        <translation>Цитировано</translation>
+    </message>
+    <message>
+        <source>Original</source>
+        <translation>Оригинально</translation>
+    </message>
+    <message>
+        <source>Main source</source>
+        <translation>Главный источник</translation>
+    </message>
+    <message>
+        <source>Closest classmate</source>
+        <translation>Ближайший одноклассник</translation>
+    </message>
+    <message>
+        <source>Warnings</source>
+        <translation>Предупреждения</translation>
+    </message>
+    <message>
+        <source>not readable</source>
+        <translation>не читается</translation>
+    </message>
+</context>
+<context>
+    <name>BatchView</name>
+    <message>
+        <source>Check a whole class at once: drop a folder or several files on the window, or pick a folder. Each essay is checked against the collection; double-click a row to see it side by side.</source>
+        <translation>Проверьте весь класс сразу: перетащите папку или несколько файлов в окно или выберите папку. Каждая работа проверяется по коллекции; двойной щелчок по строке открывает её рядом с источниками.</translation>
+    </message>
+    <message>
+        <source>%1 essays checked</source>
+        <translation>Проверено работ: %1</translation>
+    </message>
+    <message>
+        <source>%1 not readable</source>
+        <translation>не читается: %1</translation>
+    </message>
+    <message>
+        <source>Double-click a row to see the essay side by side.</source>
+        <translation>Двойной щелчок по строке открывает работу рядом с источниками.</translation>
+    </message>
+    <message>
+        <source>Check a class…</source>
+        <translation>Проверить класс…</translation>
+    </message>
+    <message>
+        <source>Pick a folder of essays and check each against the collection</source>
+        <translation>Выбрать папку с работами и проверить каждую по коллекции</translation>
+    </message>
+    <message>
+        <source>Also compare the essays with each other</source>
+        <translation>Сравнить работы и между собой</translation>
+    </message>
+    <message>
+        <source>Export all…</source>
+        <translation>Экспортировать все…</translation>
+    </message>
+    <message>
+        <source>One report per essay, named after it, into a folder you choose</source>
+        <translation>Отчёт на каждую работу, с её именем, в выбранную папку</translation>
+    </message>
+</context>
+<context>
+    <name>ClassCheckActions</name>
+    <message>
+        <source>Pick a folder of essays to check</source>
+        <translation>Выберите папку с работами для проверки</translation>
+    </message>
+    <message>
+        <source>No documents to check there.</source>
+        <translation>Там нет документов для проверки.</translation>
+    </message>
+    <message>
+        <source>Checking %n essays…</source>
+        <translation>Проверка работ: %n…</translation>
+    </message>
+    <message>
+        <source>%n files could not be read.</source>
+        <translation>Не удалось прочитать файлов: %n.</translation>
+    </message>
+    <message>
+        <source>Pick a folder for the reports</source>
+        <translation>Выберите папку для отчётов</translation>
+    </message>
+    <message>
+        <source>%1 reports saved in %2</source>
+        <translation>Сохранено отчётов: %1, в папке %2</translation>
+    </message>
+    <message>
+        <source>Writing the reports…</source>
+        <translation>Запись отчётов…</translation>
+    </message>
+</context>
+<context>
+    <name>HistoryBar</name>
+    <message>
+        <source>Re-check</source>
+        <translation>Проверить заново</translation>
+    </message>
+    <message>
+        <source>Check this document again against the collection as it is now</source>
+        <translation>Проверить документ ещё раз по коллекции в её нынешнем виде</translation>
+    </message>
+    <message>
+        <source>Kept result: checked on %1.</source>
+        <translation>Сохранённый результат: проверено %1.</translation>
+    </message>
+    <message>
+        <source>Its settings differ from the current ones: %1.</source>
+        <translation>Настройки отличались от нынешних: %1.</translation>
+    </message>
+    <message>
+        <source>Same settings as now.</source>
+        <translation>Настройки те же, что сейчас.</translation>
+    </message>
+</context>
+<context>
+    <name>QFileDialog</name>
+    <message>
+        <source>&amp;Look in:</source>
+        <translation>&amp;Папка:</translation>
+    </message>
+    <message>
+        <source>Files of &amp;type:</source>
+        <translation>&amp;Тип файлов:</translation>
+    </message>
+</context>
+<context>
+    <name>QPlatformTheme</name>
+    <message>
+        <source>OK</source>
+        <translation>ОК</translation>
     </message>
 </context>
 </TS>

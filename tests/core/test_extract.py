@@ -352,6 +352,11 @@ def _cli_fixtures(tmp_path: Path) -> dict[str, tuple[Path, str]]:
     p.write_bytes(rb"{\rtf1\ansi\ansicpg1251{\fonttbl{\f0\fcharset0 Arial;}}\f0 " + RUSSIAN.encode("cp1251").replace(
         b"\n", b"\\par ") + b"}")
     out[".rtf"] = (p, RUSSIAN)
+    from word97 import word97
+
+    p = tmp_path / "w.doc"
+    p.write_bytes(word97(RUSSIAN))
+    out[".doc"] = (p, RUSSIAN)
     for suffix in (".html", ".htm"):
         p = tmp_path / f"h{suffix}"
         p.write_text("<html><body>" + "".join(f"<p>{line}</p>" for line in RUSSIAN.split("\n")) + "</body></html>",

@@ -27,13 +27,13 @@ def test_every_passage_is_painted_in_its_source_colour(qtbot, hand_result):
     for p in a.passages:
         for offset in (p.suspect_start, (p.suspect_start + p.suspect_end) // 2, p.suspect_end - 1):
             fmt = view.left.char_format_at(offset)
-            assert fmt.background().color() == source_colour(0), offset
+            assert fmt.background().color() == source_colour(view.slots[0]), offset
             assert fmt.property(SOURCE_PROPERTY) == 0
         for offset in (p.source_start, p.source_end - 1):
-            assert view.right.char_format_at(offset).background().color() == source_colour(0)
+            assert view.right.char_format_at(offset).background().color() == source_colour(view.slots[0])
         # just outside the passage: no colour
         assert view.left.char_format_at(p.suspect_end).background().style() == Qt.BrushStyle.NoBrush or \
-            view.left.char_format_at(p.suspect_end).background().color() != source_colour(0)
+            view.left.char_format_at(p.suspect_end).background().color() != source_colour(view.slots[0])
     assert view.left.char_format_at(0).background().style() == Qt.BrushStyle.NoBrush
 
 
@@ -44,7 +44,7 @@ def test_quotes_and_excluded_passages_have_their_own_style(qtbot, hand_result):
     fmt = view.left.char_format_at(excluded.suspect_start)
     assert fmt.fontItalic()
     assert fmt.underlineStyle() == fmt.UnderlineStyle.DashUnderline
-    assert fmt.background().color() != source_colour(1)  # not counted: not filled with the colour
+    assert fmt.background().color() != source_colour(view.slots[1])  # not counted: not filled with the colour
     assert view.left.char_format_at(quote.start).property(MARK_PROPERTY) == "quote"
     bib = hand_result.marked[1]
     assert view.left.char_format_at(bib.start + 2).property(MARK_PROPERTY) == "bibliography"
@@ -134,7 +134,7 @@ def test_dark_palette_uses_dark_highlights(qtbot, hand_result):
     view.set_result(hand_result)
     p = hand_result.sources[0].passages[0]
     colour = view.left.char_format_at(p.suspect_start).background().color()
-    assert colour == source_colour(0, dark=True)
+    assert colour == source_colour(view.slots[0], dark=True)
     assert colour.lightness() < 100
 
 
@@ -150,7 +150,7 @@ def test_offsets_handle_astral_characters_and_crlf(qtbot):
                              (Passage(start, start + 10, 2, 12, 2, "exact"),)),),
         borrowed_percent=50.0, original_percent=50.0)
     view = make_view(qtbot, result)
-    assert view.left.char_format_at(start).background().color() == source_colour(0)
+    assert view.left.char_format_at(start).background().color() == source_colour(view.slots[0])
     assert view.left.char_format_at(start - 3).background().style() == Qt.BrushStyle.NoBrush  # "d"
     cursor = view.left.textCursor()
     cursor.setPosition(off.to_qt(start))

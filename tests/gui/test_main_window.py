@@ -84,13 +84,13 @@ def test_add_folder_check_and_see_passages_side_by_side(qtbot, window, sample_co
                 mid = (p.suspect_start + p.suspect_end) // 2
                 fmt = compare.left.char_format_at(mid)
                 assert fmt.property(SOURCE_PROPERTY) is not None
-                assert fmt.background().color() == source_colour(fmt.property(SOURCE_PROPERTY))
+                assert fmt.background().color() == source_colour(compare.slots[fmt.property(SOURCE_PROPERTY)])
     top = result.sources[0]
     p = top.passages[-1]
     for offset in (p.suspect_start, p.suspect_end - 1):
-        assert compare.left.char_format_at(offset).background().color() == source_colour(0)
-    assert compare.left.char_format_at(p.suspect_end).background().color() != source_colour(0)
-    assert compare.right.char_format_at(p.source_start).background().color() == source_colour(0)
+        assert compare.left.char_format_at(offset).background().color() == source_colour(compare.slots[0])
+    assert compare.left.char_format_at(p.suspect_end).background().color() != source_colour(compare.slots[0])
+    assert compare.right.char_format_at(p.source_start).background().color() == source_colour(compare.slots[0])
     # the highlighted text is the same words on both sides
     assert compare.left.toPlainText()[p.suspect_start:p.suspect_end] == result.suspect_text[p.suspect_start:p.suspect_end]
 
@@ -174,8 +174,8 @@ def test_compare_two_dropped_files(qtbot, window, sample_copy, tmp_path):
     assert window.tabs.currentIndex() == window.TAB_RESULT
     p = result.sources[0].passages[0]
     compare = window.results_view.compare
-    assert compare.left.char_format_at(p.suspect_start).background().color() == source_colour(0)
-    assert compare.right.char_format_at(p.source_start).background().color() == source_colour(0)
+    assert compare.left.char_format_at(p.suspect_start).background().color() == source_colour(compare.slots[0])
+    assert compare.right.char_format_at(p.source_start).background().color() == source_colour(compare.slots[0])
 
 
 def test_one_dropped_file_becomes_the_text_to_check(qtbot, window, sample_copy):
@@ -204,7 +204,7 @@ def test_crosscheck_a_folder_then_open_a_pair(qtbot, window, sample_copy, tmp_pa
         drop(window, [essays])
     result = shown.args[0]
     view = window.cross_view
-    assert window.tabs.currentIndex() == window.TAB_CROSS
+    assert window.tabs.currentIndex() == window.TAB_CLASS  # a dropped folder is a class check
     assert view.matrix_model.rowCount() == 3
     assert view.pairs_model.rowCount() >= 1
     first = view.pairs_model.row_object(0)

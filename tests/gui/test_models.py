@@ -71,7 +71,10 @@ def test_sources_model(qtmodeltester, hand_result):
     qtmodeltester.check(model)
     assert model.data(model.index(0, 1)) == "12.0 %"
     assert model.data(model.index(1, 2)) == "0 / 1"  # the only passage is excluded
-    assert model.data(model.index(0, 0), Qt.ItemDataRole.DecorationRole) == source_colour(0)
+    from sverka.core.report import colour_slots
+
+    slots = colour_slots([s.sha256 for s in hand_result.sources])  # by identity, as the panes and reports
+    assert model.data(model.index(0, 0), Qt.ItemDataRole.DecorationRole) == source_colour(slots[0])
     proxy = SortProxy()
     proxy.setSourceModel(model)
     proxy.sort(1, Qt.SortOrder.AscendingOrder)

@@ -29,7 +29,8 @@ def test_percentages_and_tampering_warning_are_prominent(qtbot, hand_result):
 
 
 def test_exact_duplicate_is_announced(qtbot, hand_result):
-    result = dataclasses.replace(hand_result, exact_duplicate_of="Чехов — Ванька",
+    result = dataclasses.replace(hand_result, exact_duplicate_of="Чехов — Ванька", borrowed_percent=100.0,
+                                 original_percent=0.0,  # an exact copy is all borrowed (see test_small_things)
                                  suspect=dataclasses.replace(hand_result.suspect, warnings=()))
     view = make(qtbot, result)
     assert view.warning.isVisible() and "exact copy" in view.warning.text()

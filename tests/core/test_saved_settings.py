@@ -1,0 +1,101 @@
+"""One declaration of every setting; the command line starts from the settings saved in the
+window (and says so) unless --defaults; the collection's own properties are not check settings."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+
+import pytest
+
+from sverka.core import api, cli
+from sverka.core.document import Document
+from sverka.core.preferences import load_saved_settings, save_settings, saved_settings_path
+from sverka.core.settings import COLLECTION_FIELDS, GROUPS, SETTINGS_INFO, Settings, describe_changes
+
+SOURCE = ("Глобальное потепление вызвано прежде всего деятельностью человека: сжиганием угля, нефти "
+          "и газа, вырубкой лесов и интенсивным сельским хозяйством. Концентрация углекислого газа в "
+          "атмосфере выросла почти на пятьдесят процентов с начала промышленной революции. ")
+
+
+def test_every_setting_is_declared_once_with_words_for_the_user():
+    assert set(SETTINGS_INFO) == {f.name for f in dataclasses.fields(Settings)}
+    for name, info in SETTINGS_INFO.items():
+        assert info.group in GROUPS
+        assert info.label_en and info.label_ru and info.help_en and info.help_ru, name
+        assert "_" not in info.label_en and not any("a" <= c <= "z" for c in info.label_ru.lower()), name
+        default = getattr(Settings(), name)
+        if info.minimum is not None:
+            shown = default * 100 if info.percent else default
+            assert info.minimum <= shown <= info.maximum, name
+    assert set(COLLECTION_FIELDS) == {"shingle_words", "winnow_window", "minhash_functions", "drop_adjectives"}
+
+
+def test_describe_changes_in_both_languages():
+    old, new = Settings(), Settings(min_passage_words=12, crosscheck_threshold=0.25, exclude_quotes=False)
+    assert describe_changes(old, new, "en") == [
+        "Shortest passage that counts: 8 words \u2192 12 words",
+        "Essays compared with each other: list pairs from: 10 % \u2192 25 %",
+        "Quotations in quotation marks are cited, not borrowed: yes \u2192 no"]
+    assert describe_changes(old, new, "ru")[0] == "Самый короткий учитываемый фрагмент: 8 слов \u2192 12 слов"
+    assert describe_changes(old, old) == []
+
+
+def test_saved_settings_file_round_trip(tmp_path):
+    path = tmp_path / "settings.json"
+    assert load_saved_settings(path) is None
+    save_settings(Settings(min_passage_words=11, excluded_sources=("/a.txt",)), path)
+    assert load_saved_settings(path) == Settings(min_passage_words=11, excluded_sources=("/a.txt",))
+    path.write_text("{not json", encoding="utf-8")
+    assert load_saved_settings(path) is None
+
+
+@pytest.fixture
+def db(tmp_path):
+    path = tmp_path / "c.sverka"
+    with api.Collection(path) as c:
+        c.add_document(Document(SOURCE * 2, path="/src/climate.txt", title="climate"))
+    suspect = tmp_path / "essay.txt"
+    suspect.write_text("Моё вступление к докладу о климате. " + SOURCE[:200], encoding="utf-8")
+    return path, suspect
+
+
+def run(capsys, *argv):
+    rc = cli.main(list(argv))
+    out = capsys.readouterr()
+    return rc, json.loads(out.out.splitlines()[0]), out.err
+
+
+def test_command_line_uses_the_windows_saved_settings_and_says_so(db, capsys, monkeypatch, tmp_path):
+    path, suspect = db
+    monkeypatch.setenv("SVERKA_SETTINGS", str(tmp_path / "saved.json"))
+    rc, plain, err = run(capsys, "check", "--db", str(path), "--json", str(suspect))
+    assert rc == 0 and "settings: Sverka's defaults (none saved in the window)" in err
+    assert plain["borrowed_percent"] > 50
+
+    # the window saved a minimum passage longer than the copied sentence, and a shingle length
+    # (a property of the collection, not of a check: ignored, the collection keeps its own)
+    save_settings(Settings(min_passage_words=60, shingle_words=7), saved_settings_path())
+    rc, saved, err = run(capsys, "check", "--db", str(path), "--json", str(suspect))
+    assert rc == 0 and f"settings: the settings saved in the window ({tmp_path / 'saved.json'})" in err
+    assert saved["borrowed_percent"] == 0
+
+    rc, defaults, err = run(capsys, "check", "--db", str(path), "--json", "--defaults", str(suspect))
+    assert "settings: Sverka's defaults (--defaults)" in err
+    assert defaults["borrowed_percent"] == plain["borrowed_percent"]
+
+    rc, flagged, err = run(capsys, "check", "--db", str(path), "--json", "--min-words", "8", str(suspect))
+    assert "changed by --min-passage-words" in err and flagged["borrowed_percent"] == plain["borrowed_percent"]
+
+
+def test_the_window_saves_where_the_command_line_reads(tmp_path, monkeypatch):
+    pytest.importorskip("PySide6")
+    from PySide6.QtCore import QSettings
+
+    from sverka.gui.preferences import Preferences
+
+    prefs = Preferences(QSettings(str(tmp_path / "Sverka.conf"), QSettings.Format.IniFormat))
+    assert prefs.settings_path() == tmp_path / "settings.json"
+    prefs.set_engine_settings(Settings(min_passage_words=9))
+    monkeypatch.setenv("SVERKA_SETTINGS", str(tmp_path / "settings.json"))
+    assert load_saved_settings() == Settings(min_passage_words=9) == prefs.engine_settings()

@@ -1,0 +1,94 @@
+"""A minimal Word 97-2003 (.doc) file, written from the published formats, for tests.
+
+No office suite is available to make real ones, so this builds the smallest file the
+readers accept: an OLE2 compound file ([MS-CFB], version 3, 512-byte sectors, every stream
+at least 4096 bytes so no mini stream is needed) holding a ``WordDocument`` stream (the FIB
+of [MS-DOC] 2.5, nFib 0x00C1, and the text as UTF-16) and a ``1Table`` stream (the piece
+table, one piece covering the whole text).
+"""
+
+from __future__ import annotations
+
+import struct
+
+SECTOR = 512
+END, FREE, FATSECT = 0xFFFFFFFE, 0xFFFFFFFF, 0xFFFFFFFD
+NOSTREAM = 0xFFFFFFFF
+
+
+def _fib(ccp_text: int, fc_clx: int, lcb_clx: int) -> bytearray:
+    fib = bytearray(0x800)
+    struct.pack_into("<HHHHH", fib, 0, 0xA5EC, 0x00C1, 0x6A62, 0x0419, 0)
+    struct.pack_into("<H", fib, 10, 0x0200 | 0x1000 | 0x0004)  # fWhichTblStm (1Table), fExtChar, fComplex
+    struct.pack_into("<H", fib, 12, 0x00BF)  # nFibBack
+    struct.pack_into("<II", fib, 24, 0x800, 0x800 + 2 * ccp_text)  # fcMin, fcMac (older readers look here)
+    struct.pack_into("<H", fib, 32, 14)  # csw, fibRgW
+    struct.pack_into("<H", fib, 62, 22)  # cslw, fibRgLw
+    struct.pack_into("<I", fib, 64, 0x800 + 2 * ccp_text)  # cbMac
+    struct.pack_into("<I", fib, 76, ccp_text)  # ccpText
+    struct.pack_into("<H", fib, 152, 0x5D)  # cbRgFcLcb (Word 97)
+    struct.pack_into("<II", fib, 154 + 33 * 8, fc_clx, lcb_clx)  # fcClx, lcbClx
+    return fib
+
+
+def word97(text: str) -> bytes:
+    """A .doc holding ``text`` (paragraphs separated by newlines)."""
+    body = text.replace("\r\n", "\n").replace("\n", "\r")
+    if not body.endswith("\r"):
+        body += "\r"
+    ccp = len(body)
+    pieces = struct.pack("<II", 0, ccp) + struct.pack("<HIH", 0, 0x800, 0)  # CPs, one Pcd (fc: UTF-16 at 0x800)
+    clx = bytes([0x02]) + struct.pack("<I", len(pieces)) + pieces
+    table = bytearray(clx) + bytearray(max(0, 4096 - len(clx)))
+    word = _fib(ccp, 0, len(clx)) + body.encode("utf-16-le")
+    word += bytearray(max(0, 4096 - len(word)))
+    return _compound({"WordDocument": bytes(word), "1Table": bytes(table)})
+
+
+def _compound(streams: dict[str, bytes]) -> bytes:
+    """An OLE2 file with these streams (each >= 4096 bytes) in the root storage."""
+    names = list(streams)
+    data_sectors = []  # (name, first sector, count)
+    next_sector = 2  # 0: FAT, 1: directory
+    for name in names:
+        n = -(-len(streams[name]) // SECTOR)
+        data_sectors.append((name, next_sector, n))
+        next_sector += n
+    assert next_sector <= SECTOR // 4, "one FAT sector is enough for a test file"
+    fat = [FREE] * (SECTOR // 4)
+    fat[0], fat[1] = FATSECT, END
+    for _, first, n in data_sectors:
+        for k in range(n):
+            fat[first + k] = first + k + 1 if k < n - 1 else END
+
+    def entry(name: str, kind: int, start: int, size: int, left=NOSTREAM, right=NOSTREAM, child=NOSTREAM) -> bytes:
+        raw = name.encode("utf-16-le") + b"\0\0"
+        e = bytearray(128)
+        e[: len(raw)] = raw
+        struct.pack_into("<HBBIII", e, 64, len(raw), kind, 1, left, right, child)
+        struct.pack_into("<II", e, 116, start, size)
+        return bytes(e)
+
+    # The names form a binary search tree ordered by length, then upper-case text.
+    order = sorted(range(len(names)), key=lambda i: (len(names[i]), names[i].upper()))
+    ids = {name: i + 1 for i, name in enumerate(names)}
+    # a chain of left children: the largest name at the root of the tree, each smaller one to its left
+    directory = [entry("Root Entry", 5, END, 0, child=ids[names[order[-1]]])] + [
+        entry(name, 2, data_sectors[i][1], len(streams[name]),
+              left=ids[names[order[order.index(i) - 1]]] if order.index(i) > 0 else NOSTREAM)
+        for i, name in enumerate(names)]
+    dir_bytes = b"".join(directory)
+    dir_bytes += entry("", 0, 0, 0) * ((SECTOR - len(dir_bytes) % SECTOR) % SECTOR // 128)
+    assert len(dir_bytes) == SECTOR
+
+    header = bytearray(SECTOR)
+    header[:8] = bytes.fromhex("D0CF11E0A1B11AE1")
+    struct.pack_into("<HHHHH", header, 24, 0x003E, 0x0003, 0xFFFE, 9, 6)
+    struct.pack_into("<IIIIIIIII", header, 40, 0, 1, 1, 0, 4096, END, 0, END, 0)
+    difat = [0] + [FREE] * 108
+    struct.pack_into("<109I", header, 76, *difat)
+    out = bytes(header) + struct.pack(f"<{len(fat)}I", *fat) + dir_bytes
+    for name in names:
+        data = streams[name]
+        out += data + b"\0" * ((SECTOR - len(data) % SECTOR) % SECTOR)
+    return out

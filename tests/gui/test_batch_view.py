@@ -1,0 +1,141 @@
+"""Checking a class in the window: drop a folder, every essay against the collection (and
+each other), the sortable table, a row side by side, cancel, "Export all"."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from PySide6.QtCore import Qt
+
+from sverka.core import api
+from sverka.gui.batch_view import BatchModel
+
+from test_main_window import TIMEOUT, add_and_wait, drop
+
+ORIGINAL = ("Летом мы с друзьями ходили в поход вдоль реки и каждый вечер разводили костёр. "
+            "Я научился ставить палатку, варить кашу на огне и различать голоса птиц по утрам. ") * 12
+
+
+def make_class(folder: Path, sample: Path) -> Path:
+    essays = folder / "class"
+    essays.mkdir()
+    vanka = (sample / "collection" / "Чехов — Ванька.txt").read_text(encoding="utf-8")
+    (essays / "ivanov.txt").write_text("Моё сочинение о рассказе. " + vanka[:2500], encoding="utf-8")
+    (essays / "petrov.txt").write_text(ORIGINAL, encoding="utf-8")
+    (essays / "sidorov.txt").write_text(ORIGINAL[:600] + " " + vanka[200:1800], encoding="utf-8")
+    (essays / "broken.docx").write_bytes(b"PK\x03\x04 not really a Word file")
+    return essays
+
+
+@pytest.fixture
+def class_window(qtbot, window, sample_copy, tmp_path):
+    add_and_wait(qtbot, window, [sample_copy / "collection"])
+    return window, make_class(tmp_path, sample_copy)
+
+
+def cell(view, row: int, col: int) -> str:
+    return view.proxy.data(view.proxy.index(row, col)) or ""
+
+
+def test_drop_a_folder_checks_the_class_against_the_collection_and_each_other(qtbot, class_window):
+    window, essays = class_window
+    with qtbot.waitSignal(window.batchShown, timeout=TIMEOUT) as shown:
+        drop(window, [essays])
+    batch: api.BatchResult = shown.args[0]
+    assert window.tabs.currentIndex() == window.TAB_CLASS
+    names = [Path(it.path).name for it in batch.items]
+    assert names == ["broken.docx", "ivanov.txt", "petrov.txt", "sidorov.txt"]  # the walker's order
+    by_name = dict(zip(names, batch.items))
+    assert by_name["broken.docx"].result is None and api.message_text(by_name["broken.docx"].error, "en")
+    ivanov = by_name["ivanov.txt"].result
+    assert ivanov.borrowed_percent > 80 and ivanov.sources[0].title.startswith("Чехов")
+    assert by_name["petrov.txt"].result.borrowed_percent == 0
+    assert 20 < by_name["sidorov.txt"].result.borrowed_percent < 90
+    # the same figures as checking one essay at a time
+    with api.Collection(window.collection_path) as c:
+        single = c.check(api.load_document(essays / "sidorov.txt"))
+    assert single.borrowed_percent == by_name["sidorov.txt"].result.borrowed_percent
+    # compared with each other: ivanov and sidorov share Vanka's text
+    assert batch.cross is not None
+    mate = batch.closest_classmate(by_name["sidorov.txt"].result.suspect.path)
+    assert mate is not None and Path(mate[0]).name == "ivanov.txt" and mate[1] > 0.2
+
+    view = window.batch_view
+    assert view.model.rowCount() == 4
+    assert not view.table.isColumnHidden(BatchModel.CLASSMATE)
+    assert "1" in view.caption.text()  # "3 essays checked, 1 not readable"
+    # sortable: by borrowed share, highest first; the unreadable file sorts last
+    view.table.sortByColumn(BatchModel.BORROWED, Qt.SortOrder.DescendingOrder)
+    assert [cell(view, r, BatchModel.ESSAY) for r in range(4)] == ["ivanov.txt", "sidorov.txt", "petrov.txt",
+                                                                    "broken.docx"]
+    assert cell(view, 0, BatchModel.SOURCE).startswith("Чехов — Ванька (")
+    assert cell(view, 2, BatchModel.BORROWED) == "0.0 %" and cell(view, 2, BatchModel.ORIGINAL) == "100.0 %"
+    assert cell(view, 2, BatchModel.SOURCE) == "\u2014"
+    view.table.sortByColumn(BatchModel.ESSAY, Qt.SortOrder.AscendingOrder)
+    assert cell(view, 0, BatchModel.ESSAY) == "broken.docx"
+
+    # a double-click opens the row's result side by side
+    view.table.sortByColumn(BatchModel.BORROWED, Qt.SortOrder.DescendingOrder)
+    rect = view.table.visualRect(view.proxy.index(0, 0))
+    qtbot.mouseClick(view.table.viewport(), Qt.MouseButton.LeftButton, pos=rect.center())
+    with qtbot.waitSignal(window.resultShown, timeout=TIMEOUT) as opened:
+        qtbot.mouseDClick(view.table.viewport(), Qt.MouseButton.LeftButton, pos=rect.center())
+    assert opened.args[0] is ivanov
+    assert window.tabs.currentIndex() == window.TAB_RESULT
+    assert window.results_view.compare.right.toPlainText() == ivanov.sources[0].text
+
+
+def test_export_all_writes_one_report_per_essay_named_after_it(qtbot, class_window, tmp_path):
+    window, essays = class_window
+    with qtbot.waitSignal(window.batchShown, timeout=TIMEOUT):
+        window.check_class([essays], cross=False)
+    assert window.batch_view.table.isColumnHidden(BatchModel.CLASSMATE)
+    out = tmp_path / "reports"
+    with qtbot.waitSignal(window.jobFinished, timeout=TIMEOUT) as finished:
+        window.export_all(out, "html")
+    assert finished.args == ["export_all", None]
+    assert sorted(p.name for p in out.iterdir()) == ["ivanov.html", "petrov.html", "sidorov.html"]
+    html = (out / "ivanov.html").read_text(encoding="utf-8")
+    assert "ivanov" in html and "Ванька" in html
+
+
+def test_cancel_stops_a_class_check(qtbot, class_window):
+    window, essays = class_window
+    job = window.check_class([essays])
+    assert job is not None and window.progress.isVisible()
+    with qtbot.waitSignal(window.jobFinished, timeout=TIMEOUT) as finished:
+        window.cancel_current()
+    assert finished.args[0] == "batch" and isinstance(finished.args[1], api.Cancelled)
+    assert window.batch is None and window.current_job is None
+    assert window.act_check_class.isEnabled()
+
+
+def test_class_check_keeps_the_gui_thread_free(qtbot, class_window):
+    """The window answers while a class is checked: a 10 ms timer keeps ticking (the
+    100 ms figure under load is bench/bench_batch.py's; here only that nothing runs in the GUI thread)."""
+    import time
+
+    from PySide6.QtCore import QTimer
+
+    window, essays = class_window
+    ticks: list[float] = []
+    timer = QTimer()
+    timer.setInterval(10)
+    timer.timeout.connect(lambda: ticks.append(time.perf_counter()))
+    timer.start()
+    with qtbot.waitSignal(window.batchShown, timeout=TIMEOUT):
+        window.check_class([essays])
+    timer.stop()
+    assert len(ticks) > 10
+
+
+def test_batch_model_is_a_valid_model(qtmodeltester, hand_result):
+    from sverka.gui.batch_view import BatchModel
+
+    model = BatchModel()
+    model.set_batch(api.BatchResult(items=(api.BatchItem("/x/a.txt", hand_result),
+                                           api.BatchItem("/x/b.docx", None, "b.docx: not a Word file"))))
+    qtmodeltester.check(model)
+    assert model.data(model.index(1, BatchModel.BORROWED)) == "not readable"
+    assert model.data(model.index(1, 0), Qt.ItemDataRole.ToolTipRole) == "b.docx: not a Word file"
