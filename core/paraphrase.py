@@ -1,0 +1,298 @@
+"""The paraphrase layer: sentences rewritten with synonyms, reordered, re-inflected, padded.
+
+Runs BESIDE the exact layer (:mod:`sverka.core.align`), never instead of it: it looks only at
+suspect sentences no exact passage touches, and its passages join the exact ones in the
+result (they never overlap on the suspect side).
+
+For one pair (suspect ``a``, source ``b``):
+
+1. **Bags.** Each sentence is the bag of its content tokens (canonical lemmas: stop words are
+   already gone). Two tokens *agree* when their lemmas are equal or synonyms
+   (:mod:`sverka.core.synonyms`: they share a synonym class).
+2. **Rarity.** A token's weight is its IDF over the sentences of the source,
+   ``ln((n + 1) / (df + 0.5))``: a word most sentences hold weighs little, a rare one much.
+3. **Candidates.** Sentence pairs sharing at least two agreeing tokens whose lemma (or
+   synonym) occurs in few source sentences (:data:`RARE_DF`); common words never propose a
+   pair, so the work stays proportional to the rare words of the suspect.
+4. **Acceptance.** Tokens are matched one to one (equal lemmas first, then synonyms, heaviest
+   first); the pair is accepted when at least :data:`MIN_AGREE` tokens agree, at least
+   :data:`MIN_RARE` of them rare, and the weighted Dice ``2·W(matched) / (W(a) + W(b))``
+   reaches :data:`MIN_DICE`: words the student added or the source has beyond them count
+   against it. Each suspect sentence takes its best source sentence.
+5. **Passages.** Accepted sentences that follow each other in the suspect (no sentence
+   between them) and lie within :data:`SOURCE_WINDOW` sentences in the source, in either
+   order, form one passage. Its pieces are the runs of matched suspect tokens; a replaced
+   or added word is inside the passage but not matched, so the shares count only what
+   agrees. An original sentence is never inside such a passage.
+6. **Kind** (``results.KINDS``): ``synonyms`` when synonyms replaced words and nothing else
+   changed; otherwise the changes found (edited: words added, dropped or replaced by a
+   non-synonym, stop words included; reordered; inflected) and ``paraphrase`` when several.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections import Counter, defaultdict
+
+import numpy as np
+
+from .results import Passage
+from .synonyms import table
+from .text import Tokens, words_in
+
+__all__ = ["MIN_AGREE", "MIN_DICE", "MIN_RARE", "paraphrase_passages"]
+
+#: Content tokens that must agree between two sentences.
+MIN_AGREE = 4
+#: Of which this many must be rare in the source (:data:`RARE_DF`).
+MIN_RARE = 2
+#: Weighted Dice of the two bags a pair needs.
+MIN_DICE = 0.5
+#: A suspect sentence needs this many content tokens to be looked at.
+MIN_SENTENCE_TOKENS = 4
+#: Source sentences apart that consecutive suspect sentences may come from and stay one passage.
+SOURCE_WINDOW = 4
+
+
+def _rare_df(n_sentences: int) -> int:
+    """A lemma held by at most this many source sentences is rare (proposes candidates)."""
+    return 20 + n_sentences // 200
+
+
+_WORD = re.compile(r"\w+", re.UNICODE)
+
+
+def _norm(w: str) -> str:
+    return w.lower().replace("ё", "е")
+
+
+def _sentences(t: Tokens) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(sentence id, first token, one past last token) of each sentence holding a token."""
+    sid = np.asarray(t.sentence_ids, dtype=np.int64)
+    if len(sid) == 0:
+        e = np.zeros(0, np.int64)
+        return e, e, e
+    first = np.flatnonzero(np.r_[True, sid[1:] != sid[:-1]])
+    last = np.r_[first[1:], len(sid)]
+    return sid[first], first, last
+
+
+def _document_frequency(t: Tokens) -> tuple[dict[int, int], int]:
+    """{lemma hash: sentences of ``t`` holding it}, number of sentences."""
+    sid = np.asarray(t.sentence_ids, dtype=np.int64)
+    h = np.asarray(t.hashes, dtype=np.uint64)
+    if len(h) == 0:
+        return {}, 0
+    order = np.lexsort((h, sid))
+    hs, ss = h[order], sid[order]
+    new = np.r_[True, (hs[1:] != hs[:-1]) | (ss[1:] != ss[:-1])]
+    values, counts = np.unique(hs[new], return_counts=True)
+    return dict(zip(values.tolist(), counts.tolist())), int(len(np.unique(sid)))
+
+
+def paraphrase_passages(a: Tokens, b: Tokens, exact: list[Passage], *, min_words: int,
+                        a_word_starts: np.ndarray) -> list[Passage]:
+    """The passages of ``a`` in ``b``: the ``exact`` ones, with what the paraphrase layer
+    found (see the module docstring) added or merged into them, sorted by suspect start.
+    ``min_words``: words of the suspect's text a paraphrase passage must span (as the exact
+    layer counts its minimum)."""
+    if len(a) == 0 or len(b) == 0:
+        return exact
+    syn = table()
+    ha = np.asarray(a.hashes, dtype=np.uint64)
+    hb = np.asarray(b.hashes, dtype=np.uint64)
+    a_sid, a_first, a_last = _sentences(a)
+    # sentences the exact layer matched (nearly) whole are left to it; a sentence it matched
+    # in part is looked at again, and an accepted one is merged with the exact passage
+    covered = np.zeros(len(a) + 1, dtype=np.int64)
+    for p in exact:
+        for q in (p.pieces or ((p.suspect_start, p.suspect_end, 0, 0),)):
+            i0 = int(np.searchsorted(a.starts, q[0], "left"))
+            i1 = int(np.searchsorted(a.ends, q[1], "right"))
+            covered[i0:i1] = 1
+    cum = np.r_[0, np.cumsum(covered[:-1])]
+    eligible = [k for k in range(len(a_sid))
+                if a_last[k] - a_first[k] >= MIN_SENTENCE_TOKENS
+                and (cum[a_last[k]] - cum[a_first[k]]) < 0.8 * (a_last[k] - a_first[k])]
+    if not eligible:
+        return exact
+    # lemma hash of the source -> suspect tokens it agrees with (same lemma or a synonym)
+    wanted: dict[int, list[int]] = defaultdict(list)
+    for k in eligible:
+        for i in range(int(a_first[k]), int(a_last[k])):
+            x = int(ha[i])
+            wanted[x].append(i)
+            for y in syn.alternatives_by_hash.get(x, ()):
+                wanted[y].append(i)
+    keys = np.fromiter(wanted.keys(), dtype=np.uint64, count=len(wanted))
+    at = np.flatnonzero(np.isin(hb, keys))
+    if len(at) < MIN_AGREE:
+        return exact
+    df, n_b = _document_frequency(b)
+    rare_df = _rare_df(n_b)
+    b_sid = np.asarray(b.sentence_ids, dtype=np.int64)
+    a_sent_of = np.asarray(a.sentence_ids, dtype=np.int64)
+    hits: dict[tuple[int, int], set[int]] = defaultdict(set)
+    for u in at.tolist():
+        h = int(hb[u])
+        if df.get(h, 0) > rare_df:
+            continue
+        sb = int(b_sid[u])
+        for i in wanted[h]:
+            hits[(int(a_sent_of[i]), sb)].add(i)
+    candidates = sorted(key for key, found in hits.items() if len(found) >= MIN_RARE)
+    if not candidates:
+        return exact
+    b_sids, b_first, b_last = _sentences(b)
+    b_index = {int(s): k for k, s in enumerate(b_sids.tolist())}
+    a_index = {int(s): k for k, s in enumerate(a_sid.tolist())}
+
+    def weight(h: int) -> float:
+        return math.log((n_b + 1) / (df.get(h, 0) + 0.5))
+
+    best: dict[int, tuple[float, int, list[tuple[int, int, bool]]]] = {}
+    for sa, sb in candidates:
+        ka, kb = a_index[sa], b_index[sb]
+        ia = range(int(a_first[ka]), int(a_last[ka]))
+        ib = range(int(b_first[kb]), int(b_last[kb]))
+        matched = _match(ia, ib, ha, hb, syn, weight)
+        if len(matched) < MIN_AGREE:
+            continue
+        if sum(1 for _, u, _ in matched if df.get(int(hb[u]), 0) <= rare_df) < MIN_RARE:
+            continue
+        wa = sum(weight(int(ha[i])) for i in ia)
+        wb = sum(weight(int(hb[u])) for u in ib)
+        wm = sum(weight(int(ha[i])) + weight(int(hb[u])) for i, u, _ in matched)
+        dice = wm / (wa + wb) if wa + wb else 0.0
+        if dice >= MIN_DICE and (sa not in best or dice > best[sa][0]):
+            best[sa] = (dice, sb, matched)
+    if not best:
+        return exact
+    # consecutive suspect sentences from nearby source sentences: one passage
+    groups: list[list[tuple[int, int, list]]] = []
+    for sa in sorted(best):
+        _, sb, matched = best[sa]
+        g = groups[-1] if groups else None
+        if g is not None and sa == g[-1][0] + 1 and abs(b_index[sb] - b_index[g[-1][1]]) <= SOURCE_WINDOW:
+            g.append((sa, sb, matched))
+        else:
+            groups.append([(sa, sb, matched)])
+    out = []
+    for g in groups:
+        pieces = []
+        for _, _, matched in g:
+            pieces.extend(_pieces(matched, a, b))
+        out.append((pieces, _kind(g, a, b, a_index, b_index, a_first, a_last, b_first, b_last, ha, hb)))
+    return _merged(exact, out, a_word_starts, min_words)
+
+
+def _merged(exact: list[Passage], found: list[tuple[list, str]], ws: np.ndarray, min_words: int) -> list[Passage]:
+    """The exact passages with the paraphrase groups: a group overlapping exact passages on the
+    suspect side becomes one passage with them (pieces united); the rest stand alone."""
+    items = [(p.suspect_start, p.suspect_end, list(p.pieces or ((p.suspect_start, p.suspect_end, p.source_start,
+              p.source_end),)), p.kind, p) for p in exact]
+    for pieces, kind in found:
+        items.append((min(q[0] for q in pieces), max(q[1] for q in pieces), pieces, kind, None))
+    items.sort(key=lambda x: (x[0], x[1]))
+    clusters: list[list] = []
+    for it in items:
+        if clusters and it[0] < max(x[1] for x in clusters[-1]):
+            clusters[-1].append(it)
+        else:
+            clusters.append([it])
+    out: list[Passage] = []
+    for c in clusters:
+        if all(x[4] is not None for x in c):  # exact passages only: as the exact layer made them
+            out.extend(x[4] for x in c)
+            continue
+        pieces = sorted({q for x in c for q in x[2]})
+        c0, c1 = min(q[0] for q in pieces), max(q[1] for q in pieces)
+        d0, d1 = min(q[2] for q in pieces), max(q[3] for q in pieces)
+        words = words_in(ws, [(c0, c1)])
+        if words < min_words:
+            continue
+        matched = words_in(ws, _merge([(q[0], q[1]) for q in pieces]))
+        kinds = {x[3] for x in c} - {"verbatim"}
+        kind = "verbatim" if not kinds else kinds.pop() if len(kinds) == 1 else "paraphrase"
+        out.append(Passage(c0, c1, d0, d1, words, "paraphrase", matched=matched, pieces=tuple(pieces), kind=kind))
+    return out
+
+
+def _match(ia: range, ib: range, ha: np.ndarray, hb: np.ndarray, syn, weight) -> list[tuple[int, int, bool]]:
+    """One-to-one agreeing tokens ``(suspect i, source u, by synonym)``: equal lemmas first,
+    then synonyms, heaviest suspect tokens first."""
+    free_b: dict[int, list[int]] = defaultdict(list)
+    for u in ib:
+        free_b[int(hb[u])].append(u)
+    out: list[tuple[int, int, bool]] = []
+    rest = []
+    for i in sorted(ia, key=lambda i: -weight(int(ha[i]))):
+        x = int(ha[i])
+        if free_b.get(x):
+            out.append((i, free_b[x].pop(0), False))
+        else:
+            rest.append(i)
+    for i in rest:
+        for y in syn.alternatives_by_hash.get(int(ha[i]), ()):
+            if free_b.get(y):
+                out.append((i, free_b[y].pop(0), True))
+                break
+    out.sort()
+    return out
+
+
+def _pieces(matched: list[tuple[int, int, bool]], a: Tokens, b: Tokens) -> list[tuple[int, int, int, int]]:
+    """Runs of consecutive matched suspect tokens, each with the hull of its source tokens."""
+    out = []
+    run: list[tuple[int, int, bool]] = []
+    for m in matched:
+        if run and m[0] != run[-1][0] + 1:
+            out.append(run)
+            run = []
+        run.append(m)
+    if run:
+        out.append(run)
+    return [(int(a.starts[r[0][0]]), int(a.ends[r[-1][0]]),
+             int(min(b.starts[u] for _, u, _ in r)), int(max(b.ends[u] for _, u, _ in r))) for r in out]
+
+
+def _merge(ranges: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    out: list[list[int]] = []
+    for x0, x1 in sorted(ranges):
+        if out and x0 <= out[-1][1]:
+            out[-1][1] = max(out[-1][1], x1)
+        else:
+            out.append([x0, x1])
+    return [(x0, x1) for x0, x1 in out]
+
+
+def _stop_words(t: Tokens, i0: int, i1: int) -> Counter:
+    """Words of the text between tokens ``i0`` and ``i1 - 1`` (inclusive) that are not tokens."""
+    c0, c1 = int(t.starts[i0]), int(t.ends[i1 - 1])
+    kept = {int(s) for s in t.starts[i0:i1].tolist()}
+    return Counter(_norm(m.group()) for m in _WORD.finditer(t.text, c0, c1) if m.start() not in kept)
+
+
+def _kind(group, a: Tokens, b: Tokens, a_index, b_index, a_first, a_last, b_first, b_last,
+          ha: np.ndarray, hb: np.ndarray) -> str:
+    found: set[str] = set()
+    if any(b_index[y[1]] < b_index[x[1]] for x, y in zip(group, group[1:])):
+        found.add("reordered")
+    for sa, sb, matched in group:
+        ka, kb = a_index[sa], b_index[sb]
+        a0, a1, b0, b1 = int(a_first[ka]), int(a_last[ka]), int(b_first[kb]), int(b_last[kb])
+        if any(m[2] for m in matched):
+            found.add("synonyms")
+        if len(matched) < a1 - a0 or len(matched) < b1 - b0 or _stop_words(a, a0, a1) != _stop_words(b, b0, b1):
+            found.add("edited")
+        us = [u for _, u, _ in matched]
+        if any(y < x for x, y in zip(us, us[1:])):
+            found.add("reordered")
+        for i, u, by_synonym in matched:
+            if not by_synonym and _norm(a.text[a.starts[i]:a.ends[i]]) != _norm(b.text[b.starts[u]:b.ends[u]]):
+                found.add("inflected")
+                break
+    if not found:
+        return "verbatim"
+    return found.pop() if len(found) == 1 else "paraphrase"
