@@ -130,7 +130,8 @@ def main() -> int:
     from sverka.core.synonyms import table
 
     if args.no_synonyms:  # lemmas only: what the synonym table adds
-        empty = synonyms.SynonymTable("empty", (), {}, {}, {}, {})
+        empty = synonyms.SynonymTable("empty", (), {}, {}, {}, {}, np.zeros(0, np.uint64), np.zeros(1, np.int64),
+                                        np.zeros(0, np.uint64))
         synonyms.table = paraphrase.table = lambda: empty
 
     rng = np.random.default_rng(args.seed)

@@ -29,7 +29,7 @@ from .candidates import (PAIR_WORDS, SENTENCE_MIN_TOKENS, co_occurring, pair_key
 from .candidates import rank as rank_candidates
 from .document import Document
 from .exclusions import apply_exclusions, marked_spans, merge, total
-from .paraphrase import paraphrase_passages
+from .paraphrase import paraphrase_passages, sentence_frequency
 from .progress import NEVER_CANCELLED, CancelToken, Progress, no_progress
 from .results import CheckResult, CrossCheckResult, CrossPair, Passage, SourceMatch, SuspectInfo
 from .sentences import sentence_hashes, seq2
@@ -88,6 +88,10 @@ class Prepared:
         return pair_keys(self.tokens)
 
     @cached_property
+    def sentence_frequency(self):  # sentences holding each lemma (the paraphrase layer's weights)
+        return sentence_frequency(self.tokens)
+
+    @cached_property
     def retrieval_pairs(self) -> tuple[np.ndarray, np.ndarray]:  # pair keys and their variants (a check)
         h, pos = self.pairs
         vh, vpos = variant_pair_keys(self.tokens)
@@ -142,7 +146,8 @@ def _align(a: Prepared, b: Prepared, settings: Settings) -> list[Passage]:
         a_word_starts=a.word_starts,
         b_side=b.source_side,
     )
-    return paraphrase_passages(a.tokens, b.tokens, exact, min_words=min_words, a_word_starts=a.word_starts)
+    return paraphrase_passages(a.tokens, b.tokens, exact, min_words=min_words, a_word_starts=a.word_starts,
+                               b_frequency=b.sentence_frequency)
 
 
 def _short_passage(a: Prepared, b: Prepared) -> Passage | None:

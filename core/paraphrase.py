@@ -11,9 +11,10 @@ For one pair (suspect ``a``, source ``b``):
    (:mod:`sverka.core.synonyms`: they share a synonym class).
 2. **Rarity.** A token's weight is its IDF over the sentences of the source,
    ``ln((n + 1) / (df + 0.5))``: a word most sentences hold weighs little, a rare one much.
-3. **Candidates.** Sentence pairs sharing at least two agreeing tokens whose lemma (or
-   synonym) occurs in few source sentences (:data:`RARE_DF`); common words never propose a
-   pair, so the work stays proportional to the rare words of the suspect.
+3. **Candidates.** Sentence pairs sharing at least :data:`MIN_RARE` agreeing tokens whose
+   lemma (or synonym) occurs in few source sentences (:func:`_rare_df`); common words never
+   propose a pair; per suspect sentence the :data:`CANDIDATES_PER_SENTENCE` sharing the most
+   are scored, so the work stays proportional to the suspect.
 4. **Acceptance.** Tokens are matched one to one (equal lemmas first, then synonyms, heaviest
    first); the pair is accepted when at least :data:`MIN_AGREE` tokens agree, at least
    :data:`MIN_RARE` of them rare, and the weighted Dice ``2·W(matched) / (W(a) + W(b))``
@@ -31,7 +32,6 @@ For one pair (suspect ``a``, source ``b``):
 
 from __future__ import annotations
 
-import math
 import re
 from collections import Counter, defaultdict
 
@@ -41,16 +41,21 @@ from .results import Passage
 from .synonyms import table
 from .text import Tokens, words_in
 
-__all__ = ["MIN_AGREE", "MIN_DICE", "MIN_RARE", "paraphrase_passages"]
+__all__ = ["MIN_AGREE", "MIN_DICE", "MIN_RARE", "paraphrase_passages", "sentence_frequency"]
 
 #: Content tokens that must agree between two sentences.
 MIN_AGREE = 4
 #: Of which this many must be rare in the source (:data:`RARE_DF`).
-MIN_RARE = 2
+MIN_RARE = 3
 #: Weighted Dice of the two bags a pair needs.
 MIN_DICE = 0.5
 #: A suspect sentence needs this many content tokens to be looked at.
 MIN_SENTENCE_TOKENS = 4
+#: Source sentences scored in full per suspect sentence (those sharing the most rare words).
+CANDIDATES_PER_SENTENCE = 3
+#: (source token, suspect token) pairs agreeing through a rare lemma, per token of the two
+#: texts: a repetitive text cannot blow up the work.
+PAIRS_PER_TOKEN = 4
 #: Source sentences apart that consecutive suspect sentences may come from and stay one passage.
 SOURCE_WINDOW = 4
 
@@ -78,25 +83,43 @@ def _sentences(t: Tokens) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     return sid[first], first, last
 
 
-def _document_frequency(t: Tokens) -> tuple[dict[int, int], int]:
-    """{lemma hash: sentences of ``t`` holding it}, number of sentences."""
+def sentence_frequency(t: Tokens) -> tuple[np.ndarray, np.ndarray, int]:
+    """(sorted lemma hashes, sentences of ``t`` holding each, number of sentences)."""
     sid = np.asarray(t.sentence_ids, dtype=np.int64)
     h = np.asarray(t.hashes, dtype=np.uint64)
     if len(h) == 0:
-        return {}, 0
+        return h, np.zeros(0, np.int64), 0
     order = np.lexsort((h, sid))
     hs, ss = h[order], sid[order]
     new = np.r_[True, (hs[1:] != hs[:-1]) | (ss[1:] != ss[:-1])]
-    values, counts = np.unique(hs[new], return_counts=True)
-    return dict(zip(values.tolist(), counts.tolist())), int(len(np.unique(sid)))
+    values, counts = _unique_counts(hs[new])
+    return values, counts, int(1 + np.count_nonzero(sid[1:] != sid[:-1]))
+
+
+def _unique_counts(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(sorted distinct values, counts) by one sort (numpy's hashed unique is slower here)."""
+    s = np.sort(x)
+    if len(s) == 0:
+        return s, np.zeros(0, np.int64)
+    first = np.flatnonzero(np.r_[True, s[1:] != s[:-1]])
+    return s[first], np.diff(np.r_[first, len(s)])
+
+
+def _lookup(values: np.ndarray, counts: np.ndarray, h: np.ndarray) -> np.ndarray:
+    """counts[k] where values[k] == h, else 0 (values sorted)."""
+    if len(values) == 0:
+        return np.zeros(len(h), np.int64)
+    at = np.minimum(np.searchsorted(values, h), len(values) - 1)
+    return np.where(values[at] == h, counts[at], 0)
 
 
 def paraphrase_passages(a: Tokens, b: Tokens, exact: list[Passage], *, min_words: int,
-                        a_word_starts: np.ndarray) -> list[Passage]:
+                        a_word_starts: np.ndarray, b_frequency=None) -> list[Passage]:
     """The passages of ``a`` in ``b``: the ``exact`` ones, with what the paraphrase layer
     found (see the module docstring) added or merged into them, sorted by suspect start.
     ``min_words``: words of the suspect's text a paraphrase passage must span (as the exact
-    layer counts its minimum)."""
+    layer counts its minimum). ``b_frequency``: ``sentence_frequency(b)``, kept by the caller
+    (a source met by many suspects)."""
     if len(a) == 0 or len(b) == 0:
         return exact
     syn = table()
@@ -112,58 +135,83 @@ def paraphrase_passages(a: Tokens, b: Tokens, exact: list[Passage], *, min_words
             i1 = int(np.searchsorted(a.ends, q[1], "right"))
             covered[i0:i1] = 1
     cum = np.r_[0, np.cumsum(covered[:-1])]
-    eligible = [k for k in range(len(a_sid))
-                if a_last[k] - a_first[k] >= MIN_SENTENCE_TOKENS
-                and (cum[a_last[k]] - cum[a_first[k]]) < 0.8 * (a_last[k] - a_first[k])]
-    if not eligible:
+    size = a_last - a_first
+    eligible = (size >= MIN_SENTENCE_TOKENS) & ((cum[a_last] - cum[a_first]) < 0.8 * size)
+    if not eligible.any():
         return exact
-    # lemma hash of the source -> suspect tokens it agrees with (same lemma or a synonym)
-    wanted: dict[int, list[int]] = defaultdict(list)
-    for k in eligible:
-        for i in range(int(a_first[k]), int(a_last[k])):
-            x = int(ha[i])
-            wanted[x].append(i)
-            for y in syn.alternatives_by_hash.get(x, ()):
-                wanted[y].append(i)
-    keys = np.fromiter(wanted.keys(), dtype=np.uint64, count=len(wanted))
-    at = np.flatnonzero(np.isin(hb, keys))
+    # (lemma hash, suspect token) for each lemma a suspect token agrees with: its own, its synonyms
+    tok = np.flatnonzero(np.repeat(eligible, size))
+    key_h, key_i = [ha[tok]], [tok]
+    which, alt = syn.alternatives_of(ha[tok])
+    key_h.append(alt)
+    key_i.append(tok[which])
+    kh, ki = np.concatenate(key_h), np.concatenate(key_i)
+    order = np.argsort(kh, kind="stable")
+    kh, ki = kh[order], ki[order]
+    at = np.flatnonzero(np.isin(hb, kh))
     if len(at) < MIN_AGREE:
         return exact
-    df, n_b = _document_frequency(b)
+    values, counts, n_b = b_frequency if b_frequency is not None else sentence_frequency(b)
     rare_df = _rare_df(n_b)
     b_sid = np.asarray(b.sentence_ids, dtype=np.int64)
     a_sent_of = np.asarray(a.sentence_ids, dtype=np.int64)
-    hits: dict[tuple[int, int], set[int]] = defaultdict(set)
-    for u in at.tolist():
-        h = int(hb[u])
-        if df.get(h, 0) > rare_df:
-            continue
-        sb = int(b_sid[u])
-        for i in wanted[h]:
-            hits[(int(a_sent_of[i]), sb)].add(i)
-    candidates = sorted(key for key, found in hits.items() if len(found) >= MIN_RARE)
-    if not candidates:
+    df_b = _lookup(values, counts, hb)
+    at = at[df_b[at] <= rare_df]
+    # every (source token u, suspect token i) agreeing through a rare lemma; bounded by the
+    # texts' lengths (the lemmas making the most pairs dropped first)
+    lo, hi = np.searchsorted(kh, hb[at], "left"), np.searchsorted(kh, hb[at], "right")
+    cnt = hi - lo
+    budget = PAIRS_PER_TOKEN * (len(a) + len(b))
+    if int(cnt.sum()) > budget:
+        per_lemma = cnt * df_b[at]  # ~ pairs the lemma makes
+        limit = np.sort(per_lemma)[np.searchsorted(np.cumsum(np.sort(cnt)), budget)] \
+            if np.cumsum(np.sort(cnt))[-1] > budget else per_lemma.max() + 1
+        keep = per_lemma < limit
+        at, lo, cnt = at[keep], lo[keep], cnt[keep]
+    u = np.repeat(at, cnt)
+    first = np.repeat(np.cumsum(cnt) - cnt, cnt)
+    i = ki[np.repeat(lo, cnt) + (np.arange(int(cnt.sum())) - first)]
+    if len(i) == 0:
         return exact
+    # sentence pairs with at least MIN_RARE distinct suspect tokens agreeing; per suspect
+    # sentence the CANDIDATES_PER_SENTENCE best (most such tokens) are scored in full
+    n_sb = int(b_sid.max()) + 1
+    pair_tok = _unique_counts((a_sent_of[i] * n_sb + b_sid[u]) * len(a) + i)[0]
+    codes, n_agree = _unique_counts(pair_tok // len(a))
+    sa_len = np.zeros(int(a_sent_of.max()) + 1, np.int64)
+    sa_len[a_sid] = a_last - a_first
+    # a pair reaching MIN_DICE shares about half its weight, mostly in rare words
+    ok = (n_agree >= MIN_RARE) & (4 * n_agree >= sa_len[codes // n_sb])
+    codes, n_agree = codes[ok], n_agree[ok]
+    if len(codes) == 0:
+        return exact
+    sa_of, sb_of = codes // n_sb, codes % n_sb
+    by = np.lexsort((sb_of, -n_agree, sa_of))
+    sa_of, sb_of = sa_of[by], sb_of[by]
+    rank_in = np.arange(len(by)) - np.searchsorted(sa_of, sa_of, "left")
+    keep = rank_in < CANDIDATES_PER_SENTENCE
+    candidates = list(zip(sa_of[keep].tolist(), sb_of[keep].tolist()))
     b_sids, b_first, b_last = _sentences(b)
     b_index = {int(s): k for k, s in enumerate(b_sids.tolist())}
     a_index = {int(s): k for k, s in enumerate(a_sid.tolist())}
-
-    def weight(h: int) -> float:
-        return math.log((n_b + 1) / (df.get(h, 0) + 0.5))
+    # IDF weights over the source's sentences
+    wa_tok = np.log((n_b + 1) / (_lookup(values, counts, ha) + 0.5)).tolist()
+    wb_tok = np.log((n_b + 1) / (df_b + 0.5)).tolist()
+    rare_b = (df_b <= rare_df).tolist()
 
     best: dict[int, tuple[float, int, list[tuple[int, int, bool]]]] = {}
     for sa, sb in candidates:
         ka, kb = a_index[sa], b_index[sb]
         ia = range(int(a_first[ka]), int(a_last[ka]))
         ib = range(int(b_first[kb]), int(b_last[kb]))
-        matched = _match(ia, ib, ha, hb, syn, weight)
+        matched = _match(ia, ib, ha, hb, syn, wa_tok)
         if len(matched) < MIN_AGREE:
             continue
-        if sum(1 for _, u, _ in matched if df.get(int(hb[u]), 0) <= rare_df) < MIN_RARE:
+        if sum(1 for _, u, _ in matched if rare_b[u]) < MIN_RARE:
             continue
-        wa = sum(weight(int(ha[i])) for i in ia)
-        wb = sum(weight(int(hb[u])) for u in ib)
-        wm = sum(weight(int(ha[i])) + weight(int(hb[u])) for i, u, _ in matched)
+        wa = sum(wa_tok[i] for i in ia)
+        wb = sum(wb_tok[u] for u in ib)
+        wm = sum(wa_tok[i] + wb_tok[u] for i, u, _ in matched)
         dice = wm / (wa + wb) if wa + wb else 0.0
         if dice >= MIN_DICE and (sa not in best or dice > best[sa][0]):
             best[sa] = (dice, sb, matched)
@@ -219,7 +267,7 @@ def _merged(exact: list[Passage], found: list[tuple[list, str]], ws: np.ndarray,
     return out
 
 
-def _match(ia: range, ib: range, ha: np.ndarray, hb: np.ndarray, syn, weight) -> list[tuple[int, int, bool]]:
+def _match(ia: range, ib: range, ha: np.ndarray, hb: np.ndarray, syn, weight: list[float]) -> list[tuple[int, int, bool]]:
     """One-to-one agreeing tokens ``(suspect i, source u, by synonym)``: equal lemmas first,
     then synonyms, heaviest suspect tokens first."""
     free_b: dict[int, list[int]] = defaultdict(list)
@@ -227,7 +275,7 @@ def _match(ia: range, ib: range, ha: np.ndarray, hb: np.ndarray, syn, weight) ->
         free_b[int(hb[u])].append(u)
     out: list[tuple[int, int, bool]] = []
     rest = []
-    for i in sorted(ia, key=lambda i: -weight(int(ha[i]))):
+    for i in sorted(ia, key=lambda i: -weight[i]):
         x = int(ha[i])
         if free_b.get(x):
             out.append((i, free_b[x].pop(0), False))

@@ -24,6 +24,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
+import numpy as np
+
 from .hashing import hash_text
 
 __all__ = ["FORMAT_VERSION", "SynonymTable", "class_key", "table"]
@@ -48,6 +50,22 @@ class SynonymTable:
     members: dict[int, tuple[str, ...]]
     by_hash: dict[int, tuple[int, ...]]  # hash_text(lemma) -> class keys (class_key)
     alternatives_by_hash: dict[int, tuple[int, ...]]  # hash_text(lemma) -> hashes of its synonyms
+    sorted_hashes: np.ndarray  # uint64, sorted: hash_text of every lemma of the table
+    alt_start: np.ndarray  # int64: alternatives of sorted_hashes[k] are alt_flat[alt_start[k]:alt_start[k + 1]]
+    alt_flat: np.ndarray  # uint64
+
+    def alternatives_of(self, hashes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """(index into ``hashes``, hash of a synonym) for every synonym of every lemma hash."""
+        h = np.asarray(hashes, dtype=np.uint64)
+        if len(self.sorted_hashes) == 0 or len(h) == 0:
+            return np.zeros(0, np.int64), np.zeros(0, np.uint64)
+        k = np.minimum(np.searchsorted(self.sorted_hashes, h), len(self.sorted_hashes) - 1)
+        found = self.sorted_hashes[k] == h
+        lo = np.where(found, self.alt_start[k], 0)
+        cnt = np.where(found, self.alt_start[k + 1] - self.alt_start[k], 0)
+        which = np.repeat(np.arange(len(h)), cnt)
+        first = np.repeat(np.cumsum(cnt) - cnt, cnt)
+        return which, self.alt_flat[np.repeat(lo, cnt) + (np.arange(int(cnt.sum())) - first)]
 
     def classes(self, lemma: str) -> tuple[int, ...]:
         return self.by_lemma.get(lemma, ())
@@ -87,7 +105,11 @@ def load(path: Path = PATH) -> SynonymTable:
         for w, ids in by_lemma.items()
     }
     version = f"{FORMAT_VERSION}:{hashlib.sha256(raw).hexdigest()[:12]}"
-    return SynonymTable(version, tuple(header), by_lemma, frozen, by_hash, alternatives)
+    hashes = np.array(sorted(by_hash), dtype=np.uint64)
+    alts = [alternatives[h] for h in hashes.tolist()]
+    start = np.r_[0, np.cumsum([len(x) for x in alts])].astype(np.int64)
+    flat = np.array([y for x in alts for y in x], dtype=np.uint64)
+    return SynonymTable(version, tuple(header), by_lemma, frozen, by_hash, alternatives, hashes, start, flat)
 
 
 @lru_cache(maxsize=1)
