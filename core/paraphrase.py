@@ -251,8 +251,11 @@ def _merged(exact: list[Passage], found: list[tuple[list, str]], ws: np.ndarray,
             clusters.append([it])
     out: list[Passage] = []
     for c in clusters:
-        if all(x[4] is not None for x in c):  # exact passages only: as the exact layer made them
-            out.extend(x[4] for x in c)
+        exact_spans = [(x[0], x[1]) for x in c if x[4] is not None]
+        adds = [q for x in c if x[4] is None for q in x[2]
+                if not any(s0 <= q[0] and q[1] <= s1 for s0, s1 in exact_spans)]
+        if not adds and exact_spans:  # nothing beyond what the exact layer matched: as it made it
+            out.extend(x[4] for x in c if x[4] is not None)
             continue
         pieces = sorted({q for x in c for q in x[2]})
         c0, c1 = min(q[0] for q in pieces), max(q[1] for q in pieces)
