@@ -55,7 +55,7 @@ MIN_SENTENCE_TOKENS = 4
 CANDIDATES_PER_SENTENCE = 3
 #: (source token, suspect token) pairs agreeing through a rare lemma, per token of the two
 #: texts: a repetitive text cannot blow up the work.
-PAIRS_PER_TOKEN = 4
+PAIRS_PER_TOKEN = 1
 #: Source sentences apart that consecutive suspect sentences may come from and stay one passage.
 SOURCE_WINDOW = 4
 
