@@ -62,6 +62,7 @@ def pair_keys(tokens: Tokens) -> tuple[np.ndarray, np.ndarray]:
     return h, pos
 
 
+VARIANT_SWAPS = True
 #: Synonyms of one word put back in its variant pair keys, at most.
 MAX_ALTERNATIVES = 8
 
@@ -86,13 +87,14 @@ def variant_pair_keys(tokens: Tokens) -> tuple[np.ndarray, np.ndarray]:
         return np.zeros(0, np.uint64), np.zeros(0, np.int64)
     xs, ys, ps = [], [], []
     near = np.flatnonzero(sid[1:] == sid[:-1])  # i and i + 1 in one sentence
-    xs.append(h[near + 1])
-    ys.append(h[near])
-    ps.append(near)  # swapped neighbours
-    skip = np.flatnonzero(sid[2:] == sid[:-2]) if n > 2 else np.zeros(0, np.int64)
-    xs.append(h[skip])
-    ys.append(h[skip + 2])
-    ps.append(skip)  # a word inserted between them
+    if VARIANT_SWAPS:
+        xs.append(h[near + 1])
+        ys.append(h[near])
+        ps.append(near)  # swapped neighbours
+        skip = np.flatnonzero(sid[2:] == sid[:-2]) if n > 2 else np.zeros(0, np.int64)
+        xs.append(h[skip])
+        ys.append(h[skip + 2])
+        ps.append(skip)  # a word inserted between them
     alternatives = table().alternatives_by_hash
     alt = [alternatives.get(x, ())[:MAX_ALTERNATIVES] for x in h.tolist()]
     extra_x, extra_y, extra_p = [], [], []

@@ -29,7 +29,7 @@ from .candidates import (PAIR_WORDS, SENTENCE_MIN_TOKENS, co_occurring, pair_key
 from .candidates import rank as rank_candidates
 from .document import Document
 from .exclusions import apply_exclusions, marked_spans, merge, total
-from .paraphrase import paraphrase_passages, sentence_frequency
+from .paraphrase import SourceStats, paraphrase_passages, suspect_keys
 from .progress import NEVER_CANCELLED, CancelToken, Progress, no_progress
 from .results import CheckResult, CrossCheckResult, CrossPair, Passage, SourceMatch, SuspectInfo
 from .sentences import sentence_hashes, seq2
@@ -88,8 +88,12 @@ class Prepared:
         return pair_keys(self.tokens)
 
     @cached_property
-    def sentence_frequency(self):  # sentences holding each lemma (the paraphrase layer's weights)
-        return sentence_frequency(self.tokens)
+    def paraphrase_stats(self) -> SourceStats:  # this document's own part of the paraphrase layer
+        return SourceStats.of(self.tokens)
+
+    @cached_property
+    def paraphrase_keys(self) -> tuple[np.ndarray, np.ndarray]:  # its lemmas and their synonyms, as a suspect
+        return suspect_keys(self.tokens)
 
     @cached_property
     def retrieval_pairs(self) -> tuple[np.ndarray, np.ndarray]:  # pair keys and their variants (a check)
@@ -147,7 +151,7 @@ def _align(a: Prepared, b: Prepared, settings: Settings) -> list[Passage]:
         b_side=b.source_side,
     )
     return paraphrase_passages(a.tokens, b.tokens, exact, min_words=min_words, a_word_starts=a.word_starts,
-                               b_frequency=b.sentence_frequency)
+                               b_stats=b.paraphrase_stats, a_keys=a.paraphrase_keys)
 
 
 def _short_passage(a: Prepared, b: Prepared) -> Passage | None:
@@ -208,19 +212,30 @@ def _coverage(passages: Sequence[Passage], text: str) -> float:
 MAX_POSTING = 5000
 
 
+#: Documents reached only through variant pair keys (a paraphrase's source) aligned per check,
+#: at most: a variant key of two common words meets many documents by chance.
+VARIANT_CANDIDATES = 6
+
+
 def retrieve(index: "Index", a: Prepared, settings: Settings) -> list[tuple[int, int]]:
     """``[(doc_id, score)]``: the stored documents that may hold a passage of ``a``, best
-    first, at most ``settings.max_candidates`` (see :mod:`sverka.core.candidates`)."""
+    first, at most ``settings.max_candidates`` (see :mod:`sverka.core.candidates`), then
+    at most :data:`VARIANT_CANDIDATES` more that only its variant pair keys reach."""
     pairs = a.retrieval_pairs
     pair_rows = index.pair_postings(np.unique(pairs[0]), max_posting=MAX_POSTING) if len(pairs[0]) else None
     sent_rows = index.sentence_postings(np.unique(a.sentences[0]), max_posting=MAX_POSTING) if len(a.sentences[0]) else None
     empty = (np.zeros(0, np.uint64), np.zeros(0, np.int64), np.zeros(0, np.int64))
     gap = settings.max_gap_words
-    return rank_candidates(
-        pairs, pair_rows or empty, a.sentences, sent_rows or empty,
-        near_suspect=gap + PAIR_WORDS + 1, near_source=gap * SOURCE_WINDOW + 2 * PAIR_WORDS + 2,
-        limit=settings.max_candidates, sentence_bounds=sentence_bounds(a.tokens),
-    )
+    ranked = []
+    for keys in (a.pairs, pairs):
+        ranked.append(rank_candidates(
+            keys, pair_rows or empty, a.sentences, sent_rows or empty,
+            near_suspect=gap + PAIR_WORDS + 1, near_source=gap * SOURCE_WINDOW + 2 * PAIR_WORDS + 2,
+            limit=settings.max_candidates, sentence_bounds=sentence_bounds(a.tokens),
+        ))
+    exact, with_variants = ranked
+    seen = {d for d, _ in exact}
+    return exact + [(d, c) for d, c in with_variants if d not in seen][:VARIANT_CANDIDATES]
 
 
 def check_document(

@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter, defaultdict
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -41,7 +42,7 @@ from .results import Passage
 from .synonyms import table
 from .text import Tokens, words_in
 
-__all__ = ["MIN_AGREE", "MIN_DICE", "MIN_RARE", "paraphrase_passages", "sentence_frequency"]
+__all__ = ["MIN_AGREE", "MIN_DICE", "MIN_RARE", "SourceStats", "paraphrase_passages", "suspect_keys"]
 
 #: Content tokens that must agree between two sentences.
 MIN_AGREE = 4
@@ -83,17 +84,41 @@ def _sentences(t: Tokens) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     return sid[first], first, last
 
 
-def sentence_frequency(t: Tokens) -> tuple[np.ndarray, np.ndarray, int]:
-    """(sorted lemma hashes, sentences of ``t`` holding each, number of sentences)."""
-    sid = np.asarray(t.sentence_ids, dtype=np.int64)
-    h = np.asarray(t.hashes, dtype=np.uint64)
-    if len(h) == 0:
-        return h, np.zeros(0, np.int64), 0
-    order = np.lexsort((h, sid))
-    hs, ss = h[order], sid[order]
-    new = np.r_[True, (hs[1:] != hs[:-1]) | (ss[1:] != ss[:-1])]
-    values, counts = _unique_counts(hs[new])
-    return values, counts, int(1 + np.count_nonzero(sid[1:] != sid[:-1]))
+@dataclass(frozen=True, eq=False)
+class SourceStats:
+    """What the layer needs of a source alone, computed once and kept with it (a source met by
+    many suspects): its lemma hashes sorted, and how many of its sentences hold each token's lemma."""
+
+    n_sentences: int
+    values: np.ndarray  # sorted distinct lemma hashes
+    counts: np.ndarray  # sentences holding values[k]
+    df_token: np.ndarray  # int64 per token: sentences holding its lemma
+    order: np.ndarray  # argsort of the token hashes
+    sorted_hashes: np.ndarray
+    sentences: tuple[np.ndarray, np.ndarray, np.ndarray]  # _sentences(t)
+
+    @classmethod
+    def of(cls, t: Tokens) -> "SourceStats":
+        sid = np.asarray(t.sentence_ids, dtype=np.int64)
+        h = np.asarray(t.hashes, dtype=np.uint64)
+        if len(h) == 0:
+            e = np.zeros(0, np.int64)
+            return cls(0, h, e, e, e, h, (e, e, e))
+        order = np.lexsort((sid, h))
+        hs, ss = h[order], sid[order]
+        new = np.r_[True, (hs[1:] != hs[:-1]) | (ss[1:] != ss[:-1])]
+        values, counts = _unique_counts(hs[new])
+        df_token = _lookup(values, counts, h)
+        return cls(int(1 + np.count_nonzero(sid[1:] != sid[:-1])), values, counts, df_token, order, hs,
+                   _sentences(t))
+
+    def positions_of(self, keys: np.ndarray) -> np.ndarray:
+        """Sorted positions of the tokens whose hash is one of ``keys`` (sorted, distinct)."""
+        lo = np.searchsorted(self.sorted_hashes, keys, "left")
+        hi = np.searchsorted(self.sorted_hashes, keys, "right")
+        cnt = hi - lo
+        first = np.repeat(np.cumsum(cnt) - cnt, cnt)
+        return np.sort(self.order[np.repeat(lo, cnt) + (np.arange(int(cnt.sum())) - first)])
 
 
 def _unique_counts(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -113,12 +138,24 @@ def _lookup(values: np.ndarray, counts: np.ndarray, h: np.ndarray) -> np.ndarray
     return np.where(values[at] == h, counts[at], 0)
 
 
+def suspect_keys(a: Tokens) -> tuple[np.ndarray, np.ndarray]:
+    """(lemma hash, suspect token) for each lemma a token of ``a`` agrees with (its own and its
+    synonyms), sorted by hash."""
+    ha = np.asarray(a.hashes, dtype=np.uint64)
+    tok = np.arange(len(ha), dtype=np.int64)
+    which, alt = table().alternatives_of(ha)
+    kh, ki = np.concatenate([ha, alt]), np.concatenate([tok, tok[which]])
+    order = np.argsort(kh, kind="stable")
+    return kh[order], ki[order]
+
+
 def paraphrase_passages(a: Tokens, b: Tokens, exact: list[Passage], *, min_words: int,
-                        a_word_starts: np.ndarray, b_frequency=None) -> list[Passage]:
+                        a_word_starts: np.ndarray, b_stats: SourceStats | None = None,
+                        a_keys: tuple[np.ndarray, np.ndarray] | None = None) -> list[Passage]:
     """The passages of ``a`` in ``b``: the ``exact`` ones, with what the paraphrase layer
     found (see the module docstring) added or merged into them, sorted by suspect start.
     ``min_words``: words of the suspect's text a paraphrase passage must span (as the exact
-    layer counts its minimum). ``b_frequency``: ``sentence_frequency(b)``, kept by the caller
+    layer counts its minimum). ``b_stats``: ``SourceStats.of(b)`` and ``a_keys``: ``suspect_keys(a)``, kept by the caller
     (a source met by many suspects)."""
     if len(a) == 0 or len(b) == 0:
         return exact
@@ -140,22 +177,18 @@ def paraphrase_passages(a: Tokens, b: Tokens, exact: list[Passage], *, min_words
     if not eligible.any():
         return exact
     # (lemma hash, suspect token) for each lemma a suspect token agrees with: its own, its synonyms
-    tok = np.flatnonzero(np.repeat(eligible, size))
-    key_h, key_i = [ha[tok]], [tok]
-    which, alt = syn.alternatives_of(ha[tok])
-    key_h.append(alt)
-    key_i.append(tok[which])
-    kh, ki = np.concatenate(key_h), np.concatenate(key_i)
-    order = np.argsort(kh, kind="stable")
-    kh, ki = kh[order], ki[order]
-    at = np.flatnonzero(np.isin(hb, kh))
+    kh, ki = a_keys if a_keys is not None else suspect_keys(a)
+    keep = np.repeat(eligible, size)[ki]
+    kh, ki = kh[keep], ki[keep]
+    stats = b_stats if b_stats is not None else SourceStats.of(b)
+    at = stats.positions_of(np.unique(kh))
     if len(at) < MIN_AGREE:
         return exact
-    values, counts, n_b = b_frequency if b_frequency is not None else sentence_frequency(b)
+    values, counts, n_b = stats.values, stats.counts, stats.n_sentences
     rare_df = _rare_df(n_b)
     b_sid = np.asarray(b.sentence_ids, dtype=np.int64)
     a_sent_of = np.asarray(a.sentence_ids, dtype=np.int64)
-    df_b = _lookup(values, counts, hb)
+    df_b = stats.df_token
     at = at[df_b[at] <= rare_df]
     # every (source token u, suspect token i) agreeing through a rare lemma; bounded by the
     # texts' lengths (the lemmas making the most pairs dropped first)
@@ -191,26 +224,27 @@ def paraphrase_passages(a: Tokens, b: Tokens, exact: list[Passage], *, min_words
     rank_in = np.arange(len(by)) - np.searchsorted(sa_of, sa_of, "left")
     keep = rank_in < CANDIDATES_PER_SENTENCE
     candidates = list(zip(sa_of[keep].tolist(), sb_of[keep].tolist()))
-    b_sids, b_first, b_last = _sentences(b)
-    b_index = {int(s): k for k, s in enumerate(b_sids.tolist())}
-    a_index = {int(s): k for k, s in enumerate(a_sid.tolist())}
+    b_sids, b_first, b_last = stats.sentences
+    used_b = sorted({sb for _, sb in candidates})
+    b_index = dict(zip(used_b, np.searchsorted(b_sids, used_b).tolist()))
+    used_a = sorted({sa for sa, _ in candidates})
+    a_index = dict(zip(used_a, np.searchsorted(a_sid, used_a).tolist()))
     # IDF weights over the source's sentences
-    wa_tok = np.log((n_b + 1) / (_lookup(values, counts, ha) + 0.5)).tolist()
-    wb_tok = np.log((n_b + 1) / (df_b + 0.5)).tolist()
-    rare_b = (df_b <= rare_df).tolist()
+    wa_all = np.log((n_b + 1) / (_lookup(values, counts, ha) + 0.5))
 
     best: dict[int, tuple[float, int, list[tuple[int, int, bool]]]] = {}
     for sa, sb in candidates:
         ka, kb = a_index[sa], b_index[sb]
-        ia = range(int(a_first[ka]), int(a_last[ka]))
-        ib = range(int(b_first[kb]), int(b_last[kb]))
-        matched = _match(ia, ib, ha, hb, syn, wa_tok)
+        a0, a1, b0, b1 = int(a_first[ka]), int(a_last[ka]), int(b_first[kb]), int(b_last[kb])
+        wa_tok = dict(zip(range(a0, a1), wa_all[a0:a1].tolist()))
+        wb_tok = dict(zip(range(b0, b1), np.log((n_b + 1) / (df_b[b0:b1] + 0.5)).tolist()))
+        matched = _match(range(a0, a1), range(b0, b1), ha, hb, syn, wa_tok)
         if len(matched) < MIN_AGREE:
             continue
-        if sum(1 for _, u, _ in matched if rare_b[u]) < MIN_RARE:
+        if sum(1 for _, u, _ in matched if df_b[u] <= rare_df) < MIN_RARE:
             continue
-        wa = sum(wa_tok[i] for i in ia)
-        wb = sum(wb_tok[u] for u in ib)
+        wa = sum(wa_tok.values())
+        wb = sum(wb_tok.values())
         wm = sum(wa_tok[i] + wb_tok[u] for i, u, _ in matched)
         dice = wm / (wa + wb) if wa + wb else 0.0
         if dice >= MIN_DICE and (sa not in best or dice > best[sa][0]):
@@ -270,7 +304,7 @@ def _merged(exact: list[Passage], found: list[tuple[list, str]], ws: np.ndarray,
     return out
 
 
-def _match(ia: range, ib: range, ha: np.ndarray, hb: np.ndarray, syn, weight: list[float]) -> list[tuple[int, int, bool]]:
+def _match(ia: range, ib: range, ha: np.ndarray, hb: np.ndarray, syn, weight: dict[int, float]) -> list[tuple[int, int, bool]]:
     """One-to-one agreeing tokens ``(suspect i, source u, by synonym)``: equal lemmas first,
     then synonyms, heaviest suspect tokens first."""
     free_b: dict[int, list[int]] = defaultdict(list)
