@@ -127,7 +127,6 @@ def main() -> int:
         print(f"no corpus at {DATA}")
         return 2
     from sverka.core import api, paraphrase, synonyms
-    from sverka.core.synonyms import table
 
     if args.no_synonyms:  # lemmas only: what the synonym table adds
         empty = synonyms.SynonymTable("empty", (), {}, {}, {}, {}, np.zeros(0, np.uint64), np.zeros(1, np.int64),
@@ -142,7 +141,8 @@ def main() -> int:
     pools_b = [sentences(t) for _, t in coll]
     pools_o = [sentences(t) for _, t in outside]
     print(f"collection: {len(coll)} texts, {sum(len(t) for _, t in coll) / 1e6:.1f} M characters; "
-          f"synonym table {table().version}, {len(table())} lemmas; hand-made list {len(para.subs)} pairs")
+          f"synonym table {synonyms.table().version}, {len(synonyms.table())} lemmas; "
+          f"hand-made list {len(para.subs)} pairs")
 
     def pick(pools, need_synonym: bool):
         for _ in range(10000):
