@@ -105,12 +105,14 @@ def variant_pair_keys(tokens: Tokens) -> tuple[np.ndarray, np.ndarray]:
         left, right = alt[i], alt[i + 1]
         if not left and not right:
             continue
-        for x in (int(h[i]), *left):
-            for y in (int(h[i + 1]), *right):
-                if x != h[i] or y != h[i + 1]:
-                    extra_x.append(x)
-                    extra_y.append(y)
-                    extra_p.append(i)
+        for x in left:  # one of the two words replaced (both at once is rare)
+            extra_x.append(x)
+            extra_y.append(int(h[i + 1]))
+            extra_p.append(i)
+        for y in right:
+            extra_x.append(int(h[i]))
+            extra_y.append(y)
+            extra_p.append(i)
     xs.append(np.array(extra_x, np.uint64))
     ys.append(np.array(extra_y, np.uint64))
     ps.append(np.array(extra_p, np.int64))

@@ -181,15 +181,16 @@ def paraphrase_passages(a: Tokens, b: Tokens, exact: list[Passage], *, min_words
     keep = np.repeat(eligible, size)[ki]
     kh, ki = kh[keep], ki[keep]
     stats = b_stats if b_stats is not None else SourceStats.of(b)
-    at = stats.positions_of(np.unique(kh))
-    if len(at) < MIN_AGREE:
-        return exact
     values, counts, n_b = stats.values, stats.counts, stats.n_sentences
     rare_df = _rare_df(n_b)
+    ku = kh[np.r_[True, kh[1:] != kh[:-1]]] if len(kh) else kh  # kh is sorted
+    df_k = _lookup(values, counts, ku)
+    at = stats.positions_of(ku[(df_k > 0) & (df_k <= rare_df)])  # the source's tokens of rare agreeing lemmas
+    if len(at) < MIN_RARE:
+        return exact
     b_sid = np.asarray(b.sentence_ids, dtype=np.int64)
     a_sent_of = np.asarray(a.sentence_ids, dtype=np.int64)
     df_b = stats.df_token
-    at = at[df_b[at] <= rare_df]
     # every (source token u, suspect token i) agreeing through a rare lemma; bounded by the
     # texts' lengths (the lemmas making the most pairs dropped first)
     lo, hi = np.searchsorted(kh, hb[at], "left"), np.searchsorted(kh, hb[at], "right")
