@@ -652,7 +652,14 @@ def _kind(segs: list[Segment], pieces: list[tuple[int, int, int, int]], a: Token
     b_words = [(m.start(), _norm(m.group())) for m in _WORD.finditer(tb, b0, b1)]
 
     def outside(words, spans) -> list[tuple[int, str]]:
-        return [(x, w) for x, w in words if not any(p <= x < q for p, q in spans)]
+        merged = _merge_ranges(spans)
+        starts = [p for p, _ in merged]
+        out = []
+        for x, w in words:
+            k = bisect.bisect_right(starts, x) - 1
+            if k < 0 or x >= merged[k][1]:
+                out.append((x, w))
+        return out
 
     # (the same words left over on both sides, such as a conjunction between rotated clauses,
     # were moved, not edited)
