@@ -329,11 +329,12 @@ def _match(ia: range, ib: range, ha: np.ndarray, hb: np.ndarray, syn, weight: di
 
 
 def _pieces(matched: list[tuple[int, int, bool]], a: Tokens, b: Tokens) -> list[tuple[int, int, int, int]]:
-    """Runs of consecutive matched suspect tokens, each with the hull of its source tokens."""
+    """Runs of matched tokens consecutive in BOTH texts (a replaced word between two matched
+    ones, even a stop word, ends a run: it is not counted as matched)."""
     out = []
     run: list[tuple[int, int, bool]] = []
     for m in matched:
-        if run and m[0] != run[-1][0] + 1:
+        if run and (m[0] != run[-1][0] + 1 or m[1] != run[-1][1] + 1):
             out.append(run)
             run = []
         run.append(m)
