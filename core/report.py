@@ -10,7 +10,7 @@ JSON (what ``sverka check --json`` prints, one object per suspect)::
                                 "words", "matched_words", "similarity", "kind", "method", "excluded"}]}]}
 
 ``kind`` says what kind of borrowing a passage is (results.KINDS: verbatim, inflected,
-edited, reordered, paraphrase, short). Sources are sorted by containment, highest first
+edited, synonyms, reordered, paraphrase, short). Sources are sorted by containment, highest first
 (ties by content); passages by
 ``suspect_start``. Shares are in 0..1, percentages in 0..100 (shares of the suspect's
 words; borrowed + cited + original = 100), offsets are Python ``str`` indices into the

@@ -170,3 +170,12 @@ def test_variant_pair_keys_hold_the_source_pairs_a_rewrite_broke():
         assert len(h) == len(pos) and np.all(pos >= 0) and np.all(pos < len(t))
         assert (set(h.tolist()) - exact) & (source - exact), rewritten
     assert candidates.MAX_ALTERNATIVES >= 1
+
+
+def test_the_new_kind_and_method_have_russian_names():
+    from sverka.core.i18n import translator
+    from sverka.core.results import METHODS
+
+    ru = translator("ru")
+    assert ru(KINDS["synonyms"]) == "слова заменены синонимами"
+    assert ru(METHODS["paraphrase"]).startswith("предложение совпало по редким словам")
