@@ -329,12 +329,15 @@ def _match(ia: range, ib: range, ha: np.ndarray, hb: np.ndarray, syn, weight: di
 
 
 def _pieces(matched: list[tuple[int, int, bool]], a: Tokens, b: Tokens) -> list[tuple[int, int, int, int]]:
-    """Runs of matched tokens consecutive in BOTH texts (a replaced word between two matched
-    ones, even a stop word, ends a run: it is not counted as matched)."""
+    """Runs of matched tokens consecutive in the suspect. A word replaced between two agreeing
+    ones ends the run (it is not counted as matched): a word of the suspect between them while
+    the source has one or two tokens between theirs."""
     out = []
     run: list[tuple[int, int, bool]] = []
+    text = a.text
     for m in matched:
-        if run and (m[0] != run[-1][0] + 1 or m[1] != run[-1][1] + 1):
+        if run and (m[0] != run[-1][0] + 1 or (2 <= m[1] - run[-1][1] <= 3 and _WORD.search(
+                text, int(a.ends[run[-1][0]]), int(a.starts[m[0]])) is not None)):
             out.append(run)
             run = []
         run.append(m)
