@@ -1,8 +1,9 @@
 """The paraphrase layer: sentences rewritten with synonyms, reordered, re-inflected, padded.
 
 Runs BESIDE the exact layer (:mod:`sverka.core.align`), never instead of it: it looks only at
-suspect sentences no exact passage touches, and its passages join the exact ones in the
-result (they never overlap on the suspect side).
+suspect sentences the exact passages matched less than 80 % of; a passage it finds that
+overlaps exact ones is merged with them (pieces united), the others join the result (passages
+never overlap on the suspect side).
 
 For one pair (suspect ``a``, source ``b``):
 
@@ -13,8 +14,10 @@ For one pair (suspect ``a``, source ``b``):
    ``ln((n + 1) / (df + 0.5))``: a word most sentences hold weighs little, a rare one much.
 3. **Candidates.** Sentence pairs sharing at least :data:`MIN_RARE` agreeing tokens whose
    lemma (or synonym) occurs in few source sentences (:func:`_rare_df`); common words never
-   propose a pair; per suspect sentence the :data:`CANDIDATES_PER_SENTENCE` sharing the most
-   are scored, so the work stays proportional to the suspect.
+   propose a pair, nor does a pair sharing fewer than a quarter of the suspect sentence's
+   tokens; per suspect sentence the :data:`CANDIDATES_PER_SENTENCE` sharing the most are
+   scored. The (source token, suspect token) pairs are bounded by :data:`PAIRS_PER_TOKEN`
+   per token of the two texts, the lemmas making the most dropped first.
 4. **Acceptance.** Tokens are matched one to one (equal lemmas first, then synonyms, heaviest
    first); the pair is accepted when at least :data:`MIN_AGREE` tokens agree, at least
    :data:`MIN_RARE` of them rare, and the weighted Dice ``2·W(matched) / (W(a) + W(b))``
@@ -22,9 +25,9 @@ For one pair (suspect ``a``, source ``b``):
    against it. Each suspect sentence takes its best source sentence.
 5. **Passages.** Accepted sentences that follow each other in the suspect (no sentence
    between them) and lie within :data:`SOURCE_WINDOW` sentences in the source, in either
-   order, form one passage. Its pieces are the runs of matched suspect tokens; a replaced
-   or added word is inside the passage but not matched, so the shares count only what
-   agrees. An original sentence is never inside such a passage.
+   order, form one passage. Its pieces are the runs of matched suspect tokens (:func:`_pieces`);
+   a replaced or added word is inside the passage but not matched, so the shares count only
+   what agrees. An original sentence is never inside such a passage.
 6. **Kind** (``results.KINDS``): ``synonyms`` when synonyms replaced words and nothing else
    changed; otherwise the changes found (edited: words added, dropped or replaced by a
    non-synonym, stop words included; reordered; inflected) and ``paraphrase`` when several.
