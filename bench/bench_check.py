@@ -158,6 +158,7 @@ def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--collection", type=Path, default=None, help="an existing index of ruslit")
     ap.add_argument("--skip-index", action="store_true", help="skip the check benchmark")
+    ap.add_argument("--skip-crosscheck", action="store_true", help="skip the cross-check benchmark")
     args = ap.parse_args(argv)
     if not RUSLIT.is_dir():
         print(f"ruslit not found at {RUSLIT}")
@@ -168,9 +169,10 @@ def main(argv=None) -> int:
           f"{r['seconds']:.2f} s = canonization and fingerprints {r['canonize']:.2f} s "
           f"+ alignment and scores {r['match']:.2f} s (borrowed {r['borrowed']:.1f} %); "
           f"reference {r['ref']:.2f} s; ratio {r['seconds'] / r['ref']:.2f}")
-    r = bench_crosscheck()
-    print(f"cross-check {r['documents']} documents of 20 000 characters: {r['seconds']:.2f} s ({r['pairs']} pairs listed); "
-          f"reference {r['ref']:.2f} s ({r['ref_pairs']} pairs marked); ratio {r['seconds'] / r['ref']:.2f}")
+    r = bench_crosscheck() if not args.skip_crosscheck else None
+    if r:
+        print(f"cross-check {r['documents']} documents of 20 000 characters: {r['seconds']:.2f} s ({r['pairs']} pairs listed); "
+              f"reference {r['ref']:.2f} s ({r['ref_pairs']} pairs marked); ratio {r['seconds'] / r['ref']:.2f}")
     if not args.skip_index:
         r = bench_check(args.collection)
         print(f"check a suspect of {r['suspect_chars']} characters against all ruslit: {r['seconds']:.3f} s warm "

@@ -624,8 +624,8 @@ def _norm(word: str) -> str:
 def _kind(segs: list[Segment], pieces: list[tuple[int, int, int, int]], a: Tokens, b: Tokens) -> str:
     """What kind of borrowing a passage is, from its alignment (``results.KINDS``): verbatim;
     inflected (the same words in other forms); edited (words inserted, deleted or replaced,
-    stop words included); reordered (sentences or words in another order); paraphrase (more
-    than one of these at once)."""
+    stop words included); synonyms (words replaced one for one by synonyms); reordered
+    (sentences or words in another order); paraphrase (more than one of these at once)."""
     ta, tb = a.text, b.text
     found: set[str] = set()
     by_a = sorted(segs, key=lambda s: (s.a0, s.a1))
@@ -651,13 +651,22 @@ def _kind(segs: list[Segment], pieces: list[tuple[int, int, int, int]], a: Token
     b0, b1 = min(q[2] for q in pieces), max(q[3] for q in pieces)
     b_words = [(m.start(), _norm(m.group())) for m in _WORD.finditer(tb, b0, b1)]
 
-    def outside(words, spans) -> Counter:
-        return Counter(w for x, w in words if not any(p <= x < q for p, q in spans))
+    def outside(words, spans) -> list[tuple[int, str]]:
+        merged = _merge_ranges(spans)
+        starts = [p for p, _ in merged]
+        out = []
+        for x, w in words:
+            k = bisect.bisect_right(starts, x) - 1
+            if k < 0 or x >= merged[k][1]:
+                out.append((x, w))
+        return out
 
     # (the same words left over on both sides, such as a conjunction between rotated clauses,
     # were moved, not edited)
-    if outside(a_words, [(q[0], q[1]) for q in pieces]) != outside(b_words, [(q[2], q[3]) for q in pieces]):
-        found.add("edited")
+    left_a = outside(a_words, [(q[0], q[1]) for q in pieces])
+    left_b = outside(b_words, [(q[2], q[3]) for q in pieces])
+    if Counter(w for _, w in left_a) != Counter(w for _, w in left_b):
+        found.add("synonyms" if _replaced_by_synonyms(left_a, left_b, a, b) else "edited")
     elif "reordered" not in found:
         # stop words replaced inside a matched part: the canonical tokens agree, the words do not
         for q in pieces:
@@ -673,6 +682,39 @@ def _kind(segs: list[Segment], pieces: list[tuple[int, int, int, int]], a: Token
     if not found:
         return "verbatim"
     return found.pop() if len(found) == 1 else "paraphrase"
+
+
+def _replaced_by_synonyms(left_a: list[tuple[int, str]], left_b: list[tuple[int, str]], a: Tokens, b: Tokens) -> bool:
+    """Are the words left over on the two sides (bridged, not matched) content words replaced
+    one for one by their synonyms (:mod:`sverka.core.synonyms`), the stop words among them
+    the same?"""
+    from .synonyms import table
+
+    def split(left, t: Tokens) -> tuple[Counter, list[str]]:
+        at = {int(x): k for k, x in enumerate(t.starts.tolist())} if len(left) else {}
+        stop, content = Counter(), []
+        for x, w in left:
+            k = at.get(x)
+            if k is None:
+                stop[w] += 1
+            else:
+                content.append(t.lemmas[k])
+        return stop, content
+
+    stop_a, content_a = split(left_a, a)
+    stop_b, content_b = split(left_b, b)
+    if stop_a != stop_b or len(content_a) != len(content_b) or not content_a:
+        return False
+    syn = table()
+    rest = list(content_b)
+    replaced = False
+    for x in content_a:
+        y = x if x in rest else next((y for y in rest if syn.are_synonyms(x, y)), None)
+        if y is None:
+            return False
+        replaced |= y != x
+        rest.remove(y)
+    return replaced
 
 
 def _trim_loners(c: _Chain, sid: np.ndarray, w: int) -> _Chain:

@@ -24,12 +24,14 @@ from typing import TYPE_CHECKING, Callable, Sequence
 import numpy as np
 
 from .align import SOURCE_WINDOW, SourceSide, align
-from .candidates import PAIR_WORDS, SENTENCE_MIN_TOKENS, co_occurring, sentence_bounds, sentence_keys, supported_seeds
+from .candidates import (PAIR_WORDS, SENTENCE_MIN_TOKENS, co_occurring, sentence_bounds, sentence_keys,
+                         supported_seeds, variant_pair_keys)
 from .candidates import rank as rank_candidates
 from .document import Document
-from .messages import message
 from .exclusions import apply_exclusions, marked_spans, merge, total
 from .fingerprints import DocumentFingerprints, fingerprint_document
+from .messages import message
+from .paraphrase import SourceStats, paraphrase_passages, suspect_keys
 from .progress import NEVER_CANCELLED, CancelToken, Progress, no_progress
 from .results import CheckResult, CrossCheckResult, CrossPair, Passage, SourceMatch, SuspectInfo
 from .settings import Settings
@@ -89,6 +91,20 @@ class Prepared:
         return fp.pair_hashes, fp.pair_positions
 
     @cached_property
+    def paraphrase_stats(self) -> SourceStats:  # this document's own part of the paraphrase layer
+        return SourceStats.of(self.tokens)
+
+    @cached_property
+    def paraphrase_keys(self) -> tuple[np.ndarray, np.ndarray]:  # its lemmas and their synonyms, as a suspect
+        return suspect_keys(self.tokens)
+
+    @cached_property
+    def retrieval_pairs(self) -> tuple[np.ndarray, np.ndarray]:  # pair keys and their variants (a check)
+        h, pos = self.pairs
+        vh, vpos = variant_pair_keys(self.tokens)
+        return np.concatenate([h, vh]), np.concatenate([pos, vpos])
+
+    @cached_property
     def sentences(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:  # retrieval sentence keys
         return sentence_keys(self.tokens, max(SENTENCE_MIN_TOKENS, self.settings.min_sentence_words))
 
@@ -125,16 +141,20 @@ SEARCH_MIN_WORDS = 8
 
 
 def _align(a: Prepared, b: Prepared, settings: Settings) -> list[Passage]:
-    return align(
+    """The exact layer's passages, then the paraphrase layer's on the sentences they left."""
+    min_words = min(settings.min_passage_words, SEARCH_MIN_WORDS)
+    exact = align(
         a.tokens,
         b.tokens,
         seed_words=settings.align_seed_words,
         max_gap=settings.max_gap_words,
-        min_words=min(settings.min_passage_words, SEARCH_MIN_WORDS),
+        min_words=min_words,
         min_sentence_words=settings.min_sentence_words,
         a_word_starts=a.word_starts,
         b_side=b.source_side,
     )
+    return paraphrase_passages(a.tokens, b.tokens, exact, min_words=min_words, a_word_starts=a.word_starts,
+                               b_stats=b.paraphrase_stats, a_keys=a.paraphrase_keys)
 
 
 def _short_passage(a: Prepared, b: Prepared) -> Passage | None:
@@ -195,18 +215,30 @@ def _coverage(passages: Sequence[Passage], text: str) -> float:
 MAX_POSTING = 5000
 
 
+#: Documents reached only through variant pair keys (a paraphrase's source) aligned per check,
+#: at most: a variant key of two common words meets many documents by chance.
+VARIANT_CANDIDATES = 6
+
+
 def retrieve(index: "Index", a: Prepared, settings: Settings) -> list[tuple[int, int]]:
     """``[(doc_id, score)]``: the stored documents that may hold a passage of ``a``, best
-    first, at most ``settings.max_candidates`` (see :mod:`sverka.core.candidates`)."""
-    pair_rows = index.pair_postings(np.unique(a.pairs[0]), max_posting=MAX_POSTING) if len(a.pairs[0]) else None
+    first, at most ``settings.max_candidates`` (see :mod:`sverka.core.candidates`), then
+    at most :data:`VARIANT_CANDIDATES` more that only its variant pair keys reach."""
+    pairs = a.retrieval_pairs
+    pair_rows = index.pair_postings(np.unique(pairs[0]), max_posting=MAX_POSTING) if len(pairs[0]) else None
     sent_rows = index.sentence_postings(np.unique(a.sentences[0]), max_posting=MAX_POSTING) if len(a.sentences[0]) else None
     empty = (np.zeros(0, np.uint64), np.zeros(0, np.int64), np.zeros(0, np.int64))
     gap = settings.max_gap_words
-    return rank_candidates(
-        a.pairs, pair_rows or empty, a.sentences, sent_rows or empty,
-        near_suspect=gap + PAIR_WORDS + 1, near_source=gap * SOURCE_WINDOW + 2 * PAIR_WORDS + 2,
-        limit=settings.max_candidates, sentence_bounds=sentence_bounds(a.tokens),
-    )
+    ranked = []
+    for keys in (a.pairs, pairs):
+        ranked.append(rank_candidates(
+            keys, pair_rows or empty, a.sentences, sent_rows or empty,
+            near_suspect=gap + PAIR_WORDS + 1, near_source=gap * SOURCE_WINDOW + 2 * PAIR_WORDS + 2,
+            limit=settings.max_candidates, sentence_bounds=sentence_bounds(a.tokens),
+        ))
+    exact, with_variants = ranked
+    seen = {d for d, _ in exact}
+    return exact + [(d, c) for d, c in with_variants if d not in seen][:VARIANT_CANDIDATES]
 
 
 def check_document(

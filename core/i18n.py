@@ -126,6 +126,8 @@ RU: dict[str, str] = {
     "sentence with reordered or inflected words (sentence hashes)":
         "предложение с переставленными или изменёнными словами",
     "short-text match (longest words)": "совпадение короткого текста (по самым длинным словам)",
+    "sentence matched by its rare words, synonyms counted (any order and form)":
+        "предложение совпало по редким словам с учётом синонимов (в любом порядке и форме)",
     "quoted text": "текст в кавычках",
     "bibliography section": "список литературы",
     "shorter than the minimum passage length": "короче наименьшей длины фрагмента",
@@ -136,6 +138,7 @@ RU: dict[str, str] = {
     "word forms changed": "изменены формы слов",
     "words inserted, deleted or replaced": "слова вставлены, удалены или заменены",
     "sentences or words reordered": "предложения или слова переставлены",
+    "words replaced by synonyms": "слова заменены синонимами",
     "paraphrase: several kinds of changes at once": "пересказ: сразу несколько видов изменений",
     "short text matched by its longest words": "короткий текст: совпали самые длинные слова",
     # settings (Settings fields)

@@ -14,7 +14,7 @@ quotations) is ``{"code", "args", "text"}``: a stable code of :mod:`sverka.core.
 numbers, and the English text for a person reading the JSON.
 
 ``kind`` says what kind of borrowing a passage is (results.KINDS: verbatim, inflected,
-edited, reordered, paraphrase, short). Sources are sorted by containment, highest first
+edited, synonyms, reordered, paraphrase, short). Sources are sorted by containment, highest first
 (ties by content); passages by
 ``suspect_start``. Shares are in 0..1, percentages in 0..100 (shares of the suspect's
 words; borrowed + cited + original = 100), offsets are Python ``str`` indices into the

@@ -18,6 +18,7 @@ METHODS = {
     "bridged": "match with small edits bridged (changed, inserted or deleted words)",
     "sentence": "sentence with reordered or inflected words (sentence hashes)",
     "short": "short-text match (longest words)",
+    "paraphrase": "sentence matched by its rare words, synonyms counted (any order and form)",
 }
 
 #: What kind of borrowing a passage is (``Passage.kind``), computed from its alignment.
@@ -26,6 +27,7 @@ KINDS = {
     "inflected": "word forms changed",
     "edited": "words inserted, deleted or replaced",
     "reordered": "sentences or words reordered",
+    "synonyms": "words replaced by synonyms",
     "paraphrase": "paraphrase: several kinds of changes at once",
     "short": "short text matched by its longest words",
 }

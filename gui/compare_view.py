@@ -70,6 +70,7 @@ def kind_name(key: str) -> str:
         "inflected": QCoreApplication.translate("Kinds", "word forms changed"),
         "edited": QCoreApplication.translate("Kinds", "words inserted, deleted or replaced"),
         "reordered": QCoreApplication.translate("Kinds", "sentences or words reordered"),
+        "synonyms": QCoreApplication.translate("Kinds", "words replaced by synonyms"),
         "paraphrase": QCoreApplication.translate("Kinds", "paraphrase: several kinds of changes at once"),
         "short": QCoreApplication.translate("Kinds", "short text matched by its longest words"),
     }
@@ -84,6 +85,8 @@ def method_name(key: str) -> str:
         "sentence": QCoreApplication.translate(
             "Methods", "sentence with reordered or inflected words (sentence hashes)"),
         "short": QCoreApplication.translate("Methods", "short-text match (longest words)"),
+        "paraphrase": QCoreApplication.translate(
+            "Methods", "sentence matched by its rare words, synonyms counted (any order and form)"),
     }
     return names.get(key, METHODS.get(key, key))
 

@@ -184,6 +184,10 @@
         <translation>предложения или слова переставлены</translation>
     </message>
     <message>
+        <source>words replaced by synonyms</source>
+        <translation>слова заменены синонимами</translation>
+    </message>
+    <message>
         <source>paraphrase: several kinds of changes at once</source>
         <translation>пересказ: сразу несколько видов изменений</translation>
     </message>
@@ -592,6 +596,10 @@
     <message>
         <source>short-text match (longest words)</source>
         <translation>совпадение короткого текста (самые длинные слова)</translation>
+    </message>
+    <message>
+        <source>sentence matched by its rare words, synonyms counted (any order and form)</source>
+        <translation>предложение совпало по редким словам с учётом синонимов (в любом порядке и форме)</translation>
     </message>
     <message>
         <source>quoted text</source>

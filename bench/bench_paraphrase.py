@@ -1,0 +1,233 @@
+"""Paraphrase benchmark: sentences rewritten with synonyms, beside the exact 5-gram reference.
+
+    .venv/bin/python bench/bench_paraphrase.py [--essays 24] [--seed 7] [--verbose]
+
+Built from ``../shared/data/ruslit`` (skips cleanly without it). The collection holds the
+prose of Chekhov and Gorky; each suspect is an "essay" of 12 sentences: 6 borrowed from the
+collection and PARAPHRASED, 6 original (from Pushkin's prose, outside the collection),
+interleaved at random. A paraphrased sentence is a sentence of 10-40 words with:
+
+* every word found in ``bench/data/synonyms_ru_handmade.tsv`` replaced by its synonym, put
+  into the replaced word's form (at least one replacement per sentence). The list was
+  written by hand for this benchmark, independently of the thesaurus Sverka matches with;
+* the first clause moved to the end (reordering), when the sentence has clauses;
+* 15 % of the other words in another form, 5 % deleted, two words of other prose inserted.
+
+Each essay is checked against the collection (``api.Collection.check``, retrieval
+included); the reference is ``bench/ref5gram.py`` (exact word-5-grams) over the same
+collection. A sentence is *found* / *highlighted* when at least half of its words lie inside
+a counted passage (and, stricter for originals, when any word does). Also printed: the
+kinds Sverka gave the passages over paraphrased sentences, and the time of the checks.
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import sys
+import tempfile
+import time
+from collections import Counter
+from pathlib import Path
+
+import numpy as np
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+
+import ref5gram  # noqa: E402
+from _corpus import inflect_other  # noqa: E402
+from bench_detection import DATA, WORD, Rewriter, _merge, _texts, sentences  # noqa: E402
+from bench_pan13 import _overlap  # noqa: E402
+
+HANDMADE = HERE / "data" / "synonyms_ru_handmade.tsv"
+_KEEP = ("nomn", "gent", "datv", "accs", "ablt", "loct", "sing", "plur", "masc", "femn", "neut",
+         "past", "pres", "futr", "1per", "2per", "3per", "impr", "indc")
+
+
+def load_handmade() -> dict[str, str]:
+    out = {}
+    for line in HANDMADE.read_text(encoding="utf-8").splitlines():
+        if line and not line.startswith("#"):
+            a, b = line.split("\t")
+            out[a.replace("ё", "е")] = b
+    return out
+
+
+class Paraphraser:
+    def __init__(self, rng: np.random.Generator, filler: list[str]) -> None:
+        import pymorphy3
+
+        self.rng = rng
+        self.morph = pymorphy3.MorphAnalyzer()
+        self.subs = load_handmade()
+        self.filler = filler
+        self.rewriter = Rewriter(rng, filler)
+
+    def synonym(self, word: str) -> str | None:
+        """``word`` replaced by its hand-made synonym in the same form, or None."""
+        p = self.morph.parse(word.lower())[0]
+        target = self.subs.get(p.normal_form.replace("ё", "е"))
+        if target is None:
+            return None
+        q = next((x for x in self.morph.parse(target) if x.tag.POS == p.tag.POS or
+                  {x.tag.POS, p.tag.POS} <= {"ADJF", "ADJS", "ADVB", "COMP"}), None)
+        if q is None:
+            return None
+        grams = {g for g in _KEEP if g in p.tag}
+        for attempt in (grams, grams - {"masc", "femn", "neut"}, grams & {"sing", "plur", "nomn", "gent", "datv",
+                                                                           "accs", "ablt", "loct"}):
+            try:
+                r = q.inflect(attempt) if attempt else q
+            except ValueError:
+                r = None
+            if r is not None:
+                w = r.word
+                if word[:1].isupper():
+                    w = w[:1].upper() + w[1:]
+                return w
+        return None
+
+    def rewrite(self, sentence: str) -> tuple[str, int]:
+        """The paraphrased sentence and how many words were replaced by synonyms."""
+        out, pos, replaced = [], 0, 0
+        for m in WORD.finditer(sentence):
+            out.append(sentence[pos:m.start()])
+            pos = m.end()
+            w = m.group()
+            s = self.synonym(w) if re.fullmatch(r"[а-яёА-ЯЁ]+", w) else None
+            if s is not None and s.lower() != w.lower():
+                out.append(s)
+                replaced += 1
+                continue
+            r = self.rng.random()
+            if r < 0.05:
+                continue  # deleted
+            if r < 0.20:
+                w = inflect_other(w, self.morph, self.rng) if re.fullmatch(r"[а-яёА-ЯЁ]+", w) else w
+            out.append(w)
+        out.append(sentence[pos:])
+        text = self.rewriter.rotate_clauses("".join(out))
+        ws = list(WORD.finditer(text))
+        for _ in range(2):  # two words of other prose inserted
+            at = ws[int(self.rng.integers(1, len(ws)))].start() if len(ws) > 1 else 0
+            text = text[:at] + self.filler[int(self.rng.integers(len(self.filler)))].lower() + " " + text[at:]
+            ws = list(WORD.finditer(text))
+        return text, replaced
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--essays", type=int, default=24)
+    ap.add_argument("--seed", type=int, default=7)
+    ap.add_argument("--verbose", action="store_true", help="print misses and highlighted originals")
+    ap.add_argument("--no-synonyms", action="store_true", help="the same run with an empty synonym table (ablation)")
+    args = ap.parse_args()
+    if not (DATA / "ruslit").is_dir():
+        print(f"no corpus at {DATA}")
+        return 2
+    from sverka.core import api, paraphrase, synonyms
+
+    if args.no_synonyms:  # lemmas only: what the synonym table adds
+        empty = synonyms.SynonymTable("empty", (), {}, {}, {}, {}, np.zeros(0, np.uint64), np.zeros(1, np.int64),
+                                        np.zeros(0, np.uint64))
+        synonyms.table = paraphrase.table = lambda: empty
+
+    rng = np.random.default_rng(args.seed)
+    coll = _texts(DATA / "ruslit" / "prose" / "Chekhov") + _texts(DATA / "ruslit" / "prose" / "Gorky")
+    outside = _texts(DATA / "ruslit" / "prose" / "Pushkin")
+    filler = WORD.findall(" ".join(t for _, t in outside[-3:])[:200000])
+    para = Paraphraser(rng, [w for w in filler if len(w) > 3])
+    pools_b = [sentences(t) for _, t in coll]
+    pools_o = [sentences(t) for _, t in outside]
+    print(f"collection: {len(coll)} texts, {sum(len(t) for _, t in coll) / 1e6:.1f} M characters; "
+          f"synonym table {synonyms.table().version}, {len(synonyms.table())} lemmas; "
+          f"hand-made list {len(para.subs)} pairs")
+
+    def pick(pools, need_synonym: bool):
+        for _ in range(10000):
+            pool = pools[int(rng.integers(len(pools)))]
+            s = pool[int(rng.integers(len(pool)))]
+            if not (10 <= len(WORD.findall(s)) <= 40) or "\n" in s:
+                continue
+            if not need_synonym:
+                return s, s, 0
+            text, replaced = para.rewrite(s)
+            if replaced:
+                return s, text, replaced
+        raise RuntimeError("no sentence")
+
+    stats = {"Sverka": [0, 0, 0, 0, 0], "5-gram": [0, 0, 0, 0, 0]}  # orig, orig half, orig any, para, found
+    kinds: Counter[str] = Counter()
+    replaced_total = 0
+    check_time = ref_time = 0.0
+    with tempfile.TemporaryDirectory() as tmp:
+        tmp = Path(tmp)
+        folder = tmp / "collection"
+        folder.mkdir()
+        for name, t in coll:
+            (folder / name).write_text(t, encoding="utf-8")
+        t0 = time.perf_counter()
+        ref = ref5gram.Collection()
+        for name, t in coll:
+            ref.add(name, t)
+        ref_index = time.perf_counter() - t0
+        t0 = time.perf_counter()
+        with api.Collection(tmp / "para.sverka") as col:
+            col.add([str(folder)])
+            index_time = time.perf_counter() - t0
+            for _ in range(args.essays):
+                order = rng.permutation([True] * 6 + [False] * 6).tolist()
+                parts, spans, pos = [], [], 0
+                for borrowed in order:
+                    original, s, k = pick(pools_b, True) if borrowed else pick(pools_o, False)
+                    replaced_total += k
+                    parts.append(s)
+                    spans.append((pos, pos + len(s), borrowed, original))
+                    pos += len(s) + 1
+                text = " ".join(parts)
+                t0 = time.perf_counter()
+                r = col.check(api.document_from_text(text, "essay"))
+                check_time += time.perf_counter() - t0
+                counted = [p for src in r.sources for p in src.passages if p.excluded is None]
+                sv = _merge((p.suspect_start, p.suspect_end) for p in counted)
+                t0 = time.perf_counter()
+                found = ref.check(text, min_shared=1)
+                rf = _merge(iv for n, _ in found[:10] for iv in ref5gram.spans(text, ref.texts[ref.names.index(n)])[0])
+                ref_time += time.perf_counter() - t0
+                for s, e, borrowed, _ in spans:
+                    if borrowed:
+                        kinds.update(p.kind for p in counted if p.suspect_start < e and s < p.suspect_end)
+                for who, rep in (("Sverka", sv), ("5-gram", rf)):
+                    st = stats[who]
+                    for s, e, borrowed, original in spans:
+                        ws = [(m.start() + s, m.end() + s) for m in WORD.finditer(text[s:e])]
+                        inside = sum(1 for a, b in ws if _overlap(rep, [(a, b)]) > 0)
+                        if borrowed:
+                            st[3] += 1
+                            st[4] += inside * 2 >= len(ws)
+                            if args.verbose and who == "Sverka" and inside * 2 < len(ws):
+                                print(f"  missed: {text[s:e]!r}\n     was: {original!r}")
+                        else:
+                            st[0] += 1
+                            st[1] += inside * 2 >= len(ws)
+                            st[2] += inside > 0
+                            if args.verbose and who == "Sverka" and inside:
+                                print(f"  original highlighted: {text[s:e]!r}")
+    print(f"{args.essays} essays: {stats['Sverka'][3]} paraphrased sentences ({replaced_total} words replaced by "
+          f"hand-made synonyms), {stats['Sverka'][0]} original sentences")
+    res = {}
+    for who, (n_o, half, anyw, n_p, found) in stats.items():
+        print(f"{who:<8} paraphrased sentences found: {100 * found / n_p:5.1f} % of {n_p}; original sentences "
+              f"highlighted: {100 * half / n_o:.1f} % (any word: {100 * anyw / n_o:.1f} %) of {n_o}")
+        res[who] = (found / n_p, half / n_o, anyw / n_o)
+    sv, rf = res["Sverka"], res["5-gram"]
+    print(f"ratio Sverka / 5-gram, found: {sv[0] / rf[0] if rf[0] else float('inf'):.1f}")
+    print("kinds of Sverka's passages over paraphrased sentences: " + ", ".join(f"{k} {n}" for k, n in kinds.most_common()))
+    print(f"time: index {index_time:.1f} s, checks {check_time:.1f} s; 5-gram: index {ref_index:.1f} s, checks "
+          f"{ref_time:.1f} s; ratio of checks {check_time / ref_time:.1f}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

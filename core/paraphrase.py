@@ -1,0 +1,391 @@
+"""The paraphrase layer: sentences rewritten with synonyms, reordered, re-inflected, padded.
+
+Runs BESIDE the exact layer (:mod:`sverka.core.align`), never instead of it: it looks only at
+suspect sentences the exact passages matched less than 80 % of; a passage it finds that
+overlaps exact ones is merged with them (pieces united), the others join the result (passages
+never overlap on the suspect side).
+
+For one pair (suspect ``a``, source ``b``):
+
+1. **Bags.** Each sentence is the bag of its content tokens (canonical lemmas: stop words are
+   already gone). Two tokens *agree* when their lemmas are equal or synonyms
+   (:mod:`sverka.core.synonyms`: they share a synonym class).
+2. **Rarity.** A token's weight is its IDF over the sentences of the source,
+   ``ln((n + 1) / (df + 0.5))``: a word most sentences hold weighs little, a rare one much.
+3. **Candidates.** Sentence pairs sharing at least :data:`MIN_RARE` agreeing tokens whose
+   lemma (or synonym) occurs in few source sentences (:func:`_rare_df`); common words never
+   propose a pair, nor does a pair sharing fewer than a quarter of the suspect sentence's
+   tokens; per suspect sentence the :data:`CANDIDATES_PER_SENTENCE` sharing the most are
+   scored. The (source token, suspect token) pairs are bounded by :data:`PAIRS_PER_TOKEN`
+   per token of the two texts, the lemmas making the most dropped first.
+4. **Acceptance.** Tokens are matched one to one (equal lemmas first, then synonyms, heaviest
+   first); the pair is accepted when at least :data:`MIN_AGREE` tokens agree, at least
+   :data:`MIN_RARE` of them rare, and the weighted Dice ``2·W(matched) / (W(a) + W(b))``
+   reaches :data:`MIN_DICE`: words the student added or the source has beyond them count
+   against it. Each suspect sentence takes its best source sentence.
+5. **Passages.** Accepted sentences that follow each other in the suspect (no sentence
+   between them) and lie within :data:`SOURCE_WINDOW` sentences in the source, in either
+   order, form one passage. Its pieces are the runs of matched suspect tokens (:func:`_pieces`);
+   a replaced or added word is inside the passage but not matched, so the shares count only
+   what agrees. An original sentence is never inside such a passage.
+6. **Kind** (``results.KINDS``): ``synonyms`` when synonyms replaced words and nothing else
+   changed; otherwise the changes found (edited: words added, dropped or replaced by a
+   non-synonym, stop words included; reordered; inflected) and ``paraphrase`` when several.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter, defaultdict
+from dataclasses import dataclass
+
+import numpy as np
+
+from .results import Passage
+from .synonyms import table
+from .text import Tokens, words_in
+
+__all__ = ["MIN_AGREE", "MIN_DICE", "MIN_RARE", "SourceStats", "paraphrase_passages", "suspect_keys"]
+
+#: Content tokens that must agree between two sentences.
+MIN_AGREE = 4
+#: Of which this many must be rare in the source (:data:`RARE_DF`).
+MIN_RARE = 3
+#: Weighted Dice of the two bags a pair needs.
+MIN_DICE = 0.5
+#: A suspect sentence needs this many content tokens to be looked at.
+MIN_SENTENCE_TOKENS = 4
+#: Source sentences scored in full per suspect sentence (those sharing the most rare words).
+CANDIDATES_PER_SENTENCE = 3
+#: (source token, suspect token) pairs agreeing through a rare lemma, per token of the two
+#: texts: a repetitive text cannot blow up the work.
+PAIRS_PER_TOKEN = 1
+#: Source sentences apart that consecutive suspect sentences may come from and stay one passage.
+SOURCE_WINDOW = 4
+
+
+def _rare_df(n_sentences: int) -> int:
+    """A lemma held by at most this many source sentences is rare (proposes candidates)."""
+    return 20 + n_sentences // 200
+
+
+_WORD = re.compile(r"\w+", re.UNICODE)
+
+
+def _norm(w: str) -> str:
+    return w.lower().replace("ё", "е")
+
+
+def _sentences(t: Tokens) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(sentence id, first token, one past last token) of each sentence holding a token."""
+    sid = np.asarray(t.sentence_ids, dtype=np.int64)
+    if len(sid) == 0:
+        e = np.zeros(0, np.int64)
+        return e, e, e
+    first = np.flatnonzero(np.r_[True, sid[1:] != sid[:-1]])
+    last = np.r_[first[1:], len(sid)]
+    return sid[first], first, last
+
+
+@dataclass(frozen=True, eq=False)
+class SourceStats:
+    """What the layer needs of a source alone, computed once and kept with it (a source met by
+    many suspects): its lemma hashes sorted, and how many of its sentences hold each token's lemma."""
+
+    n_sentences: int
+    values: np.ndarray  # sorted distinct lemma hashes
+    counts: np.ndarray  # sentences holding values[k]
+    df_token: np.ndarray  # int64 per token: sentences holding its lemma
+    order: np.ndarray  # argsort of the token hashes
+    sorted_hashes: np.ndarray
+    sentences: tuple[np.ndarray, np.ndarray, np.ndarray]  # _sentences(t)
+
+    @classmethod
+    def of(cls, t: Tokens) -> "SourceStats":
+        sid = np.asarray(t.sentence_ids, dtype=np.int64)
+        h = np.asarray(t.hashes, dtype=np.uint64)
+        if len(h) == 0:
+            e = np.zeros(0, np.int64)
+            return cls(0, h, e, e, e, h, (e, e, e))
+        order = np.lexsort((sid, h))
+        hs, ss = h[order], sid[order]
+        new = np.r_[True, (hs[1:] != hs[:-1]) | (ss[1:] != ss[:-1])]
+        values, counts = _unique_counts(hs[new])
+        df_token = _lookup(values, counts, h)
+        return cls(int(1 + np.count_nonzero(sid[1:] != sid[:-1])), values, counts, df_token, order, hs,
+                   _sentences(t))
+
+    def positions_of(self, keys: np.ndarray) -> np.ndarray:
+        """Sorted positions of the tokens whose hash is one of ``keys`` (sorted, distinct)."""
+        lo = np.searchsorted(self.sorted_hashes, keys, "left")
+        hi = np.searchsorted(self.sorted_hashes, keys, "right")
+        cnt = hi - lo
+        first = np.repeat(np.cumsum(cnt) - cnt, cnt)
+        return np.sort(self.order[np.repeat(lo, cnt) + (np.arange(int(cnt.sum())) - first)])
+
+
+def _unique_counts(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(sorted distinct values, counts) by one sort (numpy's hashed unique is slower here)."""
+    s = np.sort(x)
+    if len(s) == 0:
+        return s, np.zeros(0, np.int64)
+    first = np.flatnonzero(np.r_[True, s[1:] != s[:-1]])
+    return s[first], np.diff(np.r_[first, len(s)])
+
+
+def _lookup(values: np.ndarray, counts: np.ndarray, h: np.ndarray) -> np.ndarray:
+    """counts[k] where values[k] == h, else 0 (values sorted)."""
+    if len(values) == 0:
+        return np.zeros(len(h), np.int64)
+    at = np.minimum(np.searchsorted(values, h), len(values) - 1)
+    return np.where(values[at] == h, counts[at], 0)
+
+
+def suspect_keys(a: Tokens) -> tuple[np.ndarray, np.ndarray]:
+    """(lemma hash, suspect token) for each lemma a token of ``a`` agrees with (its own and its
+    synonyms), sorted by hash."""
+    ha = np.asarray(a.hashes, dtype=np.uint64)
+    tok = np.arange(len(ha), dtype=np.int64)
+    which, alt = table().alternatives_of(ha)
+    kh, ki = np.concatenate([ha, alt]), np.concatenate([tok, tok[which]])
+    order = np.argsort(kh, kind="stable")
+    return kh[order], ki[order]
+
+
+def paraphrase_passages(a: Tokens, b: Tokens, exact: list[Passage], *, min_words: int,
+                        a_word_starts: np.ndarray, b_stats: SourceStats | None = None,
+                        a_keys: tuple[np.ndarray, np.ndarray] | None = None) -> list[Passage]:
+    """The passages of ``a`` in ``b``: the ``exact`` ones, with what the paraphrase layer
+    found (see the module docstring) added or merged into them, sorted by suspect start.
+    ``min_words``: words of the suspect's text a paraphrase passage must span (as the exact
+    layer counts its minimum). ``b_stats``: ``SourceStats.of(b)`` and ``a_keys``: ``suspect_keys(a)``, kept by the caller
+    (a source met by many suspects)."""
+    if len(a) == 0 or len(b) == 0:
+        return exact
+    syn = table()
+    ha = np.asarray(a.hashes, dtype=np.uint64)
+    hb = np.asarray(b.hashes, dtype=np.uint64)
+    a_sid, a_first, a_last = _sentences(a)
+    # sentences the exact layer matched (nearly) whole are left to it; a sentence it matched
+    # in part is looked at again, and an accepted one is merged with the exact passage
+    covered = np.zeros(len(a) + 1, dtype=np.int64)
+    for p in exact:
+        for q in (p.pieces or ((p.suspect_start, p.suspect_end, 0, 0),)):
+            i0 = int(np.searchsorted(a.starts, q[0], "left"))
+            i1 = int(np.searchsorted(a.ends, q[1], "right"))
+            covered[i0:i1] = 1
+    cum = np.r_[0, np.cumsum(covered[:-1])]
+    size = a_last - a_first
+    eligible = (size >= MIN_SENTENCE_TOKENS) & ((cum[a_last] - cum[a_first]) < 0.8 * size)
+    if not eligible.any():
+        return exact
+    # (lemma hash, suspect token) for each lemma a suspect token agrees with: its own, its synonyms
+    kh, ki = a_keys if a_keys is not None else suspect_keys(a)
+    keep = np.repeat(eligible, size)[ki]
+    kh, ki = kh[keep], ki[keep]
+    stats = b_stats if b_stats is not None else SourceStats.of(b)
+    values, counts, n_b = stats.values, stats.counts, stats.n_sentences
+    rare_df = _rare_df(n_b)
+    ku = kh[np.r_[True, kh[1:] != kh[:-1]]] if len(kh) else kh  # kh is sorted
+    df_k = _lookup(values, counts, ku)
+    at = stats.positions_of(ku[(df_k > 0) & (df_k <= rare_df)])  # the source's tokens of rare agreeing lemmas
+    if len(at) < MIN_RARE:
+        return exact
+    b_sid = np.asarray(b.sentence_ids, dtype=np.int64)
+    a_sent_of = np.asarray(a.sentence_ids, dtype=np.int64)
+    df_b = stats.df_token
+    # every (source token u, suspect token i) agreeing through a rare lemma; bounded by the
+    # texts' lengths (the lemmas making the most pairs dropped first)
+    lo, hi = np.searchsorted(kh, hb[at], "left"), np.searchsorted(kh, hb[at], "right")
+    cnt = hi - lo
+    budget = PAIRS_PER_TOKEN * (len(a) + len(b))
+    if int(cnt.sum()) > budget:
+        per_lemma = cnt * df_b[at]  # ~ pairs the lemma makes
+        limit = np.sort(per_lemma)[np.searchsorted(np.cumsum(np.sort(cnt)), budget)] \
+            if np.cumsum(np.sort(cnt))[-1] > budget else per_lemma.max() + 1
+        keep = per_lemma < limit
+        at, lo, cnt = at[keep], lo[keep], cnt[keep]
+    u = np.repeat(at, cnt)
+    first = np.repeat(np.cumsum(cnt) - cnt, cnt)
+    i = ki[np.repeat(lo, cnt) + (np.arange(int(cnt.sum())) - first)]
+    if len(i) == 0:
+        return exact
+    # sentence pairs with at least MIN_RARE distinct suspect tokens agreeing; per suspect
+    # sentence the CANDIDATES_PER_SENTENCE best (most such tokens) are scored in full
+    n_sb = int(b_sid.max()) + 1
+    pair_tok = _unique_counts((a_sent_of[i] * n_sb + b_sid[u]) * len(a) + i)[0]
+    codes, n_agree = _unique_counts(pair_tok // len(a))
+    sa_len = np.zeros(int(a_sent_of.max()) + 1, np.int64)
+    sa_len[a_sid] = a_last - a_first
+    # a pair reaching MIN_DICE shares about half its weight, mostly in rare words
+    ok = (n_agree >= MIN_RARE) & (4 * n_agree >= sa_len[codes // n_sb])
+    codes, n_agree = codes[ok], n_agree[ok]
+    if len(codes) == 0:
+        return exact
+    sa_of, sb_of = codes // n_sb, codes % n_sb
+    by = np.lexsort((sb_of, -n_agree, sa_of))
+    sa_of, sb_of = sa_of[by], sb_of[by]
+    rank_in = np.arange(len(by)) - np.searchsorted(sa_of, sa_of, "left")
+    keep = rank_in < CANDIDATES_PER_SENTENCE
+    candidates = list(zip(sa_of[keep].tolist(), sb_of[keep].tolist()))
+    b_sids, b_first, b_last = stats.sentences
+    used_b = sorted({sb for _, sb in candidates})
+    b_index = dict(zip(used_b, np.searchsorted(b_sids, used_b).tolist()))
+    used_a = sorted({sa for sa, _ in candidates})
+    a_index = dict(zip(used_a, np.searchsorted(a_sid, used_a).tolist()))
+    # IDF weights over the source's sentences
+    wa_all = np.log((n_b + 1) / (_lookup(values, counts, ha) + 0.5))
+
+    best: dict[int, tuple[float, int, list[tuple[int, int, bool]]]] = {}
+    for sa, sb in candidates:
+        ka, kb = a_index[sa], b_index[sb]
+        a0, a1, b0, b1 = int(a_first[ka]), int(a_last[ka]), int(b_first[kb]), int(b_last[kb])
+        wa_tok = dict(zip(range(a0, a1), wa_all[a0:a1].tolist()))
+        wb_tok = dict(zip(range(b0, b1), np.log((n_b + 1) / (df_b[b0:b1] + 0.5)).tolist()))
+        matched = _match(range(a0, a1), range(b0, b1), ha, hb, syn, wa_tok)
+        if len(matched) < MIN_AGREE:
+            continue
+        if sum(1 for _, u, _ in matched if df_b[u] <= rare_df) < MIN_RARE:
+            continue
+        wa = sum(wa_tok.values())
+        wb = sum(wb_tok.values())
+        wm = sum(wa_tok[i] + wb_tok[u] for i, u, _ in matched)
+        dice = wm / (wa + wb) if wa + wb else 0.0
+        if dice >= MIN_DICE and (sa not in best or dice > best[sa][0]):
+            best[sa] = (dice, sb, matched)
+    if not best:
+        return exact
+    # consecutive suspect sentences from nearby source sentences: one passage
+    groups: list[list[tuple[int, int, list]]] = []
+    for sa in sorted(best):
+        _, sb, matched = best[sa]
+        g = groups[-1] if groups else None
+        if g is not None and sa == g[-1][0] + 1 and abs(b_index[sb] - b_index[g[-1][1]]) <= SOURCE_WINDOW:
+            g.append((sa, sb, matched))
+        else:
+            groups.append([(sa, sb, matched)])
+    out = []
+    for g in groups:
+        pieces = []
+        for _, _, matched in g:
+            pieces.extend(_pieces(matched, a, b))
+        out.append((pieces, _kind(g, a, b, a_index, b_index, a_first, a_last, b_first, b_last, ha, hb)))
+    return _merged(exact, out, a_word_starts, min_words)
+
+
+def _merged(exact: list[Passage], found: list[tuple[list, str]], ws: np.ndarray, min_words: int) -> list[Passage]:
+    """The exact passages with the paraphrase groups: a group overlapping exact passages on the
+    suspect side becomes one passage with them (pieces united); the rest stand alone."""
+    items = [(p.suspect_start, p.suspect_end, list(p.pieces or ((p.suspect_start, p.suspect_end, p.source_start,
+              p.source_end),)), p.kind, p) for p in exact]
+    for pieces, kind in found:
+        items.append((min(q[0] for q in pieces), max(q[1] for q in pieces), pieces, kind, None))
+    items.sort(key=lambda x: (x[0], x[1]))
+    clusters: list[list] = []
+    for it in items:
+        if clusters and it[0] < max(x[1] for x in clusters[-1]):
+            clusters[-1].append(it)
+        else:
+            clusters.append([it])
+    out: list[Passage] = []
+    for c in clusters:
+        exact_spans = [(x[0], x[1]) for x in c if x[4] is not None]
+        adds = [q for x in c if x[4] is None for q in x[2]
+                if not any(s0 <= q[0] and q[1] <= s1 for s0, s1 in exact_spans)]
+        if not adds and exact_spans:  # nothing beyond what the exact layer matched: as it made it
+            out.extend(x[4] for x in c if x[4] is not None)
+            continue
+        pieces = sorted({q for x in c for q in x[2]})
+        c0, c1 = min(q[0] for q in pieces), max(q[1] for q in pieces)
+        d0, d1 = min(q[2] for q in pieces), max(q[3] for q in pieces)
+        words = words_in(ws, [(c0, c1)])
+        if words < min_words:
+            continue
+        matched = words_in(ws, _merge([(q[0], q[1]) for q in pieces]))
+        kinds = {x[3] for x in c} - {"verbatim"}
+        kind = "verbatim" if not kinds else kinds.pop() if len(kinds) == 1 else "paraphrase"
+        out.append(Passage(c0, c1, d0, d1, words, "paraphrase", matched=matched, pieces=tuple(pieces), kind=kind))
+    return out
+
+
+def _match(ia: range, ib: range, ha: np.ndarray, hb: np.ndarray, syn, weight: dict[int, float]) -> list[tuple[int, int, bool]]:
+    """One-to-one agreeing tokens ``(suspect i, source u, by synonym)``: equal lemmas first,
+    then synonyms, heaviest suspect tokens first."""
+    free_b: dict[int, list[int]] = defaultdict(list)
+    for u in ib:
+        free_b[int(hb[u])].append(u)
+    out: list[tuple[int, int, bool]] = []
+    rest = []
+    for i in sorted(ia, key=lambda i: -weight[i]):
+        x = int(ha[i])
+        if free_b.get(x):
+            out.append((i, free_b[x].pop(0), False))
+        else:
+            rest.append(i)
+    for i in rest:
+        for y in syn.alternatives_by_hash.get(int(ha[i]), ()):
+            if free_b.get(y):
+                out.append((i, free_b[y].pop(0), True))
+                break
+    out.sort()
+    return out
+
+
+def _pieces(matched: list[tuple[int, int, bool]], a: Tokens, b: Tokens) -> list[tuple[int, int, int, int]]:
+    """Runs of matched tokens consecutive in the suspect. A word replaced between two agreeing
+    ones ends the run (it is not counted as matched): a word of the suspect between them while
+    the source has one or two tokens between theirs."""
+    out = []
+    run: list[tuple[int, int, bool]] = []
+    text = a.text
+    for m in matched:
+        if run and (m[0] != run[-1][0] + 1 or (2 <= m[1] - run[-1][1] <= 3 and _WORD.search(
+                text, int(a.ends[run[-1][0]]), int(a.starts[m[0]])) is not None)):
+            out.append(run)
+            run = []
+        run.append(m)
+    if run:
+        out.append(run)
+    return [(int(a.starts[r[0][0]]), int(a.ends[r[-1][0]]),
+             int(min(b.starts[u] for _, u, _ in r)), int(max(b.ends[u] for _, u, _ in r))) for r in out]
+
+
+def _merge(ranges: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    out: list[list[int]] = []
+    for x0, x1 in sorted(ranges):
+        if out and x0 <= out[-1][1]:
+            out[-1][1] = max(out[-1][1], x1)
+        else:
+            out.append([x0, x1])
+    return [(x0, x1) for x0, x1 in out]
+
+
+def _stop_words(t: Tokens, i0: int, i1: int) -> Counter:
+    """Words of the text between tokens ``i0`` and ``i1 - 1`` (inclusive) that are not tokens."""
+    c0, c1 = int(t.starts[i0]), int(t.ends[i1 - 1])
+    kept = {int(s) for s in t.starts[i0:i1].tolist()}
+    return Counter(_norm(m.group()) for m in _WORD.finditer(t.text, c0, c1) if m.start() not in kept)
+
+
+def _kind(group, a: Tokens, b: Tokens, a_index, b_index, a_first, a_last, b_first, b_last,
+          ha: np.ndarray, hb: np.ndarray) -> str:
+    found: set[str] = set()
+    if any(b_index[y[1]] < b_index[x[1]] for x, y in zip(group, group[1:])):
+        found.add("reordered")
+    for sa, sb, matched in group:
+        ka, kb = a_index[sa], b_index[sb]
+        a0, a1, b0, b1 = int(a_first[ka]), int(a_last[ka]), int(b_first[kb]), int(b_last[kb])
+        if any(m[2] for m in matched):
+            found.add("synonyms")
+        if len(matched) < a1 - a0 or len(matched) < b1 - b0 or _stop_words(a, a0, a1) != _stop_words(b, b0, b1):
+            found.add("edited")
+        us = [u for _, u, _ in matched]
+        if any(y < x for x, y in zip(us, us[1:])):
+            found.add("reordered")
+        for i, u, by_synonym in matched:
+            if not by_synonym and _norm(a.text[a.starts[i]:a.ends[i]]) != _norm(b.text[b.starts[u]:b.ends[u]]):
+                found.add("inflected")
+                break
+    if not found:
+        return "verbatim"
+    return found.pop() if len(found) == 1 else "paraphrase"

@@ -1,0 +1,181 @@
+"""The paraphrase layer: sentences rewritten with synonyms, reordered, re-inflected, padded;
+found beside the exact layer, labelled, reached by retrieval, and never on original prose."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from sverka.core import api
+from sverka.core.document import Document
+from sverka.core.results import KINDS
+
+SOURCE = (
+    "Весь прошлый век крестьяне деревни жили в бедности и тяжёлом труде. "
+    "Помещик заставлял крестьян работать на полях с рассвета до заката. "
+    "Экипаж корабля собрался на палубе, когда капитан отдал приказ поднимать якорь. "
+    "Дети бегали по лугу, собирали ромашки и плели венки для матерей. "
+    "Осенью вся деревня праздновала окончание жатвы шумной ярмаркой."
+)
+OWN = [
+    "Я люблю летние вечера у реки, когда вода тёплая и тихая.",
+    "Моя бабушка печёт пироги с капустой по воскресеньям.",
+    "Прошлым летом мы с друзьями ездили в горы на велосипедах.",
+]
+
+
+def passages_of(suspect: str, source: str = SOURCE):
+    r = api.compare(Document(suspect, title="essay"), Document(source, title="source"))
+    (src,) = r.sources
+    return r, list(src.passages)
+
+
+def covered(text: str, sentence: str, passages) -> bool:
+    s = text.index(sentence)
+    return any(p.suspect_start < s + len(sentence) and s < p.suspect_end for p in passages)
+
+
+def test_synonym_replacement_is_found_and_named_synonyms():
+    copied = "Помещик принуждал крестьян работать на полях с рассвета до заката."
+    text = " ".join([OWN[0], copied, OWN[1]])
+    _, ps = passages_of(text)
+    assert [p.kind for p in ps] == ["synonyms"]
+    assert "synonyms" in KINDS
+    (p,) = ps
+    assert text[p.suspect_start:p.suspect_end] == copied[:-1]
+    assert not covered(text, OWN[0], ps) and not covered(text, OWN[1], ps)
+
+
+def test_a_synonym_bridged_inside_an_exact_passage_is_named_synonyms():
+    copied = "Экипаж корабля собрался на палубе, когда капитан отдал распоряжение поднимать якорь."
+    _, ps = passages_of(" ".join([OWN[0], copied, OWN[1]]))
+    assert [(p.kind, p.method) for p in ps] == [("synonyms", "bridged")]
+    # the same place replaced by a word that is no synonym: edited
+    _, ps = passages_of(" ".join([OWN[0], copied.replace("распоряжение", "ракету"), OWN[1]]))
+    assert [p.kind for p in ps] == ["edited"]
+
+
+def test_several_changes_at_once_are_a_paraphrase():
+    copied = "Когда капитан отдал распоряжение поднимать якорь, команда судна собралась на палубе."
+    text = " ".join([OWN[0], copied, OWN[2]])
+    _, ps = passages_of(text)
+    assert [p.kind for p in ps] == ["paraphrase"]
+    (p,) = ps
+    assert p.matched_words < p.words  # the replaced word that is no synonym (судна) is not counted
+    assert not covered(text, OWN[0], ps) and not covered(text, OWN[2], ps)
+
+
+def test_the_exact_layer_is_unchanged():
+    copied = "Помещик заставлял крестьян работать на полях с рассвета до заката."
+    _, ps = passages_of(" ".join([OWN[0], copied, OWN[1]]))
+    assert [(p.kind, p.method) for p in ps] == [("verbatim", "exact")]
+
+
+def test_synonyms_do_not_count_without_the_rest_of_the_sentence():
+    """A sentence sharing a synonym and a couple of words with the source is not a borrowing."""
+    text = " ".join([OWN[0], "Наш капитан всегда отдавал распоряжения громко и весело.", OWN[1]])
+    _, ps = passages_of(text)
+    assert ps == []
+
+
+ESSAY_COMMON_WORDS = (
+    "Жизнь человека в деревне всегда была связана с трудом и природой. Каждый день люди вставали рано, "
+    "работали в поле и возвращались домой только вечером. Дети помогали взрослым и рано узнавали цену "
+    "хлеба. Время шло, и многие уезжали в город, чтобы найти другую работу. Но память о родном доме "
+    "оставалась с ними всю жизнь. Я думаю, что деревенская жизнь учит человека терпению и уважению к "
+    "чужому труду. Мой дед рассказывал, как в детстве пас коров на большом лугу за рекой."
+)
+
+
+def test_an_original_essay_with_common_words_gets_no_paraphrase_highlight():
+    """The precision guard: the same everyday words (деревня, работать, поле, дети, труд, луг)
+    in sentences the student wrote are never a paraphrase of the source."""
+    _, ps = passages_of(ESSAY_COMMON_WORDS)
+    assert ps == []
+
+
+def sentences(text: str) -> list[str]:
+    return [s for s in re.split(r"(?<=[.!?…])\s+(?=[А-ЯЁA-Z«—])", text) if len(s.split()) >= 6]
+
+
+@pytest.mark.slow
+def test_original_prose_is_not_highlighted_against_other_authors(ruslit):
+    """Pushkin's prose against Chekhov's: at most 2 % of the sentences highlighted (all layers)."""
+    own = sorted((ruslit / "prose" / "Pushkin").rglob("*.txt"))[:4]
+    sources = sorted((ruslit / "prose" / "Chekhov").rglob("*.txt"))[:6]
+    total = hit = 0
+    for o in own:
+        text = o.read_text(encoding="utf-8", errors="replace")[:15_000]
+        sents = sentences(text)
+        total += len(sents)
+        spans = []
+        for s in sources:
+            r = api.compare(Document(text, title="essay"), Document(s.read_text(encoding="utf-8", errors="replace"),
+                                                                      title=s.name))
+            spans += [(p.suspect_start, p.suspect_end) for src in r.sources for p in src.passages
+                      if p.method == "paraphrase"]
+        pos = 0
+        for sent in sents:
+            at = text.index(sent, pos)
+            pos = at + len(sent)
+            hit += any(a < pos and at < b for a, b in spans)
+    assert total > 100
+    assert hit <= 0.02 * total, (hit, total)
+
+
+def test_retrieval_reaches_a_paraphrased_source(tmp_path):
+    """A collection holding the source among others: check finds the paraphrase, as compare does."""
+    suspect = " ".join([OWN[0], "Помещик принуждал крестьян трудиться на полях с рассвета до заката.",
+                        "Когда капитан отдал распоряжение поднимать якорь, команда судна собралась на палубе.",
+                        OWN[1]])
+    others = [
+        "Шахматы развивают логическое мышление, память и усидчивость у школьников.",
+        "Климат планеты меняется быстрее, чем предсказывали учёные прошлого столетия.",
+        " ".join(OWN),
+    ]
+    with api.Collection(tmp_path / "c.sverka") as col:
+        for k, t in enumerate(others):
+            col.add_document(Document(t, path=f"/o{k}.txt", title=f"other {k}"))
+        col.add_document(Document(SOURCE, path="/source.txt", title="source"))
+        r = col.check(Document(suspect, title="essay"))
+    by_title = {s.title: s for s in r.sources}
+    assert "source" in by_title
+    direct = api.compare(Document(suspect, title="essay"), Document(SOURCE, title="source"))
+    assert [(p.suspect_start, p.suspect_end, p.kind) for p in by_title["source"].passages] == \
+        [(p.suspect_start, p.suspect_end, p.kind) for p in direct.sources[0].passages]
+    (p,) = by_title["source"].passages  # two sentences following each other: one passage
+    assert suspect[p.suspect_start:p.suspect_end].startswith("Помещик")
+    assert suspect[p.suspect_start:p.suspect_end].endswith("на палубе")
+
+
+def test_variant_pair_keys_hold_the_source_pairs_a_rewrite_broke():
+    """Retrieval looks up the pairs the source holds: a synonym put back, a swap undone, an
+    inserted word skipped."""
+    import numpy as np
+
+    from sverka.core import candidates
+    from sverka.core.candidates import pair_keys, variant_pair_keys
+    from sverka.core.text import canonize
+
+    source = set(pair_keys(canonize("Помещик заставлял крестьян работать на полях до заката."))[0].tolist())
+    cases = ["Помещик принуждал крестьян работать на полях до заката."]  # synonym
+    if candidates.VARIANT_SWAPS:
+        cases += ["Помещик крестьян заставлял работать на полях до заката.",  # swap
+                  "Помещик жестоко заставлял крестьян работать на полях до заката."]  # insertion
+    for rewritten in cases:
+        t = canonize(rewritten)
+        exact = set(pair_keys(t)[0].tolist())
+        h, pos = variant_pair_keys(t)
+        assert len(h) == len(pos) and np.all(pos >= 0) and np.all(pos < len(t))
+        assert (set(h.tolist()) - exact) & (source - exact), rewritten
+    assert candidates.MAX_ALTERNATIVES >= 1
+
+
+def test_the_new_kind_and_method_have_russian_names():
+    from sverka.core.i18n import translator
+    from sverka.core.results import METHODS
+
+    ru = translator("ru")
+    assert ru(KINDS["synonyms"]) == "слова заменены синонимами"
+    assert ru(METHODS["paraphrase"]).startswith("предложение совпало по редким словам")
