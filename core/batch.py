@@ -32,9 +32,9 @@ def cores() -> int:
 
 
 def _init(path: str, settings: Settings) -> None:
-    from .index import Index
+    from .store import open_store
 
-    _worker["index"] = Index(path, settings)
+    _worker["index"] = open_store(path, settings)
     _worker["settings"] = settings
 
 
@@ -45,7 +45,7 @@ def _check_one(doc: Document) -> CheckResult:
 
 
 def check_many(
-    path: str | Path,
+    path: str | Path,  # a collection file or a PostgreSQL URL
     docs: Sequence[Document],
     settings: Settings,
     *,
