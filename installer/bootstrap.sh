@@ -22,6 +22,8 @@ qt_libs="libegl1 libgl1 libglib2.0-0 libdbus-1-3 libfontconfig1 libxkbcommon0 li
  libxcb-randr0 libxcb-xinerama0 libxcb-xkb1 libxcb-xfixes0 libxcb-shm0 libxcb-sync1 fonts-dejavu-core"
 # PDF reports: WeasyPrint typesets with pango; the tests look at the pages with poppler-utils.
 qt_libs="$qt_libs libpango-1.0-0 libpangoft2-1.0-0 poppler-utils"
+# The tests of the shared collection start a real PostgreSQL server (tests/store/conftest.py).
+[ "$mode" = test ] && qt_libs="$qt_libs postgresql"
 need=""
 if command -v dpkg-query >/dev/null 2>&1; then
   for p in $qt_libs; do
