@@ -11,7 +11,7 @@ Tables (the SQLite file's, see core/index.py; hashes are the uint64's 64 bits in
                                    canonization / fingerprint / tokens versions
     documents(id identity, path BYTEA UNIQUE (the OS bytes of the name), title, format,
               sha256 UNIQUE, chars, words, size_bytes, mtime, added ISO-8601, language,
-              is_template BOOLEAN, warnings JSON, short_length)
+              is_template BOOLEAN, warnings JSON, short_length); a partial index of the templates
     document_data(doc_id PRIMARY KEY, text BYTEA UTF-8, tokens BYTEA: the tokens blob)
     pairs(hash, doc_id, pos), sentences(hash, doc_id, pos)   PRIMARY KEY(hash, doc_id, pos)
     short_words(hash, doc_id)                                PRIMARY KEY(hash, doc_id)
@@ -103,10 +103,12 @@ CREATE TABLE documents(
     is_template BOOLEAN NOT NULL DEFAULT FALSE,
     warnings TEXT NOT NULL DEFAULT '[]',
     short_length INTEGER NOT NULL);
+CREATE INDEX documents_template ON documents(id) WHERE is_template;
 CREATE TABLE document_data(
     doc_id BIGINT PRIMARY KEY,
     text BYTEA NOT NULL,
     tokens BYTEA NOT NULL);
+ALTER TABLE document_data ALTER COLUMN text SET STORAGE EXTERNAL, ALTER COLUMN tokens SET STORAGE EXTERNAL;
 CREATE TABLE pairs(hash BIGINT NOT NULL, doc_id BIGINT NOT NULL, pos INTEGER NOT NULL,
     PRIMARY KEY(hash, doc_id, pos));
 CREATE INDEX pairs_doc ON pairs(doc_id);
