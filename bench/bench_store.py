@@ -88,9 +88,16 @@ def _bench_store(name: str, location: str, prepared: list, suspects: list) -> di
 
 
 def _pg_size(url: str) -> float:
+    """The database's size in MB; prints each table's rows and size (indexes and TOAST included)."""
     import psycopg
 
     with psycopg.connect(url) as conn:
+        parts = []
+        for t in ("documents", "document_data", "pairs", "sentences", "short_words"):
+            n = conn.execute(f"SELECT count(*) FROM {t}").fetchone()[0]
+            size = conn.execute("SELECT pg_total_relation_size(%s)", (t,)).fetchone()[0]
+            parts.append(f"{t} {n} rows {size / 1e6:.1f} MB")
+        print("PostgreSQL tables: " + "; ".join(parts))
         return conn.execute("SELECT pg_database_size(current_database())").fetchone()[0] / 1e6
 
 
