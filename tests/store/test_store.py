@@ -48,6 +48,9 @@ def test_both_stores_implement_every_method_of_the_protocol(cls):
 def test_open_store_picks_the_backend(store, backend):
     assert isinstance(store, Index if backend == "sqlite" else PostgresStore)
     assert isinstance(store, Store)
+    from sverka.core.store import SQLiteStore
+
+    assert SQLiteStore is Index  # the SQLite store stays core/index.py's Index, re-exported
     assert store.settings == Settings() and store.count() == 0
     if backend == "postgres":
         assert "sverka-test-password" not in str(store.path) and str(store.path).startswith("postgresql://sverka@")
