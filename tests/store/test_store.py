@@ -18,7 +18,7 @@ from sverka.core.settings import Settings
 from sverka.core.store import STORE_METHODS, Store, open_store
 from sverka.core.store.postgres import PostgresStore
 
-from docs import HIGH, hold_write_lock, make_tokens, prepared, set_meta
+from handmade import HIGH, hold_write_lock, make_tokens, prepared, set_meta
 
 HERE = Path(__file__).resolve().parent
 
@@ -181,7 +181,7 @@ def test_busy_writer_waits_then_says_so_and_readers_are_not_blocked(store_locati
 _WRITER = textwrap.dedent("""
     import sys
     sys.path.insert(0, {here!r})
-    from docs import prepared
+    from handmade import prepared
     from sverka.core.store import open_store
     location, first, last = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
     with open_store(location, busy_timeout=60) as s:
