@@ -153,10 +153,24 @@ def display_url(url: str, *, parse: bool = True) -> str:
         return f"{head}://{creds.split(':', 1)[0]}@{rest}" if at else url
     p = _parts(url)
     host = p.get("host", "localhost")
-    port = p.get("port", "5432")
     user = p.get("user", "")
-    where = f"{host}:{port}" if not host.startswith("/") else f"{host} (socket), port {port}"
-    return f"postgresql://{user + '@' if user else ''}{where}/{p.get('dbname', '')}"
+    db = p.get("dbname", "")
+    if host.startswith("/"):  # a Unix socket folder
+        return f"postgresql://{user + '@' if user else ''}/{db}?host={host}"
+    return f"postgresql://{user + '@' if user else ''}{host}:{p.get('port', '5432')}/{db}"
+
+
+def _server(url: str) -> str:
+    """The server as a person names it: ``host:port``, or the socket folder."""
+    p = _parts(url)
+    host = p.get("host", "localhost")
+    return f"on the socket in {host}" if host.startswith("/") else f"{host}:{p.get('port', '5432')}"
+
+
+def _reason(message: str) -> str:
+    """libpq's reason for a failed connection, without its prefixes and hints."""
+    first = message.strip().splitlines()[0] if message.strip() else message
+    return first.rsplit(" failed: ", 1)[-1].split(": ", 1)[-1].strip() if " failed: " in first else first.strip()
 
 
 def _db_path(path) -> bytes | None:
@@ -225,7 +239,7 @@ class PostgresStore:
         msg = str(e)
         low = msg.lower()
         p = _parts(self.url)
-        server = f"{p.get('host', 'localhost')}:{p.get('port', '5432')}"
+        server = _server(self.url)
         user, db = p.get("user", os.environ.get("PGUSER", "")), p.get("dbname", "")
         if "password authentication failed" in low or "no password supplied" in low or (
                 "role" in low and "does not exist" in low) or "pg_hba.conf" in low or "authentication" in low:
@@ -237,10 +251,11 @@ class PostgresStore:
                 f"the PostgreSQL server {server} has no database {db!r} ({self.path}); ask its "
                 f"administrator to create it (CREATE DATABASE {db})")
         if "refused" in low or "no such file" in low or "could not connect" in low or "timeout" in low \
-                or "translate host name" in low or "unreachable" in low or "connection failed" in low:
+                or "resolve host" in low or "translate host name" in low or "unreachable" in low \
+                or "connection failed" in low or "connection is bad" in low:
             return CollectionError(
                 f"cannot reach the PostgreSQL server {server} of the shared collection {self.path}: "
-                f"is the server running and is the address right? ({msg.splitlines()[-1].strip()})")
+                f"is the server running and is the address right? ({_reason(msg)})")
         return CollectionError(f"cannot open the shared collection {self.path}: {msg.strip()}")
 
     def _error(self, e) -> Exception:

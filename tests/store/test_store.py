@@ -255,7 +255,9 @@ def test_server_down_is_named(postgres_server):
         port = s.getsockname()[1]
     with pytest.raises(CollectionError, match=rf"cannot reach the PostgreSQL server 127.0.0.1:{port}.*running") as e:
         open_store(f"postgresql://sverka:secret@127.0.0.1:{port}/archive")
-    assert "secret" not in str(e.value)
+    assert "secret" not in str(e.value) and "(Connection refused)" in str(e.value)
+    with pytest.raises(CollectionError, match=r"cannot reach the PostgreSQL server on the socket in /nonexistent"):
+        open_store("postgresql:///archive?host=/nonexistent")
 
 
 def test_login_refused_is_named(postgres_server):
