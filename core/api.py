@@ -72,7 +72,9 @@ def warm_up() -> None:
 
 
 class Collection:
-    """A reference collection kept in one index file on disk.
+    """A reference collection: one index file on disk, or a PostgreSQL database shared by a
+    department when ``path`` is a ``postgresql://user@host/db`` URL (see
+    :mod:`sverka.core.store`).
 
     Adding is incremental and idempotent; every batch commits atomically, so a cancelled or
     killed run leaves the collection as it was before the interrupted batch.
@@ -87,13 +89,18 @@ class Collection:
     """
 
     def __init__(self, path: str | Path | None = None, settings: Settings | None = None) -> None:
-        from .index import Index
+        from .store import is_server_url, open_store
 
-        self.path = Path(path) if path is not None else default_collection_path()
-        self.index = Index(self.path, settings)
+        if is_server_url(path):  # a shared collection on a PostgreSQL server
+            self.location: str | Path = str(path)
+        else:
+            self.location = Path(path) if path is not None else default_collection_path()
+        self.index = open_store(self.location, settings)
+        self.path = self.index.path if is_server_url(path) else self.location  # a URL: without its password
         self.settings = self.index.settings
 
-    path: Path
+    #: The collection file, or the server's URL without the password (for messages).
+    path: Path | str
 
     def add(
         self,
@@ -206,7 +213,7 @@ class Collection:
 
         settings = settings or self.settings
         check_indexing_settings(self.index, settings)
-        return check_many(self.path, suspects, settings, workers=workers, progress=progress,
+        return check_many(self.location, suspects, settings, workers=workers, progress=progress,
                           cancel=cancel, serial=lambda doc: self.check(doc, settings, cancel=cancel))
 
     def check_files(
@@ -227,7 +234,7 @@ class Collection:
 
         settings = settings or self.settings
         check_indexing_settings(self.index, settings)
-        return check_files(self.path, files, settings, load=load_document, cross=cross, workers=workers,
+        return check_files(self.location, files, settings, load=load_document, cross=cross, workers=workers,
                            progress=progress, cancel=cancel,
                            serial=lambda doc: self.check(doc, settings, cancel=cancel))
 

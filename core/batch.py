@@ -37,14 +37,14 @@ WORKER_NICENESS = 10
 
 
 def _init(path: str, settings: Settings) -> None:
-    from .index import Index
+    from .store import open_store
 
     try:
         os.nice(WORKER_NICENESS)
     except (AttributeError, OSError):  # pragma: no cover - not POSIX
         pass
 
-    _worker["index"] = Index(path, settings)
+    _worker["index"] = open_store(path, settings)
     _worker["settings"] = settings
     from .text import canonize
 
@@ -83,7 +83,7 @@ def _check_one(doc: Document) -> CheckResult:
 
 
 def check_many(
-    path: str | Path,
+    path: str | Path,  # a collection file or a PostgreSQL URL
     docs: Sequence[Document],
     settings: Settings,
     *,

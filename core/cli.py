@@ -283,7 +283,10 @@ def _load(path: str):
 
 def _open_collection(db: str | None, settings: Settings | None = None, *, must_exist: bool = True):
     from . import api
+    from .store import is_server_url
 
+    if is_server_url(db):  # a shared collection: the server says whether it exists
+        return api.Collection(db, settings)
     path = Path(db) if db else api.default_collection_path()
     if must_exist and not path.exists():
         raise api.CollectionError(
@@ -461,7 +464,11 @@ def _cmd_list(args: argparse.Namespace) -> int:
 
 def _cmd_rebuild(args: argparse.Namespace) -> int:
     from . import api
+    from .store import is_server_url
 
+    if is_server_url(args.db):
+        raise api.CollectionError("sverka rebuild rebuilds a collection file; a shared PostgreSQL "
+                                  "collection is rebuilt by adding its documents again to an empty database")
     path = Path(args.db) if args.db else api.default_collection_path()
     if not path.exists():
         raise api.CollectionError(f"{path}: no collection there")
@@ -655,12 +662,14 @@ def _add_db(p: argparse.ArgumentParser, *, optional: bool = False) -> None:
     if optional:
         p.add_argument(
             "--db", nargs="?", const="", default=None, metavar="DB",
-            help="also check every document against this collection (--db alone: the window's collection)",
+            help="also check every document against this collection, a file or a "
+                 "postgresql://user@host/db URL (--db alone: the window's collection)",
         )
     else:
         p.add_argument(
             "--db", metavar="DB", default=None,
-            help="collection file (default: the one the Sverka window uses)",
+            help="collection file, or a shared collection on a PostgreSQL server: "
+                 "postgresql://user[:password]@host[:port]/db (default: the file the Sverka window uses)",
         )
 
 

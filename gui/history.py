@@ -1,16 +1,15 @@
 """Results kept between sessions: the bar that says when the shown result was made and with
-which settings, and re-checks in one click. Storage is :mod:`sverka.core.history`."""
+which settings, and re-checks in one click. Storage is :mod:`sverka.core.store.history`."""
 
 from __future__ import annotations
 
 import logging
-import sqlite3
 
 from PySide6.QtCore import QEvent, Qt, Signal
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QWidget
 
 from sverka.core.errors import SverkaError
-from sverka.core.history import History, StoredResult, history_path
+from sverka.core.store.history import History, StoredResult, history_path
 from sverka.core.settings import Settings, describe_changes
 
 log = logging.getLogger(__name__)
@@ -88,7 +87,7 @@ class KeptResults:
             with self._history() as h:
                 for r in results:
                     h.save(r)
-        except (SverkaError, sqlite3.Error, OSError) as e:  # a result not kept is no reason to lose it
+        except (SverkaError, OSError) as e:  # a result not kept is no reason to lose it
             log.warning("results not kept: %s", e)
 
     def kept_result(self, doc) -> StoredResult | None:

@@ -24,6 +24,8 @@ qt_libs="libegl1 libgl1 libglib2.0-0 libdbus-1-3 libfontconfig1 libxkbcommon0 li
 qt_libs="$qt_libs libpango-1.0-0 libpangoft2-1.0-0 poppler-utils"
 # Word 97-2003 .doc files are read by catdoc (run by the sandboxed reader, no shell).
 qt_libs="$qt_libs catdoc"
+# The tests of the shared collection start a real PostgreSQL server (tests/store/conftest.py).
+[ "$mode" = test ] && qt_libs="$qt_libs postgresql"
 need=""
 if command -v dpkg-query >/dev/null 2>&1; then
   for p in $qt_libs; do

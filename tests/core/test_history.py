@@ -11,7 +11,7 @@ import pytest
 from sverka.core import api
 from sverka.core.document import Document
 from sverka.core.errors import SverkaError
-from sverka.core.history import History, history_path, result_from_data, result_to_data
+from sverka.core.store.history import History, history_path, result_from_data, result_to_data
 
 SOURCE = ("Глобальное потепление вызвано прежде всего деятельностью человека: сжиганием угля, нефти "
           "и газа, вырубкой лесов и интенсивным сельским хозяйством. Концентрация углекислого газа в "

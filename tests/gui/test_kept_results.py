@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from PySide6.QtCore import Qt
 
-from sverka.core.history import History, history_path
+from sverka.core.store.history import History, history_path
 
 from test_main_window import TIMEOUT, add_and_wait
 

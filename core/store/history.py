@@ -24,9 +24,9 @@ from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
 
-from .errors import SverkaError
-from .results import CheckResult, DocumentInfo, Passage, SourceMatch, Span, SuspectInfo
-from .settings import Settings
+from ..errors import SverkaError
+from ..results import CheckResult, DocumentInfo, Passage, SourceMatch, Span, SuspectInfo
+from ..settings import Settings
 
 __all__ = ["History", "StoredResult", "history_path", "result_from_data", "result_to_data"]
 
@@ -144,6 +144,13 @@ class History:
                                    sources=tuple(dataclasses.replace(src, text="") for src in result.sources))
         blob = zlib.compress(json.dumps(result_to_data(bare), ensure_ascii=False).encode("utf-8", "surrogatepass"), 6)
         path = result.suspect.path or ""
+        try:
+            self._save(result, texts, path, when, blob)
+        except sqlite3.Error as e:
+            raise SverkaError(f"{self.path}: the result could not be kept ({e})") from None
+        return StoredResult(when, result.settings, result, result.suspect.path)
+
+    def _save(self, result: CheckResult, texts: dict, path: str, when: str, blob: bytes) -> None:
         with self.db:
             have = {row[0] for row in self.db.execute(
                 f"SELECT sha256 FROM texts WHERE sha256 IN ({','.join('?' * len(texts))})", list(texts))}
@@ -158,7 +165,6 @@ class History:
             if trimmed:  # texts no kept result refers to any more
                 self.db.execute("DELETE FROM texts WHERE sha256 NOT IN "
                                 "(SELECT value FROM results, json_each(results.texts))")
-        return StoredResult(when, result.settings, result, result.suspect.path)
 
     def last(self, sha256: str, path: str | None = None) -> StoredResult | None:
         """The last result of the text with this SHA-256 kept under ``path``, else under any
