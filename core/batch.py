@@ -31,8 +31,11 @@ def cores() -> int:
         return os.cpu_count() or 1
 
 
-def _init(path: str, settings: Settings) -> None:
+def _init(path: str, settings: Settings, parent: int | None = None) -> None:
     from .index import Index
+    from .workers import die_with_parent
+
+    die_with_parent(parent)
 
     _worker["index"] = Index(path, settings)
     _worker["settings"] = settings
@@ -79,7 +82,7 @@ def check_many(
     ctx = multiprocessing.get_context(START_METHOD)
     out: list[CheckResult | None] = [None] * n
     with cf.ProcessPoolExecutor(workers, mp_context=ctx, initializer=_init,
-                                initargs=(str(path), settings)) as pool:
+                                initargs=(str(path), settings, os.getpid())) as pool:
         futures = {pool.submit(_check_one, doc): k for k, doc in enumerate(docs)}
         done = 0
         try:

@@ -1,0 +1,114 @@
+"""Hostile input, round three (issue 15): linear HTML tokenization, look-alikes from every
+script, PDF text layers that are not text, read-only and damaged collections, RTF shape text,
+workers that die with their parent. Every input is generated here."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+TIME_LIMIT_S = 10.0
+MEMORY_LIMIT_MB = 1024
+
+
+@pytest.fixture(autouse=True)
+def _limits(monkeypatch):
+    monkeypatch.setenv("SVERKA_READ_SECONDS", str(TIME_LIMIT_S))
+    monkeypatch.setenv("SVERKA_READ_MEMORY_MB", str(MEMORY_LIMIT_MB))
+
+
+def _bounded(fn, *args, bound: float = TIME_LIMIT_S):
+    start = time.monotonic()
+    result = fn(*args)
+    assert time.monotonic() - start < bound
+    return result
+
+
+# -- class 2: HTML tokenization is linear on every unterminated construct ---------------------
+
+MEGABYTE = 1 << 20
+HTML_CONSTRUCTS = ["<a", "<!--", "<!", "<?", "</", "</a", "<![CDATA[", "<!DOCTYPE", "<a x='", '<a x="',
+                   "<a b", "<a b=", "<a/", "<svg><text>", "<noscript>", "<div hidden>", "<script>",
+                   "<style>", "<title>", "&#", "&amp"]
+
+
+@pytest.mark.parametrize("unit", HTML_CONSTRUCTS)
+def test_a_megabyte_of_an_unterminated_construct_is_read_in_linear_time(unit):
+    from sverka.core.extract.html_text import html_to_text_and_hidden
+
+    markup = "<p>Начало текста.</p>" + unit * (MEGABYTE // len(unit)) + "<p>Конец.</p>"
+    _bounded(html_to_text_and_hidden, markup)
+    # interleaved with text and closing marks, which makes the constructs end and restart
+    markup = ("слово " + unit + " > ") * (MEGABYTE // (len(unit) + 10))
+    _bounded(html_to_text_and_hidden, markup)
+
+
+def test_deep_nesting_of_skipped_elements_is_linear():
+    from sverka.core.extract.html_text import html_to_text
+
+    n = 150_000
+    markup = "<p>до</p>" + "<math>" * n + "x" + "</math>" * n + "<p>после</p>"
+    text, _ = _bounded(html_to_text, markup)
+    assert text.split() == ["до", "после"]
+    markup = "<p>до</p>" + "<noscript><span>" * n + "x" + "</span></noscript>" * n + "<p>после</p>"
+    text, _ = _bounded(html_to_text, markup)
+    assert text.split() == ["до", "после"]
+
+
+def test_html_file_of_unclosed_comments_is_read_through_the_sandbox(tmp_path):
+    from sverka.core import api
+
+    path = tmp_path / "comments.html"
+    path.write_text("<p>Видимый текст работы.</p>" + "<!--" * 250_000, encoding="utf-8")
+    doc = _bounded(api.load_document, path)
+    assert doc.text.strip() == "Видимый текст работы."
+
+
+def test_normal_pages_are_read_as_a_browser_shows_them():
+    from sverka.core.extract.html_text import html_to_text, html_to_text_and_hidden
+
+    page = (
+        "<!DOCTYPE html><html><head><meta charset='utf-8'><title>Эссе &laquo;о море&raquo;</title>"
+        "<style>p > b { color: red } .x { display:none }</style>"
+        "<script>if (a < b && c > d) { document.write('<p>нет</p>') }</script></head>"
+        "<body><!-- a comment with <p>tags</p> --><h1>Заголовок</h1>"
+        "<p class=intro title='a > b'>Первый&nbsp;абзац, <b>жирный</b> и <i>курсив</i>.</p>"
+        "<p>Сравнение: 3 < 5 и 7 > 2.</p>"
+        "<p>Скрыто: <span class='x'>фильтр-слово</span>видно</p>"
+        "<?php echo 'x' ?><p>После PHP.</p>"
+        "<table><tr><td>a</td><td>b</td></tr></table>"
+        "<pre>строка 1\nстрока 2</pre>"
+        "<svg><text>в рисунке</text><![CDATA[ignored]]></svg>"
+        "<svg><text><![CDATA[данные svg]]></text></svg>"
+        "<p>Br<br/>после br</p>"
+        "<p>a</ p>конец<!-->видно<!--->тоже<!-- x --!>и это</p>"
+        "</body></html>"
+    )
+    text, title, hidden = html_to_text_and_hidden(page)
+    assert title == "Эссе «о море»"
+    assert text.split("\n") == [
+        "Заголовок",
+        "Первый\xa0абзац, жирный и курсив.",
+        "Сравнение: 3 < 5 и 7 > 2.",
+        "Скрыто: видно",
+        "После PHP.",
+        "a\tb",
+        "строка 1",
+        "строка 2",
+        "в рисунке данные svg",
+        "Br",
+        "после br",
+        "aконецвиднотожеи это",
+    ]
+    assert hidden == {"hidden by the page's styles": 2}  # "фильтр-слово": two words
+    # an attribute value with quotes and ">" inside, an unquoted value, a tag split over lines
+    assert html_to_text('<p data-x="a>b" id=q\nclass = "c">текст</p>')[0] == "текст"
+    # the end of the file inside a tag or a quoted value drops that tag, as a browser does
+    assert html_to_text("<p>видно</p><p title='без конца>не видно")[0] == "видно"
+    assert html_to_text("<p>видно</p><p")[0] == "видно"
