@@ -112,3 +112,81 @@ def test_normal_pages_are_read_as_a_browser_shows_them():
     # the end of the file inside a tag or a quoted value drops that tag, as a browser does
     assert html_to_text("<p>видно</p><p title='без конца>не видно")[0] == "видно"
     assert html_to_text("<p>видно</p><p")[0] == "видно"
+
+
+# -- class 6: look-alikes from every script ---------------------------------------------------
+
+SOURCE_RU = ("Глобальное потепление вызывает таяние ледников в Арктике и Антарктиде, что приводит "
+             "к повышению уровня мирового океана и затоплению прибрежных городов по всему миру.")
+SOURCE_EN = ("Global warming melts the glaciers of the Arctic and the Antarctic, which raises the "
+             "level of the world ocean and floods coastal cities all over the world.")
+#: other-script stand-ins: Greek, Armenian, Cherokee, Coptic, Latin alpha; capital Greek letters
+TO_CYRILLIC = {"о": ["\u03bf", "\u0585", "\u2c9f"], "а": ["\u03b1", "\u0251"], "р": ["\u03c1"],
+               "е": ["\u0435"], "к": ["\u03ba"], "Г": ["\u0393"], "А": ["\u0391", "\u13aa"],
+               "В": ["\u0392", "\u13f4"], "Т": ["\u03a4"]}
+TO_LATIN = {"o": ["\u03bf", "\u0585"], "a": ["\u03b1"], "p": ["\u03c1"], "v": ["\u03bd"],
+            "i": ["\u03b9"], "G": ["\u13c0"], "A": ["\u0391", "\u13aa"], "T": ["\u03a4"]}
+
+
+def _disguise(text: str, table: dict[str, list[str]]) -> tuple[str, int]:
+    """Letters swapped for look-alikes, except in one-letter words (a word of look-alikes
+    only has no script of its own to fold to: it stays as written)."""
+    out, n, k = [], 0, 0
+    for i, ch in enumerate(text):
+        subs = table.get(ch)
+        alone = not text[i - 1:i].isalpha() and not text[i + 1:i + 2].isalpha()
+        if subs and subs[0] != ch and not alone:
+            out.append(subs[k % len(subs)])
+            k += 1
+            n += 1
+        else:
+            out.append(ch)
+    return "".join(out), n
+
+
+@pytest.mark.parametrize("source, table, script", [(SOURCE_RU, TO_CYRILLIC, "Cyrillic"),
+                                                   (SOURCE_EN, TO_LATIN, "Latin")])
+def test_lookalikes_of_every_script_are_folded_and_warned(source, table, script):
+    from sverka.core.text import canonize
+
+    disguised, swapped = _disguise(source, table)
+    assert swapped > 20 and disguised != source
+    plain, tokens = canonize(source), canonize(disguised)
+    assert tokens.lemmas == plain.lemmas
+    assert tokens.lookalike_letters == swapped
+    warning = [w for w in tokens.warnings if "of other scripts" in w]
+    assert warning == [f"{swapped} letters of other scripts (Greek, Armenian, Cherokee, ...) that look like "
+                       f"{script} inside " + ("Russian words" if script == "Cyrillic" else "Latin-script words")]
+
+
+def test_mathematical_and_fullwidth_letters_fold_through_nfkc():
+    from sverka.core.text import canonize
+
+    math_bold = "".join(chr(0x1D41A + ord(c) - ord("a")) for c in "glaciers")
+    fullwidth = "".join(chr(0xFF41 + ord(c) - ord("a")) for c in "ocean")
+    tokens = canonize(f"the {math_bold} and the {fullwidth}")
+    assert tokens.lemmas == canonize("the glaciers and the ocean").lemmas
+    # inside a Cyrillic word, a fullwidth Latin o is a Latin look-alike
+    tokens = canonize("вод\uff41 и л\uff45д")
+    assert tokens.lemmas == canonize("вода и лед").lemmas and tokens.lookalike_letters == 2
+
+
+def test_words_of_other_scripts_stay_what_they_are():
+    from sverka.core.text import canonize
+
+    tokens = canonize("Слово λόγος и слово ολα, армянское բառ, а также οκ.")
+    assert "λόγος" in tokens.lemmas and "ολα" in tokens.lemmas and "բառ" in tokens.lemmas
+    assert "οκ" in tokens.lemmas  # a word of look-alikes only has no script to fold to
+    assert tokens.lookalike_letters == 0 and tokens.warnings == ()
+    # a Greek letter without a Cyrillic look-alike (λ) marks a mixed word as not a disguise
+    assert canonize("вλοда").lookalike_letters == 0
+
+
+def test_a_disguised_copy_scores_as_a_copy(tmp_path):
+    from sverka.core import api
+    from sverka.core.document import Document
+
+    disguised, _ = _disguise(SOURCE_RU, TO_CYRILLIC)
+    result = api.compare(Document(disguised, title="suspect"), Document(SOURCE_RU, title="source"))
+    assert result.borrowed_percent > 90
+    assert any("of other scripts" in w for w in result.suspect.warnings)
