@@ -190,3 +190,110 @@ def test_a_disguised_copy_scores_as_a_copy(tmp_path):
     result = api.compare(Document(disguised, title="suspect"), Document(SOURCE_RU, title="source"))
     assert result.borrowed_percent > 90
     assert any("of other scripts" in w for w in result.suspect.warnings)
+
+
+# -- class 6: a PDF whose text layer is not text ----------------------------------------------
+
+LONG_RU = (
+    "Глобальное потепление вызывает таяние ледников в Арктике и Антарктиде, что приводит к "
+    "повышению уровня мирового океана. Учёные давно наблюдают за изменением климата и предупреждают "
+    "о последствиях для прибрежных городов. Жители островных государств уже сегодня вынуждены "
+    "переселяться вглубь материка, а сельское хозяйство страдает от засухи и наводнений. "
+    "Правительства многих стран подписали соглашения о сокращении выбросов углекислого газа, "
+    "однако выполнение обещаний идёт медленно. Школьники выходят на улицы, требуя решительных "
+    "действий, и журналисты пишут об этом каждый день."
+)
+
+
+def _text_pdf(path: Path, codes: bytes, to_unicode: dict[int, str] | None) -> Path:
+    """A one-page PDF drawing ``codes`` in Helvetica, with a ToUnicode CMap when given."""
+    lines = [codes[k:k + 80] for k in range(0, len(codes), 80)]
+    content = b"BT /F1 10 Tf 40 800 Td 12 TL " + b" ".join(
+        b"(" + line.replace(b"\\", b"\\\\").replace(b"(", b"\\(").replace(b")", b"\\)") + b") '" for line in lines
+    ) + b" ET"
+    font = b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica"
+    objects = [b"<< /Type /Catalog /Pages 2 0 R >>", b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+               b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] /Contents 4 0 R "
+               b"/Resources << /Font << /F1 5 0 R >> >> >>",
+               b"<< /Length %d >>\nstream\n" % len(content) + content + b"\nendstream"]
+    if to_unicode is None:
+        objects.append(font + b" >>")
+    else:
+        entries = sorted(to_unicode.items())
+        blocks = []
+        for k in range(0, len(entries), 100):
+            chunk = entries[k:k + 100]
+            blocks.append(b"%d beginbfchar\n" % len(chunk) + b"".join(
+                b"<%02X> <%s>\n" % (code, "".join(f"{ord(u):04X}" for u in text).encode()) for code, text in chunk
+            ) + b"endbfchar\n")
+        cmap = (b"/CIDInit /ProcSet findresource begin\n12 dict begin\nbegincmap\n"
+                b"/CIDSystemInfo << /Registry (Adobe) /Ordering (UCS) /Supplement 0 >> def\n"
+                b"/CMapName /Adobe-Identity-UCS def\n/CMapType 2 def\n"
+                b"1 begincodespacerange\n<00> <FF>\nendcodespacerange\n" + b"".join(blocks)
+                + b"endcmap\nCMapName currentdict /CMap defineresource pop\nend\nend")
+        objects.append(font + b" /ToUnicode 6 0 R >>")
+        objects.append(b"<< /Length %d >>\nstream\n" % len(cmap) + cmap + b"\nendstream")
+    out = bytearray(b"%PDF-1.4\n")
+    offsets = []
+    for number, body in enumerate(objects, start=1):
+        offsets.append(len(out))
+        out += b"%d 0 obj\n" % number + body + b"\nendobj\n"
+    xref = len(out)
+    out += b"xref\n0 %d\n0000000000 65535 f \n" % (len(objects) + 1)
+    out += b"".join(b"%010d 00000 n \n" % off for off in offsets)
+    out += b"trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (len(objects) + 1, xref)
+    path.write_bytes(bytes(out))
+    return path
+
+
+def _coded(text: str) -> tuple[bytes, dict[int, str]]:
+    """``text`` as one-byte codes 0x21.. per distinct character (spaces stay 0x20), and the
+    honest code -> character map, as a subset font's ToUnicode gives it."""
+    table: dict[str, int] = {" ": 0x20}
+    for ch in text:
+        if ch not in table:
+            table[ch] = 0x21 + len(table) - 1
+    return bytes(table[ch] for ch in text), {code: ch for ch, code in table.items()}
+
+
+def test_an_honest_unicode_map_reads_without_a_warning(tmp_path):
+    from sverka.core import api
+
+    codes, honest = _coded(LONG_RU)
+    doc = _bounded(api.load_document, _text_pdf(tmp_path / "honest.pdf", codes, honest))
+    assert "".join(doc.text.split()) == "".join(LONG_RU.split())  # lines break mid-word
+    assert not [w for w in doc.warnings if "text layer" in w]
+    english = _text_pdf(tmp_path / "plain.pdf", SOURCE_EN.encode("ascii") * 3, None)
+    assert not [w for w in api.load_document(english).warnings if "text layer" in w]
+
+
+def test_a_lying_unicode_map_is_warned_with_the_share(tmp_path):
+    import random
+
+    from sverka.core import api
+
+    codes, honest = _coded(LONG_RU)
+    letters = [code for code, ch in honest.items() if ch.isalpha()]
+    shuffled = letters[:]
+    random.Random(15).shuffle(shuffled)
+    lying = dict(honest)
+    lying.update({a: honest[b] for a, b in zip(letters, shuffled)})  # letters swapped among themselves
+    doc = _bounded(api.load_document, _text_pdf(tmp_path / "lying.pdf", codes, lying))
+    assert doc.text != LONG_RU
+    warning = [w for w in doc.warnings if "text layer" in w]
+    assert len(warning) == 1 and "does not look like text: only " in warning[0]
+    share = int(warning[0].split("only ")[1].split(" %")[0])
+    assert share < 30
+
+
+def test_private_use_and_control_characters_are_warned_with_the_share(tmp_path):
+    from sverka.core import api
+
+    codes, honest = _coded(LONG_RU)
+    private = {code: (chr(0xE000 + code) if ch != " " else " ") for code, ch in honest.items()}
+    doc = _bounded(api.load_document, _text_pdf(tmp_path / "private.pdf", codes, private))
+    warning = [w for w in doc.warnings if "text layer" in w]
+    assert len(warning) == 1 and "100 % of its characters are private-use" in warning[0]
+    control = {code: (chr(1 + code % 30) if ch != " " else " ") for code, ch in honest.items()}
+    doc = api.load_document(_text_pdf(tmp_path / "control.pdf", codes, control))
+    assert [w for w in doc.warnings if "text layer" in w and "private-use, control" in w]
