@@ -297,3 +297,100 @@ def test_private_use_and_control_characters_are_warned_with_the_share(tmp_path):
     control = {code: (chr(1 + code % 30) if ch != " " else " ") for code, ch in honest.items()}
     doc = api.load_document(_text_pdf(tmp_path / "control.pdf", codes, control))
     assert [w for w in doc.warnings if "text layer" in w and "private-use, control" in w]
+
+
+# -- class 5: RTF drawing-shape text ------------------------------------------------------------
+
+def _rtf_with_shape(shape_text: str) -> str:
+    return (r"{\rtf1\ansi\ansicpg1251\deff0{\fonttbl{\f0\fcharset0 Times;}}"
+            r"{\pard Первый абзац.\par}"
+            r"{\pard До фигуры {\shp{\*\shpinst\shpleft0\shptop0{\sp{\sn fillColor}{\sv 255}}"
+            r"{\shptxt \pard\plain " + shape_text + r"\par}}"
+            r"{\shprslt{\*\do\dobxcolumn\dptxbx{\dptxbxtext\pard копия для старых программ\par}}}}"
+            r" после фигуры.\par}"
+            r"{\pard Последний абзац.\par}}")
+
+
+def test_rtf_shape_text_is_read_once_after_the_body(tmp_path):
+    from sverka.core import api
+
+    path = tmp_path / "shape.rtf"
+    path.write_bytes(_rtf_with_shape(r"Текст в надписи \'e0\'e1\'e2.").encode("cp1251"))
+    doc = api.load_document(path)
+    lines = [" ".join(line.split()) for line in doc.text.splitlines() if line.strip()]
+    assert lines == ["Первый абзац.", "До фигуры после фигуры.", "Последний абзац.", "Текст в надписи абв."]
+    assert "копия" not in doc.text
+
+
+def test_rtf_hidden_text_inside_a_shape_is_left_out_and_reported(tmp_path):
+    from sverka.core import api
+
+    path = tmp_path / "shape-hidden.rtf"
+    path.write_bytes(_rtf_with_shape(r"Видно {\v скрытый наполнитель из слов} тоже.").encode("cp1251"))
+    doc = api.load_document(path)
+    assert "Видно" in doc.text and "наполнитель" not in doc.text
+    assert any("hidden text left out: 4 word" in w for w in doc.warnings)
+
+
+def test_rtf_shape_scan_is_linear():
+    from sverka.core.extract.rtf_text import _prepass
+
+    n = 100_000
+    source = r"{\rtf1 " + r"{\shp{\*\shpinst{\shptxt x" * n + "}" * (3 * n) + "}"
+    _bounded(_prepass, source)
+    source = r"{\rtf1 " + r"{\shp{\*\shpinst{\shptxt x}}}" * n + "}"
+    body, _ = _bounded(_prepass, source)
+    assert body.count("x") == n
+
+
+# -- class 7: workers die with their parent ---------------------------------------------------
+
+def _wait_gone(pids: list[int], seconds: float = 10.0) -> list[int]:
+    deadline = time.monotonic() + seconds
+    alive = list(pids)
+    while alive and time.monotonic() < deadline:
+        for pid in list(alive):
+            try:
+                os.kill(pid, 0)
+                with open(f"/proc/{pid}/stat") as f:
+                    if f.read().split(") ")[1].startswith("Z"):
+                        alive.remove(pid)  # a zombie: dead, waiting for init to reap it
+            except (ProcessLookupError, FileNotFoundError):
+                alive.remove(pid)
+        time.sleep(0.1)
+    return alive
+
+
+def test_pool_workers_die_with_their_killed_parent(tmp_path):
+    """The index's and the batch check's process pools end when their parent is SIGKILLed."""
+    from sverka.core import api
+    from sverka.core.document import Document
+
+    db = tmp_path / "c.sverka"
+    with api.Collection(db) as c:
+        c.add_document(Document("Какой-то текст для коллекции, чтобы она была.", title="t"), template=False)
+    script = (
+        "import concurrent.futures as cf, multiprocessing, os, sys, time\n"
+        "from sverka.core import batch, index\n"
+        "from sverka.core.settings import Settings\n"
+        "if __name__ == '__main__':\n"
+        "    ctx = multiprocessing.get_context(index.START_METHOD)\n"
+        "    a = cf.ProcessPoolExecutor(2, mp_context=ctx, initializer=index._worker_init, initargs=(os.getpid(),))\n"
+        "    b = cf.ProcessPoolExecutor(2, mp_context=ctx, initializer=batch._init,\n"
+        "                               initargs=(sys.argv[1], Settings(), os.getpid()))\n"
+        "    pids = {f.result() for f in [a.submit(os.getpid) for _ in range(4)] + [b.submit(os.getpid) for _ in range(4)]}\n"
+        "    print(' '.join(map(str, pids)), flush=True)\n"
+        "    time.sleep(120)\n"
+    )
+    main = tmp_path / "parent.py"
+    main.write_text(script)
+    proc = subprocess.Popen([sys.executable, str(main), str(db)], stdout=subprocess.PIPE, text=True)
+    try:
+        pids = [int(p) for p in proc.stdout.readline().split()]
+        assert len(pids) >= 2
+        proc.send_signal(signal.SIGKILL)
+        proc.wait(10)
+        assert _wait_gone(pids) == [], "pool workers outlived their killed parent"
+    finally:
+        if proc.poll() is None:
+            proc.kill()
