@@ -394,3 +394,225 @@ def test_pool_workers_die_with_their_killed_parent(tmp_path):
     finally:
         if proc.poll() is None:
             proc.kill()
+
+
+# -- class 7: read-only and damaged collections -------------------------------------------------
+
+ESSAYS = [
+    "Глобальное потепление вызывает таяние ледников в Арктике и Антарктиде, что приводит к "
+    "повышению уровня мирового океана и затоплению прибрежных городов по всему миру.",
+    "Пушкин родился в Москве в семье небогатого дворянина и рано полюбил поэзию, читая книги "
+    "из отцовской библиотеки долгими зимними вечерами.",
+    "Фотосинтез происходит в хлоропластах растительных клеток, где энергия солнечного света "
+    "превращается в энергию химических связей органических веществ.",
+]
+
+
+def _collection(tmp_path: Path, name: str = "class.sverka") -> Path:
+    from sverka.core import api
+    from sverka.core.document import Document
+
+    db = tmp_path / name
+    with api.Collection(db) as c:
+        for k, text in enumerate(ESSAYS):
+            c.add_document(Document(text, path=str(tmp_path / f"essay{k}.txt"), title=f"essay{k}"), template=False)
+    return db
+
+
+def _suspect():
+    from sverka.core.document import Document
+
+    return Document(ESSAYS[0] + " " + ESSAYS[1], title="suspect")
+
+
+def test_a_read_only_collection_opens_for_checking_and_refuses_changes(tmp_path, monkeypatch):
+    """In-process: the file is taken as not writable (what os.access says on a read-only
+    medium, and to anyone but root for mode 0o444), so it is opened with mode=ro."""
+    from sverka.core import api, index
+    from sverka.core.document import Document
+
+    db = _collection(tmp_path)
+    monkeypatch.setattr(index, "_writable", lambda path: False)
+    with api.Collection(db) as c:
+        assert c.index.read_only
+        assert c.count() == 3
+        result = c.check(_suspect())
+        assert {s.title for s in result.sources} == {"essay0", "essay1"}
+        for change in (lambda: c.add([tmp_path]), lambda: c.add_document(Document("Новый текст.", title="n")),
+                       lambda: c.remove([1]), lambda: c.set_template(1, True)):
+            with pytest.raises(api.CollectionReadOnly, match="read-only .* can be used for checking"):
+                change()
+    assert api.Collection(db).count() == 3  # nothing changed
+
+
+@pytest.mark.skipif(os.geteuid() != 0 or not Path("/usr/bin/setpriv").exists(),
+                    reason="needs root to drop to an unprivileged user with setpriv")
+def test_a_collection_in_a_read_only_folder_as_an_ordinary_user(tmp_path):
+    """The real thing: files 0o444 in a folder 0o555, opened by an unprivileged user (root
+    would write anyway): a check works, adding is refused with the message."""
+    import shutil
+    import tempfile
+
+    base = Path(tempfile.mkdtemp(prefix="sverka-ro-", dir="/tmp"))
+    try:
+        base.chmod(0o755)
+        folder = base / "ro"
+        folder.mkdir()
+        db = _collection(folder)
+        (folder / "suspect.txt").write_text(ESSAYS[0], encoding="utf-8")
+        cache = base / "home"
+        cache.mkdir()
+        os.chown(cache, 65534, 65534)
+        for p in folder.iterdir():
+            p.chmod(0o444)
+        folder.chmod(0o555)
+        env = {**os.environ, "HOME": str(cache), "XDG_CACHE_HOME": str(cache / ".cache"),
+               "XDG_DATA_HOME": str(cache / ".local")}
+
+        script = (
+            "import sys\n"
+            "from sverka.core import api\n"
+            "from sverka.core.document import Document\n"
+            "c = api.Collection(sys.argv[1])\n"
+            "print('read_only', c.index.read_only)\n"
+            "r = c.check(Document(sys.argv[2], title='suspect'))\n"
+            "print('sources', ' '.join(s.title for s in r.sources))\n"
+            "try:\n"
+            "    c.add_document(Document('Новый текст ученика.', title='n'))\n"
+            "except api.CollectionReadOnly as e:\n"
+            "    print('refused', e)\n"
+        )
+        # the reader's worker process is not started: the venv's interpreter may live where
+        # an unprivileged user cannot run it again; the file names go through the API directly
+        run = subprocess.run(["/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups",
+                              sys.executable, "-c", script, str(db), _suspect().text],
+                             capture_output=True, text=True, env=env, timeout=120, cwd=str(base))
+        assert run.returncode == 0, run.stderr
+        lines = dict(line.split(" ", 1) for line in run.stdout.splitlines())
+        assert lines["read_only"] == "True"
+        assert sorted(lines["sources"].split()) == ["essay0", "essay1"]
+        assert "read-only" in lines["refused"] and "can be used for checking" in lines["refused"]
+        assert not (folder / "class.sverka-wal").exists()
+    finally:
+        for root, dirs, files in os.walk(base):
+            os.chmod(root, 0o755)
+        shutil.rmtree(base, ignore_errors=True)
+
+
+def test_bad_json_in_the_collection_settings_names_rebuild_and_rebuild_repairs_it(tmp_path):
+    import sqlite3
+
+    from sverka.core import api
+
+    db = _collection(tmp_path)
+    con = sqlite3.connect(db)
+    con.execute("UPDATE meta SET value='{not json' WHERE key='shingle_words'")
+    con.commit()
+    con.close()
+    with pytest.raises(api.CollectionDamaged, match="stored settings .* sverka rebuild"):
+        api.Collection(db)
+    assert api.rebuild_collection(db) == 3
+    with api.Collection(db) as c:
+        assert {s.title for s in c.check(_suspect()).sources} == {"essay0", "essay1"}
+
+
+def _spoil_tokens(db: Path, title: str, blob: bytes) -> None:
+    import sqlite3
+
+    con = sqlite3.connect(db)
+    con.execute("UPDATE document_data SET tokens=? WHERE doc_id=(SELECT id FROM documents WHERE title=?)",
+                (blob, title))
+    con.commit()
+    con.close()
+
+
+def _inflating_blob(gigabytes: float) -> bytes:
+    """Format 1 tokens: zlib of ``gigabytes`` GB of zeros (about 1.5 MB per GB)."""
+    import zlib
+
+    comp = zlib.compressobj(9)
+    chunk = bytes(64 << 20)
+    parts = [comp.compress(chunk) for _ in range(int(gigabytes * 16))]
+    return b"\x01" + b"".join(parts) + comp.flush()
+
+
+@pytest.mark.parametrize("kind", ["garbage", "truncated", "inflates-1.5GB"])
+def test_a_damaged_stored_document_is_named_and_the_check_goes_on(tmp_path, kind):
+    from sverka.core import api
+
+    db = _collection(tmp_path)
+    blob = {"garbage": b"\x02" + os.urandom(300), "truncated": b"\x02\x05\x00",
+            "inflates-1.5GB": _inflating_blob(1.5) if kind == "inflates-1.5GB" else b""}[kind]
+    _spoil_tokens(db, "essay1", blob)
+    with api.Collection(db) as c:
+        result = _bounded(c.check, _suspect())
+        assert [s.title for s in result.sources] == ["essay0"]
+        warning = [w for w in result.suspect.warnings if "not compared" in w]
+        assert len(warning) == 1 and '"essay1"' in warning[0] and "sverka rebuild" in warning[0]
+    skipped: list[str] = []
+    assert api.rebuild_collection(db, skipped=skipped) == 3  # the texts are whole: all rebuilt
+    with api.Collection(db) as c:
+        assert {s.title for s in c.check(_suspect()).sources} == {"essay0", "essay1"}
+
+
+def test_a_damaged_stored_text_is_named_and_left_out_by_rebuild(tmp_path):
+    import sqlite3
+
+    from sverka.core import api
+
+    db = _collection(tmp_path)
+    con = sqlite3.connect(db)
+    con.execute("UPDATE document_data SET text=x'ffff00c3' WHERE doc_id=(SELECT id FROM documents WHERE title='essay2')")
+    con.commit()
+    con.close()
+    with api.Collection(db) as c:
+        doc_id = next(d.id for d in c.documents() if d.title == "essay2")
+        with pytest.raises(api.CollectionDamaged, match='"essay2".*sverka rebuild'):
+            c.text(doc_id)
+    skipped: list[str] = []
+    assert api.rebuild_collection(db, skipped=skipped) == 2
+    assert len(skipped) == 1 and "essay2" in skipped[0]
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_flipped_bytes_in_the_collection_file_end_in_a_message_not_a_traceback(tmp_path, seed):
+    import random
+
+    from sverka.core import api
+    from sverka.core.document import Document
+    from sverka.core.errors import SverkaError
+
+    db = tmp_path / "big.sverka"
+    rng = random.Random(seed)
+    words = " ".join(ESSAYS).split()
+    with api.Collection(db) as c:
+        for k in range(40):
+            text = " ".join(rng.choice(words) for _ in range(120)) + "."
+            c.add_document(Document(text, path=str(tmp_path / f"d{k}.txt"), title=f"d{k}"), template=False)
+    data = bytearray(db.read_bytes())
+    page = 4096
+    for _ in range(20):  # flip bytes on pages past the header
+        at = rng.randrange(page, len(data))
+        data[at] ^= 0xFF
+    db.write_bytes(bytes(data))
+    outcomes = []
+    for step in ("open", "list", "check", "text", "rebuild"):
+        try:
+            if step == "rebuild":
+                api.rebuild_collection(db, skipped=[])
+            else:
+                with api.Collection(db) as c:
+                    if step == "list":
+                        c.documents()
+                    elif step == "check":
+                        c.check(_suspect())
+                    elif step == "text":
+                        for d in c.documents():
+                            c.text(d.id)
+            outcomes.append((step, "ok"))
+        except SverkaError as e:
+            outcomes.append((step, str(e)))
+            assert str(db) in str(e)
+    # a message, never another exception; damage found by a read names the rebuild
+    for step, outcome in outcomes:
+        assert outcome == "ok" or "rebuil" in outcome, (step, outcome)
