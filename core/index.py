@@ -813,9 +813,11 @@ class Index:
         try:
             row = self._db.execute("SELECT text FROM document_data WHERE doc_id=?", (int(doc_id),)).fetchone()
             if row is None:
-                raise CollectionError(f"no document {doc_id} in the collection")
+                if self._db.execute("SELECT 1 FROM documents WHERE id=?", (int(doc_id),)).fetchone() is None:
+                    raise CollectionError(f"no document {doc_id} in the collection")
+                raise ValueError("its text is missing")
             return _decode_text(row[0])
-        except (sqlite3.DatabaseError, UnicodeDecodeError, TypeError) as e:
+        except (sqlite3.DatabaseError, UnicodeDecodeError, TypeError, ValueError) as e:
             if isinstance(e, sqlite3.OperationalError) and _busy(e):
                 raise
             raise CollectionDamaged(damaged_message(self.path, self._document_name(doc_id, e))) from e
