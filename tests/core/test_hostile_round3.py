@@ -616,3 +616,32 @@ def test_flipped_bytes_in_the_collection_file_end_in_a_message_not_a_traceback(t
     # a message, never another exception; damage found by a read names the rebuild
     for step, outcome in outcomes:
         assert outcome == "ok" or "rebuil" in outcome, (step, outcome)
+
+
+# -- class 2: a check and its HTML report with 30 000 quotations ---------------------------------
+
+def test_thirty_thousand_quotations_are_checked_and_reported_in_linear_time():
+    from sverka.core import api
+    from sverka.core.document import Document
+
+    source = ESSAYS[0] + " " + ESSAYS[1]
+    suspect = " ".join(f"«цитата {k} слово»" for k in range(30_000)) + " " + source
+    result = _bounded(api.compare, Document(suspect, title="suspect"), Document(source, title="source"))
+    assert len(result.marked) == 30_000 and result.borrowed_percent > 0
+    html = _bounded(api.render_html, result)
+    assert html.count("цитата 29999") >= 1
+
+
+def test_characters_inside_regions_are_counted_as_before():
+    """The binary-search count equals the former double subtraction on random intervals."""
+    import random
+
+    from sverka.core.exclusions import _inside, merge, subtract, total
+
+    rng = random.Random(15)
+    for _ in range(2000):
+        regions = merge((a, a + rng.randrange(0, 30)) for a in (rng.randrange(0, 400) for _ in range(rng.randrange(0, 20))))
+        s = rng.randrange(0, 420)
+        e = s + rng.randrange(0, 80)
+        former = total(subtract([(s, e)], subtract([(s, e)], regions))) if regions and e > s else 0
+        assert _inside(s, e, regions) == former
