@@ -89,7 +89,8 @@ def text_layer_warning(text: str) -> str | None:
             known += morph.is_known(w, "en")
     if judged >= NOT_TEXT_MIN_WORDS and known / judged < NOT_TEXT_KNOWN_SHARE:
         return (f"the text layer of this PDF does not look like text: only {100 * known / judged:.0f} % of "
-                f"its words are Russian, Ukrainian or English words (a font whose Unicode map lies?); "
+                f"its words are Russian, Ukrainian or English words (a font whose Unicode map lies, or a text in "
+                "another language?); "
                 "the comparison may miss copied text: compare the printed pages")
     return None
 
