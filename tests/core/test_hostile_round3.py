@@ -13,21 +13,7 @@ from pathlib import Path
 
 import pytest
 
-TIME_LIMIT_S = 10.0
-MEMORY_LIMIT_MB = 1024
-
-
-@pytest.fixture(autouse=True)
-def _limits(monkeypatch):
-    monkeypatch.setenv("SVERKA_READ_SECONDS", str(TIME_LIMIT_S))
-    monkeypatch.setenv("SVERKA_READ_MEMORY_MB", str(MEMORY_LIMIT_MB))
-
-
-def _bounded(fn, *args, bound: float = TIME_LIMIT_S):
-    start = time.monotonic()
-    result = fn(*args)
-    assert time.monotonic() - start < bound
-    return result
+from test_hostile_round2 import _bounded, _limits, _pdf  # noqa: E402,F401  (the 10 s / 1 GB limits; a PDF writer)
 
 
 # -- class 2: HTML tokenization is linear on every unterminated construct ---------------------
@@ -233,17 +219,7 @@ def _text_pdf(path: Path, codes: bytes, to_unicode: dict[int, str] | None) -> Pa
                 + b"endcmap\nCMapName currentdict /CMap defineresource pop\nend\nend")
         objects.append(font + b" /ToUnicode 6 0 R >>")
         objects.append(b"<< /Length %d >>\nstream\n" % len(cmap) + cmap + b"\nendstream")
-    out = bytearray(b"%PDF-1.4\n")
-    offsets = []
-    for number, body in enumerate(objects, start=1):
-        offsets.append(len(out))
-        out += b"%d 0 obj\n" % number + body + b"\nendobj\n"
-    xref = len(out)
-    out += b"xref\n0 %d\n0000000000 65535 f \n" % (len(objects) + 1)
-    out += b"".join(b"%010d 00000 n \n" % off for off in offsets)
-    out += b"trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (len(objects) + 1, xref)
-    path.write_bytes(bytes(out))
-    return path
+    return _pdf(path, objects)
 
 
 def _coded(text: str) -> tuple[bytes, dict[int, str]]:
@@ -408,6 +384,16 @@ ESSAYS = [
 ]
 
 
+def _sql(db: Path, statement: str, *params) -> None:
+    """Change the collection file behind Sverka's back (how the tests damage it)."""
+    import sqlite3
+
+    con = sqlite3.connect(db)
+    con.execute(statement, params)
+    con.commit()
+    con.close()
+
+
 def _collection(tmp_path: Path, name: str = "class.sverka") -> Path:
     from sverka.core import api
     from sverka.core.document import Document
@@ -500,15 +486,10 @@ def test_a_collection_in_a_read_only_folder_as_an_ordinary_user(tmp_path):
 
 
 def test_bad_json_in_the_collection_settings_names_rebuild_and_rebuild_repairs_it(tmp_path):
-    import sqlite3
-
     from sverka.core import api
 
     db = _collection(tmp_path)
-    con = sqlite3.connect(db)
-    con.execute("UPDATE meta SET value='{not json' WHERE key='shingle_words'")
-    con.commit()
-    con.close()
+    _sql(db, "UPDATE meta SET value='{not json' WHERE key='shingle_words'")
     with pytest.raises(api.CollectionDamaged, match="stored settings .* sverka rebuild"):
         api.Collection(db)
     assert api.rebuild_collection(db) == 3
@@ -517,13 +498,7 @@ def test_bad_json_in_the_collection_settings_names_rebuild_and_rebuild_repairs_i
 
 
 def _spoil_tokens(db: Path, title: str, blob: bytes) -> None:
-    import sqlite3
-
-    con = sqlite3.connect(db)
-    con.execute("UPDATE document_data SET tokens=? WHERE doc_id=(SELECT id FROM documents WHERE title=?)",
-                (blob, title))
-    con.commit()
-    con.close()
+    _sql(db, "UPDATE document_data SET tokens=? WHERE doc_id=(SELECT id FROM documents WHERE title=?)", blob, title)
 
 
 def _inflating_blob(gigabytes: float) -> bytes:
@@ -556,15 +531,10 @@ def test_a_damaged_stored_document_is_named_and_the_check_goes_on(tmp_path, kind
 
 
 def test_a_damaged_stored_text_is_named_and_left_out_by_rebuild(tmp_path):
-    import sqlite3
-
     from sverka.core import api
 
     db = _collection(tmp_path)
-    con = sqlite3.connect(db)
-    con.execute("UPDATE document_data SET text=x'ffff00c3' WHERE doc_id=(SELECT id FROM documents WHERE title='essay2')")
-    con.commit()
-    con.close()
+    _sql(db, "UPDATE document_data SET text=x'ffff00c3' WHERE doc_id=(SELECT id FROM documents WHERE title='essay2')")
     with api.Collection(db) as c:
         doc_id = next(d.id for d in c.documents() if d.title == "essay2")
         with pytest.raises(api.CollectionDamaged, match='"essay2".*sverka rebuild'):

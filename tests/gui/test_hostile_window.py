@@ -14,8 +14,8 @@ from test_hidden_visible import (  # noqa: E402
 )
 from test_hostile_round2 import ESSAY, make_form_bomb, make_inflate_bomb, make_odt_space_bomb  # noqa: E402
 from test_hostile_round3 import (  # noqa: E402
-    ESSAYS, LONG_RU, SOURCE_RU, TO_CYRILLIC, _coded, _disguise, _inflating_blob, _rtf_with_shape, _spoil_tokens,
-    _text_pdf,
+    ESSAYS, LONG_RU, SOURCE_RU, _collection, TO_CYRILLIC, _coded, _disguise, _inflating_blob, _rtf_with_shape, _spoil_tokens,
+    _sql, _text_pdf,
 )
 
 TIMEOUT = 60000
@@ -110,12 +110,7 @@ def _window_on(qtbot, tmp_path, prefs, db):
 
 
 def _collection_of_essays(db: Path) -> None:
-    from sverka.core import api
-    from sverka.core.document import Document
-
-    with api.Collection(db) as c:
-        for k, text in enumerate(ESSAYS):
-            c.add_document(Document(text, path=str(db.parent / f"essay{k}.txt"), title=f"essay{k}"), template=False)
+    _collection(db.parent, db.name)
 
 
 def test_the_window_checks_against_a_read_only_collection_and_says_why_it_cannot_add(
@@ -160,14 +155,9 @@ def test_the_window_checks_past_a_damaged_document_and_names_it(qtbot, tmp_path,
 
 
 def test_the_window_opens_a_collection_with_bad_settings_json_with_a_message(qtbot, tmp_path, prefs):
-    import sqlite3
-
     db = tmp_path / "class.sverka"
     _collection_of_essays(db)
-    con = sqlite3.connect(db)
-    con.execute("UPDATE meta SET value='[[' WHERE key='winnow_window'")
-    con.commit()
-    con.close()
+    _sql(db, "UPDATE meta SET value='[[' WHERE key='winnow_window'")
     w = _window_on(qtbot, tmp_path, prefs, db)
     try:
         assert w.isVisible() and w.documents == []
