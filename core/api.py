@@ -14,7 +14,8 @@ from typing import Iterable, Sequence
 from .document import Document, document_from_text
 from .files import document_files
 from .extract import SUPPORTED_SUFFIXES
-from .errors import Cancelled, CollectionBusy, CollectionError, CollectionNeedsRebuild, ExtractError, SverkaError
+from .errors import (Cancelled, CollectionBusy, CollectionDamaged, CollectionError, CollectionNeedsRebuild,
+                     CollectionReadOnly, ExtractError, SverkaError)
 from .messages import Message, phase_text
 from .messages import text as message_text
 from .progress import NEVER_CANCELLED, CancelToken, Progress, no_progress
@@ -39,7 +40,7 @@ __all__ = [
     "phase_text",
     "leave_out",
     "AddSummary", "BatchItem", "BatchResult", "SUPPORTED_SUFFIXES", "document_files", "CancelToken", "Cancelled", "CheckResult", "Collection", "CollectionBusy",
-    "CollectionNeedsRebuild",
+    "CollectionNeedsRebuild", "CollectionDamaged", "CollectionReadOnly",
     "CollectionError", "CrossCheckResult", "CrossPair", "Document", "DocumentInfo",
     "ExtractError", "Passage", "Progress", "Settings", "SourceMatch", "Span", "SuspectInfo",
     "SverkaError", "apply_exclusions", "compare", "crosscheck", "default_collection_path", "rebuild_collection",
@@ -71,6 +72,28 @@ def warm_up() -> None:
     canonize("Проверка словарей. Перевірка словників: їжак. Checking the dictionaries.")
 
 
+def _collection_errors(method):
+    """Turn an SQLite failure inside a Collection method into a CollectionError fit to show:
+    a damaged file (SQLITE_CORRUPT, SQLITE_NOTADB) names "sverka rebuild", never a traceback."""
+    import functools
+    import sqlite3
+
+    @functools.wraps(method)
+    def guarded(self, *args, **kwargs):
+        try:
+            return method(self, *args, **kwargs)
+        except sqlite3.DatabaseError as e:
+            from .index import _damage, damaged_message
+
+            path = getattr(self, "path", "")
+            if not _damage(e):
+                raise CollectionError(f"cannot use the collection {path}: {e}") from e
+            m = damaged_message(path, f"a part of the file ({e})")
+            raise CollectionDamaged(str(m), message=m) from e
+
+    return guarded
+
+
 class Collection:
     """A reference collection: one index file on disk, or a PostgreSQL database shared by a
     department when ``path`` is a ``postgresql://user@host/db`` URL (see
@@ -88,6 +111,7 @@ class Collection:
     :mod:`sverka.core.index` for the file format.
     """
 
+    @_collection_errors
     def __init__(self, path: str | Path | None = None, settings: Settings | None = None) -> None:
         from .store import is_server_url, open_store
 
@@ -102,6 +126,7 @@ class Collection:
     #: The collection file, or the server's URL without the password (for messages).
     path: Path | str
 
+    @_collection_errors
     def add(
         self,
         paths: Iterable[str | Path],
@@ -125,12 +150,14 @@ class Collection:
         return add_paths(self.index, paths, template=template, progress=progress, cancel=cancel,
                          follow_links=follow_links)
 
+    @_collection_errors
     def add_document(self, doc: Document, *, template: bool = False) -> AddSummary:
         """Add an already extracted document (e.g. pasted text)."""
         from .index import add_document
 
         return add_document(self.index, doc, template=template)
 
+    @_collection_errors
     def remove(self, items: Iterable[int | str | Path]) -> int:
         """Remove documents by id or path (a folder's path removes everything under it);
         returns how many were removed, in one transaction.
@@ -163,20 +190,25 @@ class Collection:
             ids.update(under)
         return self.index.remove(ids)
 
+    @_collection_errors
     def documents(self) -> list[DocumentInfo]:
         """Every document, sorted by title then id."""
         return self.index.documents()
 
+    @_collection_errors
     def count(self) -> int:
         return self.index.count()
 
+    @_collection_errors
     def text(self, doc_id: int) -> str:
         """The stored extracted text of a document (no need for its file)."""
         return self.index.text(doc_id)
 
+    @_collection_errors
     def set_template(self, doc_id: int, template: bool) -> None:
         self.index.set_template(doc_id, template)
 
+    @_collection_errors
     def check(
         self,
         suspect: Document,
@@ -196,6 +228,7 @@ class Collection:
         check_indexing_settings(self.index, settings)
         return check_document(self.index, suspect, settings, progress, cancel)
 
+    @_collection_errors
     def check_many(
         self,
         suspects: Sequence[Document],
@@ -289,12 +322,13 @@ def crosscheck(
 
 
 def rebuild_collection(path: str | Path | None = None, *, progress: Progress = no_progress,
-                       cancel: CancelToken = NEVER_CANCELLED) -> int:
-    """Rebuild a collection written by an earlier Sverka from the texts it stores (the
-    window's collection by default); returns how many documents it holds."""
+                       cancel: CancelToken = NEVER_CANCELLED, skipped: list[str] | None = None) -> int:
+    """Rebuild a collection written by an earlier Sverka, or whose contents are damaged, from
+    the texts it stores (the window's collection by default); returns how many documents it
+    holds. Documents that cannot be read back are left out and named in ``skipped``."""
     from .rebuild import rebuild
 
-    return rebuild(Path(path) if path is not None else default_collection_path(), progress, cancel)
+    return rebuild(Path(path) if path is not None else default_collection_path(), progress, cancel, skipped)
 
 
 def apply_exclusions(result: CheckResult, settings: Settings) -> CheckResult:

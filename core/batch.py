@@ -36,9 +36,11 @@ def cores() -> int:
 WORKER_NICENESS = 10
 
 
-def _init(path: str, settings: Settings) -> None:
+def _init(path: str, settings: Settings, parent: int | None = None) -> None:
     from .store import open_store
+    from .workers import die_with_parent
 
+    die_with_parent(parent)
     try:
         os.nice(WORKER_NICENESS)
     except (AttributeError, OSError):  # pragma: no cover - not POSIX
@@ -64,7 +66,8 @@ def _start_pool(path: str | Path, settings: Settings, workers: int):
     from .index import START_METHOD
 
     ctx = multiprocessing.get_context(START_METHOD)
-    pool = cf.ProcessPoolExecutor(workers, mp_context=ctx, initializer=_init, initargs=(str(path), settings))
+    pool = cf.ProcessPoolExecutor(workers, mp_context=ctx, initializer=_init,
+                                  initargs=(str(path), settings, os.getpid()))
     for _ in range(workers):
         pool.submit(_ready)
     return pool

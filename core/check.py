@@ -28,9 +28,10 @@ from .candidates import (PAIR_WORDS, SENTENCE_MIN_TOKENS, co_occurring, sentence
                          supported_seeds, variant_pair_keys)
 from .candidates import rank as rank_candidates
 from .document import Document
+from .errors import CollectionDamaged
 from .exclusions import apply_exclusions, marked_spans, merge, total
 from .fingerprints import DocumentFingerprints, fingerprint_document
-from .messages import message
+from .messages import Message, message
 from .paraphrase import SourceStats, paraphrase_passages, suspect_keys
 from .progress import NEVER_CANCELLED, CancelToken, Progress, no_progress
 from .results import CheckResult, CrossCheckResult, CrossPair, Passage, SourceMatch, SuspectInfo
@@ -289,6 +290,7 @@ def check_document(
 
     ids = sorted(found, key=lambda d: (-found[d], d))
     sources: list[SourceMatch] = []
+    damaged: list[str] = []
     kept = _kept_for(index)
     for k, doc_id in enumerate(ids):
         cancel.raise_if_cancelled()
@@ -296,7 +298,11 @@ def check_document(
         info = index.info(doc_id)
         b = kept.get(doc_id, info.sha256, settings)
         if b is None:
-            stored = index.load(doc_id)
+            try:
+                stored = index.load(doc_id)
+            except CollectionDamaged as e:  # the check goes on with the other documents
+                damaged.append(damaged_source_warning(str(e)))
+                continue
             b = kept.put(doc_id, info.sha256, settings, prepare(Document(stored.text), settings, tokens=stored.tokens))
         passages, res, sent = match(a, b, settings, short=doc_id in short_ok, always_score=False)
         if not passages:
@@ -318,8 +324,11 @@ def check_document(
             )
         )
     progress(len(ids), len(ids), "phase.done")
+    info_of_suspect = _suspect_info(suspect, a.tokens)
+    if damaged:
+        info_of_suspect = dataclasses.replace(info_of_suspect, warnings=info_of_suspect.warnings + tuple(damaged))
     raw = CheckResult(
-        suspect=_suspect_info(suspect, a.tokens),
+        suspect=info_of_suspect,
         suspect_text=suspect.text,
         sources=tuple(sources),
         borrowed_percent=0.0,
@@ -329,6 +338,11 @@ def check_document(
         collection_root=index.root(),
     )
     return apply_exclusions(raw, settings)
+
+
+def damaged_source_warning(detail: str) -> Message:
+    """The warning of a check that left out a collection document whose stored data is damaged."""
+    return message("warning.source_damaged", detail=detail)
 
 
 class _Kept:

@@ -473,10 +473,13 @@ def _cmd_rebuild(args: argparse.Namespace) -> int:
     if not path.exists():
         raise api.CollectionError(f"{path}: no collection there")
     progress = _Progress()
+    skipped: list[str] = []
     try:
-        count = api.rebuild_collection(path, progress=progress)
+        count = api.rebuild_collection(path, progress=progress, skipped=skipped)
     finally:
         progress.finish()
+    for name in skipped:
+        _err(f"left out, its stored data is damaged: {name}")
     kept = max(path.parent.glob(f"{path.name}.format*.bak"), key=lambda p: p.stat().st_mtime_ns, default=None)
     _write(f"{path}: rebuilt, {count} document{'s' if count != 1 else ''}"
            + (f"; the old file is kept as {kept.name}\n" if kept else "\n"))

@@ -118,3 +118,11 @@ class CollectionVersionError(CollectionError):
 class CollectionNeedsRebuild(CollectionVersionError):
     """The collection was written by an earlier Sverka: ``sverka rebuild`` (or the window)
     rebuilds it from the texts it keeps."""
+
+
+class CollectionReadOnly(CollectionError):
+    """The collection is on a read-only medium or not writable: it opens for checking only."""
+
+
+class CollectionDamaged(CollectionError):
+    """Part of the collection file is damaged: ``sverka rebuild`` recovers what it can."""

@@ -97,8 +97,22 @@ def total(intervals: Iterable[Interval]) -> int:
 
 
 def _inside(s: int, e: int, regions: Sequence[Interval]) -> int:
-    """How many characters of [s, e) lie in the sorted disjoint ``regions``."""
-    return total(subtract([(s, e)], subtract([(s, e)], regions))) if regions and e > s else 0
+    """How many characters of [s, e) lie in the sorted disjoint ``regions``: a binary search
+    for the first region ending after ``s``, then only the regions that overlap (called once
+    per quotation and passage, so a scan from the first region would be quadratic)."""
+    if not regions or e <= s:
+        return 0
+    k = bisect.bisect_right(regions, s, key=_end_of)
+    n = 0
+    while k < len(regions) and regions[k][0] < e:
+        a, b = regions[k]
+        n += min(b, e) - max(a, s)
+        k += 1
+    return n
+
+
+def _end_of(interval: Interval) -> int:
+    return interval[1]
 
 
 def _mostly_inside(p: Passage, regions: Sequence[Interval]) -> bool:

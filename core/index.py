@@ -91,6 +91,7 @@ import multiprocessing
 import os
 import sqlite3
 import struct
+import urllib.parse
 import zlib
 from dataclasses import dataclass
 from pathlib import Path
@@ -99,7 +100,8 @@ from typing import Iterable, Iterator, Sequence
 import numpy as np
 
 from .document import Document
-from .errors import CollectionBusy, CollectionError, CollectionNeedsRebuild, CollectionVersionError, SverkaError
+from .errors import (CollectionBusy, CollectionDamaged, CollectionError, CollectionNeedsRebuild, CollectionReadOnly,
+                     CollectionVersionError, SverkaError)
 from .hashing import HASH_SEED
 from .messages import Message, from_json, message, to_json
 from .progress import NEVER_CANCELLED, CancelToken, Progress, no_progress
@@ -224,7 +226,7 @@ def decode_tokens(blob: bytes, text: str) -> Tokens:
         raise CollectionVersionError(
             "the collection stores tokens in an unknown format; rebuild the collection")
     # Format 1 (collections built before 2026-11-23) compressed the payload with zlib.
-    payload = zlib.decompress(blob[1:]) if blob[0] == 1 else memoryview(blob)[1:]
+    payload = _inflate(blob[1:], _max_payload(len(text))) if blob[0] == 1 else memoryview(blob)[1:]
     n, m, word_count, lookalike, invisible, joins, jlen = struct.unpack_from("<7I", payload)
     off = struct.calcsize("<7I")
     meta = json.loads(bytes(payload[off:off + jlen]).decode("utf-8", "surrogatepass"))
@@ -247,6 +249,37 @@ def decode_tokens(blob: bytes, text: str) -> Tokens:
                   word_count=word_count, language=meta["language"], lookalike_letters=lookalike,
                   invisible_chars=invisible, hyphen_joins=joins,
                   warnings=tuple(map(from_json, meta["warnings"])))
+
+
+def _max_payload(chars: int) -> int:
+    """The most bytes a tokens payload of a text of ``chars`` characters can hold: per token
+    (at most one per character) 36 bytes, per sentence 16, plus the head and its warnings."""
+    return 52 * (chars + 1) + (1 << 20)
+
+
+def _inflate(data: bytes, limit: int) -> bytes:
+    """zlib-inflate ``data``, refusing (ValueError) to produce more than ``limit`` bytes: a
+    damaged or crafted blob must not inflate to gigabytes."""
+    d = zlib.decompressobj()
+    out = d.decompress(bytes(data), limit + 1)
+    if len(out) > limit or d.unconsumed_tail:
+        raise ValueError(f"the stored data would inflate beyond {limit:,} bytes")
+    return out
+
+
+def damaged_message(collection: Path | str, what: str) -> Message:
+    """The message for damaged contents of a collection: what is damaged and how to recover."""
+    return message("error.collection_damaged", path=str(collection), what=what)
+
+
+def _error(cls, m: Message):
+    """An exception of class ``cls`` carrying message ``m`` (English as its ``str``)."""
+    return cls(str(m), message=m)
+
+
+def read_only_message(collection: Path | str) -> Message:
+    """The message when a user tries to change a collection opened read-only."""
+    return message("error.collection_read_only", path=str(collection))
 
 
 def _encode_text(text: str) -> bytes:
@@ -377,6 +410,26 @@ def _info(row) -> DocumentInfo:
                         is_template=bool(row[9]))
 
 
+def _damage(e: sqlite3.Error) -> bool:
+    """Whether an SQLite error means the file's contents are damaged (not busy, full, ...)."""
+    if not isinstance(e, sqlite3.OperationalError):
+        return isinstance(e, sqlite3.DatabaseError)
+    msg = str(e).lower()
+    return any(w in msg for w in ("decode", "malformed", "no such table", "no such column", "corrupt"))
+
+
+class _ReadOnlyFile(Exception):
+    """Opening for writing met a read-only file or medium (retried read-only)."""
+
+
+def _writable(path: Path) -> bool:
+    """Whether Sverka may write the collection file and make its journal beside it."""
+    try:
+        return os.access(path, os.W_OK) and os.access(path.parent, os.W_OK)
+    except (OSError, ValueError):
+        return False
+
+
 def check_indexing_settings(index: "Index", settings: Settings) -> None:
     """Raise CollectionSettingsError unless ``settings`` index the way ``index`` was built."""
     diff = [f"{k} = {getattr(index.settings, k)!r} (asked for {getattr(settings, k)!r})"
@@ -399,23 +452,58 @@ class Index:
                  busy_timeout: float = BUSY_TIMEOUT) -> None:
         self.path = Path(path)
         self.busy_timeout = busy_timeout
+        #: Opened for reading only (a read-only medium or file): checks work, changes raise
+        #: CollectionReadOnly.
+        self.read_only = self.path.exists() and not _writable(self.path)
+        if not self.read_only:
+            try:
+                self.path.parent.mkdir(parents=True, exist_ok=True)
+            except OSError as e:
+                raise CollectionError(f"cannot create the folder of the collection {self.path}: {e.strerror}") from e
         try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-        except OSError as e:
-            raise CollectionError(f"cannot create the folder of the collection {self.path}: {e.strerror}") from e
-        try:
-            self._db = sqlite3.connect(str(self.path), timeout=busy_timeout,
-                                       isolation_level=None, check_same_thread=False)
+            self._db = self._connect_read_only() if self.read_only else sqlite3.connect(
+                str(self.path), timeout=busy_timeout, isolation_level=None, check_same_thread=False)
         except sqlite3.Error as e:
             raise CollectionError(f"cannot open the collection {self.path}: {e}") from e
         try:
             self._setup(settings)
+        except _ReadOnlyFile:  # writing the journal mode failed: the file or medium is read-only
+            self._db.close()
+            self.read_only = True
+            try:
+                self._db = self._connect_read_only()
+            except sqlite3.Error as e:
+                raise CollectionError(f"cannot open the collection {self.path}: {e}") from e
+            try:
+                self._setup(settings)
+            except BaseException:
+                self._db.close()
+                raise
         except BaseException:
             self._db.close()
             raise
         self._variable_limit = max(100, self._db.getlimit(sqlite3.SQLITE_LIMIT_VARIABLE_NUMBER) - 10)
 
     # ---- opening
+
+    def _connect_read_only(self) -> sqlite3.Connection:
+        """A read-only connection: ``mode=ro``, or ``immutable=1`` where SQLite cannot even
+        make the shared-memory file of the write-ahead log (a read-only medium)."""
+        uri = "file:" + urllib.parse.quote(os.fsencode(self.path.absolute())) + "?mode=ro"
+        db = sqlite3.connect(uri, uri=True, timeout=self.busy_timeout, isolation_level=None,
+                             check_same_thread=False)
+        try:
+            db.execute("SELECT count(*) FROM sqlite_master").fetchone()
+            return db
+        except sqlite3.OperationalError:
+            db.close()
+        return sqlite3.connect(uri.replace("mode=ro", "immutable=1"), uri=True, timeout=self.busy_timeout,
+                               isolation_level=None, check_same_thread=False)
+
+    def require_writable(self) -> None:
+        """Raise CollectionReadOnly when the collection was opened read-only."""
+        if self.read_only:
+            raise _error(CollectionReadOnly, read_only_message(self.path))
 
     def _setup(self, settings: Settings | None) -> None:
         db = self._db
@@ -424,21 +512,28 @@ class Index:
             db.execute("PRAGMA foreign_keys=OFF")
             version = db.execute("PRAGMA user_version").fetchone()[0]
             if version == 0:
+                if self.read_only:
+                    raise CollectionError(f"{self.path} is not a Sverka collection (and it is read-only)")
                 with self.transaction():
                     self._create(settings or Settings())
             else:
                 self._check_version(version)
-            mode = db.execute("PRAGMA journal_mode=WAL").fetchone()[0]
-            if str(mode).lower() != "wal":
-                raise CollectionError(f"the collection {self.path} cannot use a write-ahead log "
-                                      f"(journal mode {mode}); is it on a network drive?")
-            db.execute("PRAGMA synchronous=NORMAL")
+            if not self.read_only:
+                mode = db.execute("PRAGMA journal_mode=WAL").fetchone()[0]
+                if str(mode).lower() != "wal":
+                    raise CollectionError(f"the collection {self.path} cannot use a write-ahead log "
+                                          f"(journal mode {mode}); is it on a network drive?")
+                db.execute("PRAGMA synchronous=NORMAL")
             db.execute("PRAGMA cache_size=-8192")  # 8 MB
             db.execute("PRAGMA temp_store=MEMORY")
             meta = dict(db.execute("SELECT key, value FROM meta").fetchall())
         except sqlite3.OperationalError as e:
             if _busy(e):
                 raise self._busy_error() from e
+            if not self.read_only and ("readonly" in str(e).lower() or "read-only" in str(e).lower()):
+                raise _ReadOnlyFile() from e
+            if _damage(e):
+                raise _error(CollectionDamaged, damaged_message(self.path, f"a part of the file ({e})")) from e
             raise CollectionError.of("error.cannot_open_collection", path=str(self.path), detail=str(e)) from e
         except sqlite3.DatabaseError as e:
             raise CollectionError.of("error.not_a_collection", path=str(self.path), detail=str(e)) from e
@@ -449,8 +544,11 @@ class Index:
                 raise CollectionNeedsRebuild.of("error.collection_other_version", path=str(self.path), key=key,
                                                 found=str(meta.get(key)), wanted=str(value))
         stored = Settings()
-        kwargs = {k: json.loads(meta[k]) for k in _INDEXING_KEYS if k in meta}
-        stored = stored.replace(**kwargs)
+        try:
+            kwargs = {k: json.loads(meta[k]) for k in _INDEXING_KEYS if k in meta}
+            stored = stored.replace(**kwargs)
+        except (ValueError, TypeError) as e:
+            raise _error(CollectionDamaged, damaged_message(self.path, f"the stored settings ({e})")) from e
         self.settings = stored
         if settings is not None:
             check_indexing_settings(self, settings)
@@ -501,6 +599,7 @@ class Index:
 
         Waits up to the busy timeout for another writer, then raises CollectionBusy.
         """
+        self.require_writable()
         db = self._db
         try:
             db.execute("BEGIN IMMEDIATE")
@@ -709,17 +808,45 @@ class Index:
         return [r[0] for r in self._db.execute("SELECT id FROM documents WHERE is_template ORDER BY id")]
 
     def text(self, doc_id: int) -> str:
-        row = self._db.execute("SELECT text FROM document_data WHERE doc_id=?", (int(doc_id),)).fetchone()
-        if row is None:
-            raise CollectionError(f"no document {doc_id} in the collection")
-        return _decode_text(row[0])
+        try:
+            row = self._db.execute("SELECT text FROM document_data WHERE doc_id=?", (int(doc_id),)).fetchone()
+            if row is None:
+                if self._db.execute("SELECT 1 FROM documents WHERE id=?", (int(doc_id),)).fetchone() is None:
+                    raise CollectionError(f"no document {doc_id} in the collection")
+                raise ValueError("its text is missing")
+            return _decode_text(row[0])
+        except (sqlite3.DatabaseError, UnicodeDecodeError, TypeError, ValueError) as e:
+            if isinstance(e, sqlite3.OperationalError) and _busy(e):
+                raise
+            raise _error(CollectionDamaged, damaged_message(self.path, self._document_name(doc_id, e))) from e
 
     def load(self, doc_id: int) -> StoredDocument:
+        """A stored document with its text and tokens; CollectionDamaged (naming it) when its
+        stored data cannot be read."""
         info = self.info(doc_id)
-        row = self._db.execute("SELECT text, tokens FROM document_data WHERE doc_id=?",
-                               (int(doc_id),)).fetchone()
-        text = _decode_text(row[0])
-        return StoredDocument(info=info, text=text, tokens=decode_tokens(row[1], text))
+        try:
+            row = self._db.execute("SELECT text, tokens FROM document_data WHERE doc_id=?",
+                                   (int(doc_id),)).fetchone()
+            if row is None:
+                raise ValueError("its text and tokens are missing")
+            text = _decode_text(row[0])
+            tokens = decode_tokens(row[1], text)
+        except (sqlite3.DatabaseError, ValueError, TypeError, KeyError, IndexError, UnicodeDecodeError, zlib.error,
+                struct.error, MemoryError, CollectionVersionError) as e:
+            if isinstance(e, sqlite3.OperationalError) and _busy(e):
+                raise
+            raise _error(CollectionDamaged, damaged_message(self.path, self._document_name(doc_id, e, info))) from e
+        return StoredDocument(info=info, text=text, tokens=tokens)
+
+    def _document_name(self, doc_id: int, error: BaseException, info: DocumentInfo | None = None) -> str:
+        """'the stored data of "title" (path)' for messages about a damaged document."""
+        if info is None:
+            try:
+                info = self.info(doc_id)
+            except (CollectionError, sqlite3.DatabaseError):
+                info = None
+        name = f'"{info.title}" ({info.path or "pasted text"})' if info else f"document {doc_id}"
+        return f"the stored data of {name} ({type(error).__name__}: {error})"
 
     def pairs(self, doc_id: int) -> tuple[np.ndarray, np.ndarray]:
         """The stored pair keys of a document: (hashes uint64, token positions int64) by position."""
@@ -976,6 +1103,7 @@ def add_paths(index: Index, paths: Iterable[str | Path], *, template: bool = Fal
     only what earlier batches committed. ``on_commit(statuses)`` is called after each commit
     (tests use it). Raises CollectionBusy if another writer holds the collection too long.
     """
+    index.require_writable()
     settings = index.settings
     failed: list[tuple[str, str]] = []
     progress(0, 0, "phase.looking_for_files")
@@ -1054,6 +1182,8 @@ def add_document(index: Index, doc: Document, *, template: bool = False) -> AddS
     """Add one already extracted document (pasted text) in one transaction."""
     from .fingerprints import fingerprint_document
     from .text import canonize
+
+    index.require_writable()
 
     tokens = canonize(doc.text, drop_adjectives=index.settings.drop_adjectives)
     fp = fingerprint_document(tokens, index.settings)

@@ -88,6 +88,33 @@ CATALOGUE: dict[str, tuple[str, str]] = {
         "{n} Cyrillic {n:letter|letters} that {n:looks|look} like Latin inside Latin-script words",
         "{n} {n:кириллическая буква|кириллические буквы|кириллических букв}, похож{n:ая|ие|их} на латиницу, "
         "внутри латинских слов"),
+    "warning.lookalike_other_cyrillic": (
+        "{n} {n:letter|letters} of other scripts (Greek, Armenian, Cherokee, ...) that {n:looks|look} like "
+        "Cyrillic inside {language%term} words",
+        "{n} {n:буква|буквы|букв} других алфавитов (греческого, армянского, чероки...), похож{n:ая|ие|их} "
+        "на кириллицу, внутри {language%term} слов"),
+    "warning.lookalike_other_latin": (
+        "{n} {n:letter|letters} of other scripts (Greek, Armenian, Cherokee, ...) that {n:looks|look} like "
+        "Latin inside Latin-script words",
+        "{n} {n:буква|буквы|букв} других алфавитов (греческого, армянского, чероки...), похож{n:ая|ие|их} "
+        "на латиницу, внутри латинских слов"),
+    "warning.text_layer_chars": (
+        "the text layer of this PDF does not look like text: {percent} % of its characters are private-use, "
+        "control or unknown characters (a font without a true Unicode map?); the comparison may miss copied "
+        "text: compare the printed pages",
+        "текстовый слой этого PDF не похож на текст: {percent} % его символов — служебные, управляющие или "
+        "неизвестные (шрифт без настоящей таблицы Юникода?); сравнение может пропустить списанное: сверьте "
+        "с напечатанными страницами"),
+    "warning.text_layer_words": (
+        "the text layer of this PDF does not look like text: only {percent} % of its words are Russian, "
+        "Ukrainian or English words (a font whose Unicode map lies, or a text in another language?); the "
+        "comparison may miss copied text: compare the printed pages",
+        "текстовый слой этого PDF не похож на текст: лишь {percent} % его слов — русские, украинские или "
+        "английские (шрифт с ложной таблицей Юникода или текст на другом языке?); сравнение может пропустить "
+        "списанное: сверьте с напечатанными страницами"),
+    "warning.source_damaged": (
+        "not compared with a document of the collection: {detail}",
+        "не сравнено с документом коллекции: {detail}"),
     "warning.invisible_chars": (
         "{n} invisible {n:character|characters} (zero-width spaces, soft hyphens) inside words",
         "{n} {n:невидимый символ|невидимых символа|невидимых символов} (пробелы нулевой ширины, мягкие переносы) "
@@ -163,6 +190,18 @@ CATALOGUE: dict[str, tuple[str, str]] = {
                         "диск заполнен: записать в коллекцию {path} нельзя"),
     "error.read_only": ("the collection {path} is read-only: cannot write to it",
                         "коллекция {path} только для чтения: записать в неё нельзя"),
+    "error.collection_damaged": (
+        "{what} in the collection {path} is damaged; rebuild the collection from the texts it keeps: "
+        'sverka rebuild --db "{path}"',
+        "в коллекции {path} повреждено: {what}; пересоздайте коллекцию из хранимых в ней текстов: "
+        'sverka rebuild --db "{path}"'),
+    "error.collection_read_only": (
+        "the collection {path} is read-only (a read-only medium or no permission to write): it can be used for "
+        "checking, but nothing can be added to it or removed from it; copy it to a folder you can write to, or "
+        "ask for write permission",
+        "коллекция {path} только для чтения (носитель только для чтения или нет прав на запись): по ней можно "
+        "проверять, но ничего нельзя добавить или удалить; скопируйте её в папку, куда можно писать, или "
+        "попросите права на запись"),
     "error.disk_failed": ("the disk failed while writing the collection {path}",
                           "ошибка диска при записи коллекции {path}"),
     "error.cannot_open_collection": ("cannot open the collection {path}: {detail}",

@@ -102,6 +102,19 @@ def warm_up(languages: tuple[str, ...] = LANGUAGES) -> None:
         stop_words(lang)
 
 
+def is_known(form: str, lang: str) -> bool:
+    """Whether the dictionary of ``lang`` ("ru", "uk", "en") holds the lower-case ``form``
+    (not a guess of the predictor). Never raises."""
+    try:
+        if lang == "en":
+            return bool(_analyzer("en").is_known(form, lang="en"))
+        if lang in ("ru", "uk"):
+            return bool(_analyzer(lang).word_is_known(form))
+    except Exception:  # a dictionary library must not take the caller down
+        pass
+    return False
+
+
 def analyze(form: str, lang: str) -> Analysis:
     """Analysis of a normalised ``form`` in ``lang`` ("ru", "uk", "en"; anything else: the form
     is its own lemma). Never raises: a failing analyzer leaves the form as its own lemma."""

@@ -29,39 +29,94 @@ from .settings import Settings
 __all__ = ["rebuild"]
 
 _BATCH = 50
+#: The largest text a stored document can inflate to (a damaged or crafted blob must not
+#: inflate to gigabytes): 4 bytes per character of Sverka's text limit.
+MAX_TEXT_BYTES = 4 * 50_000_000
 
 
-def _old_rows(path: Path) -> tuple[int, Settings, list[tuple], dict[str, str]]:
-    from .index import _INDEXING_KEYS
+def _name(doc_path):
+    """A stored path (text, or the OS's bytes for a name that is not UTF-8) as Python's str."""
+    return os.fsdecode(doc_path) if isinstance(doc_path, bytes) else doc_path
+
+
+def _inflate(blob: bytes, limit: int) -> bytes:
+    from .index import _inflate as inflate
+
+    return inflate(blob, limit)
+
+
+def _old_rows(path: Path, skipped: list[str]) -> tuple[int, Settings, list[tuple], dict[str, str], bool]:
+    """(format major, settings, rows, meta, damaged): the documents that can be read, one by
+    one, so a damaged page costs only the documents on it (named in ``skipped``)."""
+    from .index import _INDEXING_KEYS, decode_tokens
 
     try:
         db = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
     except sqlite3.Error as e:
         raise CollectionError(f"cannot open the collection {path}: {e}") from e
+    damaged = False
+    rows = []
+    db.text_factory = lambda b: b.decode("utf-8", "replace")  # a damaged title must not stop the rebuild
     try:
         version = db.execute("PRAGMA user_version").fetchone()[0]
         meta = dict(db.execute("SELECT key, value FROM meta").fetchall())
-        rows = db.execute(
-            "SELECT d.path, d.title, d.format, d.size_bytes, d.mtime, d.added, d.is_template, d.warnings, x.text "
-            "FROM documents d JOIN document_data x ON x.doc_id = d.id ORDER BY d.id").fetchall()
+        ids = [r[0] for r in db.execute("SELECT id FROM documents ORDER BY id").fetchall()]
+        for doc_id in ids:
+            try:
+                row = db.execute(
+                    "SELECT d.path, d.title, d.format, d.size_bytes, d.mtime, d.added, d.is_template, d.warnings, "
+                    "x.text, x.tokens FROM documents d JOIN document_data x ON x.doc_id = d.id WHERE d.id=?",
+                    (doc_id,)).fetchone()
+            except sqlite3.DatabaseError as e:
+                damaged = True
+                skipped.append(f"document {doc_id}: {e}")
+                continue
+            if row is None:
+                damaged = True
+                skipped.append(f"document {doc_id}: its text is missing")
+                continue
+            if version >> 16 != 1 and not damaged:  # an up-to-date file: is this document whole?
+                try:
+                    text = bytes(row[8]).decode("utf-8", "surrogatepass")
+                    decode_tokens(row[9], text)
+                    json.loads(row[7] or "[]")
+                except Exception:  # any failure to read it back is damage
+                    damaged = True
+            rows.append(row[:9])
+        if not damaged:
+            damaged = db.execute("PRAGMA quick_check").fetchone()[0] != "ok"
     except sqlite3.DatabaseError as e:
         raise CollectionError(f"{path} is not a Sverka collection or is damaged ({e}); it cannot be rebuilt") from e
     finally:
         db.close()
-    kwargs = {k: json.loads(meta[k]) for k in _INDEXING_KEYS if k in meta}
-    return version >> 16, Settings().replace(**kwargs), rows, meta
+    kwargs = {}
+    for k in _INDEXING_KEYS:
+        if k in meta:
+            try:
+                kwargs[k] = json.loads(meta[k])
+                Settings().replace(**{k: kwargs[k]})
+            except (ValueError, TypeError):  # damaged: the default is used
+                kwargs.pop(k, None)
+                damaged = True
+    return version >> 16, Settings().replace(**kwargs), rows, meta, damaged
 
 
-def rebuild(path: str | Path, progress: Progress = no_progress, cancel: CancelToken = NEVER_CANCELLED) -> int:
-    """Rebuild the collection file ``path`` written by an older Sverka; returns how many
-    documents it holds. Raises CollectionError if it needs no rebuild or cannot be read."""
+def rebuild(path: str | Path, progress: Progress = no_progress, cancel: CancelToken = NEVER_CANCELLED,
+            skipped: list[str] | None = None) -> int:
+    """Rebuild the collection file ``path`` written by an older Sverka, or one whose contents
+    are damaged; returns how many documents it holds. Documents that cannot be read back are
+    left out and named in ``skipped``. Raises CollectionError if it needs no rebuild or
+    cannot be read."""
     from .fingerprints import fingerprint_document
     from .index import SCHEMA_MAJOR, Index, _versions, prepare
     from .text import canonize
 
     path = Path(path)
-    major, settings, rows, meta = _old_rows(path)
-    if major == SCHEMA_MAJOR and all(meta.get(k) == v for k, v in _versions().items() if k != "tokens_format"):
+    if skipped is None:
+        skipped = []
+    major, settings, rows, meta, damaged = _old_rows(path, skipped)
+    if major == SCHEMA_MAJOR and not damaged and all(
+            meta.get(k) == v for k, v in _versions().items() if k != "tokens_format"):
         raise CollectionError(f"the collection {path} is up to date: nothing to rebuild")
     if major > SCHEMA_MAJOR:
         raise CollectionVersionError(f"the collection {path} was written by a newer Sverka; update Sverka to open it")
@@ -86,13 +141,16 @@ def rebuild(path: str | Path, progress: Progress = no_progress, cancel: CancelTo
                 cancel.raise_if_cancelled()
                 progress(k, len(rows), "phase.rebuilding")
                 try:
-                    raw = zlib.decompress(blob) if major == 1 else bytes(blob)
+                    raw = _inflate(blob, MAX_TEXT_BYTES) if major == 1 else bytes(blob)
                     text = raw.decode("utf-8", "surrogatepass")
-                except (zlib.error, UnicodeDecodeError) as e:
-                    raise CollectionError(f"the text of {doc_path or title} in {path} is damaged ({e}); "
-                                          "it cannot be rebuilt from the collection") from e
-                doc = Document(text, path=doc_path, title=title, format=fmt,
-                               warnings=tuple(map(from_json, json.loads(warnings or "[]"))))
+                    kept_warnings = json.loads(warnings or "[]")
+                    if not isinstance(kept_warnings, list):
+                        kept_warnings = []
+                except (zlib.error, UnicodeDecodeError, ValueError, TypeError) as e:
+                    skipped.append(f"{_name(doc_path) or title}: its stored text is damaged ({e})")
+                    continue
+                doc = Document(text, path=_name(doc_path), title=title, format=fmt,
+                               warnings=tuple(map(from_json, kept_warnings)))
                 tokens = canonize(doc.text, drop_adjectives=settings.drop_adjectives)
                 prepared = prepare(doc, tokens, fingerprint_document(tokens, settings),
                                    size_bytes=size, mtime=mtime, path=doc_path)

@@ -21,7 +21,12 @@ Rules:
 * Each word, not the text, is normalised: those characters removed, NFKC, lower case, ё->е,
   generic diacritics (U+0300-U+036F, e.g. stress marks) removed; then Latin look-alikes inside
   a word with at least as many Cyrillic letters are folded to Cyrillic ("Kнига" -> "книга"),
-  and Cyrillic look-alikes inside a mostly Latin word to Latin. Folded letters, invisible
+  and Cyrillic look-alikes inside a mostly Latin word to Latin. Letters of every other script
+  (Greek "ο", Armenian "օ", Cherokee, Coptic, ...; mathematical and fullwidth letters through
+  NFKC) that Unicode's confusables data (TR39, shipped by ``confusable_homoglyphs``) gives as
+  look-alikes of a Cyrillic or Latin letter are folded first, in a word that holds Cyrillic or
+  Latin letters and no letter of another script without such a look-alike ("вοда" -> "вода";
+  a Greek word stays Greek). Folded letters, invisible
   characters and line-end joins are counted per occurrence; the first two are tampering and
   produce ``warnings`` (joins are ordinary typography and do not).
 * Lemmas come from :mod:`sverka.core.morph`: Cyrillic words are read as Ukrainian when the
@@ -89,7 +94,7 @@ class Tokens:
 #: Version of what canonization gives for a text (tokens, lemmas, hashes, spans). Stored in
 #: every collection: one built with another version is refused with "rebuild". Raise it with
 #: any change of the output; tests/core/test_versions.py pins the output of a fixed text.
-CANON_VERSION = 1
+CANON_VERSION = 2  # 2: look-alikes of every script folded, not only Latin/Cyrillic
 
 _LINE_BREAK = "\n\r\x0b\x0c\x85\u2028"  # not U+2029: a paragraph ends a sentence
 _HYPHENS = "-\u2010\u00ad"  # hyphen-minus, hyphen, soft hyphen
@@ -196,6 +201,10 @@ _format_char = re.compile(_FORMAT)
 _diacritic = re.compile("[\u0300-\u036f]")  # stress marks and other generic diacritics
 _cyrillic = re.compile("[\u0400-\u052f\u1c80-\u1c8f\u2de0-\u2dff\ua640-\ua69f]")
 _latin = re.compile("[a-z\u00c0-\u024f\u1e00-\u1eff]")
+#: A letter that is neither Cyrillic nor Latin (either case): a word holding one may need
+#: :func:`_fold_other_scripts`.
+_other_letter = re.compile("(?![\u0400-\u052f\u1c80-\u1c8f\u2de0-\u2dff\ua640-\ua69fA-Za-z"
+                           "\u00c0-\u024f\u1e00-\u1eff])[^\\W\\d_]")
 
 #: Latin letters that look like Cyrillic ones (lower case: capitals are lowered first).
 _LATIN_TO_CYRILLIC = {
@@ -209,6 +218,90 @@ _CYRILLIC_TO_LATIN = {
 }  # fmt: skip
 _TO_CYRILLIC = str.maketrans(_LATIN_TO_CYRILLIC)
 _TO_LATIN = str.maketrans(_CYRILLIC_TO_LATIN)
+
+
+@functools.cache
+def _other_script_lookalikes() -> tuple[dict[int, str], dict[int, str]]:
+    """(to Cyrillic, to Latin): ``str.translate`` tables from letters of other scripts to the
+    basic Cyrillic (U+0400-U+045F) or ASCII Latin letter they look like, both cases.
+
+    From Unicode's confusables data (``confusables.txt`` of UTS #39, as shipped offline by
+    ``confusable_homoglyphs``): characters with one prototype look alike; a group holding a
+    letter of another script and a basic Cyrillic (or Latin) letter gives one pair. Loaded on
+    the first word that needs it (a word with a letter of neither script)."""
+    try:
+        from confusable_homoglyphs import confusables
+    except ImportError:  # pragma: no cover - a dependency; without it only Latin/Cyrillic fold
+        return {}, {}
+    groups: dict[str, set[str]] = {}
+    for char, entries in confusables.confusables_data.items():
+        if len(char) != 1:
+            continue
+        for entry in entries:
+            other = entry.get("c", "")
+            if len(other) == 1:
+                group = groups.get(char) or groups.get(other) or set()
+                group.update((char, other))
+                for member in (char, other):
+                    old = groups.get(member)
+                    if old is not None and old is not group:
+                        group.update(old)
+                        for moved in old:
+                            groups[moved] = group
+                    groups[member] = group
+    to_cyrillic: dict[int, str] = {}
+    to_latin: dict[int, str] = {}
+    seen: set[int] = set()
+    for group in groups.values():
+        if id(group) in seen:
+            continue
+        seen.add(id(group))
+        cyrillic = sorted(c for c in group if "\u0400" <= c <= "\u045f" and c.isalpha())
+        latin = sorted(c for c in group if c.isascii() and c.isalpha())
+        for c in group:
+            if not c.isalpha() or _cyrillic.match(c.lower()) or _latin.match(c.lower()) or c.isascii():
+                continue
+            if cyrillic:
+                to_cyrillic[ord(c)] = _same_case(cyrillic, c)
+            if latin:
+                to_latin[ord(c)] = _same_case(latin, c)
+    return to_cyrillic, to_latin
+
+
+def _same_case(targets: list[str], c: str) -> str:
+    """The target letter with the case of ``c`` when the group holds one, else the first."""
+    for t in targets:
+        if t.isupper() == c.isupper():
+            return t
+    return targets[0]
+
+
+def _fold_other_scripts(form: str) -> tuple[str, int, int]:
+    """(form, letters folded to Cyrillic, letters folded to Latin): letters of scripts other
+    than Cyrillic and Latin that look like a letter of the word's own script (Cyrillic when it
+    has at least as many Cyrillic letters as Latin ones) become that letter, when the word has
+    letters of its own script and every letter of another script has such a look-alike."""
+    low = form.lower()
+    cyrillic = len(_cyrillic.findall(low))
+    latin = len(_latin.findall(low))
+    if not cyrillic and not latin:
+        return form, 0, 0
+    table = _other_script_lookalikes()[0 if cyrillic >= latin else 1]
+    folded = []
+    changed = 0
+    for c in form:
+        lc = c.lower()
+        if c.isalpha() and not _cyrillic.match(lc) and not _latin.match(lc):
+            t = table.get(ord(c))
+            if t is None:
+                return form, 0, 0  # a letter of another script with no look-alike: its own word
+            folded.append(t)
+            changed += 1
+        else:
+            folded.append(c)
+    if not changed:
+        return form, 0, 0
+    return "".join(folded), (changed if cyrillic >= latin else 0), (0 if cyrillic >= latin else changed)
 _UKRAINIAN_LETTERS = frozenset("іїєґ")
 _RUSSIAN_LETTERS = frozenset("ыэъё")
 
@@ -266,8 +359,9 @@ class _Table:
         self.word_hashes = grown(g("word_hashes"), np.uint64)
         self.flags = grown(g("flags"), np.uint8)
         self.scripts = grown(g("scripts"), np.uint8)
-        # tampering per occurrence: [Latin in Cyrillic, Cyrillic in Latin, invisible, joins]
-        self.tampering = grown(g("tampering"), (np.int64, 4))
+        # tampering per occurrence: [Latin in Cyrillic, Cyrillic in Latin, invisible, joins,
+        # other scripts in Cyrillic, other scripts in Latin]
+        self.tampering = grown(g("tampering"), (np.int64, 6))
 
     def add_missing(self, words: list[str], mode: str) -> None:
         ids = self.ids[mode]
@@ -303,16 +397,21 @@ class _Table:
                                  found.word_hash, int(self.flags[i]) | script << 4)
 
 
-def _normalise(raw: str, mode: str) -> tuple[str, int, tuple[int, int, int, int], str, bool]:
+def _normalise(raw: str, mode: str) -> tuple[str, int, tuple[int, ...], str, bool]:
     """(normalised form, script, tampering counts, lemmatizer language, same in every mode)
     of one raw word. Tampering counts: Latin letters folded to Cyrillic, Cyrillic letters
-    folded to Latin, invisible characters, line-end hyphen joins."""
+    folded to Latin, invisible characters, line-end hyphen joins, letters of other scripts
+    folded to Cyrillic, to Latin."""
     invisible = joins = 0
     form = raw
     if not form.isalpha():  # invisible characters, combining marks or a line-end hyphen
         form, joins = _line_end_hyphen.subn("", form)
         form, invisible = _format_char.subn("", form)
-    form = unicodedata.normalize("NFKC", form).lower()
+    form = unicodedata.normalize("NFKC", form)
+    other_to_cyrillic = other_to_latin = 0
+    if not form.isascii() and _other_letter.search(form):
+        form, other_to_cyrillic, other_to_latin = _fold_other_scripts(form)
+    form = form.lower()
     russian = not _RUSSIAN_LETTERS.isdisjoint(form)
     form = form.replace("ё", "е")
     if not form.isalpha():
@@ -330,7 +429,7 @@ def _normalise(raw: str, mode: str) -> tuple[str, int, tuple[int, int, int, int]
         form = folded
         cyrillic = len(_cyrillic.findall(form))
         latin = len(_latin.findall(form))
-    tampering = (to_cyrillic, to_latin, invisible, joins)
+    tampering = (to_cyrillic, to_latin, invisible, joins, other_to_cyrillic, other_to_latin)
     if cyrillic and not latin:
         ukrainian = not _UKRAINIAN_LETTERS.isdisjoint(form)
         if ukrainian != russian:
@@ -382,7 +481,7 @@ def canonize(text: str, *, drop_stop_words: bool = True, drop_adjectives: bool =
     sentence_of_word, sentence_spans = _sentences(text, all_starts)
     sentence_ids = sentence_of_word if keep is None else sentence_of_word[keep]
 
-    tampering = (0, 0, 0, 0)
+    tampering = (0, 0, 0, 0, 0, 0)
     if (flags & _TAMPERED).any():
         tampering = tuple(int(x) for x in table.tampering[ids[(flags & _TAMPERED) != 0]].sum(axis=0))
     language = _language(np.bincount(table.scripts[ids], minlength=3), mode)
@@ -398,7 +497,7 @@ def canonize(text: str, *, drop_stop_words: bool = True, drop_adjectives: bool =
         sentence_spans=sentence_spans,
         word_count=n,
         language=language,
-        lookalike_letters=tampering[0] + tampering[1],
+        lookalike_letters=tampering[0] + tampering[1] + tampering[4] + tampering[5],
         invisible_chars=tampering[2],
         hyphen_joins=tampering[3],
         warnings=_warnings(tampering, language),
@@ -459,17 +558,30 @@ def _language(scripts: np.ndarray, mode: str) -> str:
     return "mixed"
 
 
-def _warnings(tampering: tuple[int, int, int, int], language: str) -> tuple[Message, ...]:
-    to_cyrillic, to_latin, invisible, _joins = tampering  # line-end hyphens are typography
+def _warnings(tampering: tuple[int, ...], language: str) -> tuple[Message, ...]:
+    to_cyrillic, to_latin, invisible, _joins, other_to_cyrillic, other_to_latin = tampering  # joins: typography
     out = []
     if to_cyrillic:
         out.append(message("warning.lookalike_latin", n=to_cyrillic,
                            language=language if language in ("ru", "uk") else "cyrillic"))
     if to_latin:
         out.append(message("warning.lookalike_cyrillic", n=to_latin))
+    if other_to_cyrillic:
+        out.append(_other_script_lookalike_warning(other_to_cyrillic, language))
+    if other_to_latin:
+        out.append(_other_script_lookalike_warning(other_to_latin, "latin"))
     if invisible:
         out.append(message("warning.invisible_chars", n=invisible))
     return tuple(out)
+
+
+def _other_script_lookalike_warning(n: int, language: str) -> Message:
+    """The warning for letters of other scripts (Greek, Armenian, Cherokee, ...) folded to
+    Cyrillic inside words of ``language`` (or to Latin: ``language`` "latin")."""
+    if language == "latin":
+        return message("warning.lookalike_other_latin", n=n)
+    return message("warning.lookalike_other_cyrillic", n=n,
+                   language=language if language in ("ru", "uk") else "cyrillic")
 
 
 # --- sentences ---------------------------------------------------------------------------------

@@ -84,6 +84,21 @@ def _vm_size() -> int:
 
 def limit_this_process(memory: int | None = None, parent: int | None = None) -> None:
     """Die with the parent and cap this process's address space (call first in a worker)."""
+    die_with_parent(parent)
+    if memory is None:
+        memory = read_limits()[0]
+    try:
+        import resource
+
+        base = _vm_size()
+        if base:
+            resource.setrlimit(resource.RLIMIT_AS, (base + memory, base + memory))
+    except (ImportError, ValueError, OSError):  # pragma: no cover - not POSIX
+        pass
+
+
+def die_with_parent(parent: int | None = None) -> None:
+    """End this worker process when its parent (``parent``, or the current one) ends."""
     if parent is None:
         parent = os.getppid()
     try:
@@ -103,16 +118,6 @@ def limit_this_process(memory: int | None = None, parent: int | None = None) -> 
                 os._exit(1)
 
     threading.Thread(target=watch, name="sverka-parent-watch", daemon=True).start()
-    if memory is None:
-        memory = read_limits()[0]
-    try:
-        import resource
-
-        base = _vm_size()
-        if base:
-            resource.setrlimit(resource.RLIMIT_AS, (base + memory, base + memory))
-    except (ImportError, ValueError, OSError):  # pragma: no cover - not POSIX
-        pass
 
 
 def _serve(conn, memory: int, parent: int) -> None:

@@ -14,19 +14,84 @@ a dark background. The pdfminer fallback does not look for hidden text.
 
 from __future__ import annotations
 
+import itertools
+import re
 from pathlib import Path
 
-from ..messages import message
+from ..messages import Message, message
 from ..errors import CorruptFile, EmptyDocument, EncryptedFile, ExtractError
 from .hidden import hidden_text_warnings
 from .safety import MAX_TEXT_CHARS, check_text_size
 
 PAGE_SEPARATOR = "\n\n"
+_CYRILLIC_WORD = re.compile("[\u0400-\u045f]+")
+_LATIN_WORD = re.compile("[a-z]+")
 SCANNED_REASON = "the PDF has no text layer; it looks like a scanned image (run OCR on it first)"
 
 
 def extract_pdf(path: Path) -> tuple[str, str, list[str], list[tuple[str, str]]]:
-    """Return (text, title, warnings, meta)."""
+    """Return (text, title, warnings, meta); a text layer that does not look like text is
+    warned (:func:`text_layer_warning`)."""
+    text, title, warnings, meta = _extract_pdf(path)
+    warning = text_layer_warning(text)
+    return text, title, warnings + ([warning] if warning else []), meta
+
+
+#: A text layer is "not text" when at least this share of its visible characters are
+#: private-use, unassigned, control or replacement characters ...
+NOT_TEXT_CHAR_SHARE = 0.10
+#: ... or when fewer than this share of its words (of 3+ letters, Cyrillic or Latin, at
+#: least NOT_TEXT_MIN_WORDS of them) are in the Russian, Ukrainian or English dictionary.
+NOT_TEXT_KNOWN_SHARE = 0.30
+NOT_TEXT_MIN_WORDS = 30
+_SAMPLE_CHUNKS, _SAMPLE_CHARS = 40, 4000
+
+
+def text_layer_warning(text: str) -> Message | None:
+    """The warning for a PDF whose text layer does not look like text (a font whose Unicode
+    map lies, or maps glyphs to private-use or control characters), with the share, or None.
+
+    Judged on up to 40 pieces of 4 000 characters spread over the text: the share of
+    private-use/unassigned/control/U+FFFD characters among the visible ones, and the share
+    of words a dictionary knows (Cyrillic words: Russian or Ukrainian, pymorphy3; Latin
+    words: English, simplemma). Words of other scripts are not judged."""
+    import unicodedata
+
+    if len(text) <= _SAMPLE_CHUNKS * _SAMPLE_CHARS:
+        pieces = [text]
+    else:
+        step = len(text) // _SAMPLE_CHUNKS
+        pieces = [text[k * step:k * step + _SAMPLE_CHARS] for k in range(_SAMPLE_CHUNKS)]
+    visible = bad = 0
+    for piece in pieces:
+        for ch in piece:
+            if ch.isspace():
+                continue
+            visible += 1
+            if ch == "\ufffd" or unicodedata.category(ch) in ("Co", "Cn", "Cc", "Cs"):
+                bad += 1
+    if visible and bad / visible >= NOT_TEXT_CHAR_SHARE:
+        return message("warning.text_layer_chars", percent=round(100 * bad / visible))
+    from .. import morph
+
+    words: dict[str, None] = {}
+    for piece in pieces:
+        for w in re.findall(r"[^\W\d_]{3,}", piece.lower()):
+            words.setdefault(w, None)
+    judged = known = 0
+    for w in itertools.islice(words, 400):
+        if _CYRILLIC_WORD.fullmatch(w):
+            judged += 1
+            known += morph.is_known(w, "ru") or morph.is_known(w, "uk")
+        elif _LATIN_WORD.fullmatch(w):
+            judged += 1
+            known += morph.is_known(w, "en")
+    if judged >= NOT_TEXT_MIN_WORDS and known / judged < NOT_TEXT_KNOWN_SHARE:
+        return message("warning.text_layer_words", percent=round(100 * known / judged))
+    return None
+
+
+def _extract_pdf(path: Path) -> tuple[str, str, list[str], list[tuple[str, str]]]:
     import pypdfium2 as pdfium
 
     try:

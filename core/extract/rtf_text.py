@@ -9,8 +9,10 @@ page") is rewritten to the charset number of ``\ansicpg`` before striprtf runs, 
 
 Before striprtf, one linear pass over the RTF (:func:`_prepass`) leaves out hidden text
 (``\\v`` up to ``\\v0`` or the end of its group; counted and reported) and moves footnotes
-(``{\\footnote ...}``, which striprtf drops) after the body. Text inside drawing shapes
-(``\\shptxt``) is not read.
+(``{\\footnote ...}``, which striprtf drops) and the text of drawing shapes (text boxes,
+``{\\shptxt ...}`` inside ``{\\*\\shpinst ...}``, which striprtf skips) after the body. The
+drawing-object copy Word writes beside it for old readers (``\\shprslt``, ``\\dptxbxtext``)
+is not read, so a shape's text is read once.
 """
 
 from __future__ import annotations
@@ -61,7 +63,8 @@ def extract_rtf(path: Path, data: bytes) -> tuple[str, str, list[str]]:
 
 
 def _prepass(source: str) -> tuple[str, int]:
-    """(RTF without its hidden text and with its footnotes moved to the end, words left out)."""
+    """(RTF without its hidden text and with its footnotes and shape text moved to the end,
+    words left out)."""
     out: list[str] = []
     notes: list[str] = []
     note: list[str] | None = None
@@ -95,6 +98,12 @@ def _prepass(source: str) -> tuple[str, int]:
             if note is not None and depth < note_depth:
                 notes.append("".join(note))
                 note = None
+        elif m.group(1) == "shptxt" and note is None and out and out[-1] == "{":
+            # the text of a drawing shape (a text box), inside {\*\shpinst ...} that striprtf
+            # skips: read after the body, like a footnote
+            out.pop()
+            note, note_depth = ["{"], depth
+            not_text[-1] = False
         elif not_text[-1]:
             target.append(tok)  # kept as it is: striprtf skips these groups itself
         elif m.group(1) == "v":

@@ -13,6 +13,10 @@ from test_hidden_visible import (  # noqa: E402
     EN_FILLER, EN_SOURCE, FILLER, SOURCE, TEXTBOX, make_docx, make_pdf, p, r,
 )
 from test_hostile_round2 import ESSAY, make_form_bomb, make_inflate_bomb, make_odt_space_bomb  # noqa: E402
+from test_hostile_round3 import (  # noqa: E402
+    ESSAYS, LONG_RU, SOURCE_RU, _collection, TO_CYRILLIC, _coded, _disguise, _inflating_blob, _rtf_with_shape, _spoil_tokens,
+    _sql, _text_pdf,
+)
 
 TIMEOUT = 60000
 
@@ -51,7 +55,19 @@ def hostile(tmp_path, monkeypatch):
     ]
     page = folder / "hidden.html"
     page.write_text(f"<p>{SOURCE}</p><div style='display:none'>{FILLER}</div>", encoding="utf-8")
-    return folder, paths + [fifo, zero, rtf, Path(odd), *hidden, page, utf16, gb, meta, escape]
+    round3 = []  # round three: 1 MB unterminated HTML constructs, look-alikes, lying PDFs, RTF shapes
+    for name, unit in (("tags", "<a"), ("comments", "<!--"), ("quotes", "<a x='"), ("bogus", "<?"), ("ends", "</")):
+        html = folder / f"{name}.html"
+        html.write_text(f"<p>Начало сочинения {name}.</p>" + unit * ((1 << 20) // len(unit)), encoding="utf-8")
+        round3.append(html)
+    greek = folder / "greek.txt"
+    greek.write_text(_disguise(SOURCE_RU, TO_CYRILLIC)[0], encoding="utf-8")
+    codes, honest = _coded(LONG_RU)
+    lying = _text_pdf(folder / "lying.pdf", codes, {c: (chr(0xE000 + c) if ch != " " else " ") for c, ch in honest.items()})
+    shape = folder / "shape.rtf"
+    shape.write_bytes(_rtf_with_shape(r"Текст в надписи.").encode("cp1251"))
+    round3 += [greek, lying, shape]
+    return folder, paths + [fifo, zero, rtf, Path(odd), *hidden, page, utf16, gb, meta, escape, *round3]
 
 
 def test_window_survives_opening_and_adding_every_hostile_input(qtbot, window, hostile):
@@ -64,8 +80,10 @@ def test_window_survives_opening_and_adding_every_hostile_input(qtbot, window, h
         window.add_paths([folder])
     titles = {d.path for d in window.documents}
     assert any(p.endswith("emoji.rtf") for p in titles)
-    assert sum(1 for p in titles if p.endswith(".txt")) == 4
-    assert {Path(p).name for p in titles} >= {"vanish.docx", "invisible.pdf", "hidden.html", "meta16.html"}
+    assert sum(1 for p in titles if p.endswith(".txt")) == 5
+    assert {Path(p).name for p in titles} >= {"vanish.docx", "invisible.pdf", "hidden.html", "meta16.html",
+                                              "tags.html", "comments.html", "quotes.html", "bogus.html", "ends.html",
+                                              "greek.txt", "lying.pdf", "shape.rtf"}
     # and it still works afterwards
     window.load_suspect(paths[-1])
     qtbot.waitUntil(lambda: window.suspect_document is not None, timeout=TIMEOUT)
@@ -79,3 +97,70 @@ def test_the_window_shows_how_much_text_was_hidden(qtbot, window, tmp_path):
     banner = window.suspect_panel.warnings
     assert banner.isVisibleTo(window) and "hidden text left out: 4500 words" in banner.text()
     assert "слово1 " not in window.suspect_document.text
+
+
+def _window_on(qtbot, tmp_path, prefs, db):
+    from sverka.gui.main_window import MainWindow
+
+    w = MainWindow(db, prefs)
+    qtbot.addWidget(w)
+    with qtbot.waitSignal(w.collectionChanged, timeout=20000):
+        w.show()
+    return w
+
+
+def _collection_of_essays(db: Path) -> None:
+    _collection(db.parent, db.name)
+
+
+def test_the_window_checks_against_a_read_only_collection_and_says_why_it_cannot_add(
+        qtbot, tmp_path, prefs, monkeypatch):
+    from sverka.core import index
+
+    db = tmp_path / "ro" / "class.sverka"
+    db.parent.mkdir()
+    _collection_of_essays(db)
+    monkeypatch.setattr(index, "_writable", lambda path: False)  # what a read-only medium gives
+    w = _window_on(qtbot, tmp_path, prefs, db)
+    try:
+        assert len(w.documents) == 3
+        new = tmp_path / "new.txt"
+        new.write_text("Новое сочинение ученика о школьной жизни и друзьях. " * 5, encoding="utf-8")
+        with qtbot.waitSignal(w.jobFinished, timeout=TIMEOUT):
+            w.add_paths([new])
+        assert "read-only" in w._last_message.text() and "checking" in w._last_message.text()
+        w.set_suspect_text(ESSAYS[0] + " " + ESSAYS[1], "suspect")
+        with qtbot.waitSignal(w.jobFinished, timeout=TIMEOUT):
+            w.check()
+        assert w.result is not None and {s.title for s in w.result.sources} == {"essay0", "essay1"}
+    finally:
+        w.runner.shutdown()
+
+
+@pytest.mark.parametrize("damage", ["garbage", "inflates"])
+def test_the_window_checks_past_a_damaged_document_and_names_it(qtbot, tmp_path, prefs, damage):
+    db = tmp_path / "class.sverka"
+    _collection_of_essays(db)
+    _spoil_tokens(db, "essay1", b"\x02" + os.urandom(200) if damage == "garbage" else _inflating_blob(1.5))
+    w = _window_on(qtbot, tmp_path, prefs, db)
+    try:
+        w.set_suspect_text(ESSAYS[0] + " " + ESSAYS[1], "suspect")
+        with qtbot.waitSignal(w.jobFinished, timeout=TIMEOUT):
+            w.check()
+        assert w.result is not None and [s.title for s in w.result.sources] == ["essay0"]
+        warning = [x for x in w.result.suspect.warnings if "not compared" in str(x)]
+        assert warning and '"essay1"' in str(warning[0]) and "sverka rebuild" in str(warning[0])
+    finally:
+        w.runner.shutdown()
+
+
+def test_the_window_opens_a_collection_with_bad_settings_json_with_a_message(qtbot, tmp_path, prefs):
+    db = tmp_path / "class.sverka"
+    _collection_of_essays(db)
+    _sql(db, "UPDATE meta SET value='[[' WHERE key='winnow_window'")
+    w = _window_on(qtbot, tmp_path, prefs, db)
+    try:
+        assert w.isVisible() and w.documents == []
+        assert "sverka rebuild" in w._last_message.text()
+    finally:
+        w.runner.shutdown()
