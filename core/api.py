@@ -73,25 +73,11 @@ def warm_up() -> None:
 
 
 def _collection_errors(method):
-    """Turn an SQLite failure inside a Collection method into a CollectionError fit to show:
-    a damaged file (SQLITE_CORRUPT, SQLITE_NOTADB) names "sverka rebuild", never a traceback."""
-    import functools
-    import sqlite3
+    """A damaged collection file met inside a Collection method becomes a CollectionError fit
+    to show (naming "sverka rebuild"), never a traceback (see :func:`sverka.core.store.store_errors`)."""
+    from .store import store_errors
 
-    @functools.wraps(method)
-    def guarded(self, *args, **kwargs):
-        try:
-            return method(self, *args, **kwargs)
-        except sqlite3.DatabaseError as e:
-            from .index import _damage, damaged_message
-
-            path = getattr(self, "path", "")
-            if not _damage(e):
-                raise CollectionError(f"cannot use the collection {path}: {e}") from e
-            m = damaged_message(path, f"a part of the file ({e})")
-            raise CollectionDamaged(str(m), message=m) from e
-
-    return guarded
+    return store_errors(method)
 
 
 class Collection:

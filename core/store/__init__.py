@@ -33,7 +33,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from ..results import DocumentInfo
     from ..settings import Settings
 
-__all__ = ["STORE_METHODS", "Store", "is_server_url", "open_store"]
+__all__ = ["STORE_METHODS", "Store", "is_server_url", "open_store", "store_errors"]
 
 #: Location schemes that name a PostgreSQL database rather than a file.
 SERVER_SCHEMES = ("postgresql://", "postgres://")
@@ -59,6 +59,9 @@ class Store(Protocol):
         """Remove documents by id; returns how many existed."""
 
     def set_template(self, doc_id: int, template: bool) -> None: ...
+
+    def require_writable(self) -> None:
+        """Raise CollectionReadOnly when the collection was opened read-only (before an add)."""
 
     def analyze(self) -> None:
         """Refresh the query planner's statistics (after big adds)."""
@@ -124,6 +127,30 @@ STORE_METHODS = tuple(sorted(
     name for name, value in vars(Store).items()
     if callable(value) and (not name.startswith("_") or name in ("__enter__", "__exit__"))
 ))
+
+
+def store_errors(method):
+    """Decorate a method of an object with a ``path``: an SQLite failure inside it becomes a
+    CollectionError fit to show; a damaged file (SQLITE_CORRUPT, SQLITE_NOTADB) names
+    "sverka rebuild", never a traceback."""
+    import functools
+    import sqlite3
+
+    @functools.wraps(method)
+    def guarded(self, *args, **kwargs):
+        try:
+            return method(self, *args, **kwargs)
+        except sqlite3.DatabaseError as e:
+            from ..errors import CollectionDamaged, CollectionError
+            from ..index import _damage, damaged_message
+
+            path = getattr(self, "path", "")
+            if not _damage(e):
+                raise CollectionError(f"cannot use the collection {path}: {e}") from e
+            m = damaged_message(path, f"a part of the file ({e})")
+            raise CollectionDamaged(str(m), message=m) from e
+
+    return guarded
 
 
 def is_server_url(location: object) -> bool:

@@ -501,6 +501,10 @@ class PostgresStore:
         row = self._one(f"SELECT {_INFO_COLUMNS} FROM documents WHERE path=%s", (_db_path(str(path)),))
         return _info(row) if row else None
 
+    def require_writable(self) -> None:
+        """A shared collection is opened for writing; a login without the right to write is
+        refused by the server itself, with its message."""
+
     def root(self) -> str | None:
         """The deepest folder holding every stored document that has a path (None when none
         has): the common prefix of all paths is that of the smallest and the largest one."""
