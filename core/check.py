@@ -762,6 +762,7 @@ def crosscheck_documents(
                                                 lambda: (cancel.raise_if_cancelled(),
                                                          progress(n, steps, "phase.comparing_each_other")))
     clusters = _clusters([names[k] for k in range(n) if docs[k] is not None], pairs)
+    source_texts: dict[str, str] = {}
     if check is not None:
         for k, doc in enumerate(docs):
             if doc is None:
@@ -781,8 +782,12 @@ def crosscheck_documents(
                 if max(src.containment, b_in_a) >= settings.crosscheck_threshold or shared_words >= settings.min_passage_words:
                     pairs.append(CrossPair(names[k], src.path or src.title, src.containment, b_in_a, src.resemblance,
                                            shared_words=shared_words, passages=tuple(counted)))
+                    source_texts[src.path or src.title] = src.text
     progress(steps, steps, "phase.done")
     pairs.sort(key=lambda p: (-max(p.a_in_b, p.b_in_a), -p.shared_words, p.a, p.b))
+    listed = {name for p in pairs for name in (p.a, p.b)}
+    texts = {names[k]: doc.text for k, doc in enumerate(docs) if doc is not None and names[k] in listed}
+    texts.update(source_texts)
     return CrossCheckResult(
         documents=tuple(names),
         pairs=tuple(pairs),
@@ -791,4 +796,5 @@ def crosscheck_documents(
         sha256=tuple(order_key),
         settings=settings,
         clusters=clusters,
+        texts=tuple(sorted((name, text) for name, text in texts.items() if name in listed)),
     )

@@ -97,6 +97,8 @@ RU: dict[str, str] = {
     "not read": "не прочитан",
     "Not read": "Не прочитан",
     "Similar pairs": "Похожие пары",
+    "Passages of each pair": "Совпадающие фрагменты каждой пары",
+    "more passages of this pair are in the JSON report": "ещё фрагменты этой пары — в отчёте JSON",
     "Document A": "Документ А",
     "Document B": "Документ Б",
     "A in B": "А в Б",

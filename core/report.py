@@ -415,6 +415,32 @@ def _heat(x: float) -> str:
     return f"rgb(255,{g},{g})"
 
 
+#: Passages of one pair shown in the cross-check report (the JSON has them all), and the
+#: characters shown of each side of a passage.
+PAIR_PASSAGES_SHOWN = 20
+PASSAGE_CHARS_SHOWN = 400
+
+
+def _clip(text: str) -> str:
+    return text if len(text) <= PASSAGE_CHARS_SHOWN else text[:PASSAGE_CHARS_SHOWN].rstrip() + "\u2026"
+
+
+def _pair_passages(result: CrossCheckResult) -> list[dict]:
+    """For each listed pair: its passages side by side (A's words, B's words), as plain text
+    the template escapes; empty where the texts are not in the result."""
+    texts = dict(result.texts)
+    out = []
+    for pair in result.pairs:
+        a, b = texts.get(pair.a), texts.get(pair.b)
+        shown = []
+        if a is not None and b is not None:
+            for p in sorted(pair.passages, key=lambda p: p.suspect_start)[:PAIR_PASSAGES_SHOWN]:
+                shown.append({"a": _clip(a[p.suspect_start:p.suspect_end]), "b": _clip(b[p.source_start:p.source_end]),
+                              "words": p.words, "kind": KINDS.get(p.kind, p.kind) if p.kind else ""})
+        out.append({"pair": pair, "passages": shown, "more": max(0, len(pair.passages) - len(shown))})
+    return out
+
+
 def render_html(result: CheckResult | CrossCheckResult, *, paper: bool = False, lang: str | None = "en",
                 full_paths: bool = False) -> str:
     """One self-contained HTML page (inline CSS, no scripts, no external links).
@@ -450,7 +476,7 @@ def render_html(result: CheckResult | CrossCheckResult, *, paper: bool = False, 
         ]
         shas = list(result.sha256) + [""] * (len(docs) - len(result.sha256))
         return env.get_template("crosscheck.html.j2").render(
-            result=result, documents=list(zip(docs, shas)), matrix=matrix,
+            result=result, documents=list(zip(docs, shas)), matrix=matrix, pair_passages=_pair_passages(result),
             settings_rows=_settings_rows(result.settings, _, env.filters["where"]), **common
         )
 

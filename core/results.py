@@ -156,6 +156,7 @@ class CrossCheckResult:
     sha256: tuple[str, ...] = ()  # SHA-256 of each document's text, "" for one not read
     settings: Settings = field(default_factory=Settings)
     clusters: tuple[tuple[str, ...], ...] = ()  # groups of >= 3 documents sharing text, largest first
+    texts: tuple[tuple[str, str], ...] = ()  # (name, text) of every document of a listed pair: the report's passages
 
 
 @dataclass(frozen=True)

@@ -92,3 +92,26 @@ def test_pairs_judged_in_workers_equal_pairs_judged_here(monkeypatch):
     assert used and used[0] is not None  # the workers really ran
     assert len(alone.pairs) >= 6
     assert shared.pairs == alone.pairs and shared.matrix == alone.matrix and shared.clusters == alone.clusters
+
+
+def test_the_cross_check_report_shows_the_passages_of_each_pair(tmp_path):
+    """Issue 13, point 5: a cross-check report shows what each listed pair shares, side by side,
+    in the report's language (with the collection: the archived source's words too)."""
+    from sverka.core import api
+    from sverka.core.document import Document
+
+    shared = ("Осенний ветер гнал по пустой площади жёлтые листья, и старый сторож долго смотрел "
+              "им вслед, вспоминая молодость.")
+    own_a = "Я писал это сочинение о своём детстве в деревне у бабушки, где каждое лето пахло сеном. "
+    own_b = "Моё сочинение посвящено путешествию на море, которое мы совершили всей семьёй в июле. "
+    own_c = "Третье сочинение рассказывает о школьной библиотеке и книгах, которые я полюбил. "
+    docs = [Document(own_a * 3 + shared, title="a"), Document(own_b * 3 + shared, title="b"),
+            Document(own_c * 4, title="c")]
+    result = api.crosscheck(docs)
+    assert [(p.a, p.b) for p in result.pairs] == [("a", "b")]
+    for lang, heading in (("en", "Passages of each pair"), ("ru", "Совпадающие фрагменты каждой пары")):
+        html = api.render_html(result, lang=lang)
+        section = html.split('id="pair-passages"', 1)[1]
+        assert heading in section
+        assert "старый сторож долго смотрел" in section
+        assert "бабушки" not in section and "библиотеке" not in section  # only the shared words
