@@ -564,10 +564,6 @@
         <translation>Проверить каждую работу папки по коллекции</translation>
     </message>
     <message>
-        <source>Writing the PDF report…</source>
-        <translation>Запись отчёта PDF…</translation>
-    </message>
-    <message>
         <source>%n problems:</source>
         <translation>Проблем: %n.</translation>
     </message>
