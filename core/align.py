@@ -54,6 +54,7 @@ __all__ = [
     "SourceSide",
     "align",
     "join_equal",
+    "merge_ranges",
     "pair_shingles",
     "runs",
     "sentence_hashes_of",
@@ -607,7 +608,7 @@ def align(
         pieces.sort()
         c0, c1 = min(q[0] for q in pieces), max(q[1] for q in pieces)
         d0, d1 = min(q[2] for q in pieces), max(q[3] for q in pieces)
-        suspect_ranges = _merge_ranges([(q[0], q[1]) for q in pieces])
+        suspect_ranges = merge_ranges([(q[0], q[1]) for q in pieces])
         words = words_in(ws, [(c0, c1)])
         matched = words_in(ws, suspect_ranges)
         if matched < min_words:  # a neighbouring passage took the words it was counting on
@@ -652,7 +653,7 @@ def _kind(segs: list[Segment], pieces: list[tuple[int, int, int, int]], a: Token
     b_words = [(m.start(), _norm(m.group())) for m in _WORD.finditer(tb, b0, b1)]
 
     def outside(words, spans) -> list[tuple[int, str]]:
-        merged = _merge_ranges(spans)
+        merged = merge_ranges(spans)
         starts = [p for p, _ in merged]
         out = []
         for x, w in words:
@@ -738,10 +739,10 @@ def _trim_loners(c: _Chain, sid: np.ndarray, w: int) -> _Chain:
 
 def _token_ranges(segs: list[Segment]) -> list[tuple[int, int]]:
     """Union of the segments' suspect token ranges, sorted and disjoint."""
-    return _merge_ranges([(s.a0, s.a1) for s in segs])
+    return merge_ranges([(s.a0, s.a1) for s in segs])
 
 
-def _merge_ranges(ranges: list[tuple[int, int]]) -> list[tuple[int, int]]:
+def merge_ranges(ranges: list[tuple[int, int]]) -> list[tuple[int, int]]:
     out: list[list[int]] = []
     for x0, x1 in sorted(ranges):
         if out and x0 <= out[-1][1]:

@@ -41,6 +41,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .align import merge_ranges
 from .results import Passage
 from .synonyms import table
 from .text import Tokens, words_in
@@ -301,7 +302,7 @@ def _merged(exact: list[Passage], found: list[tuple[list, str]], ws: np.ndarray,
         words = words_in(ws, [(c0, c1)])
         if words < min_words:
             continue
-        matched = words_in(ws, _merge([(q[0], q[1]) for q in pieces]))
+        matched = words_in(ws, merge_ranges([(q[0], q[1]) for q in pieces]))
         kinds = {x[3] for x in c} - {"verbatim"}
         kind = "verbatim" if not kinds else kinds.pop() if len(kinds) == 1 else "paraphrase"
         out.append(Passage(c0, c1, d0, d1, words, "paraphrase", matched=matched, pieces=tuple(pieces), kind=kind))
@@ -348,16 +349,6 @@ def _pieces(matched: list[tuple[int, int, bool]], a: Tokens, b: Tokens) -> list[
         out.append(run)
     return [(int(a.starts[r[0][0]]), int(a.ends[r[-1][0]]),
              int(min(b.starts[u] for _, u, _ in r)), int(max(b.ends[u] for _, u, _ in r))) for r in out]
-
-
-def _merge(ranges: list[tuple[int, int]]) -> list[tuple[int, int]]:
-    out: list[list[int]] = []
-    for x0, x1 in sorted(ranges):
-        if out and x0 <= out[-1][1]:
-            out[-1][1] = max(out[-1][1], x1)
-        else:
-            out.append([x0, x1])
-    return [(x0, x1) for x0, x1 in out]
 
 
 def _stop_words(t: Tokens, i0: int, i1: int) -> Counter:

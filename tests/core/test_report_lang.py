@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from html.parser import HTMLParser
+from visible_text import Visible
 
 import pytest
 
@@ -14,27 +14,10 @@ from sverka.core.messages import message
 from test_report import _result
 
 
-class _Visible(HTMLParser):
-    """Text a reader sees (no <style>, <title>, attributes)."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.parts: list[str] = []
-        self.skip = 0
-
-    def handle_starttag(self, tag, attrs):
-        self.skip += tag in ("style", "title")
-
-    def handle_endtag(self, tag):
-        self.skip -= tag in ("style", "title")
-
-    def handle_data(self, data):
-        if not self.skip:
-            self.parts.append(data)
 
 
 def _visible(page: str) -> str:
-    p = _Visible()
+    p = Visible()
     p.feed(page)
     return "".join(p.parts)  # pieces of the suspect text join up again
 

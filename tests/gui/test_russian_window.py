@@ -4,14 +4,17 @@ letters, a long quotation), every widget's text, tooltip, menu and table cell is
 from __future__ import annotations
 
 import re
-from html.parser import HTMLParser
+import sys
 from pathlib import Path
 
 from PySide6.QtCore import QModelIndex, Qt
 from PySide6.QtWidgets import (QAbstractButton, QAbstractItemView, QGroupBox, QLabel, QLineEdit, QMenu,
                                QPlainTextEdit, QTabWidget, QTextEdit, QWidget)
 
-from sverka.core import report
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "core"))
+from visible_text import Visible  # noqa: E402
+
+from sverka.core import report  # noqa: E402
 from sverka.gui import i18n
 
 TIMEOUT = 60000
@@ -20,23 +23,6 @@ NAMES = {"PDF", "HTML", "SHA", "NUL", "FFFD", "UTF", "UTC", "Ctrl", "Shift", "Mi
          "TXT", "MD", "DOCX", "ODT", "RTF"}  # file formats as the collection lists them
 
 
-class _Visible(HTMLParser):
-    """Text a reader of the HTML report sees (no <style>, <title>)."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.parts: list[str] = []
-        self.skip = 0
-
-    def handle_starttag(self, tag, attrs):
-        self.skip += tag in ("style", "title")
-
-    def handle_endtag(self, tag):
-        self.skip -= tag in ("style", "title")
-
-    def handle_data(self, data):
-        if not self.skip:
-            self.parts.append(data)
 
 
 def _texts_of_model(model) -> list[str]:
@@ -161,7 +147,7 @@ def test_no_english_in_the_russian_window_after_a_check_with_warnings(qtbot, win
         # and the Russian report of that result (the same walk over what a reader sees)
         page = report.render_html(result, lang="ru")
         assert "1 цитата длиннее 40 слов" in page
-        seen = _Visible()
+        seen = Visible()
         seen.feed(page)
         left = english_left(["".join(seen.parts)], documents)
         assert not left, left
