@@ -58,16 +58,8 @@ class Prepared:
         return fingerprint_document(self.tokens, self.settings)
 
     @property
-    def shingles(self) -> np.ndarray:  # uint64: every w-shingle hash, in text order
-        return self.fingerprints.all_shingles
-
-    @property
     def distinct(self) -> np.ndarray:  # uint64: sorted distinct shingle hashes
         return self.fingerprints.distinct
-
-    @cached_property
-    def winnowed(self) -> np.ndarray:  # uint64: sorted distinct winnowed hashes
-        return np.unique(self.fingerprints.shingle_hashes)
 
     @property
     def seq2(self) -> np.ndarray:  # uint64: Seq2 of ALGORITHMS.md §5
