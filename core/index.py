@@ -645,7 +645,8 @@ class Index:
         """
         out: list[tuple[str, str, str]] = []
         stale: list[int] = []
-        rows: dict[str, list[np.ndarray]] = {t: [] for t in _HASH_TABLES}
+        # per table: (hash, doc id[, position]) column pieces of every new document
+        rows: dict[str, list[tuple[np.ndarray, ...]]] = {t: [] for t in _HASH_TABLES}
         now = _dt.datetime.now(_dt.timezone.utc).astimezone().isoformat(timespec="seconds")
         with self.transaction() as db:
             for item in items:
@@ -687,27 +688,27 @@ class Index:
                 db.execute("INSERT INTO document_data(doc_id, text, tokens) VALUES(?,?,?)",
                            (doc_id, p.text_blob, p.tokens_blob))
                 ids = lambda a: np.full(len(a), doc_id, dtype=np.int64)  # noqa: E731
-                rows["pairs"].append(np.stack([p.pairs, ids(p.pairs), p.pair_pos], 1))
-                rows["sentences"].append(np.stack([p.sentences, ids(p.sentences), p.sentence_pos], 1))
-                rows["short_words"].append(np.stack([p.short_words, ids(p.short_words)], 1))
+                rows["pairs"].append((p.pairs, ids(p.pairs), p.pair_pos))
+                rows["sentences"].append((p.sentences, ids(p.sentences), p.sentence_pos))
+                rows["short_words"].append((p.short_words, ids(p.short_words)))
                 out.append(("updated" if same_path else "added", name, ""))
             if stale:
                 self._delete_documents(db, stale, rows_only=True)
-            for table, parts in rows.items():
-                if not parts:
+            for table in list(rows):
+                parts = rows.pop(table)  # freed table by table: a batch's rows never all exist twice
+                if not parts or not sum(len(x[0]) for x in parts):
                     continue
-                a = np.concatenate(parts)
-                if not len(a):
-                    continue
-                a = a[np.lexsort(a.T[::-1])]  # by hash first: B-tree inserts stay local
-                # zip of flat lists: several times faster than a nested tolist(); in slices,
-                # so that the Python integers of a large batch never all exist at once. Rows are
-                # unique by construction (a position holds one key; word sets are np.unique'd;
-                # a new document has a new id), so no OR IGNORE: a duplicate would be a bug.
-                sql = f"INSERT INTO {table} VALUES({','.join('?' * a.shape[1])})"
-                for k in range(0, len(a), _ROWS_PER_CALL):
-                    part = a[k : k + _ROWS_PER_CALL]
-                    db.executemany(sql, zip(*(part[:, j].tolist() for j in range(part.shape[1]))))
+                cols = [np.concatenate([x[j] for x in parts]) for j in range(len(parts[0]))]
+                del parts
+                order = np.lexsort(cols[::-1])  # by hash first: B-tree inserts stay local
+                # flat columns handed over as a zip of tolist()s: several times faster than a
+                # nested tolist(); in slices, so that the Python integers of a large batch never
+                # all exist at once. Rows are unique by construction (a position holds one key;
+                # word sets are np.unique'd; a new document has a new id), so no OR IGNORE.
+                sql = f"INSERT INTO {table} VALUES({','.join('?' * len(cols))})"
+                for k in range(0, len(order), _ROWS_PER_CALL):
+                    take = order[k : k + _ROWS_PER_CALL]
+                    db.executemany(sql, zip(*(c[take].tolist() for c in cols)))
         return out
 
     def _delete_documents(self, db, ids: list[int], *, hashes: bool = True, rows_only: bool = False) -> None:
