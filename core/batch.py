@@ -116,7 +116,7 @@ def check_many(
 
     out: list[CheckResult | None] = [None] * n
     pool = pool or _start_pool(path, settings, workers)
-    with pool:  # on the way out the workers are told to stop; they exit on their own
+    with pool:
         futures = {pool.submit(_check_one, doc): k for k, doc in enumerate(docs)}
         pending = set(futures)
         done = 0
@@ -131,7 +131,10 @@ def check_many(
         except BaseException:
             pool.shutdown(wait=False, cancel_futures=True)
             raise
-        pool.shutdown(wait=False)
+        # Joined, not left running: an executor shut down without waiting keeps its manager
+        # thread, and at interpreter exit CPython 3.11 may wake it through a pipe that thread
+        # has just closed ("Bad file descriptor" printed after `sverka check A B C`).
+        pool.shutdown(wait=True)
     return out  # type: ignore[return-value]
 
 
