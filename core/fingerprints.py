@@ -8,7 +8,8 @@ One concept per module, all re-exported here:
 * :mod:`sverka.core.shortdoc`: the 15 longest words of a short document, full-text hash.
 * :mod:`sverka.core.sentences`: sentence hashes, Seq1, Seq2, X(A, B).
 
-:func:`fingerprint_document` computes, for one document, everything the index stores.
+:func:`fingerprint_document` gives every fingerprint of one document, each computed when it is
+first read: the index reads what it stores, a check what it compares.
 Every array has a fixed dtype (``uint64`` hashes, ``int64`` positions); stored on disk
 they are little-endian (``'<u8'``, ``'<i8'``).
 """

@@ -91,7 +91,6 @@ import multiprocessing
 import os
 import sqlite3
 import struct
-import urllib.parse
 import zlib
 from dataclasses import dataclass
 from pathlib import Path
@@ -489,7 +488,7 @@ class Index:
     def _connect_read_only(self) -> sqlite3.Connection:
         """A read-only connection: ``mode=ro``, or ``immutable=1`` where SQLite cannot even
         make the shared-memory file of the write-ahead log (a read-only medium)."""
-        uri = "file:" + urllib.parse.quote(os.fsencode(self.path.absolute())) + "?mode=ro"
+        uri = self.path.absolute().as_uri() + "?mode=ro"  # percent-encoded from the name's bytes
         db = sqlite3.connect(uri, uri=True, timeout=self.busy_timeout, isolation_level=None,
                              check_same_thread=False)
         try:
