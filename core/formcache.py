@@ -265,10 +265,11 @@ def table_rows():
 
 def record(form: str, lang: str, lemma: str, lemma_hash: int, word_hash: int,
            is_stop: bool, is_adjective: bool) -> None:
-    """Remember a fresh analysis; written to the file by :func:`flush` (at the latest at exit)."""
-    if lang not in _LANG_CODE or not enabled():
-        return
-    if "\n" in form or "\n" in lemma:
+    """Remember a fresh analysis; written to the file by :func:`flush` (at the latest at exit).
+
+    Called once per new word form, so it does not read the environment: :func:`flush` drops
+    what was recorded when the table is off (``SVERKA_FORM_CACHE=0``)."""
+    if _off_here or lang not in _LANG_CODE or "\n" in form or "\n" in lemma:
         return
     with _lock:
         _new[(form, lang)] = (lemma, lemma_hash, word_hash, is_stop, is_adjective)
@@ -277,7 +278,7 @@ def record(form: str, lang: str, lemma: str, lemma_hash: int, word_hash: int,
 
 def record_raw(raw: str, mode: str, lemma: str, lemma_hash: int, word_hash: int, flags: int) -> None:
     """Remember one entry of the canonizer's table (``mode``: "ru", "uk" or "*")."""
-    if not enabled() or "\n" in raw or "\n" in lemma:
+    if _off_here or "\n" in raw or "\n" in lemma:
         return
     with _lock:
         _new[(raw, "raw-" + mode)] = (lemma, lemma_hash, word_hash, flags, None)
@@ -305,7 +306,11 @@ def flush() -> int:
     """Merge this process's new analyses into the file; returns how many forms it now holds."""
     global _unflushed
     with _lock:
-        if not _new or not enabled():
+        if not _new:
+            return 0
+        if not enabled():  # recorded while the table is off: nothing to keep
+            _new.clear()
+            _unflushed = 0
             return 0
         key = version_key()
         file = path()

@@ -147,9 +147,10 @@ def _analyze(form: str, lang: str) -> Analysis:
         lemma, lemmas, is_adjective = form, (form,), False
     stops = stop_words(lang)
     lemma_hash = hash_text(lemma)
-    word_hash = 0
-    for candidate in sorted(set(lemmas)):
-        word_hash = (word_hash + hash_text(candidate)) & _MASK64
+    if len(lemmas) == 1 and lemmas[0] == lemma:
+        word_hash = lemma_hash
+    else:  # a sum, so the order of the lemmas does not matter
+        word_hash = sum(map(hash_text, set(lemmas))) & _MASK64
     return Analysis(
         lemma=lemma,
         lemma_hash=lemma_hash,
@@ -167,13 +168,45 @@ def _lemmas(form: str, lang: str) -> tuple[str, tuple[str, ...], bool]:
     if lang not in ("ru", "uk"):
         return form, (form,), False
     analyzer = _analyzer(lang)
-    parses = analyzer.parse(form)
-    if not parses:
-        return form, (form,), False
-    best = parses[0]
-    lemma = best.normal_form.replace("ё", "е") or form
-    if analyzer.word_is_known(form):  # then every parse comes from the dictionary
-        lemmas = tuple(p.normal_form.replace("ё", "е") for p in parses)
+    known = _dictionary_parses(analyzer, form)
+    if known is not None:  # every parse comes from the dictionary
+        lemmas, tag = known
+        lemma = lemmas[0] or form
     else:  # guesses of the predictor: the word is its own single lemma
-        lemmas = (lemma,)
-    return lemma, lemmas, best.tag.POS in _ADJECTIVE_POS
+        parses = analyzer.parse(form)
+        if not parses:
+            return form, (form,), False
+        lemma = parses[0].normal_form.replace("ё", "е") or form
+        lemmas, tag = (lemma,), parses[0].tag
+    return lemma, lemmas, tag.POS in _ADJECTIVE_POS
+
+
+def _dictionary_parses(analyzer, form: str):
+    """(every lemma, most likely first; the most likely parse's tag) of a ``form`` the
+    dictionary holds, or None for a form it does not (left to pymorphy3's predictor).
+
+    What ``MorphAnalyzer.parse`` returns for a dictionary word, without building its parse
+    objects and method stacks (half of its cost): pymorphy3's own dictionary lookup (with its
+    ё/е substitutes), normal forms and tags, ordered by its own P(tag | word) estimate (a
+    stable sort, so ties keep the dictionary's order). Pinned to ``parse`` by
+    tests/core/test_morph.py over every form of a text.
+    """
+    d = analyzer.dictionary
+    found = d.words.similar_items(form, analyzer.char_substitutes)
+    if not found:
+        return None
+    paradigms, gramtab, normal_form = d.paradigms, d.gramtab, d.build_normal_form
+    lemmas, tags = [], []
+    for fixed_word, pairs in found:
+        for para_id, idx in pairs:
+            paradigm = paradigms[para_id]
+            tags.append(gramtab[paradigm[len(paradigm) // 3 + idx]])
+            lemmas.append(normal_form(para_id, idx, fixed_word).replace("ё", "е"))
+    estimator = analyzer.prob_estimator
+    if estimator is not None and len(tags) > 1:
+        prob = estimator.p_t_given_w.prob
+        probs = [prob(form, tag) for tag in tags]
+        if any(probs):
+            order = sorted(range(len(tags)), key=probs.__getitem__, reverse=True)
+            return tuple(lemmas[i] for i in order), tags[order[0]]
+    return tuple(lemmas), tags[0]

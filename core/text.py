@@ -364,37 +364,57 @@ class _Table:
         self.tampering = grown(g("tampering"), (np.int64, 6))
 
     def add_missing(self, words: list[str], mode: str) -> None:
+        """Analyse the raw forms of ``words`` not in the table yet, then publish their ids."""
         ids = self.ids[mode]
         with self.lock:
-            for raw in set(words).difference(ids):
-                self._add(raw, mode)
+            missing = set(words).difference(ids)
+            if missing:
+                self._add(list(missing), mode)
 
-    def _add(self, raw: str, mode: str) -> None:
-        form, script, tampering, lang, mode_free = _normalise(raw, mode)
-        found = morph.analyze(form, lang)
-        i = self.size
-        if i >= len(self.hashes):
-            self._grow(2 * len(self.hashes))
-        self.lemmas.append(found.lemma)
-        self.hashes[i] = found.lemma_hash
-        self.word_hashes[i] = found.word_hash
-        self.flags[i] = (
-            (_STOP if found.is_stop else 0)
-            | (_ADJECTIVE if found.is_adjective else 0)
-            | (_TAMPERED if any(tampering) else 0)
-            | (_NUMERIC if _number.search(raw) else 0)
-        )
-        self.scripts[i] = script
-        self.tampering[i] = tampering
-        self.size = i + 1
-        if mode_free:
-            for table in self.ids.values():
-                table[raw] = i
-        else:
-            self.ids[mode][raw] = i
-        if not self.flags[i] & _TAMPERED:  # tampering counts are not kept machine-wide
-            formcache.record_raw(raw, "*" if mode_free else mode, found.lemma, found.lemma_hash,
-                                 found.word_hash, int(self.flags[i]) | script << 4)
+    def _add(self, raws: list[str], mode: str) -> None:
+        """Entries of the new raw forms ``raws``: written to the arrays in one go, then their
+        ids published (readers take no lock), then offered to the machine-wide table."""
+        found, scripts, flags, tampered, everywhere = [], [], [], [], []
+        for raw in raws:
+            form, script, tampering, lang, mode_free = _normalise(raw, mode)
+            a = morph.analyze(form, lang)
+            found.append(a)
+            scripts.append(script)
+            everywhere.append(mode_free)
+            f = (_STOP if a.is_stop else 0) | (_ADJECTIVE if a.is_adjective else 0)
+            if _number.search(raw):
+                f |= _NUMERIC
+            if any(tampering):
+                f |= _TAMPERED
+                tampered.append((len(flags), tampering))
+            flags.append(f)
+        i, n = self.size, len(raws)
+        capacity = len(self.hashes)
+        if i + n > capacity:
+            while i + n > capacity:
+                capacity *= 2
+            self._grow(capacity)
+        self.lemmas.extend(a.lemma for a in found)
+        self.hashes[i:i + n] = [a.lemma_hash for a in found]
+        self.word_hashes[i:i + n] = [a.word_hash for a in found]
+        self.flags[i:i + n] = flags
+        self.scripts[i:i + n] = scripts
+        for k, tampering in tampered:
+            self.tampering[i + k] = tampering
+        self.size = i + n
+        tables = tuple(self.ids.values())
+        own = self.ids[mode]
+        for k, raw in enumerate(raws):
+            if everywhere[k]:
+                for table in tables:
+                    table[raw] = i + k
+            else:
+                own[raw] = i + k
+        for k, raw in enumerate(raws):  # tampering counts are not kept machine-wide
+            if not flags[k] & _TAMPERED:
+                a = found[k]
+                formcache.record_raw(raw, "*" if everywhere[k] else mode, a.lemma, a.lemma_hash,
+                                     a.word_hash, flags[k] | scripts[k] << 4)
 
 
 def _normalise(raw: str, mode: str) -> tuple[str, int, tuple[int, ...], str, bool]:

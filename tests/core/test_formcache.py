@@ -181,7 +181,7 @@ def test_canonization_identical_with_and_without_cache(cache, monkeypatch):
     calls = _slow_path_calls(monkeypatch)
     added = []
     real_add = text._Table._add
-    monkeypatch.setattr(text._Table, "_add", lambda self, raw, mode: (added.append(raw), real_add(self, raw, mode)))
+    monkeypatch.setattr(text._Table, "_add", lambda self, raws, mode: (added.extend(raws), real_add(self, raws, mode)))
     from_file = _canon(sample)
     assert calls == [], "every form came from the file"
     # only words with tampering (counted per occurrence) or a line break go through the table's slow path

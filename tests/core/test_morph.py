@@ -70,3 +70,44 @@ def test_adjectives():
 
 def test_cache_returns_the_same_object():
     assert morph.analyze("работы", "ru") is morph.analyze("работы", "ru")
+
+
+def _by_parse(form: str, lang: str):
+    """What morph computed with pymorphy3's ``parse`` alone (before its dictionary path)."""
+    analyzer = morph._analyzer(lang)
+    parses = analyzer.parse(form)
+    lemma = parses[0].normal_form.replace("ё", "е") or form
+    if analyzer.word_is_known(form):
+        lemmas = tuple(p.normal_form.replace("ё", "е") for p in parses)
+    else:
+        lemmas = (lemma,)
+    return lemma, lemmas, parses[0].tag.POS in morph._ADJECTIVE_POS
+
+
+_RU = """Ещё вчера ёлки стояли у дома; стали говорить, что сталь дорожает. Её мужья и жёны
+пели песни, а мы шли по лесу: берёзы, осины, клёны. Он писал письма, она их читала. Красивые
+кони бежали быстрее ветра, и всё, что было, прошло. Люди, стекло, мою, печь, три, дни, душ,
+белка, косой, лечу, вожу, мыла, стих, пила, течь, горю, рои, жаркое, самовары, бузотёры."""
+_UK = "Вона пішла до школи, де їй розповіли про історію України; діти співали пісні й гралися."
+
+
+def test_dictionary_path_equals_parse():
+    """morph reads dictionary words without pymorphy3's parse objects: the lemmas, their order,
+    the best parse's part of speech must be what ``parse`` says, for every form of the texts
+    (and of a slice of ruslit when present)."""
+    import re
+    from pathlib import Path
+
+    texts = [("ru", _RU), ("uk", _UK)]
+    ruslit = Path(__file__).resolve().parents[3] / "shared" / "data" / "ruslit" / "prose"
+    files = sorted(ruslit.rglob("*.txt"))[:3] if ruslit.is_dir() else []
+    texts += [("ru", f.read_text(encoding="utf-8", errors="replace")[:60_000]) for f in files]
+    checked = known = 0
+    for lang, text in texts:
+        for form in sorted({w.lower().replace("ё", "е") for w in re.findall(r"[^\W\d_]+", text)}):
+            if not re.fullmatch(r"[а-яіїєґ']+", form):
+                continue
+            assert morph._lemmas(form, lang) == _by_parse(form, lang), form
+            checked += 1
+            known += morph._dictionary_parses(morph._analyzer(lang), form) is not None
+    assert checked > 100 and known > 0.8 * checked
