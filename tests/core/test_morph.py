@@ -111,3 +111,31 @@ def test_dictionary_path_equals_parse():
             checked += 1
             known += morph._dictionary_parses(morph._analyzer(lang), form) is not None
     assert checked > 100 and known > 0.8 * checked
+
+
+def test_english_trie_gives_simplemmas_lemmas(tmp_path, monkeypatch):
+    """English lemmas come from simplemma's dictionary kept as a trie in the cache folder:
+    built once (atomically), opened by later processes, the same lemmas as simplemma's default
+    in-memory dictionary."""
+    import re
+    from pathlib import Path
+
+    import simplemma
+
+    monkeypatch.setenv("SVERKA_CACHE_DIR", str(tmp_path))
+    words = ("wrote written children mice better running essays studies was were geese went "
+             "analyses criteria phenomena teeth happily unhappiness organisations colour "
+             "xylophones zzzqx").split()
+    pan = Path(__file__).resolve().parents[3] / "shared" / "data" / "pan13-dev"
+    for f in sorted(pan.rglob("*.txt"))[:4] if pan.is_dir() else []:
+        words += re.findall(r"[a-z]+", f.read_text(encoding="utf-8", errors="replace").lower())[:3000]
+    built = morph._English()
+    built.lemmatize("warm", lang="en")  # the dictionary is read (here: built) on first use
+    tries = list(tmp_path.glob("simplemma-*/en.dic"))
+    assert len(tries) == 1 and tries[0].stat().st_size > 100_000
+    assert not list(tmp_path.glob("simplemma-*/*.tmp"))
+    opened = morph._English()  # a later process: opens the trie
+    for w in sorted(set(words)):
+        expected = simplemma.lemmatize(w, lang="en")
+        assert built.lemmatize(w, lang="en") == expected == opened.lemmatize(w, lang="en"), w
+        assert opened.is_known(w, lang="en") == simplemma.is_known(w, lang="en"), w
