@@ -228,8 +228,14 @@ def paraphrase_passages(a: Tokens, b: Tokens, exact: list[Passage], *, min_words
     sa_of, sb_of = sa_of[by], sb_of[by]
     rank_in = np.arange(len(by)) - np.searchsorted(sa_of, sa_of, "left")
     keep = rank_in < CANDIDATES_PER_SENTENCE
-    candidates = list(zip(sa_of[keep].tolist(), sb_of[keep].tolist()))
+    sa_of, sb_of = sa_of[keep], sb_of[keep]
     b_sids, b_first, b_last = stats.sentences
+    # most candidates cannot reach MIN_AGREE agreeing tokens: counted for all at once, they
+    # are not scored one by one (the count bounds what _match can pair, so nothing changes)
+    fits = _agreeing_tokens(sa_of, sb_of, ha, hb, (a_sid, a_first, a_last), stats.sentences, syn) >= MIN_AGREE
+    candidates = list(zip(sa_of[fits].tolist(), sb_of[fits].tolist()))
+    if not candidates:
+        return exact
     used_b = sorted({sb for _, sb in candidates})
     b_index = dict(zip(used_b, np.searchsorted(b_sids, used_b).tolist()))
     used_a = sorted({sa for sa, _ in candidates})
@@ -307,6 +313,35 @@ def _merged(exact: list[Passage], found: list[tuple[list, str]], ws: np.ndarray,
         kind = "verbatim" if not kinds else kinds.pop() if len(kinds) == 1 else "paraphrase"
         out.append(Passage(c0, c1, d0, d1, words, "paraphrase", matched=matched, pieces=tuple(pieces), kind=kind))
     return out
+
+
+def _agreeing_tokens(sa: np.ndarray, sb: np.ndarray, ha: np.ndarray, hb: np.ndarray,
+                     a_sentences: tuple[np.ndarray, np.ndarray, np.ndarray],
+                     b_sentences: tuple[np.ndarray, np.ndarray, np.ndarray], syn) -> np.ndarray:
+    """For each candidate pair (suspect sentence ``sa[p]``, source sentence ``sb[p]``): how many
+    tokens of the suspect sentence have a lemma, or a synonym of it, that is the lemma of some
+    token of the source sentence. :func:`_match` pairs tokens one to one, each through such a
+    lemma, so it can never pair more."""
+    if len(sa) == 0:
+        return np.zeros(0, np.int64)
+
+    def tokens(sentences, which):  # (candidate, token) of every token of the given sentences
+        sids, first, last = sentences
+        k = np.searchsorted(sids, which)
+        start, count = first[k], last[k] - first[k]
+        owner = np.repeat(np.arange(len(which)), count)
+        return owner, np.repeat(start, count) + (np.arange(int(count.sum())) - np.repeat(np.cumsum(count) - count, count))
+
+    p, tok = tokens(a_sentences, sa)
+    has, alt = syn.alternatives_of(ha[tok])
+    a_hash = np.concatenate([ha[tok], alt])
+    a_at = np.concatenate([np.arange(len(tok)), has])  # which (candidate, token) the key belongs to
+    q, u = tokens(b_sentences, sb)
+    ids, inv = np.unique(np.concatenate([a_hash, hb[u]]), return_inverse=True)
+    n = len(ids)
+    hit = np.isin(p[a_at] * n + inv[:len(a_hash)], q * n + inv[len(a_hash):])
+    agreeing = np.unique(a_at[hit])  # (candidate, token) rows with a key in the source sentence
+    return np.bincount(p[agreeing], minlength=len(sa))
 
 
 def _match(ia: range, ib: range, ha: np.ndarray, hb: np.ndarray, syn, weight: dict[int, float]) -> list[tuple[int, int, bool]]:
