@@ -98,21 +98,22 @@ def variant_pair_keys(tokens: Tokens) -> tuple[np.ndarray, np.ndarray]:
         xs.append(h[skip])
         ys.append(h[skip + 2])
         ps.append(skip)  # a word inserted between them
-    alternatives = table().alternatives_by_hash
-    alt = [alternatives.get(x, ())[:MAX_ALTERNATIVES] for x in h.tolist()]
-    extra_x, extra_y, extra_p = [], [], []
-    for i in near.tolist():
-        left, right = alt[i], alt[i + 1]
-        if not left and not right:
-            continue
-        for x in left:  # one of the two words replaced (both at once is rare)
-            extra_x.append(x)
-            extra_y.append(int(h[i + 1]))
-            extra_p.append(i)
-        for y in right:
-            extra_x.append(int(h[i]))
-            extra_y.append(y)
-            extra_p.append(i)
+    # one of two neighbours replaced by a synonym (both at once is rare): for each neighbour
+    # pair, the left word's alternatives beside the right word, then the right word's beside
+    # the left, each word's first MAX_ALTERNATIVES
+    which, alt = table().alternatives_of(h)
+    rank = np.arange(len(which)) - np.searchsorted(which, which, "left")
+    which, alt, rank = which[rank < MAX_ALTERNATIVES], alt[rank < MAX_ALTERNATIVES], rank[rank < MAX_ALTERNATIVES]
+    is_near = np.zeros(n + 1, dtype=bool)
+    is_near[near] = True
+    left = is_near[which]  # word i of a pair (i, i + 1)
+    right = is_near[np.maximum(which - 1, 0)] & (which > 0)  # word i + 1 of a pair (i, i + 1)
+    p = np.concatenate([which[left], which[right] - 1])
+    x = np.concatenate([alt[left], h[which[right] - 1]])
+    y = np.concatenate([h[which[left] + 1], alt[right]])
+    side = np.concatenate([np.zeros(int(left.sum()), np.int64), np.ones(int(right.sum()), np.int64)])
+    order = np.lexsort((np.concatenate([rank[left], rank[right]]), side, p))
+    extra_x, extra_y, extra_p = x[order], y[order], p[order]
     xs.append(np.array(extra_x, np.uint64))
     ys.append(np.array(extra_y, np.uint64))
     ps.append(np.array(extra_p, np.int64))

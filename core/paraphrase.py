@@ -359,7 +359,7 @@ def _match(ia: range, ib: range, ha: np.ndarray, hb: np.ndarray, syn, weight: di
         else:
             rest.append(i)
     for i in rest:
-        for y in syn.alternatives_by_hash.get(int(ha[i]), ()):
+        for y in syn.alternatives(int(ha[i])):
             if free_b.get(y):
                 out.append((i, free_b[y].pop(0), True))
                 break

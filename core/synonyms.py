@@ -21,12 +21,12 @@ from __future__ import annotations
 import gzip
 import hashlib
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from pathlib import Path
 
 import numpy as np
 
-from .hashing import hash_text
+from .hashing import HASH_SEED, hash_text
 
 __all__ = ["FORMAT_VERSION", "SynonymTable", "class_key", "table"]
 
@@ -44,18 +44,47 @@ def class_key(class_id: int) -> int:
 
 @dataclass(frozen=True, eq=False)
 class SynonymTable:
+    """The table. What every check reads (the lemma hashes and their synonyms' hashes, as
+    arrays) is loaded from a cache file in ~1 ms; the lemmas as words (``by_lemma``,
+    ``members``, ...) are read from the shipped file only when asked for."""
+
     version: str  # "<format>:<first 12 hex of the SHA-256 of the file>"
-    header: tuple[str, ...]
-    by_lemma: dict[str, tuple[int, ...]]
-    members: dict[int, tuple[str, ...]]
-    by_hash: dict[int, tuple[int, ...]]  # hash_text(lemma) -> class keys (class_key)
-    alternatives_by_hash: dict[int, tuple[int, ...]]  # hash_text(lemma) -> hashes of its synonyms
     sorted_hashes: np.ndarray  # uint64, sorted: hash_text of every lemma of the table
     alt_start: np.ndarray  # int64: alternatives of sorted_hashes[k] are alt_flat[alt_start[k]:alt_start[k + 1]]
-    alt_flat: np.ndarray  # uint64
+    alt_flat: np.ndarray  # uint64, each lemma's alternatives sorted
+    path: Path
+
+    @cached_property
+    def _parsed(self) -> tuple[tuple[str, ...], dict[str, tuple[int, ...]]]:
+        return _parse(self.path.read_bytes())
+
+    @property
+    def header(self) -> tuple[str, ...]:
+        return self._parsed[0]
+
+    @property
+    def by_lemma(self) -> dict[str, tuple[int, ...]]:
+        return self._parsed[1]
+
+    @cached_property
+    def members(self) -> dict[int, tuple[str, ...]]:
+        return _members(self.by_lemma)
+
+    @cached_property
+    def by_hash(self) -> dict[int, tuple[int, ...]]:
+        """hash_text(lemma) -> class keys (:func:`class_key`)."""
+        return {hash_text(w): tuple(class_key(c) for c in ids) for w, ids in self.by_lemma.items()}
+
+    def alternatives(self, lemma_hash: int) -> tuple[int, ...]:
+        """Hashes of the synonyms of the lemma whose hash is ``lemma_hash`` (sorted)."""
+        k = int(np.searchsorted(self.sorted_hashes, np.uint64(lemma_hash)))
+        if k == len(self.sorted_hashes) or int(self.sorted_hashes[k]) != lemma_hash:
+            return ()
+        return tuple(self.alt_flat[self.alt_start[k]:self.alt_start[k + 1]].tolist())
 
     def alternatives_of(self, hashes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """(index into ``hashes``, hash of a synonym) for every synonym of every lemma hash."""
+        """(index into ``hashes``, hash of a synonym) for every synonym of every lemma hash,
+        by index, then in the order of :meth:`alternatives`."""
         h = np.asarray(hashes, dtype=np.uint64)
         if len(self.sorted_hashes) == 0 or len(h) == 0:
             return np.zeros(0, np.int64), np.zeros(0, np.uint64)
@@ -78,11 +107,10 @@ class SynonymTable:
         return a != b and bool(set(self.classes(a)) & set(self.classes(b)))
 
     def __len__(self) -> int:
-        return len(self.by_lemma)
+        return len(self.sorted_hashes)
 
 
-def load(path: Path = PATH) -> SynonymTable:
-    raw = path.read_bytes()
+def _parse(raw: bytes) -> tuple[tuple[str, ...], dict[str, tuple[int, ...]]]:
     text = gzip.decompress(raw).decode("utf-8")
     header: list[str] = []
     by_lemma: dict[str, tuple[int, ...]] = {}
@@ -92,24 +120,92 @@ def load(path: Path = PATH) -> SynonymTable:
             continue
         lemma, ids = line.split("\t")
         by_lemma[lemma] = tuple(int(x) for x in ids.split(","))
-    if not header or f"format={FORMAT_VERSION}" not in header[0]:
-        raise ValueError(f"{path}: not a synonym table of format {FORMAT_VERSION}")
+    return tuple(header), by_lemma
+
+
+def _members(by_lemma: dict[str, tuple[int, ...]]) -> dict[int, tuple[str, ...]]:
     members: dict[int, list[str]] = {}
     for lemma, ids in by_lemma.items():
         for c in ids:
             members.setdefault(c, []).append(lemma)
-    frozen = {c: tuple(sorted(m)) for c, m in members.items()}
-    by_hash = {hash_text(w): tuple(class_key(c) for c in ids) for w, ids in by_lemma.items()}
+    return {c: tuple(sorted(m)) for c, m in members.items()}
+
+
+def _arrays(raw: bytes) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(sorted lemma hashes, start of each one's alternatives, the alternatives) of the file."""
+    header, by_lemma = _parse(raw)
+    if not header or f"format={FORMAT_VERSION}" not in header[0]:
+        raise ValueError(f"not a synonym table of format {FORMAT_VERSION}")
+    members = _members(by_lemma)
     alternatives = {
-        hash_text(w): tuple(sorted({hash_text(x) for c in ids for x in frozen[c] if x != w}))
+        hash_text(w): tuple(sorted({hash_text(x) for c in ids for x in members[c] if x != w}))
         for w, ids in by_lemma.items()
     }
-    version = f"{FORMAT_VERSION}:{hashlib.sha256(raw).hexdigest()[:12]}"
-    hashes = np.array(sorted(by_hash), dtype=np.uint64)
+    hashes = np.array(sorted(alternatives), dtype=np.uint64)
     alts = [alternatives[h] for h in hashes.tolist()]
     start = np.r_[0, np.cumsum([len(x) for x in alts])].astype(np.int64)
     flat = np.array([y for x in alts for y in x], dtype=np.uint64)
-    return SynonymTable(version, tuple(header), by_lemma, frozen, by_hash, alternatives, hashes, start, flat)
+    return hashes, start, flat
+
+
+def load(path: Path = PATH) -> SynonymTable:
+    """The table of ``path``. Its arrays are kept in Sverka's cache folder under the file's
+    SHA-256 and the hash seed (built once per machine, ~0.3 s; a damaged or missing cache file
+    is rebuilt); a file that is not a table raises ValueError naming it."""
+    raw = path.read_bytes()
+    digest = hashlib.sha256(raw).hexdigest()
+    version = f"{FORMAT_VERSION}:{digest[:12]}"
+    cached = _cache_file(digest)
+    arrays = _read_cache(cached) if cached is not None else None
+    if arrays is None:
+        try:
+            arrays = _arrays(raw)
+        except (ValueError, OSError, EOFError) as e:
+            raise ValueError(f"{path}: {e}") from None
+        if cached is not None:
+            _write_cache(cached, arrays)
+    return SynonymTable(version, *arrays, path)
+
+
+def _cache_file(digest: str) -> Path | None:
+    try:
+        from .formcache import cache_dir
+
+        return cache_dir() / f"synonyms-{digest[:16]}-{HASH_SEED:x}.npz"
+    except Exception:  # no usable cache folder: build in memory
+        return None
+
+
+def _read_cache(file: Path):
+    try:
+        with np.load(file, allow_pickle=False) as z:
+            hashes, start, flat = z["hashes"], z["start"], z["flat"]
+    except Exception:  # missing, short or damaged: rebuilt
+        return None
+    if (hashes.dtype != np.uint64 or start.dtype != np.int64 or flat.dtype != np.uint64
+            or len(start) != len(hashes) + 1 or (len(start) and int(start[-1]) != len(flat))):
+        return None
+    return hashes, start, flat
+
+
+def _write_cache(file: Path, arrays) -> None:
+    """Written to a temporary file that replaces the old one (readers never see half a file);
+    a read-only or full disk only costs the next process the build."""
+    import os
+    import tempfile
+
+    try:
+        file.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(prefix="synonyms-", suffix=".tmp", dir=file.parent)
+        try:
+            with os.fdopen(fd, "wb") as out:
+                np.savez(out, hashes=arrays[0], start=arrays[1], flat=arrays[2])
+            os.replace(tmp, file)
+        except BaseException:
+            os.unlink(tmp)
+            raise
+    except OSError:
+        pass
 
 
 @lru_cache(maxsize=1)

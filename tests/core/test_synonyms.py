@@ -78,3 +78,45 @@ def test_file_is_sorted_plain_text(tmp_path):
     copy = tmp_path / "t.tsv.gz"
     copy.write_bytes(synonyms.PATH.read_bytes())
     assert synonyms.load(copy).version == VERSION
+
+
+def test_arrays_kept_in_the_cache_folder(tmp_path, monkeypatch):
+    """A check reads only the table's arrays: built once per machine into the cache folder,
+    then loaded; a damaged cache file is rebuilt, an unwritable folder only costs the build."""
+    monkeypatch.setenv("SVERKA_CACHE_DIR", str(tmp_path / "cache"))
+    built = synonyms.load()
+    files = list((tmp_path / "cache").glob("synonyms-*.npz"))
+    assert len(files) == 1
+    again = synonyms.load()
+    for name in ("sorted_hashes", "alt_start", "alt_flat"):
+        assert np.array_equal(getattr(built, name), getattr(again, name))
+    assert again.version == VERSION and len(again) == len(built)
+    assert again.alternatives(hash_text("век")) == tuple(
+        sorted({hash_text(w) for w in again.synonyms("век")}))
+    files[0].write_bytes(files[0].read_bytes()[:100])  # damaged
+    repaired = synonyms.load()
+    assert np.array_equal(repaired.alt_flat, built.alt_flat)
+    assert synonyms._read_cache(files[0]) is not None  # written again
+    blocked = tmp_path / "file"
+    blocked.write_text("not a folder")
+    monkeypatch.setenv("SVERKA_CACHE_DIR", str(blocked))
+    assert np.array_equal(synonyms.load().alt_flat, built.alt_flat)
+
+
+def test_a_file_that_is_not_a_table_is_refused_by_name(tmp_path, monkeypatch):
+    monkeypatch.setenv("SVERKA_CACHE_DIR", str(tmp_path / "cache"))
+    bad = tmp_path / "bad.tsv.gz"
+    bad.write_bytes(gzip.compress("# format=99\nвек\t1\n".encode()))
+    try:
+        synonyms.load(bad)
+    except ValueError as e:
+        assert "bad.tsv.gz" in str(e)
+    else:
+        raise AssertionError("accepted")
+    bad.write_bytes(b"not gzip at all")
+    try:
+        synonyms.load(bad)
+    except ValueError as e:
+        assert "bad.tsv.gz" in str(e)
+    else:
+        raise AssertionError("accepted")
