@@ -169,13 +169,17 @@ def paraphrase_passages(a: Tokens, b: Tokens, exact: list[Passage], *, min_words
     a_sid, a_first, a_last = _sentences(a)
     # sentences the exact layer matched (nearly) whole are left to it; a sentence it matched
     # in part is looked at again, and an accepted one is merged with the exact passage
+    spans = [q[:2] for p in exact for q in (p.pieces or ((p.suspect_start, p.suspect_end),))]
     covered = np.zeros(len(a) + 1, dtype=np.int64)
-    for p in exact:
-        for q in (p.pieces or ((p.suspect_start, p.suspect_end, 0, 0),)):
-            i0 = int(np.searchsorted(a.starts, q[0], "left"))
-            i1 = int(np.searchsorted(a.ends, q[1], "right"))
-            covered[i0:i1] = 1
-    cum = np.r_[0, np.cumsum(covered[:-1])]
+    if spans:  # tokens inside a piece of an exact passage: +1 at its first, -1 past its last
+        q = np.asarray(spans, dtype=np.int64)
+        i0 = np.searchsorted(a.starts, q[:, 0], "left")
+        i1 = np.maximum(np.searchsorted(a.ends, q[:, 1], "right"), i0)
+        np.add.at(covered, i0, 1)
+        np.add.at(covered, i1, -1)
+        covered = (np.cumsum(covered) > 0).astype(np.int64)
+    cum = np.zeros(len(a) + 1, dtype=np.int64)
+    np.cumsum(covered[:-1], out=cum[1:])
     size = a_last - a_first
     eligible = (size >= MIN_SENTENCE_TOKENS) & ((cum[a_last] - cum[a_first]) < 0.8 * size)
     if not eligible.any():
@@ -358,11 +362,16 @@ def _match(ia: range, ib: range, ha: np.ndarray, hb: np.ndarray, syn, weight: di
             out.append((i, free_b[x].pop(0), False))
         else:
             rest.append(i)
-    for i in rest:
-        for y in syn.alternatives(int(ha[i])):
-            if free_b.get(y):
-                out.append((i, free_b[y].pop(0), True))
-                break
+    if rest:  # the synonyms of every unmatched suspect token at once, each token's in order
+        which, alt = syn.alternatives_of(ha[rest])
+        alternatives: dict[int, list[int]] = defaultdict(list)
+        for k, y in zip(which.tolist(), alt.tolist()):
+            alternatives[k].append(y)
+        for k, i in enumerate(rest):
+            for y in alternatives.get(k, ()):
+                if free_b.get(y):
+                    out.append((i, free_b[y].pop(0), True))
+                    break
     out.sort()
     return out
 
