@@ -636,41 +636,33 @@ def _kind(segs: list[Segment], pieces: list[tuple[int, int, int, int]], a: Token
     def forms(tok: Tokens, i0: int, i1: int, text: str) -> list[str]:
         return [_norm(text[x:y]) for x, y in zip(tok.starts[i0:i1].tolist(), tok.ends[i0:i1].tolist())]
 
+    def same_text(s: Segment) -> bool:  # the two spans read the same: so do their tokens
+        return (s.a1 - s.a0 == s.b1 - s.b0 and s.a1 > s.a0
+                and _norm(ta[a.starts[s.a0]:a.ends[s.a1 - 1]]) == _norm(tb[b.starts[s.b0]:b.ends[s.b1 - 1]]))
+
     for s in by_a:
-        fa, fb = forms(a, s.a0, s.a1, ta), forms(b, s.b0, s.b1, tb)
         if s.sentence:
             la, lb = a.hashes[s.a0:s.a1].tolist(), b.hashes[s.b0:s.b1].tolist()
             if la != lb:
                 found.add("reordered" if sorted(la) == sorted(lb) else "edited")
-            if sorted(fa) != sorted(fb):
+            if "inflected" not in found and not same_text(s) and \
+                    sorted(forms(a, s.a0, s.a1, ta)) != sorted(forms(b, s.b0, s.b1, tb)):
                 found.add("inflected")
-        elif fa != fb:
+        elif "inflected" not in found and not same_text(s) and forms(a, s.a0, s.a1, ta) != forms(b, s.b0, s.b1, tb):
             found.add("inflected")
     # words of the suspect or of the source inside the passage that no matched part holds:
     # inserted, deleted or replaced words (stop words too: they are compared as written)
-    a_words = [(m.start(), _norm(m.group())) for m in _WORD.finditer(ta, pieces[0][0], max(q[1] for q in pieces))]
-    b0, b1 = min(q[2] for q in pieces), max(q[3] for q in pieces)
-    b_words = [(m.start(), _norm(m.group())) for m in _WORD.finditer(tb, b0, b1)]
-
-    def outside(words, spans) -> list[tuple[int, str]]:
-        merged = merge_ranges(spans)
-        starts = [p for p, _ in merged]
-        out = []
-        for x, w in words:
-            k = bisect.bisect_right(starts, x) - 1
-            if k < 0 or x >= merged[k][1]:
-                out.append((x, w))
-        return out
-
     # (the same words left over on both sides, such as a conjunction between rotated clauses,
     # were moved, not edited)
-    left_a = outside(a_words, [(q[0], q[1]) for q in pieces])
-    left_b = outside(b_words, [(q[2], q[3]) for q in pieces])
+    left_a = _words_outside(ta, pieces[0][0], max(q[1] for q in pieces), [(q[0], q[1]) for q in pieces])
+    left_b = _words_outside(tb, min(q[2] for q in pieces), max(q[3] for q in pieces), [(q[2], q[3]) for q in pieces])
     if Counter(w for _, w in left_a) != Counter(w for _, w in left_b):
         found.add("synonyms" if _replaced_by_synonyms(left_a, left_b, a, b) else "edited")
     elif "reordered" not in found:
         # stop words replaced inside a matched part: the canonical tokens agree, the words do not
         for q in pieces:
+            if _norm(ta[q[0]:q[1]]) == _norm(tb[q[2]:q[3]]):
+                continue  # the same words, as written
             wa = [_norm(m.group()) for m in _WORD.finditer(ta, q[0], q[1])]
             wb = [_norm(m.group()) for m in _WORD.finditer(tb, q[2], q[3])]
             if len(wa) != len(wb):
@@ -683,6 +675,28 @@ def _kind(segs: list[Segment], pieces: list[tuple[int, int, int, int]], a: Token
     if not found:
         return "verbatim"
     return found.pop() if len(found) == 1 else "paraphrase"
+
+
+def _words_outside(text: str, start: int, end: int, spans: list[tuple[int, int]]) -> list[tuple[int, str]]:
+    """(start, normalised word) of every word of ``text[start:end]`` (as ``_WORD`` finds them
+    scanning from ``start``) that does not start inside one of ``spans``. Only the gaps between
+    the spans are read: a passage is mostly spans."""
+    out: list[tuple[int, str]] = []
+    pos = start
+    for s0, s1 in merge_ranges(spans) + [(end, end)]:
+        if pos < s0:
+            for m in _WORD.finditer(text, pos, end):
+                if m.start() >= s0:
+                    break
+                out.append((m.start(), _norm(m.group())))
+                if m.end() > s0:  # a word running into the span: the scan goes on after it
+                    pos = m.end()
+        if s1 > pos:
+            pos = s1
+            if start < pos < end and _WORD.match(text, pos - 1) and _WORD.match(text, pos):
+                m = _WORD.match(text, pos)  # a word started inside the span runs on: skip its rest
+                pos = m.end()
+    return out
 
 
 def _replaced_by_synonyms(left_a: list[tuple[int, str]], left_b: list[tuple[int, str]], a: Tokens, b: Tokens) -> bool:

@@ -204,3 +204,36 @@ def test_join_equal_with_a_kept_sorted_side_gives_the_same_pairs():
         i0, j0 = join_equal(x, y, max_repeats, budget)
         i1, j1 = join_equal(x, y, max_repeats, budget, y_sorted=Sorted.of(y))
         assert i0.tolist() == i1.tolist() and j0.tolist() == j1.tolist(), (trial, max_repeats, budget)
+
+
+def test_words_outside_reads_only_the_gaps_as_a_full_scan_would():
+    """The kind of a passage looks at the words between its matched pieces; reading only the
+    gaps must find exactly the words a scan of the whole passage finds outside the pieces
+    (words running into or out of a piece included)."""
+    import bisect
+
+    from hypothesis import given, settings, strategies as st
+
+    from sverka.core.align import _WORD, _norm, _words_outside, merge_ranges
+
+    def full_scan(text, start, end, spans):
+        merged = merge_ranges(spans)
+        starts = [p for p, _ in merged]
+        out = []
+        for m in _WORD.finditer(text, start, end):
+            k = bisect.bisect_right(starts, m.start()) - 1
+            if k < 0 or m.start() >= merged[k][1]:
+                out.append((m.start(), _norm(m.group())))
+        return out
+
+    @settings(max_examples=400, deadline=None)
+    @given(st.text("аб вгДёЕ,.-\nxy1'", max_size=30), st.data())
+    def check(text, data):
+        n = len(text)
+        start = data.draw(st.integers(0, n))
+        end = data.draw(st.integers(start, n))
+        cuts = data.draw(st.lists(st.tuples(st.integers(start, end), st.integers(start, end)), min_size=1, max_size=4))
+        spans = sorted((min(x, y), max(x, y)) for x, y in cuts)
+        assert _words_outside(text, start, end, spans) == full_scan(text, start, end, spans)
+
+    check()
