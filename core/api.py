@@ -94,7 +94,7 @@ class Collection:
     ``CollectionError`` naming them. ``self.settings`` are the settings in effect. Other
     processes may add at the same time; a writer that waits more than 10 s raises
     ``CollectionBusy``. Use one Collection from one thread at a time. See
-    :mod:`sverka.core.index` for the file format.
+    :mod:`sverka.core.store.sqlite` for the file format.
     """
 
     @_collection_errors
@@ -131,7 +131,7 @@ class Collection:
         does NOT raise: the batch in progress is dropped and the summary, with
         ``cancelled=True``, lists only what earlier batches committed. Files whose path, size
         and modification time are stored already are ``unchanged`` without being read."""
-        from .index import add_paths
+        from .indexing import add_paths
 
         return add_paths(self.index, paths, template=template, progress=progress, cancel=cancel,
                          follow_links=follow_links)
@@ -139,7 +139,7 @@ class Collection:
     @_collection_errors
     def add_document(self, doc: Document, *, template: bool = False) -> AddSummary:
         """Add an already extracted document (e.g. pasted text)."""
-        from .index import add_document
+        from .indexing import add_document
 
         return add_document(self.index, doc, template=template)
 
@@ -208,7 +208,7 @@ class Collection:
         ``settings`` default to the collection's; their indexing parameters must be the
         collection's (CollectionError otherwise)."""
         from .check import check_document
-        from .index import check_indexing_settings
+        from .store.common import check_indexing_settings
 
         settings = settings or self.settings
         check_indexing_settings(self.index, settings)
@@ -228,7 +228,7 @@ class Collection:
         collection); the results equal checking them one by one, in the order given.
         ``progress`` is called once per suspect done."""
         from .batch import check_many
-        from .index import check_indexing_settings
+        from .store.common import check_indexing_settings
 
         settings = settings or self.settings
         check_indexing_settings(self.index, settings)
@@ -249,7 +249,7 @@ class Collection:
         :meth:`check_many`); with ``cross``, the essays are also compared with each other.
         Unreadable files are items with an ``error``; the rest goes on."""
         from .batch import check_files
-        from .index import check_indexing_settings
+        from .store.common import check_indexing_settings
 
         settings = settings or self.settings
         check_indexing_settings(self.index, settings)

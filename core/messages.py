@@ -152,7 +152,7 @@ CATALOGUE: dict[str, tuple[str, str]] = {
     "warning.many_quotations": (
         "quotations make up {percent} % of the text (more than {limit} %)",
         "цитаты составляют {percent} % текста (больше {limit} %)"),
-    # file errors (core/errors.py, core/files.py, core/index.py): why a file was not read.
+    # file errors (core/errors.py, core/files.py, core/indexing.py): why a file was not read.
     # The classes of ExtractError keep the reader's English detail; the Russian says the class.
     "error.unreadable": ("{detail}", "файл не открывается"),
     "error.unsupported": ("{detail}", "формат файла не поддерживается или неизвестен"),
@@ -230,7 +230,7 @@ CATALOGUE: dict[str, tuple[str, str]] = {
                                "удаление: {path} — слишком широко (корень или домашняя папка); ничего не удалено"),
     "error.reader_not_started": ("Sverka's file reader process did not start",
                                  "процесс чтения файлов Сверки не запустился"),
-    # progress phases (core/check.py, core/index.py, core/rebuild.py)
+    # progress phases (core/check.py, core/indexing.py, core/rebuild.py)
     "phase.reading_suspect": ("Reading the suspect", "Чтение проверяемого документа"),
     "phase.comparing_collection": ("Comparing with the collection", "Сравнение с коллекцией"),
     "phase.reading_first": ("Reading the first document", "Чтение первого документа"),
