@@ -9,7 +9,7 @@ from PySide6.QtCore import QEvent, Qt, Signal
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QWidget
 
 from sverka.core.errors import SverkaError
-from sverka.core.store.history import History, StoredResult, history_path
+from sverka.core.api import History, StoredResult, history_path
 from sverka.core.settings import Settings, describe_changes
 
 log = logging.getLogger(__name__)

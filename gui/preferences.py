@@ -11,8 +11,7 @@ from pathlib import Path
 
 from PySide6.QtCore import QByteArray, QSettings
 
-from sverka.core.api import Settings
-from sverka.core.preferences import load_saved_settings, save_settings, saved_settings_path
+from sverka.core.api import Settings, load_saved_settings, save_settings, saved_settings_path
 
 MAX_RECENT = 10
 
