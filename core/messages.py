@@ -204,6 +204,22 @@ CATALOGUE: dict[str, tuple[str, str]] = {
         "попросите права на запись"),
     "error.disk_failed": ("the disk failed while writing the collection {path}",
                           "ошибка диска при записи коллекции {path}"),
+    # a shared collection on a PostgreSQL server (core/store/postgres.py); {server} is host:port
+    "error.server_unreachable": (
+        "cannot reach the PostgreSQL server {server} of the shared collection {path}: is the server running and "
+        "is the address right? ({detail})",
+        "не удаётся связаться с сервером PostgreSQL {server} общей коллекции {path}: работает ли сервер и верен "
+        "ли адрес? ({detail})"),
+    "error.server_login_refused": (
+        "the PostgreSQL server {server} refused the login of user '{user}' to the shared collection {path}: "
+        "check the user name and password",
+        "сервер PostgreSQL {server} не пустил пользователя '{user}' в общую коллекцию {path}: проверьте имя "
+        "пользователя и пароль"),
+    "error.server_no_database": (
+        "the PostgreSQL server {server} has no database '{database}' ({path}); ask its administrator to create "
+        "it (CREATE DATABASE {database})",
+        "на сервере PostgreSQL {server} нет базы данных '{database}' ({path}); попросите его администратора "
+        "создать её (CREATE DATABASE {database})"),
     "error.cannot_open_collection": ("cannot open the collection {path}: {detail}",
                                      "не удаётся открыть коллекцию {path}: {detail}"),
     "error.not_a_collection": ("{path} is not a Sverka collection or is damaged ({detail})",

@@ -47,6 +47,14 @@ class Preferences:
         save_settings(settings, self.settings_path())
         self.store.remove("engine/settings")
 
+    # the collection in use: "" is the file on this computer, else a shared collection's address
+    def shared_collection(self) -> str:
+        return str(self.store.value("collection/shared", "") or "")
+
+    def set_shared_collection(self, address: str) -> None:
+        """Remember the address of a shared collection (as the core shows it: never a password)."""
+        self.store.setValue("collection/shared", address)
+
     # language: "" follows the system locale, else "en" or "ru"
     def language(self) -> str:
         return str(self.store.value("ui/language", "") or "")

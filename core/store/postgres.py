@@ -230,19 +230,13 @@ class PostgresStore:
         user, db = p.get("user", os.environ.get("PGUSER", "")), p.get("dbname", "")
         if "password authentication failed" in low or "no password supplied" in low or (
                 "role" in low and "does not exist" in low) or "pg_hba.conf" in low or "authentication" in low:
-            return CollectionError(
-                f"the PostgreSQL server {server} refused the login of user {user!r} to the shared "
-                f"collection {self.path}: check the user name and password")
+            return CollectionError.of("error.server_login_refused", server=server, user=user, path=self.path)
         if "database" in low and "does not exist" in low:
-            return CollectionError(
-                f"the PostgreSQL server {server} has no database {db!r} ({self.path}); ask its "
-                f"administrator to create it (CREATE DATABASE {db})")
+            return CollectionError.of("error.server_no_database", server=server, database=db, path=self.path)
         if "refused" in low or "no such file" in low or "could not connect" in low or "timeout" in low \
                 or "resolve host" in low or "translate host name" in low or "unreachable" in low \
                 or "connection failed" in low or "connection is bad" in low:
-            return CollectionError(
-                f"cannot reach the PostgreSQL server {server} of the shared collection {self.path}: "
-                f"is the server running and is the address right? ({_reason(msg)})")
+            return CollectionError.of("error.server_unreachable", server=server, path=self.path, detail=_reason(msg))
         return CollectionError(f"cannot open the shared collection {self.path}: {msg.strip()}")
 
     def _error(self, e) -> Exception:
