@@ -158,7 +158,6 @@ def _writable(path: Path) -> bool:
         return False
 
 
-
 def _error(cls, m: Message):
     """An exception of class ``cls`` carrying message ``m`` (English as its ``str``)."""
     return cls(str(m), message=m)
