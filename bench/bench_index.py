@@ -101,9 +101,11 @@ def main() -> int:
         print(f"corpus not found: {args.corpus}", file=sys.stderr)
         return 2
 
-    from sverka.core import index as ix
+    from sverka.core import indexing
+    from sverka.core.store.sqlite import SQLiteStore
+    from sverka.core.workers import default_workers
 
-    workers = args.workers or ix._default_workers()
+    workers = args.workers or default_workers()
     files = sorted(p for p in args.corpus.rglob("*") if p.suffix.lower() in (".txt", ".md"))
     mb = sum(p.stat().st_size for p in files) / 1e6
     print(f"corpus {args.corpus}: {len(files)} files, {mb:.1f} MB; {workers} workers; "
@@ -115,8 +117,8 @@ def main() -> int:
             sampler = MemorySampler()
             sampler.start()
             t0 = time.perf_counter()
-            with ix.Index(db) as index:
-                summary = ix.add_paths(index, [args.corpus], workers=workers)
+            with SQLiteStore(db) as index:
+                summary = indexing.add_paths(index, [args.corpus], workers=workers)
                 wall = time.perf_counter() - t0
                 peak = sampler.stop()
                 tables = {r[0] for r in index._db.execute("SELECT name FROM sqlite_master WHERE type='table'")}

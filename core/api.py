@@ -8,6 +8,7 @@ Results are the frozen dataclasses of :mod:`sverka.core.results`.
 
 from __future__ import annotations
 
+import hashlib
 from pathlib import Path
 from typing import Iterable, Sequence
 
@@ -33,6 +34,13 @@ from .results import (
     SuspectInfo,
 )
 from .settings import Settings
+# What a face shows or keeps beside results (colours, tampered words, saved preferences, the
+# history of results, a class's reports): offered here so the faces import nothing deeper.
+from .batch import write_reports
+from .preferences import load_saved_settings, save_settings, saved_settings_path
+from .report import colour_slots, source_hue, source_key
+from .store.history import History, StoredResult
+from .tampering import tampered_words
 
 __all__ = [
     "Message",
@@ -45,6 +53,9 @@ __all__ = [
     "ExtractError", "Passage", "Progress", "Settings", "SourceMatch", "Span", "SuspectInfo",
     "SverkaError", "apply_exclusions", "compare", "crosscheck", "default_collection_path", "rebuild_collection",
     "crosscheck_to_json", "document_from_text", "load_document", "render_html", "result_to_json", "warm_up",
+    "History", "StoredResult", "colour_slots", "count_words", "history_path", "is_shared_collection",
+    "load_saved_settings", "save_settings", "saved_settings_path", "source_hue", "source_key", "tampered_words",
+    "write_reports",
 ]
 
 
@@ -53,6 +64,37 @@ def default_collection_path() -> Path:
     import platformdirs
 
     return Path(platformdirs.user_data_dir("Sverka", appauthor=False)) / "collection.sverka"
+
+
+def is_shared_collection(location: object) -> bool:
+    """True when ``location`` is the address of a shared collection on a PostgreSQL server
+    (``postgresql://user@host/database``) rather than a collection file."""
+    from .store import is_server_url
+
+    return is_server_url(location)
+
+
+def history_path(location: str | Path, folder: str | Path | None = None) -> Path:
+    """Where the last results of the documents checked against a collection are kept: beside a
+    collection file; for a shared collection on this computer (each teacher keeps the results
+    of their own checks), in ``folder`` (default: the user's data folder), named by the
+    server's address without its password."""
+    from .store.history import history_path as beside
+
+    if not is_shared_collection(location):
+        return beside(location)
+    from .store.postgres import display_url
+
+    digest = hashlib.sha256(display_url(str(location)).encode("utf-8")).hexdigest()[:16]
+    folder = Path(folder) if folder is not None else default_collection_path().parent
+    return folder / f"shared-{digest}.history"
+
+
+def count_words(text: str) -> int:
+    """The words of ``text`` as a result counts them (numbers and punctuation are not words)."""
+    from .text import word_starts
+
+    return len(word_starts(text))
 
 
 def load_document(path: str | Path) -> Document:
@@ -94,7 +136,7 @@ class Collection:
     ``CollectionError`` naming them. ``self.settings`` are the settings in effect. Other
     processes may add at the same time; a writer that waits more than 10 s raises
     ``CollectionBusy``. Use one Collection from one thread at a time. See
-    :mod:`sverka.core.index` for the file format.
+    :mod:`sverka.core.store.sqlite` for the file format.
     """
 
     @_collection_errors
@@ -131,7 +173,7 @@ class Collection:
         does NOT raise: the batch in progress is dropped and the summary, with
         ``cancelled=True``, lists only what earlier batches committed. Files whose path, size
         and modification time are stored already are ``unchanged`` without being read."""
-        from .index import add_paths
+        from .indexing import add_paths
 
         return add_paths(self.index, paths, template=template, progress=progress, cancel=cancel,
                          follow_links=follow_links)
@@ -139,7 +181,7 @@ class Collection:
     @_collection_errors
     def add_document(self, doc: Document, *, template: bool = False) -> AddSummary:
         """Add an already extracted document (e.g. pasted text)."""
-        from .index import add_document
+        from .indexing import add_document
 
         return add_document(self.index, doc, template=template)
 
@@ -208,7 +250,7 @@ class Collection:
         ``settings`` default to the collection's; their indexing parameters must be the
         collection's (CollectionError otherwise)."""
         from .check import check_document
-        from .index import check_indexing_settings
+        from .store.common import check_indexing_settings
 
         settings = settings or self.settings
         check_indexing_settings(self.index, settings)
@@ -228,7 +270,7 @@ class Collection:
         collection); the results equal checking them one by one, in the order given.
         ``progress`` is called once per suspect done."""
         from .batch import check_many
-        from .index import check_indexing_settings
+        from .store.common import check_indexing_settings
 
         settings = settings or self.settings
         check_indexing_settings(self.index, settings)
@@ -249,7 +291,7 @@ class Collection:
         :meth:`check_many`); with ``cross``, the essays are also compared with each other.
         Unreadable files are items with an ``error``; the rest goes on."""
         from .batch import check_files
-        from .index import check_indexing_settings
+        from .store.common import check_indexing_settings
 
         settings = settings or self.settings
         check_indexing_settings(self.index, settings)

@@ -63,7 +63,7 @@ def _start_pool(path: str | Path, settings: Settings, workers: int):
     import concurrent.futures as cf
     import multiprocessing
 
-    from .index import START_METHOD
+    from .workers import START_METHOD
 
     ctx = multiprocessing.get_context(START_METHOD)
     pool = cf.ProcessPoolExecutor(workers, mp_context=ctx, initializer=_init,

@@ -40,7 +40,7 @@ from .shortdoc import longest_words, short_similarity
 from .text import Tokens, canonize, word_starts, words_in
 
 if TYPE_CHECKING:  # pragma: no cover
-    from .index import Index
+    from .store import Store as Index
 
 __all__ = ["Prepared", "check_document", "compare_documents", "crosscheck_documents", "prepare", "prepare_many", "match"]
 
@@ -530,7 +530,8 @@ def _worker_pool(docs: Sequence[Document | None]):
     import concurrent.futures as cf
     import multiprocessing
 
-    from .index import START_METHOD, _worker_init
+    from .workers import START_METHOD
+    from .workers import pool_initializer as _worker_init
 
     ctx = multiprocessing.get_context(START_METHOD)
     pool = cf.ProcessPoolExecutor(min(cores, 4), mp_context=ctx, initializer=_worker_init, initargs=(None, True))

@@ -152,7 +152,7 @@ CATALOGUE: dict[str, tuple[str, str]] = {
     "warning.many_quotations": (
         "quotations make up {percent} % of the text (more than {limit} %)",
         "цитаты составляют {percent} % текста (больше {limit} %)"),
-    # file errors (core/errors.py, core/files.py, core/index.py): why a file was not read.
+    # file errors (core/errors.py, core/files.py, core/indexing.py): why a file was not read.
     # The classes of ExtractError keep the reader's English detail; the Russian says the class.
     "error.unreadable": ("{detail}", "файл не открывается"),
     "error.unsupported": ("{detail}", "формат файла не поддерживается или неизвестен"),
@@ -204,6 +204,22 @@ CATALOGUE: dict[str, tuple[str, str]] = {
         "попросите права на запись"),
     "error.disk_failed": ("the disk failed while writing the collection {path}",
                           "ошибка диска при записи коллекции {path}"),
+    # a shared collection on a PostgreSQL server (core/store/postgres.py); {server} is host:port
+    "error.server_unreachable": (
+        "cannot reach the PostgreSQL server {server} of the shared collection {path}: is the server running and "
+        "is the address right? ({detail})",
+        "не удаётся связаться с сервером PostgreSQL {server} общей коллекции {path}: работает ли сервер и верен "
+        "ли адрес? ({detail})"),
+    "error.server_login_refused": (
+        "the PostgreSQL server {server} refused the login of user '{user}' to the shared collection {path}: "
+        "check the user name and password",
+        "сервер PostgreSQL {server} не пустил пользователя '{user}' в общую коллекцию {path}: проверьте имя "
+        "пользователя и пароль"),
+    "error.server_no_database": (
+        "the PostgreSQL server {server} has no database '{database}' ({path}); ask its administrator to create "
+        "it (CREATE DATABASE {database})",
+        "на сервере PostgreSQL {server} нет базы данных '{database}' ({path}); попросите его администратора "
+        "создать её (CREATE DATABASE {database})"),
     "error.cannot_open_collection": ("cannot open the collection {path}: {detail}",
                                      "не удаётся открыть коллекцию {path}: {detail}"),
     "error.not_a_collection": ("{path} is not a Sverka collection or is damaged ({detail})",
@@ -230,7 +246,7 @@ CATALOGUE: dict[str, tuple[str, str]] = {
                                "удаление: {path} — слишком широко (корень или домашняя папка); ничего не удалено"),
     "error.reader_not_started": ("Sverka's file reader process did not start",
                                  "процесс чтения файлов Сверки не запустился"),
-    # progress phases (core/check.py, core/index.py, core/rebuild.py)
+    # progress phases (core/check.py, core/indexing.py, core/rebuild.py)
     "phase.reading_suspect": ("Reading the suspect", "Чтение проверяемого документа"),
     "phase.comparing_collection": ("Comparing with the collection", "Сравнение с коллекцией"),
     "phase.reading_first": ("Reading the first document", "Чтение первого документа"),

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import json
 import os
-import sqlite3
 import zlib
 from pathlib import Path
 
@@ -25,6 +24,9 @@ from .errors import CollectionError, CollectionVersionError
 from .messages import from_json
 from .progress import NEVER_CANCELLED, CancelToken, Progress, no_progress
 from .settings import Settings
+from .store.codecs import inflate
+from .store.common import _INDEXING_KEYS, SCHEMA_MAJOR, versions
+from .store.sqlite import SQLiteStore, read_old_rows
 
 __all__ = ["rebuild"]
 
@@ -39,57 +41,11 @@ def _name(doc_path):
     return os.fsdecode(doc_path) if isinstance(doc_path, bytes) else doc_path
 
 
-def _inflate(blob: bytes, limit: int) -> bytes:
-    from .index import _inflate as inflate
-
-    return inflate(blob, limit)
-
-
-def _old_rows(path: Path, skipped: list[str]) -> tuple[int, Settings, list[tuple], dict[str, str], bool]:
-    """(format major, settings, rows, meta, damaged): the documents that can be read, one by
-    one, so a damaged page costs only the documents on it (named in ``skipped``)."""
-    from .index import _INDEXING_KEYS, decode_tokens
-
-    try:
-        db = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
-    except sqlite3.Error as e:
-        raise CollectionError(f"cannot open the collection {path}: {e}") from e
-    damaged = False
-    rows = []
-    db.text_factory = lambda b: b.decode("utf-8", "replace")  # a damaged title must not stop the rebuild
-    try:
-        version = db.execute("PRAGMA user_version").fetchone()[0]
-        meta = dict(db.execute("SELECT key, value FROM meta").fetchall())
-        ids = [r[0] for r in db.execute("SELECT id FROM documents ORDER BY id").fetchall()]
-        for doc_id in ids:
-            try:
-                row = db.execute(
-                    "SELECT d.path, d.title, d.format, d.size_bytes, d.mtime, d.added, d.is_template, d.warnings, "
-                    "x.text, x.tokens FROM documents d JOIN document_data x ON x.doc_id = d.id WHERE d.id=?",
-                    (doc_id,)).fetchone()
-            except sqlite3.DatabaseError as e:
-                damaged = True
-                skipped.append(f"document {doc_id}: {e}")
-                continue
-            if row is None:
-                damaged = True
-                skipped.append(f"document {doc_id}: its text is missing")
-                continue
-            if version >> 16 != 1 and not damaged:  # an up-to-date file: is this document whole?
-                try:
-                    text = bytes(row[8]).decode("utf-8", "surrogatepass")
-                    decode_tokens(row[9], text)
-                    json.loads(row[7] or "[]")
-                except Exception:  # any failure to read it back is damage
-                    damaged = True
-            rows.append(row[:9])
-        if not damaged:
-            damaged = db.execute("PRAGMA quick_check").fetchone()[0] != "ok"
-    except sqlite3.DatabaseError as e:
-        raise CollectionError(f"{path} is not a Sverka collection or is damaged ({e}); it cannot be rebuilt") from e
-    finally:
-        db.close()
+def _settings(meta: dict[str, str]) -> tuple[Settings, bool]:
+    """The indexing settings a collection was built with, and whether any was damaged (the
+    default is used for it)."""
     kwargs = {}
+    damaged = False
     for k in _INDEXING_KEYS:
         if k in meta:
             try:
@@ -98,7 +54,7 @@ def _old_rows(path: Path, skipped: list[str]) -> tuple[int, Settings, list[tuple
             except (ValueError, TypeError):  # damaged: the default is used
                 kwargs.pop(k, None)
                 damaged = True
-    return version >> 16, Settings().replace(**kwargs), rows, meta, damaged
+    return Settings().replace(**kwargs), damaged
 
 
 def rebuild(path: str | Path, progress: Progress = no_progress, cancel: CancelToken = NEVER_CANCELLED,
@@ -108,15 +64,17 @@ def rebuild(path: str | Path, progress: Progress = no_progress, cancel: CancelTo
     left out and named in ``skipped``. Raises CollectionError if it needs no rebuild or
     cannot be read."""
     from .fingerprints import fingerprint_document
-    from .index import SCHEMA_MAJOR, Index, _versions, prepare
+    from .indexing import prepare
     from .text import canonize
 
     path = Path(path)
     if skipped is None:
         skipped = []
-    major, settings, rows, meta, damaged = _old_rows(path, skipped)
+    major, meta, rows, damaged = read_old_rows(path, skipped)
+    settings, damaged_settings = _settings(meta)
+    damaged = damaged or damaged_settings
     if major == SCHEMA_MAJOR and not damaged and all(
-            meta.get(k) == v for k, v in _versions().items() if k != "tokens_format"):
+            meta.get(k) == v for k, v in versions().items() if k != "tokens_format"):
         raise CollectionError(f"the collection {path} is up to date: nothing to rebuild")
     if major > SCHEMA_MAJOR:
         raise CollectionVersionError(f"the collection {path} was written by a newer Sverka; update Sverka to open it")
@@ -125,9 +83,8 @@ def rebuild(path: str | Path, progress: Progress = no_progress, cancel: CancelTo
     new_path = path.with_name(path.name + ".rebuild")
     for leftover in (new_path, Path(f"{new_path}-wal"), Path(f"{new_path}-shm")):
         leftover.unlink(missing_ok=True)
-    added_dates: list[tuple[str, str]] = []
     try:
-        with Index(new_path, settings) as index:
+        with SQLiteStore(new_path, settings) as index:
             batch: list[tuple[object, bool]] = []
 
             def flush() -> None:
@@ -141,7 +98,7 @@ def rebuild(path: str | Path, progress: Progress = no_progress, cancel: CancelTo
                 cancel.raise_if_cancelled()
                 progress(k, len(rows), "phase.rebuilding")
                 try:
-                    raw = _inflate(blob, MAX_TEXT_BYTES) if major == 1 else bytes(blob)
+                    raw = inflate(blob, MAX_TEXT_BYTES) if major == 1 else bytes(blob)
                     text = raw.decode("utf-8", "surrogatepass")
                     kept_warnings = json.loads(warnings or "[]")
                     if not isinstance(kept_warnings, list):
@@ -153,14 +110,11 @@ def rebuild(path: str | Path, progress: Progress = no_progress, cancel: CancelTo
                                warnings=tuple(map(from_json, kept_warnings)))
                 tokens = canonize(doc.text, drop_adjectives=settings.drop_adjectives)
                 prepared = prepare(doc, tokens, fingerprint_document(tokens, settings),
-                                   size_bytes=size, mtime=mtime, path=doc_path)
+                                   size_bytes=size, mtime=mtime, path=doc_path, added=added)
                 batch.append((prepared, bool(is_template)))
-                added_dates.append((added, doc.sha256))
                 if len(batch) >= _BATCH:
                     flush()
             flush()
-            with index.transaction() as db:
-                db.executemany("UPDATE documents SET added=? WHERE sha256=?", added_dates)
             count = index.count()
         progress(len(rows), len(rows), "phase.done")
         backup = path.with_name(f"{path.name}.format{major}.bak")

@@ -51,34 +51,13 @@ import itertools
 import re
 import threading
 import unicodedata
-from dataclasses import dataclass
 
 import numpy as np
 
 from sverka.core import formcache, morph
 from sverka.core.messages import Message, message
-
-
-@dataclass(frozen=True, eq=False)
-class Tokens:
-    text: str
-    starts: np.ndarray  # int64 (n,): offset of the token's first character in text
-    ends: np.ndarray  # int64 (n,): offset one past its last character
-    lemmas: tuple[str, ...]  # canonical form: lower case, ё->е, base form
-    hashes: np.ndarray  # uint64 (n,): hash_text(lemma)
-    word_hashes: np.ndarray  # uint64 (n,): WH, sum of hash_text of every possible lemma
-    sentence_ids: np.ndarray  # int32 (n,): index into sentence_spans
-    sentence_spans: np.ndarray  # int64 (m, 2): [start, end) of each sentence in text
-    word_count: int  # every word of the text, stop words included
-    language: str  # "ru", "uk", "en", "mixed" or "unknown", from the scripts of the words
-    lookalike_letters: int = 0  # letters swapped for a look-alike of the other script
-    invisible_chars: int = 0  # zero-width, soft hyphen and other format characters inside words
-    hyphen_joins: int = 0  # words broken by a line-end hyphen and joined again
-    warnings: tuple[Message, ...] = ()  # tampering warnings (sverka.core.messages)
-    word_starts: np.ndarray | None = None  # int64: start of every word (stop words too); None when not kept
-
-    def __len__(self) -> int:
-        return len(self.lemmas)
+from sverka.core.tokens import Tokens  # canonize's result, plain data (the store keeps it)
+from sverka.core.versions import CANON_VERSION  # noqa: F401  (raise it there with any change of the output)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -90,11 +69,6 @@ class Tokens:
 # per-process table raw form -> entry id; everything per token after that is numpy indexing.
 # Only a raw form never seen before goes through the slow path (joiners, NFKC, look-alikes,
 # dictionaries), once per process.
-
-#: Version of what canonization gives for a text (tokens, lemmas, hashes, spans). Stored in
-#: every collection: one built with another version is refused with "rebuild". Raise it with
-#: any change of the output; tests/core/test_versions.py pins the output of a fixed text.
-CANON_VERSION = 2  # 2: look-alikes of every script folded, not only Latin/Cyrillic
 
 _LINE_BREAK = "\n\r\x0b\x0c\x85\u2028"  # not U+2029: a paragraph ends a sentence
 _HYPHENS = "-\u2010\u00ad"  # hyphen-minus, hyphen, soft hyphen

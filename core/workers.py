@@ -11,8 +11,9 @@ window, the batch or the collection. A violation becomes an
   ``compare``, ``crosscheck``, ``extract`` and small adds use the shared one
   (:func:`shared_sandbox`).
 * :func:`limit_this_process` is what a worker does first: the memory limit and "die with the
-  parent" (``PR_SET_PDEATHSIG`` on Linux plus a thread watching the parent's pid). The
-  process pool of large adds runs it as its initializer.
+  parent" (``PR_SET_PDEATHSIG`` on Linux plus a thread watching the parent's pid). Every
+  process pool (large adds, checks of many documents) runs it through
+  :func:`pool_initializer`, and starts its workers with :data:`START_METHOD`.
 
 Limits: :data:`READ_MEMORY_BYTES` of address space beyond what the worker holds after its
 imports, :data:`READ_SECONDS` of wall-clock time per file. Environment variables
@@ -30,8 +31,9 @@ from pathlib import Path
 
 from .errors import ExtractError, SverkaError, TooLarge
 
-__all__ = ["READ_MEMORY_BYTES", "READ_SECONDS", "LimitExceeded", "Sandbox", "limit_this_process",
-           "read_limits", "sandboxed_extract", "shared_sandbox"]
+__all__ = ["READ_MEMORY_BYTES", "READ_SECONDS", "START_METHOD", "LimitExceeded", "Sandbox", "default_workers",
+           "limit_this_process", "pool_initializer", "read_limits", "sandboxed_extract", "shared_sandbox",
+           "trim_memory"]
 
 #: How worker processes start: a fresh interpreter, never a fork of a process that may hold
 #: threads (the window's) or open SQLite connections.
@@ -152,16 +154,47 @@ def _serve(conn, memory: int, parent: int) -> None:
             conn.send(("memory", None))
         finally:
             result = None
-            _trim()
+            trim_memory()
 
 
-def _trim() -> None:
+def trim_memory() -> None:
+    """Hand freed memory back to the system (glibc's ``malloc_trim``), so two workers do not
+    both sit at the high-water mark of the largest file; nothing to do elsewhere."""
+    global _malloc_trim
+    if _malloc_trim is None:
+        try:
+            import ctypes
+
+            _malloc_trim = ctypes.CDLL("libc.so.6").malloc_trim
+        except (OSError, AttributeError):  # not glibc
+            _malloc_trim = False
+    if _malloc_trim:
+        _malloc_trim(0)
+
+
+_malloc_trim = None
+
+
+def pool_initializer(parent: int | None = None, form_cache: bool = False) -> None:
+    """What every worker of a process pool (adding files, checking many documents) does first:
+    import the canonizer, then set the read limits (memory, die with the parent).
+
+    Each dictionary loads on its first word: loading all of them up front would cost every
+    worker ~70 MB for languages a collection may not contain."""
+    from . import extract, formcache, text  # noqa: F401
+
+    if not form_cache:  # indexing workers: see formcache.off_in_this_process
+        formcache.off_in_this_process()
+    limit_this_process(parent=parent)
+
+
+def default_workers() -> int:
+    """Worker processes of a large add: one per core this process may use, at most 4."""
     try:
-        import ctypes
-
-        ctypes.CDLL("libc.so.6").malloc_trim(0)
-    except (OSError, AttributeError):
-        pass
+        n = len(os.sched_getaffinity(0))
+    except AttributeError:  # pragma: no cover - not Linux
+        n = os.cpu_count() or 1
+    return max(1, min(n, 4))
 
 
 def _extract_call(path: str):
@@ -171,7 +204,7 @@ def _extract_call(path: str):
 
 
 def _prepare_call(path: str, size: int, mtime: float, settings):
-    from .index import _prepare_file
+    from .indexing import _prepare_file
 
     return _prepare_file(path, size, mtime, settings)
 

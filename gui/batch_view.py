@@ -326,7 +326,7 @@ class ClassCheckActions:
 
     def export_all(self, folder, kind: str = "html"):
         """One report per essay (HTML or PDF, the window's language) into ``folder``, off the GUI thread."""
-        from sverka.core.batch import write_reports
+        from sverka.core.api import write_reports
 
         batch = self.batch_view.batch
         if batch is None:

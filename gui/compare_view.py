@@ -29,9 +29,8 @@ from PySide6.QtWidgets import (
 )
 
 from sverka.core.api import CheckResult, Passage, SourceMatch
-from sverka.core.report import colour_slots, source_key
+from sverka.core.api import colour_slots, source_key, tampered_words
 from sverka.core.results import EXCLUSIONS, KINDS, METHODS
-from sverka.core.tampering import tampered_words
 
 from .models import is_dark, percent, source_colour
 

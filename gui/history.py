@@ -9,7 +9,7 @@ from PySide6.QtCore import QEvent, Qt, Signal
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QWidget
 
 from sverka.core.errors import SverkaError
-from sverka.core.store.history import History, StoredResult, history_path
+from sverka.core.api import History, StoredResult, history_path
 from sverka.core.settings import Settings, describe_changes
 
 log = logging.getLogger(__name__)
@@ -73,10 +73,15 @@ class HistoryBar(QFrame):
 
 class KeptResults:
     """The main window's part of keeping results (mixed into :class:`MainWindow`, which
-    provides ``collection_path``, ``history_bar``, ``show_result``, ``check``...)."""
+    provides ``collection_path``, ``shared_address``, ``history_bar``, ``show_result``, ``check``...)."""
 
     def _history(self) -> History:
-        return History(history_path(self.collection_path))
+        return History(self._history_file())
+
+    def _history_file(self):
+        """Beside the collection file; for a shared collection, on this computer (each teacher
+        keeps the results of their own checks)."""
+        return history_path(self.shared_address or self.collection_path, self.collection_path.parent)
 
     def keep_results(self, results) -> None:
         """Store results as their documents' last ones (call in a worker thread)."""
@@ -92,7 +97,7 @@ class KeptResults:
 
     def kept_result(self, doc) -> StoredResult | None:
         """The last kept result of ``doc`` (call in a worker thread); None if never checked."""
-        if not history_path(self.collection_path).exists():
+        if not self._history_file().exists():
             return None
         with self._history() as h:
             return h.last(doc.sha256, doc.path)

@@ -7,6 +7,7 @@ import time
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
+import shiboken6
 from PySide6.QtCore import QEvent, QSettings, Qt, QTimer, Signal
 from PySide6.QtGui import (
     QAction,
@@ -17,6 +18,7 @@ from PySide6.QtGui import (
 from PySide6.QtWidgets import (
     QApplication,
     QFileDialog,
+    QInputDialog,
     QMainWindow,
     QMessageBox,
     QSplitter,
@@ -80,6 +82,10 @@ class MainWindow(ClassCheckActions, KeptResults, AcceptsPathDrops, QMainWindow):
         self.prefs = preferences or Preferences(QSettings())
         self.translators = translators
         self.collection_path = Path(collection_path) if collection_path else api.default_collection_path()
+        #: The address of the shared collection in use (a PostgreSQL server), or "" for the
+        #: collection file on this computer (``collection_path``). The preferences remember it
+        #: without a password (that comes from ~/.pgpass or PGPASSWORD).
+        self.shared_address = self.prefs.shared_collection()
         self.settings = self.prefs.engine_settings()
         self.runner = JobRunner(self)
         self.current_job: Job | None = None
@@ -171,6 +177,8 @@ class MainWindow(ClassCheckActions, KeptResults, AcceptsPathDrops, QMainWindow):
         self.act_next = act("nextPassage", sp.SP_ArrowDown, None, self.results_view.compare.next_passage)
         self.act_prev = act("previousPassage", sp.SP_ArrowUp, None, self.results_view.compare.previous_passage)
         self.act_clear_recent = act("clearRecent", None, None, self._clear_recent)
+        self.act_shared = act("sharedCollection", None, None, self.choose_shared_collection)
+        self.act_local = act("localCollection", None, None, self.use_local_collection)
 
     def _make_menus(self) -> None:
         bar = self.menuBar()
@@ -178,6 +186,9 @@ class MainWindow(ClassCheckActions, KeptResults, AcceptsPathDrops, QMainWindow):
         self.menu_file.addAction(self.act_open)
         self.menu_recent = self.menu_file.addMenu("")
         self.menu_file.addAction(self.act_paste)
+        self.menu_file.addSeparator()
+        self.menu_file.addAction(self.act_shared)
+        self.menu_file.addAction(self.act_local)
         self.menu_file.addSeparator()
         self.menu_file.addAction(self.act_export_html)
         self.menu_file.addAction(self.act_export_pdf)
@@ -262,6 +273,10 @@ class MainWindow(ClassCheckActions, KeptResults, AcceptsPathDrops, QMainWindow):
             self.act_next: (self.tr("Next passage"), self.tr("Next passage (F3)")),
             self.act_prev: (self.tr("Previous passage"), self.tr("Previous passage (Shift+F3)")),
             self.act_clear_recent: (self.tr("Clear the list"), ""),
+            self.act_shared: (self.tr("Shared collection\u2026"),
+                              self.tr("Use a collection shared on a PostgreSQL server")),
+            self.act_local: (self.tr("Collection on this computer"),
+                             self.tr("Use the collection kept on this computer")),
         }
         for action, (text, tip) in texts.items():
             action.setText(text)
@@ -299,6 +314,9 @@ class MainWindow(ClassCheckActions, KeptResults, AcceptsPathDrops, QMainWindow):
             self.setWindowTitle(self.tr("%1 \u2014 Sverka").replace("%1", name))
             return
         n = len(self.documents)
+        if self.shared_address:
+            self.setWindowTitle(self.tr("Sverka \u2014 %n documents in the shared collection").replace("%n", str(n)))
+            return
         self.setWindowTitle(self.tr("Sverka \u2014 %n documents in the collection").replace("%n", str(n))
                             if n else self.tr("Sverka"))
 
@@ -314,6 +332,8 @@ class MainWindow(ClassCheckActions, KeptResults, AcceptsPathDrops, QMainWindow):
         self.act_export_pdf.setEnabled(has_result)
         self.collection_panel.sample_button.setEnabled(not busy)
         self.batch_view.check_button.setEnabled(not busy)
+        self.act_shared.setEnabled(not busy)
+        self.act_local.setEnabled(not busy and bool(self.shared_address))
 
     # -- foreground jobs -------------------------------------------------------------------
     def _foreground(self, name: str, message: str, func, done: Callable[[Any], None], *, write: bool = False) -> Job | None:
@@ -363,7 +383,8 @@ class MainWindow(ClassCheckActions, KeptResults, AcceptsPathDrops, QMainWindow):
             log.error("worker error: %s", getattr(error, "__sverka_traceback__", error))
         self.statusBar().showMessage(text, 15000)
         box = getattr(self, "_error_box", None)
-        if box is not None and box.isVisible():  # one box lists every error, never a pile of boxes
+        # one box lists every error, never a pile of boxes; a box the user closed is deleted
+        if box is not None and shiboken6.isValid(box) and box.isVisible():
             self._errors.append(text)
             box.setText(self.tr("%n problems:").replace("%n", str(len(self._errors))))
             box.setDetailedText("\n\n".join(self._errors))
@@ -385,7 +406,10 @@ class MainWindow(ClassCheckActions, KeptResults, AcceptsPathDrops, QMainWindow):
 
     # -- collection ------------------------------------------------------------------------
     def _open_collection(self):
-        """Open with the collection's own indexing settings (a worker opens its own connection)."""
+        """Open with the collection's own indexing settings (a worker opens its own connection):
+        the shared collection in use, else the file on this computer."""
+        if self.shared_address:
+            return api.Collection(self.shared_address)
         self.collection_path.parent.mkdir(parents=True, exist_ok=True)
         return api.Collection(self.collection_path)
 
@@ -396,19 +420,60 @@ class MainWindow(ClassCheckActions, KeptResults, AcceptsPathDrops, QMainWindow):
                 return c.documents()
 
         def done(docs, error):
-            if isinstance(error, api.CollectionNeedsRebuild):
+            if isinstance(error, api.CollectionNeedsRebuild) and not self.shared_address:
                 self.offer_rebuild()
                 docs = []
             elif error is not None:
                 self._show_error(error)
                 docs = []
-            self.documents = list(docs)
-            self.collection_panel.set_documents(self.documents)
-            self._update_title()
-            self._update_actions()
-            self.collectionChanged.emit()
+            self._show_documents(docs)
 
         return self.runner.run(work, done, write=True, name="list")
+
+    def _show_documents(self, docs) -> None:
+        self.documents = list(docs)
+        self.collection_panel.set_documents(self.documents)
+        self._update_title()
+        self._update_actions()
+        self.collectionChanged.emit()
+
+    def choose_shared_collection(self) -> None:
+        """Ask for the address of a shared collection, then use it (:meth:`use_shared_collection`)."""
+        address, ok = QInputDialog.getText(
+            self, self.tr("Shared collection"),
+            self.tr("Address of the collection on a PostgreSQL server, postgresql://user@host/database "
+                    "(the password is read from ~/.pgpass or the PGPASSWORD variable):"),
+            text=self.prefs.shared_collection() or "postgresql://")
+        if ok and address.strip():
+            self.use_shared_collection(address.strip())
+
+    def use_shared_collection(self, address: str) -> Job | QMessageBox | None:
+        """Connect to the shared collection at ``address`` and use it from now on (remembered,
+        without a password). A server that is down, a refused login or anything else that
+        keeps it from opening is shown in a box, and the collection in use stays."""
+        if not api.is_shared_collection(address):
+            return self.notify(QMessageBox.Icon.Warning, self.tr(
+                "This is not the address of a shared collection: %1. Write it as "
+                "postgresql://user@host/database.").replace("%1", address))
+
+        def work(progress, cancel):
+            with api.Collection(address) as c:
+                return str(c.path), c.settings, c.documents()
+
+        def done(opened) -> None:
+            shown, self.collection_settings, docs = opened
+            self.shared_address = address
+            self.prefs.set_shared_collection(shown)
+            self._show_documents(docs)
+            self.statusBar().showMessage(self.tr("Shared collection %1").replace("%1", shown), 8000)
+
+        return self._foreground("shared", self.tr("Connecting to the shared collection\u2026"), work, done, write=True)
+
+    def use_local_collection(self) -> Job:
+        """Go back to the collection file on this computer."""
+        self.shared_address = ""
+        self.prefs.set_shared_collection("")
+        return self.refresh_collection()
 
     def offer_rebuild(self) -> QMessageBox:
         """The collection was made by an earlier Sverka: offer to rebuild it from its texts."""

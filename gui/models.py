@@ -14,7 +14,7 @@ from PySide6.QtGui import QColor, QPalette
 from PySide6.QtWidgets import QApplication
 
 from sverka.core.api import CrossCheckResult, CrossPair, DocumentInfo, SourceMatch
-from sverka.core.report import source_hue
+from sverka.core.api import source_hue
 
 SORT_ROLE = Qt.ItemDataRole.UserRole + 1
 OBJECT_ROLE = Qt.ItemDataRole.UserRole + 2  # the dataclass behind a row
@@ -168,7 +168,7 @@ class SourcesModel(_TableModel):
     _slots: dict[int, int] = {}
 
     def set_rows(self, rows: Sequence) -> None:
-        from sverka.core.report import colour_slots, source_key
+        from sverka.core.api import colour_slots, source_key
 
         rows = list(rows)
         self._slots = {id(s): slot for s, slot in zip(rows, colour_slots([source_key(s) for s in rows]))}

@@ -258,10 +258,10 @@ class SuspectPanel(QWidget):
         self.warnings.setVisible(bool(warnings))
 
     def _update_stats(self) -> None:
-        from sverka.core.text import word_starts
+        from sverka.core.api import count_words
 
         text = self.editor.toPlainText()
-        words = len(word_starts(text))  # the words a result counts (numbers and punctuation are not words)
+        words = count_words(text)  # the words a result counts (numbers and punctuation are not words)
         self.stats.setText(self.tr("%1 words, %2 characters").replace("%1", str(words)).replace("%2", str(len(text))))
 
     def changeEvent(self, event: QEvent) -> None:

@@ -11,8 +11,7 @@ from pathlib import Path
 
 from PySide6.QtCore import QByteArray, QSettings
 
-from sverka.core.api import Settings
-from sverka.core.preferences import load_saved_settings, save_settings, saved_settings_path
+from sverka.core.api import Settings, load_saved_settings, save_settings, saved_settings_path
 
 MAX_RECENT = 10
 
@@ -47,6 +46,14 @@ class Preferences:
     def set_engine_settings(self, settings: Settings) -> None:
         save_settings(settings, self.settings_path())
         self.store.remove("engine/settings")
+
+    # the collection in use: "" is the file on this computer, else a shared collection's address
+    def shared_collection(self) -> str:
+        return str(self.store.value("collection/shared", "") or "")
+
+    def set_shared_collection(self, address: str) -> None:
+        """Remember the address of a shared collection (as the core shows it: never a password)."""
+        self.store.setValue("collection/shared", address)
 
     # language: "" follows the system locale, else "en" or "ru"
     def language(self) -> str:

@@ -1,23 +1,32 @@
 """Where a collection is kept: the store protocol and the two stores behind it.
 
-A collection is kept either in one SQLite file (the default: :class:`sverka.core.index.Index`)
+A collection is kept either in one SQLite file (the default: :class:`sverka.core.store.sqlite.SQLiteStore`)
 or in a PostgreSQL database shared by a department (:class:`sverka.core.store.postgres.PostgresStore`).
 :func:`open_store` picks one by the location: a ``postgresql://`` (or ``postgres://``) URL
 opens the server's database, anything else is a file path.
 
-Both stores keep the same tables (see core/index.py and core/store/postgres.py), the same
+Both stores keep the same tables (see core/store/sqlite.py and core/store/postgres.py), the same
 ``meta`` (indexing settings, hash seed, canonization / fingerprint / tokens versions) and
 the same schema version with the same refusals ("rebuild", "written by a newer Sverka").
 A check gives the same passages and scores on either (tests/store/test_equal_results.py).
 
 The protocol
 ------------
-:class:`Store` lists every operation indexing (core/index.add_paths, add_document), checking
+:class:`Store` lists every operation indexing (core/indexing.add_paths, add_document), checking
 (core/check.py, core/batch.py) and the API (core/api.py) use; nothing else of a store may be
 called from outside it. Hashes go in as uint64 (or their int64 bit view) and come out as
 uint64 numpy arrays. Every write is one transaction: a batch is written whole or not at all.
 Opening with ``settings=None`` adopts the collection's own indexing settings; other settings
-raise :class:`~sverka.core.index.CollectionSettingsError` naming the difference.
+raise :class:`~sverka.core.store.common.CollectionSettingsError` naming the difference.
+
+The package is the only code of Sverka that speaks SQL, and it imports no extraction,
+canonization or fingerprinting (tests/store/test_walls.py): it keeps what it is given.
+
+* :mod:`.common`: what both stores share (versions, ``meta``, the documents given and given
+  back, how a batch is classified and written);
+* :mod:`.codecs`: the bytes both keep (texts, tokens, hashes as signed 64-bit integers);
+* :mod:`.sqlite` and :mod:`.postgres`: the two stores; :mod:`.history`: the last result of
+  every checked document, in a file beside the collection.
 """
 
 from __future__ import annotations
@@ -29,7 +38,7 @@ from typing import TYPE_CHECKING, Iterable, Protocol, Sequence, runtime_checkabl
 import numpy as np
 
 if TYPE_CHECKING:  # pragma: no cover
-    from ..index import PreparedDocument, StoredDocument
+    from .common import PreparedDocument, StoredDocument
     from ..results import DocumentInfo
     from ..settings import Settings
 
@@ -142,7 +151,8 @@ def store_errors(method):
             return method(self, *args, **kwargs)
         except sqlite3.DatabaseError as e:
             from ..errors import CollectionDamaged, CollectionError
-            from ..index import _damage, damaged_message
+            from .common import damaged_message
+            from .sqlite import _damage
 
             path = getattr(self, "path", "")
             if not _damage(e):
@@ -166,17 +176,17 @@ def open_store(location: str | os.PathLike, settings: "Settings | None" = None, 
         from .postgres import PostgresStore
 
         return PostgresStore(str(location), settings, **options)
-    from ..index import Index
+    from .sqlite import SQLiteStore
 
-    return Index(location, settings, **options)
+    return SQLiteStore(location, settings, **options)
 
 
 def __getattr__(name: str):
-    """``Index`` / ``SQLiteStore``: the SQLite store (core/index.py), imported on first use."""
-    if name in ("Index", "SQLiteStore"):
-        from ..index import Index
+    """``SQLiteStore`` and ``PostgresStore``, imported on first use (psycopg only for a server)."""
+    if name == "SQLiteStore":
+        from .sqlite import SQLiteStore
 
-        return Index
+        return SQLiteStore
     if name == "PostgresStore":
         from .postgres import PostgresStore
 

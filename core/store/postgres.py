@@ -5,7 +5,7 @@ Opened by :func:`sverka.core.store.open_store` (or ``sverka ... --db``) with a U
 creates it, ``CREATE DATABASE sverka``) and the role must be allowed to create tables in it
 the first time. Sverka then creates its tables there, as the SQLite store does in a new file.
 
-Tables (the SQLite file's, see core/index.py; hashes are the uint64's 64 bits in a BIGINT)::
+Tables (the SQLite file's, see core/store/sqlite.py; hashes are the uint64's 64 bits in a BIGINT)::
 
     meta(key PRIMARY KEY, value)   schema_version "MAJOR.MINOR", the indexing settings, hash seed,
                                    canonization / fingerprint / tokens versions
@@ -43,7 +43,6 @@ login refused, database missing, another schema version, connection lost) raise
 from __future__ import annotations
 
 import contextlib
-import datetime as _dt
 import json
 import os
 import struct
@@ -53,26 +52,13 @@ from typing import Iterable, Iterator, Sequence
 import numpy as np
 
 from ..errors import CollectionBusy, CollectionError, CollectionNeedsRebuild, CollectionVersionError
-from ..index import (
-    _INDEXING_KEYS,
-    _READABLE_TOKENS_FORMATS,
-    BUSY_TIMEOUT,
-    SCHEMA_MAJOR,
-    SCHEMA_MINOR,
-    PreparedDocument,
-    StoredDocument,
-    _decode_text,
-    _i64,
-    _indexing_meta,
-    _sql_text,
-    _u64,
-    _versions,
-    check_indexing_settings,
-    decode_tokens,
-)
 from ..messages import to_json
 from ..results import DocumentInfo
 from ..settings import Settings
+from . import common
+from .codecs import decode_text, decode_tokens, i64, u64
+from .common import (BUSY_TIMEOUT, SCHEMA_MAJOR, SCHEMA_MINOR, PreparedDocument, StoredDocument,
+                     check_indexing_settings, indexing_meta, other_version, storable_text, stored_settings, versions)
 
 __all__ = ["CONNECT_TIMEOUT", "PostgresStore", "display_url"]
 
@@ -244,19 +230,13 @@ class PostgresStore:
         user, db = p.get("user", os.environ.get("PGUSER", "")), p.get("dbname", "")
         if "password authentication failed" in low or "no password supplied" in low or (
                 "role" in low and "does not exist" in low) or "pg_hba.conf" in low or "authentication" in low:
-            return CollectionError(
-                f"the PostgreSQL server {server} refused the login of user {user!r} to the shared "
-                f"collection {self.path}: check the user name and password")
+            return CollectionError.of("error.server_login_refused", server=server, user=user, path=self.path)
         if "database" in low and "does not exist" in low:
-            return CollectionError(
-                f"the PostgreSQL server {server} has no database {db!r} ({self.path}); ask its "
-                f"administrator to create it (CREATE DATABASE {db})")
+            return CollectionError.of("error.server_no_database", server=server, database=db, path=self.path)
         if "refused" in low or "no such file" in low or "could not connect" in low or "timeout" in low \
                 or "resolve host" in low or "translate host name" in low or "unreachable" in low \
                 or "connection failed" in low or "connection is bad" in low:
-            return CollectionError(
-                f"cannot reach the PostgreSQL server {server} of the shared collection {self.path}: "
-                f"is the server running and is the address right? ({_reason(msg)})")
+            return CollectionError.of("error.server_unreachable", server=server, path=self.path, detail=_reason(msg))
         return CollectionError(f"cannot open the shared collection {self.path}: {msg.strip()}")
 
     def _error(self, e) -> Exception:
@@ -315,21 +295,20 @@ class PostgresStore:
                     raise CollectionError(f"the database {self.path} holds other tables: it is not a Sverka "
                                           "collection; use an empty database")
                 cur.execute(_SCHEMA)
-                meta = {**_versions(), **_indexing_meta(settings or Settings()),
+                meta = {**versions(), **indexing_meta(settings or Settings()),
                         "schema_version": f"{SCHEMA_MAJOR}.{SCHEMA_MINOR}"}
                 cur.executemany("INSERT INTO meta(key, value) VALUES(%s, %s)", sorted(meta.items()))
             cur.execute("SELECT key, value FROM meta")
             meta = dict(cur.fetchall())
         self._check_version(meta.get("schema_version", "0.0"))
-        for key, value in _versions().items():
-            if key == "tokens_format" and meta.get(key) in {str(f) for f in _READABLE_TOKENS_FORMATS}:
-                continue
-            if meta.get(key) != value:
-                raise CollectionNeedsRebuild(
-                    f"the shared collection {self.path} was built by another version of Sverka "
-                    f"({key} {meta.get(key)} instead of {value}); it must be rebuilt: add its "
-                    "documents again to an empty database")
-        self.settings = Settings().replace(**{k: json.loads(meta[k]) for k in _INDEXING_KEYS if k in meta})
+        other = other_version(meta)
+        if other is not None:
+            key, found, wanted = other
+            raise CollectionNeedsRebuild(
+                f"the shared collection {self.path} was built by another version of Sverka "
+                f"({key} {found} instead of {wanted}); it must be rebuilt: add its "
+                "documents again to an empty database")
+        self.settings = stored_settings(meta)
         if settings is not None:
             check_indexing_settings(self, settings)
             self.settings = settings
@@ -364,82 +343,9 @@ class PostgresStore:
     def write_batch(self, items: Sequence[PreparedDocument | tuple[str, int]], *,
                     template: bool = False) -> list[tuple[str, str, str]]:
         """Write prepared documents in ONE transaction and classify each against what is
-        stored, as :meth:`sverka.core.index.Index.write_batch` does."""
-        out: list[tuple[str, str, str]] = []
-        stale: list[int] = []
-        rows: dict[str, list[list[np.ndarray]]] = {t: [] for t in _HASH_TABLES}
-        now = _dt.datetime.now(_dt.timezone.utc).astimezone().isoformat(timespec="seconds")
+        stored (:func:`sverka.core.store.common.write_batch`, as the file does)."""
         with self._write() as cur:
-            for item in items:
-                if isinstance(item, tuple):
-                    _, doc_id = item
-                    cur.execute("SELECT path, title FROM documents WHERE id=%s", (int(doc_id),))
-                    row = cur.fetchone()
-                    if row is None:  # removed meanwhile by someone else
-                        continue
-                    if template:
-                        cur.execute("UPDATE documents SET is_template=TRUE WHERE id=%s", (int(doc_id),))
-                    out.append(("unchanged", _py_path(row[0]) or row[1], ""))
-                    continue
-                p = item
-                name = p.path or p.title
-                same_path = None
-                if p.path is not None:
-                    cur.execute("SELECT id, sha256 FROM documents WHERE path=%s", (_db_path(p.path),))
-                    same_path = cur.fetchone()
-                if same_path and same_path[1] == p.sha256:
-                    cur.execute("UPDATE documents SET size_bytes=%s, mtime=%s, is_template=is_template OR %s "
-                                "WHERE id=%s", (p.size_bytes, p.mtime, bool(template), same_path[0]))
-                    out.append(("unchanged", name, ""))
-                    continue
-                if same_path:
-                    stale.append(int(same_path[0]))
-                    cur.execute("DELETE FROM document_data WHERE doc_id=%s", (same_path[0],))
-                    cur.execute("DELETE FROM documents WHERE id=%s", (same_path[0],))
-                cur.execute("SELECT id, path, title FROM documents WHERE sha256=%s", (p.sha256,))
-                dup = cur.fetchone()
-                if dup:
-                    if template:
-                        cur.execute("UPDATE documents SET is_template=TRUE WHERE id=%s", (dup[0],))
-                    out.append(("duplicate", name, _py_path(dup[1]) or dup[2]))
-                    continue
-                cur.execute(
-                    "INSERT INTO documents(path, title, format, sha256, chars, words, size_bytes, mtime,"
-                    " added, language, is_template, warnings, short_length)"
-                    " VALUES(%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s) RETURNING id",
-                    (_db_path(p.path), _sql_text(p.title), p.format, p.sha256, p.chars, p.words, p.size_bytes,
-                     p.mtime, now, p.language, bool(template), json.dumps([to_json(w) for w in p.warnings], ensure_ascii=False),
-                     p.short_length))
-                doc_id = cur.fetchone()[0]
-                cur.execute("INSERT INTO document_data(doc_id, text, tokens) VALUES(%s,%s,%s)",
-                            (doc_id, p.text_blob, p.tokens_blob))
-                ids = lambda a: np.full(len(a), doc_id, dtype=np.int64)  # noqa: E731
-                rows["pairs"].append([p.pairs, ids(p.pairs), p.pair_pos])
-                rows["sentences"].append([p.sentences, ids(p.sentences), p.sentence_pos])
-                rows["short_words"].append([p.short_words, ids(p.short_words)])
-                out.append(("updated" if same_path else "added", name, ""))
-            if stale:
-                for t in _HASH_TABLES:
-                    cur.execute(f"DELETE FROM {t} WHERE doc_id = ANY(%s)", (stale,))
-            for table, parts in rows.items():
-                if parts:
-                    self._copy(cur, table, [np.concatenate(c) for c in zip(*parts)])
-        return out
-
-    @staticmethod
-    def _copy(cur, table: str, columns: list[np.ndarray]) -> None:
-        """Append rows with one binary COPY (rows are unique by construction, as in SQLite)."""
-        n = len(columns[0])
-        if not n:
-            return
-        names, types = _HASH_TABLES[table]
-        order = np.lexsort(columns[::-1])  # by hash first: B-tree inserts stay local
-        columns = [c[order] for c in columns]
-        with cur.copy(f"COPY {table} ({', '.join(names)}) FROM STDIN (FORMAT BINARY)") as cp:
-            cp.write(_COPY_HEADER)
-            for k in range(0, n, _COPY_ROWS):
-                cp.write(_copy_payload([c[k:k + _COPY_ROWS] for c in columns], types).tobytes())
-            cp.write(_COPY_TRAILER)
+            return common.write_batch(_Batch(cur), items, template=template)
 
     def remove(self, ids: Iterable[int]) -> int:
         """Remove documents by id in one transaction; returns how many existed."""
@@ -542,14 +448,14 @@ class PostgresStore:
         row = self._one("SELECT text FROM document_data WHERE doc_id=%s", (int(doc_id),))
         if row is None:
             raise CollectionError(f"no document {doc_id} in the collection")
-        return _decode_text(row[0])
+        return decode_text(row[0])
 
     def load(self, doc_id: int) -> StoredDocument:
         info = self.info(doc_id)
         row = self._one("SELECT text, tokens FROM document_data WHERE doc_id=%s", (int(doc_id),))
         if row is None:
             raise CollectionError(f"no document {doc_id} in the collection")
-        text = _decode_text(row[0])
+        text = decode_text(row[0])
         return StoredDocument(info=info, text=text, tokens=decode_tokens(bytes(row[1]), text))
 
     def pairs(self, doc_id: int) -> tuple[np.ndarray, np.ndarray]:
@@ -561,7 +467,7 @@ class PostgresStore:
     def _hash_rows(self, table: str, doc_id: int) -> tuple[np.ndarray, np.ndarray]:
         rows = self._all(f"SELECT hash, pos FROM {table} WHERE doc_id=%s ORDER BY pos, hash", (int(doc_id),))
         a = np.array(rows, dtype=np.int64).reshape(-1, 2)
-        return _u64(np.ascontiguousarray(a[:, 0])), np.ascontiguousarray(a[:, 1])
+        return u64(np.ascontiguousarray(a[:, 0])), np.ascontiguousarray(a[:, 1])
 
     def short_lengths(self, ids: Iterable[int]) -> dict[int, int]:
         ids = _ids(ids)
@@ -580,7 +486,7 @@ class PostgresStore:
         return self._postings("sentences", hashes, max_posting)
 
     def _postings(self, table: str, hashes, max_posting: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        values = np.unique(_i64(hashes)).tolist()
+        values = np.unique(i64(hashes)).tolist()
         a = np.zeros((0, 3), dtype=np.int64)
         if values:  # binary COPY out, read straight into numpy: no Python object per row
             # unnest + join rather than "hash = ANY(array)": the planner estimates a long array
@@ -596,11 +502,11 @@ class PostgresStore:
         if max_posting and len(a):
             _, inverse, counts = np.unique(a[:, 0], return_inverse=True, return_counts=True)
             a = a[counts[inverse] <= max_posting]
-        return _u64(np.ascontiguousarray(a[:, 0])), np.ascontiguousarray(a[:, 1]), np.ascontiguousarray(a[:, 2])
+        return u64(np.ascontiguousarray(a[:, 0])), np.ascontiguousarray(a[:, 1]), np.ascontiguousarray(a[:, 2])
 
     def short_candidates(self, word_hashes, *, min_shared: int = 2, limit: int = 50) -> list[tuple[int, int]]:
         """Seed 000: documents sharing at least ``min_shared`` longest-word hashes, most first."""
-        values = np.unique(_i64(word_hashes)).tolist()
+        values = np.unique(i64(word_hashes)).tolist()
         if not values or limit <= 0:
             return []
         rows = self._all(
@@ -608,3 +514,64 @@ class PostgresStore:
             "GROUP BY doc_id HAVING COUNT(DISTINCT hash) >= %s ORDER BY 2 DESC, 1 LIMIT %s",
             (values, int(min_shared), int(limit)))
         return [(int(d), int(n)) for d, n in rows]
+
+
+class _Batch:
+    """The statements of :func:`sverka.core.store.common.write_batch` on the server, inside the
+    transaction of cursor ``cur`` (holding the collection's write lock)."""
+
+    def __init__(self, cur) -> None:
+        self.cur = cur
+
+    def _one(self, sql: str, params) -> tuple | None:
+        self.cur.execute(sql, params)
+        return self.cur.fetchone()
+
+    def name_of(self, doc_id: int) -> str | None:
+        row = self._one("SELECT path, title FROM documents WHERE id=%s", (doc_id,))
+        return None if row is None else _py_path(row[0]) or row[1]
+
+    def mark_template(self, doc_id: int) -> None:
+        self.cur.execute("UPDATE documents SET is_template=TRUE WHERE id=%s", (doc_id,))
+
+    def by_path(self, path: str) -> tuple[int, str] | None:
+        return self._one("SELECT id, sha256 FROM documents WHERE path=%s", (_db_path(path),))
+
+    def refresh(self, doc_id: int, p: PreparedDocument, template: bool) -> None:
+        self.cur.execute("UPDATE documents SET size_bytes=%s, mtime=%s, is_template=is_template OR %s "
+                         "WHERE id=%s", (p.size_bytes, p.mtime, bool(template), doc_id))
+
+    def drop(self, doc_id: int) -> None:
+        self.cur.execute("DELETE FROM document_data WHERE doc_id=%s", (doc_id,))
+        self.cur.execute("DELETE FROM documents WHERE id=%s", (doc_id,))
+
+    def by_sha256(self, sha: str) -> tuple[int, str] | None:
+        row = self._one("SELECT id, path, title FROM documents WHERE sha256=%s", (sha,))
+        return None if row is None else (int(row[0]), _py_path(row[1]) or row[2])
+
+    def insert(self, p: PreparedDocument, template: bool, added: str) -> int:
+        doc_id = self._one(
+            "INSERT INTO documents(path, title, format, sha256, chars, words, size_bytes, mtime,"
+            " added, language, is_template, warnings, short_length)"
+            " VALUES(%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s) RETURNING id",
+            (_db_path(p.path), storable_text(p.title), p.format, p.sha256, p.chars, p.words, p.size_bytes,
+             p.mtime, added, p.language, bool(template),
+             json.dumps([to_json(w) for w in p.warnings], ensure_ascii=False), p.short_length))[0]
+        self.cur.execute("INSERT INTO document_data(doc_id, text, tokens) VALUES(%s,%s,%s)",
+                         (doc_id, p.text_blob, p.tokens_blob))
+        return doc_id
+
+    def drop_rows(self, ids: list[int]) -> None:
+        for t in _HASH_TABLES:
+            self.cur.execute(f"DELETE FROM {t} WHERE doc_id = ANY(%s)", (ids,))
+
+    def append_rows(self, table: str, columns: list[np.ndarray], order: np.ndarray) -> None:
+        """One binary COPY of the rows in ``order``."""
+        names, types = _HASH_TABLES[table]
+        columns = [c[order] for c in columns]
+        n = len(order)
+        with self.cur.copy(f"COPY {table} ({', '.join(names)}) FROM STDIN (FORMAT BINARY)") as cp:
+            cp.write(_COPY_HEADER)
+            for k in range(0, n, _COPY_ROWS):
+                cp.write(_copy_payload([c[k:k + _COPY_ROWS] for c in columns], types).tobytes())
+            cp.write(_COPY_TRAILER)

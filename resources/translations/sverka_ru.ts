@@ -380,6 +380,46 @@
         <translation>Очистить список</translation>
     </message>
     <message>
+        <source>Shared collection…</source>
+        <translation>Общая коллекция…</translation>
+    </message>
+    <message>
+        <source>Use a collection shared on a PostgreSQL server</source>
+        <translation>Работать с коллекцией, общей для всех, на сервере PostgreSQL</translation>
+    </message>
+    <message>
+        <source>Collection on this computer</source>
+        <translation>Коллекция на этом компьютере</translation>
+    </message>
+    <message>
+        <source>Use the collection kept on this computer</source>
+        <translation>Работать с коллекцией, которая хранится на этом компьютере</translation>
+    </message>
+    <message>
+        <source>Sverka — %n documents in the shared collection</source>
+        <translation>Сверка — документов в общей коллекции: %n</translation>
+    </message>
+    <message>
+        <source>Shared collection</source>
+        <translation>Общая коллекция</translation>
+    </message>
+    <message>
+        <source>Address of the collection on a PostgreSQL server, postgresql://user@host/database (the password is read from ~/.pgpass or the PGPASSWORD variable):</source>
+        <translation>Адрес коллекции на сервере PostgreSQL, postgresql://пользователь@сервер/база (пароль берётся из ~/.pgpass или переменной PGPASSWORD):</translation>
+    </message>
+    <message>
+        <source>This is not the address of a shared collection: %1. Write it as postgresql://user@host/database.</source>
+        <translation>Это не адрес общей коллекции: %1. Напишите его так: postgresql://пользователь@сервер/база.</translation>
+    </message>
+    <message>
+        <source>Shared collection %1</source>
+        <translation>Общая коллекция %1</translation>
+    </message>
+    <message>
+        <source>Connecting to the shared collection…</source>
+        <translation>Подключение к общей коллекции…</translation>
+    </message>
+    <message>
         <source>Sverka — %n documents in the collection</source>
         <translation>Сверка — документов в коллекции: %n</translation>
     </message>

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from sverka.core import index as ix
+from sverka.core import indexing
 from sverka.core.api import CancelToken, Collection, document_from_text
 from sverka.core.errors import CollectionError
 from sverka.core.settings import Settings
@@ -142,7 +142,7 @@ def test_unreadable_file_and_folder(coll, folder):
 
 
 def test_cancel_keeps_committed_batches_only(coll, tmp_path, monkeypatch):
-    monkeypatch.setattr(ix, "BATCH_FILES", 3)
+    monkeypatch.setattr(indexing, "BATCH_FILES", 3)
     root = tmp_path / "many"
     for i in range(10):
         write(root / f"e{i:02}.txt", essay(i))
@@ -198,7 +198,7 @@ def test_pool_add_of_a_real_folder(tmp_path, ruslit):
     """Both cores: enough text to take the process pool; ids follow the sorted file order."""
     src = sorted((ruslit / "prose" / "Chekhov").glob("*.txt"))[:12]
     with Collection(tmp_path / "c.sverka") as c:
-        s = ix.add_paths(c.index, src, workers=2)
+        s = indexing.add_paths(c.index, src, workers=2)
         assert s.added == tuple(str(p) for p in src)
         assert [c.index.find_by_path(str(p)).id for p in src] == sorted(
             c.index.find_by_path(str(p)).id for p in src)

@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from sverka.core.index import Index
+from sverka.core.store.sqlite import SQLiteStore
 
 from test_collection import essay, write
 from test_kill import run_child
@@ -29,7 +29,7 @@ def test_two_writers_at_once(tmp_path):
         assert p.returncode == 0, err
         done = json.loads(out.strip().splitlines()[-1][5:])
         assert done["failed"] == []
-    with Index(db) as index:
+    with SQLiteStore(db) as index:
         assert index.integrity_check() == "ok"
         paths = {d.path for d in index.documents()}
         for name in "ab":

@@ -347,11 +347,11 @@ def test_pool_workers_die_with_their_killed_parent(tmp_path):
         c.add_document(Document("Какой-то текст для коллекции, чтобы она была.", title="t"), template=False)
     script = (
         "import concurrent.futures as cf, multiprocessing, os, sys, time\n"
-        "from sverka.core import batch, index\n"
+        "from sverka.core import batch, workers\n"
         "from sverka.core.settings import Settings\n"
         "if __name__ == '__main__':\n"
-        "    ctx = multiprocessing.get_context(index.START_METHOD)\n"
-        "    a = cf.ProcessPoolExecutor(2, mp_context=ctx, initializer=index._worker_init, initargs=(os.getpid(),))\n"
+        "    ctx = multiprocessing.get_context(workers.START_METHOD)\n"
+        "    a = cf.ProcessPoolExecutor(2, mp_context=ctx, initializer=workers.pool_initializer, initargs=(os.getpid(),))\n"
         "    b = cf.ProcessPoolExecutor(2, mp_context=ctx, initializer=batch._init,\n"
         "                               initargs=(sys.argv[1], Settings(), os.getpid()))\n"
         "    pids = {f.result() for f in [a.submit(os.getpid) for _ in range(4)] + [b.submit(os.getpid) for _ in range(4)]}\n"
@@ -414,11 +414,12 @@ def _suspect():
 def test_a_read_only_collection_opens_for_checking_and_refuses_changes(tmp_path, monkeypatch):
     """In-process: the file is taken as not writable (what os.access says on a read-only
     medium, and to anyone but root for mode 0o444), so it is opened with mode=ro."""
-    from sverka.core import api, index
+    from sverka.core import api
+    from sverka.core.store import sqlite
     from sverka.core.document import Document
 
     db = _collection(tmp_path)
-    monkeypatch.setattr(index, "_writable", lambda path: False)
+    monkeypatch.setattr(sqlite, "_writable", lambda path: False)
     with api.Collection(db) as c:
         assert c.index.read_only
         assert c.count() == 3

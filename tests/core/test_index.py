@@ -10,11 +10,13 @@ import numpy as np
 import pytest
 
 from sverka.core.messages import message
-from sverka.core import index as ix
+from sverka.core.hashing import HASH_SEED
+from sverka.core.store import codecs, common
 from sverka.core.errors import CollectionBusy, CollectionError, CollectionVersionError
-from sverka.core.index import CollectionSettingsError, Index, PreparedDocument
+from sverka.core.store.common import CollectionSettingsError, PreparedDocument
+from sverka.core.store.sqlite import SQLiteStore
 from sverka.core.settings import Settings
-from sverka.core.text import Tokens
+from sverka.core.tokens import Tokens
 
 HIGH = 2**63 + 5  # a hash with the top bit set: must survive the signed INTEGER column
 
@@ -45,26 +47,26 @@ def prepared(name: str, shingles, *, text: str | None = None, seq2=(), words=(),
         path=f"/docs/{name}.txt" if path == "auto" else path, title=name, format="txt",
         sha256=hashlib.sha256(text.encode()).hexdigest(), chars=len(text), words=5,
         size_bytes=len(text), mtime=1.0, language="en", warnings=(),
-        text_blob=ix._encode_text(text), tokens_blob=ix.encode_tokens(tokens),
-        text_bytes=len(text), pairs=ix._i64(sh), pair_pos=np.arange(len(sh), dtype=np.int64),
-        sentences=ix._i64(np.array(seq2, dtype=np.uint64)),
+        text_blob=codecs.encode_text(text), tokens_blob=codecs.encode_tokens(tokens),
+        text_bytes=len(text), pairs=codecs.i64(sh), pair_pos=np.arange(len(sh), dtype=np.int64),
+        sentences=codecs.i64(np.array(seq2, dtype=np.uint64)),
         sentence_pos=np.arange(len(seq2), dtype=np.int64),
-        short_words=np.unique(ix._i64(np.array(words, dtype=np.uint64))),
+        short_words=np.unique(codecs.i64(np.array(words, dtype=np.uint64))),
         short_length=len(set(words)),
     )
 
 
 @pytest.fixture
 def index(tmp_path):
-    with Index(tmp_path / "c.sverka") as i:
+    with SQLiteStore(tmp_path / "c.sverka") as i:
         yield i
 
 
 def test_tokens_blob_round_trip():
     t = make_tokens()
-    blob = ix.encode_tokens(t)
-    assert blob[0] == ix.TOKENS_FORMAT
-    back = ix.decode_tokens(blob, t.text)
+    blob = codecs.encode_tokens(t)
+    assert blob[0] == codecs.TOKENS_FORMAT
+    back = codecs.decode_tokens(blob, t.text)
     for name in ("starts", "ends", "hashes", "word_hashes", "sentence_ids", "sentence_spans"):
         a, b = getattr(t, name), getattr(back, name)
         assert a.dtype == b.dtype and np.array_equal(a, b), name
@@ -72,18 +74,18 @@ def test_tokens_blob_round_trip():
     assert (back.word_count, back.language, back.lookalike_letters, back.invisible_chars,
             back.hyphen_joins, back.warnings) == (6, "en", 1, 2, 3, (message("warning.lookalike_latin", n=6, language="en"),))
     with pytest.raises(CollectionVersionError, match="rebuild"):
-        ix.decode_tokens(bytes([99]) + blob[1:], t.text)
+        codecs.decode_tokens(bytes([99]) + blob[1:], t.text)
 
 
 def test_fresh_file_is_versioned_wal(tmp_path):
     path = tmp_path / "sub" / "c.sverka"
-    Index(path).close()
+    SQLiteStore(path).close()
     db = sqlite3.connect(path)
-    assert db.execute("PRAGMA user_version").fetchone()[0] == ix.SCHEMA_MAJOR << 16 | ix.SCHEMA_MINOR
+    assert db.execute("PRAGMA user_version").fetchone()[0] == common.SCHEMA_MAJOR << 16 | common.SCHEMA_MINOR
     assert db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
     meta = dict(db.execute("SELECT key, value FROM meta"))
     assert meta["shingle_words"] == str(Settings().shingle_words)
-    assert meta["hash_seed"] == str(ix.HASH_SEED)
+    assert meta["hash_seed"] == str(HASH_SEED)
     db.close()
 
 
@@ -96,25 +98,25 @@ def _set_version(path, value):
 
 def test_newer_major_version_refused(tmp_path):
     path = tmp_path / "c.sverka"
-    Index(path).close()
-    _set_version(path, (ix.SCHEMA_MAJOR + 1) << 16)
+    SQLiteStore(path).close()
+    _set_version(path, (common.SCHEMA_MAJOR + 1) << 16)
     with pytest.raises(CollectionVersionError, match="newer Sverka"):
-        Index(path)
+        SQLiteStore(path)
 
 
 def test_older_major_version_says_rebuild(tmp_path):
     path = tmp_path / "c.sverka"
-    Index(path).close()
-    _set_version(path, (ix.SCHEMA_MAJOR - 1) << 16 | 3)
+    SQLiteStore(path).close()
+    _set_version(path, (common.SCHEMA_MAJOR - 1) << 16 | 3)
     with pytest.raises(CollectionVersionError, match="rebuild it from the texts it keeps: sverka rebuild"):
-        Index(path)
+        SQLiteStore(path)
 
 
 def test_newer_minor_version_opens(tmp_path):
     path = tmp_path / "c.sverka"
-    Index(path).close()
-    _set_version(path, ix.SCHEMA_MAJOR << 16 | (ix.SCHEMA_MINOR + 1))
-    Index(path).close()
+    SQLiteStore(path).close()
+    _set_version(path, common.SCHEMA_MAJOR << 16 | (common.SCHEMA_MINOR + 1))
+    SQLiteStore(path).close()
 
 
 def test_minor_1_writes_nothing_that_nothing_reads_and_format_2_0_still_opens(tmp_path):
@@ -136,7 +138,7 @@ def test_minor_1_writes_nothing_that_nothing_reads_and_format_2_0_still_opens(tm
     # as Sverka 2.0 left it: its legacy rows, minor version 0
     db.execute("UPDATE documents SET minhash=?, fulltext_hash=?", (b"\1" * 8 * 84, -5))
     db.execute("INSERT INTO super_shingles VALUES(11, 1)")
-    db.execute(f"PRAGMA user_version={ix.SCHEMA_MAJOR << 16}")
+    db.execute(f"PRAGMA user_version={common.SCHEMA_MAJOR << 16}")
     db.commit()
     db.close()
     other = tmp_path / "other.txt"
@@ -151,38 +153,38 @@ def test_minor_1_writes_nothing_that_nothing_reads_and_format_2_0_still_opens(tm
 
 def test_other_hash_seed_says_rebuild(tmp_path):
     path = tmp_path / "c.sverka"
-    Index(path).close()
+    SQLiteStore(path).close()
     db = sqlite3.connect(path)
     db.execute("UPDATE meta SET value='1' WHERE key='hash_seed'")
     db.commit()
     db.close()
     with pytest.raises(CollectionVersionError, match="rebuild"):
-        Index(path)
+        SQLiteStore(path)
 
 
 def test_not_a_collection(tmp_path):
     junk = tmp_path / "junk.sverka"
     junk.write_bytes(b"this is no database at all" * 100)
     with pytest.raises(CollectionError, match="not a Sverka collection"):
-        Index(junk)
+        SQLiteStore(junk)
     other = tmp_path / "other.sqlite"
     db = sqlite3.connect(other)
     db.execute("CREATE TABLE t(x)")
     db.commit()
     db.close()
     with pytest.raises(CollectionError, match="not a Sverka collection"):
-        Index(other)
+        SQLiteStore(other)
 
 
 def test_settings_must_match_the_collection(tmp_path):
     path = tmp_path / "c.sverka"
-    Index(path, Settings(shingle_words=5)).close()
-    with Index(path) as i:  # None adopts the collection's own
+    SQLiteStore(path, Settings(shingle_words=5)).close()
+    with SQLiteStore(path) as i:  # None adopts the collection's own
         assert i.settings.shingle_words == 5
-    with Index(path, Settings(shingle_words=5, min_passage_words=20)) as i:  # not an indexing key
+    with SQLiteStore(path, Settings(shingle_words=5, min_passage_words=20)) as i:  # not an indexing key
         assert i.settings.min_passage_words == 20
     with pytest.raises(CollectionSettingsError, match="shingle_words = 5 .asked for 4."):
-        Index(path, Settings())
+        SQLiteStore(path, Settings())
 
 
 def test_write_classify_and_read_back(index):
@@ -265,7 +267,7 @@ def test_pasted_documents_have_no_path(index):
 
 def test_busy_collection_says_so(tmp_path):
     path = tmp_path / "c.sverka"
-    with Index(path) as writer, Index(path, busy_timeout=0.2) as other:
+    with SQLiteStore(path) as writer, SQLiteStore(path, busy_timeout=0.2) as other:
         with writer.transaction():
             with pytest.raises(CollectionBusy, match="collection is busy: another Sverka is writing to it"):
                 other.write_batch([prepared("a", [1])])
@@ -287,7 +289,7 @@ def test_failed_batch_leaves_index_unchanged(index, monkeypatch):
 
 def test_read_only_collection_says_so(tmp_path, monkeypatch):
     path = tmp_path / "c.sverka"
-    with Index(path) as index:
+    with SQLiteStore(path) as index:
         index.write_batch([prepared("a", [1])])
         index._db.execute("PRAGMA query_only=ON")  # stands in for a read-only file (root ignores modes)
         with pytest.raises(CollectionError, match="read-only"):
@@ -301,10 +303,10 @@ def test_tokens_of_format_1_still_read():
     import zlib
 
     t = make_tokens()
-    blob = ix.encode_tokens(t)
+    blob = codecs.encode_tokens(t)
     assert blob[0] == 2 and len(blob) > 7 * 4
     old = bytes([1]) + zlib.compress(blob[1:])
-    back = ix.decode_tokens(old, t.text)
+    back = codecs.decode_tokens(old, t.text)
     for name in ("starts", "ends", "hashes", "word_hashes", "sentence_ids", "sentence_spans"):
         assert np.array_equal(getattr(t, name), getattr(back, name)), name
     assert struct.unpack_from("<I", blob, 1)[0] == len(t.starts), "raw little-endian arrays"
@@ -312,13 +314,13 @@ def test_tokens_of_format_1_still_read():
 
 def test_collection_of_tokens_format_1_opens(tmp_path):
     path = tmp_path / "old.sverka"
-    with Index(path) as i:
+    with SQLiteStore(path) as i:
         with i.transaction() as db:
             db.execute("UPDATE meta SET value='1' WHERE key='tokens_format'")
-    with Index(path) as i:
+    with SQLiteStore(path) as i:
         assert i.count() == 0
-    with Index(path) as i:
+    with SQLiteStore(path) as i:
         with i.transaction() as db:
             db.execute("UPDATE meta SET value='9' WHERE key='tokens_format'")
     with pytest.raises(CollectionVersionError, match="rebuild"):
-        Index(path)
+        SQLiteStore(path)

@@ -13,23 +13,24 @@ import time
 
 import pytest
 
-from sverka.core.index import Index
+from sverka.core.store.sqlite import SQLiteStore
 
 from test_collection import essay, write
 
 CHILD = textwrap.dedent("""
     import json, sys
-    from sverka.core import index as ix
+    from sverka.core import indexing
+    from sverka.core.store.sqlite import SQLiteStore
 
     if __name__ == "__main__":
         db, folder, batch, workers = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
-        ix.BATCH_FILES = batch
-        idx = ix.Index(db)
+        indexing.BATCH_FILES = batch
+        idx = SQLiteStore(db)
 
         def on_commit(statuses):
             print("COMMIT " + json.dumps([name for _, name, _ in statuses]), flush=True)
 
-        summary = ix.add_paths(idx, [folder], workers=workers, on_commit=on_commit)
+        summary = indexing.add_paths(idx, [folder], workers=workers, on_commit=on_commit)
         print("DONE " + json.dumps({"added": len(summary.added), "failed": summary.failed}), flush=True)
 """)
 
@@ -69,13 +70,13 @@ def test_sigkill_mid_add_keeps_committed_batches(tmp_path):
         proc.wait(timeout=30)
     assert proc.returncode == -signal.SIGKILL, proc.stderr.read()
     assert len(committed) == 12
-    with Index(db) as index:
+    with SQLiteStore(db) as index:
         assert index.integrity_check() == "ok"
         stored = {d.path for d in index.documents()}
         assert set(committed) <= stored
         assert len(stored) < 150
         # ... and the collection goes on: the rest is added, the committed ones are unchanged
-        from sverka.core.index import add_paths
+        from sverka.core.indexing import add_paths
 
         s = add_paths(index, [folder], workers=1)
         assert set(committed) <= set(s.unchanged) and index.count() == 150

@@ -115,12 +115,12 @@ def _collection_of_essays(db: Path) -> None:
 
 def test_the_window_checks_against_a_read_only_collection_and_says_why_it_cannot_add(
         qtbot, tmp_path, prefs, monkeypatch):
-    from sverka.core import index
+    from sverka.core.store import sqlite
 
     db = tmp_path / "ro" / "class.sverka"
     db.parent.mkdir()
     _collection_of_essays(db)
-    monkeypatch.setattr(index, "_writable", lambda path: False)  # what a read-only medium gives
+    monkeypatch.setattr(sqlite, "_writable", lambda path: False)  # what a read-only medium gives
     w = _window_on(qtbot, tmp_path, prefs, db)
     try:
         assert len(w.documents) == 3

@@ -20,7 +20,8 @@ from sverka.gui import i18n
 TIMEOUT = 60000
 #: Words that are the same in both languages: formats, units, Unicode names, keys.
 NAMES = {"PDF", "HTML", "SHA", "NUL", "FFFD", "UTF", "UTC", "Ctrl", "Shift", "MinHash", "txt", "docx",
-         "TXT", "MD", "DOCX", "ODT", "RTF"}  # file formats as the collection lists them
+         "TXT", "MD", "DOCX", "ODT", "RTF",  # file formats as the collection lists them
+         "PostgreSQL"}  # the server of a shared collection
 
 
 

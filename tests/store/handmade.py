@@ -9,9 +9,9 @@ import sqlite3
 
 import numpy as np
 
-from sverka.core import index as ix
-from sverka.core.index import PreparedDocument
-from sverka.core.text import Tokens
+from sverka.core.store import codecs
+from sverka.core.store.common import PreparedDocument
+from sverka.core.tokens import Tokens
 
 HIGH = 2**63 + 5  # a hash with the top bit set: must survive the signed 64-bit column
 
@@ -39,11 +39,11 @@ def prepared(name: str, shingles, *, text: str | None = None, seq2=(), words=(),
         path=f"/docs/{name}.txt" if path == "auto" else path, title=name, format="txt",
         sha256=hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest(), chars=len(text), words=5,
         size_bytes=len(text), mtime=1.0, language="en", warnings=(),
-        text_blob=ix._encode_text(text), tokens_blob=ix.encode_tokens(make_tokens()),
-        text_bytes=len(text), pairs=ix._i64(sh), pair_pos=np.arange(len(sh), dtype=np.int64),
-        sentences=ix._i64(np.array(seq2, dtype=np.uint64)),
+        text_blob=codecs.encode_text(text), tokens_blob=codecs.encode_tokens(make_tokens()),
+        text_bytes=len(text), pairs=codecs.i64(sh), pair_pos=np.arange(len(sh), dtype=np.int64),
+        sentences=codecs.i64(np.array(seq2, dtype=np.uint64)),
         sentence_pos=np.arange(len(seq2), dtype=np.int64),
-        short_words=np.unique(ix._i64(np.array(words, dtype=np.uint64))),
+        short_words=np.unique(codecs.i64(np.array(words, dtype=np.uint64))),
         short_length=len(set(words)),
     )
 

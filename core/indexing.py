@@ -1,0 +1,298 @@
+"""Adding files to a collection: walk -> extract -> canonize -> fingerprint -> store.
+
+:func:`add_paths` walks folders (sorted, only ``SUPPORTED_SUFFIXES``, symlink loops and
+unreadable folders reported, never followed twice), runs extraction + canonization +
+fingerprints in a process pool (:mod:`sverka.core.workers`, both cores), and writes in this
+process only, through the store protocol (:meth:`sverka.core.store.Store.write_batch`), one
+transaction per batch (:data:`BATCH_TEXT_BYTES` of text or :data:`BATCH_FILES` files).
+Cancelling returns an :class:`AddSummary` with ``cancelled=True`` listing only what was
+committed (it does not raise Cancelled): the interrupted batch is dropped whole.
+
+Worker processes start with ``START_METHOD`` ("spawn", from :mod:`.workers`) everywhere, safe
+under a GUI with threads. Programs that add folders must therefore guard their main module
+(``if __name__ == "__main__":``) and a frozen bundle must call
+``multiprocessing.freeze_support()`` first thing.
+"""
+
+from __future__ import annotations
+
+import concurrent.futures as cf
+import multiprocessing
+import os
+from pathlib import Path
+from typing import TYPE_CHECKING, Iterable, Iterator
+
+import numpy as np
+
+from .document import Document
+from .errors import SverkaError
+from .files import collect as _collect
+from .messages import message
+from .progress import NEVER_CANCELLED, CancelToken, Progress, no_progress
+from .results import AddSummary
+from .settings import Settings
+from .store.codecs import encode_text, encode_tokens, i64
+from .store.common import PreparedDocument
+from .tokens import Tokens
+from .workers import START_METHOD, default_workers, pool_initializer, trim_memory
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .store import Store
+
+__all__ = ["BATCH_FILES", "BATCH_TEXT_BYTES", "add_document", "add_paths", "prepare"]
+
+BATCH_TEXT_BYTES = 1_000_000  # UTF-8 bytes of extracted text per committed batch (texts and tokens are stored uncompressed)
+BATCH_FILES = 50
+
+
+def prepare(doc: Document, tokens: Tokens, fp, *, size_bytes: int = 0,
+            mtime: float | None = None, path: str | None = None, added: str | None = None) -> PreparedDocument:
+    """Pack a document, its tokens and its :class:`~sverka.core.fingerprints.DocumentFingerprints`
+    for :meth:`~sverka.core.store.Store.write_batch`. ``added``: the date of adding to keep
+    (a rebuild); None means now."""
+    words = fp.long_words
+    short = np.unique(i64(words))
+    text_utf8 = len(doc.text.encode("utf-8", "surrogatepass"))
+    path = path if path is not None else doc.path
+    return PreparedDocument(
+        path=path, title=doc.title or (Path(path).name if path else "Untitled"),
+        format=doc.format, sha256=doc.sha256, chars=len(doc.text), words=int(tokens.word_count),
+        size_bytes=int(size_bytes or text_utf8), mtime=mtime, language=tokens.language,
+        warnings=tuple(doc.warnings) + tuple(w for w in tokens.warnings if w not in doc.warnings),
+        text_blob=encode_text(doc.text), tokens_blob=encode_tokens(tokens), text_bytes=text_utf8,
+        pairs=i64(fp.pair_hashes).copy(),
+        pair_pos=np.asarray(fp.pair_positions, dtype=np.int64).copy(),
+        sentences=i64(fp.sentence_keys).copy(),
+        sentence_pos=np.asarray(fp.sentence_key_positions, dtype=np.int64).copy(), short_words=short,
+        short_length=len(short), added=added,
+    )
+
+
+def _prepare_file(path: str, size: int, mtime: float, settings: Settings) -> tuple[str, object]:
+    """Extract, canonize and fingerprint one file: ``("ok", PreparedDocument)`` or ``("failed", reason)``.
+
+    Runs in a worker process; never raises for a bad file (the batch goes on).
+    """
+    from .errors import ExtractError
+    from .extract import extract
+    from .fingerprints import fingerprint_document
+    from .text import canonize
+
+    try:
+        doc = extract(path)
+        tokens = canonize(doc.text, drop_adjectives=settings.drop_adjectives)
+        fp = fingerprint_document(tokens, settings)
+        return "ok", prepare(doc, tokens, fp, size_bytes=size, mtime=mtime, path=path)
+    except ExtractError as e:
+        return "failed", e.message
+    except SverkaError as e:
+        return "failed", message("error.unreadable", detail=str(e))
+    except OSError as e:
+        return "failed", message("error.unreadable", detail=f"cannot read: {e.strerror or e}")
+    except MemoryError:
+        return "failed", message("error.too_much_memory")
+    except RecursionError:
+        return "failed", message("error.too_deep")
+    except Exception as e:  # a bug in Sverka: one file must not stop the batch
+        return "failed", message("error.bug", detail=f"{type(e).__name__}: {e}")
+
+
+def _prepare_file_in_worker(path: str, size: int, mtime: float, settings: Settings) -> tuple[str, object]:
+    """:func:`_prepare_file` under the time limit, then hand the file's memory back to the
+    system, so two workers do not both sit at the high-water mark of the largest file.
+
+    A file over the time limit ends this worker (a C-level loop cannot be interrupted
+    otherwise); the pool retries it alone and reports it with the limits."""
+    import threading
+
+    from .workers import read_limits
+
+    done = threading.Event()
+
+    def watchdog() -> None:
+        if not done.wait(read_limits()[1]):
+            os._exit(3)
+
+    threading.Thread(target=watchdog, daemon=True).start()
+    try:
+        return _prepare_file(path, size, mtime, settings)
+    finally:
+        done.set()
+        trim_memory()
+
+
+
+
+def _prepared(jobs: list[tuple[str, int, float]], settings: Settings, workers: int
+              ) -> Iterator[tuple[tuple[str, int, float], str, object]]:
+    """Yield ``(job, status, payload)`` for every job, in order; a pool when ``workers > 1``.
+
+    At most ``3 * workers`` files are in flight, so memory stays bounded. A worker that dies
+    (a crash in a reader) costs a new pool; the file is then retried alone, and reported
+    as failed if it kills that one too. Closing the generator stops the pool at once.
+    """
+    from .errors import ExtractError
+    from .workers import memory_message, read_limits, shared_sandbox
+
+    if workers <= 1:  # the warm sandboxed reader: no pool start-up for a few files
+        sandbox = shared_sandbox()
+        for job in jobs:
+            try:
+                result = sandbox.call("prepare", *job, settings)
+            except ExtractError as e:
+                result = ("failed", e.message)
+            except SverkaError as e:
+                result = ("failed", message("error.unreadable", detail=str(e)))
+            yield (job, *result)
+        return
+    from collections import deque
+    from concurrent.futures.process import BrokenProcessPool
+
+    ctx = multiprocessing.get_context(START_METHOD)
+    todo = deque(jobs)
+    pool = cf.ProcessPoolExecutor(workers, mp_context=ctx, initializer=pool_initializer, initargs=(os.getpid(),))
+    pending: deque = deque()
+    solo = False  # after a crash: run the next file alone to find the culprit
+    crashes = 0
+    try:
+        while todo or pending:
+            if crashes >= 3:  # the pool itself cannot work here: go on in this process
+                pool.shutdown(wait=False, cancel_futures=True)
+                todo.extendleft(reversed([j for j, _ in pending]))
+                pending.clear()
+                yield from _prepared(list(todo), settings, 1)
+                return
+            while todo and len(pending) < (1 if solo else 3 * workers):
+                job = todo.popleft()
+                pending.append((job, pool.submit(_prepare_file_in_worker, *job, settings)))
+            job, fut = pending.popleft()
+            try:
+                status, payload = fut.result()
+            except BrokenProcessPool:
+                crashes += 1
+                pool.shutdown(wait=False, cancel_futures=True)
+                pool = cf.ProcessPoolExecutor(workers, mp_context=ctx, initializer=pool_initializer, initargs=(os.getpid(),))
+                if solo:
+                    status, payload = "failed", message("error.too_large", detail=memory_message(read_limits()[0]))
+                    solo = False
+                else:
+                    todo.extendleft(reversed([job] + [j for j, _ in pending]))
+                    pending.clear()
+                    solo = True
+                    continue
+            else:
+                solo = False
+            yield job, status, payload
+    finally:  # wait for idle workers to exit; after a cancel do not wait for busy ones
+        pool.shutdown(wait=not (todo or pending), cancel_futures=True)
+
+
+def add_paths(index: Store, paths: Iterable[str | Path], *, template: bool = False,
+              progress: Progress = no_progress, cancel: CancelToken = NEVER_CANCELLED,
+              workers: int | None = None, on_commit=None, follow_links: bool = False) -> AddSummary:
+    """Add files and folders to the collection ``index`` (a store); see the module docstring.
+
+    ``progress(done, total, message)`` is called once per file. ``cancel`` is checked between
+    files: the batch being prepared is dropped and the summary (``cancelled=True``) lists
+    only what earlier batches committed. ``on_commit(statuses)`` is called after each commit
+    (tests use it). Raises CollectionBusy if another writer holds the collection too long.
+    """
+    index.require_writable()
+    settings = index.settings
+    failed: list[tuple[str, str]] = []
+    progress(0, 0, "phase.looking_for_files")
+    files = _collect(paths, failed, follow_links=follow_links)
+    total = len(files)
+    done = 0
+    res: dict[str, list] = {"added": [], "updated": [], "unchanged": [], "duplicate": []}
+
+    def commit(items: list, batch_failed: list) -> None:
+        statuses = index.write_batch(items, template=template) if items else []
+        for status, name, detail in statuses:
+            res[status].append((name, detail) if status == "duplicate" else name)
+        failed.extend(batch_failed)
+        items.clear()  # the batch's arrays go now, and their pages back to the system
+        trim_memory()
+        if on_commit is not None:
+            on_commit(statuses)
+
+    def summary(cancelled: bool) -> AddSummary:
+        return AddSummary(added=tuple(res["added"]), updated=tuple(res["updated"]),
+                          unchanged=tuple(res["unchanged"]), duplicates=tuple(res["duplicate"]),
+                          failed=tuple(failed), cancelled=cancelled)
+
+    jobs: list[tuple[str, int, float]] = []
+    unchanged: list[tuple[str, int]] = []
+    u_paths: list[str] = []
+    for path, size, mtime in files:
+        known = index.stat_of(path)
+        if known is not None and known[1] == size and known[2] == mtime:
+            unchanged.append(("unchanged", known[0]))
+            u_paths.append(path)
+        else:
+            jobs.append((path, size, mtime))
+    if unchanged:
+        if cancel.cancelled:
+            return summary(True)
+        if template:
+            commit(unchanged, [])
+        else:
+            res["unchanged"].extend(u_paths)
+        done = len(unchanged)
+        progress(done, total, "phase.unchanged_skipped")
+
+    if workers is None:
+        big = len(jobs) >= 4 and sum(j[1] for j in jobs) >= 1_000_000
+        workers = default_workers() if big else 1
+    batch: list[PreparedDocument] = []
+    batch_failed: list[tuple[str, str]] = []
+    batch_bytes = 0
+    gen = _prepared(jobs, settings, workers)
+    try:
+        for (path, _, _), status, payload in gen:
+            if cancel.cancelled:
+                return summary(True)
+            done += 1
+            if status == "ok":
+                batch.append(payload)
+                batch_bytes += payload.text_bytes
+            else:
+                batch_failed.append((path, payload))
+            progress(done, total, os.path.basename(path))
+            if batch_bytes >= BATCH_TEXT_BYTES or len(batch) + len(batch_failed) >= BATCH_FILES:
+                commit(batch, batch_failed)
+                batch, batch_failed, batch_bytes = [], [], 0
+        if cancel.cancelled:
+            return summary(True)
+        commit(batch, batch_failed)
+    finally:
+        gen.close()
+    if res["added"] or res["updated"]:
+        index.analyze()
+    return summary(False)
+
+
+def add_document(index: Store, doc: Document, *, template: bool = False) -> AddSummary:
+    """Add one already extracted document (pasted text) in one transaction."""
+    from .fingerprints import fingerprint_document
+    from .text import canonize
+
+    index.require_writable()
+
+    tokens = canonize(doc.text, drop_adjectives=index.settings.drop_adjectives)
+    fp = fingerprint_document(tokens, index.settings)
+    size = len(doc.text.encode("utf-8", "surrogatepass"))
+    if doc.path is not None:
+        try:
+            st = os.stat(doc.path)
+            size, mtime = st.st_size, st.st_mtime
+        except OSError:
+            mtime = None
+    else:
+        mtime = None
+    p = prepare(doc, tokens, fp, size_bytes=size, mtime=mtime,
+                path=os.path.abspath(doc.path) if doc.path else None)
+    (status, name, detail), = index.write_batch([p], template=template)
+    if status == "duplicate":
+        return AddSummary(duplicates=((name, detail),))
+    return AddSummary(**{status: (name,)})

@@ -1,0 +1,680 @@
+"""The embedded collection: one SQLite file (the default store).
+
+File format
+-----------
+* ``PRAGMA user_version`` = ``SCHEMA_MAJOR << 16 | SCHEMA_MINOR`` (:mod:`.common`). A file of a
+  newer major version is refused (:class:`~sverka.core.errors.CollectionVersionError`: "update
+  Sverka"); an older major version is refused with "rebuild the collection"; minor versions are
+  compatible both ways. Minor 1 stopped computing what nothing read: a document's min-hash
+  signature, super- and mega-shingles and full-text hash (the check compares SHA-256 and
+  passages). Their columns and tables stay in the schema, written empty (``minhash`` ``x''``,
+  ``fulltext_hash`` 0, no super/mega rows), so a collection of either minor version opens and
+  is written by both.
+* WAL journal, ``synchronous=NORMAL``, a busy timeout (10 s by default) after which
+  :class:`~sverka.core.errors.CollectionBusy` says "collection is busy: another Sverka is
+  writing to it". Every write is one ``BEGIN IMMEDIATE`` transaction
+  (:meth:`SQLiteStore.transaction`); adding files commits one transaction per batch, so a
+  cancelled or killed add leaves the collection exactly as it was after the last committed batch.
+* ``meta`` (key, value) holds every parameter the stored hashes depend on:
+  ``shingle_words``, ``winnow_window``, ``minhash_functions``, ``drop_adjectives``,
+  ``hash_seed``, ``canon_version``, ``fingerprint_version``, ``tokens_format``. Opening with
+  other *settings* raises :class:`~.common.CollectionSettingsError` naming both values (open
+  with ``settings=None`` to adopt the collection's own); a different seed or canonization /
+  fingerprint version raises CollectionNeedsRebuild ("rebuild the collection").
+* Tables (hashes are uint64 stored as the same 64 bits in a signed INTEGER, :func:`.codecs.i64`)::
+
+    documents(id, path UNIQUE, title, format, sha256 UNIQUE, chars, words, size_bytes, mtime,
+              added ISO-8601, language, is_template, warnings JSON,
+              fulltext_hash (0 since 2.1), short_length, minhash BLOB (empty since 2.1))
+    document_data(doc_id, text BLOB UTF-8, tokens BLOB: see sverka.core.store.codecs)
+    pairs(hash, doc_id, pos)             pair keys (sverka.core.candidates); pos = first token index
+    sentences(hash, doc_id, pos)         sentence keys (SH of sentences of >= 3 tokens); pos likewise
+    short_words(hash, doc_id)            seed 000: hashes of the longest distinct words
+    super_shingles(hash, doc_id), mega_shingles(hash, doc_id)   written by format 2.0 only
+
+  The hash tables are ``WITHOUT ROWID`` with the hash first in the primary key, so every
+  candidate query reads one index only.
+
+The operations are the store protocol's (:class:`sverka.core.store.Store`); candidate queries
+are one grouped query each, chunked only if the IN list exceeds SQLite's variable limit.
+Besides them: :meth:`SQLiteStore.transaction` (tests), ``read_only`` and :func:`read_old_rows`,
+which reads a file :func:`sverka.core.rebuild.rebuild` must rebuild, document by document.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import sqlite3
+import struct
+import zlib
+from pathlib import Path
+from typing import Iterable, Iterator, Sequence
+
+import numpy as np
+
+from ..errors import (CollectionBusy, CollectionDamaged, CollectionError, CollectionNeedsRebuild, CollectionReadOnly,
+                      CollectionVersionError)
+from ..messages import Message, to_json
+from ..results import DocumentInfo
+from ..settings import Settings
+from . import common
+from .codecs import decode_text, decode_tokens, i64, u64
+from .common import (BUSY_TIMEOUT, SCHEMA_MAJOR, SCHEMA_MINOR, PreparedDocument, StoredDocument,
+                     check_indexing_settings, damaged_message, indexing_meta, other_version, read_only_message,
+                     storable_text, stored_settings, versions)
+
+__all__ = ["SQLiteStore", "read_old_rows"]
+
+#: Rows handed to SQLite per executemany call when a batch is written.
+_ROWS_PER_CALL = 16_384
+
+_SCHEMA = """
+CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE documents(
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    path TEXT UNIQUE,
+    title TEXT NOT NULL,
+    format TEXT NOT NULL,
+    sha256 TEXT NOT NULL UNIQUE,
+    chars INTEGER NOT NULL,
+    words INTEGER NOT NULL,
+    size_bytes INTEGER NOT NULL,
+    mtime REAL,
+    added TEXT NOT NULL,
+    language TEXT NOT NULL,
+    is_template INTEGER NOT NULL DEFAULT 0,
+    warnings TEXT NOT NULL DEFAULT '[]',
+    fulltext_hash INTEGER NOT NULL,
+    short_length INTEGER NOT NULL,
+    minhash BLOB NOT NULL);
+CREATE INDEX documents_fulltext ON documents(fulltext_hash);
+CREATE TABLE document_data(
+    doc_id INTEGER PRIMARY KEY REFERENCES documents(id),
+    text BLOB NOT NULL,
+    tokens BLOB NOT NULL);
+CREATE TABLE pairs(hash INTEGER NOT NULL, doc_id INTEGER NOT NULL, pos INTEGER NOT NULL,
+    PRIMARY KEY(hash, doc_id, pos)) WITHOUT ROWID;
+CREATE TABLE sentences(hash INTEGER NOT NULL, doc_id INTEGER NOT NULL, pos INTEGER NOT NULL,
+    PRIMARY KEY(hash, doc_id, pos)) WITHOUT ROWID;
+CREATE TABLE short_words(hash INTEGER NOT NULL, doc_id INTEGER NOT NULL,
+    PRIMARY KEY(hash, doc_id)) WITHOUT ROWID;
+CREATE TABLE super_shingles(hash INTEGER NOT NULL, doc_id INTEGER NOT NULL,
+    PRIMARY KEY(hash, doc_id)) WITHOUT ROWID;
+CREATE TABLE mega_shingles(hash INTEGER NOT NULL, doc_id INTEGER NOT NULL,
+    PRIMARY KEY(hash, doc_id)) WITHOUT ROWID;
+"""
+_HASH_TABLES = ("pairs", "sentences", "short_words", "super_shingles", "mega_shingles")
+_INFO_COLUMNS = "id, path, title, format, chars, words, size_bytes, added, sha256, is_template"
+
+
+def _busy(e: sqlite3.OperationalError) -> bool:
+    msg = str(e).lower()
+    return "locked" in msg or "busy" in msg
+
+
+def _sql_path(path):
+    """A path as SQLite stores it: text, or the OS bytes (a BLOB) for a name that is not UTF-8
+    (Python holds those as lone surrogates, which SQLite cannot encode)."""
+    if path is None:
+        return None
+    path = os.fspath(path)
+    try:
+        path.encode("utf-8")
+    except UnicodeEncodeError:
+        return os.fsencode(path)
+    return path
+
+
+def _py_path(value):
+    """A stored path back as Python's str (bytes decoded the way the OS names are)."""
+    return os.fsdecode(value) if isinstance(value, bytes) else value
+
+
+def _info(row) -> DocumentInfo:
+    return DocumentInfo(id=row[0], path=_py_path(row[1]), title=row[2], format=row[3], chars=row[4],
+                        words=row[5], size_bytes=row[6], added=row[7], sha256=row[8],
+                        is_template=bool(row[9]))
+
+
+def _damage(e: sqlite3.Error) -> bool:
+    """Whether an SQLite error means the file's contents are damaged (not busy, full, ...)."""
+    if not isinstance(e, sqlite3.OperationalError):
+        return isinstance(e, sqlite3.DatabaseError)
+    msg = str(e).lower()
+    return any(w in msg for w in ("decode", "malformed", "no such table", "no such column", "corrupt"))
+
+
+class _ReadOnlyFile(Exception):
+    """Opening for writing met a read-only file or medium (retried read-only)."""
+
+
+def _writable(path: Path) -> bool:
+    """Whether Sverka may write the collection file and make its journal beside it."""
+    try:
+        return os.access(path, os.W_OK) and os.access(path.parent, os.W_OK)
+    except (OSError, ValueError):
+        return False
+
+
+def _error(cls, m: Message):
+    """An exception of class ``cls`` carrying message ``m`` (English as its ``str``)."""
+    return cls(str(m), message=m)
+
+
+class SQLiteStore:
+    """One collection file. Not thread-safe: use it from one thread (the GUI's writer thread).
+
+    ``settings=None`` adopts the collection's stored indexing parameters (a new collection
+    takes the defaults); explicit settings must agree with a collection built earlier, or
+    :class:`CollectionSettingsError` names the difference.
+    """
+
+    def __init__(self, path: str | Path, settings: Settings | None = None, *,
+                 busy_timeout: float = BUSY_TIMEOUT) -> None:
+        self.path = Path(path)
+        self.busy_timeout = busy_timeout
+        #: Opened for reading only (a read-only medium or file): checks work, changes raise
+        #: CollectionReadOnly.
+        self.read_only = self.path.exists() and not _writable(self.path)
+        if not self.read_only:
+            try:
+                self.path.parent.mkdir(parents=True, exist_ok=True)
+            except OSError as e:
+                raise CollectionError(f"cannot create the folder of the collection {self.path}: {e.strerror}") from e
+        try:
+            self._db = self._connect_read_only() if self.read_only else sqlite3.connect(
+                str(self.path), timeout=busy_timeout, isolation_level=None, check_same_thread=False)
+        except sqlite3.Error as e:
+            raise CollectionError(f"cannot open the collection {self.path}: {e}") from e
+        try:
+            self._setup(settings)
+        except _ReadOnlyFile:  # writing the journal mode failed: the file or medium is read-only
+            self._db.close()
+            self.read_only = True
+            try:
+                self._db = self._connect_read_only()
+            except sqlite3.Error as e:
+                raise CollectionError(f"cannot open the collection {self.path}: {e}") from e
+            try:
+                self._setup(settings)
+            except BaseException:
+                self._db.close()
+                raise
+        except BaseException:
+            self._db.close()
+            raise
+        self._variable_limit = max(100, self._db.getlimit(sqlite3.SQLITE_LIMIT_VARIABLE_NUMBER) - 10)
+
+    # ---- opening
+
+    def _connect_read_only(self) -> sqlite3.Connection:
+        """A read-only connection: ``mode=ro``, or ``immutable=1`` where SQLite cannot even
+        make the shared-memory file of the write-ahead log (a read-only medium)."""
+        uri = self.path.absolute().as_uri() + "?mode=ro"  # percent-encoded from the name's bytes
+        db = sqlite3.connect(uri, uri=True, timeout=self.busy_timeout, isolation_level=None,
+                             check_same_thread=False)
+        try:
+            db.execute("SELECT count(*) FROM sqlite_master").fetchone()
+            return db
+        except sqlite3.OperationalError:
+            db.close()
+        return sqlite3.connect(uri.replace("mode=ro", "immutable=1"), uri=True, timeout=self.busy_timeout,
+                               isolation_level=None, check_same_thread=False)
+
+    def require_writable(self) -> None:
+        """Raise CollectionReadOnly when the collection was opened read-only."""
+        if self.read_only:
+            raise _error(CollectionReadOnly, read_only_message(self.path))
+
+    def _setup(self, settings: Settings | None) -> None:
+        db = self._db
+        try:
+            db.execute(f"PRAGMA busy_timeout={int(self.busy_timeout * 1000)}")
+            db.execute("PRAGMA foreign_keys=OFF")
+            version = db.execute("PRAGMA user_version").fetchone()[0]
+            if version == 0:
+                if self.read_only:
+                    raise CollectionError(f"{self.path} is not a Sverka collection (and it is read-only)")
+                with self.transaction():
+                    self._create(settings or Settings())
+            else:
+                self._check_version(version)
+            if not self.read_only:
+                mode = db.execute("PRAGMA journal_mode=WAL").fetchone()[0]
+                if str(mode).lower() != "wal":
+                    raise CollectionError(f"the collection {self.path} cannot use a write-ahead log "
+                                          f"(journal mode {mode}); is it on a network drive?")
+                db.execute("PRAGMA synchronous=NORMAL")
+            db.execute("PRAGMA cache_size=-8192")  # 8 MB
+            db.execute("PRAGMA temp_store=MEMORY")
+            meta = dict(db.execute("SELECT key, value FROM meta").fetchall())
+        except sqlite3.OperationalError as e:
+            if _busy(e):
+                raise self._busy_error() from e
+            if not self.read_only and ("readonly" in str(e).lower() or "read-only" in str(e).lower()):
+                raise _ReadOnlyFile() from e
+            if _damage(e):
+                raise _error(CollectionDamaged, damaged_message(self.path, f"a part of the file ({e})")) from e
+            raise CollectionError.of("error.cannot_open_collection", path=str(self.path), detail=str(e)) from e
+        except sqlite3.DatabaseError as e:
+            raise CollectionError.of("error.not_a_collection", path=str(self.path), detail=str(e)) from e
+        other = other_version(meta)
+        if other is not None:
+            key, found, wanted = other
+            raise CollectionNeedsRebuild.of("error.collection_other_version", path=str(self.path), key=key,
+                                            found=found, wanted=wanted)
+        try:
+            stored = stored_settings(meta)
+        except (ValueError, TypeError) as e:
+            raise _error(CollectionDamaged, damaged_message(self.path, f"the stored settings ({e})")) from e
+        self.settings = stored
+        if settings is not None:
+            check_indexing_settings(self, settings)
+            self.settings = settings
+
+    def _create(self, settings: Settings) -> None:
+        db = self._db
+        # Another process may have created it while we waited for the write lock.
+        version = db.execute("PRAGMA user_version").fetchone()[0]
+        if version != 0:
+            self._check_version(version)
+            return
+        tables = db.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]
+        if tables:
+            raise CollectionError(f"{self.path} is an SQLite file but not a Sverka collection")
+        for stmt in _SCHEMA.split(";"):
+            if stmt.strip():
+                db.execute(stmt)
+        meta = {**versions(), **indexing_meta(settings)}
+        db.executemany("INSERT INTO meta(key, value) VALUES(?, ?)", sorted(meta.items()))
+        db.execute(f"PRAGMA user_version={SCHEMA_MAJOR << 16 | SCHEMA_MINOR}")
+
+    def _check_version(self, version: int) -> None:
+        major, minor = version >> 16, version & 0xFFFF
+        if major > SCHEMA_MAJOR:
+            raise CollectionVersionError.of("error.collection_newer", path=str(self.path), found=f"{major}.{minor}",
+                                            reads=f"{SCHEMA_MAJOR}.x")
+        if major < SCHEMA_MAJOR:
+            raise CollectionNeedsRebuild.of("error.collection_older", path=str(self.path), found=f"{major}.{minor}")
+
+    def _busy_error(self) -> CollectionBusy:
+        return CollectionBusy.of("error.collection_busy", path=str(self.path))
+
+    def close(self) -> None:
+        if self._db is not None:
+            self._db.close()
+            self._db = None
+
+    def __enter__(self) -> "SQLiteStore":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    @contextlib.contextmanager
+    def transaction(self) -> Iterator[sqlite3.Connection]:
+        """``BEGIN IMMEDIATE`` ... ``COMMIT``; ``ROLLBACK`` on any exception (Cancelled too).
+
+        Waits up to the busy timeout for another writer, then raises CollectionBusy.
+        """
+        self.require_writable()
+        db = self._db
+        try:
+            db.execute("BEGIN IMMEDIATE")
+        except sqlite3.OperationalError as e:
+            err = self._user_error(e)
+            if err is e:
+                raise
+            raise err from e
+        try:
+            yield db
+            db.execute("COMMIT")
+        except BaseException as e:
+            if db.in_transaction:  # SQLite may have rolled back already (disk full, I/O error)
+                db.execute("ROLLBACK")
+            err = self._user_error(e) if isinstance(e, sqlite3.OperationalError) else e
+            if err is e:
+                raise
+            raise err from e
+
+    def _user_error(self, e: sqlite3.OperationalError) -> Exception:
+        """The error to show for an SQLite failure the user can act on; ``e`` itself otherwise."""
+        msg = str(e).lower()
+        if _busy(e):
+            return self._busy_error()
+        if "full" in msg:
+            return CollectionError.of("error.disk_full", path=str(self.path))
+        if "readonly" in msg or "read-only" in msg:
+            return CollectionError.of("error.read_only", path=str(self.path))
+        if "disk i/o" in msg:
+            return CollectionError.of("error.disk_failed", path=str(self.path))
+        return e
+
+    # ---- writing
+
+    def write_batch(self, items: Sequence[PreparedDocument | tuple[str, int]], *,
+                    template: bool = False) -> list[tuple[str, str, str]]:
+        """Write prepared documents in ONE transaction; classify each against what is stored
+        (:func:`sverka.core.store.common.write_batch`)."""
+        with self.transaction() as db:
+            return common.write_batch(_Batch(self, db), items, template=template)
+
+    def _delete_documents(self, db, ids: list[int], *, hashes: bool = True, rows_only: bool = False) -> None:
+        """Delete documents: their rows (unless rows_only) and/or their hash rows."""
+        if not ids:
+            return
+        for i in range(0, len(ids), 500):
+            chunk = ids[i:i + 500]
+            marks = ",".join("?" * len(chunk))
+            if not rows_only:
+                db.execute(f"DELETE FROM document_data WHERE doc_id IN ({marks})", chunk)
+                db.execute(f"DELETE FROM documents WHERE id IN ({marks})", chunk)
+            if hashes or rows_only:
+                for t in _HASH_TABLES:
+                    db.execute(f"DELETE FROM {t} WHERE doc_id IN ({marks})", chunk)
+
+    def remove(self, ids: Iterable[int]) -> int:
+        """Remove documents by id in one transaction; returns how many existed."""
+        ids = sorted({int(i) for i in ids})
+        if not ids:
+            return 0
+        with self.transaction() as db:
+            marks = ",".join("?" * len(ids))
+            n = db.execute(f"SELECT count(*) FROM documents WHERE id IN ({marks})", ids).fetchone()[0]
+            self._delete_documents(db, ids)
+        return n
+
+    def set_template(self, doc_id: int, template: bool) -> None:
+        with self.transaction() as db:
+            cur = db.execute("UPDATE documents SET is_template=? WHERE id=?", (int(template), int(doc_id)))
+            if cur.rowcount == 0:
+                raise CollectionError(f"no document {doc_id} in the collection")
+
+    def analyze(self) -> None:
+        """Refresh the query planner's statistics (after big adds)."""
+        try:
+            self._db.execute("PRAGMA analysis_limit=2000")  # sampled statistics: fast on big tables
+            self._db.execute("ANALYZE")
+        except sqlite3.OperationalError as e:
+            if not _busy(e):
+                raise
+
+    def integrity_check(self) -> str:
+        """``PRAGMA integrity_check``: "ok" when the file is sound."""
+        return "\n".join(r[0] for r in self._db.execute("PRAGMA integrity_check").fetchall())
+
+    # ---- reading
+
+    def count(self) -> int:
+        return self._db.execute("SELECT count(*) FROM documents").fetchone()[0]
+
+    def documents(self) -> list[DocumentInfo]:
+        """Every document, sorted by title then id."""
+        rows = self._db.execute(f"SELECT {_INFO_COLUMNS} FROM documents ORDER BY title, id").fetchall()
+        return [_info(r) for r in rows]
+
+    def info(self, doc_id: int) -> DocumentInfo:
+        row = self._db.execute(f"SELECT {_INFO_COLUMNS} FROM documents WHERE id=?", (int(doc_id),)).fetchone()
+        if row is None:
+            raise CollectionError(f"no document {doc_id} in the collection")
+        return _info(row)
+
+    def find_by_path(self, path: str | Path) -> DocumentInfo | None:
+        row = self._db.execute(f"SELECT {_INFO_COLUMNS} FROM documents WHERE path=?",
+                               (_sql_path(str(path)),)).fetchone()
+        return _info(row) if row else None
+
+    def root(self) -> str | None:
+        """The deepest folder holding every stored document that has a path (None when none
+        has): what reports show source paths relative to. The common prefix of all paths is
+        that of the smallest and the largest one."""
+        low, high = self._db.execute(
+            "SELECT min(path), max(path) FROM documents WHERE path IS NOT NULL AND typeof(path)='text'").fetchone()
+        if low is None:
+            return None
+        try:
+            common = os.path.commonpath([os.path.dirname(low), os.path.dirname(high)])
+        except ValueError:  # different drives
+            return None
+        return common or None
+
+    def ids_under(self, folder: str | Path) -> list[int]:
+        """Ids of documents whose path lies inside ``folder``."""
+        prefix = str(folder).rstrip(os.sep) + os.sep
+        rows = self._db.execute("SELECT id, path FROM documents WHERE path IS NOT NULL ORDER BY id").fetchall()
+        return [i for i, p in rows if _py_path(p).startswith(prefix)]
+
+    def stat_of(self, path: str) -> tuple[int, int, float | None] | None:
+        """``(id, size_bytes, mtime)`` stored for a path, or None."""
+        return self._db.execute("SELECT id, size_bytes, mtime FROM documents WHERE path=?",
+                                (_sql_path(path),)).fetchone()
+
+    def find_by_sha256(self, sha: str) -> int | None:
+        row = self._db.execute("SELECT id FROM documents WHERE sha256=?", (sha,)).fetchone()
+        return row[0] if row else None
+
+    def template_ids(self) -> list[int]:
+        return [r[0] for r in self._db.execute("SELECT id FROM documents WHERE is_template ORDER BY id")]
+
+    def text(self, doc_id: int) -> str:
+        try:
+            row = self._db.execute("SELECT text FROM document_data WHERE doc_id=?", (int(doc_id),)).fetchone()
+            if row is None:
+                if self._db.execute("SELECT 1 FROM documents WHERE id=?", (int(doc_id),)).fetchone() is None:
+                    raise CollectionError(f"no document {doc_id} in the collection")
+                raise ValueError("its text is missing")
+            return decode_text(row[0])
+        except (sqlite3.DatabaseError, UnicodeDecodeError, TypeError, ValueError) as e:
+            if isinstance(e, sqlite3.OperationalError) and _busy(e):
+                raise
+            raise _error(CollectionDamaged, damaged_message(self.path, self._document_name(doc_id, e))) from e
+
+    def load(self, doc_id: int) -> StoredDocument:
+        """A stored document with its text and tokens; CollectionDamaged (naming it) when its
+        stored data cannot be read."""
+        info = self.info(doc_id)
+        try:
+            row = self._db.execute("SELECT text, tokens FROM document_data WHERE doc_id=?",
+                                   (int(doc_id),)).fetchone()
+            if row is None:
+                raise ValueError("its text and tokens are missing")
+            text = decode_text(row[0])
+            tokens = decode_tokens(row[1], text)
+        except (sqlite3.DatabaseError, ValueError, TypeError, KeyError, IndexError, UnicodeDecodeError, zlib.error,
+                struct.error, MemoryError, CollectionVersionError) as e:
+            if isinstance(e, sqlite3.OperationalError) and _busy(e):
+                raise
+            raise _error(CollectionDamaged, damaged_message(self.path, self._document_name(doc_id, e, info))) from e
+        return StoredDocument(info=info, text=text, tokens=tokens)
+
+    def _document_name(self, doc_id: int, error: BaseException, info: DocumentInfo | None = None) -> str:
+        """'the stored data of "title" (path)' for messages about a damaged document."""
+        if info is None:
+            try:
+                info = self.info(doc_id)
+            except (CollectionError, sqlite3.DatabaseError):
+                info = None
+        name = f'"{info.title}" ({info.path or "pasted text"})' if info else f"document {doc_id}"
+        return f"the stored data of {name} ({type(error).__name__}: {error})"
+
+    def pairs(self, doc_id: int) -> tuple[np.ndarray, np.ndarray]:
+        """The stored pair keys of a document: (hashes uint64, token positions int64) by position."""
+        return self._hash_rows("pairs", doc_id)
+
+    def sentences(self, doc_id: int) -> tuple[np.ndarray, np.ndarray]:
+        """The stored sentence keys of a document: (hashes uint64, first tokens int64) by position."""
+        return self._hash_rows("sentences", doc_id)
+
+    def _hash_rows(self, table: str, doc_id: int) -> tuple[np.ndarray, np.ndarray]:
+        rows = self._db.execute(f"SELECT hash, pos FROM {table} WHERE doc_id=? ORDER BY pos, hash",
+                                (int(doc_id),)).fetchall()
+        a = np.array(rows, dtype=np.int64).reshape(-1, 2)
+        return u64(np.ascontiguousarray(a[:, 0])), np.ascontiguousarray(a[:, 1])
+
+    def short_lengths(self, ids: Iterable[int]) -> dict[int, int]:
+        """Seed 000 ``length`` (how many longest words were kept) of each document."""
+        ids = sorted({int(i) for i in ids})
+        out: dict[int, int] = {}
+        for i in range(0, len(ids), self._variable_limit):
+            chunk = ids[i:i + self._variable_limit]
+            out.update(self._db.execute(
+                f"SELECT id, short_length FROM documents WHERE id IN ({','.join('?' * len(chunk))})",
+                chunk).fetchall())
+        return out
+
+    def pair_postings(self, hashes, *, max_posting: int = 0) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Rows (hash uint64, doc_id int64, pos int64) of the pair keys among ``hashes``.
+
+        A hash with more than ``max_posting`` rows (0 = no limit) is skipped whole: a pair of
+        words nearly every document holds says nothing about borrowing and would only
+        multiply the work (see :mod:`sverka.core.candidates`).
+        """
+        return self._postings("pairs", hashes, max_posting)
+
+    def sentence_postings(self, hashes, *, max_posting: int = 0) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Rows (hash uint64, doc_id int64, pos int64) of the sentence keys among ``hashes``."""
+        return self._postings("sentences", hashes, max_posting)
+
+    def _postings(self, table: str, hashes, max_posting: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        values = np.unique(i64(hashes)).tolist()
+        step = self._variable_limit
+        parts = []
+        for k in range(0, len(values), step):
+            chunk = values[k:k + step]
+            rows = self._db.execute(
+                f"SELECT hash, doc_id, pos FROM {table} WHERE hash IN ({','.join('?' * len(chunk))})", chunk).fetchall()
+            if rows:
+                parts.append(np.array(rows, dtype=np.int64))
+        a = np.concatenate(parts) if parts else np.zeros((0, 3), dtype=np.int64)
+        if max_posting and len(a):
+            values, inverse, counts = np.unique(a[:, 0], return_inverse=True, return_counts=True)
+            a = a[counts[inverse] <= max_posting]
+        return u64(np.ascontiguousarray(a[:, 0])), np.ascontiguousarray(a[:, 1]), np.ascontiguousarray(a[:, 2])
+
+    def short_candidates(self, word_hashes, *, min_shared: int = 2, limit: int = 50) -> list[tuple[int, int]]:
+        """Seed 000: documents sharing at least ``min_shared`` longest-word hashes."""
+        return self._grouped("short_words", word_hashes, min_shared, limit)
+
+    def _grouped(self, table: str, hashes, min_shared: int, limit: int) -> list[tuple[int, int]]:
+        values = np.unique(i64(hashes)).tolist()
+        if not values or limit <= 0:
+            return []
+        step = self._variable_limit
+        if len(values) <= step:
+            marks = ",".join("?" * len(values))
+            return [tuple(r) for r in self._db.execute(
+                f"SELECT doc_id, COUNT(DISTINCT hash) FROM {table} WHERE hash IN ({marks}) "
+                "GROUP BY doc_id HAVING COUNT(DISTINCT hash) >= ? ORDER BY 2 DESC, 1 LIMIT ?",
+                (*values, int(min_shared), int(limit))).fetchall()]
+        counts: dict[int, int] = {}
+        for i in range(0, len(values), step):  # the chunks hold disjoint hashes: counts add up
+            chunk = values[i:i + step]
+            for doc_id, n in self._db.execute(
+                    f"SELECT doc_id, COUNT(DISTINCT hash) FROM {table} WHERE hash IN "
+                    f"({','.join('?' * len(chunk))}) GROUP BY doc_id", chunk):
+                counts[doc_id] = counts.get(doc_id, 0) + n
+        found = sorted(((d, n) for d, n in counts.items() if n >= min_shared), key=lambda x: (-x[1], x[0]))
+        return found[:limit]
+
+
+
+class _Batch:
+    """The statements of :func:`sverka.core.store.common.write_batch` on a file, inside its
+    transaction ``db``."""
+
+    def __init__(self, store: SQLiteStore, db: sqlite3.Connection) -> None:
+        self.store, self.db = store, db
+
+    def name_of(self, doc_id: int) -> str | None:
+        row = self.db.execute("SELECT path, title FROM documents WHERE id=?", (doc_id,)).fetchone()
+        return None if row is None else _py_path(row[0]) or row[1]
+
+    def mark_template(self, doc_id: int) -> None:
+        self.db.execute("UPDATE documents SET is_template=1 WHERE id=?", (doc_id,))
+
+    def by_path(self, path: str) -> tuple[int, str] | None:
+        return self.db.execute("SELECT id, sha256 FROM documents WHERE path=?", (_sql_path(path),)).fetchone()
+
+    def refresh(self, doc_id: int, p: PreparedDocument, template: bool) -> None:
+        self.db.execute("UPDATE documents SET size_bytes=?, mtime=?, is_template=is_template OR ? WHERE id=?",
+                        (p.size_bytes, p.mtime, int(template), doc_id))
+
+    def drop(self, doc_id: int) -> None:
+        self.store._delete_documents(self.db, [doc_id], hashes=False)
+
+    def by_sha256(self, sha: str) -> tuple[int, str] | None:
+        row = self.db.execute("SELECT id, path, title FROM documents WHERE sha256=?", (sha,)).fetchone()
+        return None if row is None else (row[0], _py_path(row[1]) or row[2])
+
+    def insert(self, p: PreparedDocument, template: bool, added: str) -> int:
+        cur = self.db.execute(
+            "INSERT INTO documents(path, title, format, sha256, chars, words, size_bytes, mtime,"
+            " added, language, is_template, warnings, fulltext_hash, short_length, minhash)"
+            " VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+            (_sql_path(p.path), storable_text(p.title), p.format, p.sha256, p.chars, p.words, p.size_bytes, p.mtime,
+             added, p.language, int(template), json.dumps([to_json(w) for w in p.warnings], ensure_ascii=False),
+             0, p.short_length, b""))  # legacy columns of format 2.0: see the module docstring
+        doc_id = cur.lastrowid
+        self.db.execute("INSERT INTO document_data(doc_id, text, tokens) VALUES(?,?,?)",
+                        (doc_id, p.text_blob, p.tokens_blob))
+        return doc_id
+
+    def drop_rows(self, ids: list[int]) -> None:
+        self.store._delete_documents(self.db, ids, rows_only=True)
+
+    def append_rows(self, table: str, columns: list[np.ndarray], order: np.ndarray) -> None:
+        # flat columns handed over as a zip of tolist()s: several times faster than a nested
+        # tolist(); in slices, so that the Python integers of a large batch never all exist at once
+        sql = f"INSERT INTO {table} VALUES({','.join('?' * len(columns))})"
+        for k in range(0, len(order), _ROWS_PER_CALL):
+            take = order[k : k + _ROWS_PER_CALL]
+            self.db.executemany(sql, zip(*(c[take].tolist() for c in columns)))
+
+
+def read_old_rows(path: Path, skipped: list[str]) -> tuple[int, dict[str, str], list[tuple], bool]:
+    """``(format major, meta, rows, damaged)`` of a collection file to rebuild, read one document
+    at a time so a damaged page costs only the documents on it (named in ``skipped``).
+
+    A row is ``(path, title, format, size_bytes, mtime, added, is_template, warnings JSON,
+    text blob)``; the path as stored (text, or the OS's bytes for a name that is not UTF-8)."""
+    try:
+        db = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+    except sqlite3.Error as e:
+        raise CollectionError(f"cannot open the collection {path}: {e}") from e
+    damaged = False
+    rows = []
+    db.text_factory = lambda b: b.decode("utf-8", "replace")  # a damaged title must not stop the rebuild
+    try:
+        version = db.execute("PRAGMA user_version").fetchone()[0]
+        meta = dict(db.execute("SELECT key, value FROM meta").fetchall())
+        ids = [r[0] for r in db.execute("SELECT id FROM documents ORDER BY id").fetchall()]
+        for doc_id in ids:
+            try:
+                row = db.execute(
+                    "SELECT d.path, d.title, d.format, d.size_bytes, d.mtime, d.added, d.is_template, d.warnings, "
+                    "x.text, x.tokens FROM documents d JOIN document_data x ON x.doc_id = d.id WHERE d.id=?",
+                    (doc_id,)).fetchone()
+            except sqlite3.DatabaseError as e:
+                damaged = True
+                skipped.append(f"document {doc_id}: {e}")
+                continue
+            if row is None:
+                damaged = True
+                skipped.append(f"document {doc_id}: its text is missing")
+                continue
+            if version >> 16 != 1 and not damaged:  # an up-to-date file: is this document whole?
+                try:
+                    decode_tokens(row[9], decode_text(row[8]))
+                    json.loads(row[7] or "[]")
+                except Exception:  # any failure to read it back is damage
+                    damaged = True
+            rows.append(row[:9])
+        if not damaged:
+            damaged = db.execute("PRAGMA quick_check").fetchone()[0] != "ok"
+    except sqlite3.DatabaseError as e:
+        raise CollectionError(f"{path} is not a Sverka collection or is damaged ({e}); it cannot be rebuilt") from e
+    finally:
+        db.close()
+    return version >> 16, meta, rows, damaged

@@ -1,0 +1,21 @@
+"""The versions of what a collection stores, read by both stores when they open one.
+
+A collection built with another canonization or fingerprint version holds hashes this Sverka
+would never match: it is refused with "rebuild" (:mod:`sverka.core.store`). Raise a version
+with ANY change of its output; tests/core/test_versions.py pins the output of a fixed text
+for each, so a change that forgets the version fails there.
+
+Kept apart from the canonizer and the fingerprints so that the store can read them without
+importing either (``sverka.core.text`` and ``sverka.core.fingerprints`` re-export them).
+"""
+
+from __future__ import annotations
+
+__all__ = ["CANON_VERSION", "FINGERPRINT_VERSION"]
+
+#: What :func:`sverka.core.text.canonize` gives for a text (tokens, lemmas, hashes, spans).
+CANON_VERSION = 2  # 2: look-alikes of every script folded, not only Latin/Cyrillic
+
+#: What :func:`sverka.core.fingerprints.fingerprint_document` gives for given tokens (the
+#: retrieval keys a collection stores).
+FINGERPRINT_VERSION = 1
