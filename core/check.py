@@ -1,6 +1,6 @@
 """Check, compare and cross-check: candidates, alignment, scores.
 
-* :func:`check_document`: a suspect against an :class:`~sverka.core.index.Index`.
+* :func:`check_document`: a suspect against a collection's store (:mod:`sverka.core.store`).
   Candidates come from the index's retrieval keys (two-word keys with their positions and
   sentence keys, ranked by :mod:`sverka.core.candidates`; for short texts also the seed 000
   longest words); each candidate's stored tokens are aligned with the suspect
@@ -510,12 +510,9 @@ def _canonize_chunk(texts: list[str], drop_adjectives: bool) -> list[Tokens]:
 
 
 def _cores() -> int:
-    import os
+    from .workers import default_workers
 
-    try:
-        return len(os.sched_getaffinity(0))
-    except AttributeError:  # pragma: no cover - not Linux
-        return os.cpu_count() or 1
+    return default_workers()
 
 
 @contextlib.contextmanager
@@ -534,7 +531,7 @@ def _worker_pool(docs: Sequence[Document | None]):
     from .workers import pool_initializer as _worker_init
 
     ctx = multiprocessing.get_context(START_METHOD)
-    pool = cf.ProcessPoolExecutor(min(cores, 4), mp_context=ctx, initializer=_worker_init, initargs=(None, True))
+    pool = cf.ProcessPoolExecutor(cores, mp_context=ctx, initializer=_worker_init, initargs=(None, True))
     try:
         yield pool
     except BaseException:
