@@ -148,10 +148,11 @@ def display_url(url: str, *, parse: bool = True) -> str:
 
 
 def _server(url: str) -> str:
-    """The server as a person names it: ``host:port``, or the socket folder."""
+    """The server as a person names it: ``host:port``, or the socket folder (a path reads the
+    same in every language)."""
     p = _parts(url)
     host = p.get("host", "localhost")
-    return f"on the socket in {host}" if host.startswith("/") else f"{host}:{p.get('port', '5432')}"
+    return host if host.startswith("/") else f"{host}:{p.get('port', '5432')}"
 
 
 def _reason(message: str) -> str:
