@@ -124,7 +124,7 @@ def build(args, url: str, progress_file: Path) -> dict:
         {"next": 0, "write_s": 0.0, "wall_s": 0.0, "rows": 0, "text_bytes": 0, "runs": []}
     with open_store(url) as store:
         settings = store.settings
-        if state["next"] >= args.docs and not store.bulk_loading:
+        if state["next"] >= args.docs and not store.bulk_loading and "index_s" in state:
             return state
         if state["next"] < args.docs:
             ctx = mp.get_context("fork")

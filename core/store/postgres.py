@@ -484,8 +484,10 @@ class PostgresStore:
         self.bulk_loading = True
 
     def end_bulk_load(self) -> None:
-        """Build the posting indexes that are missing, clear the mark and refresh the
-        planner's statistics (nothing to do for a collection that is not loading)."""
+        """Build the posting indexes that are missing, clear the mark, then VACUUM (ANALYZE)
+        the tables a check reads: the planner's statistics, and the visibility map that lets a
+        probe of a posting list read the index alone (rows appended by COPY are not marked
+        visible to all until a vacuum; autovacuum would come later)."""
         with self._write() as cur:
             for name, ddl in _POSTING_INDEXES:
                 cur.execute("SELECT to_regclass(%s) IS NULL", (name,))
@@ -493,7 +495,8 @@ class PostgresStore:
                     cur.execute(ddl)
             cur.execute("DELETE FROM meta WHERE key = 'bulk_load'")
         self.bulk_loading = False
-        self.analyze()
+        with self._cursor() as cur:  # autocommit: VACUUM runs outside a transaction
+            cur.execute("VACUUM (ANALYZE) documents, pairs, sentences, short_words")
 
     def remove(self, ids: Iterable[int]) -> int:
         """Remove documents by id in one transaction; returns how many existed."""
@@ -640,14 +643,18 @@ class PostgresStore:
             # unnest + join rather than "hash = ANY(array)": the planner estimates a long array
             # literal element by element (tens of ms for a 50 KB essay's keys) and then scans the
             # whole table; one index probe per key is what a check needs (see docs/SCALE.md).
-            # With a cap, at most max_posting + 1 rows of a key are read: enough to know that
-            # its list is too long, so a common pair of a big collection costs one short scan.
+            # With a cap, the server first counts at most max_posting + 1 entries of a key (in
+            # the index alone once the table is vacuumed) and sends only the rows of the keys
+            # under the cap: a common pair of a big collection costs one short index scan and
+            # no rows on the wire.
             join = f"JOIN {table} t ON t.hash = q.hash"
             params: tuple = (values,)
             if max_posting:
-                join = (f"CROSS JOIN LATERAL (SELECT r.hash, r.doc_id, r.pos FROM {table} r "
-                        f"WHERE r.hash = q.hash LIMIT %s) t")
-                params = (values, int(max_posting) + 1)
+                join = (f"CROSS JOIN LATERAL (SELECT count(*) AS n FROM (SELECT 1 FROM {table} r "
+                        f"WHERE r.hash = q.hash LIMIT %s) x) c "
+                        f"CROSS JOIN LATERAL (SELECT r.hash, r.doc_id, r.pos FROM {table} r "
+                        f"WHERE r.hash = q.hash AND c.n <= %s) t")
+                params = (values, int(max_posting) + 1, int(max_posting))
             with self._cursor() as cur, cur.copy(
                     f"COPY (SELECT t.hash, t.doc_id, t.pos FROM unnest(%s::bigint[]) AS q(hash) "
                     f"{join}) TO STDOUT (FORMAT BINARY)", params) as cp:
