@@ -249,7 +249,7 @@ def _found(result, planted) -> tuple[int, float, int, list[str]]:
         iv = sorted((max(a, p.suspect_start), min(b, p.suspect_end)) for p in s.passages if p.excluded is None)
         last = a
         for x, y in iv:
-            if y > last:
+            if y > x and y > last:
                 marked += y - max(x, last)
                 last = y
     others = [s.title for s in result.sources if not any(s is by_essay.get(n) for n, _, _ in planted)]
@@ -341,6 +341,8 @@ def main() -> int:
     ap.add_argument("--cold", type=int, default=3, help="cold checks (server restarted before each)")
     ap.add_argument("--sample", type=int, default=10_000, help="essays the reference indexes")
     ap.add_argument("--verify", type=int, default=300, help="essays canonized again before writing")
+    ap.add_argument("--posting-cap", type=int, default=None,
+                    help="set the collection's own posting cap before the checks (0: none; default: leave it)")
     ap.add_argument("--drop", action="store_true", help="delete DATA at the end")
     args = ap.parse_args()
     if not RUSLIT.is_dir():
@@ -376,6 +378,11 @@ def main() -> int:
         print("sizes: " + "; ".join(f"{k} {v['rows'] / 1e6:.2f} M rows, table {v['table_MB']:.0f} MB + indexes "
                                    f"{v['indexes_MB']:.0f} MB" for k, v in sz.items() if isinstance(v, dict))
               + f"; database {sz['database_GB']:.1f} GB, folder {sz['folder_GB']:.1f} GB", flush=True)
+        if args.posting_cap is not None:
+            _, _, open_store = _names()
+            with open_store(url) as store:
+                store.set_posting_cap(args.posting_cap)
+        print(f"posting cap of the collection: {args.posting_cap or 0} (the check asks for 5000)", flush=True)
         ch = checks(url, server, essays, n, args.checks, args.cold)
     finally:
         server.stop("fast")

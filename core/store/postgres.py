@@ -342,6 +342,8 @@ class PostgresStore:
         self.settings = Settings().replace(**{k: json.loads(meta[k]) for k in _INDEXING_KEYS if k in meta})
         #: A bulk load (see :meth:`bulk_load`) began and did not end: the posting indexes are missing.
         self.bulk_loading = meta.get("bulk_load") == "1"
+        #: The collection's own cap on posting lists (0: none), see :meth:`set_posting_cap`.
+        self.posting_cap = int(meta.get("posting_cap", "0"))
         if settings is not None:
             check_indexing_settings(self, settings)
             self.settings = settings
@@ -498,6 +500,19 @@ class PostgresStore:
         with self._cursor() as cur:  # autocommit: VACUUM runs outside a transaction
             cur.execute("VACUUM (ANALYZE) documents, pairs, sentences, short_words")
 
+    def set_posting_cap(self, cap: int) -> None:
+        """Set the collection's own cap (0: none): a key with more than ``cap`` rows is left out
+        of every candidate query whole, whatever cap the query asks for (a lower one still
+        applies). For a very big archive, where a pair of words found in a few hundred of a
+        million documents says little about borrowing and costs the check most of its rows
+        (docs/SCALE.md). Stored in ``meta``: every desktop opening the collection uses it.
+        Not part of the store protocol: the SQLite file has no such setting."""
+        cap = max(0, int(cap))
+        with self._write() as cur:
+            cur.execute("INSERT INTO meta(key, value) VALUES('posting_cap', %s) "
+                        "ON CONFLICT (key) DO UPDATE SET value = excluded.value", (str(cap),))
+        self.posting_cap = cap
+
     def remove(self, ids: Iterable[int]) -> int:
         """Remove documents by id in one transaction; returns how many existed."""
         ids = _ids(ids)
@@ -637,6 +652,8 @@ class PostgresStore:
         return self._postings("sentences", hashes, max_posting)
 
     def _postings(self, table: str, hashes, max_posting: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        if self.posting_cap:
+            max_posting = min(max_posting, self.posting_cap) if max_posting else self.posting_cap
         values = np.unique(_i64(hashes)).tolist()
         a = np.zeros((0, 3), dtype=np.int64)
         if values:  # binary COPY out, read straight into numpy: no Python object per row

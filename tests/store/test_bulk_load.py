@@ -82,3 +82,20 @@ def test_a_key_with_too_many_rows_is_dropped_whole_without_reading_them_all(url)
         assert h.tolist() == [1005]
         h, _, _ = s.pair_postings(np.array([1, 1005], np.uint64), max_posting=30)
         assert sorted(set(h.tolist())) == [1, 1005] and len(h) == 31
+
+
+def test_the_collections_own_cap_applies_to_every_query_and_is_kept(url):
+    many = [prepared(f"d{k}", [1, 1000 + k] + ([2] if k < 5 else [])) for k in range(30)]
+    with open_store(url) as s:
+        s.write_batch(many)
+        keys = np.array([1, 2, 1005], np.uint64)
+        assert sorted(set(s.pair_postings(keys, max_posting=5000)[0].tolist())) == [1, 2, 1005]
+        s.set_posting_cap(10)
+        assert sorted(set(s.pair_postings(keys, max_posting=5000)[0].tolist())) == [2, 1005]
+        assert sorted(set(s.pair_postings(keys)[0].tolist())) == [2, 1005]
+        assert sorted(set(s.pair_postings(keys, max_posting=4)[0].tolist())) == [1005]  # a lower one still applies
+    with open_store(url) as s:
+        assert s.posting_cap == 10 and sorted(set(s.pair_postings(keys)[0].tolist())) == [2, 1005]
+        s.set_posting_cap(0)
+    with open_store(url) as s:
+        assert sorted(set(s.pair_postings(keys)[0].tolist())) == [1, 2, 1005]
