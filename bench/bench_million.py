@@ -16,7 +16,8 @@ command again after a crash (or with a larger ``--docs``) and it goes on where i
 The server (Debian's PostgreSQL, started here as an unprivileged user, durable: fsync on)
 keeps its data in ``DATA/pg``; ``--drop`` deletes DATA at the end.
 
-Then, on the finished collection:
+Then, on the finished collection (run the command again to check it once more;
+``--posting-cap N`` first sets the collection's own cap, see docs/SCALE.md):
 
 * size: every table with its indexes, the database, the data folder;
 * checks: suspects of 50 000 characters, each new, each made of a held-out ruslit prose file
@@ -378,11 +379,11 @@ def main() -> int:
         print("sizes: " + "; ".join(f"{k} {v['rows'] / 1e6:.2f} M rows, table {v['table_MB']:.0f} MB + indexes "
                                    f"{v['indexes_MB']:.0f} MB" for k, v in sz.items() if isinstance(v, dict))
               + f"; database {sz['database_GB']:.1f} GB, folder {sz['folder_GB']:.1f} GB", flush=True)
-        if args.posting_cap is not None:
-            _, _, open_store = _names()
-            with open_store(url) as store:
+        _, _, open_store = _names()
+        with open_store(url) as store:
+            if args.posting_cap is not None:
                 store.set_posting_cap(args.posting_cap)
-        print(f"posting cap of the collection: {args.posting_cap or 0} (the check asks for 5000)", flush=True)
+            print(f"posting cap of the collection: {store.posting_cap} (0: none; the check asks for 5000)", flush=True)
         ch = checks(url, server, essays, n, args.checks, args.cold)
     finally:
         server.stop("fast")
