@@ -113,6 +113,16 @@ _HASH_TABLES = {
     "short_words": (("hash", "doc_id"), (">i8", ">i8")),
 }
 _INFO_COLUMNS = "id, path, title, format, chars, words, size_bytes, added, sha256, is_template"
+#: The posting tables' indexes (name, the statement that builds it): dropped by
+#: :meth:`PostgresStore.bulk_load` while rows are appended, built once at its end.
+_POSTING_INDEXES = (
+    ("pairs_pkey", "ALTER TABLE pairs ADD CONSTRAINT pairs_pkey PRIMARY KEY (hash, doc_id, pos)"),
+    ("pairs_doc", "CREATE INDEX pairs_doc ON pairs(doc_id)"),
+    ("sentences_pkey", "ALTER TABLE sentences ADD CONSTRAINT sentences_pkey PRIMARY KEY (hash, doc_id, pos)"),
+    ("sentences_doc", "CREATE INDEX sentences_doc ON sentences(doc_id)"),
+    ("short_words_pkey", "ALTER TABLE short_words ADD CONSTRAINT short_words_pkey PRIMARY KEY (hash, doc_id)"),
+    ("short_words_doc", "CREATE INDEX short_words_doc ON short_words(doc_id)"),
+)
 
 
 def _psycopg():
@@ -310,6 +320,10 @@ class PostgresStore:
                 f"({key} {found} instead of {wanted}); it must be rebuilt: add its "
                 "documents again to an empty database")
         self.settings = stored_settings(meta)
+        #: A bulk load (see :meth:`bulk_load`) began and did not end: the posting indexes are missing.
+        self.bulk_loading = meta.get("bulk_load") == "1"
+        #: The collection's own cap on posting lists (0: none), see :meth:`set_posting_cap`.
+        self.posting_cap = int(meta.get("posting_cap", "0"))
         if settings is not None:
             check_indexing_settings(self, settings)
             self.settings = settings
@@ -347,6 +361,64 @@ class PostgresStore:
         stored (:func:`sverka.core.store.common.write_batch`, as the file does)."""
         with self._write() as cur:
             return common.write_batch(_Batch(cur), items, template=template)
+
+    @contextlib.contextmanager
+    def bulk_load(self) -> Iterator["PostgresStore"]:
+        """Add very many documents at once (an administrator's import of an archive):
+        ``with store.bulk_load(): store.write_batch(...)...``.
+
+        Keeping the posting tables' B-trees up to date row by row costs a random page write
+        per row once they outgrow memory; instead their indexes are dropped
+        (:meth:`begin_bulk_load`), the batches' rows appended, and the indexes built once,
+        sorted, at the end (:meth:`end_bulk_load`). Meanwhile the collection stays correct
+        (checks find the same rows, reading whole tables: slowly) and other writers may add;
+        the rows stay unique by construction, as always. Building the indexes locks the
+        posting tables: checks wait until it is done. Not part of the store protocol: the
+        SQLite file has no such mode. When the import stops half-way, the collection says so
+        (``bulk_loading``) and the next ``end_bulk_load`` (or ``bulk_load``) finishes it."""
+        self.begin_bulk_load()
+        yield self
+        self.end_bulk_load()
+
+    def begin_bulk_load(self) -> None:
+        """Drop the posting tables' indexes (if there) and mark the collection as loading."""
+        with self._write() as cur:
+            for name, ddl in _POSTING_INDEXES:
+                table = ddl.split()[2]
+                if name.endswith("_pkey"):
+                    cur.execute(f"ALTER TABLE {table} DROP CONSTRAINT IF EXISTS {name}")
+                else:
+                    cur.execute(f"DROP INDEX IF EXISTS {name}")
+            cur.execute("INSERT INTO meta(key, value) VALUES('bulk_load', '1') ON CONFLICT (key) DO NOTHING")
+        self.bulk_loading = True
+
+    def end_bulk_load(self) -> None:
+        """Build the posting indexes that are missing, clear the mark, then VACUUM (ANALYZE)
+        the tables a check reads: the planner's statistics, and the visibility map that lets a
+        probe of a posting list read the index alone (rows appended by COPY are not marked
+        visible to all until a vacuum; autovacuum would come later)."""
+        with self._write() as cur:
+            for name, ddl in _POSTING_INDEXES:
+                cur.execute("SELECT to_regclass(%s) IS NULL", (name,))
+                if cur.fetchone()[0]:
+                    cur.execute(ddl)
+            cur.execute("DELETE FROM meta WHERE key = 'bulk_load'")
+        self.bulk_loading = False
+        with self._cursor() as cur:  # autocommit: VACUUM runs outside a transaction
+            cur.execute("VACUUM (ANALYZE) documents, pairs, sentences, short_words")
+
+    def set_posting_cap(self, cap: int) -> None:
+        """Set the collection's own cap (0: none): a key with more than ``cap`` rows is left out
+        of every candidate query whole, whatever cap the query asks for (a lower one still
+        applies). For a very big archive, where a pair of words found in a few hundred of a
+        million documents says little about borrowing and costs the check most of its rows
+        (docs/SCALE.md). Stored in ``meta``: every desktop opening the collection uses it.
+        Not part of the store protocol: the SQLite file has no such setting."""
+        cap = max(0, int(cap))
+        with self._write() as cur:
+            cur.execute("INSERT INTO meta(key, value) VALUES('posting_cap', %s) "
+                        "ON CONFLICT (key) DO UPDATE SET value = excluded.value", (str(cap),))
+        self.posting_cap = cap
 
     def remove(self, ids: Iterable[int]) -> int:
         """Remove documents by id in one transaction; returns how many existed."""
@@ -487,15 +559,29 @@ class PostgresStore:
         return self._postings("sentences", hashes, max_posting)
 
     def _postings(self, table: str, hashes, max_posting: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        if self.posting_cap:
+            max_posting = min(max_posting, self.posting_cap) if max_posting else self.posting_cap
         values = np.unique(i64(hashes)).tolist()
         a = np.zeros((0, 3), dtype=np.int64)
         if values:  # binary COPY out, read straight into numpy: no Python object per row
             # unnest + join rather than "hash = ANY(array)": the planner estimates a long array
             # literal element by element (tens of ms for a 50 KB essay's keys) and then scans the
             # whole table; one index probe per key is what a check needs (see docs/SCALE.md).
+            # With a cap, the server first counts at most max_posting + 1 entries of a key (in
+            # the index alone once the table is vacuumed) and sends only the rows of the keys
+            # under the cap: a common pair of a big collection costs one short index scan and
+            # no rows on the wire.
+            join = f"JOIN {table} t ON t.hash = q.hash"
+            params: tuple = (values,)
+            if max_posting:
+                join = (f"CROSS JOIN LATERAL (SELECT count(*) AS n FROM (SELECT 1 FROM {table} r "
+                        f"WHERE r.hash = q.hash LIMIT %s) x) c "
+                        f"CROSS JOIN LATERAL (SELECT r.hash, r.doc_id, r.pos FROM {table} r "
+                        f"WHERE r.hash = q.hash AND c.n <= %s) t")
+                params = (values, int(max_posting) + 1, int(max_posting))
             with self._cursor() as cur, cur.copy(
                     f"COPY (SELECT t.hash, t.doc_id, t.pos FROM unnest(%s::bigint[]) AS q(hash) "
-                    f"JOIN {table} t ON t.hash = q.hash) TO STDOUT (FORMAT BINARY)", (values,)) as cp:
+                    f"{join}) TO STDOUT (FORMAT BINARY)", params) as cp:
                 data = b"".join(bytes(chunk) for chunk in cp)
             rec = np.frombuffer(data, dtype=_POSTING_ROW, offset=len(_COPY_HEADER),
                                 count=(len(data) - len(_COPY_HEADER) - len(_COPY_TRAILER)) // _POSTING_ROW.itemsize)

@@ -54,25 +54,30 @@ class PostgresServer:
         if r.returncode:
             raise RuntimeError(f"{args[0]} failed ({r.returncode}): {r.stdout}\n{r.stderr}")
 
-    def start(self, *, durable: bool = False) -> None:
-        """initdb and start; ``durable`` keeps PostgreSQL's own fsync settings (benchmarks), else
-        the server skips fsync (tests)."""
-        pwfile = self.root / "pw"
-        pwfile.write_text(PASSWORD)
-        if self._as_user:
-            shutil.chown(pwfile, "nobody")
-        self._run(str(self.bindir / "initdb"), "-D", str(self.data), "-U", SUPERUSER, "--pwfile", str(pwfile),
-                  "--auth-local=trust", "--auth-host=scram-sha-256", "-E", "UTF8", "--locale=C.UTF-8",
-                  *([] if durable else ["--no-sync"]))
+    def start(self, *, durable: bool = False, settings: dict[str, object] | None = None) -> None:
+        """initdb (unless the data folder holds a server already: a benchmark going on) and
+        start; ``durable`` keeps PostgreSQL's own fsync settings (benchmarks), else the server
+        skips fsync (tests); ``settings`` are more ``-c name=value`` server settings."""
+        if not (self.data / "PG_VERSION").exists():
+            pwfile = self.root / "pw"
+            pwfile.write_text(PASSWORD)
+            if self._as_user:
+                shutil.chown(pwfile, "nobody")
+            self._run(str(self.bindir / "initdb"), "-D", str(self.data), "-U", SUPERUSER, "--pwfile", str(pwfile),
+                      "--auth-local=trust", "--auth-host=scram-sha-256", "-E", "UTF8", "--locale=C.UTF-8",
+                      *([] if durable else ["--no-sync"]))
         opts = f"-c listen_addresses=127.0.0.1 -p {self.port} -k {self.root} -c max_connections=40"
         if not durable:
             opts += " -c fsync=off -c synchronous_commit=off -c full_page_writes=off"
+        for name, value in (settings or {}).items():
+            opts += f" -c {name}={value}"
         self._run(str(self.bindir / "pg_ctl"), "-D", str(self.data), "-o", opts, "-l", str(self.root / "log"),
                   "-w", "-t", "60", "start")
 
-    def stop(self) -> None:
+    def stop(self, mode: str = "immediate") -> None:
+        """Stop the server (``immediate``: thrown away; ``fast``: cleanly, to start it again)."""
         try:
-            self._run(str(self.bindir / "pg_ctl"), "-D", str(self.data), "-m", "immediate", "-w", "stop")
+            self._run(str(self.bindir / "pg_ctl"), "-D", str(self.data), "-m", mode, "-w", "stop")
         except (RuntimeError, subprocess.TimeoutExpired):
             pass
 
