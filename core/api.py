@@ -89,8 +89,8 @@ class Collection:
     killed run leaves the collection as it was before the interrupted batch.
 
     ``settings=None`` opens with the settings the collection was built with (a new one takes
-    the defaults); settings whose indexing parameters (shingle_words, winnow_window,
-    minhash_functions, drop_adjectives) differ from the collection's raise
+    the defaults); settings whose indexing parameters (``Settings.indexing_fields()``:
+    drop_adjectives, shingle_words) differ from the collection's raise
     ``CollectionError`` naming them. ``self.settings`` are the settings in effect. Other
     processes may add at the same time; a writer that waits more than 10 s raises
     ``CollectionBusy``. Use one Collection from one thread at a time. See

@@ -125,7 +125,7 @@ BUSY_TIMEOUT = 10.0  # seconds
 BATCH_TEXT_BYTES = 1_000_000  # UTF-8 bytes of extracted text per committed batch (texts and tokens are stored uncompressed)
 BATCH_FILES = 50
 _TOKENS_LEVEL = 1
-_INDEXING_KEYS = ("shingle_words", "winnow_window", "minhash_functions", "drop_adjectives")
+_INDEXING_KEYS = Settings.indexing_fields()  # declared in sverka.core.settings (SETTINGS_INFO)
 
 
 class CollectionSettingsError(CollectionError):

@@ -275,7 +275,7 @@ class ClassCheckActions:
 
         def work(progress, cancel):
             with self._open_collection() as c:
-                indexing = {k: getattr(c.settings, k) for k in INDEXING_FIELDS if hasattr(c.settings, k)}
+                indexing = {k: getattr(c.settings, k) for k in INDEXING_FIELDS}
                 batch = c.check_files([str(f) for f in files], settings.replace(**indexing), cross=cross,
                                       progress=progress, cancel=cancel)
             self.keep_results([it.result for it in batch.items])

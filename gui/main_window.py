@@ -40,9 +40,9 @@ from .results_view import ResultsView
 
 log = logging.getLogger(__name__)
 
-#: File endings offered in file dialogs and picked up from folders for a cross-check.
-#: Settings fixed when a collection is built (see api.Collection).
-INDEXING_FIELDS = ("shingle_words", "winnow_window", "minhash_functions", "drop_adjectives")
+#: Settings fixed when a collection is built: a check takes the collection's (declared once,
+#: in the settings' declaration; see api.Collection).
+INDEXING_FIELDS = api.Settings.indexing_fields()
 
 
 
@@ -612,7 +612,7 @@ class MainWindow(ClassCheckActions, KeptResults, AcceptsPathDrops, QMainWindow):
         def work(progress, cancel):
             with self._open_collection() as c:
                 # Indexing parameters are the collection's: changing them needs a new collection.
-                indexing = {k: getattr(c.settings, k) for k in INDEXING_FIELDS if hasattr(c.settings, k)}
+                indexing = {k: getattr(c.settings, k) for k in INDEXING_FIELDS}
                 result = c.check(doc, settings.replace(**indexing), progress=progress, cancel=cancel)
             self.keep_results([result])
             return result

@@ -3,13 +3,15 @@ interface language.
 
 Every label, tooltip, unit and range comes from the one declaration of the settings
 (:data:`sverka.core.settings.SETTINGS_INFO`), which the command line's help reads too. What is
-fixed when the collection is built (words per fingerprint...) is shown as the collection's
-properties, read-only, with what changing them would take; a check always uses the collection's.
+fixed when the collection is built (whether adjectives are ignored...) is shown as the
+collection's properties, read-only, each with what it changes and what changing it would
+take; a check always uses the collection's.
 """
 
 from __future__ import annotations
 
 from PySide6.QtCore import QT_TRANSLATE_NOOP, Qt
+from PySide6.QtGui import QPalette
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -88,6 +90,7 @@ class SettingsDialog(QDialog):
         self.properties.setObjectName("collectionGroup")
         pform = QFormLayout(self.properties)
         self.property_labels: dict[str, QLabel] = {}
+        self.property_help: dict[str, QLabel] = {}
         shown = collection or settings
         for name, info in SETTINGS_INFO.items():
             if info.group != "collection":
@@ -97,8 +100,17 @@ class SettingsDialog(QDialog):
             value.setToolTip(info.help(self.lang))
             label = QLabel(info.label(self.lang))
             label.setToolTip(info.help(self.lang))
+            label.setWordWrap(True)
             pform.addRow(label, value)
             self.property_labels[name] = value
+            # what the property changes, in words (the ignored adjectives decide what is stored,
+            # the words per run only one figure): shown, not only a tooltip
+            what = QLabel(info.help(self.lang))
+            what.setObjectName(f"propertyHelp_{name}")
+            what.setWordWrap(True)
+            what.setForegroundRole(QPalette.ColorRole.PlaceholderText)
+            pform.addRow(what)
+            self.property_help[name] = what
         self.rebuild_note = QLabel(REBUILD_NOTE[self.lang])
         self.rebuild_note.setObjectName("rebuildNote")
         self.rebuild_note.setWordWrap(True)

@@ -8,9 +8,11 @@ import re
 import pytest
 from PySide6.QtWidgets import QAbstractButton, QComboBox, QFileDialog, QLabel, QMessageBox, QWidget
 
+from sverka.core import api
 from sverka.core.api import Settings
 from sverka.core.cli import _settings_help
 from sverka.core.settings import REBUILD_NOTE, SETTINGS_INFO
+from sverka.gui.main_window import INDEXING_FIELDS
 from sverka.gui.settings_dialog import SettingsDialog
 
 LATIN_WORD = re.compile(r"[A-Za-z]{2,}")
@@ -59,6 +61,10 @@ def test_russian_settings_dialog_speaks_plain_russian_with_tooltips(qtbot, russi
     assert SETTINGS_INFO["shingle_words"].shown(4, "ru") == "4 слова"
     assert SETTINGS_INFO["shingle_words"].shown(21, "ru") == "21 слово"
     assert dialog.rebuild_note.text() == REBUILD_NOTE["ru"]
+    # each property says what it changes: adjectives what is stored, words per run one figure
+    assert dialog.property_help["drop_adjectives"].text() == SETTINGS_INFO["drop_adjectives"].help_ru
+    assert "создать заново" in dialog.property_help["drop_adjectives"].text()
+    assert "не зависят ни хранимые данные" in dialog.property_help["shingle_words"].text()
     assert "shingle_words" not in dialog._editors
     assert dialog.settings() == Settings()  # the collection's value is not a check setting
 
@@ -75,10 +81,11 @@ def test_english_dialog_and_command_line_share_the_declaration(qtbot):
 
 
 def test_window_dialog_shows_the_collections_properties(qtbot, window):
-    window.collection_settings = Settings(winnow_window=6)
+    window.collection_settings = Settings(drop_adjectives=True)
     window.open_settings()
     dialog = window._settings_dialog
-    assert dialog.property_labels["winnow_window"].text() == "6"
+    assert dialog.property_labels["drop_adjectives"].text() == "yes"
+    assert set(dialog.property_labels) == set(INDEXING_FIELDS) == set(api.Settings.indexing_fields())
     dialog.reject()
 
 
