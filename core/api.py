@@ -11,6 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Iterable, Sequence
 
+from .batch import KEPT_IDLE_SECONDS
 from .document import Document, document_from_text
 from .files import document_files
 from .extract import SUPPORTED_SUFFIXES
@@ -35,6 +36,7 @@ from .results import (
 from .settings import Settings
 
 __all__ = [
+    "KEPT_IDLE_SECONDS",
     "Message",
     "message_text",
     "phase_text",
@@ -43,7 +45,7 @@ __all__ = [
     "CollectionNeedsRebuild", "CollectionDamaged", "CollectionReadOnly",
     "CollectionError", "CrossCheckResult", "CrossPair", "Document", "DocumentInfo",
     "ExtractError", "Passage", "Progress", "Settings", "SourceMatch", "Span", "SuspectInfo",
-    "SverkaError", "apply_exclusions", "compare", "crosscheck", "default_collection_path", "rebuild_collection",
+    "SverkaError", "apply_exclusions", "close_workers", "compare", "crosscheck", "default_collection_path", "rebuild_collection",
     "crosscheck_to_json", "document_from_text", "load_document", "render_html", "result_to_json", "warm_up",
 ]
 
@@ -63,6 +65,14 @@ def load_document(path: str | Path) -> Document:
     from .workers import sandboxed_extract
 
     return sandboxed_extract(path)
+
+
+def close_workers() -> bool:
+    """End the worker processes kept by ``check_files(keep_workers=True)`` (joined); False if
+    a class is still using them (they end when it is done)."""
+    from .batch import close_workers as close
+
+    return close()
 
 
 def warm_up() -> None:
@@ -244,17 +254,20 @@ class Collection:
         workers: int | None = None,
         progress: Progress = no_progress,
         cancel: CancelToken = NEVER_CANCELLED,
+        keep_workers: bool = False,
     ) -> BatchResult:
         """A class of essays: each file read in the sandbox and checked on every core (as
         :meth:`check_many`); with ``cross``, the essays are also compared with each other.
-        Unreadable files are items with an ``error``; the rest goes on."""
+        Unreadable files are items with an ``error``; the rest goes on. ``keep_workers``:
+        the worker processes stay for the next class against this collection (a window's
+        classes; end them with :func:`close_workers`)."""
         from .batch import check_files
         from .index import check_indexing_settings
 
         settings = settings or self.settings
         check_indexing_settings(self.index, settings)
         return check_files(self.location, files, settings, load=load_document, cross=cross, workers=workers,
-                           progress=progress, cancel=cancel,
+                           progress=progress, cancel=cancel, keep_workers=keep_workers,
                            serial=lambda doc: self.check(doc, settings, cancel=cancel))
 
     def close(self) -> None:

@@ -121,6 +121,7 @@ class MainWindow(ClassCheckActions, KeptResults, AcceptsPathDrops, QMainWindow):
         self.statusBar().addPermanentWidget(self.progress, 1)
         self.progress.cancelRequested.connect(self.cancel_current)
 
+        self._make_workers_idle_timer()
         self._make_actions()
         self._make_menus()
         self._wire()
@@ -780,6 +781,8 @@ class MainWindow(ClassCheckActions, KeptResults, AcceptsPathDrops, QMainWindow):
             self.progress.cancelling()
         t0 = time.monotonic()
         self.runner.shutdown()
+        self.workers_idle.stop()
+        api.close_workers()  # the class workers kept between classes: joined, not left to the exit
         log.debug("closed after waiting %.2f s for workers", time.monotonic() - t0)
         self.prefs.set_geometry(self.saveGeometry())
         self.prefs.set_state("splitter", self.splitter.saveState())
