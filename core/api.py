@@ -45,7 +45,7 @@ __all__ = [
     "CollectionNeedsRebuild", "CollectionDamaged", "CollectionReadOnly",
     "CollectionError", "CrossCheckResult", "CrossPair", "Document", "DocumentInfo",
     "ExtractError", "Passage", "Progress", "Settings", "SourceMatch", "Span", "SuspectInfo",
-    "SverkaError", "apply_exclusions", "close_workers", "compare", "crosscheck", "default_collection_path", "rebuild_collection",
+    "SverkaError", "apply_exclusions", "close_workers", "compare", "prepare_workers", "crosscheck", "default_collection_path", "rebuild_collection",
     "crosscheck_to_json", "document_from_text", "load_document", "render_html", "result_to_json", "warm_up",
 ]
 
@@ -75,10 +75,28 @@ def close_workers() -> bool:
     return close()
 
 
-def warm_up() -> None:
-    """Load the morphological dictionaries now (call it in a worker so the first check is fast)."""
-    from .text import canonize
+def prepare_workers(location: str | Path) -> bool:
+    """Start the workers a class against the collection at ``location`` (a file or a server's
+    URL) will use, and keep them (as ``check_files(keep_workers=True)`` does): call it in a
+    worker when a class is probably coming. False on one core."""
+    from .batch import prepare_workers as prepare
 
+    return prepare(location)
+
+
+def warm_up() -> None:
+    """Load the morphological dictionaries now and start the sandboxed reader (call it in a
+    worker so the first check is fast), start the sandboxed reader and multiprocessing's
+    resource tracker: the first class then starts only its workers. Starting a process holds
+    the interpreter lock until the new one runs (vfork + exec), which a loaded machine turns
+    into a stall of the window."""
+    from multiprocessing import resource_tracker
+
+    from .text import canonize
+    from .workers import shared_sandbox
+
+    shared_sandbox().prestart()
+    resource_tracker.ensure_running()  # started by the first worker pool otherwise (one more process then)
     canonize("Проверка словарей. Перевірка словників: їжак. Checking the dictionaries.")
 
 

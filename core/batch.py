@@ -26,7 +26,7 @@ from .progress import NEVER_CANCELLED, CancelToken, Progress, no_progress
 from .results import BatchItem, BatchResult, CheckResult
 from .settings import Settings
 
-__all__ = ["KEPT_IDLE_SECONDS", "check_files", "check_many", "close_workers", "cores", "kept_workers",
+__all__ = ["KEPT_IDLE_SECONDS", "check_files", "check_many", "close_workers", "cores", "kept_workers", "prepare_workers",
            "report_names", "write_reports"]
 
 _worker: dict = {}
@@ -50,15 +50,12 @@ def cores() -> int:
 WORKER_NICENESS = 10
 
 
-def _init(path: str, parent: int | None = None) -> None:
+def _init(path: str, parent: int | None = None, niceness: int | None = None) -> None:
     from .store import open_store
     from .workers import die_with_parent
 
     die_with_parent(parent)
-    try:
-        os.nice(WORKER_NICENESS)
-    except (AttributeError, OSError):  # pragma: no cover - not POSIX
-        pass
+    _nicer(0, _worker_niceness() if niceness is None else niceness)  # usually done by the parent already
 
     _worker["index"] = open_store(path, None)  # the collection's own indexing settings
     from .text import canonize
@@ -80,11 +77,33 @@ def _start_pool(path: str | Path, workers: int):
     from .workers import START_METHOD
 
     ctx = multiprocessing.get_context(START_METHOD)
+    niceness = _worker_niceness()
     pool = cf.ProcessPoolExecutor(workers, mp_context=ctx, initializer=_init,
-                                  initargs=(str(path), os.getpid()))
+                                  initargs=(str(path), os.getpid(), niceness))
     for _ in range(workers):
         pool.submit(_ready)
+    # Nice from their first instruction, not only from _init: a new interpreter's start-up and
+    # imports (~0.5 s of CPU each) would otherwise compete with the window at its priority.
+    for pid in list(getattr(pool, "_processes", None) or ()):
+        _nicer(pid, niceness)
     return pool
+
+
+def _worker_niceness() -> int:
+    """The niceness of the workers: :data:`WORKER_NICENESS` more than this process's."""
+    try:
+        return min(19, os.getpriority(os.PRIO_PROCESS, 0) + WORKER_NICENESS)
+    except (AttributeError, OSError):  # pragma: no cover - not POSIX
+        return WORKER_NICENESS
+
+
+def _nicer(pid: int, niceness: int) -> None:
+    """Make process ``pid`` (0: this one) at least ``niceness`` nice."""
+    try:
+        if os.getpriority(os.PRIO_PROCESS, pid) < niceness:
+            os.setpriority(os.PRIO_PROCESS, pid, niceness)
+    except (AttributeError, OSError):  # pragma: no cover - not POSIX, or the process has ended
+        pass
 
 
 def _collection_key(path: str | Path) -> tuple:
@@ -143,6 +162,15 @@ def close_workers() -> bool:
         _kept.pool = None
     _shutdown(pool)
     return True
+
+
+def prepare_workers(path: str | Path) -> bool:
+    """Start (or keep) the workers for the collection at ``path`` now, as a class would with
+    ``keep_workers=True``; False on one core (no workers)."""
+    if cores() < 2:
+        return False
+    with _kept_pool(path, cores(), start=True) as pool:
+        return pool is not None
 
 
 @contextmanager

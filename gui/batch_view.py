@@ -252,6 +252,7 @@ class ClassCheckActions:
     def choose_folder_to_check_class(self) -> None:
         from PySide6.QtWidgets import QFileDialog
 
+        self.prepare_class_workers()  # they start while the teacher picks the folder
         folder = QFileDialog.getExistingDirectory(self, QCoreApplication.translate("ClassCheckActions", "Pick a folder of essays to check"),
                                                   self.prefs.last_folder())
         if folder:
@@ -304,6 +305,18 @@ class ClassCheckActions:
         self.workers_idle.setInterval(KEPT_IDLE_SECONDS * 1000)
         self.workers_idle.timeout.connect(self.close_idle_workers)
         self.jobFinished.connect(lambda name, error: self.workers_idle.start() if name == "batch" else None)
+
+    def prepare_class_workers(self):
+        """Start the class workers now, off the GUI thread, when a class is probably coming
+        (the folder dialog opens, a folder is dragged over the window): the check then finds
+        them ready instead of starting them while it reads the essays. Kept as after a class."""
+        from sverka.core import api
+
+        if self._closing or self.current_job is not None or not self.documents:
+            return None
+        path = self.collection_path
+        self.workers_idle.start()
+        return self.runner.run(lambda progress, cancel: api.prepare_workers(path), None, name="prepare_workers")
 
     def close_idle_workers(self):
         """End the kept workers off the GUI thread (joining them takes a moment)."""

@@ -774,6 +774,12 @@ class MainWindow(ClassCheckActions, KeptResults, AcceptsPathDrops, QMainWindow):
         elif folders or len(files) > 2:
             self.check_class(paths)
 
+    def paths_coming(self, paths: list[Path]) -> None:
+        """A folder or several files dragged over the window: probably a class; its workers
+        start while the teacher drops it (see ClassCheckActions.prepare_class_workers)."""
+        if any(p.is_dir() for p in paths) or len(paths) > 2:
+            self.prepare_class_workers()
+
     # -- life cycle ------------------------------------------------------------------------
     def closeEvent(self, event: QCloseEvent) -> None:
         self._closing = True

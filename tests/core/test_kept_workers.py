@@ -66,6 +66,8 @@ def test_a_second_class_uses_the_workers_of_the_first(setup):
         first = c.check_files(essays, workers=2, keep_workers=True)
         pool, pids = batch._kept.pool, _pids()
         assert pool is not None and len(pids) == 2
+        nice = min(19, os.getpriority(os.PRIO_PROCESS, 0) + batch.WORKER_NICENESS)
+        assert [os.getpriority(os.PRIO_PROCESS, p) for p in pids] == [nice, nice]  # the window comes first
         second = c.check_files(essays, workers=2, keep_workers=True)
         assert batch._kept.pool is pool and _pids() == pids  # the same processes
         # the same answers as workers started for the class, and as checking one by one

@@ -164,6 +164,30 @@ def test_a_second_class_uses_the_workers_of_the_first_and_closing_ends_them(qtbo
     assert not any(os.path.exists(f"/proc/{p}") for p in pids)
 
 
+def test_a_folder_dragged_over_the_window_starts_the_class_workers_before_the_drop(qtbot, class_window):
+    from PySide6.QtCore import QMimeData, QPointF, QUrl
+    from PySide6.QtGui import QDragEnterEvent
+    from PySide6.QtWidgets import QApplication
+
+    from sverka.core import batch
+
+    window, essays = class_window
+    batch.close_workers()
+    mime = QMimeData()
+    mime.setUrls([QUrl.fromLocalFile(str(essays))])
+    enter = QDragEnterEvent(QPointF(window.rect().center()), Qt.DropAction.CopyAction, mime,
+                            Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier)
+    with qtbot.waitSignal(window.runner.ended, timeout=TIMEOUT,
+                          check_params_cb=lambda job: job.name == "prepare_workers"):
+        QApplication.sendEvent(window, enter)
+    assert enter.isAccepted()
+    pool = batch._kept.pool
+    assert pool is not None and window.workers_idle.isActive()  # ended if no class comes
+    with qtbot.waitSignal(window.batchShown, timeout=TIMEOUT):
+        drop(window, [essays])
+    assert batch._kept.pool is pool  # the class found them ready
+
+
 def test_batch_model_is_a_valid_model(qtmodeltester, hand_result):
     from sverka.gui.batch_view import BatchModel
 
