@@ -1,6 +1,6 @@
 """A class checked in the window: 30 essays of ~20 KB against the ruslit collection.
 
-    .venv/bin/python bench/bench_batch.py [--essays 30] [--size 20000] [--collection PATH] [--cross] [--classes 2]
+    .venv/bin/python bench/bench_batch.py [--essays 30] [--size 20000] [--collection PATH] [--cross] [--classes 2] [--drag S]
 
 The essays are cut from ruslit: each mixes text of a file held out of the collection
 (original) with fragments of files in it (copied), in proportions from 0 to ~60 % copied.
@@ -8,7 +8,8 @@ The window's own "check a class" path runs (files read in the sandbox, checked o
 core, the table filled); a 10 ms QTimer ticks in the GUI thread meanwhile, and the longest
 gap between two ticks is the longest time the window could not answer. The class is checked
 ``--classes`` times in the same window: the first class starts the worker processes, the
-next ones use the workers the window keeps. After each class, the control: the same timer in
+next ones use the workers the window keeps (``--drag S``: the first class's folder is dragged
+over the window S seconds before it is dropped, which starts the workers then). After each class, the control: the same timer in
 the same window doing nothing for as long as the class took (the longest gap the machine's
 load alone causes).
 
@@ -71,7 +72,7 @@ def make_essays(files: list[Path], folder: Path, n: int, size: int) -> list[Path
     return out
 
 
-def run_window(collection: Path, essays: list[Path], cross: bool, classes: int = 2) -> list[dict]:
+def run_window(collection: Path, essays: list[Path], cross: bool, classes: int = 2, drag: float = 0.0) -> list[dict]:
     from PySide6.QtCore import QEventLoop, QSettings
 
     from sverka.gui.app import create_app
@@ -92,7 +93,7 @@ def run_window(collection: Path, essays: list[Path], cross: bool, classes: int =
         trace_file = open(trace, "w") if trace else None
         runs = []
         for _ in range(classes):  # the same class again: the window's workers are kept between classes
-            runs.append(_one_class(window, loop, essays, cross, trace_file))
+            runs.append(_one_class(window, loop, essays, cross, trace_file, drag if not runs else 0.0))
             runs[-1]["idle_max_gap_ms"] = _idle_gap(loop, runs[-1]["seconds"])
         window.close()
     return runs
@@ -114,7 +115,7 @@ def _idle_gap(loop, seconds: float) -> float:
     return max(((b - a) * 1000 for a, b in zip(ticks, ticks[1:])), default=0.0)
 
 
-def _one_class(window, loop, essays, cross: bool, trace_file) -> dict:
+def _one_class(window, loop, essays, cross: bool, trace_file, drag: float = 0.0) -> dict:
     from PySide6.QtCore import QTimer
 
     ticks: list[float] = []
@@ -140,6 +141,10 @@ def _one_class(window, loop, essays, cross: bool, trace_file) -> dict:
 
     window.jobFinished.connect(ended)
     timer.start()
+    if drag:  # the folder is dragged over the window ``drag`` seconds before it is dropped
+        window.paths_coming([essays[0].parent])
+        QTimer.singleShot(int(drag * 1000), loop.quit)
+        loop.exec()
     t0 = time.perf_counter()
     window.check_class([str(p) for p in essays], cross=cross)
     loop.exec()
@@ -153,7 +158,7 @@ def _one_class(window, loop, essays, cross: bool, trace_file) -> dict:
     t = time.perf_counter()
     window.show_batch(batch)  # again, timed: the GUI thread's own share of the end
     show = time.perf_counter() - t
-    pairs = [((b - a) * 1000, a - t0) for a, b in zip(ticks, ticks[1:])]
+    pairs = [((b - a) * 1000, a - t0) for a, b in zip(ticks, ticks[1:])]  # "at" < 0: while dragged
     gaps = sorted(g for g, _ in pairs)
     worst_at = max(pairs)[1] if pairs else 0.0
     return {
@@ -189,6 +194,9 @@ def main() -> int:
     parser.add_argument("--size", type=int, default=20_000)
     parser.add_argument("--collection", type=Path, help="a ruslit collection built by an earlier run")
     parser.add_argument("--cross", action="store_true", help="also compare the essays with each other")
+    parser.add_argument("--drag", type=float, default=0.0, metavar="S",
+                        help="the first class's folder is dragged over the window S seconds before the drop "
+                             "(the window starts the workers then; the gaps of those seconds count too)")
     parser.add_argument("--classes", type=int, default=2,
                         help="check the class this many times in the same window (the first starts the workers)")
     args = parser.parse_args()
@@ -216,7 +224,7 @@ def main() -> int:
         print(f"{len(essays)} essays, {min(sizes) // 1000}-{max(sizes) // 1000} KB (median "
               f"{statistics.median(sizes) / 1000:.1f} KB), against {len(indexed)} ruslit files"
               + (", also with each other" if args.cross else ""))
-        runs = run_window(collection, essays, args.cross, args.classes)
+        runs = run_window(collection, essays, args.cross, args.classes, args.drag)
         ref = run_reference(indexed, essays)
     ok = True
     for k, r in enumerate(runs, 1):
@@ -224,7 +232,8 @@ def main() -> int:
             print(f"error: {r['error']}")
             return 1
         b = r["borrowed"]
-        what = "workers started" if k == 1 else "workers kept"
+        what = ("workers kept" if k > 1 else f"dragged {args.drag:g} s before the drop" if args.drag
+                else "workers started")
         print(f"class {k} ({what}), load {r['load']:.2f}: {r['checked']} essays in {r['seconds']:.2f} s "
               f"(borrowed {min(b):.1f}-{max(b):.1f} %, median {statistics.median(b):.1f} %); "
               f"ref5gram {ref:.2f} s; ratio {r['seconds'] / ref:.1f}")

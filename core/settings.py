@@ -189,20 +189,16 @@ SETTINGS_INFO: dict[str, SettingInfo] = {i.name: i for i in (
            "Тексты с меньшим числом значимых слов сравниваются ещё и по самым длинным словам."), _W, 1, 1000),
     _info("drop_adjectives", "collection",
           ("Ignore adjectives", "Не учитывать прилагательные"),
-          ("Adjectives are left out of every document stored in the collection and of every text "
-           "checked against it (finds copies whose adjectives were changed). It decides what the "
-           "collection stores: changing it means building the collection again.",
-           "Прилагательные не учитываются ни в документах, сохранённых в коллекции, ни в проверяемых "
-           "с ней текстах (находит копии с заменёнными прилагательными). От этого зависит, что "
-           "хранит коллекция: чтобы изменить, её нужно создать заново."), ),
+          ("Adjectives are left out of every stored document and every checked text (finds copies "
+           "whose adjectives were changed). It decides what the collection stores.",
+           "Прилагательные не учитываются ни в хранимых документах, ни в проверяемых текстах (находит "
+           "копии с заменёнными прилагательными). От этого зависит, что хранит коллекция."), ),
     _info("shingle_words", "collection",
           ("Words per run in the resemblance figure", "Слов в цепочке для показателя «Сходство»"),
-          ("The \"Resemblance\" figure beside each source is the share of runs of this many words the "
-           "two texts have in common. Nothing stored, no passage and no borrowed share depends on it; "
-           "it is kept with the collection so that every check against it gives comparable figures.",
-           "Показатель «Сходство» у каждого источника — доля общих для двух текстов цепочек из "
-           "стольких слов. От этого числа не зависят ни хранимые данные, ни фрагменты, ни доля "
-           "заимствований; оно хранится с коллекцией, чтобы все проверки с ней давали сравнимые цифры."),
+          ("Only the \"Resemblance\" figure beside each source (the share of runs of this many words the "
+           "two texts have in common) depends on it: nothing stored, no passage, no borrowed share.",
+           "От этого зависит только показатель «Сходство» у источника (доля общих цепочек из стольких "
+           "слов): ни хранимые данные, ни фрагменты, ни доля заимствований."),
           _W, 2, 12),
 )}
 

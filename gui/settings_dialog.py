@@ -100,8 +100,7 @@ class SettingsDialog(QDialog):
             value.setToolTip(info.help(self.lang))
             label = QLabel(info.label(self.lang))
             label.setToolTip(info.help(self.lang))
-            label.setWordWrap(True)
-            pform.addRow(label, value)
+            pform.addRow(label, value)  # one line each: the row is as tall as its label
             self.property_labels[name] = value
             # what the property changes, in words (the ignored adjectives decide what is stored,
             # the words per run only one figure): shown, not only a tooltip
@@ -140,8 +139,8 @@ class SettingsDialog(QDialog):
         grid.addWidget(self.groups["check"], 0, 0)
         grid.addWidget(self.groups["exclusions"], 1, 0)
         grid.addWidget(self.groups["advanced"], 0, 1)
-        grid.addWidget(self.properties, 1, 1)
-        grid.addWidget(ui, 2, 0, 1, 2)
+        grid.addWidget(ui, 1, 1)
+        grid.addWidget(self.properties, 2, 0, 1, 2)  # the whole width: what each one changes, in words
         grid.setColumnStretch(0, 1)
         grid.setColumnStretch(1, 1)
         layout = QVBoxLayout(self)
@@ -149,6 +148,22 @@ class SettingsDialog(QDialog):
         layout.addLayout(grid)
         layout.addWidget(self.buttons)
         self.set_settings(settings)
+        self.fit_to_contents()
+
+    def fit_to_contents(self) -> None:
+        """As wide as the widest line needs (at least ~68 characters per column) and as tall
+        as the wrapped labels need at that width, within the screen: Qt's own first size caps
+        a window at 2/3 of the screen and ignores wrapped labels' heights, cutting them."""
+        layout = self.layout()
+        em = self.fontMetrics().horizontalAdvance("M")
+        width = max(self.sizeHint().width(), em * 68)
+        screen = self.screen().availableGeometry() if self.screen() is not None else None
+        if screen is not None:
+            width = min(width, screen.width() - 40)
+        height = layout.totalHeightForWidth(width) if layout.hasHeightForWidth() else self.sizeHint().height()
+        if screen is not None:
+            height = min(height, screen.height() - 60)
+        self.resize(width, max(height, self.minimumSizeHint().height()))
 
     def _make_editor(self, info: SettingInfo) -> QWidget:
         default = getattr(Settings(), info.name)
