@@ -180,12 +180,14 @@ def _kept_pool(path: str | Path, workers: int, start: bool):
     key = _collection_key(path)
     old = None
     with _kept.lock:
+        if _kept.pool is not None and not _kept.users and getattr(_kept.pool, "_broken", False):
+            old, _kept.key, _kept.pool = _kept.pool, None, None  # a worker died while idle (killed, out of memory)
         if _kept.key != key or _kept.pool is None:
             if not start:
                 pool = None
             else:
                 if _kept.pool is not None and not _kept.users:
-                    old = _kept.pool
+                    old = old or _kept.pool
                 pool = _start_pool(path, workers) if _kept.users == 0 else None
                 if pool is not None:
                     _kept.key, _kept.pool = key, pool

@@ -131,6 +131,22 @@ def test_a_cancelled_class_leaves_the_kept_workers_usable(setup):
         assert batch._kept.pool is pool and _titles(b)[0] == ["climate"]
 
 
+def test_a_worker_that_died_between_classes_is_replaced(setup):
+    import signal
+
+    db, essays = setup
+    with api.Collection(db) as c:
+        c.check_files(essays, workers=2, keep_workers=True)
+        pids = _pids()
+        os.kill(sorted(pids)[0], signal.SIGKILL)  # e.g. the system ran out of memory
+        assert _gone([sorted(pids)[0]])
+        time.sleep(0.5)  # the pool notices
+        b = c.check_files(essays, workers=2, keep_workers=True)
+    assert _titles(b)[0] == ["climate"]
+    assert _pids() and not (_pids() & pids)
+    assert _gone(pids)
+
+
 def test_closing_while_a_class_runs_ends_the_workers_after_it(setup):
     db, essays = setup
     with api.Collection(db) as c:
