@@ -12,6 +12,7 @@ import hashlib
 from pathlib import Path
 from typing import Iterable, Sequence
 
+from .batch import KEPT_IDLE_SECONDS
 from .document import Document, document_from_text
 from .files import document_files
 from .extract import SUPPORTED_SUFFIXES
@@ -43,6 +44,7 @@ from .store.history import History, StoredResult
 from .tampering import tampered_words
 
 __all__ = [
+    "KEPT_IDLE_SECONDS",
     "Message",
     "message_text",
     "phase_text",
@@ -51,7 +53,7 @@ __all__ = [
     "CollectionNeedsRebuild", "CollectionDamaged", "CollectionReadOnly",
     "CollectionError", "CrossCheckResult", "CrossPair", "Document", "DocumentInfo",
     "ExtractError", "Passage", "Progress", "Settings", "SourceMatch", "Span", "SuspectInfo",
-    "SverkaError", "apply_exclusions", "compare", "crosscheck", "default_collection_path", "rebuild_collection",
+    "SverkaError", "apply_exclusions", "close_workers", "compare", "prepare_workers", "crosscheck", "default_collection_path", "rebuild_collection",
     "crosscheck_to_json", "document_from_text", "load_document", "render_html", "result_to_json", "warm_up",
     "History", "StoredResult", "colour_slots", "count_words", "history_path", "is_shared_collection",
     "load_saved_settings", "save_settings", "saved_settings_path", "source_hue", "source_key", "tampered_words",
@@ -107,10 +109,36 @@ def load_document(path: str | Path) -> Document:
     return sandboxed_extract(path)
 
 
-def warm_up() -> None:
-    """Load the morphological dictionaries now (call it in a worker so the first check is fast)."""
-    from .text import canonize
+def close_workers() -> bool:
+    """End the worker processes kept by ``check_files(keep_workers=True)`` (joined); False if
+    a class is still using them (they end when it is done)."""
+    from .batch import close_workers as close
 
+    return close()
+
+
+def prepare_workers(location: str | Path) -> bool:
+    """Start the workers a class against the collection at ``location`` (a file or a server's
+    URL) will use, and keep them (as ``check_files(keep_workers=True)`` does): call it in a
+    worker when a class is probably coming. False on one core."""
+    from .batch import prepare_workers as prepare
+
+    return prepare(location)
+
+
+def warm_up() -> None:
+    """Load the morphological dictionaries now and start the sandboxed reader (call it in a
+    worker so the first check is fast), start the sandboxed reader and multiprocessing's
+    resource tracker: the first class then starts only its workers. Starting a process holds
+    the interpreter lock until the new one runs (vfork + exec), which a loaded machine turns
+    into a stall of the window."""
+    from multiprocessing import resource_tracker
+
+    from .text import canonize
+    from .workers import shared_sandbox
+
+    shared_sandbox().prestart()
+    resource_tracker.ensure_running()  # started by the first worker pool otherwise (one more process then)
     canonize("Проверка словарей. Перевірка словників: їжак. Checking the dictionaries.")
 
 
@@ -131,8 +159,8 @@ class Collection:
     killed run leaves the collection as it was before the interrupted batch.
 
     ``settings=None`` opens with the settings the collection was built with (a new one takes
-    the defaults); settings whose indexing parameters (shingle_words, winnow_window,
-    minhash_functions, drop_adjectives) differ from the collection's raise
+    the defaults); settings whose indexing parameters (``Settings.indexing_fields()``:
+    drop_adjectives, shingle_words) differ from the collection's raise
     ``CollectionError`` naming them. ``self.settings`` are the settings in effect. Other
     processes may add at the same time; a writer that waits more than 10 s raises
     ``CollectionBusy``. Use one Collection from one thread at a time. See
@@ -286,17 +314,20 @@ class Collection:
         workers: int | None = None,
         progress: Progress = no_progress,
         cancel: CancelToken = NEVER_CANCELLED,
+        keep_workers: bool = False,
     ) -> BatchResult:
         """A class of essays: each file read in the sandbox and checked on every core (as
         :meth:`check_many`); with ``cross``, the essays are also compared with each other.
-        Unreadable files are items with an ``error``; the rest goes on."""
+        Unreadable files are items with an ``error``; the rest goes on. ``keep_workers``:
+        the worker processes stay for the next class against this collection (a window's
+        classes; end them with :func:`close_workers`)."""
         from .batch import check_files
         from .store.common import check_indexing_settings
 
         settings = settings or self.settings
         check_indexing_settings(self.index, settings)
         return check_files(self.location, files, settings, load=load_document, cross=cross, workers=workers,
-                           progress=progress, cancel=cancel,
+                           progress=progress, cancel=cancel, keep_workers=keep_workers,
                            serial=lambda doc: self.check(doc, settings, cancel=cancel))
 
     def close(self) -> None:

@@ -4,12 +4,21 @@
 order: each suspect is checked by :func:`sverka.core.check.check_document` (the same code
 as a single check) in a worker process (spawned, as the index's workers are) that opened the
 collection once. One core or fewer than :data:`MIN_PARALLEL` suspects: no workers at all.
+
+Workers kept (``keep_workers=True``, the window's classes): the pool is not shut down after a
+class but kept for the next class against the same collection file (or server), so only the
+first class pays for starting the workers (~1-3 s of CPU, and the start-up stalls of the
+process that starts them); :func:`close_workers` ends them (the window calls it when it
+closes and after :data:`KEPT_IDLE_SECONDS` without a class). Without it (the command line)
+the pool is joined when the call ends.
 """
 
 from __future__ import annotations
 
 import os
+import threading
 from collections.abc import Callable, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 
 from .document import Document
@@ -17,11 +26,16 @@ from .progress import NEVER_CANCELLED, CancelToken, Progress, no_progress
 from .results import BatchItem, BatchResult, CheckResult
 from .settings import Settings
 
-__all__ = ["check_files", "check_many", "cores", "report_names", "write_reports"]
+__all__ = ["KEPT_IDLE_SECONDS", "check_files", "check_many", "close_workers", "cores", "kept_workers", "prepare_workers",
+           "report_names", "write_reports"]
 
 _worker: dict = {}
-#: Fewer suspects than this are checked in this process unless ``workers`` is given.
+#: Fewer suspects than this are checked in this process unless ``workers`` is given (or
+#: workers kept for the collection are already running).
 MIN_PARALLEL = 4
+#: How long a face may keep idle workers before it calls :func:`close_workers` (each holds
+#: the dictionaries, ~150-250 MB).
+KEPT_IDLE_SECONDS = 600
 
 
 def cores() -> int:
@@ -36,28 +50,25 @@ def cores() -> int:
 WORKER_NICENESS = 10
 
 
-def _init(path: str, settings: Settings, parent: int | None = None) -> None:
+def _init(path: str, parent: int | None = None, niceness: int | None = None) -> None:
     from .store import open_store
     from .workers import die_with_parent
 
     die_with_parent(parent)
-    try:
-        os.nice(WORKER_NICENESS)
-    except (AttributeError, OSError):  # pragma: no cover - not POSIX
-        pass
+    _nicer(0, _worker_niceness() if niceness is None else niceness)  # usually done by the parent already
 
-    _worker["index"] = open_store(path, settings)
-    _worker["settings"] = settings
+    _worker["index"] = open_store(path, None)  # the collection's own indexing settings
     from .text import canonize
 
     canonize("Проверка словарей. Перевірка словників: їжак. Checking the dictionaries.")  # load them now
 
 
-def _ready() -> None:
+def _ready() -> int:
     """Submitted once per worker so the pool starts its processes at once."""
+    return os.getpid()
 
 
-def _start_pool(path: str | Path, settings: Settings, workers: int):
+def _start_pool(path: str | Path, workers: int):
     """Worker processes that opened the collection, starting now (their start-up, ~1-3 s,
     overlaps whatever the caller does next)."""
     import concurrent.futures as cf
@@ -66,11 +77,145 @@ def _start_pool(path: str | Path, settings: Settings, workers: int):
     from .workers import START_METHOD
 
     ctx = multiprocessing.get_context(START_METHOD)
+    niceness = _worker_niceness()
     pool = cf.ProcessPoolExecutor(workers, mp_context=ctx, initializer=_init,
-                                  initargs=(str(path), settings, os.getpid()))
+                                  initargs=(str(path), os.getpid(), niceness))
     for _ in range(workers):
         pool.submit(_ready)
+    # Nice from their first instruction, not only from _init: a new interpreter's start-up and
+    # imports (~0.5 s of CPU each) would otherwise compete with the window at its priority.
+    for pid in list(getattr(pool, "_processes", None) or ()):
+        _nicer(pid, niceness)
     return pool
+
+
+def _worker_niceness() -> int:
+    """The niceness of the workers: :data:`WORKER_NICENESS` more than this process's."""
+    try:
+        return min(19, os.getpriority(os.PRIO_PROCESS, 0) + WORKER_NICENESS)
+    except (AttributeError, OSError):  # pragma: no cover - not POSIX
+        return WORKER_NICENESS
+
+
+def _nicer(pid: int, niceness: int) -> None:
+    """Make process ``pid`` (0: this one) at least ``niceness`` nice."""
+    try:
+        if os.getpriority(os.PRIO_PROCESS, pid) < niceness:
+            os.setpriority(os.PRIO_PROCESS, pid, niceness)
+    except (AttributeError, OSError):  # pragma: no cover - not POSIX, or the process has ended
+        pass
+
+
+def _collection_key(path: str | Path) -> tuple:
+    """What a kept pool serves: the server's URL, or the collection file itself (a file
+    replaced at the same path, e.g. rebuilt, is another collection: its workers would hold
+    the old one open)."""
+    from .store import is_server_url
+
+    if is_server_url(path):
+        return (str(path),)
+    name = os.path.abspath(os.fspath(path))
+    try:
+        st = os.stat(name)
+    except OSError:
+        return (name,)
+    return (name, st.st_dev, st.st_ino)
+
+
+class _Kept:
+    """The one pool kept between classes, with how many calls are using it."""
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.key: tuple | None = None
+        self.pool = None
+        self.users = 0
+
+
+_kept = _Kept()
+
+
+def kept_workers() -> int:
+    """How many worker processes are kept (0: none), for tests and the faces' status."""
+    with _kept.lock:
+        pool = _kept.pool
+        return 0 if pool is None else len(getattr(pool, "_processes", None) or {})
+
+
+def _shutdown(pool) -> None:
+    # Joined, not left running: an executor shut down without waiting keeps its manager
+    # thread, and at interpreter exit CPython 3.11 may wake it through a pipe that thread
+    # has just closed ("Bad file descriptor" printed after `sverka check A B C`).
+    pool.shutdown(wait=True, cancel_futures=True)
+
+
+def close_workers() -> bool:
+    """End the kept workers (joined); False if a class is using them (they are ended when it
+    is done). Safe to call at any time, also when none are kept."""
+    with _kept.lock:
+        pool, users = _kept.pool, _kept.users
+        if pool is None:
+            return True
+        _kept.key = None  # not offered to the next class
+        if users:
+            return False
+        _kept.pool = None
+    _shutdown(pool)
+    return True
+
+
+def prepare_workers(path: str | Path) -> bool:
+    """Start (or keep) the workers for the collection at ``path`` now, as a class would with
+    ``keep_workers=True``; False on one core (no workers)."""
+    if cores() < 2:
+        return False
+    with _kept_pool(path, cores(), start=True) as pool:
+        return pool is not None
+
+
+@contextmanager
+def _kept_pool(path: str | Path, workers: int, start: bool):
+    """The kept pool serving the collection at ``path`` (started with ``workers`` processes if
+    none is and ``start``), or None; kept for the next call unless it broke."""
+    key = _collection_key(path)
+    old = None
+    with _kept.lock:
+        if _kept.pool is not None and not _kept.users and getattr(_kept.pool, "_broken", False):
+            old, _kept.key, _kept.pool = _kept.pool, None, None  # a worker died while idle (killed, out of memory)
+        if _kept.key != key or _kept.pool is None:
+            if not start:
+                pool = None
+            else:
+                if _kept.pool is not None and not _kept.users:
+                    old = old or _kept.pool
+                pool = _start_pool(path, workers) if _kept.users == 0 else None
+                if pool is not None:
+                    _kept.key, _kept.pool = key, pool
+        else:
+            pool = _kept.pool
+        if pool is not None:
+            _kept.users += 1
+    if old is not None:
+        _shutdown(old)
+    if pool is None:
+        yield None
+        return
+    broken = False
+    try:
+        yield pool
+    except BaseException as e:
+        import concurrent.futures.process as cfp
+
+        broken = isinstance(e, cfp.BrokenProcessPool)
+        raise
+    finally:
+        with _kept.lock:
+            _kept.users -= 1
+            end = pool if (broken or _kept.key is None) and _kept.pool is pool and not _kept.users else None
+            if end is not None:
+                _kept.key = _kept.pool = None
+        if end is not None:
+            _shutdown(end)
 
 
 def _workers_for(n: int, workers: int | None) -> int:
@@ -79,10 +224,10 @@ def _workers_for(n: int, workers: int | None) -> int:
     return min(workers, n)
 
 
-def _check_one(doc: Document) -> CheckResult:
+def _check_one(doc: Document, settings: Settings) -> CheckResult:
     from .check import check_document
 
-    return check_document(_worker["index"], doc, _worker["settings"])
+    return check_document(_worker["index"], doc, settings)
 
 
 def check_many(
@@ -94,17 +239,25 @@ def check_many(
     workers: int | None = None,
     progress: Progress = no_progress,
     cancel: CancelToken = NEVER_CANCELLED,
+    keep_workers: bool = False,
     pool=None,
 ) -> list[CheckResult]:
     """Check ``docs`` against the collection at ``path``; results in the order of ``docs``.
 
     ``serial`` checks one document in this process (used when workers would not pay off);
     ``workers`` defaults to the number of usable cores (at most the number of documents) from
-    :data:`MIN_PARALLEL` documents on, else 1. ``pool``: workers already started by
-    :func:`_start_pool` (shut down here)."""
+    :data:`MIN_PARALLEL` documents on, else 1. ``keep_workers``: use the workers kept for
+    this collection (any number of documents) or start them and keep them (see the module's
+    docstring). ``pool``: workers already started (by the caller, who ends them)."""
     n = len(docs)
+    if pool is not None:
+        return _check_in(pool, docs, settings, progress, cancel)
     workers = _workers_for(n, workers)
-    if workers < 2 and pool is None:
+    if keep_workers:
+        with _kept_pool(path, max(workers, cores()), start=workers >= 2) as kept:
+            if kept is not None:
+                return _check_in(kept, docs, settings, progress, cancel)
+    if workers < 2:
         out = []
         for k, doc in enumerate(docs):
             cancel.raise_if_cancelled()
@@ -112,29 +265,40 @@ def check_many(
             out.append(serial(doc))
         progress(n, n, "")
         return out
+    own = _start_pool(path, workers)
+    try:
+        out = _check_in(own, docs, settings, progress, cancel)
+    except BaseException:
+        own.shutdown(wait=False, cancel_futures=True)  # a cancel does not wait for the essays being checked
+        raise
+    _shutdown(own)
+    return out
+
+
+def _check_in(pool, docs: Sequence[Document], settings: Settings, progress: Progress,
+              cancel: CancelToken) -> list[CheckResult]:
+    """Every document checked in ``pool``'s workers; on an error or a cancel the documents
+    not started are dropped (the pool itself is left to its owner)."""
     import concurrent.futures as cf
 
+    n = len(docs)
     out: list[CheckResult | None] = [None] * n
-    pool = pool or _start_pool(path, settings, workers)
-    with pool:
-        futures = {pool.submit(_check_one, doc): k for k, doc in enumerate(docs)}
-        pending = set(futures)
-        done = 0
-        try:
-            while pending:  # wake up every 0.1 s so a cancel does not wait for a slow essay
-                finished, pending = cf.wait(pending, timeout=0.1, return_when=cf.FIRST_COMPLETED)
-                cancel.raise_if_cancelled()
-                for fut in sorted(finished, key=futures.__getitem__):
-                    out[futures[fut]] = fut.result()
-                    done += 1
-                    progress(done, n, docs[futures[fut]].title)
-        except BaseException:
-            pool.shutdown(wait=False, cancel_futures=True)
-            raise
-        # Joined, not left running: an executor shut down without waiting keeps its manager
-        # thread, and at interpreter exit CPython 3.11 may wake it through a pipe that thread
-        # has just closed ("Bad file descriptor" printed after `sverka check A B C`).
-        pool.shutdown(wait=True)
+    futures = {pool.submit(_check_one, doc, settings): k for k, doc in enumerate(docs)}
+    pending = set(futures)
+    done = 0
+    try:
+        while pending:  # wake up every 0.1 s so a cancel does not wait for a slow essay
+            finished, pending = cf.wait(pending, timeout=0.1, return_when=cf.FIRST_COMPLETED)
+            cancel.raise_if_cancelled()
+            for fut in sorted(finished, key=futures.__getitem__):
+                out[futures[fut]] = fut.result()
+                done += 1
+                progress(done, n, docs[futures[fut]].title)
+    except BaseException:
+        for fut in pending:
+            fut.cancel()
+        raise
+    progress(n, n, "")
     return out  # type: ignore[return-value]
 
 
@@ -149,27 +313,36 @@ def check_files(
     workers: int | None = None,
     progress: Progress = no_progress,
     cancel: CancelToken = NEVER_CANCELLED,
+    keep_workers: bool = False,
 ) -> BatchResult:
     """A class of essays checked against the collection at ``path`` (and, with ``cross``,
     against each other): every file read by ``load`` (the sandboxed reader), every readable
     one checked by :func:`check_many`. A file that cannot be read is an item with its
     ``error`` (the file and the reason) and the rest goes on; items keep the order given.
+    ``keep_workers`` as for :func:`check_many`.
 
     Progress steps: one per file read, one per essay checked, one for the cross-check."""
     files = [str(f) for f in files]
     n = len(files)
     steps = 2 * n + (1 if cross else 0)
     workers = _workers_for(n, workers)
-    pool = _start_pool(path, settings, workers) if workers >= 2 else None  # starts while the files are read
+    args = (path, files, settings, load, serial, cross)
+    if keep_workers:  # the kept workers, or new ones starting while the files are read
+        with _kept_pool(path, max(workers, cores()), start=workers >= 2) as kept:
+            return _check_files(*args, kept, progress, cancel, steps)
+    pool = _start_pool(path, workers) if workers >= 2 else None  # starts while the files are read
     try:
-        return _check_files(path, files, settings, load, serial, cross, pool, workers, progress, cancel, steps)
+        batch = _check_files(*args, pool, progress, cancel, steps)
     except BaseException:
-        if pool is not None:
+        if pool is not None:  # a cancel does not wait for the essays being checked
             pool.shutdown(wait=False, cancel_futures=True)
         raise
+    if pool is not None:
+        _shutdown(pool)
+    return batch
 
 
-def _check_files(path, files, settings, load, serial, cross, pool, workers, progress, cancel, steps) -> BatchResult:
+def _check_files(path, files, settings, load, serial, cross, pool, progress, cancel, steps) -> BatchResult:
     from .errors import SverkaError
 
     n = len(files)
@@ -185,8 +358,7 @@ def _check_files(path, files, settings, load, serial, cross, pool, workers, prog
             docs.append(None)
             errors.append(getattr(e, "message", None) or str(e))
     readable = [d for d in docs if d is not None]
-    results = check_many(path, readable, settings, serial=serial, cancel=cancel, pool=pool,
-                         workers=workers,
+    results = check_many(path, readable, settings, serial=serial, cancel=cancel, pool=pool, workers=1,
                          progress=lambda done, total, msg: progress(n + done, steps, msg))
     crossed = None
     if cross and len(readable) >= 2:

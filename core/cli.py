@@ -31,7 +31,6 @@ ALIASES = {
     "shingle_words": ["--shingle"],
     "min_passage_words": ["--min-words"],
     "max_gap_words": ["--max-gap"],
-    "winnow_window": ["--window"],
 }
 #: Friendly "off" switches for boolean settings that are on by default.
 OFF_ALIASES = {

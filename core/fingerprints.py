@@ -36,13 +36,20 @@ __all__ = [
     *shortdoc.__all__,
     *sentences.__all__,
     # one document
+    "MINHASH_FUNCTIONS",
     "SUPER_SHINGLE_GROUPS",
+    "WINNOW_WINDOW",
     "LONGEST_WORDS",
     "DocumentFingerprints",
     "fingerprint_document",
     "FINGERPRINT_VERSION",
 ]
 
+#: Winnowing window k of the winnowed shingles (any shared run of ``shingle_words + k - 1``
+#: words shares one) and the number of min-hash functions. Constants, not settings: no check
+#: and no stored table reads the winnowed shingles or the min-hash signature today.
+WINNOW_WINDOW = 4
+MINHASH_FUNCTIONS = 84
 #: Seed 003: the min-hash signature in 6 groups (of 14 for 84 functions).
 SUPER_SHINGLE_GROUPS = 6
 #: Seed 000: how many longest words represent a short document.
@@ -58,8 +65,8 @@ def _frozen(a: np.ndarray, dtype) -> np.ndarray:
 class DocumentFingerprints:
     """Every fingerprint of one canonized document, each computed on first use (pure; no I/O).
 
-    The index reads only what it stores (retrieval keys, longest words, full-text hash,
-    min-hash) and a check only what it compares, so neither pays for the rest; both get the
+    The index reads only what it stores (retrieval keys, longest words) and a check only
+    what it compares, so neither pays for the rest; both get the
     same values from this one class. Arrays are read-only.
 
     Shingle ``shingle_positions[j]`` covers tokens ``[p, p + shingle_words)``; map them to
@@ -70,7 +77,7 @@ class DocumentFingerprints:
         self.tokens = tokens
         self.settings = settings
         self.shingle_words = settings.shingle_words  # w
-        self.winnow_window = settings.winnow_window  # k: any shared run of w + k - 1 tokens shares a fingerprint
+        self.winnow_window = WINNOW_WINDOW  # k: any shared run of w + k - 1 tokens shares a fingerprint
         self.token_count = len(tokens.hashes)
 
     @cached_property
@@ -129,8 +136,8 @@ class DocumentFingerprints:
         return full_text_hash(self.tokens.text)
 
     @cached_property
-    def minhash(self) -> np.ndarray:  # uint64 (settings.minhash_functions,); all EMPTY without shingles
-        return _frozen(minhash_signature(self.distinct, self.settings.minhash_functions), np.uint64)
+    def minhash(self) -> np.ndarray:  # uint64 (MINHASH_FUNCTIONS,); all EMPTY without shingles
+        return _frozen(minhash_signature(self.distinct, MINHASH_FUNCTIONS), np.uint64)
 
     @cached_property
     def super_shingles(self) -> np.ndarray:  # uint64 (6,), or (0,) without shingles

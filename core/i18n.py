@@ -143,25 +143,6 @@ RU: dict[str, str] = {
     "words replaced by synonyms": "слова заменены синонимами",
     "paraphrase: several kinds of changes at once": "пересказ: сразу несколько видов изменений",
     "short text matched by its longest words": "короткий текст: совпали самые длинные слова",
-    # settings (Settings fields)
-    "drop_adjectives": "Не учитывать прилагательные",
-    "shingle_words": "Слов в шингле",
-    "winnow_window": "Окно отбора шинглов",
-    "minhash_functions": "Хеш-функций MinHash",
-    "min_passage_words": "Наименьший фрагмент, слов",
-    "max_gap_words": "Наибольший пропуск, слов",
-    "align_seed_words": "Слов в затравке выравнивания",
-    "min_sentence_words": "Наименьшее предложение, слов",
-    "max_candidates": "Наибольшее число кандидатов",
-    "min_shared_fingerprints": "Наименьшее число общих отпечатков",
-    "short_text_words": "Короткий текст, слов до",
-    "min_source_containment": "Наименьшая доля источника",
-    "short_text_similarity": "Порог сходства короткого текста, %",
-    "crosscheck_threshold": "Порог взаимной проверки",
-    "exclude_quotes": "Исключать цитаты",
-    "count_quotes_as_borrowed": "Считать цитаты заимствованиями",
-    "exclude_bibliography": "Исключать список литературы",
-    "excluded_sources": "Исключённые источники",
 }
 
 _CATALOGUES = {"en": {}, "ru": RU}

@@ -31,7 +31,6 @@ Paths of the documents are shown relative to the collection's folder
 
 from __future__ import annotations
 
-import dataclasses
 import hashlib
 import re
 from dataclasses import dataclass
@@ -394,17 +393,19 @@ def _environment(lang: str | None = "en"):
     return env
 
 
-def _settings_rows(settings, _=lambda s: s, where=lambda p: p) -> list[tuple[str, str]]:
+def _settings_rows(settings, lang: str | None, where=lambda p: p) -> list[tuple[str, str]]:
+    """Every setting of a result as the one declaration (sverka.core.settings.SETTINGS_INFO)
+    words it: (label, value with its unit) in the report's language."""
+    from .i18n import check_language
+    from .settings import SETTINGS_INFO
+
+    lang = "ru" if check_language(lang) == "ru" else "en"
     rows = []
-    for f in dataclasses.fields(settings):
-        value = getattr(settings, f.name)
-        if f.name == "excluded_sources":
+    for name, info in SETTINGS_INFO.items():
+        value = getattr(settings, name)
+        if name == "excluded_sources":
             value = tuple(where(v) for v in value)
-        if isinstance(value, tuple):
-            value = ", ".join(map(str, value)) or "—"
-        elif isinstance(value, bool):
-            value = _("yes") if value else _("no")
-        rows.append((_(f.name), str(value)))
+        rows.append((info.label(lang), info.shown(value, lang)))
     return rows
 
 
@@ -477,7 +478,7 @@ def render_html(result: CheckResult | CrossCheckResult, *, paper: bool = False, 
         shas = list(result.sha256) + [""] * (len(docs) - len(result.sha256))
         return env.get_template("crosscheck.html.j2").render(
             result=result, documents=list(zip(docs, shas)), matrix=matrix, pair_passages=_pair_passages(result),
-            settings_rows=_settings_rows(result.settings, _, env.filters["where"]), **common
+            settings_rows=_settings_rows(result.settings, lang, env.filters["where"]), **common
         )
 
     env.filters["where"] = lambda p: shown_path(p, result.collection_root, full_paths)
@@ -515,7 +516,7 @@ def render_html(result: CheckResult | CrossCheckResult, *, paper: bool = False, 
         pieces=_pieces(result, sources, _),
         exclusions=[(_(EXCLUSIONS.get(k, k)), n) for k, n in sorted(exclusions.items())],
         marked=marked,
-        settings_rows=_settings_rows(result.settings, _, env.filters["where"]),
+        settings_rows=_settings_rows(result.settings, lang, env.filters["where"]),
         methods=METHODS,
         **common,
     )

@@ -12,20 +12,16 @@ from dataclasses import dataclass
 
 @dataclass(frozen=True)
 class Settings:
-    # Canonization
-    drop_adjectives: bool = False
-    # Fingerprints
-    shingle_words: int = 4  # w: words per shingle
-    winnow_window: int = 4  # k: any shared run of w + k - 1 words is guaranteed to be found
-    minhash_functions: int = 84
+    # Fixed when a collection is built (COLLECTION_FIELDS)
+    drop_adjectives: bool = False  # adjectives left out of every stored and checked text
+    shingle_words: int = 4  # w: words per shingle of the resemblance figure (Jaccard of w-shingles)
     # Passages
     min_passage_words: int = 8  # words of the text a passage must match; shorter ones: excluded="short"
     max_gap_words: int = 6  # edits bridged between two matching runs
     align_seed_words: int = 2  # words per seed shingle when aligning a pair (computed on the fly)
     min_sentence_words: int = 5  # sentences this long match by sentence hash (any order, any form)
     # Candidates
-    max_candidates: int = 50  # sources aligned per check, most shared fingerprints first
-    min_shared_fingerprints: int = 2  # winnowed shingles a candidate must share with the suspect
+    max_candidates: int = 50  # sources aligned per check, best ranked first (sverka.core.candidates)
     short_text_words: int = 40  # below this many canonical words the seed 000 method joins in
     # Reporting
     min_source_containment: float = 0.005  # a source below this share of the suspect is not listed
@@ -54,13 +50,21 @@ class Settings:
     def replace(self, **changes) -> "Settings":
         return dataclasses.replace(self, **changes)
 
+    @staticmethod
+    def indexing_fields() -> tuple[str, ...]:
+        """The fields fixed when a collection is built (:data:`COLLECTION_FIELDS`): stored with
+        it, and a check against it must use the collection's values."""
+        return COLLECTION_FIELDS
+
 
 # --------------------------------------------------------------------------------------
 # What each setting means, in the user's words: the one declaration the window's settings
 # dialog, the command line's help and the reports read.
 
-#: Where a setting belongs. ``collection``: fixed when the collection is built (changing it
-#: means rebuilding the collection); ``check``: how a check judges; ``exclusions``: what does
+#: Where a setting belongs: the one place that says whether a field is fixed when a
+#: collection is built or a check setting. ``collection``: fixed when the collection is built
+#: and stored with it (a check uses the collection's value; see each one's help for what it
+#: changes); ``check``: how a check judges; ``exclusions``: what does
 #: not count (applied to a finished result without searching again); ``advanced``: search
 #: effort, rarely changed.
 GROUPS = ("check", "exclusions", "advanced", "collection")
@@ -175,12 +179,6 @@ SETTINGS_INFO: dict[str, SettingInfo] = {i.name: i for i in (
            "slower and rarely finds more.",
            "Сколько самых похожих документов коллекции сравнивается с текстом слово за словом; "
            "больше — медленнее и редко находит больше."), ("documents", "документов"), 1, 10_000),
-    _info("min_shared_fingerprints", "advanced",
-          ("Shared fragments before a close comparison", "Общих отпечатков для подробного сравнения"),
-          ("A document of the collection is compared closely only if it shares at least this many "
-           "fingerprints (short word sequences) with the text.",
-           "Документ коллекции сравнивается подробно, только если у него с текстом не меньше стольких "
-           "общих отпечатков (коротких последовательностей слов)."), ("fingerprints", "отпечатков"), 1, 100),
     _info("align_seed_words", "advanced",
           ("Words per seed when aligning", "Слов в затравке при выравнивании"),
           ("Shortest run of words that starts aligning a passage with its source.",
@@ -189,37 +187,30 @@ SETTINGS_INFO: dict[str, SettingInfo] = {i.name: i for i in (
           ("Treat a text as short below", "Считать текст коротким, если меньше"),
           ("Texts with fewer meaningful words are also compared by their longest words.",
            "Тексты с меньшим числом значимых слов сравниваются ещё и по самым длинным словам."), _W, 1, 1000),
-    _info("shingle_words", "collection",
-          ("Words per fingerprint", "Слов в отпечатке"),
-          ("Fingerprints are runs of this many words.",
-           "Отпечатки — цепочки из стольких слов."), _W, 2, 12),
-    _info("winnow_window", "collection",
-          ("Fingerprint spacing", "Шаг отпечатков"),
-          ("One fingerprint is kept in every window of this many: any shared run of words + window - 1 "
-           "words is found.",
-           "Из каждого окна такого размера сохраняется один отпечаток: любая общая цепочка длиной "
-           "«слов в отпечатке + шаг − 1» находится."), ("", ""), 1, 20),
-    _info("minhash_functions", "collection",
-          ("Similarity sketch size", "Размер эскиза сходства"),
-          ("Numbers kept per document to estimate overall similarity.",
-           "Сколько чисел хранится на документ для оценки общего сходства."),
-          ("", ""), 16, 512),
     _info("drop_adjectives", "collection",
           ("Ignore adjectives", "Не учитывать прилагательные"),
-          ("Adjectives are left out when texts are compared (finds copies with adjectives changed).",
-           "Прилагательные не учитываются при сравнении (находит копии с заменёнными прилагательными)."), ),
+          ("Adjectives are left out of every stored document and every checked text (finds copies "
+           "whose adjectives were changed). It decides what the collection stores.",
+           "Прилагательные не учитываются ни в хранимых документах, ни в проверяемых текстах (находит "
+           "копии с заменёнными прилагательными). От этого зависит, что хранит коллекция."), ),
+    _info("shingle_words", "collection",
+          ("Words per run in the resemblance figure", "Слов в цепочке для показателя «Сходство»"),
+          ("Only the \"Resemblance\" figure beside each source (the share of runs of this many words the "
+           "two texts have in common) depends on it: nothing stored, no passage, no borrowed share.",
+           "От этого зависит только показатель «Сходство» у источника (доля общих цепочек из стольких "
+           "слов): ни хранимые данные, ни фрагменты, ни доля заимствований."),
+          _W, 2, 12),
 )}
 
-#: Settings fixed when a collection is built; a check takes the collection's.
+#: Settings fixed when a collection is built; a check takes the collection's. The store's
+#: indexing keys and the window's read this (``Settings.indexing_fields()``).
 COLLECTION_FIELDS = tuple(n for n, i in SETTINGS_INFO.items() if i.group == "collection")
 
 REBUILD_NOTE = {
-    "en": ("These are properties of the collection, fixed when it was built: every document was "
-           "fingerprinted with them. Changing them means building a new collection (adding all the "
-           "documents again); a check always uses the collection's own."),
-    "ru": ("Это свойства коллекции, заданные при её создании: с ними построены отпечатки всех "
-           "документов. Чтобы их изменить, нужно создать коллекцию заново (добавить все документы ещё раз); "
-           "проверка всегда использует значения самой коллекции."),
+    "en": ("These are properties of the collection, chosen when it was created; a check always uses "
+           "the collection's own. To change one, create a new collection and add the documents again."),
+    "ru": ("Это свойства коллекции, выбранные при её создании; проверка всегда использует значения "
+           "самой коллекции. Чтобы изменить их, создайте новую коллекцию и добавьте документы заново."),
 }
 
 

@@ -252,6 +252,7 @@ class ClassCheckActions:
     def choose_folder_to_check_class(self) -> None:
         from PySide6.QtWidgets import QFileDialog
 
+        self.prepare_class_workers()  # they start while the teacher picks the folder
         folder = QFileDialog.getExistingDirectory(self, QCoreApplication.translate("ClassCheckActions", "Pick a folder of essays to check"),
                                                   self.prefs.last_folder())
         if folder:
@@ -275,21 +276,55 @@ class ClassCheckActions:
 
         def work(progress, cancel):
             with self._open_collection() as c:
-                indexing = {k: getattr(c.settings, k) for k in INDEXING_FIELDS if hasattr(c.settings, k)}
+                indexing = {k: getattr(c.settings, k) for k in INDEXING_FIELDS}
+                # the workers stay for the next class: only the first pays for starting them
                 batch = c.check_files([str(f) for f in files], settings.replace(**indexing), cross=cross,
-                                      progress=progress, cancel=cancel)
+                                      progress=progress, cancel=cancel, keep_workers=True)
             self.keep_results([it.result for it in batch.items])
             return batch
 
         def done(batch: api.BatchResult) -> None:
             self.show_batch(batch)
 
+        self.workers_idle.stop()
         job = self._foreground("batch", message, work, done)
         if job is not None:  # the engine's message is the file's name: say what is done with it
             job.signals.progress.disconnect(self.progress.update_progress)
             job.signals.progress.connect(lambda d, t, m: self.progress.update_progress(
                 d, t, f"{message} {m}" if m else message))
         return job
+
+    def _make_workers_idle_timer(self) -> None:
+        """Workers kept after a class end after KEPT_IDLE_SECONDS without another one."""
+        from PySide6.QtCore import QTimer
+
+        from sverka.core.api import KEPT_IDLE_SECONDS
+
+        self.workers_idle = QTimer(self)
+        self.workers_idle.setSingleShot(True)
+        self.workers_idle.setInterval(KEPT_IDLE_SECONDS * 1000)
+        self.workers_idle.timeout.connect(self.close_idle_workers)
+        self.jobFinished.connect(lambda name, error: self.workers_idle.start() if name == "batch" else None)
+
+    def prepare_class_workers(self):
+        """Start the class workers now, off the GUI thread, when a class is probably coming
+        (the folder dialog opens, a folder is dragged over the window): the check then finds
+        them ready instead of starting them while it reads the essays. Kept as after a class."""
+        from sverka.core import api
+
+        if self._closing or self.current_job is not None or not self.documents:
+            return None
+        path = self.collection_path
+        self.workers_idle.start()
+        return self.runner.run(lambda progress, cancel: api.prepare_workers(path), None, name="prepare_workers")
+
+    def close_idle_workers(self):
+        """End the kept workers off the GUI thread (joining them takes a moment)."""
+        from sverka.core import api
+
+        if self._closing:
+            return None
+        return self.runner.run(lambda progress, cancel: api.close_workers(), None, name="close_workers")
 
     def show_batch(self, batch) -> None:
         self.batch = batch

@@ -42,9 +42,9 @@ from .results_view import ResultsView
 
 log = logging.getLogger(__name__)
 
-#: File endings offered in file dialogs and picked up from folders for a cross-check.
-#: Settings fixed when a collection is built (see api.Collection).
-INDEXING_FIELDS = ("shingle_words", "winnow_window", "minhash_functions", "drop_adjectives")
+#: Settings fixed when a collection is built: a check takes the collection's (declared once,
+#: in the settings' declaration; see api.Collection).
+INDEXING_FIELDS = api.Settings.indexing_fields()
 
 
 
@@ -127,6 +127,7 @@ class MainWindow(ClassCheckActions, KeptResults, AcceptsPathDrops, QMainWindow):
         self.statusBar().addPermanentWidget(self.progress, 1)
         self.progress.cancelRequested.connect(self.cancel_current)
 
+        self._make_workers_idle_timer()
         self._make_actions()
         self._make_menus()
         self._wire()
@@ -677,7 +678,7 @@ class MainWindow(ClassCheckActions, KeptResults, AcceptsPathDrops, QMainWindow):
         def work(progress, cancel):
             with self._open_collection() as c:
                 # Indexing parameters are the collection's: changing them needs a new collection.
-                indexing = {k: getattr(c.settings, k) for k in INDEXING_FIELDS if hasattr(c.settings, k)}
+                indexing = {k: getattr(c.settings, k) for k in INDEXING_FIELDS}
                 result = c.check(doc, settings.replace(**indexing), progress=progress, cancel=cancel)
             self.keep_results([result])
             return result
@@ -838,6 +839,12 @@ class MainWindow(ClassCheckActions, KeptResults, AcceptsPathDrops, QMainWindow):
         elif folders or len(files) > 2:
             self.check_class(paths)
 
+    def paths_coming(self, paths: list[Path]) -> None:
+        """A folder or several files dragged over the window: probably a class; its workers
+        start while the teacher drops it (see ClassCheckActions.prepare_class_workers)."""
+        if any(p.is_dir() for p in paths) or len(paths) > 2:
+            self.prepare_class_workers()
+
     # -- life cycle ------------------------------------------------------------------------
     def closeEvent(self, event: QCloseEvent) -> None:
         self._closing = True
@@ -845,6 +852,8 @@ class MainWindow(ClassCheckActions, KeptResults, AcceptsPathDrops, QMainWindow):
             self.progress.cancelling()
         t0 = time.monotonic()
         self.runner.shutdown()
+        self.workers_idle.stop()
+        api.close_workers()  # the class workers kept between classes: joined, not left to the exit
         log.debug("closed after waiting %.2f s for workers", time.monotonic() - t0)
         self.prefs.set_geometry(self.saveGeometry())
         self.prefs.set_state("splitter", self.splitter.saveState())

@@ -43,9 +43,14 @@ class AcceptsPathDrops:
     def paths_dropped(self, paths: list[Path]) -> None:
         raise NotImplementedError
 
+    def paths_coming(self, paths: list[Path]) -> None:
+        """A drag carrying ``paths`` entered: a chance to get ready for them (default: nothing)."""
+
     def dragEnterEvent(self, event: QDragEnterEvent) -> None:
-        if local_paths(event.mimeData()):
+        paths = local_paths(event.mimeData())
+        if paths:
             event.acceptProposedAction()
+            self.paths_coming(paths)
 
     def dragMoveEvent(self, event) -> None:
         if local_paths(event.mimeData()):

@@ -93,7 +93,7 @@ def main(argv: list[str] | None = None) -> int:
 
         window.open_settings()
         dialog = window._settings_dialog
-        dialog.adjustSize()
+        dialog.fit_to_contents()
         _settle(app, 300)
         shot(dialog, "settings")
         dialog.reject()

@@ -3,13 +3,15 @@ interface language.
 
 Every label, tooltip, unit and range comes from the one declaration of the settings
 (:data:`sverka.core.settings.SETTINGS_INFO`), which the command line's help reads too. What is
-fixed when the collection is built (words per fingerprint...) is shown as the collection's
-properties, read-only, with what changing them would take; a check always uses the collection's.
+fixed when the collection is built (whether adjectives are ignored...) is shown as the
+collection's properties, read-only, each with what it changes and what changing it would
+take; a check always uses the collection's.
 """
 
 from __future__ import annotations
 
 from PySide6.QtCore import QT_TRANSLATE_NOOP, Qt
+from PySide6.QtGui import QPalette
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -88,6 +90,7 @@ class SettingsDialog(QDialog):
         self.properties.setObjectName("collectionGroup")
         pform = QFormLayout(self.properties)
         self.property_labels: dict[str, QLabel] = {}
+        self.property_help: dict[str, QLabel] = {}
         shown = collection or settings
         for name, info in SETTINGS_INFO.items():
             if info.group != "collection":
@@ -97,8 +100,16 @@ class SettingsDialog(QDialog):
             value.setToolTip(info.help(self.lang))
             label = QLabel(info.label(self.lang))
             label.setToolTip(info.help(self.lang))
-            pform.addRow(label, value)
+            pform.addRow(label, value)  # one line each: the row is as tall as its label
             self.property_labels[name] = value
+            # what the property changes, in words (the ignored adjectives decide what is stored,
+            # the words per run only one figure): shown, not only a tooltip
+            what = QLabel(info.help(self.lang))
+            what.setObjectName(f"propertyHelp_{name}")
+            what.setWordWrap(True)
+            what.setForegroundRole(QPalette.ColorRole.PlaceholderText)
+            pform.addRow(what)
+            self.property_help[name] = what
         self.rebuild_note = QLabel(REBUILD_NOTE[self.lang])
         self.rebuild_note.setObjectName("rebuildNote")
         self.rebuild_note.setWordWrap(True)
@@ -128,8 +139,8 @@ class SettingsDialog(QDialog):
         grid.addWidget(self.groups["check"], 0, 0)
         grid.addWidget(self.groups["exclusions"], 1, 0)
         grid.addWidget(self.groups["advanced"], 0, 1)
-        grid.addWidget(self.properties, 1, 1)
-        grid.addWidget(ui, 2, 0, 1, 2)
+        grid.addWidget(ui, 1, 1)
+        grid.addWidget(self.properties, 2, 0, 1, 2)  # the whole width: what each one changes, in words
         grid.setColumnStretch(0, 1)
         grid.setColumnStretch(1, 1)
         layout = QVBoxLayout(self)
@@ -137,6 +148,22 @@ class SettingsDialog(QDialog):
         layout.addLayout(grid)
         layout.addWidget(self.buttons)
         self.set_settings(settings)
+        self.fit_to_contents()
+
+    def fit_to_contents(self) -> None:
+        """As wide as the widest line needs (at least ~68 characters per column) and as tall
+        as the wrapped labels need at that width, within the screen: Qt's own first size caps
+        a window at 2/3 of the screen and ignores wrapped labels' heights, cutting them."""
+        layout = self.layout()
+        em = self.fontMetrics().horizontalAdvance("M")
+        width = max(self.sizeHint().width(), em * 68)
+        screen = self.screen().availableGeometry() if self.screen() is not None else None
+        if screen is not None:
+            width = min(width, screen.width() - 40)
+        height = layout.totalHeightForWidth(width) if layout.hasHeightForWidth() else self.sizeHint().height()
+        if screen is not None:
+            height = min(height, screen.height() - 60)
+        self.resize(width, max(height, self.minimumSizeHint().height()))
 
     def _make_editor(self, info: SettingInfo) -> QWidget:
         default = getattr(Settings(), info.name)

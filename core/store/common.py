@@ -37,7 +37,7 @@ __all__ = ["BUSY_TIMEOUT", "BatchWriter", "CollectionSettingsError", "PreparedDo
 SCHEMA_MAJOR = 2
 SCHEMA_MINOR = 1
 BUSY_TIMEOUT = 10.0  # seconds a writer waits for another one before CollectionBusy
-_INDEXING_KEYS = ("shingle_words", "winnow_window", "minhash_functions", "drop_adjectives")
+_INDEXING_KEYS = Settings.indexing_fields()  # declared in sverka.core.settings (SETTINGS_INFO)
 #: The hash tables a batch writes: (table, number of columns: hash, doc_id[, pos]).
 HASH_TABLES = (("pairs", 3), ("sentences", 3), ("short_words", 2))
 

@@ -15,8 +15,8 @@ File format
   writing to it". Every write is one ``BEGIN IMMEDIATE`` transaction
   (:meth:`SQLiteStore.transaction`); adding files commits one transaction per batch, so a
   cancelled or killed add leaves the collection exactly as it was after the last committed batch.
-* ``meta`` (key, value) holds every parameter the stored hashes depend on:
-  ``shingle_words``, ``winnow_window``, ``minhash_functions``, ``drop_adjectives``,
+* ``meta`` (key, value) holds every parameter the stored hashes depend on: the indexing
+  settings (``shingle_words``, ``drop_adjectives``: ``Settings.indexing_fields()``),
   ``hash_seed``, ``canon_version``, ``fingerprint_version``, ``tokens_format``. Opening with
   other *settings* raises :class:`~.common.CollectionSettingsError` naming both values (open
   with ``settings=None`` to adopt the collection's own); a different seed or canonization /

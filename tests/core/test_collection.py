@@ -185,6 +185,31 @@ def test_settings_of_the_collection(tmp_path):
         Collection(path, Settings(shingle_words=3))
 
 
+def test_a_collection_storing_settings_that_are_gone_opens_and_checks(tmp_path):
+    """Collections built before the winnowing window and the min-hash functions stopped being
+    settings store them (with any value) in their meta: they open with any settings, checks
+    and adds ignore them, and what is compared on opening is only what is fixed at indexing."""
+    import sqlite3
+
+    path = tmp_path / "old.sverka"
+    text = essay(7, 60)
+    with Collection(path) as c:
+        c.add_document(document_from_text(text, title="source"))
+    db = sqlite3.connect(path)
+    with db:
+        db.executemany("INSERT OR REPLACE INTO meta VALUES(?, ?)",
+                       [("winnow_window", "6"), ("minhash_functions", "50"), ("min_shared_fingerprints", "9")])
+    db.close()
+    for settings in (None, Settings(), Settings(min_passage_words=12)):
+        with Collection(path, settings) as c:
+            assert c.settings == Settings() if settings is None else c.settings == settings
+            result = c.check(document_from_text(essay(8, 20) + " " + text[:600]))
+            assert [s.title for s in result.sources] == ["source"]
+            c.add_document(document_from_text(essay(9, 30), title=f"more {settings}"))
+    with pytest.raises(CollectionError, match="drop_adjectives"):
+        Collection(path, Settings(drop_adjectives=True))  # what is fixed at indexing still is
+
+
 def test_check_finds_the_source(coll, folder):
     coll.add([folder])
     text = (folder / "essay2.txt").read_text(encoding="utf-8")

@@ -34,6 +34,14 @@ def test_a_result_survives_the_round_trip_whole(result):
     assert back.sources[0].text == result.sources[0].text  # the side-by-side view needs no file
 
 
+def test_a_result_kept_with_settings_that_are_gone_still_opens(result):
+    """Results kept before the winnowing window, the min-hash functions and the shared
+    fingerprints stopped being settings carry them in their settings: they are dropped."""
+    data = result_to_data(result)
+    data["settings"] |= {"winnow_window": 6, "minhash_functions": 50, "min_shared_fingerprints": 3}
+    assert result_from_data(data) == result
+
+
 def test_last_result_by_sha_and_path(tmp_path, result):
     path = history_path(tmp_path / "c.sverka")
     assert path.name == "c.sverka.history"

@@ -227,10 +227,17 @@ def test_html_has_everything_a_case_file_needs():
     m = parse_html(page)
     shown = "".join(m.text)
     for needle in ("41.5%", "58.5%", "40.0%", "25.0%", "Sverka 0.1.0", "a" * 64, "b" * 64, "c" * 64,
-                   "min_passage_words", "quoted text", "quotation", "bibliography",
+                   "Shortest passage that counts", "7 words", "quoted text", "quotation", "bibliography",
                    "3 byte sequences not valid in <script> replaced by U+FFFD"):
         assert needle in shown, needle
     assert "<style>" in page and 'rel="stylesheet"' not in page
+
+
+def test_russian_report_words_the_settings_as_the_window_does():
+    shown = "".join(parse_html(report.render_html(_result(), lang="ru")).text)
+    assert "Самый короткий учитываемый фрагмент7 слов" in shown
+    assert "Текст в кавычках — цитата, а не заимствованиеда" in shown
+    assert "min_passage_words" not in shown and "exclude_quotes" not in shown
 
 
 def test_html_links_passages_to_excerpts_and_back():
@@ -287,7 +294,7 @@ def test_crosscheck_html_has_pairs_matrix_and_failures():
     assert "50.0%" in shown and "25.0%" in shown and "the file is damaged" in shown
     assert "<script>alert(1)</script>.txt" in shown
     assert "ab" * 32 in shown and "cd" * 32 in shown  # SHA-256 of every document
-    assert "min_passage_words" in shown and "11" in shown  # the settings used
+    assert "Shortest passage that counts11 words" in shown  # the settings used, worded as in the window
     assert m.tags.count("table") == 4  # documents, pairs, matrix, settings
 
 

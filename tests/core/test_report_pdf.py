@@ -51,7 +51,7 @@ def test_pdf_has_the_summary_sources_text_and_settings_in_reading_order(pdf):
     # labels and their values stay on one line, in the order a reader expects
     order = ["Borrowed", "41.5%", "Cited:", "Original:", "58.5%", "Sources", "Pasted <i>text</i>",
              "Онегин", "Text with borrowed passages", "самых честных правил",
-             "Settings used", "min_passage_words"]
+             "Settings used", "Shortest passage that counts"]
     at = 0
     for word in order:  # each one after the one before
         found = flat.lower().find(word.lower(), at)

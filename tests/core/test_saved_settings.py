@@ -28,7 +28,33 @@ def test_every_setting_is_declared_once_with_words_for_the_user():
         if info.minimum is not None:
             shown = default * 100 if info.percent else default
             assert info.minimum <= shown <= info.maximum, name
-    assert set(COLLECTION_FIELDS) == {"shingle_words", "winnow_window", "minhash_functions", "drop_adjectives"}
+    assert set(COLLECTION_FIELDS) == {"shingle_words", "drop_adjectives"}
+
+
+def test_what_is_fixed_at_indexing_is_read_from_the_one_declaration():
+    from sverka.core.store import common
+
+    assert Settings.indexing_fields() == COLLECTION_FIELDS
+    assert common._INDEXING_KEYS == COLLECTION_FIELDS  # stored with a collection, compared on opening
+    assert COLLECTION_FIELDS == tuple(n for n, i in SETTINGS_INFO.items() if i.group == "collection")
+
+
+def test_settings_that_changed_nothing_are_not_offered(capsys):
+    """The winnowing window, the number of min-hash functions and the shared fingerprints a
+    candidate needed changed no result: no setting, no flag, no label for them."""
+    gone = {"winnow_window", "minhash_functions", "min_shared_fingerprints"}
+    assert not gone & {f.name for f in dataclasses.fields(Settings)}
+    assert not gone & set(SETTINGS_INFO)
+    with pytest.raises(SystemExit):
+        cli.main(["check", "--help"])
+    help_text = capsys.readouterr().out
+    assert "--min-passage-words" in help_text
+    for flag in ("--winnow-window", "--window", "--minhash-functions", "--min-shared-fingerprints"):
+        assert flag not in help_text.split(), flag
+    # settings saved by an earlier Sverka that still name them load as the rest of them
+    old = json.loads(Settings(min_passage_words=12).to_json()) | {"winnow_window": 6, "minhash_functions": 50,
+                                                                   "min_shared_fingerprints": 3}
+    assert Settings.from_json(json.dumps(old)) == Settings(min_passage_words=12)
 
 
 def test_describe_changes_in_both_languages():

@@ -130,6 +130,64 @@ def test_class_check_keeps_the_gui_thread_free(qtbot, class_window):
     assert len(ticks) > 10
 
 
+def test_a_second_class_uses_the_workers_of_the_first_and_closing_ends_them(qtbot, class_window):
+    """Starting the workers (and its stalls) is paid by the first class only; they end when
+    the window closes, or when no class came for a while."""
+    import os
+    import time
+
+    from sverka.core import batch
+
+    window, essays = class_window
+    with qtbot.waitSignal(window.batchShown, timeout=TIMEOUT):
+        window.check_class([essays])
+    pool = batch._kept.pool
+    assert pool is not None and window.workers_idle.isActive()
+    pids = set(pool._processes)
+    with qtbot.waitSignal(window.batchShown, timeout=TIMEOUT) as shown:
+        window.check_class([essays])
+    assert batch._kept.pool is pool and set(pool._processes) == pids
+    assert [it.result is None for it in shown.args[0].items] == [True, False, False, False]  # broken.docx
+    # no class for a while: the window ends them off its thread
+    with qtbot.waitSignal(window.runner.ended, timeout=TIMEOUT,
+                          check_params_cb=lambda job: job.name == "close_workers"):
+        window.workers_idle.timeout.emit()
+    assert batch._kept.pool is None
+    with qtbot.waitSignal(window.batchShown, timeout=TIMEOUT):
+        window.check_class([essays])
+    pids = set(batch._kept.pool._processes)
+    window.close()
+    assert batch._kept.pool is None
+    end = time.monotonic() + 10
+    while time.monotonic() < end and any(os.path.exists(f"/proc/{p}") for p in pids):
+        time.sleep(0.05)
+    assert not any(os.path.exists(f"/proc/{p}") for p in pids)
+
+
+def test_a_folder_dragged_over_the_window_starts_the_class_workers_before_the_drop(qtbot, class_window):
+    from PySide6.QtCore import QMimeData, QPointF, QUrl
+    from PySide6.QtGui import QDragEnterEvent
+    from PySide6.QtWidgets import QApplication
+
+    from sverka.core import batch
+
+    window, essays = class_window
+    batch.close_workers()
+    mime = QMimeData()
+    mime.setUrls([QUrl.fromLocalFile(str(essays))])
+    enter = QDragEnterEvent(QPointF(window.rect().center()), Qt.DropAction.CopyAction, mime,
+                            Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier)
+    with qtbot.waitSignal(window.runner.ended, timeout=TIMEOUT,
+                          check_params_cb=lambda job: job.name == "prepare_workers"):
+        QApplication.sendEvent(window, enter)
+    assert enter.isAccepted()
+    pool = batch._kept.pool
+    assert pool is not None and window.workers_idle.isActive()  # ended if no class comes
+    with qtbot.waitSignal(window.batchShown, timeout=TIMEOUT):
+        drop(window, [essays])
+    assert batch._kept.pool is pool  # the class found them ready
+
+
 def test_batch_model_is_a_valid_model(qtmodeltester, hand_result):
     from sverka.gui.batch_view import BatchModel
 

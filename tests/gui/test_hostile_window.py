@@ -157,7 +157,7 @@ def test_the_window_checks_past_a_damaged_document_and_names_it(qtbot, tmp_path,
 def test_the_window_opens_a_collection_with_bad_settings_json_with_a_message(qtbot, tmp_path, prefs):
     db = tmp_path / "class.sverka"
     _collection_of_essays(db)
-    _sql(db, "UPDATE meta SET value='[[' WHERE key='winnow_window'")
+    _sql(db, "UPDATE meta SET value='[[' WHERE key='shingle_words'")
     w = _window_on(qtbot, tmp_path, prefs, db)
     try:
         assert w.isVisible() and w.documents == []

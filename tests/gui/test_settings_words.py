@@ -8,9 +8,11 @@ import re
 import pytest
 from PySide6.QtWidgets import QAbstractButton, QComboBox, QFileDialog, QLabel, QMessageBox, QWidget
 
+from sverka.core import api
 from sverka.core.api import Settings
 from sverka.core.cli import _settings_help
 from sverka.core.settings import REBUILD_NOTE, SETTINGS_INFO
+from sverka.gui.main_window import INDEXING_FIELDS
 from sverka.gui.settings_dialog import SettingsDialog
 
 LATIN_WORD = re.compile(r"[A-Za-z]{2,}")
@@ -59,6 +61,11 @@ def test_russian_settings_dialog_speaks_plain_russian_with_tooltips(qtbot, russi
     assert SETTINGS_INFO["shingle_words"].shown(4, "ru") == "4 слова"
     assert SETTINGS_INFO["shingle_words"].shown(21, "ru") == "21 слово"
     assert dialog.rebuild_note.text() == REBUILD_NOTE["ru"]
+    # each property says what it changes: adjectives what is stored, words per run one figure
+    assert dialog.property_help["drop_adjectives"].text() == SETTINGS_INFO["drop_adjectives"].help_ru
+    assert "зависит, что хранит коллекция" in dialog.property_help["drop_adjectives"].text()
+    assert "только показатель «Сходство»" in dialog.property_help["shingle_words"].text()
+    assert "создайте новую коллекцию" in dialog.rebuild_note.text()
     assert "shingle_words" not in dialog._editors
     assert dialog.settings() == Settings()  # the collection's value is not a check setting
 
@@ -75,10 +82,11 @@ def test_english_dialog_and_command_line_share_the_declaration(qtbot):
 
 
 def test_window_dialog_shows_the_collections_properties(qtbot, window):
-    window.collection_settings = Settings(winnow_window=6)
+    window.collection_settings = Settings(drop_adjectives=True)
     window.open_settings()
     dialog = window._settings_dialog
-    assert dialog.property_labels["winnow_window"].text() == "6"
+    assert dialog.property_labels["drop_adjectives"].text() == "yes"
+    assert set(dialog.property_labels) == set(INDEXING_FIELDS) == set(api.Settings.indexing_fields())
     dialog.reject()
 
 
@@ -99,3 +107,19 @@ def test_qt_dialogs_are_russian_in_the_russian_window(qtbot, russian):
                       QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No | QMessageBox.StandardButton.Ok)
     qtbot.addWidget(box)
     assert sorted(b.text() for b in box.buttons()) == ["&Да", "&Нет", "ОК"]
+
+
+@pytest.mark.parametrize("lang", ["ru", "en"])
+def test_every_wrapped_label_of_the_settings_dialog_gets_its_full_height(qtbot, lang):
+    """The dialog sizes itself for its wrapped labels (the collection's properties say what
+    each changes in two lines): no label is cut, whatever Qt's first size would be."""
+    dialog = SettingsDialog(Settings(), lang)
+    qtbot.addWidget(dialog)
+    dialog.show()
+    qtbot.waitExposed(dialog)
+    wrapped = [w for w in dialog.findChildren(QLabel) if w.wordWrap() and w.isVisible() and w.text()]
+    assert len(wrapped) > 10
+    cut = [w.text() for w in wrapped if w.height() < w.heightForWidth(w.width())]
+    assert cut == []
+    unwrapped = [w for w in dialog.findChildren(QLabel) if not w.wordWrap() and w.isVisible() and w.text()]
+    assert [w.text() for w in unwrapped if w.width() < w.sizeHint().width()] == []
