@@ -163,7 +163,10 @@ class Diagnoser:
         """Where the source stood in the check's two rankings (exact keys; with variant keys)."""
         from sverka.core.candidates import PAIR_WORDS, sentence_bounds
         from sverka.core.candidates import rank as rank_candidates
-        from sverka.core.check import MAX_POSTING, PARAPHRASE_SHARE, SOURCE_WINDOW
+        from sverka.core import check
+        from sverka.core.check import MAX_POSTING, SOURCE_WINDOW
+
+        paraphrase_share = getattr(check, "PARAPHRASE_SHARE", 1.0)  # an engine without the rule: 1.0
 
         index, settings = col.index, col.settings
         pairs = a.retrieval_pairs
@@ -173,10 +176,11 @@ class Diagnoser:
         src = next(d.id for d in index.documents() if str(d.path or "").endswith(source_name)) \
             if hasattr(index, "documents") else None
         out = []
-        for name, keys, share in (("exact", a.pairs, 1.0), ("variants", pairs, PARAPHRASE_SHARE)):
+        for name, keys, share in (("exact", a.pairs, 1.0), ("variants", pairs, paraphrase_share)):
             ranked = rank_candidates(keys, pair_rows, a.sentences, sent_rows, near_suspect=gap + PAIR_WORDS + 1,
                                      near_source=gap * SOURCE_WINDOW + 2 * PAIR_WORDS + 2, limit=0,
-                                     sentence_bounds=sentence_bounds(a.tokens), sentence_share=share)
+                                     sentence_bounds=sentence_bounds(a.tokens),
+                                     **({"sentence_share": share} if share < 1.0 else {}))
             ids = [d for d, _ in ranked]
             where = ids.index(src) + 1 if src in ids else None
             out.append(f"{name}: {len(ids)} ranked, source {'#%d' % where if where else 'absent'}")
