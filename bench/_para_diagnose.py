@@ -113,8 +113,11 @@ class Diagnoser:
                            ha, hb, syn, wa_tok)
         wm = sum(wa_tok[i] + wb_tok[u] for i, u, _ in matched)
         # as the layer weighs it: the suspect sentence from its first agreeing token to its last
-        span = range(matched[0][0], matched[-1][0] + 1) if matched else range(0)
-        dice = wm / (sum(wa_tok[i] for i in span) + sum(wb_tok.values()))
+        wb = sum(wb_tok.values())
+        dice = wm / (sum(wa_tok.values()) + wb)
+        if dice < P.MIN_DICE and sum(wb_tok[u] for _, u, _ in matched) >= getattr(P, "SOURCE_KEPT", 2.0) * wb:
+            span = range(matched[0][0], matched[-1][0] + 1)
+            dice = wm / (sum(wa_tok[i] for i in span) + wb)
         rare_m = sum(1 for _, u, _ in matched if df[u] <= rare_df)
         detail.append(f"tokens {len(a_rng)}/{len(b_rng)}, agree {len(matched)} (rare {rare_m}), dice {dice:.2f}")
         detail.append(self._lost(ta, tb, a_rng, b_rng, matched, s, e))
