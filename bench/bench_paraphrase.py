@@ -131,8 +131,11 @@ def main() -> int:
     from sverka.core import api, paraphrase, synonyms
 
     if args.no_synonyms:  # lemmas only: what the synonym table adds
-        empty = synonyms.SynonymTable("empty", (), {}, {}, {}, {}, np.zeros(0, np.uint64), np.zeros(1, np.int64),
-                                        np.zeros(0, np.uint64))
+        import gzip
+
+        empty_file = Path(tempfile.mkdtemp()) / "synonyms_empty.tsv.gz"
+        empty_file.write_bytes(gzip.compress(f"# sverka synonyms ru format={synonyms.FORMAT_VERSION}\n".encode()))
+        empty = synonyms.load(empty_file)
         synonyms.table = paraphrase.table = lambda: empty
 
     rng = np.random.default_rng(args.seed)
