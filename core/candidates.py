@@ -26,6 +26,9 @@ synonym put back (:mod:`sverka.core.synonyms`; optionally also two neighbours sw
 inserted word skipped: :data:`VARIANT_SWAPS`).
 They let retrieval reach the sources of paraphrased sentences, which the paraphrase layer
 (:mod:`sverka.core.paraphrase`) then aligns; they are looked up in the same stored pairs.
+In the check's ranking with variant keys, a cluster of 3-4 tokens also counts when it holds
+half of its suspect sentence (``sentence_share``): a paraphrased sentence keeps few
+neighbouring pairs, and the paraphrase layer judges the whole sentence.
 
 Posting lists longer than ``max_posting`` rows (a pair of words every document has) are
 skipped by the store, so boilerplate cannot explode the work of a check.
@@ -171,7 +174,7 @@ def supported_seeds(d: np.ndarray, i: np.ndarray, j: np.ndarray, near_suspect: i
     ``sentence_bounds`` = (first token of the sentence of each suspect token, one past its
     last token): lets a small cluster count when it is a whole sentence, or, with
     ``sentence_share`` < 1, when it lies inside one sentence and covers at least that share
-    of its tokens (:data:`PARAPHRASE_SHARE`)."""
+    of its tokens (:data:`sverka.core.check.PARAPHRASE_SHARE`)."""
     if len(d) == 0:
         return {}
     order = np.lexsort((j, i, d))

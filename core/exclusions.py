@@ -11,7 +11,7 @@ count (``Passage.excluded``), and recomputes every score from the others:
 * ``"bibliography"`` / ``"quote"``: a passage lying mostly in the bibliography section or in
   quoted text of the suspect (when ``exclude_bibliography`` / ``exclude_quotes``).
 * ``"short"``: fewer than ``min_passage_words`` words of the text matched (``Passage.matched_words``);
-  for a passage of the paraphrase layer, words of the sentences it accepted (``Passage.words``):
+  for a passage of the paraphrase layer, the words it spans (``Passage.words``):
   the layer judges whole sentences by their rare words, so a paraphrased sentence of ten words
   keeps its length though only six of them agree (its share still counts only those six).
 
