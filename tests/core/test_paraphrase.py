@@ -246,3 +246,31 @@ def test_a_long_original_sentence_sharing_a_few_words_with_a_short_one_is_not_a_
     assert paraphrased() == []
     monkeypatch.setattr(paraphrase, "SOURCE_KEPT", 0.0)
     assert paraphrased() != []
+
+
+def test_check_reaches_a_source_sharing_half_a_sentence_in_one_run(tmp_path, monkeypatch):
+    """A paraphrased sentence keeping four neighbouring words of its source (3 pair keys, under
+    the 5 tokens a retrieval cluster needs) in a sentence of eight: the check reaches the
+    source, as comparing the two texts finds the passage."""
+    from sverka.core import check
+
+    own = ["Шахматный клуб нашей школы открылся осенью и собрал двадцать учеников.",
+           "Учитель физики показал опыт с магнитами и железными опилками.",
+           "Вечером я готовлю уроки, а потом читаю книги о путешествиях.",
+           "Зимой в нашем городе часто идёт снег и дуют сильные ветры."]
+    copied = "Ребятишки носились по траве, собирали ромашки и плели венки для сестёр."
+    essay = " ".join([OWN[0], own[0], own[1], copied, OWN[1], own[2], own[3], OWN[2]])
+    _, direct = passages_of(essay)
+    assert [p.method for p in direct] == ["paraphrase"]
+
+    def sources() -> list[str]:
+        with api.Collection(tmp_path / "c.sverka") as col:
+            if not col.index.documents():
+                col.add_document(Document("Шахматы развивают логическое мышление и память.", path="/o.txt",
+                                          title="other"))
+                col.add_document(Document(SOURCE, path="/source.txt", title="source"))
+            return [s.title for s in col.check(Document(essay, title="essay")).sources]
+
+    assert sources() == ["source"]
+    monkeypatch.setattr(check, "PARAPHRASE_SHARE", 1.0)  # a small cluster only as a whole sentence
+    assert sources() == []
