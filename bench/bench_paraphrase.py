@@ -121,6 +121,8 @@ def main() -> int:
     ap.add_argument("--essays", type=int, default=24)
     ap.add_argument("--seed", type=int, default=7)
     ap.add_argument("--verbose", action="store_true", help="print misses and highlighted originals")
+    ap.add_argument("--diagnose", action="store_true",
+                    help="print why each paraphrased sentence was missed, and the causes counted (bench/_para_diagnose.py)")
     ap.add_argument("--no-synonyms", action="store_true", help="the same run with an empty synonym table (ablation)")
     args = ap.parse_args()
     if not (DATA / "ruslit").is_dir():
@@ -129,8 +131,11 @@ def main() -> int:
     from sverka.core import api, paraphrase, synonyms
 
     if args.no_synonyms:  # lemmas only: what the synonym table adds
-        empty = synonyms.SynonymTable("empty", (), {}, {}, {}, {}, np.zeros(0, np.uint64), np.zeros(1, np.int64),
-                                        np.zeros(0, np.uint64))
+        import gzip
+
+        empty_file = Path(tempfile.mkdtemp()) / "synonyms_empty.tsv.gz"
+        empty_file.write_bytes(gzip.compress(f"# sverka synonyms ru format={synonyms.FORMAT_VERSION}\n".encode()))
+        empty = synonyms.load(empty_file)
         synonyms.table = paraphrase.table = lambda: empty
 
     rng = np.random.default_rng(args.seed)
@@ -145,17 +150,25 @@ def main() -> int:
           f"hand-made list {len(para.subs)} pairs")
 
     def pick(pools, need_synonym: bool):
+        """(original sentence, what the essay holds, words replaced, index of its text)."""
         for _ in range(10000):
-            pool = pools[int(rng.integers(len(pools)))]
+            k = int(rng.integers(len(pools)))
+            pool = pools[k]
             s = pool[int(rng.integers(len(pool)))]
             if not (10 <= len(WORD.findall(s)) <= 40) or "\n" in s:
                 continue
             if not need_synonym:
-                return s, s, 0
+                return s, s, 0, k
             text, replaced = para.rewrite(s)
             if replaced:
-                return s, text, replaced
+                return s, text, replaced, k
         raise RuntimeError("no sentence")
+
+    diagnoser = None
+    if args.diagnose:
+        from _para_diagnose import Diagnoser
+
+        diagnoser = Diagnoser(para.subs, WORD)
 
     stats = {"Sverka": [0, 0, 0, 0, 0], "5-gram": [0, 0, 0, 0, 0]}  # orig, orig half, orig any, para, found
     kinds: Counter[str] = Counter()
@@ -180,10 +193,10 @@ def main() -> int:
                 order = rng.permutation([True] * 6 + [False] * 6).tolist()
                 parts, spans, pos = [], [], 0
                 for borrowed in order:
-                    original, s, k = pick(pools_b, True) if borrowed else pick(pools_o, False)
+                    original, s, k, doc = pick(pools_b, True) if borrowed else pick(pools_o, False)
                     replaced_total += k
                     parts.append(s)
-                    spans.append((pos, pos + len(s), borrowed, original))
+                    spans.append((pos, pos + len(s), borrowed, (original, doc)))
                     pos += len(s) + 1
                 text = " ".join(parts)
                 t0 = time.perf_counter()
@@ -200,20 +213,32 @@ def main() -> int:
                         kinds.update(p.kind for p in counted if p.suspect_start < e and s < p.suspect_end)
                 for who, rep in (("Sverka", sv), ("5-gram", rf)):
                     st = stats[who]
-                    for s, e, borrowed, original in spans:
+                    for s, e, borrowed, (original, doc) in spans:
                         ws = [(m.start() + s, m.end() + s) for m in WORD.finditer(text[s:e])]
                         inside = sum(1 for a, b in ws if _overlap(rep, [(a, b)]) > 0)
                         if borrowed:
                             st[3] += 1
                             st[4] += inside * 2 >= len(ws)
-                            if args.verbose and who == "Sverka" and inside * 2 < len(ws):
+                            missed = who == "Sverka" and inside * 2 < len(ws)
+                            if (args.verbose or diagnoser) and missed:
                                 print(f"  missed: {text[s:e]!r}\n     was: {original!r}")
+                            if diagnoser and missed:
+                                cause, detail = diagnoser.diagnose(col, r, text, s, e, coll[doc][0], coll[doc][1],
+                                                                   original)
+                                diagnoser.causes[cause] += 1
+                                print(f"     why: {cause}: {detail}")
                         else:
                             st[0] += 1
                             st[1] += inside * 2 >= len(ws)
                             st[2] += inside > 0
                             if args.verbose and who == "Sverka" and inside:
                                 print(f"  original highlighted: {text[s:e]!r}")
+                                for src in r.sources:
+                                    for p in src.passages:
+                                        if p.excluded is None and p.suspect_start < e and s < p.suspect_end:
+                                            print(f"     by a passage ({p.method}, {p.kind}, {p.words} words, "
+                                                  f"{p.matched_words} matched): {text[p.suspect_start:p.suspect_end]!r}"
+                                                  f"\n     of {src.title}: {src.text[p.source_start:p.source_end]!r}")
     print(f"{args.essays} essays: {stats['Sverka'][3]} paraphrased sentences ({replaced_total} words replaced by "
           f"hand-made synonyms), {stats['Sverka'][0]} original sentences")
     res = {}
@@ -224,6 +249,10 @@ def main() -> int:
     sv, rf = res["Sverka"], res["5-gram"]
     print(f"ratio Sverka / 5-gram, found: {sv[0] / rf[0] if rf[0] else float('inf'):.1f}")
     print("kinds of Sverka's passages over paraphrased sentences: " + ", ".join(f"{k} {n}" for k, n in kinds.most_common()))
+    if diagnoser:
+        print("causes of the misses: " + ", ".join(f"{k} {n}" for k, n in diagnoser.causes.most_common()))
+        print("source lemmas without a partner in missed sentences: "
+              + ", ".join(f"{k} {n}" for k, n in diagnoser.lost.most_common()))
     print(f"time: index {index_time:.1f} s, checks {check_time:.1f} s; 5-gram: index {ref_index:.1f} s, checks "
           f"{ref_time:.1f} s; ratio of checks {check_time / ref_time:.1f}")
     return 0

@@ -26,6 +26,9 @@ synonym put back (:mod:`sverka.core.synonyms`; optionally also two neighbours sw
 inserted word skipped: :data:`VARIANT_SWAPS`).
 They let retrieval reach the sources of paraphrased sentences, which the paraphrase layer
 (:mod:`sverka.core.paraphrase`) then aligns; they are looked up in the same stored pairs.
+In the check's ranking with variant keys, a cluster of 3-4 tokens also counts when it holds
+half of its suspect sentence (``sentence_share``): a paraphrased sentence keeps few
+neighbouring pairs, and the paraphrase layer judges the whole sentence.
 
 Posting lists longer than ``max_posting`` rows (a pair of words every document has) are
 skipped by the store, so boilerplate cannot explode the work of a check.
@@ -163,12 +166,15 @@ def _expand(keys: np.ndarray, key_pos: np.ndarray, row_hash: np.ndarray) -> tupl
 
 
 def supported_seeds(d: np.ndarray, i: np.ndarray, j: np.ndarray, near_suspect: int, near_source: int,
-                    sentence_bounds: tuple[np.ndarray, np.ndarray] | None = None) -> dict[int, int]:
+                    sentence_bounds: tuple[np.ndarray, np.ndarray] | None = None,
+                    sentence_share: float = 1.0) -> dict[int, int]:
     """``{d: score}`` for seeds ``(d, i, j)``: key shared at suspect position ``i`` and
     position ``j`` of document (or pair of documents) ``d`` (see the module docstring).
 
     ``sentence_bounds`` = (first token of the sentence of each suspect token, one past its
-    last token): lets a small cluster count when it is a whole sentence."""
+    last token): lets a small cluster count when it is a whole sentence, or, with
+    ``sentence_share`` < 1, when it lies inside one sentence and covers at least that share
+    of its tokens (:data:`sverka.core.check.PARAPHRASE_SHARE`)."""
     if len(d) == 0:
         return {}
     order = np.lexsort((j, i, d))
@@ -214,6 +220,9 @@ def supported_seeds(d: np.ndarray, i: np.ndarray, j: np.ndarray, near_suspect: i
         starts, ends = sentence_bounds
         small = (~ok) & (covered >= 3)
         whole = (starts[first] >= first) & (ends[last + PAIR_WORDS - 1] <= last + PAIR_WORDS)
+        if sentence_share < 1.0:
+            one = starts[first] == starts[last + PAIR_WORDS - 1]
+            whole |= one & (covered >= sentence_share * (ends[first] - starts[first]))
         ok |= small & whole
     else:
         ok |= covered >= 3
@@ -278,6 +287,7 @@ def rank(
     near_source: int,
     limit: int = 0,
     sentence_bounds: tuple[np.ndarray, np.ndarray] | None = None,
+    sentence_share: float = 1.0,
 ) -> list[tuple[int, int]]:
     """``[(doc_id, score)]`` of the documents that may hold a passage, best first (ties by id).
 
@@ -291,7 +301,7 @@ def rank(
     if len(h) and len(rh):
         rows, i = _expand(np.asarray(h, np.uint64), np.asarray(p, np.int64), rh.astype(np.uint64))
         for doc, c in supported_seeds(rd[rows].astype(np.int64), i, rp[rows].astype(np.int64),
-                                      near_suspect, near_source, sentence_bounds).items():
+                                      near_suspect, near_source, sentence_bounds, sentence_share).items():
             score[doc] = score.get(doc, 0) + c
     if suspect_sentences is not None and sentence_rows is not None:
         sh, _, size = suspect_sentences

@@ -211,6 +211,10 @@ MAX_POSTING = 5000
 #: Documents reached only through variant pair keys (a paraphrase's source) aligned per check,
 #: at most: a variant key of two common words meets many documents by chance.
 VARIANT_CANDIDATES = 6
+#: In the ranking with variant keys, a cluster of 3 or 4 tokens also counts when it covers this
+#: share of its suspect sentence (a whole sentence otherwise): a paraphrased sentence keeps
+#: few neighbouring pairs, and the paraphrase layer judges the sentence, not the run.
+PARAPHRASE_SHARE = 0.5
 
 
 def retrieve(index: "Index", a: Prepared, settings: Settings) -> list[tuple[int, int]]:
@@ -223,11 +227,11 @@ def retrieve(index: "Index", a: Prepared, settings: Settings) -> list[tuple[int,
     empty = (np.zeros(0, np.uint64), np.zeros(0, np.int64), np.zeros(0, np.int64))
     gap = settings.max_gap_words
     ranked = []
-    for keys in (a.pairs, pairs):
+    for keys, share in ((a.pairs, 1.0), (pairs, PARAPHRASE_SHARE)):
         ranked.append(rank_candidates(
             keys, pair_rows or empty, a.sentences, sent_rows or empty,
             near_suspect=gap + PAIR_WORDS + 1, near_source=gap * SOURCE_WINDOW + 2 * PAIR_WORDS + 2,
-            limit=settings.max_candidates, sentence_bounds=sentence_bounds(a.tokens),
+            limit=settings.max_candidates, sentence_bounds=sentence_bounds(a.tokens), sentence_share=share,
         ))
     exact, with_variants = ranked
     seen = {d for d, _ in exact}

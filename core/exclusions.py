@@ -10,7 +10,10 @@ count (``Passage.excluded``), and recomputes every score from the others:
   template matched.
 * ``"bibliography"`` / ``"quote"``: a passage lying mostly in the bibliography section or in
   quoted text of the suspect (when ``exclude_bibliography`` / ``exclude_quotes``).
-* ``"short"``: fewer than ``min_passage_words`` words of the text matched (``Passage.matched_words``).
+* ``"short"``: fewer than ``min_passage_words`` words of the text matched (``Passage.matched_words``);
+  for a passage of the paraphrase layer, the words it spans (``Passage.words``):
+  the layer judges whole sentences by their rare words, so a paraphrased sentence of ten words
+  keeps its length though only six of them agree (its share still counts only those six).
 
 Scores are shares of the suspect's WORDS (:func:`sverka.core.text.word_starts`), never of
 whitespace, punctuation or padding: a source's containment and the borrowed share count the
@@ -369,6 +372,11 @@ def quotation_warnings(starts, quotes: Sequence[Interval]) -> tuple[Message, ...
     return tuple(out)
 
 
+def _length(p: Passage) -> int:
+    """The words a passage is measured by against the minimum length (module docstring)."""
+    return p.words if p.method == "paraphrase" else p.matched_words
+
+
 def apply_exclusions(result: CheckResult, settings: Settings, *, marked: tuple[Span, ...] | None = None) -> CheckResult:
     """``result`` with passages marked and scores recomputed under ``settings`` (see module doc).
 
@@ -412,7 +420,7 @@ def apply_exclusions(result: CheckResult, settings: Settings, *, marked: tuple[S
             return "bibliography"
         if _mostly_inside(p, student_quotes):
             return "quote"
-        if p.matched_words < settings.min_passage_words:
+        if _length(p) < settings.min_passage_words:
             return "short"
         return None
 

@@ -14,15 +14,19 @@ For one pair (suspect ``a``, source ``b``):
    ``ln((n + 1) / (df + 0.5))``: a word most sentences hold weighs little, a rare one much.
 3. **Candidates.** Sentence pairs sharing at least :data:`MIN_RARE` agreeing tokens whose
    lemma (or synonym) occurs in few source sentences (:func:`_rare_df`); common words never
-   propose a pair, nor does a pair sharing fewer than a quarter of the suspect sentence's
-   tokens; per suspect sentence the :data:`CANDIDATES_PER_SENTENCE` sharing the most are
-   scored. The (source token, suspect token) pairs are bounded by :data:`PAIRS_PER_TOKEN`
+   propose a pair, nor does a pair sharing fewer than a quarter of the tokens of the shorter
+   of its two sentences; per suspect sentence the :data:`CANDIDATES_PER_SENTENCE` sharing the
+   most are scored. The (source token, suspect token) pairs are bounded by :data:`PAIRS_PER_TOKEN`
    per token of the two texts, the lemmas making the most dropped first.
 4. **Acceptance.** Tokens are matched one to one (equal lemmas first, then synonyms, heaviest
    first); the pair is accepted when at least :data:`MIN_AGREE` tokens agree, at least
    :data:`MIN_RARE` of them rare, and the weighted Dice ``2·W(matched) / (W(a) + W(b))``
    reaches :data:`MIN_DICE`: words the student added or the source has beyond them count
-   against it. Each suspect sentence takes its best source sentence.
+   against it. When the agreeing tokens hold :data:`SOURCE_KEPT` of the source sentence's
+   weight, the suspect side is weighed from its first agreeing token to its last instead of
+   over its whole sentence: a sentence of the student's own run into the borrowed one (a
+   missing full stop, a clause added) does not hide it. Each suspect sentence takes its best
+   source sentence.
 5. **Passages.** Accepted sentences that follow each other in the suspect (no sentence
    between them) and lie within :data:`SOURCE_WINDOW` sentences in the source, in either
    order, form one passage. Its pieces are the runs of matched suspect tokens (:func:`_pieces`);
@@ -54,6 +58,9 @@ MIN_AGREE = 4
 MIN_RARE = 3
 #: Weighted Dice of the two bags a pair needs.
 MIN_DICE = 0.5
+#: Share of the source sentence's weight that must agree for the suspect side to be weighed
+#: over the part its agreeing tokens span rather than its whole sentence.
+SOURCE_KEPT = 2 / 3
 #: A suspect sentence needs this many content tokens to be looked at.
 MIN_SENTENCE_TOKENS = 4
 #: Source sentences scored in full per suspect sentence (those sharing the most rare words).
@@ -100,6 +107,7 @@ class SourceStats:
     order: np.ndarray  # argsort of the token hashes
     sorted_hashes: np.ndarray
     sentences: tuple[np.ndarray, np.ndarray, np.ndarray]  # _sentences(t)
+    sentence_len: np.ndarray  # int64 per sentence id: its tokens
 
     @classmethod
     def of(cls, t: Tokens) -> "SourceStats":
@@ -107,14 +115,17 @@ class SourceStats:
         h = np.asarray(t.hashes, dtype=np.uint64)
         if len(h) == 0:
             e = np.zeros(0, np.int64)
-            return cls(0, h, e, e, e, h, (e, e, e))
+            return cls(0, h, e, e, e, h, (e, e, e), e)
         order = np.lexsort((sid, h))
         hs, ss = h[order], sid[order]
         new = np.r_[True, (hs[1:] != hs[:-1]) | (ss[1:] != ss[:-1])]
         values, counts = _unique_counts(hs[new])
         df_token = _lookup(values, counts, h)
+        sentences = _sentences(t)
+        sentence_len = np.zeros(int(sid.max()) + 1, np.int64)
+        sentence_len[sentences[0]] = sentences[2] - sentences[1]
         return cls(int(1 + np.count_nonzero(sid[1:] != sid[:-1])), values, counts, df_token, order, hs,
-                   _sentences(t))
+                   sentences, sentence_len)
 
     def positions_of(self, keys: np.ndarray) -> np.ndarray:
         """Sorted positions of the tokens whose hash is one of ``keys`` (sorted, distinct)."""
@@ -222,8 +233,10 @@ def paraphrase_passages(a: Tokens, b: Tokens, exact: list[Passage], *, min_words
     codes, n_agree = _unique_counts(pair_tok // len(a))
     sa_len = np.zeros(int(a_sent_of.max()) + 1, np.int64)
     sa_len[a_sid] = a_last - a_first
-    # a pair reaching MIN_DICE shares about half its weight, mostly in rare words
-    ok = (n_agree >= MIN_RARE) & (4 * n_agree >= sa_len[codes // n_sb])
+    # a pair reaching MIN_DICE shares about half its weight, mostly in rare words: a quarter
+    # of the shorter sentence (the suspect's may hold words of the student's own around the
+    # borrowed part: the Dice below weighs only the part of it the agreeing words span)
+    ok = (n_agree >= MIN_RARE) & (4 * n_agree >= np.minimum(sa_len[codes // n_sb], stats.sentence_len[codes % n_sb]))
     codes, n_agree = codes[ok], n_agree[ok]
     if len(codes) == 0:
         return exact
@@ -260,8 +273,16 @@ def paraphrase_passages(a: Tokens, b: Tokens, exact: list[Passage], *, min_words
             continue
         wa = sum(wa_tok.values())
         wb = sum(wb_tok.values())
-        wm = sum(wa_tok[i] + wb_tok[u] for i, u, _ in matched)
+        wm_b = sum(wb_tok[u] for _, u, _ in matched)
+        wm = sum(wa_tok[i] for i, _, _ in matched) + wm_b
         dice = wm / (wa + wb) if wa + wb else 0.0
+        if dice < MIN_DICE and wm_b >= SOURCE_KEPT * wb:
+            # the source sentence kept nearly whole inside a longer suspect sentence (one of
+            # the student's own run into it: no full stop, a clause added): the suspect side
+            # weighs from its first agreeing token to its last, words added there still count
+            first_i, last_i = matched[0][0], matched[-1][0]  # _match sorts by suspect token
+            wa_part = sum(wa_tok[i] for i in range(first_i, last_i + 1))
+            dice = wm / (wa_part + wb) if wa_part + wb else 0.0
         if dice >= MIN_DICE and (sa not in best or dice > best[sa][0]):
             best[sa] = (dice, sb, matched)
     if not best:

@@ -179,3 +179,98 @@ def test_the_new_kind_and_method_have_russian_names():
     ru = translator("ru")
     assert ru(KINDS["synonyms"]) == "слова заменены синонимами"
     assert ru(METHODS["paraphrase"]).startswith("предложение совпало по редким словам")
+
+
+def test_a_small_cluster_counts_in_retrieval_when_it_holds_half_its_sentence():
+    """Three neighbouring pair keys (four tokens) shared with a document: under the five tokens a
+    cluster needs, unless it is a whole sentence or, for a paraphrase, half of its sentence."""
+    import numpy as np
+
+    from sverka.core.candidates import supported_seeds
+
+    starts = np.array([0] * 8 + [8] * 12, dtype=np.int64)  # sentences of 8 and 12 tokens
+    ends = np.array([8] * 8 + [20] * 12, dtype=np.int64)
+    d = np.array([1, 1, 1, 2, 2, 2], dtype=np.int64)
+    i = np.array([2, 3, 4, 10, 11, 12], dtype=np.int64)  # doc 1 in the short sentence, doc 2 in the long
+    j = np.array([102, 103, 104, 52, 53, 54], dtype=np.int64)
+    assert supported_seeds(d, i, j, 9, 30, (starts, ends)) == {}
+    assert supported_seeds(d, i, j, 9, 30, (starts, ends), sentence_share=0.5) == {1: 4}  # 4 of 8 tokens
+    # the same cluster across two sentences is no part of one sentence
+    i2 = np.array([6, 7, 8], dtype=np.int64)
+    assert supported_seeds(d[:3], i2, j[:3], 9, 30, (starts, ends), sentence_share=0.5) == {}
+
+
+RUN_ON = ("Я долго сидел на берегу и смотрел на воду, а потом вспомнил, что прочитал в книге, "
+          "что помещик принуждал крестьян работать на полях с рассвета до заката.")
+
+
+def test_a_borrowed_sentence_run_into_the_students_own_is_found(monkeypatch):
+    """No full stop between the student's own words and a paraphrased sentence: the pair is
+    weighed over the borrowed part, so the own words neither hide it nor are highlighted."""
+    from sverka.core import paraphrase
+
+    _, ps = passages_of(RUN_ON)
+    (p,) = ps
+    assert RUN_ON[p.suspect_start:p.suspect_end].startswith("помещик")
+    monkeypatch.setattr(paraphrase, "SOURCE_KEPT", 2.0)  # the whole suspect sentence weighed
+    _, ps = passages_of(RUN_ON)
+    assert not any(q.method == "paraphrase" for q in ps)
+
+
+def test_a_short_paraphrased_sentence_is_as_long_as_its_words():
+    """A paraphrased sentence of ten words of which fewer than eight agree is not 'short'."""
+    copied = "С рассвета до заката помещик принуждал мужиков трудиться в полях."
+    text = " ".join([OWN[0], copied, OWN[1]])
+    r, ps = passages_of(text)
+    (p,) = ps
+    assert p.method == "paraphrase" and p.excluded is None
+    assert p.matched_words < 8 <= p.words
+    assert r.borrowed_percent > 0
+
+
+def test_a_long_original_sentence_sharing_a_few_words_with_a_short_one_is_not_a_paraphrase(ruslit, monkeypatch):
+    """The precision guard of the weighed part: four words of an original sentence (жизнь,
+    ничего, знать, ...) close together are no borrowing of a short source sentence that holds
+    them among others; weighed over that part alone they would be."""
+    from sverka.core import paraphrase
+
+    own = ("— Вы можете, — продолжал Германн, — составить счастие моей жизни, и оно ничего не будет "
+           "вам стоить: я знаю, что вы можете угадать три карты сряду...")
+    (path,) = (ruslit / "prose" / "Gorky").rglob("Емельян Пиляй.txt")
+    source = path.read_text(encoding="utf-8", errors="replace")
+
+    def paraphrased():
+        r = api.compare(Document(own, title="essay"), Document(source, title="source"))
+        return [p for s in r.sources for p in s.passages if p.method == "paraphrase"]
+
+    assert paraphrased() == []
+    monkeypatch.setattr(paraphrase, "SOURCE_KEPT", 0.0)
+    assert paraphrased() != []
+
+
+def test_check_reaches_a_source_sharing_half_a_sentence_in_one_run(tmp_path, monkeypatch):
+    """A paraphrased sentence keeping four neighbouring words of its source (3 pair keys, under
+    the 5 tokens a retrieval cluster needs) in a sentence of eight: the check reaches the
+    source, as comparing the two texts finds the passage."""
+    from sverka.core import check
+
+    own = ["Шахматный клуб нашей школы открылся осенью и собрал двадцать учеников.",
+           "Учитель физики показал опыт с магнитами и железными опилками.",
+           "Вечером я готовлю уроки, а потом читаю книги о путешествиях.",
+           "Зимой в нашем городе часто идёт снег и дуют сильные ветры."]
+    copied = "Ребятишки носились по траве, собирали ромашки и плели венки для сестёр."
+    essay = " ".join([OWN[0], own[0], own[1], copied, OWN[1], own[2], own[3], OWN[2]])
+    _, direct = passages_of(essay)
+    assert [p.method for p in direct] == ["paraphrase"]
+
+    def sources() -> list[str]:
+        with api.Collection(tmp_path / "c.sverka") as col:
+            if not col.index.documents():
+                col.add_document(Document("Шахматы развивают логическое мышление и память.", path="/o.txt",
+                                          title="other"))
+                col.add_document(Document(SOURCE, path="/source.txt", title="source"))
+            return [s.title for s in col.check(Document(essay, title="essay")).sources]
+
+    assert sources() == ["source"]
+    monkeypatch.setattr(check, "PARAPHRASE_SHARE", 1.0)  # a small cluster only as a whole sentence
+    assert sources() == []
