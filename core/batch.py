@@ -71,15 +71,10 @@ def _ready() -> int:
 def _start_pool(path: str | Path, workers: int):
     """Worker processes that opened the collection, starting now (their start-up, ~1-3 s,
     overlaps whatever the caller does next)."""
-    import concurrent.futures as cf
-    import multiprocessing
+    from .workers import process_pool
 
-    from .workers import START_METHOD
-
-    ctx = multiprocessing.get_context(START_METHOD)
     niceness = _worker_niceness()
-    pool = cf.ProcessPoolExecutor(workers, mp_context=ctx, initializer=_init,
-                                  initargs=(str(path), os.getpid(), niceness))
+    pool = process_pool(workers, _init, (str(path), os.getpid(), niceness))
     for _ in range(workers):
         pool.submit(_ready)
     # Nice from their first instruction, not only from _init: a new interpreter's start-up and

@@ -40,7 +40,7 @@ from .shortdoc import longest_words, short_similarity
 from .text import Tokens, canonize, word_starts, words_in
 
 if TYPE_CHECKING:  # pragma: no cover
-    from .store import Store as Index
+    from .store import Store
 
 __all__ = ["Prepared", "check_document", "compare_documents", "crosscheck_documents", "prepare", "prepare_many", "match"]
 
@@ -217,7 +217,7 @@ VARIANT_CANDIDATES = 6
 PARAPHRASE_SHARE = 0.5
 
 
-def retrieve(index: "Index", a: Prepared, settings: Settings) -> list[tuple[int, int]]:
+def retrieve(index: "Store", a: Prepared, settings: Settings) -> list[tuple[int, int]]:
     """``[(doc_id, score)]``: the stored documents that may hold a passage of ``a``, best
     first, at most ``settings.max_candidates`` (see :mod:`sverka.core.candidates`), then
     at most :data:`VARIANT_CANDIDATES` more that only its variant pair keys reach."""
@@ -239,7 +239,7 @@ def retrieve(index: "Index", a: Prepared, settings: Settings) -> list[tuple[int,
 
 
 def check_document(
-    index: "Index",
+    index: "Store",
     suspect: Document,
     settings: Settings,
     progress: Progress = no_progress,
@@ -386,7 +386,7 @@ class _Kept:
 KEPT_BYTES = 96 * 1024 * 1024
 
 
-def _kept_for(index: "Index") -> _Kept:
+def _kept_for(index: "Store") -> _Kept:
     kept = getattr(index, "_sverka_kept", None)
     if kept is None:
         kept = _Kept()
@@ -528,14 +528,9 @@ def _worker_pool(docs: Sequence[Document | None]):
     if cores < 2 or total_chars < PARALLEL_MIN_CHARS:
         yield None
         return
-    import concurrent.futures as cf
-    import multiprocessing
+    from .workers import pool_initializer, process_pool
 
-    from .workers import START_METHOD
-    from .workers import pool_initializer as _worker_init
-
-    ctx = multiprocessing.get_context(START_METHOD)
-    pool = cf.ProcessPoolExecutor(cores, mp_context=ctx, initializer=_worker_init, initargs=(None, True))
+    pool = process_pool(cores, pool_initializer, (None, True))
     try:
         yield pool
     except BaseException:

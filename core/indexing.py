@@ -16,8 +16,6 @@ under a GUI with threads. Programs that add folders must therefore guard their m
 
 from __future__ import annotations
 
-import concurrent.futures as cf
-import multiprocessing
 import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Iterable, Iterator
@@ -34,7 +32,7 @@ from .settings import Settings
 from .store.codecs import encode_text, encode_tokens, i64
 from .store.common import PreparedDocument
 from .tokens import Tokens
-from .workers import START_METHOD, default_workers, pool_initializer, trim_memory
+from .workers import default_workers, pool_initializer, process_pool, trim_memory
 
 if TYPE_CHECKING:  # pragma: no cover
     from .store import Store
@@ -148,9 +146,8 @@ def _prepared(jobs: list[tuple[str, int, float]], settings: Settings, workers: i
     from collections import deque
     from concurrent.futures.process import BrokenProcessPool
 
-    ctx = multiprocessing.get_context(START_METHOD)
     todo = deque(jobs)
-    pool = cf.ProcessPoolExecutor(workers, mp_context=ctx, initializer=pool_initializer, initargs=(os.getpid(),))
+    pool = process_pool(workers, pool_initializer, (os.getpid(),))
     pending: deque = deque()
     solo = False  # after a crash: run the next file alone to find the culprit
     crashes = 0
@@ -171,7 +168,7 @@ def _prepared(jobs: list[tuple[str, int, float]], settings: Settings, workers: i
             except BrokenProcessPool:
                 crashes += 1
                 pool.shutdown(wait=False, cancel_futures=True)
-                pool = cf.ProcessPoolExecutor(workers, mp_context=ctx, initializer=pool_initializer, initargs=(os.getpid(),))
+                pool = process_pool(workers, pool_initializer, (os.getpid(),))
                 if solo:
                     status, payload = "failed", message("error.too_large", detail=memory_message(read_limits()[0]))
                     solo = False

@@ -12,8 +12,10 @@ window, the batch or the collection. A violation becomes an
   (:func:`shared_sandbox`).
 * :func:`limit_this_process` is what a worker does first: the memory limit and "die with the
   parent" (``PR_SET_PDEATHSIG`` on Linux plus a thread watching the parent's pid). Every
-  process pool (large adds, checks of many documents) runs it through
-  :func:`pool_initializer`, and starts its workers with :data:`START_METHOD`.
+  process pool (large adds, checks of many documents, a class in the window) is made by
+  :func:`process_pool` (workers started with :data:`START_METHOD`), each worker running
+  :func:`pool_initializer` first (a class's workers, which read no files, only die with the
+  parent: :func:`die_with_parent`).
 
 Limits: :data:`READ_MEMORY_BYTES` of address space beyond what the worker holds after its
 imports, :data:`READ_SECONDS` of wall-clock time per file. Environment variables
@@ -32,7 +34,7 @@ from pathlib import Path
 from .errors import ExtractError, SverkaError, TooLarge
 
 __all__ = ["READ_MEMORY_BYTES", "READ_SECONDS", "START_METHOD", "LimitExceeded", "Sandbox", "default_workers",
-           "limit_this_process", "pool_initializer", "read_limits", "sandboxed_extract", "shared_sandbox",
+           "limit_this_process", "pool_initializer", "process_pool", "read_limits", "sandboxed_extract", "shared_sandbox",
            "trim_memory"]
 
 #: How worker processes start: a fresh interpreter, never a fork of a process that may hold
@@ -186,6 +188,16 @@ def pool_initializer(parent: int | None = None, form_cache: bool = False) -> Non
     if not form_cache:  # indexing workers: see formcache.off_in_this_process
         formcache.off_in_this_process()
     limit_this_process(parent=parent)
+
+
+def process_pool(workers: int, initializer=pool_initializer, initargs: tuple = ()):
+    """A pool of ``workers`` processes started with :data:`START_METHOD`, each running
+    ``initializer(*initargs)`` first: the one way every parallel path (adding files, checking
+    many documents, a class in the window) starts its workers."""
+    import concurrent.futures as cf
+
+    return cf.ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context(START_METHOD),
+                                  initializer=initializer, initargs=initargs)
 
 
 def default_workers() -> int:

@@ -346,13 +346,11 @@ def test_pool_workers_die_with_their_killed_parent(tmp_path):
     with api.Collection(db) as c:
         c.add_document(Document("Какой-то текст для коллекции, чтобы она была.", title="t"), template=False)
     script = (
-        "import concurrent.futures as cf, multiprocessing, os, sys, time\n"
+        "import os, sys, time\n"
         "from sverka.core import batch, workers\n"
         "if __name__ == '__main__':\n"
-        "    ctx = multiprocessing.get_context(workers.START_METHOD)\n"
-        "    a = cf.ProcessPoolExecutor(2, mp_context=ctx, initializer=workers.pool_initializer, initargs=(os.getpid(),))\n"
-        "    b = cf.ProcessPoolExecutor(2, mp_context=ctx, initializer=batch._init,\n"
-        "                               initargs=(sys.argv[1], os.getpid()))\n"
+        "    a = workers.process_pool(2, workers.pool_initializer, (os.getpid(),))\n"
+        "    b = workers.process_pool(2, batch._init, (sys.argv[1], os.getpid()))\n"
         "    pids = {f.result() for f in [a.submit(os.getpid) for _ in range(4)] + [b.submit(os.getpid) for _ in range(4)]}\n"
         "    print(' '.join(map(str, pids)), flush=True)\n"
         "    time.sleep(120)\n"
