@@ -61,6 +61,8 @@ MIN_DICE = 0.5
 #: Share of the source sentence's weight that must agree for the suspect side to be weighed
 #: over the part its agreeing tokens span rather than its whole sentence.
 SOURCE_KEPT = 2 / 3
+#: Odd 64-bit constant mixing a candidate's number into lemma hashes (:func:`_agreeing_tokens`).
+_MIX = np.uint64(0x9E3779B97F4A7C15)
 #: A suspect sentence needs this many content tokens to be looked at.
 MIN_SENTENCE_TOKENS = 4
 #: Source sentences scored in full per suspect sentence (those sharing the most rare words).
@@ -126,14 +128,6 @@ class SourceStats:
         sentence_len[sentences[0]] = sentences[2] - sentences[1]
         return cls(int(1 + np.count_nonzero(sid[1:] != sid[:-1])), values, counts, df_token, order, hs,
                    sentences, sentence_len)
-
-    def positions_of(self, keys: np.ndarray) -> np.ndarray:
-        """Sorted positions of the tokens whose hash is one of ``keys`` (sorted, distinct)."""
-        lo = np.searchsorted(self.sorted_hashes, keys, "left")
-        hi = np.searchsorted(self.sorted_hashes, keys, "right")
-        cnt = hi - lo
-        first = np.repeat(np.cumsum(cnt) - cnt, cnt)
-        return np.sort(self.order[np.repeat(lo, cnt) + (np.arange(int(cnt.sum())) - first)])
 
 
 def _unique_counts(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -202,18 +196,25 @@ def paraphrase_passages(a: Tokens, b: Tokens, exact: list[Passage], *, min_words
     stats = b_stats if b_stats is not None else SourceStats.of(b)
     values, counts, n_b = stats.values, stats.counts, stats.n_sentences
     rare_df = _rare_df(n_b)
-    ku = kh[np.r_[True, kh[1:] != kh[:-1]]] if len(kh) else kh  # kh is sorted
+    k_lo = np.flatnonzero(np.r_[True, kh[1:] != kh[:-1]]) if len(kh) else np.zeros(0, np.int64)
+    ku = kh[k_lo]  # kh is sorted: its distinct lemmas, each holding kh[k_lo:k_hi]
+    k_hi = np.r_[k_lo[1:], len(kh)]
     df_k = _lookup(values, counts, ku)
-    at = stats.positions_of(ku[(df_k > 0) & (df_k <= rare_df)])  # the source's tokens of rare agreeing lemmas
-    if len(at) < MIN_RARE:
+    rare = (df_k > 0) & (df_k <= rare_df)
+    # the source's tokens of rare agreeing lemmas (at), each with the run of suspect keys of its lemma
+    s_lo = np.searchsorted(stats.sorted_hashes, ku[rare], "left")
+    s_cnt = np.searchsorted(stats.sorted_hashes, ku[rare], "right") - s_lo
+    n_at = int(s_cnt.sum())
+    if n_at < MIN_RARE:
         return exact
+    at = stats.order[np.repeat(s_lo, s_cnt) + (np.arange(n_at) - np.repeat(np.cumsum(s_cnt) - s_cnt, s_cnt))]
+    lo = np.repeat(k_lo[rare], s_cnt)
+    cnt = np.repeat(k_hi[rare] - k_lo[rare], s_cnt)
     b_sid = np.asarray(b.sentence_ids, dtype=np.int64)
     a_sent_of = np.asarray(a.sentence_ids, dtype=np.int64)
     df_b = stats.df_token
     # every (source token u, suspect token i) agreeing through a rare lemma; bounded by the
     # texts' lengths (the lemmas making the most pairs dropped first)
-    lo, hi = np.searchsorted(kh, hb[at], "left"), np.searchsorted(kh, hb[at], "right")
-    cnt = hi - lo
     budget = PAIRS_PER_TOKEN * (len(a) + len(b))
     if int(cnt.sum()) > budget:
         per_lemma = cnt * df_b[at]  # ~ pairs the lemma makes
@@ -257,8 +258,11 @@ def paraphrase_passages(a: Tokens, b: Tokens, exact: list[Passage], *, min_words
     b_index = dict(zip(used_b, np.searchsorted(b_sids, used_b).tolist()))
     used_a = sorted({sa for sa, _ in candidates})
     a_index = dict(zip(used_a, np.searchsorted(a_sid, used_a).tolist()))
-    # IDF weights over the source's sentences
-    wa_all = np.log((n_b + 1) / (_lookup(values, counts, ha) + 0.5))
+    # IDF weights over the source's sentences, of the candidates' suspect sentences
+    wa_all = np.zeros(len(a))
+    for k in a_index.values():
+        a0, a1 = int(a_first[k]), int(a_last[k])
+        wa_all[a0:a1] = np.log((n_b + 1) / (_lookup(values, counts, ha[a0:a1]) + 0.5))
 
     best: dict[int, tuple[float, int, list[tuple[int, int, bool]]]] = {}
     for sa, sb in candidates:
@@ -343,10 +347,12 @@ def _merged(exact: list[Passage], found: list[tuple[list, str]], ws: np.ndarray,
 def _agreeing_tokens(sa: np.ndarray, sb: np.ndarray, ha: np.ndarray, hb: np.ndarray,
                      a_sentences: tuple[np.ndarray, np.ndarray, np.ndarray],
                      b_sentences: tuple[np.ndarray, np.ndarray, np.ndarray], syn) -> np.ndarray:
-    """For each candidate pair (suspect sentence ``sa[p]``, source sentence ``sb[p]``): how many
-    tokens of the suspect sentence have a lemma, or a synonym of it, that is the lemma of some
-    token of the source sentence. :func:`_match` pairs tokens one to one, each through such a
-    lemma, so it can never pair more."""
+    """For each candidate pair (suspect sentence ``sa[p]``, source sentence ``sb[p]``): at most
+    how many tokens :func:`_match` can pair. It pairs tokens one to one, each suspect token
+    through its lemma or a synonym of it that is the lemma of a source token, so it pairs no
+    more than the suspect tokens with such a lemma in the source sentence, nor more than the
+    source tokens whose lemma one of the suspect sentence's tokens agrees with (a word the
+    student repeated, met once in the source, is one pair)."""
     if len(sa) == 0:
         return np.zeros(0, np.int64)
 
@@ -359,14 +365,24 @@ def _agreeing_tokens(sa: np.ndarray, sb: np.ndarray, ha: np.ndarray, hb: np.ndar
 
     p, tok = tokens(a_sentences, sa)
     has, alt = syn.alternatives_of(ha[tok])
-    a_hash = np.concatenate([ha[tok], alt])
     a_at = np.concatenate([np.arange(len(tok)), has])  # which (candidate, token) the key belongs to
     q, u = tokens(b_sentences, sb)
-    ids, inv = np.unique(np.concatenate([a_hash, hb[u]]), return_inverse=True)
-    n = len(ids)
-    hit = np.isin(p[a_at] * n + inv[:len(a_hash)], q * n + inv[len(a_hash):])
-    agreeing = np.unique(a_at[hit])  # (candidate, token) rows with a key in the source sentence
-    return np.bincount(p[agreeing], minlength=len(sa))
+    # (candidate, lemma) as one number: the lemma hash shifted by a multiple of an odd constant
+    # per candidate. Two different pairs may meet by chance (2^-64): that only makes the bound
+    # higher, never lower, so nothing _match would accept is counted out.
+    code = np.concatenate([np.concatenate([ha[tok], alt]) + p[a_at].astype(np.uint64) * _MIX,
+                           hb[u] + q.astype(np.uint64) * _MIX])
+    n_a = len(a_at)
+    order = np.argsort(code)
+    s = code[order]
+    from_a = order < n_a
+    start = np.flatnonzero(np.r_[True, s[1:] != s[:-1]])  # runs of equal codes
+    side = from_a.view(np.int8)
+    both = np.minimum.reduceat(side, start) != np.maximum.reduceat(side, start)
+    hit = np.repeat(both, np.diff(np.r_[start, len(s)]))  # the sorted rows whose code both sides hold
+    agreeing = np.unique(a_at[order[hit & from_a]])  # (candidate, token) rows agreeing with the source sentence
+    on_b = order[hit & ~from_a] - n_a  # (candidate, source token) rows some suspect token agrees with
+    return np.minimum(np.bincount(p[agreeing], minlength=len(sa)), np.bincount(q[on_b], minlength=len(sa)))
 
 
 def _match(ia: range, ib: range, ha: np.ndarray, hb: np.ndarray, syn, weight: dict[int, float]) -> list[tuple[int, int, bool]]:

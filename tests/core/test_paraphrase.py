@@ -4,8 +4,11 @@ found beside the exact layer, labelled, reached by retrieval, and never on origi
 from __future__ import annotations
 
 import re
+from collections import Counter
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from sverka.core import api
 from sverka.core.document import Document
@@ -274,3 +277,61 @@ def test_check_reaches_a_source_sharing_half_a_sentence_in_one_run(tmp_path, mon
     assert sources() == ["source"]
     monkeypatch.setattr(check, "PARAPHRASE_SHARE", 1.0)  # a small cluster only as a whole sentence
     assert sources() == []
+
+
+class _Synonyms:
+    """A synonym table over small integer 'lemma hashes', with the table's alternatives_of."""
+
+    def __init__(self, classes):
+        self.alt = {}
+        for c in classes:
+            for x in c:
+                self.alt.setdefault(x, []).extend(y for y in c if y != x)
+
+    def alternatives_of(self, hashes):
+        import numpy as np
+
+        which, alt = [], []
+        for k, h in enumerate(np.asarray(hashes, np.uint64).tolist()):
+            for y in self.alt.get(h, ()):
+                which.append(k)
+                alt.append(y)
+        return np.asarray(which, np.int64), np.asarray(alt, np.uint64)
+
+
+@given(st.lists(st.lists(st.integers(1, 9), min_size=1, max_size=8), min_size=1, max_size=4),
+       st.lists(st.lists(st.integers(1, 9), min_size=1, max_size=8), min_size=1, max_size=4),
+       st.lists(st.frozensets(st.integers(1, 9), min_size=2, max_size=3), max_size=3),
+       st.randoms(use_true_random=False))
+@settings(max_examples=300, deadline=None)
+def test_the_candidates_counted_out_are_those_the_matcher_could_not_accept(a_sents, b_sents, classes, rnd):
+    """The count that spares scoring most candidate sentence pairs is never below what the
+    one-to-one matcher pairs, with repeated words and synonyms (else a paraphrase is lost)."""
+    import numpy as np
+
+    from sverka.core import paraphrase
+
+    syn = _Synonyms(classes)
+
+    def layout(sents):
+        hashes = np.asarray([h for s in sents for h in s], np.uint64)
+        first = np.cumsum([0] + [len(s) for s in sents[:-1]]).astype(np.int64)
+        last = first + np.asarray([len(s) for s in sents], np.int64)
+        return hashes, (np.arange(len(sents), dtype=np.int64), first, last)
+
+    ha, a_sentences = layout(a_sents)
+    hb, b_sentences = layout(b_sents)
+    pairs = [(x, y) for x in range(len(a_sents)) for y in range(len(b_sents))]
+    rnd.shuffle(pairs)
+    sa = np.asarray([x for x, _ in pairs], np.int64)
+    sb = np.asarray([y for _, y in pairs], np.int64)
+    bound = paraphrase._agreeing_tokens(sa, sb, ha, hb, a_sentences, b_sentences, syn)
+    for k, (x, y) in enumerate(pairs):
+        ia = range(int(a_sentences[1][x]), int(a_sentences[2][x]))
+        ib = range(int(b_sentences[1][y]), int(b_sentences[2][y]))
+        matched = paraphrase._match(ia, ib, ha, hb, syn, {i: 1.0 + (i % 3) for i in ia})
+        assert len(matched) <= bound[k]
+        # and the bound is tight where no synonym is involved: distinct words shared both ways
+        if not classes:
+            ca, cb = Counter(ha[ia].tolist()), Counter(hb[ib].tolist())
+            assert bound[k] == min(sum(n for h, n in ca.items() if h in cb), sum(n for h, n in cb.items() if h in ca))
