@@ -29,7 +29,7 @@ from .candidates import (PAIR_WORDS, SENTENCE_MIN_TOKENS, co_occurring, sentence
 from .candidates import rank as rank_candidates
 from .document import Document
 from .errors import CollectionDamaged
-from .exclusions import apply_exclusions, marked_spans, merge, total
+from .exclusions import apply_exclusions, marked_spans, merge
 from .fingerprints import DocumentFingerprints, fingerprint_document
 from .messages import Message, message
 from .paraphrase import SourceStats, paraphrase_passages, suspect_keys
@@ -255,7 +255,6 @@ def check_document(
     progress(0, 0, "phase.reading_suspect")
     a = prepare(suspect, settings)
     cancel.raise_if_cancelled()
-    n = len(suspect.text)
 
     # The suspect itself, already in the collection (the same text, or the same file): it is
     # not its own source; the result says when it was added and scores the rest.

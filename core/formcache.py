@@ -27,6 +27,7 @@ per machine, not once per process.
 from __future__ import annotations
 
 import atexit
+import contextlib
 import functools
 import os
 import struct
@@ -75,6 +76,25 @@ def cache_dir() -> Path:
     import platformdirs
 
     return Path(platformdirs.user_cache_dir("sverka", appauthor=False))
+
+
+@contextlib.contextmanager
+def replacing(path: Path):
+    """The name of a new temporary file beside ``path``, to write inside the block; at its
+    end the file replaces ``path`` in one step (``os.replace``: readers, and other processes
+    writing the same file, see the old file or the new one, never half of one). When the
+    block fails the temporary file is removed and the error goes on."""
+    fd, tmp = tempfile.mkstemp(prefix=path.name + "-", suffix=".tmp", dir=path.parent)
+    os.close(fd)
+    try:
+        yield tmp
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
 
 
 def _version(dist: str) -> str:
@@ -357,19 +377,11 @@ def flush() -> int:
                 fb0 + sep + "\n".join(forms).encode("utf-8", "surrogatepass"),
                 lb0 + sep + "\n".join(lemmas).encode("utf-8", "surrogatepass"))
             total = len(langs0) + len(langs)
-            fd, tmp = tempfile.mkstemp(prefix="forms-", suffix=".tmp", dir=file.parent)
-            try:
-                with os.fdopen(fd, "wb") as out:
+            with replacing(file) as tmp:
+                with open(tmp, "wb") as out:
                     out.write(data)
                     out.write(xxhash.xxh64_intdigest(data).to_bytes(8, "little"))
                 del data, parts, fb0, lb0, rk0
-                os.replace(tmp, file)
-            except BaseException:
-                try:
-                    os.unlink(tmp)
-                except OSError:
-                    pass
-                raise
             for old in file.parent.glob("forms-*.bin"):  # other dictionary versions
                 if old != file:
                     try:

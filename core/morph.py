@@ -132,21 +132,9 @@ def _trie_factory():
 
     class _AtomicTries(TrieDictionaryFactory):
         def _write_trie_to_disk(self, lang, trie) -> None:
-            import os
-            import tempfile
-
             self._cache_dir.mkdir(parents=True, exist_ok=True)
-            fd, tmp = tempfile.mkstemp(prefix=f"{lang}-", suffix=".tmp", dir=self._cache_dir)
-            os.close(fd)
-            try:
+            with formcache.replacing(self._cache_dir / f"{lang}.dic") as tmp:
                 trie.save(tmp)
-                os.replace(tmp, self._cache_dir / f"{lang}.dic")
-            except BaseException:
-                try:
-                    os.unlink(tmp)
-                except OSError:
-                    pass
-                raise
 
     folder = formcache.cache_dir() / f"simplemma-{__version__}"
     return _AtomicTries(disk_cache_dir=str(folder))

@@ -191,19 +191,12 @@ def _read_cache(file: Path):
 def _write_cache(file: Path, arrays) -> None:
     """Written to a temporary file that replaces the old one (readers never see half a file);
     a read-only or full disk only costs the next process the build."""
-    import os
-    import tempfile
+    from .formcache import replacing
 
     try:
         file.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(prefix="synonyms-", suffix=".tmp", dir=file.parent)
-        try:
-            with os.fdopen(fd, "wb") as out:
-                np.savez(out, hashes=arrays[0], start=arrays[1], flat=arrays[2])
-            os.replace(tmp, file)
-        except BaseException:
-            os.unlink(tmp)
-            raise
+        with replacing(file) as tmp, open(tmp, "wb") as out:
+            np.savez(out, hashes=arrays[0], start=arrays[1], flat=arrays[2])
     except OSError:
         pass
 

@@ -119,9 +119,7 @@ def _unicode_classes_kept() -> tuple[str, str, str]:
     version (checked by an xxh64 of its text): walking 200 000 code points costs 0.15-0.2 s
     of every process's start."""
     import json
-    import os
     import sys
-    import tempfile
 
     import xxhash
 
@@ -140,10 +138,8 @@ def _unicode_classes_kept() -> tuple[str, str, str]:
     found = _unicode_classes()
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(prefix="unicode-", suffix=".tmp", dir=path.parent)
-        with os.fdopen(fd, "w", encoding="utf-8") as out:
+        with formcache.replacing(path) as tmp, open(tmp, "w", encoding="utf-8") as out:
             json.dump([*found, digest(found)], out)
-        os.replace(tmp, path)
     except (OSError, NameError):  # no cache folder here: computed again next time
         pass
     return found

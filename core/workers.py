@@ -31,7 +31,7 @@ import threading
 import time
 from pathlib import Path
 
-from .errors import ExtractError, SverkaError, TooLarge
+from .errors import SverkaError, TooLarge
 
 __all__ = ["READ_MEMORY_BYTES", "READ_SECONDS", "START_METHOD", "LimitExceeded", "Sandbox", "default_workers",
            "limit_this_process", "pool_initializer", "process_pool", "read_limits", "sandboxed_extract", "shared_sandbox",

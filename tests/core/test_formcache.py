@@ -205,3 +205,23 @@ def test_canonization_identical_on_ruslit(cache, monkeypatch, ruslit):
     formcache.reset()
     _fresh_table(monkeypatch)
     _same(without, _canon(sample))
+
+
+def test_a_cache_file_is_replaced_whole_or_not_at_all(tmp_path):
+    """What every cache file goes through (forms, synonyms, tries, Unicode classes): a write
+    that fails leaves the old file and no temporary one; one that ends replaces it."""
+    from sverka.core.formcache import replacing
+
+    target = tmp_path / "forms-1.bin"
+    target.write_bytes(b"old")
+    with pytest.raises(RuntimeError):
+        with replacing(target) as tmp:
+            with open(tmp, "wb") as out:
+                out.write(b"half")
+            raise RuntimeError("disk full")
+    assert target.read_bytes() == b"old" and sorted(p.name for p in tmp_path.iterdir()) == ["forms-1.bin"]
+    with replacing(target) as tmp:
+        with open(tmp, "wb") as out:
+            out.write(b"new")
+        assert target.read_bytes() == b"old"  # not before the block ends
+    assert target.read_bytes() == b"new" and sorted(p.name for p in tmp_path.iterdir()) == ["forms-1.bin"]
