@@ -706,14 +706,16 @@ def _replaced_by_synonyms(left_a: list[tuple[int, str]], left_b: list[tuple[int,
     from .synonyms import table
 
     def split(left, t: Tokens) -> tuple[Counter, list[str]]:
-        at = {int(x): k for k, x in enumerate(t.starts.tolist())} if len(left) else {}
+        # the token starting where each left-over word starts, if any (a stop word is no token);
+        # looked up in the sorted starts: ``t`` may be a whole novel, the words a handful
+        starts = np.asarray(t.starts)
+        at = np.searchsorted(starts, [x for x, _ in left]).tolist() if len(left) else []
         stop, content = Counter(), []
-        for x, w in left:
-            k = at.get(x)
-            if k is None:
-                stop[w] += 1
-            else:
+        for (x, w), k in zip(left, at):
+            if k < len(starts) and int(starts[k]) == x:
                 content.append(t.lemmas[k])
+            else:
+                stop[w] += 1
         return stop, content
 
     stop_a, content_a = split(left_a, a)
