@@ -127,11 +127,10 @@ def prepare_workers(location: str | Path) -> bool:
 
 
 def warm_up() -> None:
-    """Load the morphological dictionaries now and start the sandboxed reader (call it in a
-    worker so the first check is fast), start the sandboxed reader and multiprocessing's
-    resource tracker: the first class then starts only its workers. Starting a process holds
-    the interpreter lock until the new one runs (vfork + exec), which a loaded machine turns
-    into a stall of the window."""
+    """Load the morphological dictionaries now (call it in a worker so the first check is
+    fast), and start the sandboxed reader and multiprocessing's resource tracker, so that the
+    first class starts only its workers: starting a process holds the interpreter lock until
+    the new one runs (vfork + exec), which a loaded machine turns into a stall of the window."""
     from multiprocessing import resource_tracker
 
     from .text import canonize

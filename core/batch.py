@@ -39,10 +39,10 @@ KEPT_IDLE_SECONDS = 600
 
 
 def cores() -> int:
-    try:
-        return len(os.sched_getaffinity(0))
-    except AttributeError:  # pragma: no cover - not Linux
-        return os.cpu_count() or 1
+    """The workers a class uses: one per usable core (:func:`sverka.core.workers.usable_cores`)."""
+    from .workers import usable_cores
+
+    return usable_cores()
 
 
 #: How much nicer than their parent the workers run: a busy machine gives the window (or the

@@ -35,7 +35,7 @@ from .errors import SverkaError, TooLarge
 
 __all__ = ["READ_MEMORY_BYTES", "READ_SECONDS", "START_METHOD", "LimitExceeded", "Sandbox", "default_workers",
            "limit_this_process", "pool_initializer", "process_pool", "read_limits", "sandboxed_extract", "shared_sandbox",
-           "trim_memory"]
+           "trim_memory", "usable_cores"]
 
 #: How worker processes start: a fresh interpreter, never a fork of a process that may hold
 #: threads (the window's) or open SQLite connections.
@@ -200,13 +200,18 @@ def process_pool(workers: int, initializer=pool_initializer, initargs: tuple = (
                                   initializer=initializer, initargs=initargs)
 
 
-def default_workers() -> int:
-    """Worker processes of a large add: one per core this process may use, at most 4."""
+def usable_cores() -> int:
+    """The cores this process may run on (its CPU affinity), the one count every pool uses."""
     try:
-        n = len(os.sched_getaffinity(0))
+        return max(1, len(os.sched_getaffinity(0)))
     except AttributeError:  # pragma: no cover - not Linux
-        n = os.cpu_count() or 1
-    return max(1, min(n, 4))
+        return os.cpu_count() or 1
+
+
+def default_workers() -> int:
+    """Worker processes of a large add or a check of many documents: one per usable core, at
+    most 4 (more workers would hold more dictionaries than the disk and the store can feed)."""
+    return min(usable_cores(), 4)
 
 
 def _extract_call(path: str):
