@@ -215,6 +215,42 @@ CATALOGUE: dict[str, tuple[str, str]] = {
         "check the user name and password",
         "сервер PostgreSQL {server} не пустил пользователя '{user}' в общую коллекцию {path}: проверьте имя "
         "пользователя и пароль"),
+    "error.shared_bad_address": (
+        "not a valid PostgreSQL address: {path} ({detail})",
+        "неверный адрес PostgreSQL: {path} ({detail})"),
+    "error.shared_cannot_open": (
+        "cannot open the shared collection {path}: {detail}",
+        "не удаётся открыть общую коллекцию {path}: {detail}"),
+    "error.shared_no_write": (
+        "the shared collection {path} does not allow this user to write: {detail}",
+        "общая коллекция {path} не разрешает этому пользователю записывать: {detail}"),
+    "error.shared_disk_full": (
+        "the PostgreSQL server of {path} has no disk space left: cannot write",
+        "на сервере PostgreSQL коллекции {path} кончилось место на диске: записать нельзя"),
+    "error.shared_connection_lost": (
+        "lost the connection to the shared collection {path}: {detail}",
+        "потеряна связь с общей коллекцией {path}: {detail}"),
+    "error.shared_other_tables": (
+        "the database {path} holds other tables: it is not a Sverka collection; use an empty database",
+        "в базе данных {path} есть другие таблицы: это не коллекция Сверки; возьмите пустую базу данных"),
+    "error.shared_unreadable_format": (
+        "the shared collection {path} has an unreadable format ({found})",
+        "у общей коллекции {path} нечитаемый формат ({found})"),
+    "error.shared_newer": (
+        "the shared collection {path} was written by a newer Sverka (format {found}, this Sverka reads {reads}); "
+        "update Sverka to open it",
+        "общая коллекция {path} записана более новой Сверкой (формат {found}, эта Сверка читает {reads}); "
+        "обновите Сверку, чтобы открыть её"),
+    "error.shared_older": (
+        "the shared collection {path} was written by an older Sverka (format {found}); it must be rebuilt: add "
+        "its documents again to an empty database",
+        "общая коллекция {path} записана более старой Сверкой (формат {found}); её нужно перестроить: добавьте "
+        "её документы заново в пустую базу данных"),
+    "error.shared_other_version": (
+        "the shared collection {path} was built by another version of Sverka ({key} {found} instead of "
+        "{wanted}); it must be rebuilt: add its documents again to an empty database",
+        "общая коллекция {path} построена другой версией Сверки ({key} {found} вместо {wanted}); её нужно "
+        "перестроить: добавьте её документы заново в пустую базу данных"),
     "error.server_no_database": (
         "the PostgreSQL server {server} has no database '{database}' ({path}); ask its administrator to create "
         "it (CREATE DATABASE {database})",

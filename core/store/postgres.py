@@ -139,7 +139,7 @@ def _parts(url: str) -> dict[str, str]:
     try:
         return {k: str(v) for k, v in conninfo_to_dict(url).items() if v is not None}
     except Exception as e:  # psycopg.ProgrammingError: a malformed URL
-        raise CollectionError(f"not a valid PostgreSQL address: {display_url(url, parse=False)} ({e})") from None
+        raise CollectionError.of("error.shared_bad_address", path=display_url(url, parse=False), detail=str(e)) from None
 
 
 def display_url(url: str, *, parse: bool = True) -> str:
@@ -248,20 +248,19 @@ class PostgresStore:
                 or "resolve host" in low or "translate host name" in low or "unreachable" in low \
                 or "connection failed" in low or "connection is bad" in low:
             return CollectionError.of("error.server_unreachable", server=server, path=self.path, detail=_reason(msg))
-        return CollectionError(f"cannot open the shared collection {self.path}: {msg.strip()}")
+        return CollectionError.of("error.shared_cannot_open", path=self.path, detail=msg.strip())
 
     def _error(self, e) -> Exception:
         """The error to show for a failure of the server the user can act on; ``e`` otherwise."""
         psycopg = _psycopg()
         if isinstance(e, psycopg.errors.LockNotAvailable):
-            return CollectionBusy(f"collection is busy: another Sverka is writing to it ({self.path}); "
-                                  "try again when it has finished")
+            return CollectionBusy.of("error.collection_busy", path=self.path)
         if isinstance(e, psycopg.errors.InsufficientPrivilege):
-            return CollectionError(f"the shared collection {self.path} does not allow this user to write: {e}")
+            return CollectionError.of("error.shared_no_write", path=self.path, detail=str(e).strip())
         if isinstance(e, psycopg.errors.DiskFull):
-            return CollectionError(f"the PostgreSQL server of {self.path} has no disk space left: cannot write")
+            return CollectionError.of("error.shared_disk_full", path=self.path)
         if isinstance(e, psycopg.OperationalError):
-            return CollectionError(f"lost the connection to the shared collection {self.path}: {str(e).strip()}")
+            return CollectionError.of("error.shared_connection_lost", path=self.path, detail=str(e).strip())
         return e
 
     @contextlib.contextmanager
@@ -303,8 +302,7 @@ class PostgresStore:
             if not cur.fetchone()[0]:
                 cur.execute("SELECT count(*) FROM pg_tables WHERE schemaname = current_schema()")
                 if cur.fetchone()[0]:
-                    raise CollectionError(f"the database {self.path} holds other tables: it is not a Sverka "
-                                          "collection; use an empty database")
+                    raise CollectionError.of("error.shared_other_tables", path=self.path)
                 cur.execute(_SCHEMA)
                 meta = {**versions(), **indexing_meta(settings or Settings()),
                         "schema_version": f"{SCHEMA_MAJOR}.{SCHEMA_MINOR}"}
@@ -315,10 +313,8 @@ class PostgresStore:
         other = other_version(meta)
         if other is not None:
             key, found, wanted = other
-            raise CollectionNeedsRebuild(
-                f"the shared collection {self.path} was built by another version of Sverka "
-                f"({key} {found} instead of {wanted}); it must be rebuilt: add its "
-                "documents again to an empty database")
+            raise CollectionNeedsRebuild.of("error.shared_other_version", path=self.path, key=key, found=found,
+                                            wanted=wanted)
         self.settings = stored_settings(meta)
         #: A bulk load (see :meth:`bulk_load`) began and did not end: the posting indexes are missing.
         self.bulk_loading = meta.get("bulk_load") == "1"
@@ -332,15 +328,12 @@ class PostgresStore:
         try:
             major, minor = (int(x) for x in version.split("."))
         except ValueError:
-            raise CollectionError(f"the shared collection {self.path} has an unreadable format ({version!r})") from None
+            raise CollectionError.of("error.shared_unreadable_format", path=self.path, found=repr(version)) from None
         if major > SCHEMA_MAJOR:
-            raise CollectionVersionError(
-                f"the shared collection {self.path} was written by a newer Sverka (format {major}.{minor}, "
-                f"this Sverka reads {SCHEMA_MAJOR}.x); update Sverka to open it")
+            raise CollectionVersionError.of("error.shared_newer", path=self.path, found=f"{major}.{minor}",
+                                            reads=f"{SCHEMA_MAJOR}.x")
         if major < SCHEMA_MAJOR:
-            raise CollectionNeedsRebuild(
-                f"the shared collection {self.path} was written by an older Sverka (format {major}.{minor}); "
-                "it must be rebuilt: add its documents again to an empty database")
+            raise CollectionNeedsRebuild.of("error.shared_older", path=self.path, found=f"{major}.{minor}")
 
     def close(self) -> None:
         if self._conn is not None:

@@ -232,18 +232,21 @@ def test_newer_major_version_refused(store_location):
     with pytest.raises(CollectionVersionError, match="newer Sverka") as e:
         open_store(store_location)
     assert not isinstance(e.value, CollectionNeedsRebuild)
+    assert "более новой Сверкой" in text(e.value.message, "ru")  # a message code: the Russian window words it
 
 
 def test_older_major_version_and_other_canonization_need_a_rebuild(store_location):
     open_store(store_location).close()
     set_meta(store_location, "schema_version", f"{SCHEMA_MAJOR - 1}.0")
-    with pytest.raises(CollectionNeedsRebuild, match="older Sverka.*rebuil"):
+    with pytest.raises(CollectionNeedsRebuild, match="older Sverka.*rebuil") as e:
         open_store(store_location)
+    assert "более старой Сверкой" in text(e.value.message, "ru")
     set_meta(store_location, "schema_version", f"{SCHEMA_MAJOR}.7")  # a newer minor version opens
     open_store(store_location).close()
     set_meta(store_location, "canon_version", "-1")
-    with pytest.raises(CollectionNeedsRebuild, match="canon_version -1"):
+    with pytest.raises(CollectionNeedsRebuild, match="canon_version -1") as e:
         open_store(store_location)
+    assert "другой версией Сверки (canon_version -1" in text(e.value.message, "ru")
 
 
 # ---------------------------------------------------------------- PostgreSQL's own messages
