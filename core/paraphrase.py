@@ -50,7 +50,8 @@ from .results import Passage
 from .synonyms import table
 from .text import Tokens, words_in
 
-__all__ = ["MIN_AGREE", "MIN_DICE", "MIN_RARE", "SourceStats", "paraphrase_passages", "suspect_keys"]
+__all__ = ["MIN_AGREE", "MIN_DICE", "MIN_RARE", "SourceStats", "SuspectKeys", "paraphrase_passages",
+           "suspect_keys"]
 
 #: Content tokens that must agree between two sentences.
 MIN_AGREE = 4
@@ -147,20 +148,45 @@ def _lookup(values: np.ndarray, counts: np.ndarray, h: np.ndarray) -> np.ndarray
     return np.where(values[at] == h, counts[at], 0)
 
 
-def suspect_keys(a: Tokens) -> tuple[np.ndarray, np.ndarray]:
-    """(lemma hash, suspect token) for each lemma a token of ``a`` agrees with (its own and its
-    synonyms), sorted by hash."""
-    ha = np.asarray(a.hashes, dtype=np.uint64)
+@dataclass(frozen=True, eq=False)
+class SuspectKeys:
+    """What the layer needs of a suspect alone, computed once per check (the suspect meets
+    every candidate source): the lemmas each of its tokens agrees with (its own and its
+    synonyms), sorted by hash and grouped by token, and its sentences."""
+
+    hashes: np.ndarray  # uint64 lemma hashes of the keys, sorted
+    tokens: np.ndarray  # int64: the suspect token of hashes[k]
+    token_keys: np.ndarray  # uint64: the keys grouped by token, token t's at token_keys[key_start[t]:key_start[t + 1]]
+    key_start: np.ndarray  # int64, len(a) + 1
+    sentences: tuple[np.ndarray, np.ndarray, np.ndarray]  # _sentences(a)
+
+
+def suspect_keys(a: Tokens) -> SuspectKeys:
+    """The :class:`SuspectKeys` of ``a``."""
+    return _suspect_keys(np.asarray(a.hashes, dtype=np.uint64), _sentences(a), table())
+
+
+def _suspect_keys(ha: np.ndarray, sentences: tuple[np.ndarray, np.ndarray, np.ndarray], syn) -> SuspectKeys:
     tok = np.arange(len(ha), dtype=np.int64)
-    which, alt = table().alternatives_of(ha)
+    which, alt = syn.alternatives_of(ha)
     kh, ki = np.concatenate([ha, alt]), np.concatenate([tok, tok[which]])
     order = np.argsort(kh, kind="stable")
-    return kh[order], ki[order]
+    by_token = np.argsort(ki, kind="stable")
+    key_start = np.searchsorted(ki[by_token], np.arange(len(ha) + 1), "left")
+    return SuspectKeys(kh[order], ki[order], kh[by_token], key_start, sentences)
+
+
+def _runs(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(distinct values, run lengths) of the SORTED array ``x``."""
+    if len(x) == 0:
+        return x, np.zeros(0, np.int64)
+    first = np.flatnonzero(np.r_[True, x[1:] != x[:-1]])
+    return x[first], np.diff(np.r_[first, len(x)])
 
 
 def paraphrase_passages(a: Tokens, b: Tokens, exact: list[Passage], *, min_words: int,
                         a_word_starts: np.ndarray, b_stats: SourceStats | None = None,
-                        a_keys: tuple[np.ndarray, np.ndarray] | None = None) -> list[Passage]:
+                        a_keys: SuspectKeys | None = None) -> list[Passage]:
     """The passages of ``a`` in ``b``: the ``exact`` ones, with what the paraphrase layer
     found (see the module docstring) added or merged into them, sorted by suspect start.
     ``min_words``: words of the suspect's text a paraphrase passage must span (as the exact
@@ -171,7 +197,8 @@ def paraphrase_passages(a: Tokens, b: Tokens, exact: list[Passage], *, min_words
     syn = table()
     ha = np.asarray(a.hashes, dtype=np.uint64)
     hb = np.asarray(b.hashes, dtype=np.uint64)
-    a_sid, a_first, a_last = _sentences(a)
+    keys = a_keys if a_keys is not None else suspect_keys(a)
+    a_sid, a_first, a_last = keys.sentences
     # sentences the exact layer matched (nearly) whole are left to it; a sentence it matched
     # in part is looked at again, and an accepted one is merged with the exact passage
     spans = [q[:2] for p in exact for q in (p.pieces or ((p.suspect_start, p.suspect_end),))]
@@ -190,7 +217,7 @@ def paraphrase_passages(a: Tokens, b: Tokens, exact: list[Passage], *, min_words
     if not eligible.any():
         return exact
     # (lemma hash, suspect token) for each lemma a suspect token agrees with: its own, its synonyms
-    kh, ki = a_keys if a_keys is not None else suspect_keys(a)
+    kh, ki = keys.hashes, keys.tokens
     keep = np.repeat(eligible, size)[ki]
     kh, ki = kh[keep], ki[keep]
     stats = b_stats if b_stats is not None else SourceStats.of(b)
@@ -231,7 +258,7 @@ def paraphrase_passages(a: Tokens, b: Tokens, exact: list[Passage], *, min_words
     # sentence the CANDIDATES_PER_SENTENCE best (most such tokens) are scored in full
     n_sb = int(b_sid.max()) + 1
     pair_tok = _unique_counts((a_sent_of[i] * n_sb + b_sid[u]) * len(a) + i)[0]
-    codes, n_agree = _unique_counts(pair_tok // len(a))
+    codes, n_agree = _runs(pair_tok // len(a))  # sorted already
     sa_len = np.zeros(int(a_sent_of.max()) + 1, np.int64)
     sa_len[a_sid] = a_last - a_first
     # a pair reaching MIN_DICE shares about half its weight, mostly in rare words: a quarter
@@ -250,7 +277,7 @@ def paraphrase_passages(a: Tokens, b: Tokens, exact: list[Passage], *, min_words
     b_sids, b_first, b_last = stats.sentences
     # most candidates cannot reach MIN_AGREE agreeing tokens: counted for all at once, they
     # are not scored one by one (the count bounds what _match can pair, so nothing changes)
-    fits = _agreeing_tokens(sa_of, sb_of, ha, hb, (a_sid, a_first, a_last), stats.sentences, syn) >= MIN_AGREE
+    fits = _agreeing_tokens(sa_of, sb_of, keys, hb, stats.sentences) >= MIN_AGREE
     candidates = list(zip(sa_of[fits].tolist(), sb_of[fits].tolist()))
     if not candidates:
         return exact
@@ -344,9 +371,8 @@ def _merged(exact: list[Passage], found: list[tuple[list, str]], ws: np.ndarray,
     return out
 
 
-def _agreeing_tokens(sa: np.ndarray, sb: np.ndarray, ha: np.ndarray, hb: np.ndarray,
-                     a_sentences: tuple[np.ndarray, np.ndarray, np.ndarray],
-                     b_sentences: tuple[np.ndarray, np.ndarray, np.ndarray], syn) -> np.ndarray:
+def _agreeing_tokens(sa: np.ndarray, sb: np.ndarray, a_keys: SuspectKeys, hb: np.ndarray,
+                     b_sentences: tuple[np.ndarray, np.ndarray, np.ndarray]) -> np.ndarray:
     """For each candidate pair (suspect sentence ``sa[p]``, source sentence ``sb[p]``): at most
     how many tokens :func:`_match` can pair. It pairs tokens one to one, each suspect token
     through its lemma or a synonym of it that is the lemma of a source token, so it pairs no
@@ -356,22 +382,24 @@ def _agreeing_tokens(sa: np.ndarray, sb: np.ndarray, ha: np.ndarray, hb: np.ndar
     if len(sa) == 0:
         return np.zeros(0, np.int64)
 
+    def spread(start, count):  # start[k], start[k] + 1, ..., start[k] + count[k] - 1 for every k
+        return np.repeat(start, count) + (np.arange(int(count.sum())) - np.repeat(np.cumsum(count) - count, count))
+
     def tokens(sentences, which):  # (candidate, token) of every token of the given sentences
         sids, first, last = sentences
         k = np.searchsorted(sids, which)
         start, count = first[k], last[k] - first[k]
-        owner = np.repeat(np.arange(len(which)), count)
-        return owner, np.repeat(start, count) + (np.arange(int(count.sum())) - np.repeat(np.cumsum(count) - count, count))
+        return np.repeat(np.arange(len(which)), count), spread(start, count)
 
-    p, tok = tokens(a_sentences, sa)
-    has, alt = syn.alternatives_of(ha[tok])
-    a_at = np.concatenate([np.arange(len(tok)), has])  # which (candidate, token) the key belongs to
+    p, tok = tokens(a_keys.sentences, sa)
+    n_keys = a_keys.key_start[tok + 1] - a_keys.key_start[tok]
+    a_at = np.repeat(np.arange(len(tok)), n_keys)  # which (candidate, token) row each key belongs to
+    a_hash = a_keys.token_keys[spread(a_keys.key_start[tok], n_keys)]
     q, u = tokens(b_sentences, sb)
     # (candidate, lemma) as one number: the lemma hash shifted by a multiple of an odd constant
     # per candidate. Two different pairs may meet by chance (2^-64): that only makes the bound
     # higher, never lower, so nothing _match would accept is counted out.
-    code = np.concatenate([np.concatenate([ha[tok], alt]) + p[a_at].astype(np.uint64) * _MIX,
-                           hb[u] + q.astype(np.uint64) * _MIX])
+    code = np.concatenate([a_hash + p[a_at].astype(np.uint64) * _MIX, hb[u] + q.astype(np.uint64) * _MIX])
     n_a = len(a_at)
     order = np.argsort(code)
     s = code[order]
@@ -380,7 +408,8 @@ def _agreeing_tokens(sa: np.ndarray, sb: np.ndarray, ha: np.ndarray, hb: np.ndar
     side = from_a.view(np.int8)
     both = np.minimum.reduceat(side, start) != np.maximum.reduceat(side, start)
     hit = np.repeat(both, np.diff(np.r_[start, len(s)]))  # the sorted rows whose code both sides hold
-    agreeing = np.unique(a_at[order[hit & from_a]])  # (candidate, token) rows agreeing with the source sentence
+    agreeing = np.zeros(len(tok), dtype=bool)  # (candidate, token) rows agreeing with the source sentence
+    agreeing[a_at[order[hit & from_a]]] = True
     on_b = order[hit & ~from_a] - n_a  # (candidate, source token) rows some suspect token agrees with
     return np.minimum(np.bincount(p[agreeing], minlength=len(sa)), np.bincount(q[on_b], minlength=len(sa)))
 

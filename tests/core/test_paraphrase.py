@@ -325,7 +325,7 @@ def test_the_candidates_counted_out_are_those_the_matcher_could_not_accept(a_sen
     rnd.shuffle(pairs)
     sa = np.asarray([x for x, _ in pairs], np.int64)
     sb = np.asarray([y for _, y in pairs], np.int64)
-    bound = paraphrase._agreeing_tokens(sa, sb, ha, hb, a_sentences, b_sentences, syn)
+    bound = paraphrase._agreeing_tokens(sa, sb, paraphrase._suspect_keys(ha, a_sentences, syn), hb, b_sentences)
     for k, (x, y) in enumerate(pairs):
         ia = range(int(a_sentences[1][x]), int(a_sentences[2][x]))
         ib = range(int(b_sentences[1][y]), int(b_sentences[2][y]))
