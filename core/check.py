@@ -32,7 +32,7 @@ from .errors import CollectionDamaged
 from .exclusions import apply_exclusions, marked_spans, merge
 from .fingerprints import DocumentFingerprints, fingerprint_document
 from .messages import Message, message
-from .paraphrase import SourceStats, paraphrase_passages, suspect_keys
+from .paraphrase import SourceStats, SuspectKeys, paraphrase_passages, suspect_keys
 from .progress import NEVER_CANCELLED, CancelToken, Progress, no_progress
 from .results import CheckResult, CrossCheckResult, CrossPair, Passage, SourceMatch, SuspectInfo
 from .settings import Settings
@@ -88,7 +88,7 @@ class Prepared:
         return SourceStats.of(self.tokens)
 
     @cached_property
-    def paraphrase_keys(self) -> tuple[np.ndarray, np.ndarray]:  # its lemmas and their synonyms, as a suspect
+    def paraphrase_keys(self) -> SuspectKeys:  # its lemmas and their synonyms, as a suspect
         return suspect_keys(self.tokens)
 
     @cached_property
@@ -196,9 +196,8 @@ def _suspect_info(doc: Document, tokens: Tokens) -> SuspectInfo:
     )
 
 
-def _coverage(passages: Sequence[Passage], text: str) -> float:
-    """Share of the words of ``text`` (the suspect) matched by ``passages``, 0..1."""
-    starts = word_starts(text)
+def _coverage(passages: Sequence[Passage], starts: np.ndarray) -> float:
+    """Share of the suspect's words (which start at ``starts``) matched by ``passages``, 0..1."""
     if not len(starts):
         return 0.0
     return words_in(starts, merge(iv for p in passages for iv in p.matched_spans())) / len(starts)
@@ -302,7 +301,7 @@ def check_document(
         passages, res, sent = match(a, b, settings, short=doc_id in short_ok, always_score=False)
         if not passages:
             continue
-        if _coverage(passages, suspect.text) < settings.min_source_containment and doc_id not in short_ok:
+        if _coverage(passages, a.word_starts) < settings.min_source_containment and doc_id not in short_ok:
             continue
         sources.append(
             SourceMatch(
@@ -332,7 +331,7 @@ def check_document(
         in_collection=in_collection,
         collection_root=index.root(),
     )
-    return apply_exclusions(raw, settings)
+    return apply_exclusions(raw, settings, starts=a.word_starts)
 
 
 def damaged_source_warning(detail: str) -> Message:
@@ -435,7 +434,7 @@ def compare_prepared(a: Prepared, b: Prepared, settings: Settings) -> CheckResul
         exact_duplicate_of=(b.doc.title or b.doc.path or "") if a.doc.sha256 == b.doc.sha256 else None,
         collection_root=_common_folder([a.doc.path, b.doc.path]),
     )
-    return apply_exclusions(raw, settings)
+    return apply_exclusions(raw, settings, starts=a.word_starts)
 
 
 def compare_documents(
@@ -641,7 +640,7 @@ def _judge_pair(ps: Prepared, pt: Prepared, templates: Sequence[SourceMatch], se
     judged = apply_exclusions(CheckResult(
         suspect=_suspect_info(ps.doc, ps.tokens), suspect_text=ps.doc.text,
         sources=(_source_match(pt, passages, 0.0, 0.0),) + tuple(templates),
-        borrowed_percent=0.0, original_percent=100.0, settings=settings), settings, marked=ps.marked)
+        borrowed_percent=0.0, original_percent=100.0, settings=settings), settings, marked=ps.marked, starts=ps.word_starts)
     src = next(x for x in judged.sources if not x.is_template)
     counted = tuple(p for p in src.passages if p.excluded is None)
     if not counted:

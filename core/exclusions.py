@@ -36,7 +36,10 @@ from __future__ import annotations
 import bisect
 import dataclasses
 import re
+from collections import Counter
 from typing import Iterable, Sequence
+
+import numpy as np
 
 from .messages import Message, message
 from .results import CheckResult, Passage, SourceMatch, Span
@@ -377,7 +380,8 @@ def _length(p: Passage) -> int:
     return p.words if p.method == "paraphrase" else p.matched_words
 
 
-def apply_exclusions(result: CheckResult, settings: Settings, *, marked: tuple[Span, ...] | None = None) -> CheckResult:
+def apply_exclusions(result: CheckResult, settings: Settings, *, marked: tuple[Span, ...] | None = None,
+                     starts: np.ndarray | None = None) -> CheckResult:
     """``result`` with passages marked and scores recomputed under ``settings`` (see module doc).
 
     Shares are shares of the suspect's WORDS (never of whitespace or punctuation): borrowed =
@@ -390,9 +394,10 @@ def apply_exclusions(result: CheckResult, settings: Settings, *, marked: tuple[S
     score, resemblance), never by name.
     """
     text = result.suspect_text
-    starts = word_starts(text)
+    if starts is None:  # (a cross-check passes each document's word starts and marks, found once)
+        starts = word_starts(text)
     n_words = len(starts)
-    if marked is None:  # (a cross-check passes each document's, found once)
+    if marked is None:
         marked = marked_spans(text, settings)
     excluded_sources = tuple(settings.excluded_sources) + tuple(result.left_out)
     live = [src for src in result.sources if not _source_excluded(src, excluded_sources) and not src.is_template]
@@ -427,7 +432,7 @@ def apply_exclusions(result: CheckResult, settings: Settings, *, marked: tuple[S
     sources = []
     everything: list[Interval] = []
     cited_parts: list[Interval] = []
-    keys = {}
+    counted_of: dict[int, list[Interval]] = {}
     for src in result.sources:
         passages = tuple(dataclasses.replace(p, excluded=reason(src, p)) for p in src.passages)
         matched = merge(iv for p in passages if p.excluded is None for iv in p.matched_spans())
@@ -438,8 +443,13 @@ def apply_exclusions(result: CheckResult, settings: Settings, *, marked: tuple[S
         )
         containment = words_in(starts, counted) / n_words if n_words else 0.0
         new = dataclasses.replace(src, passages=passages, containment=containment)
-        keys[id(new)] = _exact_words(new, text, starts, counted) if containment else 0
+        counted_of[id(new)] = counted
         sources.append(new)
+    # words copied character for character break ties of containment (two editions of a
+    # novel): counted only where a tie needs them
+    ties = Counter(s.containment for s in sources)
+    keys = {id(s): _exact_words(s, text, starts, counted_of[id(s)]) if s.containment and ties[s.containment] > 1 else 0
+            for s in sources}
     sources.sort(key=lambda s: (-s.containment, -keys[id(s)], -s.sentence_score, -s.resemblance,
                                 s.sha256, s.source_id if s.source_id is not None else -1))
     borrowed_region = merge(everything)
