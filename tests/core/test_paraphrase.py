@@ -335,3 +335,30 @@ def test_the_candidates_counted_out_are_those_the_matcher_could_not_accept(a_sen
         if not classes:
             ca, cb = Counter(ha[ia].tolist()), Counter(hb[ib].tolist())
             assert bound[k] == min(sum(n for h, n in ca.items() if h in cb), sum(n for h, n in cb.items() if h in ca))
+
+
+
+@given(st.sets(st.tuples(st.integers(0, 3), st.integers(0, 60), st.integers(0, 60)), max_size=60),
+       st.integers(1, 12), st.integers(1, 30))
+@settings(max_examples=400, deadline=None)
+def test_retrieval_support_is_the_rule_it_states(seeds, near_suspect, near_source):
+    """A seed is supported when the next seed on its diagonal follows it, or one of the next
+    eight seeds of its document (in suspect order) lies near in both texts: written out pair by
+    pair here, against the arrays that skip the seeds already out of reach."""
+    import numpy as np
+
+    from sverka.core.candidates import _supported
+
+    rows = sorted(seeds)  # by document, suspect position, source position
+    want = [False] * len(rows)
+    for k, (d, i, j) in enumerate(rows):
+        for m in range(k + 1, min(k + 9, len(rows))):
+            d2, i2, j2 = rows[m]
+            if d2 == d and i2 - i <= near_suspect and abs(j2 - j) <= near_source:
+                want[k] = want[m] = True
+        for m, (d2, i2, j2) in enumerate(rows):
+            if d2 == d and i2 == i + 1 and j2 == j + 1:
+                want[k] = want[m] = True
+    if rows:
+        d, i, j = (np.asarray([r[c] for r in rows], np.int64) for c in range(3))
+        assert _supported(d, i, j, near_suspect, near_source).tolist() == want
