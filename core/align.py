@@ -94,8 +94,8 @@ class Sorted:
     def of(cls, y: np.ndarray) -> "Sorted":
         order = np.argsort(y, kind="stable")
         ys = y[order]
-        run_end = np.flatnonzero(np.r_[ys[1:] != ys[:-1], True]) + 1 if len(ys) else _EMPTY_I
-        return cls(order, ys, np.repeat(run_end, np.diff(np.r_[0, run_end])))
+        run_end = np.flatnonzero(np.append(ys[1:] != ys[:-1], True)) + 1 if len(ys) else _EMPTY_I
+        return cls(order, ys, np.repeat(run_end, np.diff(np.concatenate(([0], run_end)))))
 
 
 def join_equal(x: np.ndarray, y: np.ndarray, max_repeats: int = 0, budget: int = 0,
@@ -177,7 +177,7 @@ def runs(i: np.ndarray, j: np.ndarray, w: int) -> np.ndarray:
     brk = np.ones(len(i), dtype=bool)
     brk[1:] = (d[1:] != d[:-1]) | (i[1:] - i[:-1] > w)
     starts = np.flatnonzero(brk)
-    ends = np.r_[starts[1:], len(i)] - 1
+    ends = np.append(starts[1:], len(i)) - 1
     a0 = i[starts]
     a1 = i[ends] + w
     dd = d[starts]
@@ -196,7 +196,7 @@ def sentence_hashes_of(tokens: Tokens, min_words: int) -> tuple[np.ndarray, np.n
     brk = np.ones(len(sid), dtype=bool)
     brk[1:] = sid[1:] != sid[:-1]
     first = np.flatnonzero(brk)
-    last = np.r_[first[1:], len(sid)]
+    last = np.append(first[1:], len(sid))
     sums = np.add.reduceat(np.asarray(tokens.word_hashes, dtype=np.uint64), first)
     keep = (last - first) >= min_words
     return sums[keep], first[keep].astype(np.int64), last[keep].astype(np.int64)
@@ -527,7 +527,7 @@ def align(
     if len(seg_arr):
         np.add.at(cov, seg_arr[:, 0], 1)
         np.add.at(cov, seg_arr[:, 1], -1)
-    covered_cum = np.r_[0, np.cumsum(np.cumsum(cov[:-1]) > 0)]
+    covered_cum = np.concatenate(([0], np.cumsum(np.cumsum(cov[:-1]) > 0)))
 
     segments = [Segment(*r) for r in seg_arr.tolist()]
     if min_sentence_words and len(a) and len(b):

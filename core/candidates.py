@@ -132,8 +132,8 @@ def sentence_keys(tokens: Tokens, min_tokens: int = SENTENCE_MIN_TOKENS) -> tupl
     if len(sid) == 0:
         empty = np.zeros(0, np.int64)
         return np.zeros(0, np.uint64), empty, empty
-    first = np.flatnonzero(np.r_[True, sid[1:] != sid[:-1]])
-    last = np.r_[first[1:], len(sid)]
+    first = np.flatnonzero(np.concatenate(([True], sid[1:] != sid[:-1])))
+    last = np.append(first[1:], len(sid))
     sums = np.add.reduceat(np.asarray(tokens.word_hashes, dtype=np.uint64), first).astype(np.uint64)
     size = last - first
     keep = size >= max(1, min_tokens)
@@ -145,9 +145,9 @@ def sentence_bounds(tokens: Tokens) -> tuple[np.ndarray, np.ndarray]:
     sid = np.asarray(tokens.sentence_ids)
     if len(sid) == 0:
         return np.zeros(0, np.int64), np.zeros(0, np.int64)
-    first = np.flatnonzero(np.r_[True, sid[1:] != sid[:-1]])
-    ends = np.r_[first[1:], len(sid)]
-    which = np.cumsum(np.r_[True, sid[1:] != sid[:-1]]) - 1
+    first = np.flatnonzero(np.concatenate(([True], sid[1:] != sid[:-1])))
+    ends = np.append(first[1:], len(sid))
+    which = np.cumsum(np.concatenate(([True], sid[1:] != sid[:-1]))) - 1
     return first[which].astype(np.int64), ends[which].astype(np.int64)
 
 
@@ -231,13 +231,13 @@ def supported_seeds(d: np.ndarray, i: np.ndarray, j: np.ndarray, near_suspect: i
     # Passages, roughly: supported seeds close together in the suspect. A cluster covering
     # MIN_TOKENS tokens or more may be a passage; a smaller one only if it is a whole sentence.
     gap = np.diff(i)
-    brk = np.r_[True, (d[1:] != d[:-1]) | (gap > near_suspect)]
+    brk = np.concatenate(([True], (d[1:] != d[:-1]) | (gap > near_suspect)))
     cluster = np.cumsum(brk) - 1
-    step = np.minimum(np.r_[gap, PAIR_WORDS], PAIR_WORDS)
-    step[np.r_[brk[1:], True]] = PAIR_WORDS  # the last seed of a cluster covers its two tokens
+    step = np.minimum(np.append(gap, PAIR_WORDS), PAIR_WORDS)
+    step[np.append(brk[1:], True)] = PAIR_WORDS  # the last seed of a cluster covers its two tokens
     covered = np.bincount(cluster, weights=step).astype(np.int64)
     first = i[brk]
-    last = i[np.r_[brk[1:], True]]
+    last = i[np.append(brk[1:], True)]
     ok = covered >= MIN_TOKENS
     if sentence_bounds is not None:
         starts, ends = sentence_bounds
@@ -275,8 +275,8 @@ def co_occurring(keys: list[tuple[np.ndarray, np.ndarray]], budget: int) -> tupl
     d = np.repeat(np.arange(n, dtype=np.int64), lens)
     order = np.lexsort((p, d, h))
     h, p, d = h[order], p[order], d[order]
-    starts = np.flatnonzero(np.r_[True, h[1:] != h[:-1]])
-    sizes = np.diff(np.r_[starts, len(h)])
+    starts = np.flatnonzero(np.concatenate(([True], h[1:] != h[:-1])))
+    sizes = np.diff(np.append(starts, len(h)))
     keep = sizes >= 2
     work = sizes * (sizes - 1) // 2
     if budget and int(work[keep].sum()) > budget:

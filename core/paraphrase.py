@@ -93,8 +93,8 @@ def _sentences(t: Tokens) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     if len(sid) == 0:
         e = np.zeros(0, np.int64)
         return e, e, e
-    first = np.flatnonzero(np.r_[True, sid[1:] != sid[:-1]])
-    last = np.r_[first[1:], len(sid)]
+    first = np.flatnonzero(np.concatenate(([True], sid[1:] != sid[:-1])))
+    last = np.append(first[1:], len(sid))
     return sid[first], first, last
 
 
@@ -121,7 +121,7 @@ class SourceStats:
             return cls(0, h, e, e, e, h, (e, e, e), e)
         order = np.lexsort((sid, h))
         hs, ss = h[order], sid[order]
-        new = np.r_[True, (hs[1:] != hs[:-1]) | (ss[1:] != ss[:-1])]
+        new = np.concatenate(([True], (hs[1:] != hs[:-1]) | (ss[1:] != ss[:-1])))
         values, counts = _unique_counts(hs[new])
         df_token = _lookup(values, counts, h)
         sentences = _sentences(t)
@@ -136,8 +136,8 @@ def _unique_counts(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     s = np.sort(x)
     if len(s) == 0:
         return s, np.zeros(0, np.int64)
-    first = np.flatnonzero(np.r_[True, s[1:] != s[:-1]])
-    return s[first], np.diff(np.r_[first, len(s)])
+    first = np.flatnonzero(np.concatenate(([True], s[1:] != s[:-1])))
+    return s[first], np.diff(np.append(first, len(s)))
 
 
 def _lookup(values: np.ndarray, counts: np.ndarray, h: np.ndarray) -> np.ndarray:
@@ -180,8 +180,8 @@ def _runs(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """(distinct values, run lengths) of the SORTED array ``x``."""
     if len(x) == 0:
         return x, np.zeros(0, np.int64)
-    first = np.flatnonzero(np.r_[True, x[1:] != x[:-1]])
-    return x[first], np.diff(np.r_[first, len(x)])
+    first = np.flatnonzero(np.concatenate(([True], x[1:] != x[:-1])))
+    return x[first], np.diff(np.append(first, len(x)))
 
 
 def paraphrase_passages(a: Tokens, b: Tokens, exact: list[Passage], *, min_words: int,
@@ -223,9 +223,9 @@ def paraphrase_passages(a: Tokens, b: Tokens, exact: list[Passage], *, min_words
     stats = b_stats if b_stats is not None else SourceStats.of(b)
     values, counts, n_b = stats.values, stats.counts, stats.n_sentences
     rare_df = _rare_df(n_b)
-    k_lo = np.flatnonzero(np.r_[True, kh[1:] != kh[:-1]]) if len(kh) else np.zeros(0, np.int64)
+    k_lo = np.flatnonzero(np.concatenate(([True], kh[1:] != kh[:-1]))) if len(kh) else np.zeros(0, np.int64)
     ku = kh[k_lo]  # kh is sorted: its distinct lemmas, each holding kh[k_lo:k_hi]
-    k_hi = np.r_[k_lo[1:], len(kh)]
+    k_hi = np.append(k_lo[1:], len(kh))
     df_k = _lookup(values, counts, ku)
     rare = (df_k > 0) & (df_k <= rare_df)
     # the source's tokens of rare agreeing lemmas (at), each with the run of suspect keys of its lemma
@@ -404,10 +404,10 @@ def _agreeing_tokens(sa: np.ndarray, sb: np.ndarray, a_keys: SuspectKeys, hb: np
     order = np.argsort(code)
     s = code[order]
     from_a = order < n_a
-    start = np.flatnonzero(np.r_[True, s[1:] != s[:-1]])  # runs of equal codes
+    start = np.flatnonzero(np.concatenate(([True], s[1:] != s[:-1])))  # runs of equal codes
     side = from_a.view(np.int8)
     both = np.minimum.reduceat(side, start) != np.maximum.reduceat(side, start)
-    hit = np.repeat(both, np.diff(np.r_[start, len(s)]))  # the sorted rows whose code both sides hold
+    hit = np.repeat(both, np.diff(np.append(start, len(s))))  # the sorted rows whose code both sides hold
     agreeing = np.zeros(len(tok), dtype=bool)  # (candidate, token) rows agreeing with the source sentence
     agreeing[a_at[order[hit & from_a]]] = True
     on_b = order[hit & ~from_a] - n_a  # (candidate, source token) rows some suspect token agrees with

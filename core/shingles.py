@@ -125,8 +125,8 @@ def unique_counts(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     s = np.sort(np.asarray(x, dtype=np.uint64))
     if len(s) == 0:
         return s, np.empty(0, dtype=np.int64)
-    first = np.flatnonzero(np.r_[True, s[1:] != s[:-1]])
-    return s[first], np.diff(np.r_[first, len(s)]).astype(np.int64)
+    first = np.flatnonzero(np.concatenate(([True], s[1:] != s[:-1])))
+    return s[first], np.diff(np.append(first, len(s))).astype(np.int64)
 
 
 def _intersection_union(a, b, multiset: bool) -> tuple[int, int, int, int]:
