@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import secrets
 from dataclasses import dataclass
 from functools import cached_property
 from typing import TYPE_CHECKING, Callable, Sequence
@@ -571,7 +572,8 @@ def prepare_many(
         for fut in cf.as_completed(futures):
             cancel.raise_if_cancelled()
             for k, tokens in zip(futures[fut], fut.result()):
-                out[k] = prepare(docs[k], settings, tokens=tokens)
+                # one copy of the text: the worker's tokens carry their own
+                out[k] = prepare(docs[k], settings, tokens=dataclasses.replace(tokens, text=docs[k].text))
             done += len(futures[fut])
             tick(done)
     except BaseException:
@@ -684,7 +686,8 @@ def _judge_pairs(ordered: Sequence[tuple[int, int]], prepared: Sequence[Prepared
             tick()
             out.extend(_judge_chunk(chunk, _docs_of(chunk, prepared), template_docs, settings))
         return out
-    futures = [pool.submit(_judge_chunk, chunk, _docs_of(chunk, prepared), template_docs, settings)
+    run = secrets.token_hex(8)  # names this cross-check's documents in the workers' caches
+    futures = [pool.submit(_judge_chunk_in_worker, run, chunk, _shipped(chunk, prepared), template_docs, settings)
                for chunk in chunks]
     out = []
     try:
@@ -700,6 +703,29 @@ def _judge_pairs(ordered: Sequence[tuple[int, int]], prepared: Sequence[Prepared
 
 def _docs_of(chunk: Sequence[tuple[int, int]], prepared: Sequence[Prepared | None]) -> dict[int, Prepared]:
     return {k: prepared[k] for pair in chunk for k in pair}
+
+
+def _shipped(chunk: Sequence[tuple[int, int]], prepared: Sequence[Prepared | None]) -> dict[int, tuple[Document, Tokens]]:
+    """What a worker needs of the documents of ``chunk``: text and tokens, not what the parent
+    derived from them (retrieval's fingerprints), which the worker has no use for."""
+    return {k: (p.doc, p.tokens) for k, p in _docs_of(chunk, prepared).items()}
+
+
+#: In a worker: (cross-check, its documents prepared so far). A document meets several tasks
+#: (each carries the documents of its pairs); what aligning derives from it (its seeds
+#: sorted, its sentence statistics, its quotations and synonym keys) is made once per worker.
+_WORKER_DOCS: list = [None, None]
+
+
+def _judge_chunk_in_worker(run: str, items: Sequence[tuple[int, int]], shipped: dict[int, tuple[Document, Tokens]],
+                           template_docs: Sequence[Prepared], settings: Settings) -> list[tuple]:
+    if _WORKER_DOCS[0] != run:
+        _WORKER_DOCS[:] = [run, _Kept()]
+    kept: _Kept = _WORKER_DOCS[1]
+    docs = {}
+    for k, (doc, tokens) in shipped.items():
+        docs[k] = kept.get(k, doc.sha256, settings) or kept.put(k, doc.sha256, settings, Prepared(doc, tokens, settings))
+    return _judge_chunk(items, docs, template_docs, settings)
 
 
 def crosscheck_documents(
