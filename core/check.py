@@ -76,7 +76,7 @@ class Prepared:
         return marked_spans(self.doc.text, self.settings)
 
     @cached_property
-    def source_side(self) -> SourceSide:  # this document's own part of aligning against it
+    def source_side(self) -> SourceSide:  # this document's own part of aligning (as a source or a suspect)
         return SourceSide.of(self.tokens, self.settings.align_seed_words, self.settings.min_sentence_words)
 
     @property
@@ -146,6 +146,7 @@ def _align(a: Prepared, b: Prepared, settings: Settings) -> list[Passage]:
         min_sentence_words=settings.min_sentence_words,
         a_word_starts=a.word_starts,
         b_side=b.source_side,
+        a_side=a.source_side,  # the suspect's seeds and sentences, sorted once for every source
     )
     return paraphrase_passages(a.tokens, b.tokens, exact, min_words=min_words, a_word_starts=a.word_starts,
                                b_stats=b.paraphrase_stats, a_keys=a.paraphrase_keys)

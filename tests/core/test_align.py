@@ -189,8 +189,9 @@ def test_two_long_texts_align_in_linear_time():
 
 
 def test_join_equal_with_a_kept_sorted_side_gives_the_same_pairs():
-    """Sorting the source once (Sorted) and searching each suspect in it must give exactly
-    the pairs, order and budget cuts of sorting the smaller side each time."""
+    """Sorting the source once (Sorted) and searching each suspect in it (sorted once as well,
+    or not) must give exactly the pairs, order and budget cuts of sorting the smaller side
+    each time."""
     from sverka.core.align import Sorted
 
     rng = np.random.default_rng(5)
@@ -204,6 +205,9 @@ def test_join_equal_with_a_kept_sorted_side_gives_the_same_pairs():
         i0, j0 = join_equal(x, y, max_repeats, budget)
         i1, j1 = join_equal(x, y, max_repeats, budget, y_sorted=Sorted.of(y))
         assert i0.tolist() == i1.tolist() and j0.tolist() == j1.tolist(), (trial, max_repeats, budget)
+        # the suspect sorted once too (searched in order, its repeats counted once)
+        i2, j2 = join_equal(x, y, max_repeats, budget, y_sorted=Sorted.of(y), x_sorted=Sorted.of(x))
+        assert i0.tolist() == i2.tolist() and j0.tolist() == j2.tolist(), (trial, max_repeats, budget)
 
 
 def test_words_outside_reads_only_the_gaps_as_a_full_scan_would():
