@@ -4,4 +4,12 @@ Knows no screen: nothing under ``sverka.core`` imports Qt. The faces (GUI, comma
 use :mod:`sverka.core.api` only.
 """
 
+import os
+
 __version__ = "0.1.0"
+
+# Sverka does no linear algebra: numpy's OpenBLAS need not start a thread per core when it is
+# imported (60-70 ms of every start of the command line, the window and each worker process,
+# which inherit the setting). Set before anything of Sverka imports numpy; a value the user
+# set stays.
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
