@@ -14,7 +14,10 @@ per machine, not once per process.
   of that. A file that is short, of another key or whose checksum fails is ignored (and
   replaced on the next write).
 * Reading: the whole file once per process on the first lookup (one read, arrays by
-  ``np.frombuffer``, one dict per language); see docs/BENCHMARKS.md for its cost.
+  ``np.frombuffer``); a form is found by its row key in the keys sorted once (its text
+  compared too), so a process pays for the forms it meets, not for every row of the file
+  (no dict of 200 000 strings: a cold check starts 0.1-0.15 s sooner, a worker holds ~40 MB
+  less); see docs/BENCHMARKS.md.
 * Writing (:func:`flush`, also at process exit and every :data:`FLUSH_EVERY` new forms):
   under an exclusive ``flock`` on ``forms.lock`` the file is read again, this process's new
   forms are added to it, the union goes to a temporary file that replaces the old one
@@ -39,7 +42,8 @@ from pathlib import Path
 import numpy as np
 import xxhash
 
-__all__ = ["RULES_VERSION", "cache_dir", "flush", "lookup", "path", "record", "off_in_this_process", "reset"]
+__all__ = ["RULES_VERSION", "cache_dir", "find_rows", "flush", "lookup", "path", "record", "off_in_this_process",
+           "reset", "row_entries"]
 
 #: Bump when what :func:`sverka.core.morph.analyze` computes from the dictionaries changes.
 RULES_VERSION = 1
@@ -55,7 +59,7 @@ _STOP, _ADJECTIVE = 1, 2
 _HEAD = struct.Struct("<QQQ")
 
 _lock = threading.RLock()
-_state: dict = {}  # "key", "path", "ids" {lang: {form: i}}, "lemmas", "lemma_hash", ...
+_state: dict = {}  # "key", "path", "keys" (sorted row keys), "rows", "forms", "lemmas", "lemma_hash", ...
 _new: dict[tuple[str, str], tuple[str, int, int, bool, bool]] = {}
 _unflushed = 0
 _atexit = False
@@ -147,20 +151,23 @@ def reset() -> None:
 
 
 def _read(file: Path, key: bytes):
-    """(langs, flags, lemma_hash, word_hash, forms, lemmas) of a valid file, else None."""
+    """(langs, flags, lemma_hash, word_hash, row_key, form bounds, lemma bounds, forms bytes,
+    lemmas bytes) of a valid file, else None. Bounds: (starts, ends) of each row's text."""
     parts = _read_parts(file, key)
     if parts is None:
         return None
-    langs, flags, lemma_hash, word_hash, _row_key, fb, lb = parts
+    langs, flags, lemma_hash, word_hash, row_key, fb, lb = parts
     n = len(langs)
-    try:
-        forms = fb.decode("utf-8", "surrogatepass").split("\n") if n else []
-        lemmas = lb.decode("utf-8", "surrogatepass").split("\n") if n else []
-    except UnicodeDecodeError:
-        return None
-    if len(forms) != n or len(lemmas) != n:
-        return None
-    return langs, flags, lemma_hash, word_hash, forms, lemmas
+    bounds = []
+    for blob in (fb, lb):
+        if not n:
+            bounds.append((np.zeros(0, np.int64), np.zeros(0, np.int64)))
+            continue
+        breaks = np.flatnonzero(np.frombuffer(blob, np.uint8) == 10)  # "\n" never inside UTF-8
+        if len(breaks) != n - 1:
+            return None
+        bounds.append((np.concatenate(([0], breaks + 1)), np.append(breaks, len(blob))))
+    return langs, flags, lemma_hash, word_hash, row_key, bounds[0], bounds[1], fb, lb
 
 
 def _read_parts(file: Path, key: bytes):
@@ -220,10 +227,12 @@ def _load() -> dict:
         file = path()
         found = _read(file, key) if enabled() else None
         if found is None:
-            found = (np.zeros(0, np.uint8),) * 2 + (np.zeros(0, np.uint64),) * 2 + ([], [])
-        langs, flags, lemma_hash, word_hash, forms, lemmas = found
-        _state.update(key=key, path=file, ids=_LazyIds(langs, forms), flags=flags,
-                      lemma_hash=lemma_hash, word_hash=word_hash, lemmas=lemmas)
+            e = np.zeros(0, np.int64)
+            found = (np.zeros(0, np.uint8),) * 2 + (np.zeros(0, np.uint64),) * 3 + ((e, e), (e, e), b"", b"")
+        langs, flags, lemma_hash, word_hash, row_key, form_bounds, lemma_bounds, fb, lb = found
+        order = np.argsort(row_key)
+        _state.update(key=key, path=file, flags=flags, lemma_hash=lemma_hash, word_hash=word_hash,
+                      keys=row_key[order], rows=order, forms=(fb, *form_bounds), lemmas=(lb, *lemma_bounds))
         return _state
 
 
@@ -236,51 +245,51 @@ def off_in_this_process() -> None:
     os.environ["SVERKA_FORM_CACHE"] = "0"
 
 
-class _LazyIds(dict):
-    """{lang: {form: row}}, each language's dict built on first use: a process whose words
-    are all in the canonizer's raw entries never builds the per-language ones."""
-
-    def __init__(self, langs: np.ndarray, forms: list[str]) -> None:
-        super().__init__()
-        self._langs, self._forms = langs, forms
-
-    def __missing__(self, lang: str) -> dict[str, int]:
-        code = _LANG_CODE[lang]
-        forms = self._forms
-        where = np.flatnonzero(self._langs == code)
-        if len(where) == len(forms):
-            ids = dict(zip(forms, range(len(forms))))
-        else:
-            ids = {forms[i]: i for i in where.tolist()}
-        self[lang] = ids
-        return ids
-
-
 # --------------------------------------------------------------------------- lookups
+
+
+def _text(blob: tuple, row: int) -> str:
+    data, starts, ends = blob
+    return data[starts[row]:ends[row]].decode("utf-8", "surrogatepass")
+
+
+def find_rows(forms: list[str], lang: str) -> np.ndarray:
+    """Row of each of ``forms`` in the file's table for ``lang`` (an entry of :data:`_LANGS`),
+    -1 where the file has none: its row key searched among the sorted keys, then its text
+    compared (two forms sharing a 64-bit key are told apart)."""
+    st = _state or _load()
+    keys, rows = st["keys"], st["rows"]
+    out = np.full(len(forms), -1, dtype=np.int64)
+    if not len(keys) or not forms or lang not in _LANG_CODE:
+        return out
+    code = _LANG_CODE[lang]
+    wanted = np.fromiter((_row_key(f, code) for f in forms), np.uint64, len(forms))
+    at = np.minimum(np.searchsorted(keys, wanted), len(keys) - 1)
+    hit = np.flatnonzero(keys[at] == wanted)
+    for k, row in zip(hit.tolist(), rows[at[hit]].tolist()):
+        if _text(st["forms"], row) == forms[k]:
+            out[k] = row
+    return out
+
+
+def row_entries(rows: list[int]) -> tuple[list[str], np.ndarray, np.ndarray, np.ndarray]:
+    """(lemmas, lemma hashes, word hashes, flags) of the file's ``rows``."""
+    st = _state or _load()
+    lemmas = [_text(st["lemmas"], r) for r in rows]
+    return lemmas, st["lemma_hash"][rows], st["word_hash"][rows], st["flags"][rows]
 
 
 def lookup(form: str, lang: str):
     """(lemma, lemma_hash, word_hash, is_stop, is_adjective) of ``form`` in ``lang`` from the
     table, or None when this machine has not analysed it yet."""
-    st = _state or _load()
     if lang not in _LANG_CODE:
         return None
-    i = st["ids"][lang].get(form)
-    if i is None:
+    row = int(find_rows([form], lang)[0])
+    if row < 0:
         return _new.get((form, lang))  # after a flush the canonizer's own table has them
-    f = int(st["flags"][i])
-    return (st["lemmas"][i], int(st["lemma_hash"][i]), int(st["word_hash"][i]),
-            bool(f & _STOP), bool(f & _ADJECTIVE))
-
-
-def table_rows():
-    """(lemmas, lemma_hash, word_hash, flags, {mode: {raw form: row}}) of every row of the
-    file, for the canonizer to start its table from (raw entries only are in the dicts)."""
-    st = _state or _load()
-    ids = st["ids"]
-    both = ids["raw-*"]
-    modes = {"ru": {**both, **ids["raw-ru"]}, "uk": {**both, **ids["raw-uk"]}}
-    return st["lemmas"], st["lemma_hash"], st["word_hash"], st["flags"], modes
+    (lemma,), lh, wh, fl = row_entries([row])
+    f = int(fl[0])
+    return lemma, int(lh[0]), int(wh[0]), bool(f & _STOP), bool(f & _ADJECTIVE)
 
 
 def record(form: str, lang: str, lemma: str, lemma_hash: int, word_hash: int,

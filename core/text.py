@@ -298,24 +298,13 @@ class _Table:
         self._grow(1 << 15)
 
     def load(self) -> None:
-        """Start from the machine-wide table (:mod:`sverka.core.formcache`): every raw form
-        an earlier Sverka process met is known without analysing it again."""
+        """Open the machine-wide table (:mod:`sverka.core.formcache`): every raw form an
+        earlier Sverka process met is taken from it when a text first holds it, not analysed
+        again (and not read into this process before a text holds it)."""
         with self.lock:
-            if self.loaded:
-                return
-            if self.size == 0:
-                lemmas, lemma_hash, word_hash, flags, modes = formcache.table_rows()
-                n = len(lemmas)
-                if n:
-                    self._grow(max(1 << 15, 2 * n))
-                    self.lemmas = list(lemmas)
-                    self.hashes[:n] = lemma_hash
-                    self.word_hashes[:n] = word_hash
-                    self.flags[:n] = flags & 0x0F
-                    self.scripts[:n] = flags >> 4
-                    self.size = n
-                    self.ids = modes
-            self.loaded = True
+            if not self.loaded:
+                formcache.find_rows([], "raw-*")  # reads the file once
+                self.loaded = True
 
     def _grow(self, capacity: int) -> None:
         def grown(old, dtype):
@@ -334,12 +323,47 @@ class _Table:
         self.tampering = grown(g("tampering"), (np.int64, 6))
 
     def add_missing(self, words: list[str], mode: str) -> None:
-        """Analyse the raw forms of ``words`` not in the table yet, then publish their ids."""
+        """Take the raw forms of ``words`` not in the table yet from the machine-wide table,
+        analyse the others, then publish their ids."""
         ids = self.ids[mode]
         with self.lock:
-            missing = set(words).difference(ids)
+            missing = list(set(words).difference(ids))
             if missing:
-                self._add(list(missing), mode)
+                missing = self._from_file(missing, mode)
+            if missing:
+                self._add(missing, mode)
+
+    def _from_file(self, raws: list[str], mode: str) -> list[str]:
+        """Entries of ``raws`` an earlier process kept in the machine-wide table, added as
+        :meth:`_add` adds new ones; returns the raws it does not hold."""
+        rows = formcache.find_rows(raws, "raw-" + mode)
+        everywhere = rows < 0
+        rows[everywhere] = formcache.find_rows([raws[k] for k in np.flatnonzero(everywhere).tolist()], "raw-*")
+        found = np.flatnonzero(rows >= 0)
+        if not len(found):
+            return raws
+        lemmas, lemma_hash, word_hash, flags = formcache.row_entries(rows[found].tolist())
+        i, n = self.size, len(found)
+        capacity = len(self.hashes)
+        if i + n > capacity:
+            while i + n > capacity:
+                capacity *= 2
+            self._grow(capacity)
+        self.lemmas.extend(lemmas)
+        self.hashes[i:i + n] = lemma_hash
+        self.word_hashes[i:i + n] = word_hash
+        self.flags[i:i + n] = flags & 0x0F
+        self.scripts[i:i + n] = flags >> 4
+        self.size = i + n
+        tables = tuple(self.ids.values())
+        own = self.ids[mode]
+        for k, (raw, anywhere) in enumerate(zip([raws[x] for x in found.tolist()], everywhere[found].tolist())):
+            if anywhere:
+                for table in tables:
+                    table[raw] = i + k
+            else:
+                own[raw] = i + k
+        return [raws[x] for x in np.flatnonzero(rows < 0).tolist()]
 
     def _add(self, raws: list[str], mode: str) -> None:
         """Entries of the new raw forms ``raws``: written to the arrays in one go, then their
