@@ -323,3 +323,18 @@ def test_unicode_classes_are_kept_and_a_damaged_copy_is_ignored(tmp_path, monkey
     assert text._unicode_classes_kept() == truth
     kept.write_text("{not json", encoding="utf-8")
     assert text._unicode_classes_kept() == truth
+
+
+def test_the_latin_i_beside_cyrillic_is_found_as_the_plain_pattern_finds_it():
+    """The reading mode counts Latin i's written beside Cyrillic letters (a Ukrainian і typed
+    in Latin); the pattern is written to scan fast, and finds what the plain one finds."""
+    import random
+    import re
+
+    from sverka.core.text import _latin_i_in_cyrillic
+
+    plain = re.compile("(?<=[а-яґєіїА-ЯҐЄІЇ])[iIïÏ]|[iIïÏ](?=[а-яґєіїА-ЯҐЄІЇ])")
+    rnd = random.Random(3)
+    for _ in range(5000):
+        s = "".join(rnd.choice("аяіїЇIiïÏxZ ёЫ\n") for _ in range(rnd.randint(0, 14)))
+        assert [m.span() for m in _latin_i_in_cyrillic.finditer(s)] == [m.span() for m in plain.finditer(s)], s
