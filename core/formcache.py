@@ -284,12 +284,21 @@ def lookup(form: str, lang: str):
     table, or None when this machine has not analysed it yet."""
     if lang not in _LANG_CODE:
         return None
-    row = int(find_rows([form], lang)[0])
+    st = _state or _load()
+    keys = st["keys"]
+    row = -1
+    if len(keys):  # one form: scalar steps (asked once per form never seen by this process)
+        key = np.uint64(_row_key(form, _LANG_CODE[lang]))
+        at = min(int(keys.searchsorted(key)), len(keys) - 1)
+        if keys[at] == key:
+            row = int(st["rows"][at])
+            if _text(st["forms"], row) != form:
+                row = -1
     if row < 0:
         return _new.get((form, lang))  # after a flush the canonizer's own table has them
-    (lemma,), lh, wh, fl = row_entries([row])
-    f = int(fl[0])
-    return lemma, int(lh[0]), int(wh[0]), bool(f & _STOP), bool(f & _ADJECTIVE)
+    f = int(st["flags"][row])
+    return (_text(st["lemmas"], row), int(st["lemma_hash"][row]), int(st["word_hash"][row]),
+            bool(f & _STOP), bool(f & _ADJECTIVE))
 
 
 def record(form: str, lang: str, lemma: str, lemma_hash: int, word_hash: int,
