@@ -201,7 +201,11 @@ def _read_parts(file: Path, key: bytes):
 
 
 def _row_key(form: str, code: int) -> int:
-    return xxhash.xxh64_intdigest(form.encode("utf-8", "surrogatepass"), code)
+    return _key_of(form.encode("utf-8", "surrogatepass"), code)
+
+
+def _key_of(encoded: bytes, code: int) -> int:
+    return xxhash.xxh64_intdigest(encoded, code)
 
 
 def _encode(key: bytes, langs, flags, lemma_hash, word_hash, row_key, fb: bytes, lb: bytes) -> bytes:
@@ -263,11 +267,13 @@ def find_rows(forms: list[str], lang: str) -> np.ndarray:
     if not len(keys) or not forms or lang not in _LANG_CODE:
         return out
     code = _LANG_CODE[lang]
-    wanted = np.fromiter((_row_key(f, code) for f in forms), np.uint64, len(forms))
+    encoded = [f.encode("utf-8", "surrogatepass") for f in forms]
+    wanted = np.fromiter((_key_of(b, code) for b in encoded), np.uint64, len(forms))
     at = np.minimum(np.searchsorted(keys, wanted), len(keys) - 1)
     hit = np.flatnonzero(keys[at] == wanted)
+    data, starts, ends = st["forms"]
     for k, row in zip(hit.tolist(), rows[at[hit]].tolist()):
-        if _text(st["forms"], row) == forms[k]:
+        if data[starts[row]:ends[row]] == encoded[k]:  # as _row_key encodes it
             out[k] = row
     return out
 

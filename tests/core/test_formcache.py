@@ -213,7 +213,7 @@ def test_a_process_takes_from_the_file_only_the_forms_its_texts_hold(cache, monk
 def test_two_forms_sharing_a_row_key_are_told_apart(cache, monkeypatch):
     """A form is found by a 64-bit key; should two forms share one, the text of the row is
     compared, so a form never gets another form's lemma (it is analysed again instead)."""
-    monkeypatch.setattr(formcache, "_row_key", lambda form, code: 7)  # every form, one key
+    monkeypatch.setattr(formcache, "_key_of", lambda encoded, code: 7)  # every form, one key
     _fresh_table(monkeypatch)
     for w in ("бежали", "домами", "книги"):
         morph.analyze(w, "ru")
