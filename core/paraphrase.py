@@ -119,11 +119,15 @@ class SourceStats:
         if len(h) == 0:
             e = np.zeros(0, np.int64)
             return cls(0, h, e, e, e, h, (e, e, e), e)
-        order = np.lexsort((sid, h))
+        # by lemma, then sentence: sentence ids rise with the tokens, so a stable sort by lemma
+        # alone gives that order (one sort, not lexsort's two)
+        order = np.argsort(h, kind="stable") if bool(np.all(sid[1:] >= sid[:-1])) else np.lexsort((sid, h))
         hs, ss = h[order], sid[order]
-        new = np.concatenate(([True], (hs[1:] != hs[:-1]) | (ss[1:] != ss[:-1])))
-        values, counts = _unique_counts(hs[new])
-        df_token = _lookup(values, counts, h)
+        other = hs[1:] != hs[:-1]
+        new = np.concatenate(([True], other | (ss[1:] != ss[:-1])))
+        values, counts = _runs(hs[new])  # sorted already
+        df_token = np.empty(len(h), dtype=np.int64)  # each token's count, read off its run
+        df_token[order] = counts[np.cumsum(np.concatenate(([0], other)))]
         sentences = _sentences(t)
         sentence_len = np.zeros(int(sid.max()) + 1, np.int64)
         sentence_len[sentences[0]] = sentences[2] - sentences[1]
