@@ -196,8 +196,13 @@ def _read_parts(file: Path, key: bytes):
     word_hash = np.frombuffer(data, "<u8", n, off + 8 * n).astype(np.uint64, copy=False)
     row_key = np.frombuffer(data, "<u8", n, off + 16 * n).astype(np.uint64, copy=False)
     off += 24 * n
-    return (langs, flags, lemma_hash, word_hash, row_key, data[off : off + nf],
-            data[off + nf : off + nf + nl])
+    fb, lb = data[off : off + nf], data[off + nf : off + nf + nl]
+    try:  # text that is not UTF-8 is damage: the file is ignored, and replaced by the next write
+        fb.decode("utf-8", "surrogatepass")  # (decoded for that only: 11 ms for 200 000 forms)
+        lb.decode("utf-8", "surrogatepass")
+    except UnicodeDecodeError:
+        return None
+    return langs, flags, lemma_hash, word_hash, row_key, fb, lb
 
 
 def _row_key(form: str, code: int) -> int:
@@ -294,11 +299,13 @@ def lookup(form: str, lang: str):
     keys = st["keys"]
     row = -1
     if len(keys):  # one form: scalar steps (asked once per form never seen by this process)
-        key = np.uint64(_row_key(form, _LANG_CODE[lang]))
+        encoded = form.encode("utf-8", "surrogatepass")
+        key = np.uint64(_key_of(encoded, _LANG_CODE[lang]))
         at = min(int(keys.searchsorted(key)), len(keys) - 1)
         if keys[at] == key:
             row = int(st["rows"][at])
-            if _text(st["forms"], row) != form:
+            data, starts, ends = st["forms"]
+            if data[starts[row]:ends[row]] != encoded:
                 row = -1
     if row < 0:
         return _new.get((form, lang))  # after a flush the canonizer's own table has them

@@ -82,7 +82,7 @@ def test_other_dictionary_version_is_another_file(cache, monkeypatch):
     assert formcache.path().is_file()
 
 
-@pytest.mark.parametrize("damage", ["truncate", "flip", "garbage", "empty"])
+@pytest.mark.parametrize("damage", ["truncate", "flip", "garbage", "empty", "not_utf8"])
 def test_damaged_file_is_ignored_and_rebuilt(cache, monkeypatch, damage):
     morph.analyze("книги", "ru")
     morph.analyze("домами", "ru")
@@ -95,6 +95,13 @@ def test_damaged_file_is_ignored_and_rebuilt(cache, monkeypatch, damage):
         data[len(data) // 2] ^= 0x55
     elif damage == "garbage":
         data = bytearray(b"not a cache" * 10)
+    elif damage == "not_utf8":  # a lemma's bytes no longer UTF-8, the checksum made to match
+        import xxhash
+
+        at = bytes(data).rindex("книга".encode())
+        data[at] = 0xFF
+        body = bytes(data[:-8])
+        data = bytearray(body + xxhash.xxh64_intdigest(body).to_bytes(8, "little"))
     else:
         data = bytearray()
     f.write_bytes(bytes(data))
