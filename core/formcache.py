@@ -16,7 +16,7 @@ per machine, not once per process.
 * Reading: the whole file once per process on the first lookup (one read, arrays by
   ``np.frombuffer``); a form is found by its row key in the keys sorted once (its text
   compared too), so a process pays for the forms it meets, not for every row of the file
-  (no dict of 200 000 strings: a cold check starts 0.1-0.15 s sooner, a worker holds ~40 MB
+  (no dict of 200 000 strings: a cold check starts 0.1-0.15 s sooner, each process holds ~45 MB
   less); see docs/BENCHMARKS.md.
 * Writing (:func:`flush`, also at process exit and every :data:`FLUSH_EVERY` new forms):
   under an exclusive ``flock`` on ``forms.lock`` the file is read again, this process's new
