@@ -182,7 +182,7 @@ def _order(*columns: np.ndarray) -> np.ndarray:
 
 
 def _supported(d: np.ndarray, i: np.ndarray, j: np.ndarray, near_suspect: int, near_source: int) -> np.ndarray:
-    """Which seeds ``(d, i, j)`` (sorted by d, i, j; no two equal) are supported: the next
+    """Which seeds ``(d, i, j)`` (sorted by d, i, j) are supported: the next
     seed on its diagonal follows it (a run of three tokens), or one of the next eight seeds of
     its document in suspect order lies within ``near_suspect`` / ``near_source`` tokens in the
     two texts (runs bridged by an edit or moved around)."""
