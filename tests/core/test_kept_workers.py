@@ -43,11 +43,20 @@ def _pids() -> set[int]:
     return set((pool._processes or {}).keys()) if pool is not None else set()
 
 
+def _alive(pid: int) -> bool:
+    """The process exists and is not a zombie; a process reaped while its /proc entry is read
+    (ESRCH, or the entry gone) is not alive."""
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return not f.read().split(") ")[1].startswith("Z")
+    except (FileNotFoundError, ProcessLookupError):
+        return False
+
+
 def _gone(pids, timeout=10.0) -> bool:
     end = time.monotonic() + timeout
     while time.monotonic() < end:
-        alive = [p for p in pids if os.path.exists(f"/proc/{p}") and
-                 not open(f"/proc/{p}/stat").read().split(") ")[1].startswith("Z")]
+        alive = [p for p in pids if _alive(p)]
         if not alive:
             return True
         time.sleep(0.05)
