@@ -343,7 +343,15 @@ class _Table:
         if not len(found):
             return raws
         lemmas, lemma_hash, word_hash, flags = formcache.row_entries(rows[found].tolist())
-        i, n = self.size, len(found)
+        self._append([raws[x] for x in found.tolist()], lemmas, lemma_hash, word_hash, flags & 0x0F, flags >> 4,
+                     everywhere[found].tolist(), mode)
+        return [raws[x] for x in np.flatnonzero(rows < 0).tolist()]
+
+    def _append(self, raws: list[str], lemmas, lemma_hash, word_hash, flags, scripts, everywhere, mode: str,
+                tampered=()) -> None:
+        """Entries of ``raws`` written to the arrays in one go, then their ids published (readers
+        take no lock): in every reading mode's dict where ``everywhere[k]``, else in ``mode``'s."""
+        i, n = self.size, len(raws)
         capacity = len(self.hashes)
         if i + n > capacity:
             while i + n > capacity:
@@ -352,22 +360,23 @@ class _Table:
         self.lemmas.extend(lemmas)
         self.hashes[i:i + n] = lemma_hash
         self.word_hashes[i:i + n] = word_hash
-        self.flags[i:i + n] = flags & 0x0F
-        self.scripts[i:i + n] = flags >> 4
+        self.flags[i:i + n] = flags
+        self.scripts[i:i + n] = scripts
+        for k, tampering in tampered:
+            self.tampering[i + k] = tampering
         self.size = i + n
         tables = tuple(self.ids.values())
         own = self.ids[mode]
-        for k, (raw, anywhere) in enumerate(zip([raws[x] for x in found.tolist()], everywhere[found].tolist())):
-            if anywhere:
+        for k, raw in enumerate(raws):
+            if everywhere[k]:
                 for table in tables:
                     table[raw] = i + k
             else:
                 own[raw] = i + k
-        return [raws[x] for x in np.flatnonzero(rows < 0).tolist()]
 
     def _add(self, raws: list[str], mode: str) -> None:
-        """Entries of the new raw forms ``raws``: written to the arrays in one go, then their
-        ids published (readers take no lock), then offered to the machine-wide table."""
+        """Entries of the new raw forms ``raws`` (:meth:`_append`), then offered to the
+        machine-wide table."""
         found, scripts, flags, tampered, everywhere = [], [], [], [], []
         for raw in raws:
             form, script, tampering, lang, mode_free = _normalise(raw, mode)
@@ -382,28 +391,8 @@ class _Table:
                 f |= _TAMPERED
                 tampered.append((len(flags), tampering))
             flags.append(f)
-        i, n = self.size, len(raws)
-        capacity = len(self.hashes)
-        if i + n > capacity:
-            while i + n > capacity:
-                capacity *= 2
-            self._grow(capacity)
-        self.lemmas.extend(a.lemma for a in found)
-        self.hashes[i:i + n] = [a.lemma_hash for a in found]
-        self.word_hashes[i:i + n] = [a.word_hash for a in found]
-        self.flags[i:i + n] = flags
-        self.scripts[i:i + n] = scripts
-        for k, tampering in tampered:
-            self.tampering[i + k] = tampering
-        self.size = i + n
-        tables = tuple(self.ids.values())
-        own = self.ids[mode]
-        for k, raw in enumerate(raws):
-            if everywhere[k]:
-                for table in tables:
-                    table[raw] = i + k
-            else:
-                own[raw] = i + k
+        self._append(raws, [a.lemma for a in found], [a.lemma_hash for a in found], [a.word_hash for a in found],
+                     flags, scripts, everywhere, mode, tampered)
         for k, raw in enumerate(raws):  # tampering counts are not kept machine-wide
             if not flags[k] & _TAMPERED:
                 a = found[k]
