@@ -5,6 +5,7 @@ from __future__ import annotations
 import gzip
 
 import numpy as np
+import pytest
 
 from sverka.core import synonyms
 from sverka.core.hashing import hash_text
@@ -103,20 +104,11 @@ def test_arrays_kept_in_the_cache_folder(tmp_path, monkeypatch):
     assert np.array_equal(synonyms.load().alt_flat, built.alt_flat)
 
 
-def test_a_file_that_is_not_a_table_is_refused_by_name(tmp_path, monkeypatch):
+@pytest.mark.parametrize("content", [gzip.compress("# format=99\nвек\t1\n".encode()), b"not gzip at all"],
+                         ids=["other format", "not gzip"])
+def test_a_file_that_is_not_a_table_is_refused_by_name(tmp_path, monkeypatch, content):
     monkeypatch.setenv("SVERKA_CACHE_DIR", str(tmp_path / "cache"))
     bad = tmp_path / "bad.tsv.gz"
-    bad.write_bytes(gzip.compress("# format=99\nвек\t1\n".encode()))
-    try:
+    bad.write_bytes(content)
+    with pytest.raises(ValueError, match=r"bad\.tsv\.gz"):
         synonyms.load(bad)
-    except ValueError as e:
-        assert "bad.tsv.gz" in str(e)
-    else:
-        raise AssertionError("accepted")
-    bad.write_bytes(b"not gzip at all")
-    try:
-        synonyms.load(bad)
-    except ValueError as e:
-        assert "bad.tsv.gz" in str(e)
-    else:
-        raise AssertionError("accepted")
