@@ -15,7 +15,7 @@ would accept is never left out for want of a longer shared run:
 Ranking (:func:`rank`): a key shared by chance is scattered; a borrowed passage is a cluster.
 A shared pair key is *supported* when another shared pair key of the same document lies
 within ``near_suspect`` tokens in the suspect and ``near_source`` tokens in the source,
-in either order (sentences reversed, clauses rotated). A document's score is the number of
+in either order (sentences reversed, clauses rotated), at another position in both texts. A document's score is the number of
 supported pair keys plus the tokens of its shared sentences; a document with a score of 0
 cannot produce a passage of :data:`sverka.core.align.MIN_MATCHED_TOKENS` or more tokens and
 is dropped. The best ``limit`` documents are aligned.
@@ -185,7 +185,11 @@ def _supported(d: np.ndarray, i: np.ndarray, j: np.ndarray, near_suspect: int, n
     """Which seeds ``(d, i, j)`` (sorted by d, i, j) are supported: the next
     seed on its diagonal follows it (a run of three tokens), or one of the next eight seeds of
     its document in suspect order lies within ``near_suspect`` / ``near_source`` tokens in the
-    two texts (runs bridged by an edit or moved around)."""
+    two texts (runs bridged by an edit or moved around) at another position in BOTH texts.
+    Two seeds at one suspect position (a pair of words the source holds twice close by) or at
+    one source position (a pair the suspect repeats) are no evidence: the alignment never links
+    two runs over the same suspect tokens, nor two that match the same source tokens
+    (``sverka.core.align._Linker``), so such a cluster can never become a passage."""
     supported = np.zeros(len(d), dtype=bool)
     diag = j - i
     by_diag = _order(d, diag - int(diag.min()), i)
@@ -204,7 +208,7 @@ def _supported(d: np.ndarray, i: np.ndarray, j: np.ndarray, near_suspect: int, n
         if len(alive) == 0:
             break
         jump = j[alive + shift] - j[alive]
-        ok = alive[(np.abs(jump) <= near_source) & ((key[alive + shift] != key[alive]) | (jump != 0))]
+        ok = alive[(np.abs(jump) <= near_source) & (key[alive + shift] != key[alive]) & (jump != 0)]
         supported[ok] = True
         supported[ok + shift] = True
     return supported

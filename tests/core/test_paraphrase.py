@@ -203,6 +203,27 @@ def test_a_small_cluster_counts_in_retrieval_when_it_holds_half_its_sentence():
     assert supported_seeds(d[:3], i2, j[:3], 9, 30, (starts, ends), sentence_share=0.5) == {}
 
 
+def test_a_pair_of_words_met_twice_supports_nothing_by_itself():
+    """One suspect pair key the source holds twice close by, and one the suspect repeats against
+    a single source place: the alignment can link neither (the same suspect tokens, the same
+    source tokens), so neither makes a cluster; a second pair near both does."""
+    import numpy as np
+
+    from sverka.core.candidates import _supported, supported_seeds
+
+    d = np.array([1, 1, 2, 2], dtype=np.int64)
+    i = np.array([5, 5, 5, 8], dtype=np.int64)
+    j = np.array([100, 112, 40, 40], dtype=np.int64)  # doc 1: 12 tokens apart, in reach of each other
+    assert _supported(d, i, j, 9, 30).tolist() == [False] * 4
+    assert supported_seeds(d, i, j, 9, 30) == {}
+    # another pair of words three tokens on, 3 and 9 tokens from the two places in the
+    # source: it supports both (either may be the passage), and they it
+    d, i, j = (np.append(x, y) for x, y in ((d, 1), (i, 8), (j, 103)))
+    order = np.lexsort((j, i, d))
+    assert _supported(d[order], i[order], j[order], 9, 30).tolist() == [True, True, True, False, False]
+    assert _supported(d[order], i[order], j[order], 9, 5).tolist() == [True, False, True, False, False]
+
+
 RUN_ON = ("Я долго сидел на берегу и смотрел на воду, а потом вспомнил, что прочитал в книге, "
           "что помещик принуждал крестьян работать на полях с рассвета до заката.")
 
@@ -343,8 +364,9 @@ def test_the_candidates_counted_out_are_those_the_matcher_could_not_accept(a_sen
 @settings(max_examples=400, deadline=None)
 def test_retrieval_support_is_the_rule_it_states(seeds, near_suspect, near_source):
     """A seed is supported when the next seed on its diagonal follows it, or one of the next
-    eight seeds of its document (in suspect order) lies near in both texts: written out pair by
-    pair here, against the arrays that skip the seeds already out of reach."""
+    eight seeds of its document (in suspect order) lies near in both texts at another position
+    in both: written out pair by pair here, against the arrays that skip the seeds already out
+    of reach."""
     import numpy as np
 
     from sverka.core.candidates import _supported
@@ -354,7 +376,7 @@ def test_retrieval_support_is_the_rule_it_states(seeds, near_suspect, near_sourc
     for k, (d, i, j) in enumerate(rows):
         for m in range(k + 1, min(k + 9, len(rows))):
             d2, i2, j2 = rows[m]
-            if d2 == d and i2 - i <= near_suspect and abs(j2 - j) <= near_source:
+            if d2 == d and i2 - i <= near_suspect and abs(j2 - j) <= near_source and i2 != i and j2 != j:
                 want[k] = want[m] = True
         for m, (d2, i2, j2) in enumerate(rows):
             if d2 == d and i2 == i + 1 and j2 == j + 1:
