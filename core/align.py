@@ -350,11 +350,8 @@ class _Linker:
         ga = s.a0 - c.a1
         if ga > self.max_gap or ga < -self.overlap or s.a1 <= c.a1:
             return None
-        if ga > 0:
-            if int(self.sid[s.a0]) - int(self.sid[c.a1 - 1]) >= 2 and not self._moved_sentences(c, s):
-                return None
-            if self.taken is not None and self.taken.overlaps(c.a1, s.a0):
-                return None
+        # The source side first: it is cheap and refuses most segments (a pair of words met
+        # elsewhere in the source); the suspect's sentences between are read only after it.
         # Far in the source, or in another order, only between runs of some length on both
         # sides: two words in common are no evidence that a sentence was moved.
         lone = s.a1 - s.a0 <= self.overlap or c.matched <= self.overlap
@@ -363,13 +360,20 @@ class _Linker:
             gb = s.b0 - c.b1
             if gb > window or s.b1 <= c.b1:
                 return None
-            return max(ga, 0) + max(gb, 0) + abs(ga - gb)
-        dist = max(c.b0 - s.b1, 0)  # before the source range, or inside it
-        if dist > window:
-            return None
-        if (s.b1 - s.b0) - c.b_overlap(s.b0, s.b1) <= 0:
-            return None  # nothing new on the source side: a repeat, not a reordering
-        return max(ga, 0) + dist + self.max_gap + 1
+            cost = max(ga, 0) + max(gb, 0) + abs(ga - gb)
+        else:
+            dist = max(c.b0 - s.b1, 0)  # before the source range, or inside it
+            if dist > window:
+                return None
+            if (s.b1 - s.b0) - c.b_overlap(s.b0, s.b1) <= 0:
+                return None  # nothing new on the source side: a repeat, not a reordering
+            cost = max(ga, 0) + dist + self.max_gap + 1
+        if ga > 0:
+            if int(self.sid[s.a0]) - int(self.sid[c.a1 - 1]) >= 2 and not self._moved_sentences(c, s):
+                return None
+            if self.taken is not None and self.taken.overlaps(c.a1, s.a0):
+                return None
+        return cost
 
 
 #: How far (in multiples of ``max_gap``) the next run may lie from a passage in the SOURCE,
