@@ -172,7 +172,8 @@ class Diagnoser:
         paraphrase_share = getattr(check, "PARAPHRASE_SHARE", 1.0)  # an engine without the rule: 1.0
 
         index, settings = col.index, col.settings
-        pairs = a.retrieval_pairs
+        vh, vpos = a.variant_pairs  # every variant key, wherever the exact keys found a source
+        pairs = np.concatenate([a.pairs[0], vh]), np.concatenate([a.pairs[1], vpos])
         pair_rows = index.pair_postings(np.unique(pairs[0]), max_posting=MAX_POSTING)
         sent_rows = index.sentence_postings(np.unique(a.sentences[0]), max_posting=MAX_POSTING)
         gap = settings.max_gap_words

@@ -25,7 +25,9 @@ the source would hold had the student not replaced words by synonyms: each word 
 synonym put back (:mod:`sverka.core.synonyms`; optionally also two neighbours swapped, an
 inserted word skipped: :data:`VARIANT_SWAPS`).
 They let retrieval reach the sources of paraphrased sentences, which the paraphrase layer
-(:mod:`sverka.core.paraphrase`) then aligns; they are looked up in the same stored pairs.
+(:mod:`sverka.core.paraphrase`) then aligns; they are looked up in the same stored pairs,
+only in the suspect's sentences that no cluster of a document the exact keys found holds
+whole (:func:`rank` gives the clusters' spans; ``sverka.core.check.retrieve``).
 In the check's ranking with variant keys, a cluster of 3-4 tokens also counts when it holds
 half of its suspect sentence (``sentence_share``): a paraphrased sentence keeps few
 neighbouring pairs, and the paraphrase layer judges the whole sentence.
@@ -224,13 +226,26 @@ def supported_seeds(d: np.ndarray, i: np.ndarray, j: np.ndarray, near_suspect: i
     last token): lets a small cluster count when it is a whole sentence, or, with
     ``sentence_share`` < 1, when it lies inside one sentence and covers at least that share
     of its tokens (:data:`sverka.core.check.PARAPHRASE_SHARE`)."""
-    if len(d) == 0:
+    docs, _, _, covered = _clusters(d, i, j, near_suspect, near_source, sentence_bounds, sentence_share)
+    if len(docs) == 0:
         return {}
+    totals = np.bincount(np.searchsorted(np.unique(docs), docs), weights=covered)
+    return dict(zip(np.unique(docs).tolist(), totals.astype(np.int64).tolist()))
+
+
+def _clusters(d: np.ndarray, i: np.ndarray, j: np.ndarray, near_suspect: int, near_source: int,
+              sentence_bounds: tuple[np.ndarray, np.ndarray] | None,
+              sentence_share: float) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """The clusters that count (:func:`supported_seeds`): (document, first suspect token, one
+    past the last, tokens covered), by document and suspect position."""
+    empty = np.zeros(0, np.int64)
+    if len(d) == 0:
+        return empty, empty, empty, empty
     order = _order(d, i, j)
     d, i, j = d[order], i[order], j[order]
     supported = _supported(d, i, j, near_suspect, near_source)
     if not supported.any():
-        return {}
+        return empty, empty, empty, empty
     d, i = d[supported], i[supported]  # still in (document, suspect position) order
     # Passages, roughly: supported seeds close together in the suspect. A cluster covering
     # MIN_TOKENS tokens or more may be a passage; a smaller one only if it is a whole sentence.
@@ -253,11 +268,7 @@ def supported_seeds(d: np.ndarray, i: np.ndarray, j: np.ndarray, near_suspect: i
         ok |= small & whole
     else:
         ok |= covered >= 3
-    docs = d[brk][ok]
-    if len(docs) == 0:
-        return {}
-    totals = np.bincount(np.searchsorted(np.unique(docs), docs), weights=covered[ok])
-    return dict(zip(np.unique(docs).tolist(), totals.astype(np.int64).tolist()))
+    return d[brk][ok], first[ok], last[ok] + PAIR_WORDS, covered[ok]
 
 
 def co_occurring(keys: list[tuple[np.ndarray, np.ndarray]], budget: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -315,21 +326,28 @@ def rank(
     limit: int = 0,
     sentence_bounds: tuple[np.ndarray, np.ndarray] | None = None,
     sentence_share: float = 1.0,
+    spans: list | None = None,
 ) -> list[tuple[int, int]]:
     """``[(doc_id, score)]`` of the documents that may hold a passage, best first (ties by id).
 
     ``suspect_pairs`` = (hashes, positions) of the suspect; ``pair_rows`` = (hash, doc_id,
     position) rows of the stored documents for those hashes; the sentence arguments likewise
     (the suspect's with token counts). ``limit`` = 0: every document with a score.
+    ``spans``: a list to receive the suspect token spans ``(first, one past the last)`` of
+    the clusters of pair keys of the documents returned.
     """
     score: dict[int, int] = {}
     h, p = suspect_pairs
     rh, rd, rp = (np.asarray(x) for x in pair_rows)
+    cluster_docs = first = end = np.zeros(0, np.int64)
     if len(h) and len(rh):
         rows, i = _expand(np.asarray(h, np.uint64), np.asarray(p, np.int64), rh.astype(np.uint64))
-        for doc, c in supported_seeds(rd[rows].astype(np.int64), i, rp[rows].astype(np.int64),
-                                      near_suspect, near_source, sentence_bounds, sentence_share).items():
-            score[doc] = score.get(doc, 0) + c
+        cluster_docs, first, end, covered = _clusters(rd[rows].astype(np.int64), i, rp[rows].astype(np.int64),
+                                                      near_suspect, near_source, sentence_bounds, sentence_share)
+        if len(cluster_docs):
+            ids = np.unique(cluster_docs)
+            totals = np.bincount(np.searchsorted(ids, cluster_docs), weights=covered)
+            score.update(zip(ids.tolist(), totals.astype(np.int64).tolist()))
     if suspect_sentences is not None and sentence_rows is not None:
         sh, _, size = suspect_sentences
         rh, rd, _ = (np.asarray(x) for x in sentence_rows)
@@ -338,4 +356,8 @@ def rank(
             for doc, t in zip(rd[rows].tolist(), tokens.tolist()):
                 score[doc] = score.get(doc, 0) + int(t)
     ranked = sorted(score.items(), key=lambda kv: (-kv[1], kv[0]))
-    return ranked[:limit] if limit else ranked
+    ranked = ranked[:limit] if limit else ranked
+    if spans is not None and len(cluster_docs):
+        mine = np.isin(cluster_docs, np.array([d for d, _ in ranked], dtype=np.int64))
+        spans.extend(zip(first[mine].tolist(), end[mine].tolist()))
+    return ranked

@@ -93,10 +93,8 @@ class Prepared:
         return suspect_keys(self.tokens)
 
     @cached_property
-    def retrieval_pairs(self) -> tuple[np.ndarray, np.ndarray]:  # pair keys and their variants (a check)
-        h, pos = self.pairs
-        vh, vpos = variant_pair_keys(self.tokens)
-        return np.concatenate([h, vh]), np.concatenate([pos, vpos])
+    def variant_pairs(self) -> tuple[np.ndarray, np.ndarray]:  # the pair keys' synonym variants (a check)
+        return variant_pair_keys(self.tokens)
 
     @cached_property
     def sentences(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:  # retrieval sentence keys
@@ -221,22 +219,47 @@ PARAPHRASE_SHARE = 0.5
 def retrieve(index: "Store", a: Prepared, settings: Settings) -> list[tuple[int, int]]:
     """``[(doc_id, score)]``: the stored documents that may hold a passage of ``a``, best
     first, at most ``settings.max_candidates`` (see :mod:`sverka.core.candidates`), then
-    at most :data:`VARIANT_CANDIDATES` more that only its variant pair keys reach."""
-    pairs = a.retrieval_pairs
-    pair_rows = index.pair_postings(np.unique(pairs[0]), max_posting=MAX_POSTING) if len(pairs[0]) else None
-    sent_rows = index.sentence_postings(np.unique(a.sentences[0]), max_posting=MAX_POSTING) if len(a.sentences[0]) else None
+    at most :data:`VARIANT_CANDIDATES` more that only its variant pair keys reach.
+
+    Variant keys are looked up only in the suspect's sentences that no cluster of the
+    documents already found holds whole: a sentence copied from a source found by its exact
+    keys needs no other source through synonyms (and most of a check's lookups were such keys)."""
     empty = (np.zeros(0, np.uint64), np.zeros(0, np.int64), np.zeros(0, np.int64))
+    h = a.pairs[0]
+    pair_rows = index.pair_postings(np.unique(h), max_posting=MAX_POSTING) if len(h) else empty
+    sent_rows = index.sentence_postings(np.unique(a.sentences[0]), max_posting=MAX_POSTING) if len(a.sentences[0]) else empty
     gap = settings.max_gap_words
-    ranked = []
-    for keys, share in ((a.pairs, 1.0), (pairs, PARAPHRASE_SHARE)):
-        ranked.append(rank_candidates(
-            keys, pair_rows or empty, a.sentences, sent_rows or empty,
-            near_suspect=gap + PAIR_WORDS + 1, near_source=gap * SOURCE_WINDOW + 2 * PAIR_WORDS + 2,
-            limit=settings.max_candidates, sentence_bounds=sentence_bounds(a.tokens), sentence_share=share,
-        ))
-    exact, with_variants = ranked
+    bounds = sentence_bounds(a.tokens)
+    near = dict(near_suspect=gap + PAIR_WORDS + 1, near_source=gap * SOURCE_WINDOW + 2 * PAIR_WORDS + 2,
+                limit=settings.max_candidates, sentence_bounds=bounds)
+    spans: list[tuple[int, int]] = []
+    exact = rank_candidates(a.pairs, pair_rows, a.sentences, sent_rows, sentence_share=1.0, spans=spans, **near)
+    vh, vpos = a.variant_pairs
+    keep = ~_whole_sentences_in(spans, bounds, len(a.tokens))[vpos] if len(vpos) else np.zeros(0, bool)
+    vh, vpos = vh[keep], vpos[keep]
+    new = np.setdiff1d(np.unique(vh), np.unique(h), assume_unique=True)
+    if len(new):
+        more = index.pair_postings(new, max_posting=MAX_POSTING)
+        pair_rows = tuple(np.concatenate([x, y]) for x, y in zip(pair_rows, more))
+    with_variants = rank_candidates((np.concatenate([h, vh]), np.concatenate([a.pairs[1], vpos])), pair_rows,
+                                    a.sentences, sent_rows, sentence_share=PARAPHRASE_SHARE, **near)
     seen = {d for d, _ in exact}
     return exact + [(d, c) for d, c in with_variants if d not in seen][:VARIANT_CANDIDATES]
+
+
+def _whole_sentences_in(spans: list[tuple[int, int]], bounds: tuple[np.ndarray, np.ndarray], n: int) -> np.ndarray:
+    """bool per token: its whole sentence lies inside one of the token ``spans`` [first, end)."""
+    mark = np.zeros(n + 1, np.int64)
+    if spans:
+        starts, ends = bounds
+        first, end = (np.asarray(x, np.int64) for x in zip(*spans))
+        # each span cut to the whole sentences it holds
+        first = np.where(starts[first] == first, first, ends[first])
+        end = np.where(ends[end - 1] == end, end, starts[end - 1])
+        ok = first < end
+        np.add.at(mark, first[ok], 1)
+        np.add.at(mark, end[ok], -1)
+    return np.cumsum(mark[:-1]) > 0
 
 
 def check_document(

@@ -203,6 +203,51 @@ def test_a_small_cluster_counts_in_retrieval_when_it_holds_half_its_sentence():
     assert supported_seeds(d[:3], i2, j[:3], 9, 30, (starts, ends), sentence_share=0.5) == {}
 
 
+def test_variant_keys_are_looked_up_only_in_sentences_no_found_source_holds(tmp_path, monkeypatch):
+    """Two sentences copied whole: the source their exact keys find holds them, so their
+    synonym variants are not looked up (they were most of a check's lookups); the variants
+    of the student's own sentences are, and the result is the source with the copy."""
+    import numpy as np
+
+    from sverka.core import check
+
+    copied = [s for s in re.split(r"(?<=[.!?])\s+", SOURCE)][::2][:2]
+    text = " ".join(copied + OWN[:2])
+    with api.Collection(tmp_path / "c.sverka") as col:
+        col.add_document(Document(SOURCE, title="source"))
+        asked = []
+        real = col.index.pair_postings
+        monkeypatch.setattr(col.index, "pair_postings", lambda h, **k: (asked.append(np.asarray(h)), real(h, **k))[1])
+        r = col.check(Document(text, title="essay"))
+        a = check.prepare(Document(text), col.settings)
+    assert [s.title for s in r.sources] == ["source"]
+    assert r.sources[0].passages[0].suspect_start == 0
+    asked_keys = set(np.concatenate(asked).tolist())
+    vh, vpos = a.variant_pairs
+    own = int(np.searchsorted(a.tokens.starts, text.index(OWN[0])))
+    inside, outside = set(vh[vpos < own].tolist()), set(vh[vpos >= own].tolist())
+    only_inside = inside - outside - set(a.pairs[0].tolist())
+    assert only_inside and outside
+    assert only_inside.isdisjoint(asked_keys)
+    assert outside <= asked_keys
+
+
+def test_whole_sentences_inside_clusters():
+    import numpy as np
+
+    from sverka.core.check import _whole_sentences_in
+
+    # sentences of tokens [0, 5), [5, 9), [9, 15)
+    starts = np.array([0] * 5 + [5] * 4 + [9] * 6, dtype=np.int64)
+    ends = np.array([5] * 5 + [9] * 4 + [15] * 6, dtype=np.int64)
+    marked = lambda spans: np.flatnonzero(_whole_sentences_in(spans, (starts, ends), 15)).tolist()  # noqa: E731
+    assert marked([]) == []
+    assert marked([(0, 9)]) == list(range(9))
+    assert marked([(2, 12)]) == [5, 6, 7, 8]  # only the sentence it holds whole
+    assert marked([(2, 8), (6, 15)]) == list(range(9, 15))  # the middle one is in neither whole
+    assert marked([(1, 4)]) == []
+
+
 def test_a_pair_of_words_met_twice_supports_nothing_by_itself():
     """One suspect pair key the source holds twice close by, and one the suspect repeats against
     a single source place: the alignment can link neither (the same suspect tokens, the same
