@@ -42,6 +42,7 @@ from __future__ import annotations
 import re
 from collections import Counter, defaultdict
 from dataclasses import dataclass
+from functools import cached_property
 
 import numpy as np
 
@@ -163,6 +164,24 @@ class SuspectKeys:
     token_keys: np.ndarray  # uint64: the keys grouped by token, token t's at token_keys[key_start[t]:key_start[t + 1]]
     key_start: np.ndarray  # int64, len(a) + 1
     sentences: tuple[np.ndarray, np.ndarray, np.ndarray]  # _sentences(a)
+
+    @cached_property
+    def synonyms_of(self) -> "_Synonyms":  # token -> its synonyms' lemma hashes, read as lists
+        return _Synonyms(self.token_keys.tolist(), self.key_start.tolist())
+
+
+class _Synonyms:
+    """The synonyms of each suspect token as :meth:`SynonymTable.alternatives_of` gives them
+    (in order), taken from the keys a check made once: a token's keys are its own lemma, then
+    its synonyms."""
+
+    __slots__ = ("keys", "start")
+
+    def __init__(self, keys: list[int], start: list[int]) -> None:
+        self.keys, self.start = keys, start
+
+    def __call__(self, i: int) -> list[int]:
+        return self.keys[self.start[i] + 1:self.start[i + 1]]
 
 
 def suspect_keys(a: Tokens) -> SuspectKeys:
@@ -301,7 +320,7 @@ def paraphrase_passages(a: Tokens, b: Tokens, exact: list[Passage], *, min_words
         a0, a1, b0, b1 = int(a_first[ka]), int(a_last[ka]), int(b_first[kb]), int(b_last[kb])
         wa_tok = dict(zip(range(a0, a1), wa_all[a0:a1].tolist()))
         wb_tok = dict(zip(range(b0, b1), np.log((n_b + 1) / (df_b[b0:b1] + 0.5)).tolist()))
-        matched = _match(range(a0, a1), range(b0, b1), ha, hb, syn, wa_tok)
+        matched = _match(range(a0, a1), range(b0, b1), ha, hb, syn, wa_tok, keys.synonyms_of)
         if len(matched) < MIN_AGREE:
             continue
         if sum(1 for _, u, _ in matched if df_b[u] <= rare_df) < MIN_RARE:
@@ -418,9 +437,11 @@ def _agreeing_tokens(sa: np.ndarray, sb: np.ndarray, a_keys: SuspectKeys, hb: np
     return np.minimum(np.bincount(p[agreeing], minlength=len(sa)), np.bincount(q[on_b], minlength=len(sa)))
 
 
-def _match(ia: range, ib: range, ha: np.ndarray, hb: np.ndarray, syn, weight: dict[int, float]) -> list[tuple[int, int, bool]]:
+def _match(ia: range, ib: range, ha: np.ndarray, hb: np.ndarray, syn, weight: dict[int, float],
+           synonyms_of: "_Synonyms | None" = None) -> list[tuple[int, int, bool]]:
     """One-to-one agreeing tokens ``(suspect i, source u, by synonym)``: equal lemmas first,
-    then synonyms, heaviest suspect tokens first."""
+    then synonyms, heaviest suspect tokens first. ``synonyms_of``: the suspect's
+    (``SuspectKeys.synonyms_of``), instead of looking them up in ``syn``."""
     free_b: dict[int, list[int]] = defaultdict(list)
     for u in ib:
         free_b[int(hb[u])].append(u)
@@ -432,13 +453,15 @@ def _match(ia: range, ib: range, ha: np.ndarray, hb: np.ndarray, syn, weight: di
             out.append((i, free_b[x].pop(0), False))
         else:
             rest.append(i)
-    if rest:  # the synonyms of every unmatched suspect token at once, each token's in order
-        which, alt = syn.alternatives_of(ha[rest])
-        alternatives: dict[int, list[int]] = defaultdict(list)
-        for k, y in zip(which.tolist(), alt.tolist()):
-            alternatives[k].append(y)
-        for k, i in enumerate(rest):
-            for y in alternatives.get(k, ()):
+    if rest:
+        if synonyms_of is None:  # the synonyms of every unmatched suspect token at once, each token's in order
+            which, alt = syn.alternatives_of(ha[rest])
+            alternatives: dict[int, list[int]] = defaultdict(list)
+            for k, y in zip(which.tolist(), alt.tolist()):
+                alternatives[rest[k]].append(y)
+            synonyms_of = lambda i: alternatives.get(i, ())  # noqa: E731
+        for i in rest:
+            for y in synonyms_of(i):
                 if free_b.get(y):
                     out.append((i, free_b[y].pop(0), True))
                     break

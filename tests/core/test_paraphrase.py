@@ -391,12 +391,15 @@ def test_the_candidates_counted_out_are_those_the_matcher_could_not_accept(a_sen
     rnd.shuffle(pairs)
     sa = np.asarray([x for x, _ in pairs], np.int64)
     sb = np.asarray([y for _, y in pairs], np.int64)
-    bound = paraphrase._agreeing_tokens(sa, sb, paraphrase._suspect_keys(ha, a_sentences, syn), hb, b_sentences)
+    keys = paraphrase._suspect_keys(ha, a_sentences, syn)
+    bound = paraphrase._agreeing_tokens(sa, sb, keys, hb, b_sentences)
     for k, (x, y) in enumerate(pairs):
         ia = range(int(a_sentences[1][x]), int(a_sentences[2][x]))
         ib = range(int(b_sentences[1][y]), int(b_sentences[2][y]))
         matched = paraphrase._match(ia, ib, ha, hb, syn, {i: 1.0 + (i % 3) for i in ia})
         assert len(matched) <= bound[k]
+        # the synonyms read off the check's keys pair exactly as the table's
+        assert paraphrase._match(ia, ib, ha, hb, None, {i: 1.0 + (i % 3) for i in ia}, keys.synonyms_of) == matched
         # and the bound is tight where no synonym is involved: distinct words shared both ways
         if not classes:
             ca, cb = Counter(ha[ia].tolist()), Counter(hb[ib].tolist())
