@@ -15,10 +15,11 @@ would accept is never left out for want of a longer shared run:
 Ranking (:func:`rank`): a key shared by chance is scattered; a borrowed passage is a cluster.
 A shared pair key is *supported* when another shared pair key of the same document lies
 within ``near_suspect`` tokens in the suspect and ``near_source`` tokens in the source,
-in either order (sentences reversed, clauses rotated), at another position in both texts. A document's score is the number of
-supported pair keys plus the tokens of its shared sentences; a document with a score of 0
-cannot produce a passage of :data:`sverka.core.align.MIN_MATCHED_TOKENS` or more tokens and
-is dropped. The best ``limit`` documents are aligned.
+in either order (sentences reversed, clauses rotated), at another position in both texts.
+A document's score is the number of supported pair keys plus the tokens of its shared
+sentences; a document with a score of 0 cannot produce a passage of
+:data:`sverka.core.align.MIN_MATCHED_TOKENS` or more tokens and is dropped. The best
+``limit`` documents are aligned.
 
 **Variant pair keys** (:func:`variant_pair_keys`, for a check's suspect only): the pair keys
 the source would hold had the student not replaced words by synonyms: each word with a
