@@ -47,6 +47,7 @@ from functools import cached_property
 import numpy as np
 
 from .results import Passage
+from .sorting import stable_argsort
 from .text import Tokens, word_starts, words_in
 
 __all__ = [
@@ -100,7 +101,7 @@ class Sorted:
 
     @classmethod
     def of(cls, y: np.ndarray) -> "Sorted":
-        order = np.argsort(y, kind="stable")
+        order = stable_argsort(y)
         ys = y[order]
         run_end = np.flatnonzero(np.append(ys[1:] != ys[:-1], True)) + 1 if len(ys) else _EMPTY_I
         return cls(order, ys, np.repeat(run_end, np.diff(np.concatenate(([0], run_end)))))

@@ -42,6 +42,7 @@ from __future__ import annotations
 import numpy as np
 
 from .shingles import shingle_hashes, unique_counts
+from .sorting import stable_argsort
 from .text import Tokens
 
 __all__ = ["MAX_REPEATS", "MIN_TOKENS", "PAIR_WORDS", "SENTENCE_MIN_TOKENS", "co_occurring", "pair_keys",
@@ -157,7 +158,7 @@ def sentence_bounds(tokens: Tokens) -> tuple[np.ndarray, np.ndarray]:
 def _expand(keys: np.ndarray, key_pos: np.ndarray, row_hash: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """For every row whose hash is among ``keys``: (row index, suspect position), once per
     occurrence of the hash in the suspect."""
-    order = np.argsort(keys, kind="stable")
+    order = stable_argsort(keys)
     ks, kp = keys[order], key_pos[order]
     lo = np.searchsorted(ks, row_hash, "left")
     hi = np.searchsorted(ks, row_hash, "right")
@@ -181,7 +182,7 @@ def _order(*columns: np.ndarray) -> np.ndarray:
     for c in columns:
         key *= int(c.max()) + 1 if len(c) else 1
         key += c
-    return np.argsort(key, kind="stable")
+    return stable_argsort(key)
 
 
 def _supported(d: np.ndarray, i: np.ndarray, j: np.ndarray, near_suspect: int, near_source: int) -> np.ndarray:

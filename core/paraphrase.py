@@ -48,6 +48,7 @@ import numpy as np
 
 from .align import merge_ranges
 from .results import Passage
+from .sorting import stable_argsort
 from .synonyms import table
 from .text import Tokens, words_in
 
@@ -122,7 +123,7 @@ class SourceStats:
             return cls(0, h, e, e, e, h, (e, e, e), e)
         # by lemma, then sentence: sentence ids rise with the tokens, so a stable sort by lemma
         # alone gives that order (one sort, not lexsort's two)
-        order = np.argsort(h, kind="stable") if bool(np.all(sid[1:] >= sid[:-1])) else np.lexsort((sid, h))
+        order = stable_argsort(h) if bool(np.all(sid[1:] >= sid[:-1])) else np.lexsort((sid, h))
         hs, ss = h[order], sid[order]
         other = hs[1:] != hs[:-1]
         new = np.concatenate(([True], other | (ss[1:] != ss[:-1])))
@@ -193,8 +194,8 @@ def _suspect_keys(ha: np.ndarray, sentences: tuple[np.ndarray, np.ndarray, np.nd
     tok = np.arange(len(ha), dtype=np.int64)
     which, alt = syn.alternatives_of(ha)
     kh, ki = np.concatenate([ha, alt]), np.concatenate([tok, tok[which]])
-    order = np.argsort(kh, kind="stable")
-    by_token = np.argsort(ki, kind="stable")
+    order = stable_argsort(kh)
+    by_token = np.argsort(ki, kind="stable")  # two sorted runs: the merge sort is at its best
     key_start = np.searchsorted(ki[by_token], np.arange(len(ha) + 1), "left")
     return SuspectKeys(kh[order], ki[order], kh[by_token], key_start, sentences)
 

@@ -1,0 +1,31 @@
+"""stable_argsort gives numpy's stable order exactly, whatever the ties, sizes and types."""
+
+from __future__ import annotations
+
+import numpy as np
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from sverka.core.sorting import SMALL, stable_argsort
+
+
+@given(st.integers(0, 3 * SMALL), st.integers(1, 2**63 - 1), st.sampled_from(["uint64", "int64", "int32", "bool"]),
+       st.integers(0, 2**32 - 1))
+@settings(max_examples=60, deadline=None)
+def test_the_stable_order_of_numpy(n, distinct, dtype, seed):
+    rng = np.random.default_rng(seed)
+    top = 2 if dtype == "bool" else min(distinct, np.iinfo(dtype).max)
+    x = rng.integers(0, top, n, dtype=np.int64 if dtype != "uint64" else np.uint64).astype(dtype)
+    if dtype in ("int64", "int32") and n:
+        x[rng.random(n) < 0.3] *= -1  # negative values too
+    got = stable_argsort(x)
+    assert got.tolist() == np.argsort(x, kind="stable").tolist()
+
+
+def test_large_arrays_with_runs_of_equal_values():
+    rng = np.random.default_rng(5)
+    for x in (rng.integers(0, 2**63, 50_000, dtype=np.uint64),  # no ties
+              rng.integers(0, 40, 50_000),  # long runs of ties
+              np.repeat(np.arange(500), 40)[::-1].copy(),  # runs already in reverse order
+              np.zeros(20_000, dtype=np.int64)):  # one run
+        assert np.array_equal(stable_argsort(x), np.argsort(x, kind="stable"))
