@@ -47,7 +47,7 @@ from functools import cached_property
 import numpy as np
 
 from .results import Passage
-from .sorting import stable_argsort
+from .sorting import lexsort, stable_argsort
 from .text import Tokens, word_starts, words_in
 
 __all__ = [
@@ -124,7 +124,7 @@ def join_equal(x: np.ndarray, y: np.ndarray, max_repeats: int = 0, budget: int =
     if y_sorted is None:
         if len(y) > len(x):  # sort the smaller side
             j, i = join_equal(y, x, max_repeats, budget)
-            order = np.lexsort((j, i))
+            order = lexsort((j, i))
             return i[order], j[order]
         y_sorted = Sorted.of(y)
     order, ys, end_of = y_sorted.order, y_sorted.values, y_sorted.end_of
@@ -192,7 +192,7 @@ def runs(i: np.ndarray, j: np.ndarray, w: int) -> np.ndarray:
     if len(i) == 0:
         return np.zeros((0, 4), dtype=np.int64)
     d = j - i
-    order = np.lexsort((i, d))
+    order = lexsort((i, d))
     i, d = i[order], d[order]
     brk = np.ones(len(i), dtype=bool)
     brk[1:] = (d[1:] != d[:-1]) | (i[1:] - i[:-1] > w)
@@ -202,7 +202,7 @@ def runs(i: np.ndarray, j: np.ndarray, w: int) -> np.ndarray:
     a1 = i[ends] + w
     dd = d[starts]
     seg = np.stack([a0, a1, a0 + dd, a1 + dd], axis=1)
-    return seg[np.lexsort((-seg[:, 1], seg[:, 0]))]
+    return seg[lexsort((-seg[:, 1], seg[:, 0]))]
 
 
 def sentence_hashes_of(tokens: Tokens, min_words: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

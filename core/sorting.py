@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["stable_argsort"]
+__all__ = ["lexsort", "stable_argsort"]
 
 #: Below this many values numpy's stable sort is as fast (the extra steps cost more).
 SMALL = 4096
@@ -25,6 +25,8 @@ def stable_argsort(x: np.ndarray) -> np.ndarray:
     n = len(x)
     if n < SMALL or x.ndim != 1 or x.dtype.kind not in "iub":
         return np.argsort(x, kind="stable")
+    if not (x[1:] < x[:-1]).any():  # sorted already (positions, ids in text order)
+        return np.arange(n, dtype=np.int64)
     order = np.argsort(x)  # equal values in any order
     xs = x[order]
     new = np.empty(n, dtype=bool)
@@ -38,3 +40,39 @@ def stable_argsort(x: np.ndarray) -> np.ndarray:
     key = (np.cumsum(new) - 1) * n + order
     key.sort()
     return key % n
+
+
+def lexsort(keys) -> np.ndarray:
+    """``np.lexsort(keys)`` (the last key sorts first), the same array. Neighbouring keys
+    whose ranges multiply to less than 2**63 are packed into one int64 (key minus its least
+    value, times the ranges of the keys before it), and each packed key is one stable sort
+    (:func:`stable_argsort`), from the least significant to the most (numpy's passes are one
+    merge sort per key)."""
+    keys = [np.asarray(k) for k in keys]
+    if not keys or len(keys[0]) == 0 or any(k.ndim != 1 or k.dtype.kind not in "iu" for k in keys):
+        return np.lexsort(keys)
+    groups: list[np.ndarray] = []  # least significant first
+    packed, span = None, 1
+    for k in keys:
+        lo, hi = int(k.min()), int(k.max())
+        size = hi - lo + 1
+        if size >= 2**63:  # a full-width hash: a pass of its own
+            if packed is not None:
+                groups.append(packed)
+            groups.append(k)
+            packed, span = None, 1
+            continue
+        part = k.astype(np.int64) - lo if lo >= -(2**63) and hi < 2**63 else (k - np.uint64(lo)).astype(np.int64)
+        if packed is not None and span * size < 2**63:
+            packed = packed + part * span
+            span *= size
+        else:
+            if packed is not None:
+                groups.append(packed)
+            packed, span = part, size
+    if packed is not None:
+        groups.append(packed)
+    order = stable_argsort(groups[0])
+    for g in groups[1:]:
+        order = order[stable_argsort(g[order])]
+    return order

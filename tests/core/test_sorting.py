@@ -6,7 +6,7 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from sverka.core.sorting import SMALL, stable_argsort
+from sverka.core.sorting import SMALL, lexsort, stable_argsort
 
 
 @given(st.integers(0, 3 * SMALL), st.integers(1, 2**63 - 1), st.sampled_from(["uint64", "int64", "int32", "bool"]),
@@ -29,3 +29,15 @@ def test_large_arrays_with_runs_of_equal_values():
               np.repeat(np.arange(500), 40)[::-1].copy(),  # runs already in reverse order
               np.zeros(20_000, dtype=np.int64)):  # one run
         assert np.array_equal(stable_argsort(x), np.argsort(x, kind="stable"))
+
+
+@given(st.integers(0, 3 * SMALL), st.lists(st.integers(1, 2**40), min_size=1, max_size=3), st.integers(0, 2**32 - 1))
+@settings(max_examples=40, deadline=None)
+def test_lexsort_is_numpys(n, tops, seed):
+    rng = np.random.default_rng(seed)
+    keys = [rng.integers(-top, top, n) for top in tops]
+    if n and len(keys) > 1:
+        keys[0] = np.sort(keys[0])  # a key in order already (positions)
+    assert lexsort(keys).tolist() == np.lexsort(keys).tolist()
+    h = rng.integers(0, 2**63, n, dtype=np.uint64) | np.uint64(2**63)  # hashes above 2**63 too
+    assert lexsort([keys[-1], h]).tolist() == np.lexsort([keys[-1], h]).tolist()
