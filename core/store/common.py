@@ -25,7 +25,6 @@ from ..errors import CollectionError
 from ..hashing import HASH_SEED
 from ..messages import Message, message
 from ..results import DocumentInfo
-from ..sorting import lexsort
 from ..settings import Settings
 from ..tokens import Tokens
 from ..versions import CANON_VERSION, FINGERPRINT_VERSION
@@ -240,5 +239,5 @@ def write_batch(writer: BatchWriter, items: Sequence[PreparedDocument | tuple[st
         del parts
         # By hash first: B-tree inserts stay local. Rows are unique by construction (a position
         # holds one key; word sets are np.unique'd; a new document has a new id).
-        writer.append_rows(table, cols, lexsort(cols[::-1]))
+        writer.append_rows(table, cols, np.lexsort(cols[::-1]))
     return out
