@@ -16,6 +16,9 @@ __all__ = ["lexsort", "stable_argsort"]
 
 #: Below this many values numpy's stable sort is as fast (the extra steps cost more).
 SMALL = 4096
+#: The same for :func:`lexsort` (packing pays from a few hundred rows: 1 000 rows of two
+#: keys 61 -> 31 us, 100 rows 2.8 -> 17 us).
+SMALL_LEX = 256
 
 
 def stable_argsort(x: np.ndarray) -> np.ndarray:
@@ -49,7 +52,7 @@ def lexsort(keys) -> np.ndarray:
     (:func:`stable_argsort`), from the least significant to the most (numpy's passes are one
     merge sort per key)."""
     keys = [np.asarray(k) for k in keys]
-    if not keys or len(keys[0]) == 0 or any(k.ndim != 1 or k.dtype.kind not in "iu" for k in keys):
+    if not keys or len(keys[0]) < SMALL_LEX or any(k.ndim != 1 or k.dtype.kind not in "iu" for k in keys):
         return np.lexsort(keys)
     groups: list[np.ndarray] = []  # least significant first
     packed, span = None, 1
