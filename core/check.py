@@ -237,14 +237,19 @@ def retrieve(index: "Store", a: Prepared, settings: Settings) -> list[tuple[int,
     vh, vpos = a.variant_pairs
     keep = ~_whole_sentences_in(spans, bounds, len(a.tokens))[vpos] if len(vpos) else np.zeros(0, bool)
     vh, vpos = vh[keep], vpos[keep]
+    # only the documents not found yet are ranked again (a document's clusters are its own: the
+    # rows of the others change nothing of its score)
+    found = np.array(sorted(d for d, _ in exact), dtype=np.int64)
+    pair_rows = tuple(x[~np.isin(pair_rows[1], found)] for x in pair_rows)
+    sent_rows = tuple(x[~np.isin(sent_rows[1], found)] for x in sent_rows)
     new = np.setdiff1d(np.unique(vh), np.unique(h), assume_unique=True)
     if len(new):
         more = index.pair_postings(new, max_posting=MAX_POSTING)
-        pair_rows = tuple(np.concatenate([x, y]) for x, y in zip(pair_rows, more))
+        pair_rows = tuple(np.concatenate([x, y[~np.isin(more[1], found)]]) for x, y in zip(pair_rows, more))
     with_variants = rank_candidates((np.concatenate([h, vh]), np.concatenate([a.pairs[1], vpos])), pair_rows,
-                                    a.sentences, sent_rows, sentence_share=PARAPHRASE_SHARE, **near)
-    seen = {d for d, _ in exact}
-    return exact + [(d, c) for d, c in with_variants if d not in seen][:VARIANT_CANDIDATES]
+                                    a.sentences, sent_rows, sentence_share=PARAPHRASE_SHARE,
+                                    **{**near, "limit": VARIANT_CANDIDATES})
+    return exact + with_variants
 
 
 def _whole_sentences_in(spans: list[tuple[int, int]], bounds: tuple[np.ndarray, np.ndarray], n: int) -> np.ndarray:
