@@ -1,6 +1,7 @@
 """Speed of the matching engine, each figure beside the reference script's (bench/ref5gram.py).
 
     .venv/bin/python bench/bench_check.py [--skip-index] [--collection PATH] [--suspects N]
+        [--skip-crosscheck [--without-paraphrase]]
 
 * check: a 50 KB suspect (fragments of five ruslit files plus text of a file left out)
   against an index of ALL of ruslit, warm, in-process (median of ``--suspects``, 5 unless
@@ -165,7 +166,17 @@ def main(argv=None) -> int:
     ap.add_argument("--skip-index", action="store_true", help="skip the check benchmark")
     ap.add_argument("--skip-crosscheck", action="store_true", help="skip the cross-check benchmark")
     ap.add_argument("--suspects", type=int, default=5, help="suspects checked one after another (median)")
+    ap.add_argument("--without-paraphrase", action="store_true",
+                    help="to split the cost only: the paraphrase layer replaced by one that returns the exact "
+                         "passages (in this process; needs --skip-crosscheck, whose workers would still run it)")
     args = ap.parse_args(argv)
+    if args.without_paraphrase:
+        if not args.skip_crosscheck:
+            ap.error("--without-paraphrase needs --skip-crosscheck")
+        from sverka.core import check
+
+        check.paraphrase_passages = lambda a, b, exact, **kw: exact
+        print("the paraphrase layer is off (its cost split from the rest; not a result Sverka gives)")
     if not RUSLIT.is_dir():
         print(f"ruslit not found at {RUSLIT}")
         return 1
