@@ -33,10 +33,12 @@ import atexit
 import contextlib
 import functools
 import os
+import re
 import struct
+import sys
 import tempfile
 import threading
-from importlib import metadata, resources
+from importlib import resources
 from pathlib import Path
 
 import numpy as np
@@ -102,10 +104,44 @@ def replacing(path: Path):
 
 
 def _version(dist: str) -> str:
+    """The installed version of ``dist``, as ``importlib.metadata.version`` gives it: read off the
+    name of its ``.dist-info`` folder, the first on ``sys.path`` (where importlib.metadata
+    looks first); importlib.metadata itself only without one (importing it and its e-mail
+    parser took 35 ms of every process that canonizes a word)."""
+    found = _dist_info_version(dist)
+    if found is not None:
+        return found
+    from importlib import metadata
+
     try:
         return metadata.version(dist)
     except metadata.PackageNotFoundError:
         return "-"
+
+
+def _norm_dist(name: str) -> str:
+    return re.sub(r"[-_.]+", "_", name).lower()
+
+
+def _dist_info_version(dist: str) -> str | None:
+    want = _norm_dist(dist)
+    for entry in sys.path:
+        try:
+            names = _listing(entry or ".")
+        except OSError:
+            continue
+        for name in names:
+            for suffix in (".dist-info", ".egg-info"):
+                if name.endswith(suffix) and "-" in name:
+                    project, _, version = name[: -len(suffix)].partition("-")
+                    if _norm_dist(project) == want:  # an egg's name holds more than its version
+                        return version if suffix == ".dist-info" and version else None
+    return None
+
+
+@functools.lru_cache(maxsize=64)
+def _listing(folder: str) -> tuple[str, ...]:
+    return tuple(os.listdir(folder)) if os.path.isdir(folder) else ()
 
 
 def version_key() -> bytes:

@@ -269,3 +269,16 @@ def test_a_cache_file_is_replaced_whole_or_not_at_all(tmp_path):
             out.write(b"new")
         assert target.read_bytes() == b"old"  # not before the block ends
     assert target.read_bytes() == b"new" and sorted(p.name for p in tmp_path.iterdir()) == ["forms-1.bin"]
+
+
+@pytest.mark.parametrize("dist", ["pymorphy3", "pymorphy3-dicts-ru", "pymorphy3-dicts-uk", "simplemma", "no-such-dist"])
+def test_dictionary_versions_as_importlib_metadata_gives_them(dist):
+    """The versions in the cache's key are read off the installed folders' names (importlib.metadata
+    and its parser cost a process 35 ms): the same strings, so a cache written before is kept."""
+    from importlib import metadata
+
+    try:
+        expected = metadata.version(dist)
+    except metadata.PackageNotFoundError:
+        expected = "-"
+    assert formcache._version(dist) == expected
