@@ -219,10 +219,16 @@ def supported_seeds(d: np.ndarray, i: np.ndarray, j: np.ndarray, near_suspect: i
     ``sentence_share`` < 1, when it lies inside one sentence and covers at least that share
     of its tokens (:data:`sverka.core.check.PARAPHRASE_SHARE`)."""
     docs, _, _, covered = _clusters(d, i, j, near_suspect, near_source, sentence_bounds, sentence_share)
+    return _scores(docs, covered)
+
+
+def _scores(docs: np.ndarray, covered: np.ndarray) -> dict[int, int]:
+    """``{document: tokens its clusters cover}``."""
     if len(docs) == 0:
         return {}
-    totals = np.bincount(np.searchsorted(np.unique(docs), docs), weights=covered)
-    return dict(zip(np.unique(docs).tolist(), totals.astype(np.int64).tolist()))
+    ids = np.unique(docs)
+    totals = np.bincount(np.searchsorted(ids, docs), weights=covered)
+    return dict(zip(ids.tolist(), totals.astype(np.int64).tolist()))
 
 
 def _clusters(d: np.ndarray, i: np.ndarray, j: np.ndarray, near_suspect: int, near_source: int,
@@ -336,10 +342,7 @@ def rank(
         rows, i = _expand(np.asarray(h, np.uint64), np.asarray(p, np.int64), rh.astype(np.uint64))
         cluster_docs, first, end, covered = _clusters(rd[rows].astype(np.int64), i, rp[rows].astype(np.int64),
                                                       near_suspect, near_source, sentence_bounds, sentence_share)
-        if len(cluster_docs):
-            ids = np.unique(cluster_docs)
-            totals = np.bincount(np.searchsorted(ids, cluster_docs), weights=covered)
-            score.update(zip(ids.tolist(), totals.astype(np.int64).tolist()))
+        score.update(_scores(cluster_docs, covered))
     if suspect_sentences is not None and sentence_rows is not None:
         sh, _, size = suspect_sentences
         rh, rd, _ = (np.asarray(x) for x in sentence_rows)
