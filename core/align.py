@@ -48,7 +48,7 @@ import numpy as np
 
 from .results import Passage
 from .sorting import lexsort, stable_argsort
-from .text import Tokens, word_starts, words_in
+from .text import Tokens, word_starts, words_in, words_within
 
 __all__ = [
     "Segment",
@@ -532,7 +532,8 @@ def align(
     """The passages of suspect ``a`` found in source ``b``, sorted by suspect start.
 
     ``min_words``: a passage must match at least this many WORDS OF THE SUSPECT'S TEXT (stop
-    words included, bridged gaps not counted) and at least :data:`MIN_MATCHED_TOKENS`
+    words included, bridged gaps not counted), as many words of the source's (each counted
+    once, however many parts of the passage match it) and at least :data:`MIN_MATCHED_TOKENS`
     canonical tokens; below :data:`SHORT_PASSAGE_TOKENS` it must be whole sentences.
     Passages never overlap on the suspect side. Work and memory are bounded
     by the texts' lengths (:data:`SEED_BUDGET_PER_TOKEN`). ``b_side``: the source's own part
@@ -588,13 +589,32 @@ def align(
             count += words_in(ws, [(g0, ranges[0][0]), (ranges[-1][1], g1)])
         return count
 
+    def source_holds_enough(c: _Chain) -> bool:
+        # min_words words of the source's text, each counted once however many parts of the
+        # chain match it (a phrase the student wrote twice is not twice a borrowing), with the
+        # identical stop words at the ends as matched_words counts them. Every token is a
+        # word: the text is read only for a chain of fewer distinct source tokens than that.
+        token_ranges = merge_ranges([(s.b0, s.b1) for s in c.segs])
+        if sum(y - x for x, y in token_ranges) >= min_words:
+            return True
+        ranges = _char_ranges(token_ranges, sb, eb)
+        if grow:
+            first = min(c.segs, key=lambda s: (s.a0, s.a1))
+            last = max(c.segs, key=lambda s: (s.a1, s.a0))
+            g0 = _grow(a.text, b.text, int(sa[first.a0]), int(ea[first.a1 - 1]), int(sb[first.b0]), int(eb[first.b1 - 1]),
+                       int(ea[first.a0 - 1]) if first.a0 else 0, len(a.text), int(eb[first.b0 - 1]) if first.b0 else 0, len(b.text))[2]
+            g1 = _grow(a.text, b.text, int(sa[last.a0]), int(ea[last.a1 - 1]), int(sb[last.b0]), int(eb[last.b1 - 1]),
+                       0, int(sa[last.a1]) if last.a1 < n else len(a.text), 0, int(sb[last.b1]) if last.b1 < len(b) else len(b.text))[3]
+            ranges = merge_ranges(ranges + [(g0, int(sb[first.b0])), (int(eb[last.b1 - 1]), g1)])
+        return words_within(b.text, ranges) >= min_words
+
     def whole_sentences(c: _Chain) -> bool:
         return (c.a0 == 0 or sid[c.a0 - 1] != sid[c.a0]) and (c.a1 == n or sid[c.a1] != sid[c.a1 - 1])
 
     def big_enough(c: _Chain) -> bool:
         if c.matched < MIN_MATCHED_TOKENS or (c.matched < SHORT_PASSAGE_TOKENS and not whole_sentences(c)):
             return False
-        return matched_words(c) >= min_words
+        return matched_words(c) >= min_words and source_holds_enough(c)
 
     chains = [c for c in _chain(segments, _Linker(a, b, max_gap, overlap)) if big_enough(c)]
     chains.sort(key=lambda c: (-c.matched, c.a0, c.b0))

@@ -518,13 +518,24 @@ def word_starts(text: str) -> np.ndarray:
     word up: what passages and shares are measured in ("a passage of 8 words", "12 % of the
     words are borrowed"), never whitespace or punctuation. Cached per text.
     """
+    out = np.ascontiguousarray(_word_ends_of_parts(text)[0:-1:2])
+    out.flags.writeable = False
+    return out
+
+
+def _word_ends_of_parts(text: str) -> np.ndarray:
+    """Ends of the pieces (separator, word, separator, ..., word, separator) of ``text``."""
     parts = _split_words(text)
     if len(parts) > 1 and _number.search(text) and any(_number.search(w) for w in parts[1::2]):
         parts = _split_words_exactly(text)
-    ends_of_parts = np.cumsum(np.fromiter(map(len, parts), np.int64, len(parts)))
-    out = np.ascontiguousarray(ends_of_parts[0:-1:2])
-    out.flags.writeable = False
-    return out
+    return np.cumsum(np.fromiter(map(len, parts), np.int64, len(parts)))
+
+
+def words_within(text: str, ranges) -> int:
+    """How many words of ``text`` (as :func:`word_starts` finds them) lie in the disjoint
+    ``[start, end)`` ``ranges``, each range starting at a word's start (as a passage's pieces
+    do); reads only the ranges, not the whole text (a source met by a check may be a novel)."""
+    return sum(len(_word_ends_of_parts(text[s:e])) // 2 for s, e in ranges)
 
 
 def words_in(starts: np.ndarray, intervals) -> int:

@@ -108,6 +108,34 @@ def test_short_matches_are_dropped():
     assert (p.suspect_start, p.suspect_end) == span(a, "w1 w2 w3 w4 w5")
 
 
+def test_a_phrase_written_twice_is_not_twice_a_borrowing():
+    # The source holds five words once; the suspect writes three of them, two words of its
+    # own, then all five: eight suspect words match, but only five words of the source.
+    a = "p1 p2 p3 x1 x2 p1 p2 p3 p4 p5 end."
+    b = "start here. p1 p2 p3 p4 p5 and the rest of it."
+    assert align(toks(a), toks(b), min_words=8) == []
+    (p,) = align(toks(a), toks(b), min_words=5)  # five words on both sides
+    assert b[p.source_start:p.source_end] == "p1 p2 p3 p4 p5"
+
+
+def test_a_passage_holds_its_minimum_in_words_of_the_source_too():
+    # Words of the student's own between matched ones count as the suspect's words, not the
+    # source's: a three-word phrase padded to eight words is not an eight-word borrowing.
+    def no_stop(text):
+        t = toks(text)
+        keep = np.array([not w.startswith("s") for w in t.lemmas])
+        return Tokens(
+            text, t.starts[keep], t.ends[keep], tuple(np.array(t.lemmas)[keep].tolist()), t.hashes[keep],
+            t.word_hashes[keep], t.sentence_ids[keep], t.sentence_spans, t.word_count, "en",
+        )
+
+    a = "Intro. w1 w2 s1 s2 s3 w3 w4 s4 w5. Outro."
+    b = "Other. w1 w2 w3 w4 w5. More."
+    assert align(no_stop(a), no_stop(b), min_words=8) == []
+    (p,) = align(no_stop(a), no_stop(b), min_words=5)
+    assert a[p.suspect_start:p.suspect_end] == "w1 w2 s1 s2 s3 w3 w4 s4 w5"
+
+
 def test_suspect_region_maps_to_one_source_region():
     copied = " ".join(words(10, "w"))
     a = f"start {copied} end"

@@ -8,7 +8,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from sverka.core.hashing import hash_text
-from sverka.core.text import Tokens, canonize
+from sverka.core.align import merge_ranges
+from sverka.core.text import Tokens, canonize, word_starts, words_in, words_within
 
 
 def words(tokens: Tokens) -> list[str]:
@@ -338,3 +339,19 @@ def test_the_latin_i_beside_cyrillic_is_found_as_the_plain_pattern_finds_it():
     for _ in range(5000):
         s = "".join(rnd.choice("аяіїЇIiïÏxZ ёЫ\n") for _ in range(rnd.randint(0, 14)))
         assert [m.span() for m in _latin_i_in_cyrillic.finditer(s)] == [m.span() for m in plain.finditer(s)], s
+
+
+@settings(max_examples=300, deadline=None)
+@given(_texts, st.lists(st.tuples(st.integers(0, 10_000), st.integers(0, 10_000)), max_size=4))
+def test_words_within_ranges_count_as_word_starts_does(text, picks):
+    # ranges starting at a word's start (as a passage's pieces do), ending anywhere after it
+    starts = word_starts(text)
+    if len(starts) == 0:
+        assert words_within(text, [(0, len(text))]) == 0
+        return
+    ranges = []
+    for k, extra in picks:
+        s = int(starts[k % len(starts)])
+        ranges.append((s, min(len(text), s + 1 + extra % (len(text) - s))))
+    ranges = merge_ranges(ranges)
+    assert words_within(text, ranges) == words_in(starts, ranges)
