@@ -3,7 +3,8 @@
 :func:`check_many` gives exactly what checking the suspects one by one gives, in the same
 order: each suspect is checked by :func:`sverka.core.check.check_document` (the same code
 as a single check) in a worker process (spawned, as the index's workers are) that opened the
-collection once. One core or fewer than :data:`MIN_PARALLEL` suspects: no workers at all.
+collection once. One core, fewer than :data:`MIN_PARALLEL` suspects or fewer than
+:data:`MIN_PARALLEL_CHARS` characters of them in all: no workers at all.
 
 Workers kept (``keep_workers=True``, the window's classes): the pool is not shut down after a
 class but kept for the next class against the same collection file (or server), so only the
@@ -26,13 +27,20 @@ from .progress import NEVER_CANCELLED, CancelToken, Progress, no_progress
 from .results import BatchItem, BatchResult, CheckResult
 from .settings import Settings
 
-__all__ = ["KEPT_IDLE_SECONDS", "check_files", "check_many", "close_workers", "cores", "kept_workers", "prepare_workers",
+__all__ = ["KEPT_IDLE_SECONDS", "MIN_PARALLEL", "MIN_PARALLEL_CHARS", "check_files", "check_many", "close_workers", "cores", "kept_workers", "prepare_workers",
            "report_names", "write_reports"]
 
 _worker: dict = {}
 #: Fewer suspects than this are checked in this process unless ``workers`` is given (or
 #: workers kept for the collection are already running).
 MIN_PARALLEL = 4
+#: Nor are suspects holding fewer characters than this in all (when their texts are known):
+#: a worker takes about half a second to start (imports, dictionaries, the collection), which
+#: a batch of short answers never wins back. Measured from the command line on two cores:
+#: 95 answers of 1 600 characters 0.79-0.90 s in one process against 0.95-1.02 s with two
+#: workers; fragments of ruslit, 73 000 characters 1.0-1.07 against 1.13-1.26 s, 140 000 even,
+#: 270 000 2.0-2.1 against 1.85 s (docs/BENCHMARKS.md).
+MIN_PARALLEL_CHARS = 200_000
 #: How long a face may keep idle workers before it calls :func:`close_workers` (each holds
 #: the dictionaries, ~150-250 MB).
 KEPT_IDLE_SECONDS = 600
@@ -213,9 +221,11 @@ def _kept_pool(path: str | Path, workers: int, start: bool):
             _shutdown(end)
 
 
-def _workers_for(n: int, workers: int | None) -> int:
-    if workers is None:  # starting the workers costs ~1-2 s: worth it from a few suspects on
-        workers = cores() if n >= MIN_PARALLEL else 1
+def _workers_for(n: int, workers: int | None, chars: int | None = None) -> int:
+    """Workers for ``n`` suspects of ``chars`` characters in all (None: not known yet)."""
+    if workers is None:  # starting the workers costs ~1-2 s of CPU: worth it for enough text only
+        enough = n >= MIN_PARALLEL and (chars is None or chars >= MIN_PARALLEL_CHARS)
+        workers = cores() if enough else 1
     return min(workers, n)
 
 
@@ -241,13 +251,13 @@ def check_many(
 
     ``serial`` checks one document in this process (used when workers would not pay off);
     ``workers`` defaults to the number of usable cores (at most the number of documents) from
-    :data:`MIN_PARALLEL` documents on, else 1. ``keep_workers``: use the workers kept for
+    :data:`MIN_PARALLEL` documents and :data:`MIN_PARALLEL_CHARS` characters on, else 1. ``keep_workers``: use the workers kept for
     this collection (any number of documents) or start them and keep them (see the module's
     docstring). ``pool``: workers already started (by the caller, who ends them)."""
     n = len(docs)
     if pool is not None:
         return _check_in(pool, docs, settings, progress, cancel)
-    workers = _workers_for(n, workers)
+    workers = _workers_for(n, workers, sum(len(d.text) for d in docs))
     if keep_workers:
         with _kept_pool(path, max(workers, cores()), start=workers >= 2) as kept:
             if kept is not None:

@@ -90,6 +90,24 @@ def test_check_many_equals_one_by_one_in_order(col):
     assert [result_to_json(r) for r in col.check_many(suspects, workers=1)] == serial
 
 
+def test_a_few_short_suspects_are_checked_without_starting_workers(col, monkeypatch):
+    """Starting a worker costs about half a second: suspects of little text in all are
+    checked in this process however many they are; enough text (or workers asked for) is
+    spread over the workers."""
+    from sverka.core import batch
+
+    def no_pool(*args, **kwargs):
+        raise AssertionError("workers started for a few short suspects")
+
+    monkeypatch.setattr(batch, "_start_pool", no_pool)
+    short = [Document(f"{OTHER} Номер {k}.", title=str(k)) for k in range(2 * batch.MIN_PARALLEL)]
+    assert sum(len(d.text) for d in short) < batch.MIN_PARALLEL_CHARS
+    assert [r.sources[0].title for r in col.check_many(short)] == ["chess"] * len(short)
+    assert batch._workers_for(len(short), None, batch.MIN_PARALLEL_CHARS) == min(batch.cores(), len(short))
+    assert batch._workers_for(len(short), 2, 10) == 2  # asked for
+    assert batch._workers_for(batch.MIN_PARALLEL - 1, None, 10 * batch.MIN_PARALLEL_CHARS) == 1
+
+
 def test_sources_kept_between_checks_follow_the_collection(tmp_path):
     """Candidates prepared by one check are kept for the next (a class against the same
     sources); a removed document's text is never served for a new one, and a source's
