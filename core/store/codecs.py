@@ -22,6 +22,7 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 import struct
 import zlib
@@ -33,7 +34,7 @@ from ..messages import from_json, to_json
 from ..tokens import Tokens
 
 __all__ = ["READABLE_TOKENS_FORMATS", "TOKENS_FORMAT", "decode_text", "decode_tokens", "encode_text",
-           "encode_tokens", "i64", "inflate", "u64"]
+           "encode_tokens", "i64", "inflate", "rows_array", "u64"]
 
 #: 2: raw little-endian arrays (a check reads them without decompressing); 1: zlib of the same.
 TOKENS_FORMAT = 2
@@ -56,6 +57,13 @@ def i64(values) -> np.ndarray:
     if a.size == 0:
         return np.empty(0, dtype=np.int64)
     return np.ascontiguousarray(a, dtype=np.uint64).ravel().view(np.int64)
+
+
+def rows_array(rows: list[tuple], width: int) -> np.ndarray:
+    """int64 (len(rows), width) of the integer rows a query fetched: read as one flat run of
+    values (numpy's reading of a list of tuples looks at each tuple as a sequence first, about
+    twice as slow for the thousands of posting rows a check fetches)."""
+    return np.fromiter(itertools.chain.from_iterable(rows), np.int64, width * len(rows)).reshape(-1, width)
 
 
 def u64(values) -> np.ndarray:

@@ -56,7 +56,7 @@ from ..messages import to_json
 from ..results import DocumentInfo
 from ..settings import Settings
 from . import common
-from .codecs import decode_text, decode_tokens, i64, u64
+from .codecs import decode_text, decode_tokens, i64, rows_array, u64
 from .common import (BUSY_TIMEOUT, SCHEMA_MAJOR, SCHEMA_MINOR, PreparedDocument, StoredDocument,
                      check_indexing_settings, indexing_meta, other_version, storable_text, stored_settings, versions)
 
@@ -532,7 +532,7 @@ class PostgresStore:
 
     def _hash_rows(self, table: str, doc_id: int) -> tuple[np.ndarray, np.ndarray]:
         rows = self._all(f"SELECT hash, pos FROM {table} WHERE doc_id=%s ORDER BY pos, hash", (int(doc_id),))
-        a = np.array(rows, dtype=np.int64).reshape(-1, 2)
+        a = rows_array(rows, 2)
         return u64(np.ascontiguousarray(a[:, 0])), np.ascontiguousarray(a[:, 1])
 
     def short_lengths(self, ids: Iterable[int]) -> dict[int, int]:

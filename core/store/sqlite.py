@@ -60,7 +60,7 @@ from ..messages import Message, to_json
 from ..results import DocumentInfo
 from ..settings import Settings
 from . import common
-from .codecs import decode_text, decode_tokens, i64, u64
+from .codecs import decode_text, decode_tokens, i64, rows_array, u64
 from .common import (BUSY_TIMEOUT, SCHEMA_MAJOR, SCHEMA_MINOR, PreparedDocument, StoredDocument,
                      check_indexing_settings, damaged_message, indexing_meta, other_version, read_only_message,
                      storable_text, stored_settings, versions)
@@ -517,7 +517,7 @@ class SQLiteStore:
     def _hash_rows(self, table: str, doc_id: int) -> tuple[np.ndarray, np.ndarray]:
         rows = self._db.execute(f"SELECT hash, pos FROM {table} WHERE doc_id=? ORDER BY pos, hash",
                                 (int(doc_id),)).fetchall()
-        a = np.array(rows, dtype=np.int64).reshape(-1, 2)
+        a = rows_array(rows, 2)
         return u64(np.ascontiguousarray(a[:, 0])), np.ascontiguousarray(a[:, 1])
 
     def short_lengths(self, ids: Iterable[int]) -> dict[int, int]:
@@ -556,11 +556,17 @@ class SQLiteStore:
             rows = self._db.execute(
                 f"SELECT hash, doc_id, pos FROM {table} WHERE hash IN ({','.join('?' * len(chunk))})", chunk).fetchall()
             if rows:
-                parts.append(np.array(rows, dtype=np.int64))
+                parts.append(rows_array(rows, 3))
         a = np.concatenate(parts) if parts else np.zeros((0, 3), dtype=np.int64)
         if max_posting and len(a):
-            values, inverse, counts = np.unique(a[:, 0], return_inverse=True, return_counts=True)
-            a = a[counts[inverse] <= max_posting]
+            h = a[:, 0]
+            if bool(np.all(h[1:] >= h[:-1])):  # as SQLite walks the IN list: runs of equal hashes
+                first = np.flatnonzero(np.concatenate(([True], h[1:] != h[:-1])))
+                counts = np.diff(np.append(first, len(h)))
+                a = a[np.repeat(counts <= max_posting, counts)]
+            else:
+                values, inverse, counts = np.unique(h, return_inverse=True, return_counts=True)
+                a = a[counts[inverse] <= max_posting]
         return u64(np.ascontiguousarray(a[:, 0])), np.ascontiguousarray(a[:, 1]), np.ascontiguousarray(a[:, 2])
 
     def short_candidates(self, word_hashes, *, min_shared: int = 2, limit: int = 50) -> list[tuple[int, int]]:
