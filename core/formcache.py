@@ -9,15 +9,20 @@ per machine, not once per process.
   never reads stale analyses; files of other versions are deleted when a new one is written.
 * Layout, little-endian: ``MAGIC``, ``'<QQQ'`` (n, bytes of forms, bytes of lemmas), the key
   (32 bytes), ``lang u1[n]``, ``flags u1[n]``, padding to 8, ``lemma_hash u8[n]``,
-  ``word_hash u8[n]``, ``row_key u8[n]`` (xxh64 of the form and its language: a writer
-  skips rows another process added meanwhile without decoding the file's forms), forms (UTF-8, "\\n"-joined), lemmas likewise, then the xxh64 of all
-  of that. A file that is short, of another key or whose checksum fails is ignored (and
-  replaced on the next write).
+  ``word_hash u8[n]``, ``row_key u8[n]`` (xxh64 of the form and its language, the rows sorted
+  by it: a reader searches it as it is, and a writer skips rows another process added
+  meanwhile without decoding the file's forms), ``form_start u4[n]``, ``form_end u4[n]``,
+  ``lemma_start u4[n]``, ``lemma_end u4[n]`` (each row's text in the two blobs that follow),
+  padding to 8, the forms (UTF-8, in the order they were added), the lemmas likewise, then the
+  xxh64 of all of that. A file that is short, of another key or whose checksum fails is
+  ignored (and replaced on the next write).
 * Reading: the whole file once per process on the first lookup (one read, arrays by
-  ``np.frombuffer``); a form is found by its row key in the keys sorted once (its text
-  compared too), so a process pays for the forms it meets, not for every row of the file
-  (no dict of 200 000 strings: a cold check starts 0.1-0.15 s sooner, each process holds ~45 MB
-  less); see docs/BENCHMARKS.md.
+  ``np.frombuffer``: no text is decoded, searched or sorted before a form is asked for); a
+  form is found by its row key among the sorted keys (its bytes compared too), so a process
+  pays for the forms it meets, not for every row of the file (no dict of 200 000 strings: a
+  cold check starts 0.1-0.15 s sooner, each process holds ~45 MB less); see
+  docs/BENCHMARKS.md. A row whose lemma is not UTF-8 (a file made to pass the checksum) is
+  not found, and the next write drops the file.
 * Writing (:func:`flush`, also at process exit and every :data:`FLUSH_EVERY` new forms):
   under an exclusive ``flock`` on ``forms.lock`` the file is read again, this process's new
   forms are added to it, the union goes to a temporary file that replaces the old one
@@ -49,7 +54,7 @@ __all__ = ["RULES_VERSION", "cache_dir", "find_rows", "flush", "lookup", "path",
 
 #: Bump when what :func:`sverka.core.morph.analyze` computes from the dictionaries changes.
 RULES_VERSION = 1
-MAGIC = b"SVFORMS2"
+MAGIC = b"SVFORMS3"
 FLUSH_EVERY = 20_000
 #: Analyses of normalised forms per language, and whole entries of the canonizer's table per
 #: RAW form (the word exactly as in a text) and reading mode: "raw-ru", "raw-uk", or "raw-*"
@@ -186,28 +191,11 @@ def reset() -> None:
 # --------------------------------------------------------------------------- file format
 
 
-def _read(file: Path, key: bytes):
-    """(langs, flags, lemma_hash, word_hash, row_key, form bounds, lemma bounds, forms bytes,
-    lemmas bytes) of a valid file, else None. Bounds: (starts, ends) of each row's text."""
-    parts = _read_parts(file, key)
-    if parts is None:
-        return None
-    langs, flags, lemma_hash, word_hash, row_key, fb, lb = parts
-    n = len(langs)
-    bounds = []
-    for blob in (fb, lb):
-        if not n:
-            bounds.append((np.zeros(0, np.int64), np.zeros(0, np.int64)))
-            continue
-        breaks = np.flatnonzero(np.frombuffer(blob, np.uint8) == 10)  # "\n" never inside UTF-8
-        if len(breaks) != n - 1:
-            return None
-        bounds.append((np.concatenate(([0], breaks + 1)), np.append(breaks, len(blob))))
-    return langs, flags, lemma_hash, word_hash, row_key, bounds[0], bounds[1], fb, lb
-
-
-def _read_parts(file: Path, key: bytes):
-    """(langs, flags, lemma_hash, word_hash, forms bytes, lemmas bytes) of a valid file."""
+def _read(file: Path, key: bytes, checked: bool = False):
+    """(langs, flags, lemma_hash, word_hash, row_key, (form starts, form ends), (lemma starts,
+    lemma ends), forms bytes, lemmas bytes) of a file whose checksum holds, else None (the
+    bytes as memoryviews of the file's). ``checked``: also the rows' order, bounds and texts
+    checked (a writer, before it copies the rows into a new file)."""
     try:
         data = file.read_bytes()
     except OSError:
@@ -215,15 +203,16 @@ def _read_parts(file: Path, key: bytes):
     fixed = len(MAGIC) + _HEAD.size + len(key)
     if len(data) < fixed + 8 or not data.startswith(MAGIC):
         return None
-    body, tail = data[:-8], data[-8:]
-    if xxhash.xxh64_intdigest(body) != int.from_bytes(tail, "little"):
+    body = memoryview(data)[:-8]
+    if xxhash.xxh64_intdigest(body) != int.from_bytes(data[-8:], "little"):
         return None
     n, nf, nl = _HEAD.unpack_from(data, len(MAGIC))
     if data[len(MAGIC) + _HEAD.size : fixed] != key:
         return None
     pad = (-2 * n) % 8
     off = fixed
-    if fixed + 2 * n + pad + 24 * n + nf + nl != len(body):
+    tail = (-16 * n) % 8
+    if fixed + 2 * n + pad + 24 * n + 16 * n + tail + nf + nl != len(body):
         return None
     langs = np.frombuffer(data, np.uint8, n, off)
     flags = np.frombuffer(data, np.uint8, n, off + n)
@@ -232,13 +221,33 @@ def _read_parts(file: Path, key: bytes):
     word_hash = np.frombuffer(data, "<u8", n, off + 8 * n).astype(np.uint64, copy=False)
     row_key = np.frombuffer(data, "<u8", n, off + 16 * n).astype(np.uint64, copy=False)
     off += 24 * n
-    fb, lb = data[off : off + nf], data[off + nf : off + nf + nl]
-    try:  # text that is not UTF-8 is damage: the file is ignored, and replaced by the next write
-        fb.decode("utf-8", "surrogatepass")  # (decoded for that only: 11 ms for 200 000 forms)
-        lb.decode("utf-8", "surrogatepass")
-    except UnicodeDecodeError:
-        return None
-    return langs, flags, lemma_hash, word_hash, row_key, fb, lb
+    bounds = np.frombuffer(data, "<u4", 4 * n, off).reshape(4, n)
+    off += 16 * n + tail
+    text = memoryview(data)  # the texts are not copied: a row's bytes are sliced when asked for
+    fb, lb = text[off : off + nf], text[off + nf : off + nf + nl]
+    fs, fe, ls, le = bounds
+    # A reader needs none of the checks below: a file that passed its checksum was written
+    # whole by a writer that made them (unsorted keys or bad bounds would only make forms
+    # not found); the writer makes them before it copies rows into a new file.
+    if checked:
+        if n and not (bool(np.all(row_key[1:] > row_key[:-1])) and bool(np.all(fs <= fe)) and bool(np.all(ls <= le))
+                      and int(fe.max()) <= nf and int(le.max()) <= nl):
+            return None
+        for blob, starts, ends in ((fb, fs, fe), (lb, ls, le)):  # text that is not UTF-8, or rows
+            try:  # cut inside a character
+                str(blob, "utf-8", "surrogatepass")
+            except UnicodeDecodeError:
+                return None
+            b = np.frombuffer(blob, np.uint8)
+            cuts = np.concatenate([starts, ends])
+            if np.any((b[cuts[cuts < len(b)]] & 0xC0) == 0x80):  # a continuation byte
+                return None
+    return langs, flags, lemma_hash, word_hash, row_key, (fs, fe), (ls, le), fb, lb
+
+
+def _empty():
+    e = np.zeros(0, np.int64)
+    return (np.zeros(0, np.uint8),) * 2 + (np.zeros(0, np.uint64),) * 3 + ((e, e), (e, e), b"", b"")
 
 
 def _row_key(form: str, code: int) -> int:
@@ -249,14 +258,17 @@ def _key_of(encoded: bytes, code: int) -> int:
     return xxhash.xxh64_intdigest(encoded, code)
 
 
-def _encode(key: bytes, langs, flags, lemma_hash, word_hash, row_key, fb: bytes, lb: bytes) -> bytes:
+def _encode(key: bytes, langs, flags, lemma_hash, word_hash, row_key, forms, lemmas, fb: bytes, lb: bytes) -> bytes:
+    """The file's bytes before its checksum (rows sorted by ``row_key``; ``forms`` and
+    ``lemmas``: (starts, ends) of each row's text in ``fb`` and ``lb``)."""
     n = len(langs)
     body = b"".join((
         MAGIC, _HEAD.pack(n, len(fb), len(lb)), key,
         np.asarray(langs, np.uint8).tobytes(), np.asarray(flags, np.uint8).tobytes(),
         b"\0" * ((-2 * n) % 8),
         np.asarray(lemma_hash, "<u8").tobytes(), np.asarray(word_hash, "<u8").tobytes(),
-        np.asarray(row_key, "<u8").tobytes(), fb, lb,
+        np.asarray(row_key, "<u8").tobytes(),
+        np.asarray([*forms, *lemmas], "<u4").tobytes(), b"\0" * ((-16 * n) % 8), fb, lb,
     ))
     return body  # the writer appends xxh64(body), 8 bytes little-endian
 
@@ -270,14 +282,10 @@ def _load() -> dict:
             return _state
         key = version_key()
         file = path()
-        found = _read(file, key) if enabled() else None
-        if found is None:
-            e = np.zeros(0, np.int64)
-            found = (np.zeros(0, np.uint8),) * 2 + (np.zeros(0, np.uint64),) * 3 + ((e, e), (e, e), b"", b"")
+        found = (_read(file, key) if enabled() else None) or _empty()
         langs, flags, lemma_hash, word_hash, row_key, form_bounds, lemma_bounds, fb, lb = found
-        order = np.argsort(row_key)
         _state.update(key=key, path=file, flags=flags, lemma_hash=lemma_hash, word_hash=word_hash,
-                      keys=row_key[order], rows=order, forms=(fb, *form_bounds), lemmas=(lb, *lemma_bounds))
+                      keys=row_key, forms=(fb, *form_bounds), lemmas=(lb, *lemma_bounds))
         return _state
 
 
@@ -295,7 +303,16 @@ def off_in_this_process() -> None:
 
 def _text(blob: tuple, row: int) -> str:
     data, starts, ends = blob
-    return data[starts[row]:ends[row]].decode("utf-8", "surrogatepass")
+    return str(data[starts[row]:ends[row]], "utf-8", "surrogatepass")
+
+
+def _lemma_readable(st: dict, row: int) -> bool:
+    """Is the row's lemma text (only a file made to pass its checksum holds one that is not)?"""
+    try:
+        _text(st["lemmas"], row)
+    except UnicodeDecodeError:
+        return False
+    return True
 
 
 def find_rows(forms: list[str], lang: str) -> np.ndarray:
@@ -303,7 +320,7 @@ def find_rows(forms: list[str], lang: str) -> np.ndarray:
     -1 where the file has none: its row key searched among the sorted keys, then its text
     compared (two forms sharing a 64-bit key are told apart)."""
     st = _state or _load()
-    keys, rows = st["keys"], st["rows"]
+    keys = st["keys"]
     out = np.full(len(forms), -1, dtype=np.int64)
     if not len(keys) or not forms or lang not in _LANG_CODE:
         return out
@@ -313,8 +330,8 @@ def find_rows(forms: list[str], lang: str) -> np.ndarray:
     at = np.minimum(np.searchsorted(keys, wanted), len(keys) - 1)
     hit = np.flatnonzero(keys[at] == wanted)
     data, starts, ends = st["forms"]
-    for k, row in zip(hit.tolist(), rows[at[hit]].tolist()):
-        if data[starts[row]:ends[row]] == encoded[k]:  # as _row_key encodes it
+    for k, row in zip(hit.tolist(), at[hit].tolist()):
+        if data[starts[row]:ends[row]] == encoded[k] and _lemma_readable(st, row):  # as _row_key encodes it
             out[k] = row
     return out
 
@@ -339,9 +356,9 @@ def lookup(form: str, lang: str):
         key = np.uint64(_key_of(encoded, _LANG_CODE[lang]))
         at = min(int(keys.searchsorted(key)), len(keys) - 1)
         if keys[at] == key:
-            row = int(st["rows"][at])
+            row = at
             data, starts, ends = st["forms"]
-            if data[starts[row]:ends[row]] != encoded:
+            if data[starts[row]:ends[row]] != encoded or not _lemma_readable(st, row):
                 row = -1
     if row < 0:
         return _new.get((form, lang))  # after a flush the canonizer's own table has them
@@ -410,12 +427,9 @@ def flush() -> int:
                 fcntl.flock(lockfile.fileno(), fcntl.LOCK_EX)
             except ImportError:  # pragma: no cover - Windows
                 pass
-            # Append this process's rows to the file's bytes; look for rows another process
-            # added meanwhile only when the file changed since this process read it.
-            parts = _read_parts(file, key)
-            if parts is None:
-                parts = (np.zeros(0, np.uint8),) * 2 + (np.zeros(0, np.uint64),) * 3 + (b"", b"")
-            langs0, flags0, lh0, wh0, rk0, fb0, lb0 = parts
+            # This process's rows added to the file's (its texts at the end of the blobs, every
+            # row put in its place by key); rows another process added meanwhile are skipped.
+            langs0, flags0, lh0, wh0, rk0, (fs0, fe0), (ls0, le0), fb0, lb0 = _read(file, key, checked=True) or _empty()
             items = list(_new.items())
             codes = [_LANG_CODE[lang] for (_form, lang), _v in items]
             rk = np.fromiter((_row_key(form, c) for ((form, _l), _v), c in zip(items, codes)),
@@ -432,23 +446,33 @@ def flush() -> int:
                 flags.append(stop if adj is None else (_STOP if stop else 0) | (_ADJECTIVE if adj else 0))
                 lh.append(lemma_hash)
                 wh.append(word_hash)
-                forms.append(form)
-                lemmas.append(lemma)
-            sep = b"\n" if len(langs0) and forms else b""
+                forms.append(form.encode("utf-8", "surrogatepass"))
+                lemmas.append(lemma.encode("utf-8", "surrogatepass"))
+
+            def appended(blob: bytes, texts: list[bytes], starts, ends):
+                sizes = np.fromiter(map(len, texts), np.int64, len(texts))
+                new_ends = len(blob) + np.cumsum(sizes)
+                return (b"".join([blob, *texts]), np.concatenate([starts, new_ends - sizes]),
+                        np.concatenate([ends, new_ends]))
+
+            fb, fs, fe = appended(fb0, forms, fs0, fe0)
+            lb, ls, le = appended(lb0, lemmas, ls0, le0)
+            if max(len(fb), len(lb)) >= 2 ** 32:  # the offsets are 32-bit: the file stays as it is
+                return len(langs0)
+            row_key = np.concatenate([rk0, rk[keep]])
+            order = np.argsort(row_key, kind="stable")
             data = _encode(
-                key, np.concatenate([langs0, np.array(langs, np.uint8)]),
-                np.concatenate([flags0, np.array(flags, np.uint8)]),
-                np.concatenate([lh0, np.array(lh, np.uint64)]),
-                np.concatenate([wh0, np.array(wh, np.uint64)]),
-                np.concatenate([rk0, rk[keep]]),
-                fb0 + sep + "\n".join(forms).encode("utf-8", "surrogatepass"),
-                lb0 + sep + "\n".join(lemmas).encode("utf-8", "surrogatepass"))
+                key, np.concatenate([langs0, np.array(langs, np.uint8)])[order],
+                np.concatenate([flags0, np.array(flags, np.uint8)])[order],
+                np.concatenate([lh0, np.array(lh, np.uint64)])[order],
+                np.concatenate([wh0, np.array(wh, np.uint64)])[order],
+                row_key[order], (fs[order], fe[order]), (ls[order], le[order]), fb, lb)
             total = len(langs0) + len(langs)
             with replacing(file) as tmp:
                 with open(tmp, "wb") as out:
                     out.write(data)
                     out.write(xxhash.xxh64_intdigest(data).to_bytes(8, "little"))
-                del data, parts, fb0, lb0, rk0
+                del data, fb, lb, fb0, lb0, rk0
             for old in file.parent.glob("forms-*.bin"):  # other dictionary versions
                 if old != file:
                     try:
