@@ -576,17 +576,23 @@ def align(
     ws = word_starts(a.text) if a_word_starts is None else a_word_starts
     sa, ea, sb, eb = a.starts, a.ends, b.starts, b.ends
 
+    def grown_ends(c: _Chain) -> tuple[Segment, Segment, tuple[int, int, int, int], tuple[int, int, int, int]]:
+        """The chain's first and last segments (in the suspect), and each of them grown over
+        the identical stop words around it: (a0, a1, b0, b1) in characters."""
+        first = min(c.segs, key=lambda s: (s.a0, s.a1))
+        last = max(c.segs, key=lambda s: (s.a1, s.a0))
+        g0 = _grow(a.text, b.text, int(sa[first.a0]), int(ea[first.a1 - 1]), int(sb[first.b0]), int(eb[first.b1 - 1]),
+                   int(ea[first.a0 - 1]) if first.a0 else 0, len(a.text), int(eb[first.b0 - 1]) if first.b0 else 0, len(b.text))
+        g1 = _grow(a.text, b.text, int(sa[last.a0]), int(ea[last.a1 - 1]), int(sb[last.b0]), int(eb[last.b1 - 1]),
+                   0, int(sa[last.a1]) if last.a1 < n else len(a.text), 0, int(sb[last.b1]) if last.b1 < len(b) else len(b.text))
+        return first, last, g0, g1
+
     def matched_words(c: _Chain) -> int:
         ranges = _char_ranges(_token_ranges(c.segs), sa, ea)
         count = words_in(ws, ranges)
         if grow and count < min_words:  # the identical stop words at both ends count too
-            first = min(c.segs, key=lambda s: (s.a0, s.a1))
-            last = max(c.segs, key=lambda s: (s.a1, s.a0))
-            g0 = _grow(a.text, b.text, int(sa[first.a0]), int(ea[first.a1 - 1]), int(sb[first.b0]), int(eb[first.b1 - 1]),
-                       int(ea[first.a0 - 1]) if first.a0 else 0, len(a.text), int(eb[first.b0 - 1]) if first.b0 else 0, len(b.text))[0]
-            g1 = _grow(a.text, b.text, int(sa[last.a0]), int(ea[last.a1 - 1]), int(sb[last.b0]), int(eb[last.b1 - 1]),
-                       0, int(sa[last.a1]) if last.a1 < n else len(a.text), 0, int(sb[last.b1]) if last.b1 < len(b) else len(b.text))[1]
-            count += words_in(ws, [(g0, ranges[0][0]), (ranges[-1][1], g1)])
+            _, _, g0, g1 = grown_ends(c)
+            count += words_in(ws, [(g0[0], ranges[0][0]), (ranges[-1][1], g1[1])])
         return count
 
     def source_holds_enough(c: _Chain) -> bool:
@@ -599,13 +605,8 @@ def align(
             return True
         ranges = _char_ranges(token_ranges, sb, eb)
         if grow:
-            first = min(c.segs, key=lambda s: (s.a0, s.a1))
-            last = max(c.segs, key=lambda s: (s.a1, s.a0))
-            g0 = _grow(a.text, b.text, int(sa[first.a0]), int(ea[first.a1 - 1]), int(sb[first.b0]), int(eb[first.b1 - 1]),
-                       int(ea[first.a0 - 1]) if first.a0 else 0, len(a.text), int(eb[first.b0 - 1]) if first.b0 else 0, len(b.text))[2]
-            g1 = _grow(a.text, b.text, int(sa[last.a0]), int(ea[last.a1 - 1]), int(sb[last.b0]), int(eb[last.b1 - 1]),
-                       0, int(sa[last.a1]) if last.a1 < n else len(a.text), 0, int(sb[last.b1]) if last.b1 < len(b) else len(b.text))[3]
-            ranges = merge_ranges(ranges + [(g0, int(sb[first.b0])), (int(eb[last.b1 - 1]), g1)])
+            first, last, g0, g1 = grown_ends(c)
+            ranges = merge_ranges(ranges + [(g0[2], int(sb[first.b0])), (int(eb[last.b1 - 1]), g1[3])])
         return words_within(b.text, ranges) >= min_words
 
     def whole_sentences(c: _Chain) -> bool:

@@ -27,8 +27,8 @@ from .progress import NEVER_CANCELLED, CancelToken, Progress, no_progress
 from .results import BatchItem, BatchResult, CheckResult
 from .settings import Settings
 
-__all__ = ["KEPT_IDLE_SECONDS", "MIN_PARALLEL", "MIN_PARALLEL_CHARS", "check_files", "check_many", "close_workers", "cores", "kept_workers", "prepare_workers",
-           "report_names", "write_reports"]
+__all__ = ["KEPT_IDLE_SECONDS", "MIN_PARALLEL", "MIN_PARALLEL_CHARS", "check_files", "check_many", "close_workers",
+           "cores", "kept_workers", "prepare_workers", "report_names", "write_reports"]
 
 _worker: dict = {}
 #: Fewer suspects than this are checked in this process unless ``workers`` is given (or
@@ -251,9 +251,9 @@ def check_many(
 
     ``serial`` checks one document in this process (used when workers would not pay off);
     ``workers`` defaults to the number of usable cores (at most the number of documents) from
-    :data:`MIN_PARALLEL` documents and :data:`MIN_PARALLEL_CHARS` characters on, else 1. ``keep_workers``: use the workers kept for
-    this collection (any number of documents) or start them and keep them (see the module's
-    docstring). ``pool``: workers already started (by the caller, who ends them)."""
+    :data:`MIN_PARALLEL` documents and :data:`MIN_PARALLEL_CHARS` characters on, else 1.
+    ``keep_workers``: use the workers kept for this collection (any number of documents) or
+    start them and keep them (see the module's docstring). ``pool``: workers already started (by the caller, who ends them)."""
     n = len(docs)
     if pool is not None:
         return _check_in(pool, docs, settings, progress, cancel)
