@@ -21,8 +21,8 @@ per machine, not once per process.
   form is found by its row key among the sorted keys (its bytes compared too), so a process
   pays for the forms it meets, not for every row of the file (no dict of 200 000 strings: a
   cold check starts 0.1-0.15 s sooner, each process holds ~45 MB less); see
-  docs/BENCHMARKS.md. A row whose lemma is not UTF-8 (a file made to pass the checksum) is
-  not found, and the next write drops the file.
+  docs/BENCHMARKS.md. A row whose lemma is not UTF-8 (in a file made to pass its checksum)
+  is taken for a form not analysed yet, and the next write replaces the file.
 * Writing (:func:`flush`, also at process exit and every :data:`FLUSH_EVERY` new forms):
   under an exclusive ``flock`` on ``forms.lock`` the file is read again, this process's new
   forms are added to it, the union goes to a temporary file that replaces the old one
@@ -227,20 +227,22 @@ def _read(file: Path, key: bytes, checked: bool = False):
     fb, lb = text[off : off + nf], text[off + nf : off + nf + nl]
     fs, fe, ls, le = bounds
     # A reader needs none of the checks below: a file that passed its checksum was written
-    # whole by a writer that made them (unsorted keys or bad bounds would only make forms
-    # not found); the writer makes them before it copies rows into a new file.
+    # whole by a writer that made them; one made to pass it could only make forms not found
+    # (unsorted keys, bad bounds) or a lemma not text, which the reader takes for a form not
+    # analysed yet (row_entries, lookup). The writer checks all of it before it copies rows.
     if checked:
-        if n and not (bool(np.all(row_key[1:] > row_key[:-1])) and bool(np.all(fs <= fe)) and bool(np.all(ls <= le))
-                      and int(fe.max()) <= nf and int(le.max()) <= nl):
+        if n and not bool(np.all(row_key[1:] > row_key[:-1])):
             return None
-        for blob, starts, ends in ((fb, fs, fe), (lb, ls, le)):  # text that is not UTF-8, or rows
-            try:  # cut inside a character
+        for blob, starts, ends in ((fb, fs, fe), (lb, ls, le)):
+            if n and not (bool(np.all(starts <= ends)) and int(ends.max()) <= len(blob)):
+                return None
+            try:
                 str(blob, "utf-8", "surrogatepass")
             except UnicodeDecodeError:
                 return None
             b = np.frombuffer(blob, np.uint8)
             cuts = np.concatenate([starts, ends])
-            if np.any((b[cuts[cuts < len(b)]] & 0xC0) == 0x80):  # a continuation byte
+            if np.any((b[cuts[cuts < len(b)]] & 0xC0) == 0x80):  # a row starting or ending inside a letter
                 return None
     return langs, flags, lemma_hash, word_hash, row_key, (fs, fe), (ls, le), fb, lb
 
@@ -306,14 +308,6 @@ def _text(blob: tuple, row: int) -> str:
     return str(data[starts[row]:ends[row]], "utf-8", "surrogatepass")
 
 
-def _lemma_readable(st: dict, row: int) -> bool:
-    """Is the row's lemma text (only a file made to pass its checksum holds one that is not)?"""
-    try:
-        _text(st["lemmas"], row)
-    except UnicodeDecodeError:
-        return False
-    return True
-
 
 def find_rows(forms: list[str], lang: str) -> np.ndarray:
     """Row of each of ``forms`` in the file's table for ``lang`` (an entry of :data:`_LANGS`),
@@ -330,16 +324,24 @@ def find_rows(forms: list[str], lang: str) -> np.ndarray:
     at = np.minimum(np.searchsorted(keys, wanted), len(keys) - 1)
     hit = np.flatnonzero(keys[at] == wanted)
     data, starts, ends = st["forms"]
-    for k, row in zip(hit.tolist(), at[hit].tolist()):
-        if data[starts[row]:ends[row]] == encoded[k] and _lemma_readable(st, row):  # as _row_key encodes it
+    rows = at[hit]
+    for k, row, a, b in zip(hit.tolist(), rows.tolist(), starts[rows].tolist(), ends[rows].tolist()):
+        if data[a:b] == encoded[k]:  # as _row_key encodes it
             out[k] = row
     return out
 
 
-def row_entries(rows: list[int]) -> tuple[list[str], np.ndarray, np.ndarray, np.ndarray]:
-    """(lemmas, lemma hashes, word hashes, flags) of the file's ``rows``."""
+def row_entries(rows: list[int]) -> tuple[list[str | None], np.ndarray, np.ndarray, np.ndarray]:
+    """(lemmas, lemma hashes, word hashes, flags) of the file's ``rows``; a lemma is None where
+    the row's is not text (a file made to pass its checksum): that form is to be analysed."""
     st = _state or _load()
-    lemmas = [_text(st["lemmas"], r) for r in rows]
+    data, starts, ends = st["lemmas"]
+    lemmas: list[str | None] = []
+    for a, b in zip(starts[rows].tolist(), ends[rows].tolist()):
+        try:
+            lemmas.append(str(data[a:b], "utf-8", "surrogatepass"))
+        except UnicodeDecodeError:  # only in a file made to pass its checksum: not analysed yet
+            lemmas.append(None)
     return lemmas, st["lemma_hash"][rows], st["word_hash"][rows], st["flags"][rows]
 
 
@@ -358,13 +360,16 @@ def lookup(form: str, lang: str):
         if keys[at] == key:
             row = at
             data, starts, ends = st["forms"]
-            if data[starts[row]:ends[row]] != encoded or not _lemma_readable(st, row):
+            if data[starts[row]:ends[row]] != encoded:
                 row = -1
     if row < 0:
         return _new.get((form, lang))  # after a flush the canonizer's own table has them
+    try:
+        lemma = _text(st["lemmas"], row)
+    except UnicodeDecodeError:  # only in a file made to pass its checksum: not analysed yet
+        return _new.get((form, lang))
     f = int(st["flags"][row])
-    return (_text(st["lemmas"], row), int(st["lemma_hash"][row]), int(st["word_hash"][row]),
-            bool(f & _STOP), bool(f & _ADJECTIVE))
+    return (lemma, int(st["lemma_hash"][row]), int(st["word_hash"][row]), bool(f & _STOP), bool(f & _ADJECTIVE))
 
 
 def record(form: str, lang: str, lemma: str, lemma_hash: int, word_hash: int,

@@ -343,6 +343,13 @@ class _Table:
         if not len(found):
             return raws
         lemmas, lemma_hash, word_hash, flags = formcache.row_entries(rows[found].tolist())
+        if None in lemmas:  # a row the file cannot give (damage made to pass its checksum): analysed
+            good = np.array([x is not None for x in lemmas])
+            rows[found[~good]] = -1
+            found, lemma_hash, word_hash, flags = found[good], lemma_hash[good], word_hash[good], flags[good]
+            lemmas = [x for x in lemmas if x is not None]
+            if not len(found):
+                return raws
         self._append([raws[x] for x in found.tolist()], lemmas, lemma_hash, word_hash, flags & 0x0F, flags >> 4,
                      everywhere[found].tolist(), mode)
         return [raws[x] for x in np.flatnonzero(rows < 0).tolist()]

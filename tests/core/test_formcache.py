@@ -130,6 +130,37 @@ def test_damaged_file_is_ignored_and_rebuilt(cache, monkeypatch, damage):
     assert len(calls) == 1, "the rebuilt file answers again"
 
 
+def test_a_canonization_analyses_again_a_form_whose_kept_lemma_is_not_text(cache, monkeypatch):
+    """Every kept row of the lemma "книга" made to start inside a letter (the checksum made to
+    match): a new process canonizing "книги" analyses it again rather than fail; the other
+    forms still come from the file."""
+    import struct
+
+    import xxhash
+
+    _fresh_table(monkeypatch)
+    expected = text.canonize("Девочка читала книги.")
+    formcache.flush()
+    f = formcache.path()
+    data = bytearray(f.read_bytes())
+    found = formcache._read(f, formcache.version_key())
+    n = len(found[0])
+    lemma_start = len(formcache.MAGIC) + 24 + 32 + 2 * n + (-2 * n) % 8 + 24 * n + 8 * n
+    damaged = [row for row, (a, b) in enumerate(zip(*(x.tolist() for x in found[6])))
+               if found[8][a:b] == "книга".encode()]
+    assert damaged
+    for row in damaged:
+        struct.pack_into("<I", data, lemma_start + 4 * row, struct.unpack_from("<I", data, lemma_start + 4 * row)[0] + 1)
+    body = bytes(data[:-8])
+    f.write_bytes(body + xxhash.xxh64_intdigest(body).to_bytes(8, "little"))
+    formcache.reset()
+    _fresh_table(monkeypatch)
+    calls = _slow_path_calls(monkeypatch)
+    again = text.canonize("Девочка читала книги.")
+    assert again.lemmas == expected.lemmas and np.array_equal(again.hashes, expected.hashes)
+    assert [form for form, _ in calls] == ["книги"]
+
+
 def test_turned_off(cache, monkeypatch):
     monkeypatch.setenv("SVERKA_FORM_CACHE", "0")
     morph.analyze("книги", "ru")
