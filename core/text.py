@@ -293,6 +293,9 @@ class _Table:
         self.lock = threading.Lock()
         self.ids: dict[str, dict[str, int]] = {"ru": {}, "uk": {}}
         self.lemmas: list[str] = []
+        # tampering per occurrence of the entries flagged _TAMPERED (few): [Latin in Cyrillic,
+        # Cyrillic in Latin, invisible, joins, other scripts in Cyrillic, other scripts in Latin]
+        self.tampering: dict[int, tuple[int, ...]] = {}
         self.size = 0
         self.loaded = False
         self._grow(1 << 15)
@@ -318,9 +321,6 @@ class _Table:
         self.word_hashes = grown(g("word_hashes"), np.uint64)
         self.flags = grown(g("flags"), np.uint8)
         self.scripts = grown(g("scripts"), np.uint8)
-        # tampering per occurrence: [Latin in Cyrillic, Cyrillic in Latin, invisible, joins,
-        # other scripts in Cyrillic, other scripts in Latin]
-        self.tampering = grown(g("tampering"), (np.int64, 6))
 
     def add_missing(self, words: list[str], mode: str) -> None:
         """Take the raw forms of ``words`` not in the table yet from the machine-wide table,
@@ -495,7 +495,8 @@ def canonize(text: str, *, drop_stop_words: bool = True, drop_adjectives: bool =
 
     tampering = (0, 0, 0, 0, 0, 0)
     if (flags & _TAMPERED).any():
-        tampering = tuple(int(x) for x in table.tampering[ids[(flags & _TAMPERED) != 0]].sum(axis=0))
+        counts = table.tampering
+        tampering = tuple(map(sum, zip(*(counts[i] for i in ids[(flags & _TAMPERED) != 0].tolist()))))
     language = _language(np.bincount(table.scripts[ids], minlength=3), mode)
     lemmas = table.lemmas
     return Tokens(
