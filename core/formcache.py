@@ -308,7 +308,6 @@ def _text(blob: tuple, row: int) -> str:
     return str(data[starts[row]:ends[row]], "utf-8", "surrogatepass")
 
 
-
 def find_rows(forms: list[str], lang: str) -> np.ndarray:
     """Row of each of ``forms`` in the file's table for ``lang`` (an entry of :data:`_LANGS`),
     -1 where the file has none: its row key searched among the sorted keys, then its text
