@@ -556,7 +556,7 @@ def _cmd_check(args: argparse.Namespace) -> int:
     pdf = _pdf_targets(args.pdf, args.suspects)
     rc = EXIT_OK
     with _open_collection(args.db, settings) as coll:
-        if len(args.suspects) > 1:  # several suspects: checked on every core, same order
+        if len(args.suspects) > 1:  # several suspects: on every core when there is enough text, same order
             docs, targets = [], []
             for path, html_path, pdf_path in zip(args.suspects, html, pdf):
                 doc = _load(path)
