@@ -29,6 +29,10 @@ per machine, not once per process.
   (``os.replace``): concurrent processes (the indexing workers) never corrupt it and readers
   never see half a file. Without ``fcntl`` (Windows) the replace is still atomic; a form
   analysed by two processes at once may then be lost and is analysed again later.
+* Indexing workers read the file and record nothing (:func:`read_only_in_this_process`); each
+  keeps at most ``text.TRIMMED_TABLE_FORMS`` raw forms of its own between documents
+  (:func:`sverka.core.text.trim_table`): with a file filled by earlier checks, indexing
+  ruslit 7.5-11 -> 4.6-6.6 s and its peak 330-337 -> 303-324 MB (docs/BENCHMARKS.md).
 * ``SVERKA_FORM_CACHE=0`` turns the table off (every process analyses its own forms).
 """
 
@@ -49,8 +53,8 @@ from pathlib import Path
 import numpy as np
 import xxhash
 
-__all__ = ["RULES_VERSION", "cache_dir", "find_rows", "flush", "lookup", "path", "record", "off_in_this_process",
-           "reset", "row_entries"]
+__all__ = ["RULES_VERSION", "cache_dir", "find_rows", "flush", "lookup", "path", "read_only", "read_only_in_this_process",
+           "record", "reset", "row_entries"]
 
 #: Bump when what :func:`sverka.core.morph.analyze` computes from the dictionaries changes.
 RULES_VERSION = 1
@@ -70,12 +74,10 @@ _state: dict = {}  # "key", "path", "keys" (sorted row keys), "rows", "forms", "
 _new: dict[tuple[str, str], tuple[str, int, int, bool, bool]] = {}
 _unflushed = 0
 _atexit = False
-_off_here = False  # set once in indexing workers: asked for every new word form, so no env lookup
+_recording = True  # False in indexing workers: they read the table and record nothing
 
 
 def enabled() -> bool:
-    if _off_here:
-        return False
     return os.environ.get("SVERKA_FORM_CACHE", "1").strip() not in ("0", "off", "no", "false")
 
 
@@ -291,16 +293,16 @@ def _load() -> dict:
         return _state
 
 
-def off_in_this_process() -> None:
-    """No form cache in this process: an indexing worker. Measured on ruslit, workers that
-    started from the file each held a copy of every row (+50 MB each) and their flushes
-    rewrote a growing file (+6 s of CPU), more than the analyses they saved."""
-    global _off_here
-    _off_here = True
-    os.environ["SVERKA_FORM_CACHE"] = "0"
+def read_only_in_this_process() -> None:
+    """Forms are looked up in the file but nothing is recorded: an indexing worker, asked for
+    every form of a whole collection (workers recording their new forms rewrote a growing file
+    at every flush: +6 s of CPU on ruslit). See :func:`sverka.core.text.trim_table`."""
+    global _recording
+    _recording = False
 
 
-# --------------------------------------------------------------------------- lookups
+def read_only() -> bool:
+    return not _recording
 
 
 def _text(blob: tuple, row: int) -> str:
@@ -377,7 +379,7 @@ def record(form: str, lang: str, lemma: str, lemma_hash: int, word_hash: int,
 
     Called once per new word form, so it does not read the environment: :func:`flush` drops
     what was recorded when the table is off (``SVERKA_FORM_CACHE=0``)."""
-    if _off_here or lang not in _LANG_CODE or "\n" in form or "\n" in lemma:
+    if not _recording or lang not in _LANG_CODE or "\n" in form or "\n" in lemma:
         return
     with _lock:
         _new[(form, lang)] = (lemma, lemma_hash, word_hash, is_stop, is_adjective)
@@ -386,7 +388,7 @@ def record(form: str, lang: str, lemma: str, lemma_hash: int, word_hash: int,
 
 def record_raw(raw: str, mode: str, lemma: str, lemma_hash: int, word_hash: int, flags: int) -> None:
     """Remember one entry of the canonizer's table (``mode``: "ru", "uk" or "*")."""
-    if _off_here or "\n" in raw or "\n" in lemma:
+    if not _recording or "\n" in raw or "\n" in lemma:
         return
     with _lock:
         _new[(raw, "raw-" + mode)] = (lemma, lemma_hash, word_hash, flags, None)

@@ -116,6 +116,9 @@ def _prepare_file_in_worker(path: str, size: int, mtime: float, settings: Settin
         return _prepare_file(path, size, mtime, settings)
     finally:
         done.set()
+        from .text import trim_table
+
+        trim_table()
         trim_memory()
 
 

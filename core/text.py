@@ -452,6 +452,21 @@ def _normalise(raw: str, mode: str) -> tuple[str, int, tuple[int, ...], str, boo
 
 _table = _Table()
 
+#: Raw forms a read-only process (an indexing worker) keeps in its table between documents.
+TRIMMED_TABLE_FORMS = 1 << 16
+
+
+def trim_table(max_forms: int = TRIMMED_TABLE_FORMS) -> None:
+    """In a process that reads the machine-wide table and records nothing
+    (:func:`sverka.core.formcache.read_only_in_this_process`: an indexing worker), start a new
+    table of raw forms once this one holds more than ``max_forms``: the file answers what it
+    forgets (a few microseconds a form), and two workers canonizing a whole collection do not
+    each keep every form they met beside the file's bytes. Canonizations under way keep the
+    table they started with."""
+    global _table
+    if formcache.read_only() and _table.size > max_forms:
+        _table = _Table()
+
 _UK_MARKS = "іїєґІЇЄҐ"
 #: A Latin i beside a Cyrillic letter; the pattern starts with its character class so that re
 #: scans for the i quickly (the lookbehind first made it test every character: 22 ms a MB).
@@ -474,9 +489,9 @@ def canonize(text: str, *, drop_stop_words: bool = True, drop_adjectives: bool =
     table = _table
     if not table.loaded:
         table.load()
-    all_starts, all_ends, ids = _words(text, _split_words, mode)
+    all_starts, all_ends, ids = _words(text, _split_words, mode, table)
     if (table.flags[ids] & _NUMERIC).any():  # "x²", "Ⅻвек": split without the numbers
-        all_starts, all_ends, ids = _words(text, _split_words_exactly, mode)
+        all_starts, all_ends, ids = _words(text, _split_words_exactly, mode, table)
     n = len(ids)
 
     flags = table.flags[ids]
@@ -554,16 +569,16 @@ def words_in(starts: np.ndarray, intervals) -> int:
     return total
 
 
-def _words(text: str, split, mode: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """(starts, ends, table ids) of every word of ``text``."""
+def _words(text: str, split, mode: str, table: _Table) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(starts, ends, ids in ``table``) of every word of ``text``."""
     parts = split(text)  # [separator, word, separator, ..., word, separator]
     words = parts[1::2]
     ends_of_parts = np.cumsum(np.fromiter(map(len, parts), np.int64, len(parts)))
-    ids_of = _table.ids[mode]
+    ids_of = table.ids[mode]
     try:
         ids = np.fromiter(map(ids_of.__getitem__, words), np.intp, len(words))
     except KeyError:
-        _table.add_missing(words, mode)
+        table.add_missing(words, mode)
         ids = np.fromiter(map(ids_of.__getitem__, words), np.intp, len(words))
     return ends_of_parts[0:-1:2], ends_of_parts[1::2], ids
 

@@ -185,8 +185,8 @@ def pool_initializer(parent: int | None = None, form_cache: bool = False) -> Non
     worker ~70 MB for languages a collection may not contain."""
     from . import extract, formcache, text  # noqa: F401
 
-    if not form_cache:  # indexing workers: see formcache.off_in_this_process
-        formcache.off_in_this_process()
+    if not form_cache:  # indexing workers: see formcache.read_only_in_this_process
+        formcache.read_only_in_this_process()
     limit_this_process(parent=parent)
 
 

@@ -161,6 +161,51 @@ def test_a_canonization_analyses_again_a_form_whose_kept_lemma_is_not_text(cache
     assert [form for form, _ in calls] == ["книги"]
 
 
+def test_a_read_only_process_takes_forms_from_the_file_and_records_none(cache, monkeypatch):
+    """An indexing worker: the forms an earlier process kept are not analysed again, and the
+    forms it analyses are not written (workers rewriting the growing file cost more than
+    they saved)."""
+    _fresh_table(monkeypatch)
+    kept = text.canonize("Девочка читала книги.")
+    formcache.flush()
+    before = formcache.path().read_bytes()
+    formcache.reset()
+    _fresh_table(monkeypatch)
+    monkeypatch.setattr(formcache, "_recording", True)  # put back after the test
+    formcache.read_only_in_this_process()
+    calls = _slow_path_calls(monkeypatch)
+    again = text.canonize("Девочка читала книги о далёких странах.")
+    assert again.lemmas[: len(kept.lemmas)] == kept.lemmas
+    assert sorted(form for form, _ in calls) == ["далеких", "о", "странах"], "kept forms came from the file"
+    assert formcache.flush() == 0 and formcache.path().read_bytes() == before, "nothing recorded"
+
+
+def test_a_read_only_process_trims_its_table_and_canonizes_the_same(cache, monkeypatch):
+    """An indexing worker starts a new table of raw forms between documents once it holds more
+    than the limit (the file answers what it forgets): the same tokens after it; a process
+    that records keeps its table whatever its size."""
+    _fresh_table(monkeypatch)
+    expected = text.canonize(RUSSIAN)
+    formcache.flush()
+    formcache.reset()
+    _fresh_table(monkeypatch)
+    first = text._table
+    text.canonize(RUSSIAN)
+    text.trim_table(max_forms=5)
+    assert text._table is first, "a recording process keeps its table"
+    monkeypatch.setattr(formcache, "_recording", True)
+    formcache.read_only_in_this_process()
+    text.trim_table(max_forms=10_000)
+    assert text._table is first, "under the limit: kept"
+    text.trim_table(max_forms=5)
+    assert text._table is not first and text._table.size == 0
+    calls = _slow_path_calls(monkeypatch)
+    again = text.canonize(RUSSIAN)
+    assert calls == [], "the file answers what the table forgot"
+    assert again.lemmas == expected.lemmas and np.array_equal(again.hashes, expected.hashes)
+    assert np.array_equal(again.word_hashes, expected.word_hashes)
+
+
 def test_turned_off(cache, monkeypatch):
     monkeypatch.setenv("SVERKA_FORM_CACHE", "0")
     morph.analyze("книги", "ru")
