@@ -467,6 +467,7 @@ def trim_table(max_forms: int = TRIMMED_TABLE_FORMS) -> None:
     if formcache.read_only() and _table.size > max_forms:
         _table = _Table()
 
+
 _UK_MARKS = "іїєґІЇЄҐ"
 #: A Latin i beside a Cyrillic letter; the pattern starts with its character class so that re
 #: scans for the i quickly (the lookbehind first made it test every character: 22 ms a MB).
