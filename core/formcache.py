@@ -29,10 +29,11 @@ per machine, not once per process.
   (``os.replace``): concurrent processes (the indexing workers) never corrupt it and readers
   never see half a file. Without ``fcntl`` (Windows) the replace is still atomic; a form
   analysed by two processes at once may then be lost and is analysed again later.
-* Indexing workers read the file and record nothing (:func:`read_only_in_this_process`); each
-  keeps at most ``text.TRIMMED_TABLE_FORMS`` raw forms of its own between documents
-  (:func:`sverka.core.text.trim_table`): with a file filled by earlier checks, indexing
-  ruslit 7.5-11 -> 4.6-6.6 s and its peak 330-337 -> 303-324 MB (docs/BENCHMARKS.md).
+* Indexing workers read the file (up to :data:`READ_ONLY_MAX_BYTES`) and record nothing
+  (:func:`read_only_in_this_process`); each keeps at most ``text.TRIMMED_TABLE_FORMS`` raw
+  forms of its own between documents (:func:`sverka.core.text.trim_table`): with a file
+  filled by earlier checks, indexing ruslit 7.5-11 -> 4.6-6.6 s and its peak 330-337 ->
+  303-324 MB (docs/BENCHMARKS.md).
 * ``SVERKA_FORM_CACHE=0`` turns the table off (every process analyses its own forms).
 """
 
@@ -53,8 +54,8 @@ from pathlib import Path
 import numpy as np
 import xxhash
 
-__all__ = ["RULES_VERSION", "cache_dir", "find_rows", "flush", "lookup", "path", "read_only", "read_only_in_this_process",
-           "record", "reset", "row_entries"]
+__all__ = ["READ_ONLY_MAX_BYTES", "RULES_VERSION", "cache_dir", "find_rows", "flush", "lookup", "path", "read_only",
+           "read_only_in_this_process", "record", "reset", "row_entries"]
 
 #: Bump when what :func:`sverka.core.morph.analyze` computes from the dictionaries changes.
 RULES_VERSION = 1
@@ -286,7 +287,7 @@ def _load() -> dict:
             return _state
         key = version_key()
         file = path()
-        found = (_read(file, key) if enabled() else None) or _empty()
+        found = (_read(file, key) if enabled() and (_recording or _small_enough(file)) else None) or _empty()
         langs, flags, lemma_hash, word_hash, row_key, form_bounds, lemma_bounds, fb, lb = found
         _state.update(key=key, path=file, flags=flags, lemma_hash=lemma_hash, word_hash=word_hash,
                       keys=row_key, forms=(fb, *form_bounds), lemmas=(lb, *lemma_bounds))
@@ -303,6 +304,19 @@ def read_only_in_this_process() -> None:
 
 def read_only() -> bool:
     return not _recording
+
+
+#: A read-only process (an indexing worker) reads the file only up to this size: each worker
+#: holds the file's bytes (ruslit's 281 000 forms: 22 MB), and the table grows with every form
+#: a computer ever meets; beyond it the workers analyse their own forms, as before they read it.
+READ_ONLY_MAX_BYTES = 64 * 1024 * 1024
+
+
+def _small_enough(file: Path) -> bool:
+    try:
+        return file.stat().st_size <= READ_ONLY_MAX_BYTES
+    except OSError:
+        return False
 
 
 def _text(blob: tuple, row: int) -> str:

@@ -178,6 +178,13 @@ def test_a_read_only_process_takes_forms_from_the_file_and_records_none(cache, m
     assert again.lemmas[: len(kept.lemmas)] == kept.lemmas
     assert sorted(form for form, _ in calls) == ["далеких", "о", "странах"], "kept forms came from the file"
     assert formcache.flush() == 0 and formcache.path().read_bytes() == before, "nothing recorded"
+    # a file larger than a read-only process may hold is not read: its forms are analysed
+    monkeypatch.setattr(formcache, "READ_ONLY_MAX_BYTES", len(before) - 1)
+    formcache.reset()
+    _fresh_table(monkeypatch)
+    calls.clear()
+    assert text.canonize("Девочка читала книги.").lemmas == kept.lemmas
+    assert sorted(form for form, _ in calls) == ["девочка", "книги", "читала"]
 
 
 def test_a_read_only_process_trims_its_table_and_canonizes_the_same(cache, monkeypatch):
