@@ -41,3 +41,23 @@ def test_lexsort_is_numpys(n, tops, seed):
     assert lexsort(keys).tolist() == np.lexsort(keys).tolist()
     h = rng.integers(0, 2**63, n, dtype=np.uint64) | np.uint64(2**63)  # hashes above 2**63 too
     assert lexsort([keys[-1], h]).tolist() == np.lexsort([keys[-1], h]).tolist()
+
+
+def test_each_way_of_packing_gives_the_stable_order():
+    from sverka.core.sorting import _packed_argsort
+
+    rng = np.random.default_rng(11)
+    n = 3 * SMALL
+    wide = rng.integers(0, 2**64 - 1, n // 4, dtype=np.uint64)[rng.integers(0, n // 4, n)]  # hashes, with ties
+    near = np.uint64(2**63) + rng.integers(0, 2**63, 40, dtype=np.uint64)  # to mix in below
+    mixed = wide.copy()
+    mixed[::7] = near[0] ^ np.uint64(1)  # two values that differ only in their lowest bit
+    mixed[3::7] = near[0]
+    mixed[5::11] = near[1:][rng.integers(0, 39, len(mixed[5::11]))]
+    dense = rng.integers(-(2**40), 2**40, n)  # positions, signed keys: they fit whole
+    for x, packed in ((wide, True), (dense, True), (dense.astype(np.int32) // 2**10, True), (mixed, False)):
+        got = _packed_argsort(x)
+        assert (got is not None) == packed
+        assert np.array_equal(stable_argsort(x), np.argsort(x, kind="stable"))
+        if got is not None:
+            assert np.array_equal(got, np.argsort(x, kind="stable"))
