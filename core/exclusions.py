@@ -231,12 +231,37 @@ _BIB_HEADINGS = (
 _RESUME_HEADINGS = ("приложение", "приложения", "appendix", "appendices", "додаток", "додатки")
 _NUMBERING = re.compile(r"^(?:(?:\d+|[ivxlc]+)[.)]?\s+|(?:глава|раздел|chapter|section)\s+\d+[.:]?\s*)", re.I)
 _LINE = re.compile(r"[^\n]*")
+_BIB_WORDS = ("литератур", "источник", "библиограф", "використан", "літератур", "джерела",
+              "references", "reference list", "bibliography", "works cited", "literature", "sources")
 #: A short line containing one of the heading words: the only lines worth a closer look.
-_BIB_CANDIDATE = re.compile(
-    r"^[^\n]{0,60}?(?:литератур|источник|библиограф|використан|літератур|джерела|"
-    r"references|reference list|bibliography|works cited|literature|sources)[^\n]{0,60}$",
-    re.IGNORECASE | re.MULTILINE,
-)
+_BIB_CANDIDATE = re.compile(rf"^[^\n]{{0,60}}?(?:{'|'.join(_BIB_WORDS)})[^\n]{{0,60}}$", re.IGNORECASE | re.MULTILINE)
+#: No longer line holds a match of it.
+_BIB_CANDIDATE_CHARS = 60 + max(map(len, _BIB_WORDS)) + 60
+#: The characters ``re.IGNORECASE`` takes for a letter of :data:`_BIB_WORDS` that ``str.lower``
+#: does not turn into it (İ ı for i, ſ for s, old forms of в д о с т); every other one that
+#: re takes for such a letter lowers to it (tested over all of Unicode).
+_FOLDED_OTHERWISE = "\u0130\u0131\u017f\u1c80\u1c81\u1c82\u1c83\u1c84\u1c85"
+
+
+def _may_hold_bib_word(s: str) -> bool:
+    """False only when ``s`` surely holds none of :data:`_BIB_WORDS` in any case."""
+    if any(c in s for c in _FOLDED_OTHERWISE):
+        return True
+    low = s.lower()
+    return any(w in low for w in _BIB_WORDS)
+
+
+def _bib_candidates(text: str):
+    """(start, line) of each match of :data:`_BIB_CANDIDATE` in ``text``, as its ``finditer``
+    gives them, read off the short lines holding a heading word only: the pattern has no
+    fixed start, so ``finditer`` tried it at every character (4 ms a 50 KB text)."""
+    if not _may_hold_bib_word(text):
+        return
+    at = 0
+    for line in text.split("\n"):
+        if len(line) <= _BIB_CANDIDATE_CHARS and _may_hold_bib_word(line) and _BIB_CANDIDATE.match(line):
+            yield at, line
+        at += len(line) + 1
 
 
 def _heading_key(line: str) -> str:
@@ -250,13 +275,12 @@ def find_bibliography(text: str) -> Interval | None:
     """The bibliography section: from its heading (a short line on its own, the LAST such
     heading of the text) up to a resuming heading ("Приложение", "Appendix" ...) or the end."""
     start = None
-    for m in _BIB_CANDIDATE.finditer(text):  # lines holding a heading word; checked exactly below
-        line = m.group()
+    for at, line in _bib_candidates(text):  # lines holding a heading word; checked exactly below
         if not line.strip() or len(line.strip()) > 60:
             continue
         key = _heading_key(line)
         if key in _BIB_HEADINGS:
-            start = m.start() + (len(line) - len(line.lstrip()))
+            start = at + (len(line) - len(line.lstrip()))
     if start is None:
         return None
     end = len(text)

@@ -4,6 +4,8 @@ excluded sources, templates; scores recomputed without searching again."""
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from sverka.core.exclusions import apply_exclusions, find_bibliography, find_quotes, merge, subtract, total
 from sverka.core.results import CheckResult, Passage, SourceMatch, SuspectInfo
@@ -127,3 +129,34 @@ def test_minimum_passage_length_counts_matched_words_not_bridged_ones():
     r = apply_exclusions(r, Settings(min_passage_words=6))
     assert [p.excluded for p in r.sources[0].passages] == [None, None]
     assert Passage(0, 1, 0, 1, 5, "exact").matched_words == 5  # without a count, every word matched
+
+
+def test_every_letter_re_folds_otherwise_than_lower_is_listed():
+    """The bibliography's fast path trusts ``str.lower`` except for the characters listed:
+    over all of Unicode, any other that re.IGNORECASE takes for a letter of a heading word
+    lowers to that letter."""
+    import re
+
+    from sverka.core import exclusions as ex
+
+    letters = sorted(set("".join(ex._BIB_WORDS)))
+    any_letter = re.compile("[" + "".join(map(re.escape, letters)) + "]", re.IGNORECASE)
+    for x in range(0x110000):
+        ch = chr(x)
+        if any_letter.fullmatch(ch) and ch not in ex._FOLDED_OTHERWISE:
+            assert all(ch.lower() == c for c in letters if re.fullmatch(re.escape(c), ch, re.IGNORECASE)), hex(x)
+
+
+_HEADING_PIECES = ("Литература", "СПИСОК ИСТОЧНИКОВ", "references", "Works Cited", "джерела", "ſources",
+                   "Лиᲃература", "lıterature", "İnternet sources", "истоᲀник", "Bibliography:", "1. Литература",
+                   "текст", "слово", "é", "«", "—", " ", "  ", "\n", "\n\n", "\t", "x" * 70, "ж" * 130)
+
+
+@given(st.lists(st.sampled_from(_HEADING_PIECES), max_size=40))
+@settings(max_examples=300, deadline=None)
+def test_bibliography_candidates_are_those_of_the_pattern(pieces):
+    from sverka.core import exclusions as ex
+
+    text = "".join(pieces)
+    expected = [(m.start(), m.group()) for m in ex._BIB_CANDIDATE.finditer(text)]
+    assert list(ex._bib_candidates(text)) == expected
