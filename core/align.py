@@ -675,6 +675,17 @@ def _norm(word: str) -> str:
     return word.lower().replace("ё", "е")
 
 
+#: Joins words to be normalised in one go: no word holds it, nor does lowering make it (nor is
+#: it cased or case-ignorable, so a final sigma lowers as at the end of its own word).
+_UNIT = "\x1f"
+
+
+def _norms(words: list[str]) -> list[str]:
+    """``[_norm(w) for w in words]``, with one ``lower`` for all (a passage of a novel has
+    thousands of words)."""
+    return _norm(_UNIT.join(words)).split(_UNIT) if words else []
+
+
 def _kind(segs: list[Segment], pieces: list[tuple[int, int, int, int]], a: Tokens, b: Tokens) -> str:
     """What kind of borrowing a passage is, from its alignment (``results.KINDS``): verbatim;
     inflected (the same words in other forms); edited (words inserted, deleted or replaced,
@@ -687,7 +698,7 @@ def _kind(segs: list[Segment], pieces: list[tuple[int, int, int, int]], a: Token
         found.add("reordered")  # a later part of the suspect comes from earlier in the source
 
     def forms(tok: Tokens, i0: int, i1: int, text: str) -> list[str]:
-        return [_norm(text[x:y]) for x, y in zip(tok.starts[i0:i1].tolist(), tok.ends[i0:i1].tolist())]
+        return _norms(list(map(text.__getitem__, map(slice, tok.starts[i0:i1].tolist(), tok.ends[i0:i1].tolist()))))
 
     def same_text(s: Segment) -> bool:  # the two spans read the same: so do their tokens
         return (s.a1 - s.a0 == s.b1 - s.b0 and s.a1 > s.a0
@@ -716,8 +727,8 @@ def _kind(segs: list[Segment], pieces: list[tuple[int, int, int, int]], a: Token
         for q in pieces:
             if _norm(ta[q[0]:q[1]]) == _norm(tb[q[2]:q[3]]):
                 continue  # the same words, as written
-            wa = [_norm(m.group()) for m in _WORD.finditer(ta, q[0], q[1])]
-            wb = [_norm(m.group()) for m in _WORD.finditer(tb, q[2], q[3])]
+            wa = _norms(_WORD.findall(ta, q[0], q[1]))
+            wb = _norms(_WORD.findall(tb, q[2], q[3]))
             if len(wa) != len(wb):
                 found.add("edited")
                 break

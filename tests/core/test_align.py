@@ -10,6 +10,8 @@ import re
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from sverka.core.align import join_equal, pair_shingles, runs, align
 from sverka.core.hashing import hash_text
@@ -269,3 +271,12 @@ def test_words_outside_reads_only_the_gaps_as_a_full_scan_would():
         assert _words_outside(text, start, end, spans) == full_scan(text, start, end, spans)
 
     check()
+
+
+@given(st.lists(st.text(alphabet=st.characters(blacklist_characters="\x1f"), max_size=6), max_size=8))
+@settings(max_examples=200, deadline=None)
+def test_words_normalised_together_as_one_by_one(words):
+    from sverka.core.align import _norm, _norms
+
+    words = [w for w in words if w] + ["ΑΣ", "ΌΣΟΣ", "İ", "Ёж"]  # a final sigma, a lowering that lengthens
+    assert _norms(words) == [_norm(w) for w in words]
