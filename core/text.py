@@ -164,7 +164,17 @@ def _word_splitter(letter: str):
 #: Fast: a letter is what ``\w`` matches minus digits and "_"; that includes other numbers
 #: (², ½, Ⅻ), so a text where such a "word" turns up is split again by the exact splitter.
 _split_words = _word_splitter(r"[^\W\d_]")
-_split_words_exactly = _word_splitter(rf"(?:(?!{_NUMBER})[^\W\d_])")
+
+
+def _split_words_exactly(text: str) -> list[str]:
+    """``_split_words`` without the other numbers among letters (compiled when a text first
+    needs it: its class of every number of Unicode takes ~8 ms to compile, at every start)."""
+    return _exact_splitter()(text)
+
+
+@functools.cache
+def _exact_splitter():
+    return _word_splitter(rf"(?:(?!{_NUMBER})[^\W\d_])")
 _number = re.compile(_NUMBER)
 _line_end_hyphen = re.compile(_LINE_END_HYPHEN)
 _format_char = re.compile(_FORMAT)
