@@ -783,10 +783,20 @@ def build_parser() -> argparse.ArgumentParser:
     return p
 
 
+def _needs_reader(args: argparse.Namespace) -> bool:
+    """Will the command read a file in the sandbox? Not when every file it names is a small
+    plain-text one (read in this process: :func:`sverka.core.extract.extract_small_plain`)."""
+    from .extract import is_small_plain
+
+    paths = [*getattr(args, "suspects", ()), *getattr(args, "paths", ()),
+             *(getattr(args, name) for name in ("a", "b", "file") if getattr(args, name, None))]
+    return not paths or not all(is_small_plain(p) for p in paths)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
-    if args.func in (_cmd_check, _cmd_compare, _cmd_crosscheck, _cmd_extract):
+    if args.func in (_cmd_check, _cmd_compare, _cmd_crosscheck, _cmd_extract) and _needs_reader(args):
         # the file reader's process starts while this one imports the engine
         from .workers import shared_sandbox
 

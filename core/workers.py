@@ -4,7 +4,9 @@ Every file a user (or a student) hands Sverka is read in a separate process that
 address-space limit (``RLIMIT_AS``) and a time limit, so a decompression bomb, a PDF whose
 forms draw each other a million times or a reader that segfaults costs one file, never the
 window, the batch or the collection. A violation becomes an
-:class:`~sverka.core.errors.ExtractError` naming the file and the limit.
+:class:`~sverka.core.errors.ExtractError` naming the file and the limit. (A plain-text file of
+at most 4 MB is only decoded, bounded by its size: :func:`sandboxed_extract` reads it here,
+see :func:`sverka.core.extract.extract_small_plain`.)
 
 * :class:`Sandbox` is one warm, persistent worker (started on first use, restarted after a
   violation) that runs one call at a time: the window's single opens, ``check``,
@@ -331,8 +333,12 @@ def shared_sandbox() -> Sandbox:
 
 
 def sandboxed_extract(path: str | Path):
-    """:func:`sverka.core.extract.extract` in the shared sandbox (raises ExtractError naming the file)."""
-    return shared_sandbox().call("extract", os.fspath(path))
+    """:func:`sverka.core.extract.extract` in the shared sandbox (raises ExtractError naming the
+    file); a small plain-text file is read here (:func:`~sverka.core.extract.extract_small_plain`)."""
+    from .extract import extract_small_plain
+
+    doc = extract_small_plain(path)
+    return doc if doc is not None else shared_sandbox().call("extract", os.fspath(path))
 
 
 def _close_shared() -> None:

@@ -33,7 +33,8 @@ from ..errors import (
 )
 from .safety import MAX_FILE_BYTES, MAX_TEXT_CHARS, check_file_size, check_text_size
 
-__all__ = ["Document", "ExtractError", "extract", "SUPPORTED_SUFFIXES", "MAX_FILE_BYTES", "MAX_TEXT_CHARS"]
+__all__ = ["Document", "ExtractError", "extract", "extract_small_plain", "is_small_plain", "IN_PROCESS_BYTES",
+           "SUPPORTED_SUFFIXES", "MAX_FILE_BYTES", "MAX_TEXT_CHARS"]
 
 #: File name endings Sverka offers in file dialogs and picks up when adding a folder.
 SUPPORTED_SUFFIXES = (".txt", ".md", ".docx", ".doc", ".pdf", ".odt", ".rtf", ".html", ".htm")
@@ -83,6 +84,52 @@ def extract(path: str | Path) -> Document:
         raise UnreadableFile(path, code="error.permission") from None
     except OSError as e:
         raise UnreadableFile(path, f"the file cannot be opened ({e.strerror or e})") from None
+    return _extract_from(path, head)
+
+
+#: A plain-text file of at most this many bytes may be read without the sandbox
+#: (:func:`extract_small_plain`).
+IN_PROCESS_BYTES = 4 * 1024 * 1024
+
+
+def is_small_plain(path: str | Path) -> bool:
+    """Is ``path`` named as plain text (.txt, .md) and a regular file of at most
+    :data:`IN_PROCESS_BYTES`? (What :func:`extract_small_plain` will read, unless the
+    content turns out to be another format's.)"""
+    path = Path(path)
+    try:
+        st = path.stat()
+    except (OSError, ValueError):
+        return False
+    return path.suffix.lower() in _TEXT_SUFFIXES and _stat.S_ISREG(st.st_mode) and st.st_size <= IN_PROCESS_BYTES
+
+
+def extract_small_plain(path: str | Path) -> Document | None:
+    """:func:`extract` of a plain-text file (.txt or .md by name, no other format's signature
+    in its first bytes) of at most :data:`IN_PROCESS_BYTES`, else None. Reading one is
+    decoding its bytes (the encoding guessed from the first 64 KB): time and memory bounded
+    by its size, nothing a format library parses, so it needs no sandbox (whose start costs
+    a command line more than the rest of reading). Its bytes are read once, from one open
+    file: a file changed meanwhile is read as it was or not at all."""
+    path = Path(path)
+    if path.suffix.lower() not in _TEXT_SUFFIXES:
+        return None
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+        with os.fdopen(fd, "rb") as f:
+            st = os.fstat(f.fileno())
+            if not _stat.S_ISREG(st.st_mode) or st.st_size > IN_PROCESS_BYTES:
+                return None
+            data = f.read(IN_PROCESS_BYTES + 1)
+    except (OSError, ValueError):
+        return None  # extract says why
+    if len(data) > IN_PROCESS_BYTES or _signature(data[:_HEAD_BYTES]) is not None:
+        return None
+    return _extract_from(path, data[:_HEAD_BYTES], data)
+
+
+def _extract_from(path: Path, head: bytes, data: bytes | None = None) -> Document:
+    """:func:`extract` once the file's first bytes are read (``data``: all of them, if read)."""
     if not head:
         raise EmptyDocument(path, "the file is empty (0 bytes)")
 
@@ -93,7 +140,7 @@ def extract(path: str | Path) -> Document:
         warnings.append(message("warning.format_mismatch", suffix=path.suffix, format=fmt))
 
     try:
-        text, title, more_warnings, meta = _read(path, fmt)
+        text, title, more_warnings, meta = _read(path, fmt, data)
     except ExtractError:
         raise
     except RecursionError:
@@ -137,9 +184,10 @@ def _format_of_suffix(path: Path) -> str | None:
 def _sniff(path: Path, head: bytes) -> str:
     """The format by content first, then by suffix; raises for what Sverka cannot read."""
     suffix_format = _format_of_suffix(path)
-    if b"%PDF-" in head[:1024]:
+    signature = _signature(head)
+    if signature == "pdf":
         return "pdf"
-    if head.startswith((b"PK\x03\x04", b"PK\x05\x06")):
+    if signature == "zip":
         try:
             with zipfile.ZipFile(path) as zf:
                 names = set(zf.namelist())
@@ -152,9 +200,9 @@ def _sniff(path: Path, head: bytes) -> str:
         if "content.xml" in names and "mimetype" in names:
             return "odt"
         raise UnsupportedFormat(path, "a zip archive, not a document Sverka reads (.docx or .odt)")
-    if head.lstrip(b"\xef\xbb\xbf \t\r\n").startswith(b"{\\rtf"):
+    if signature == "rtf":
         return "rtf"
-    if head.startswith(_OLE2):
+    if signature == "ole2":
         if suffix_format in ("docx", "odt") and _contains_encryption_info(path):
             raise EncryptedFile(path, "the document is password-protected")
         from .doc_text import is_word_document
@@ -164,9 +212,8 @@ def _sniff(path: Path, head: bytes) -> str:
         raise UnsupportedFormat(
             path, "an old Microsoft Office 97-2003 file (.doc/.xls); save it as .docx in Word or LibreOffice"
         )
-    for magic, what in _KNOWN_BINARY:
-        if head.startswith(magic):
-            raise UnsupportedFormat(path, f"{what}, not a text document")
+    if signature is not None:
+        raise UnsupportedFormat(path, f"{signature}, not a text document")
     if suffix_format in ("pdf", "docx", "doc", "odt", "rtf"):
         raise CorruptFile(path, f"the content is not {_FORMAT_NAMES[suffix_format]} (damaged or misnamed file)")
     if suffix_format is None:
@@ -176,6 +223,23 @@ def _sniff(path: Path, head: bytes) -> str:
     return suffix_format
 
 
+def _signature(head: bytes) -> str | None:
+    """The format a file's first bytes announce, whatever its name: "pdf", "zip", "rtf",
+    "ole2" (Office 97-2003), the name of a known binary format, or None."""
+    if b"%PDF-" in head[:1024]:
+        return "pdf"
+    if head.startswith((b"PK\x03\x04", b"PK\x05\x06")):
+        return "zip"
+    if head.lstrip(b"\xef\xbb\xbf \t\r\n").startswith(b"{\\rtf"):
+        return "rtf"
+    if head.startswith(_OLE2):
+        return "ole2"
+    for magic, what in _KNOWN_BINARY:
+        if head.startswith(magic):
+            return what
+    return None
+
+
 def _contains_encryption_info(path: Path) -> bool:
     """An encrypted .docx is an OLE2 container with an 'EncryptionInfo' stream (name in UTF-16)."""
     marker = "EncryptionInfo".encode("utf-16-le")
@@ -183,8 +247,9 @@ def _contains_encryption_info(path: Path) -> bool:
         return marker in f.read(min(MAX_FILE_BYTES, 16 * 1024 * 1024))
 
 
-def _read(path: Path, fmt: str) -> tuple[str, str, list[str], list[tuple[str, str]]]:
-    """(text, title, warnings, meta) of a file whose format is decided."""
+def _read(path: Path, fmt: str, data: bytes | None = None) -> tuple[str, str, list[str], list[tuple[str, str]]]:
+    """(text, title, warnings, meta) of a file whose format is decided (``data``: its bytes,
+    when read already)."""
     if fmt == "pdf":
         from .pdf_text import extract_pdf
 
@@ -197,7 +262,8 @@ def _read(path: Path, fmt: str) -> tuple[str, str, list[str], list[tuple[str, st
         from .odt_text import extract_odt
 
         return (*extract_odt(path), [])
-    data = path.read_bytes()
+    if data is None:
+        data = path.read_bytes()
     if fmt == "doc":
         from .doc_text import extract_doc
 
