@@ -107,7 +107,7 @@ def is_small_plain(path: str | Path) -> bool:
 def extract_small_plain(path: str | Path) -> Document | None:
     """:func:`extract` of a plain-text file (.txt or .md by name, no other format's signature
     in its first bytes) of at most :data:`IN_PROCESS_BYTES`, else None. Reading one is
-    decoding its bytes (the encoding guessed from the first 64 KB): time and memory bounded
+    decoding its bytes (the encoding guessed from the first 256 KB): time and memory bounded
     by its size, nothing a format library parses, so it needs no sandbox (whose start costs
     a command line more than the rest of reading). Its bytes are read once, from one open
     file: a file changed meanwhile is read as it was or not at all."""
