@@ -67,6 +67,10 @@ class Prepared:
         return self.fingerprints.sentence_seq2
 
     @cached_property
+    def seq2_counts(self) -> tuple[np.ndarray, np.ndarray]:  # Seq2's distinct values, sorted, and their counts
+        return np.unique(self.seq2, return_counts=True)
+
+    @cached_property
     def word_starts(self) -> np.ndarray:  # start of every word of the text
         kept = self.tokens.word_starts  # found by canonization already (not for stored tokens)
         return kept if kept is not None else word_starts(self.doc.text)
@@ -108,21 +112,33 @@ def prepare(doc: Document, settings: Settings, tokens: Tokens | None = None) -> 
     return Prepared(doc, tokens, settings)
 
 
+def _common(a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(indices in ``a``, indices in ``b``) of the values two sorted distinct arrays share, by
+    searching one in the other (a source's array is a novel's: sorting both again, as
+    ``intersect1d`` does, cost more than the rest of scoring it)."""
+    if len(a) == 0 or len(b) == 0:
+        return np.zeros(0, np.int64), np.zeros(0, np.int64)
+    at = np.minimum(np.searchsorted(b, a), len(b) - 1)
+    hit = np.flatnonzero(b[at] == a)
+    return hit, at[hit]
+
+
 def _jaccard(a: np.ndarray, b: np.ndarray) -> float:
     """Jaccard of two sorted distinct uint64 arrays."""
     if len(a) == 0 and len(b) == 0:
         return 0.0
-    inter = len(np.intersect1d(a, b, assume_unique=True))
+    inter = len(_common(a, b)[0])
     return inter / (len(a) + len(b) - inter)
 
 
-def _sentence_score(a: np.ndarray, b: np.ndarray) -> float:
-    if len(a) == 0:
+def _sentence_score(a: Prepared, b: Prepared) -> float:
+    """Seq2 (ALGORITHMS.md §5) of ``a`` found in ``b``, each value as often as both hold it, as
+    a share of ``a``'s."""
+    if len(a.seq2) == 0:
         return 0.0
-    va, ca = np.unique(a, return_counts=True)
-    vb, cb = np.unique(b, return_counts=True)
-    _, ia, ib = np.intersect1d(va, vb, assume_unique=True, return_indices=True)
-    return float(np.minimum(ca[ia], cb[ib]).sum()) / len(a)
+    (va, ca), (vb, cb) = a.seq2_counts, b.seq2_counts
+    ia, ib = _common(va, vb)
+    return float(np.minimum(ca[ia], cb[ib]).sum()) / len(a.seq2)
 
 
 #: The search keeps passages of at least this many matched words (or the user's smaller
@@ -177,7 +193,7 @@ def match(a: Prepared, b: Prepared, settings: Settings, *, short: bool = False,
         passages = [p] if p else []
     if not passages and not always_score:
         return passages, 0.0, 0.0
-    return passages, _jaccard(a.distinct, b.distinct), _sentence_score(a.seq2, b.seq2)
+    return passages, _jaccard(a.distinct, b.distinct), _sentence_score(a, b)
 
 
 def _is_short(a: Prepared, settings: Settings) -> bool:
