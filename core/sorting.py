@@ -5,9 +5,10 @@ numpy 2 runs with SIMD instructions where the processor has them: on 100 000 ran
 hashes the default argsort takes about a fifth of the stable one's time. Matching needs the
 stable order in many places (equal hashes in text order), and that order is unique, so it can
 be had from the fast sort (:func:`stable_argsort`): one sort of the values with each one's
-position packed into its lowest bits (the values are hashes or positions: two different ones
-rarely share all their other bits, and when they do, as below), else a sort of the values,
-then each run of equal values put back in the order of their positions.
+position packed into the lowest bits (positions and ids fit whole; a hash gives up its lowest
+bits, and the rare array holding two hashes that differ only there is sorted the other way:
+:func:`_packed_argsort`), or else a sort of the values, then each run of equal values put
+back in the order of their positions.
 """
 
 from __future__ import annotations

@@ -175,6 +175,8 @@ def _split_words_exactly(text: str) -> list[str]:
 @functools.cache
 def _exact_splitter():
     return _word_splitter(rf"(?:(?!{_NUMBER})[^\W\d_])")
+
+
 _number = re.compile(_NUMBER)
 _line_end_hyphen = re.compile(_LINE_END_HYPHEN)
 _format_char = re.compile(_FORMAT)

@@ -49,7 +49,7 @@ def test_each_way_of_packing_gives_the_stable_order():
     rng = np.random.default_rng(11)
     n = 3 * SMALL
     wide = rng.integers(0, 2**64 - 1, n // 4, dtype=np.uint64)[rng.integers(0, n // 4, n)]  # hashes, with ties
-    near = np.uint64(2**63) + rng.integers(0, 2**63, 40, dtype=np.uint64)  # to mix in below
+    near = np.uint64(2**63) + rng.integers(0, 2**63, 40, dtype=np.uint64)  # hashes above 2**63
     mixed = wide.copy()
     mixed[::7] = near[0] ^ np.uint64(1)  # two values that differ only in their lowest bit
     mixed[3::7] = near[0]
