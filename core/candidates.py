@@ -42,7 +42,7 @@ from __future__ import annotations
 import numpy as np
 
 from .shingles import shingle_hashes, unique_counts
-from .sorting import lexsort, stable_argsort
+from .sorting import distinct, lexsort, stable_argsort
 from .text import Tokens
 
 __all__ = ["MAX_REPEATS", "MIN_TOKENS", "PAIR_WORDS", "SENTENCE_MIN_TOKENS", "co_occurring", "pair_keys",
@@ -226,7 +226,7 @@ def _scores(docs: np.ndarray, covered: np.ndarray) -> dict[int, int]:
     """``{document: tokens its clusters cover}``."""
     if len(docs) == 0:
         return {}
-    ids = np.unique(docs)
+    ids = distinct(docs)
     totals = np.bincount(np.searchsorted(ids, docs), weights=covered)
     return dict(zip(ids.tolist(), totals.astype(np.int64).tolist()))
 
@@ -298,7 +298,7 @@ def co_occurring(keys: list[tuple[np.ndarray, np.ndarray]], budget: int) -> tupl
         keep &= sizes <= int(by_size[max(0, int(np.searchsorted(cum, budget, "right")) - 1)])
     starts, sizes = starts[keep], sizes[keep]
     codes, first, second = [], [], []
-    for size in np.unique(sizes).tolist():
+    for size in distinct(sizes).tolist():
         st = starts[sizes == size]
         iu, ju = np.triu_indices(size, k=1)
         ra = (st[:, None] + iu[None, :]).ravel()

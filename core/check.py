@@ -38,6 +38,7 @@ from .progress import NEVER_CANCELLED, CancelToken, Progress, no_progress
 from .results import CheckResult, CrossCheckResult, CrossPair, Passage, SourceMatch, SuspectInfo
 from .settings import Settings
 from .shortdoc import longest_words, short_similarity
+from .sorting import distinct
 from .text import Tokens, canonize, word_starts, words_in
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -242,8 +243,8 @@ def retrieve(index: "Store", a: Prepared, settings: Settings) -> list[tuple[int,
     keys needs no other source through synonyms (and most of a check's lookups were such keys)."""
     empty = (np.zeros(0, np.uint64), np.zeros(0, np.int64), np.zeros(0, np.int64))
     h = a.pairs[0]
-    pair_rows = index.pair_postings(np.unique(h), max_posting=MAX_POSTING) if len(h) else empty
-    sent_rows = index.sentence_postings(np.unique(a.sentences[0]), max_posting=MAX_POSTING) if len(a.sentences[0]) else empty
+    pair_rows = index.pair_postings(distinct(h), max_posting=MAX_POSTING) if len(h) else empty
+    sent_rows = index.sentence_postings(distinct(a.sentences[0]), max_posting=MAX_POSTING) if len(a.sentences[0]) else empty
     gap = settings.max_gap_words
     bounds = sentence_bounds(a.tokens)
     near = dict(near_suspect=gap + PAIR_WORDS + 1, near_source=gap * SOURCE_WINDOW + 2 * PAIR_WORDS + 2,
@@ -258,7 +259,7 @@ def retrieve(index: "Store", a: Prepared, settings: Settings) -> list[tuple[int,
     found = np.array(sorted(d for d, _ in exact), dtype=np.int64)
     pair_rows = tuple(x[~np.isin(pair_rows[1], found)] for x in pair_rows)
     sent_rows = tuple(x[~np.isin(sent_rows[1], found)] for x in sent_rows)
-    new = np.setdiff1d(np.unique(vh), np.unique(h), assume_unique=True)
+    new = np.setdiff1d(distinct(vh), distinct(h), assume_unique=True)
     if len(new):
         more = index.pair_postings(new, max_posting=MAX_POSTING)
         pair_rows = tuple(np.concatenate([x, y[~np.isin(more[1], found)]]) for x, y in zip(pair_rows, more))
@@ -319,7 +320,7 @@ def check_document(
         cands = index.short_candidates(words, min_shared=2, limit=limit)
         lengths = index.short_lengths([d for d, _ in cands]) if cands else {}
         for doc_id, shared in cands:
-            shorter = min(len(np.unique(words)), lengths.get(doc_id, 0))
+            shorter = min(len(distinct(words)), lengths.get(doc_id, 0))
             if shorter and 100.0 * shared / shorter >= settings.short_text_similarity:
                 short_ok.add(doc_id)
                 found.setdefault(doc_id, shared)
@@ -519,7 +520,7 @@ def candidate_pairs(prepared: Sequence[Prepared | None], settings: Settings,
     must show. Keys of the ``templates`` (the assignment) are left out."""
     n = len(prepared)
     empty = (np.zeros(0, np.uint64), np.zeros(0, np.int64))
-    banned = np.unique(np.concatenate([t.pairs[0] for t in templates])) if templates else None
+    banned = distinct(np.concatenate([t.pairs[0] for t in templates])) if templates else None
 
     def keys_of(p: Prepared | None) -> tuple[np.ndarray, np.ndarray]:
         if p is None:
@@ -544,7 +545,7 @@ def candidate_pairs(prepared: Sequence[Prepared | None], settings: Settings,
                             gap * SOURCE_WINDOW + 2 * PAIR_WORDS + 2, (starts, ends))
     sentence_keys_of = [(p.sentences[0], p.sentences[1]) if p is not None else empty for p in prepared]
     s_codes, _, _ = co_occurring(sentence_keys_of, PAIR_BUDGET)
-    for code in np.unique(s_codes).tolist():
+    for code in distinct(s_codes).tolist():
         score[code] = score.get(code, 0) + 1
     return sorted((int(c // n), int(c % n)) for c in score)
 

@@ -29,6 +29,7 @@ from .messages import message
 from .progress import NEVER_CANCELLED, CancelToken, Progress, no_progress
 from .results import AddSummary
 from .settings import Settings
+from .sorting import distinct
 from .store.codecs import encode_text, encode_tokens, i64
 from .store.common import PreparedDocument
 from .tokens import Tokens
@@ -49,7 +50,7 @@ def prepare(doc: Document, tokens: Tokens, fp, *, size_bytes: int = 0,
     for :meth:`~sverka.core.store.Store.write_batch`. ``added``: the date of adding to keep
     (a rebuild); None means now."""
     words = fp.long_words
-    short = np.unique(i64(words))
+    short = distinct(i64(words))
     text_utf8 = len(doc.text.encode("utf-8", "surrogatepass"))
     path = path if path is not None else doc.path
     return PreparedDocument(

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["lexsort", "stable_argsort"]
+__all__ = ["distinct", "lexsort", "stable_argsort"]
 
 #: Below this many values numpy's stable sort is as fast (the extra steps cost more).
 SMALL = 4096
@@ -85,6 +85,19 @@ def _packed_argsort(x: np.ndarray) -> np.ndarray | None:
     if ((key[1:] == key[:-1]) & (xs[1:] != xs[:-1])).any():
         return None
     return order
+
+
+def distinct(x) -> np.ndarray:
+    """``np.unique(x)`` of integers (the sorted distinct values, flattened), without the
+    question ``np.unique`` asks first (is ``x`` a masked array?), which imports ``numpy.ma``:
+    ~10 ms of every process's first check."""
+    s = np.sort(np.asarray(x).ravel())
+    if len(s) < 2:
+        return s
+    keep = np.empty(len(s), dtype=bool)
+    keep[0] = True
+    np.not_equal(s[1:], s[:-1], out=keep[1:])
+    return s[keep]
 
 
 def lexsort(keys) -> np.ndarray:

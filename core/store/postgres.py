@@ -55,6 +55,7 @@ from ..errors import CollectionBusy, CollectionError, CollectionNeedsRebuild, Co
 from ..messages import to_json
 from ..results import DocumentInfo
 from ..settings import Settings
+from ..sorting import distinct
 from . import common
 from .codecs import decode_text, decode_tokens, i64, rows_array, u64
 from .common import (BUSY_TIMEOUT, SCHEMA_MAJOR, SCHEMA_MINOR, PreparedDocument, StoredDocument,
@@ -554,7 +555,7 @@ class PostgresStore:
     def _postings(self, table: str, hashes, max_posting: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         if self.posting_cap:
             max_posting = min(max_posting, self.posting_cap) if max_posting else self.posting_cap
-        values = np.unique(i64(hashes)).tolist()
+        values = distinct(i64(hashes)).tolist()
         a = np.zeros((0, 3), dtype=np.int64)
         if values:  # binary COPY out, read straight into numpy: no Python object per row
             # unnest + join rather than "hash = ANY(array)": the planner estimates a long array
@@ -586,7 +587,7 @@ class PostgresStore:
 
     def short_candidates(self, word_hashes, *, min_shared: int = 2, limit: int = 50) -> list[tuple[int, int]]:
         """Seed 000: documents sharing at least ``min_shared`` longest-word hashes, most first."""
-        values = np.unique(i64(word_hashes)).tolist()
+        values = distinct(i64(word_hashes)).tolist()
         if not values or limit <= 0:
             return []
         rows = self._all(

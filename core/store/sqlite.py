@@ -59,6 +59,7 @@ from ..errors import (CollectionBusy, CollectionDamaged, CollectionError, Collec
 from ..messages import Message, to_json
 from ..results import DocumentInfo
 from ..settings import Settings
+from ..sorting import distinct
 from . import common
 from .codecs import decode_text, decode_tokens, i64, rows_array, u64
 from .common import (BUSY_TIMEOUT, SCHEMA_MAJOR, SCHEMA_MINOR, PreparedDocument, StoredDocument,
@@ -548,7 +549,7 @@ class SQLiteStore:
         if not self._lookup_cache:  # the first lookup of a check: the larger page cache from now on
             self._db.execute(f"PRAGMA cache_size=-{LOOKUP_CACHE_KB}")
             self._lookup_cache = True
-        values = np.unique(i64(hashes)).tolist()
+        values = distinct(i64(hashes)).tolist()
         step = self._variable_limit
         parts = []
         for k in range(0, len(values), step):
@@ -574,7 +575,7 @@ class SQLiteStore:
         return self._grouped("short_words", word_hashes, min_shared, limit)
 
     def _grouped(self, table: str, hashes, min_shared: int, limit: int) -> list[tuple[int, int]]:
-        values = np.unique(i64(hashes)).tolist()
+        values = distinct(i64(hashes)).tolist()
         if not values or limit <= 0:
             return []
         step = self._variable_limit

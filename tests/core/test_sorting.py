@@ -61,3 +61,13 @@ def test_each_way_of_packing_gives_the_stable_order():
         assert np.array_equal(stable_argsort(x), np.argsort(x, kind="stable"))
         if got is not None:
             assert np.array_equal(got, np.argsort(x, kind="stable"))
+
+
+@given(st.lists(st.integers(-(2**63), 2**63 - 1), max_size=60), st.sampled_from(["int64", "uint64", "int32"]))
+@settings(max_examples=200, deadline=None)
+def test_distinct_is_numpys_unique(xs, dtype):
+    from sverka.core.sorting import distinct
+
+    x = np.asarray(xs, dtype=np.int64).astype(dtype)
+    assert distinct(x).tolist() == np.unique(x).tolist()
+    assert distinct(x.reshape(-1, 1) if len(x) else x).dtype == x.dtype
