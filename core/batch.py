@@ -78,7 +78,14 @@ def _ready() -> int:
 
 def _start_pool(path: str | Path, workers: int):
     """Worker processes that opened the collection, starting now (their start-up, ~1-3 s,
-    overlaps whatever the caller does next)."""
+    overlaps whatever the caller does next). Started from the workers' starter thread: a kept
+    pool outlives the job's thread that asked for it (:func:`sverka.core.workers.start_kept`)."""
+    from .workers import start_kept
+
+    return start_kept(_start_pool_here, path, workers)
+
+
+def _start_pool_here(path: str | Path, workers: int):
     from .workers import process_pool
 
     niceness = _worker_niceness()

@@ -37,6 +37,7 @@ from .errors import SverkaError, TooLarge
 
 __all__ = ["READ_MEMORY_BYTES", "READ_SECONDS", "START_METHOD", "LimitExceeded", "Sandbox", "default_workers",
            "limit_this_process", "pool_initializer", "process_pool", "read_limits", "sandboxed_extract", "shared_sandbox",
+           "start_kept",
            "trim_memory", "usable_cores"]
 
 #: How worker processes start: a fresh interpreter, never a fork of a process that may hold
@@ -47,6 +48,59 @@ START_METHOD = "spawn"
 READ_MEMORY_BYTES = 2 * 1024 ** 3
 #: Wall-clock seconds one file may take to read (and, when adding, to fingerprint).
 READ_SECONDS = 300.0
+
+
+class _Starter:
+    """The one thread that starts every worker process kept beyond the call that first needs
+    it (the shared reader, a window's class workers). Linux sends a worker its "die with the
+    parent" signal (``PR_SET_PDEATHSIG``, :func:`die_with_parent`) when the THREAD that
+    started it ends, not the process: workers started from a job's thread died when the
+    window's thread pool retired that thread (after 30 s idle), the reader in the middle of a
+    read, class workers with their pool broken, one of them maybe holding the pool's queue
+    lock (closing the pool then waited forever). This daemon thread ends only with the process."""
+
+    def __init__(self) -> None:
+        import queue
+
+        self._calls: queue.SimpleQueue = queue.SimpleQueue()
+        self._thread = threading.Thread(target=self._serve, name="sverka-worker-starter", daemon=True)
+        self._thread.start()
+
+    def _serve(self) -> None:
+        while True:
+            func, args, answer, done = self._calls.get()
+            try:
+                answer.append((True, func(*args)))
+            except BaseException as e:  # handed to the caller
+                answer.append((False, e))
+            done.set()
+
+    def call(self, func, *args):
+        """``func(*args)`` run in the starter thread: its result, or its exception raised here."""
+        if threading.current_thread() is self._thread:
+            return func(*args)
+        answer: list = []
+        done = threading.Event()
+        self._calls.put((func, args, answer, done))
+        done.wait()
+        ok, value = answer[0]
+        if ok:
+            return value
+        raise value
+
+
+_starter: _Starter | None = None
+_starter_lock = threading.Lock()
+
+
+def start_kept(func, *args):
+    """``func(*args)`` in the thread that starts the workers kept beyond one call (see
+    :class:`_Starter`): worker processes it starts live as long as this process."""
+    global _starter
+    with _starter_lock:
+        if _starter is None:
+            _starter = _Starter()
+    return _starter.call(func, *args)
 
 
 def read_limits() -> tuple[int, float]:
@@ -252,6 +306,9 @@ class Sandbox:
                 self._launch()
 
     def _launch(self) -> None:
+        start_kept(self._launch_here)  # the reader lives longer than the thread asking for it
+
+    def _launch_here(self) -> None:
         ctx = multiprocessing.get_context(START_METHOD)
         parent_conn, child_conn = ctx.Pipe()
         proc = ctx.Process(target=_serve, args=(child_conn, self.memory, os.getpid()),

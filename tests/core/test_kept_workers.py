@@ -198,3 +198,40 @@ def test_settings_reach_the_workers_with_each_essay(setup):
         docs = [api.load_document(e) for e in essays]
         loose = c.check_many(docs, Settings(min_sentence_words=3), workers=2)
     assert all(r.settings.min_sentence_words == 3 for r in loose)
+
+
+def test_kept_workers_and_the_reader_outlive_the_thread_that_started_them(setup):
+    """The window starts the class workers and the reader from a job's thread, which its
+    thread pool retires after 30 s idle. Workers die with their parent by PR_SET_PDEATHSIG,
+    which Linux ties to the THREAD that started a process: started from that thread, they
+    died with it (the pool broken; a worker killed holding the pool's queue lock hung the
+    close). Started from the long-lived starter thread, they live on."""
+    import threading
+
+    from sverka.core import workers
+
+    db, essays = setup
+    reader = workers.Sandbox()
+
+    answers = []
+
+    def job():  # what the window's job does: check a class in kept workers, read a file
+        with api.Collection(db) as c:
+            answers.append(_titles(c.check_files(essays, workers=2, keep_workers=True)))
+        answers.append(reader.call("extract", essays[1]).text[:5])
+
+    thread = threading.Thread(target=job)
+    thread.start()
+    thread.join()
+    assert answers == [[["climate"], [], [], ["climate"]], "Летом"]
+    pids = _pids()
+    assert len(pids) == 2
+    time.sleep(1.0)  # a signal sent when the thread ended has been delivered by now
+    assert all(_alive(p) for p in pids) and not batch._kept.pool._broken
+    assert reader._proc.is_alive()
+    with api.Collection(db) as c:
+        assert _titles(c.check_files(essays, workers=2, keep_workers=True)) == [["climate"], [], [], ["climate"]]
+    assert _pids() == pids  # the same processes served the class
+    assert reader.call("extract", essays[0]).text.startswith("Летом")
+    reader.close()
+    assert batch.close_workers() is True and _gone(pids)
