@@ -110,7 +110,8 @@ def test_dictionary_path_equals_parse():
             assert morph._lemmas(form, lang) == _by_parse(form, lang), form
             checked += 1
             known += morph._dictionary_parses(morph._analyzer(lang), form) is not None
-    assert checked > 100 and known > 0.8 * checked
+    # the hand-written texts alone hold ~70 forms; three ruslit files, thousands
+    assert checked > (1000 if files else 50) and known > 0.8 * checked
 
 
 def test_english_trie_gives_simplemmas_lemmas(tmp_path, monkeypatch):
