@@ -1,7 +1,7 @@
 """Speed of the matching engine, each figure beside the reference script's (bench/ref5gram.py).
 
     .venv/bin/python bench/bench_check.py [--skip-index] [--collection PATH] [--suspects N]
-        [--skip-crosscheck [--without-paraphrase]]
+        [--skip-crosscheck [--without-paraphrase]] [--skip-compare]
 
 * check: a 50 KB suspect (fragments of five ruslit files plus text of a file left out)
   against an index of ALL of ruslit, warm, in-process (median of ``--suspects``, 5 unless
@@ -21,6 +21,7 @@ from __future__ import annotations
 import argparse
 import gc
 import os
+import resource
 import statistics
 import sys
 import tempfile
@@ -152,6 +153,10 @@ def bench_crosscheck(n: int = 300, size: int = 20_000) -> dict:
     t = time.perf_counter()
     r = api.crosscheck(docs)
     seconds = time.perf_counter() - t
+    # peak resident memory so far of this process (the compare part, when it ran first,
+    # included) and of the largest worker process that has ended (the cross-check's pool)
+    peak, worker = (resource.getrusage(who).ru_maxrss // 1024
+                    for who in (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN))
     t = time.perf_counter()  # the reference: every document's 5-grams indexed, each pair found marked
     ref = ref5gram.Collection()
     for k, d in enumerate(docs):
@@ -162,7 +167,7 @@ def bench_crosscheck(n: int = 300, size: int = 20_000) -> dict:
             if int(name) > k:
                 ref5gram.spans(d.text, docs[int(name)].text)
                 ref_pairs += 1
-    return {"documents": n, "pairs": len(r.pairs), "seconds": seconds,
+    return {"documents": n, "pairs": len(r.pairs), "seconds": seconds, "peak_mb": peak, "worker_mb": worker,
             "ref": time.perf_counter() - t, "ref_pairs": ref_pairs}
 
 
@@ -171,6 +176,8 @@ def main(argv=None) -> int:
     ap.add_argument("--collection", type=Path, default=None, help="an existing index of ruslit")
     ap.add_argument("--skip-index", action="store_true", help="skip the check benchmark")
     ap.add_argument("--skip-crosscheck", action="store_true", help="skip the cross-check benchmark")
+    ap.add_argument("--skip-compare", action="store_true",
+                    help="skip the compare benchmark (an engine of before 2026-11-23 has no compare_prepared)")
     ap.add_argument("--suspects", type=int, default=5, help="suspects checked one after another (median)")
     ap.add_argument("--without-paraphrase", action="store_true",
                     help="to split the cost only: the paraphrase layer replaced by one that returns the exact "
@@ -187,14 +194,16 @@ def main(argv=None) -> int:
         print(f"ruslit not found at {RUSLIT}")
         return 1
     print(f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs at the start")
-    r = bench_compare()
-    print(f"compare two texts of {r['bytes'] / 1e6:g} MB UTF-8 ({r['chars'][0]} and {r['chars'][1]} characters): "
-          f"{r['seconds']:.2f} s = canonization and fingerprints {r['canonize']:.2f} s "
-          f"+ alignment and scores {r['match']:.2f} s (borrowed {r['borrowed']:.1f} %); "
-          f"reference {r['ref']:.2f} s; ratio {r['seconds'] / r['ref']:.2f}")
+    r = bench_compare() if not args.skip_compare else None
+    if r:
+        print(f"compare two texts of {r['bytes'] / 1e6:g} MB UTF-8 ({r['chars'][0]} and {r['chars'][1]} characters): "
+              f"{r['seconds']:.2f} s = canonization and fingerprints {r['canonize']:.2f} s "
+              f"+ alignment and scores {r['match']:.2f} s (borrowed {r['borrowed']:.1f} %); "
+              f"reference {r['ref']:.2f} s; ratio {r['seconds'] / r['ref']:.2f}")
     r = bench_crosscheck() if not args.skip_crosscheck else None
     if r:
-        print(f"cross-check {r['documents']} documents of 20 000 characters: {r['seconds']:.2f} s ({r['pairs']} pairs listed); "
+        print(f"cross-check {r['documents']} documents of 20 000 characters: {r['seconds']:.2f} s "
+              f"({r['pairs']} pairs listed; peak RSS {r['peak_mb']} MB, largest worker {r['worker_mb']} MB); "
               f"reference {r['ref']:.2f} s ({r['ref_pairs']} pairs marked); ratio {r['seconds'] / r['ref']:.2f}")
     if not args.skip_index:
         r = bench_check(args.collection, args.suspects)
