@@ -217,9 +217,26 @@ def supported_seeds(d: np.ndarray, i: np.ndarray, j: np.ndarray, near_suspect: i
     ``sentence_bounds`` = (first token of the sentence of each suspect token, one past its
     last token): lets a small cluster count when it is a whole sentence, or, with
     ``sentence_share`` < 1, when it lies inside one sentence and covers at least that share
-    of its tokens (:data:`sverka.core.check.PARAPHRASE_SHARE`)."""
+    of its tokens (:data:`sverka.core.check.PARAPHRASE_SHARE`).
+
+    Many seeds (a cross-check's) are tested :data:`SUPPORT_SLICE` at a time, each slice whole
+    documents (no cluster or support crosses from one ``d`` to another): the same scores, with
+    the test's temporaries (~100 bytes a seed) bounded."""
+    if len(d) > SUPPORT_SLICE:
+        order = np.argsort(d, kind="stable")
+        d, i, j = d[order], i[order], j[order]
+        cuts = np.unique(np.searchsorted(d, d[::SUPPORT_SLICE], "left")).tolist() + [len(d)]
+        out: dict[int, int] = {}
+        for a, b in zip(cuts[:-1], cuts[1:]):
+            out.update(_scores(*_clusters(d[a:b], i[a:b], j[a:b], near_suspect, near_source, sentence_bounds,
+                                          sentence_share)[::3]))
+        return out
     docs, _, _, covered = _clusters(d, i, j, near_suspect, near_source, sentence_bounds, sentence_share)
     return _scores(docs, covered)
+
+
+#: Seeds :func:`supported_seeds` tests at a time (a cross-check of 300 essays makes ~1 000 000).
+SUPPORT_SLICE = 200_000
 
 
 def _scores(docs: np.ndarray, covered: np.ndarray) -> dict[int, int]:
@@ -297,7 +314,10 @@ def co_occurring(keys: list[tuple[np.ndarray, np.ndarray]], budget: int) -> tupl
         cum = np.cumsum(by_size * (by_size - 1) // 2)
         keep &= sizes <= int(by_size[max(0, int(np.searchsorted(cum, budget, "right")) - 1)])
     starts, sizes = starts[keep], sizes[keep]
-    codes, first, second = [], [], []
+    # filled group by group in place (a list of parts joined at the end held every seed twice)
+    total = int((sizes * (sizes - 1) // 2).sum())
+    codes, first, second = (np.empty(total, np.int64) for _ in range(3))
+    at = 0
     for size in distinct(sizes).tolist():
         st = starts[sizes == size]
         iu, ju = np.triu_indices(size, k=1)
@@ -305,12 +325,12 @@ def co_occurring(keys: list[tuple[np.ndarray, np.ndarray]], budget: int) -> tupl
         rb = (st[:, None] + ju[None, :]).ravel()
         other = d[ra] != d[rb]  # rows are sorted by document inside a group: d[ra] <= d[rb]
         ra, rb = ra[other], rb[other]
-        codes.append(d[ra] * n + d[rb])
-        first.append(p[ra])
-        second.append(p[rb])
-    if not codes:
-        return empty, empty, empty
-    return np.concatenate(codes), np.concatenate(first), np.concatenate(second)
+        np.multiply(d[ra], n, out=codes[at:at + len(ra)])
+        codes[at:at + len(ra)] += d[rb]
+        first[at:at + len(ra)] = p[ra]
+        second[at:at + len(ra)] = p[rb]
+        at += len(ra)
+    return codes[:at], first[:at], second[:at]
 
 
 def rank(

@@ -5,6 +5,8 @@ from __future__ import annotations
 import contextlib
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from sverka.core import api
 from sverka.core.candidates import co_occurring
@@ -38,6 +40,29 @@ def test_co_occurring_keys_make_seeds_between_documents():
     codes, _, _ = co_occurring(keys, budget=2)
     assert sorted(set(codes.tolist())) == [0 * 4 + 3, 1 * 4 + 3]
     assert len(co_occurring([(np.zeros(0, np.uint64), np.zeros(0, np.int64))] * 3, budget=0)[0]) == 0
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.integers(1, 400), st.integers(1, 7))
+def test_support_tested_in_slices_equals_support_tested_at_once(seed, n, slice_size):
+    """supported_seeds tests a cross-check's many seeds a slice of whole documents at a time
+    (bounded temporaries): the scores are those of testing all of them at once."""
+    from sverka.core import candidates
+
+    rng = np.random.default_rng(seed)
+    d = rng.integers(0, 12, n)  # few documents: many seeds each, so clusters and support exist
+    i = rng.integers(0, 60, n)
+    j = rng.integers(0, 60, n)
+    bounds = (np.repeat(np.arange(0, 70, 7), 7)[:70], np.repeat(np.arange(7, 77, 7), 7)[:70])
+    for kwargs in ({}, {"sentence_bounds": bounds}, {"sentence_bounds": bounds, "sentence_share": 0.5}):
+        whole = candidates.supported_seeds(d, i, j, 9, 30, **kwargs)
+        old = candidates.SUPPORT_SLICE
+        candidates.SUPPORT_SLICE = slice_size
+        try:
+            sliced = candidates.supported_seeds(d, i, j, 9, 30, **kwargs)
+        finally:
+            candidates.SUPPORT_SLICE = old
+        assert sliced == whole
 
 
 def test_crosscheck_finds_the_copying_pair(tmp_path):
