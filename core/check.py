@@ -555,7 +555,16 @@ PARALLEL_MIN_CHARS = 2_000_000
 
 
 def _canonize_chunk(texts: list[str], drop_adjectives: bool) -> list[Tokens]:
-    return [canonize(t, drop_adjectives=drop_adjectives) for t in texts]
+    """The tokens of ``texts``, in a worker, as a cross-check needs them: without the text (the
+    parent has it) and without lemmas, like a stored document's (matching reads the hashes;
+    only seed 000's longest words read lemmas, and a cross-check does not use them): the
+    lemmas of 300 essays were ~900 000 strings pickled here, unpickled there and sent to the
+    workers that align the pairs again."""
+    out = []
+    for t in texts:
+        tokens = canonize(t, drop_adjectives=drop_adjectives)
+        out.append(dataclasses.replace(tokens, text="", lemmas=("",) * len(tokens)))
+    return out
 
 
 def _cores() -> int:
@@ -618,7 +627,7 @@ def prepare_many(
         for fut in cf.as_completed(futures):
             cancel.raise_if_cancelled()
             for k, tokens in zip(futures[fut], fut.result()):
-                # one copy of the text: the worker's tokens carry their own
+                # the worker's tokens come without the text: this one's
                 out[k] = prepare(docs[k], settings, tokens=dataclasses.replace(tokens, text=docs[k].text))
             done += len(futures[fut])
             tick(done)
