@@ -236,10 +236,51 @@ def _workers_for(n: int, workers: int | None, chars: int | None = None) -> int:
     return min(workers, n)
 
 
-def _check_one(doc: Document, settings: Settings) -> CheckResult:
+#: In a worker: the batch it is checking and the SHA-256 of the source texts it has already
+#: sent back in that batch's results.
+_SENT: list = [None, set()]
+
+
+def _check_one(doc: Document, settings: Settings, batch: str | None = None) -> CheckResult:
+    """``doc`` checked in a worker. With a ``batch`` name, a source text this worker has already
+    sent in a result of that batch is sent again as ``""`` (its SHA-256 stays): essays of a
+    class share their sources, and each result carried each whole source again, to be decoded
+    in the parent and kept there once per essay. :func:`_with_texts` puts them back."""
+    import dataclasses
+
     from .check import check_document
 
-    return check_document(_worker["index"], doc, settings)
+    result = check_document(_worker["index"], doc, settings)
+    if batch is None or not result.sources:
+        return result
+    if _SENT[0] != batch:
+        _SENT[:] = [batch, set()]
+    sent: set = _SENT[1]
+    sources = tuple(dataclasses.replace(s, text="") if s.sha256 in sent and s.text else s for s in result.sources)
+    sent.update(s.sha256 for s in result.sources)
+    return dataclasses.replace(result, sources=sources)
+
+
+def _with_texts(result: CheckResult, texts: dict[str, str]) -> CheckResult | None:
+    """``result`` (from :func:`_check_one`) with each source's text, one ``str`` per text for
+    the whole batch (``texts``: SHA-256 -> text, from the results that carried them); ``None``
+    if a text left out is not there (the result that carried it was lost)."""
+    import dataclasses
+
+    sources, changed = [], False
+    for s in result.sources:
+        kept = texts.get(s.sha256)
+        if kept is None:
+            if not s.text and s.sha256 != _EMPTY_SHA256:
+                return None
+            kept = texts[s.sha256] = s.text
+        if s.text is not kept:
+            s, changed = dataclasses.replace(s, text=kept), True
+        sources.append(s)
+    return dataclasses.replace(result, sources=tuple(sources)) if changed else result
+
+
+_EMPTY_SHA256 = "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"
 
 
 def check_many(
@@ -292,10 +333,12 @@ def _check_in(pool, docs: Sequence[Document], settings: Settings, progress: Prog
     """Every document checked in ``pool``'s workers; on an error or a cancel the documents
     not started are dropped (the pool itself is left to its owner)."""
     import concurrent.futures as cf
+    import secrets
 
     n = len(docs)
     out: list[CheckResult | None] = [None] * n
-    futures = {pool.submit(_check_one, doc, settings): k for k, doc in enumerate(docs)}
+    batch = secrets.token_hex(8)
+    futures = {pool.submit(_check_one, doc, settings, batch): k for k, doc in enumerate(docs)}
     pending = set(futures)
     done = 0
     try:
@@ -310,6 +353,20 @@ def _check_in(pool, docs: Sequence[Document], settings: Settings, progress: Prog
         for fut in pending:
             fut.cancel()
         raise
+    # the texts are put back once every result is in: which worker sent a text first does not matter
+    texts: dict[str, str] = {}
+    for result in out:
+        for s in result.sources:  # type: ignore[union-attr]
+            if s.text or s.sha256 == _EMPTY_SHA256:
+                texts.setdefault(s.sha256, s.text)
+    lacking = []
+    for k, result in enumerate(out):
+        filled = _with_texts(result, texts)  # type: ignore[arg-type]
+        if filled is None:
+            lacking.append(k)
+        out[k] = filled
+    for k in lacking:  # not expected (a result either arrives or fails the batch): checked again, every text sent
+        out[k] = _with_texts(pool.submit(_check_one, docs[k], settings).result(), texts)
     progress(n, n, "")
     return out  # type: ignore[return-value]
 

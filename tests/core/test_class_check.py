@@ -88,3 +88,32 @@ def test_write_reports_one_per_readable_essay(col, essays, tmp_path):
     assert "climate" in written[0].read_text(encoding="utf-8")
     with pytest.raises(ValueError):
         write_reports(batch, tmp_path / "out", "doc")
+
+
+def test_essays_sharing_a_source_hold_one_copy_of_its_text(col, essays):
+    """Checked in workers, essays that borrow from the same source get its whole text (for the
+    side-by-side view) as one string for the class, not one decoded copy per essay."""
+    batch = col.check_files(essays, workers=2)
+    texts = [s.text for it in batch.items if it.result for s in it.result.sources]
+    single = col.check(api.load_document(str(essays[0]))).sources[0].text
+    assert len(texts) >= 3 and all(t == single for t in texts)
+    assert len({id(t) for t in texts}) == 1
+
+
+def test_a_worker_sends_each_source_text_once_per_batch(col, monkeypatch):
+    """A worker leaves out a source text it has already sent in the same batch (the SHA-256
+    stays); the parent puts the one it has back, and says so when it has none."""
+    from sverka.core import batch as b
+
+    monkeypatch.setitem(b._worker, "index", col.index)
+    monkeypatch.setattr(b, "_SENT", [None, set()])
+    doc = Document(OWN[:300] + " " + SOURCE, title="essay")
+    first = b._check_one(doc, api.Settings(), "one")
+    again = b._check_one(doc, api.Settings(), "one")
+    other = b._check_one(doc, api.Settings(), "two")
+    text = first.sources[0].text
+    assert text and again.sources[0].text == "" and other.sources[0].text == text
+    assert again.sources[0].sha256 == first.sources[0].sha256
+    filled = b._with_texts(again, {first.sources[0].sha256: text})
+    assert filled.sources[0].text is text and filled.sources[0].passages == first.sources[0].passages
+    assert b._with_texts(again, {}) is None
