@@ -365,7 +365,7 @@ def _check_in(pool, docs: Sequence[Document], settings: Settings, progress: Prog
         if filled is None:
             lacking.append(k)
         out[k] = filled
-    for k in lacking:  # not expected (a result either arrives or fails the batch): checked again, every text sent
+    for k in lacking:  # not expected (a result arrives or fails the batch): checked again, every text sent
         out[k] = _with_texts(pool.submit(_check_one, docs[k], settings).result(), texts)
     progress(n, n, "")
     return out  # type: ignore[return-value]

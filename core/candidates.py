@@ -223,13 +223,14 @@ def supported_seeds(d: np.ndarray, i: np.ndarray, j: np.ndarray, near_suspect: i
     documents (no cluster or support crosses from one ``d`` to another): the same scores, with
     the test's temporaries (~100 bytes a seed) bounded."""
     if len(d) > SUPPORT_SLICE:
-        order = np.argsort(d, kind="stable")
+        order = stable_argsort(d)
         d, i, j = d[order], i[order], j[order]
         cuts = np.unique(np.searchsorted(d, d[::SUPPORT_SLICE], "left")).tolist() + [len(d)]
         out: dict[int, int] = {}
         for a, b in zip(cuts[:-1], cuts[1:]):
-            out.update(_scores(*_clusters(d[a:b], i[a:b], j[a:b], near_suspect, near_source, sentence_bounds,
-                                          sentence_share)[::3]))
+            docs, _, _, covered = _clusters(d[a:b], i[a:b], j[a:b], near_suspect, near_source, sentence_bounds,
+                                            sentence_share)
+            out.update(_scores(docs, covered))
         return out
     docs, _, _, covered = _clusters(d, i, j, near_suspect, near_source, sentence_bounds, sentence_share)
     return _scores(docs, covered)
