@@ -393,12 +393,13 @@ class _Kept:
     Keyed by id, SHA-256 (ids are never reused in one file; the text's hash makes sure) and
     settings; bounded by :data:`KEPT_BYTES`, least recently used out first."""
 
-    def __init__(self) -> None:
+    def __init__(self, limit: int | None = None) -> None:
         import threading
         from collections import OrderedDict
 
         self._items: OrderedDict = OrderedDict()
         self._bytes = 0
+        self._limit = KEPT_BYTES if limit is None else limit
         self._lock = threading.Lock()  # the window may check in more than one thread
 
     @staticmethod
@@ -415,13 +416,13 @@ class _Kept:
 
     def put(self, doc_id: int, sha: str, settings: Settings, p: Prepared) -> Prepared:
         size = self._size(p)
-        if size > KEPT_BYTES // 4:  # a very large source: not worth evicting the rest for
+        if size > self._limit // 4:  # a very large source: not worth evicting the rest for
             return p
         with self._lock:
             if (doc_id, sha, settings) not in self._items:
                 self._items[(doc_id, sha, settings)] = p
                 self._bytes += size
-            while self._bytes > KEPT_BYTES and self._items:
+            while self._bytes > self._limit and self._items:
                 _, old = self._items.popitem(last=False)
                 self._bytes -= self._size(old)
         return p
@@ -429,6 +430,10 @@ class _Kept:
 
 #: Memory the prepared candidates kept between checks may take (estimated), per collection.
 KEPT_BYTES = 96 * 1024 * 1024
+#: The same for each worker of a cross-check, whose documents (essays) are cheap to prepare
+#: again: 300 essays of 20 KB took as long with 1, 16, 32 or 96 MB kept (within the machine's
+#: drift), and each worker's peak was 117, 131, 159 and 209-224 MB (docs/BENCHMARKS.md).
+CROSS_KEPT_BYTES = 16 * 1024 * 1024
 
 
 def _kept_for(index: "Store") -> _Kept:
@@ -768,14 +773,15 @@ def _shipped(chunk: Sequence[tuple[int, int]], prepared: Sequence[Prepared | Non
 
 #: In a worker: (cross-check, its documents prepared so far). A document meets several tasks
 #: (each carries the documents of its pairs); what aligning derives from it (its seeds
-#: sorted, its sentence statistics, its quotations and synonym keys) is made once per worker.
+#: sorted, its sentence statistics, its quotations and synonym keys) is kept for the next,
+#: at most :data:`CROSS_KEPT_BYTES` of it.
 _WORKER_DOCS: list = [None, None]
 
 
 def _judge_chunk_in_worker(run: str, items: Sequence[tuple[int, int]], shipped: dict[int, tuple[Document, Tokens]],
                            template_docs: Sequence[Prepared], settings: Settings) -> list[tuple]:
     if _WORKER_DOCS[0] != run:
-        _WORKER_DOCS[:] = [run, _Kept()]
+        _WORKER_DOCS[:] = [run, _Kept(CROSS_KEPT_BYTES)]
     kept: _Kept = _WORKER_DOCS[1]
     docs = {}
     for k, (doc, tokens) in shipped.items():

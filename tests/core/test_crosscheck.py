@@ -154,3 +154,24 @@ def test_the_cross_check_report_shows_the_passages_of_each_pair(tmp_path):
         assert heading in section
         assert "старый сторож долго смотрел" in section
         assert "бабушки" not in section and "библиотеке" not in section  # only the shared words
+
+
+def test_prepared_documents_kept_stay_within_their_limit(monkeypatch):
+    """Documents kept prepared (a check's sources, a cross-check worker's essays) stay within
+    their limit, least recently used out first; a cross-check's workers keep the smaller
+    CROSS_KEPT_BYTES (essays are cheap to prepare again)."""
+    from sverka.core import check
+
+    settings = api.Settings()
+    docs = [check.prepare(Document(f"Сочинение номер {k}: осенний лес и река. " * 40), settings) for k in range(6)]
+    size = check._Kept._size(docs[0])
+    kept = check._Kept(limit=4 * size)
+    for k, p in enumerate(docs):
+        kept.put(k, p.doc.sha256, settings, p)
+    assert kept.get(0, docs[0].doc.sha256, settings) is None and kept.get(1, docs[1].doc.sha256, settings) is None
+    assert all(kept.get(k, docs[k].doc.sha256, settings) is docs[k] for k in range(2, 6))
+    assert kept._bytes <= 4 * size
+    monkeypatch.setattr(check, "_WORKER_DOCS", [None, None])
+    check._judge_chunk_in_worker("run", [(0, 1)], {0: (docs[0].doc, docs[0].tokens), 1: (docs[1].doc, docs[1].tokens)},
+                                 (), settings)
+    assert check._WORKER_DOCS[1]._limit == check.CROSS_KEPT_BYTES < check.KEPT_BYTES
