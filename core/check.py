@@ -391,7 +391,7 @@ class _Kept:
     a class checked against the same reference texts meets the same sources again, and a
     source's preparation (reading, decoding, sorting its seeds) costs more than aligning it.
     Keyed by id, SHA-256 (ids are never reused in one file; the text's hash makes sure) and
-    settings; bounded by :data:`KEPT_BYTES`, least recently used out first."""
+    settings; bounded by ``limit`` (:data:`KEPT_BYTES` unless told), least recently used out first."""
 
     def __init__(self, limit: int | None = None) -> None:
         import threading
