@@ -224,11 +224,12 @@ def supported_seeds(d: np.ndarray, i: np.ndarray, j: np.ndarray, near_suspect: i
     the test's temporaries (~100 bytes a seed) bounded."""
     if len(d) > SUPPORT_SLICE:
         order = stable_argsort(d)
-        d, i, j = d[order], i[order], j[order]
-        cuts = np.unique(np.searchsorted(d, d[::SUPPORT_SLICE], "left")).tolist() + [len(d)]
+        ds = d[order]
+        cuts = np.unique(np.searchsorted(ds, ds[::SUPPORT_SLICE], "left")).tolist() + [len(d)]
         out: dict[int, int] = {}
-        for a, b in zip(cuts[:-1], cuts[1:]):
-            docs, _, _, covered = _clusters(d[a:b], i[a:b], j[a:b], near_suspect, near_source, sentence_bounds,
+        for a, b in zip(cuts[:-1], cuts[1:]):  # a slice's positions gathered for it alone
+            part = order[a:b]
+            docs, _, _, covered = _clusters(ds[a:b], i[part], j[part], near_suspect, near_source, sentence_bounds,
                                             sentence_share)
             out.update(_scores(docs, covered))
         return out
@@ -237,7 +238,7 @@ def supported_seeds(d: np.ndarray, i: np.ndarray, j: np.ndarray, near_suspect: i
 
 
 #: Seeds :func:`supported_seeds` tests at a time (a cross-check of 300 essays makes ~1 000 000).
-SUPPORT_SLICE = 200_000
+SUPPORT_SLICE = 100_000
 
 
 def _scores(docs: np.ndarray, covered: np.ndarray) -> dict[int, int]:
