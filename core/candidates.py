@@ -225,7 +225,7 @@ def supported_seeds(d: np.ndarray, i: np.ndarray, j: np.ndarray, near_suspect: i
     if len(d) > SUPPORT_SLICE:
         order = stable_argsort(d)
         ds = d[order]
-        cuts = np.unique(np.searchsorted(ds, ds[::SUPPORT_SLICE], "left")).tolist() + [len(d)]
+        cuts = distinct(np.searchsorted(ds, ds[::SUPPORT_SLICE], "left")).tolist() + [len(d)]
         out: dict[int, int] = {}
         for a, b in zip(cuts[:-1], cuts[1:]):  # a slice's positions gathered for it alone
             part = order[a:b]

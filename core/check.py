@@ -37,6 +37,7 @@ from .paraphrase import SourceStats, SuspectKeys, paraphrase_passages, suspect_k
 from .progress import NEVER_CANCELLED, CancelToken, Progress, no_progress
 from .results import CheckResult, CrossCheckResult, CrossPair, Passage, SourceMatch, SuspectInfo
 from .settings import Settings
+from .shingles import unique_counts
 from .shortdoc import longest_words, short_similarity
 from .sorting import distinct
 from .text import Tokens, canonize, word_starts, words_in
@@ -69,7 +70,7 @@ class Prepared:
 
     @cached_property
     def seq2_counts(self) -> tuple[np.ndarray, np.ndarray]:  # Seq2's distinct values, sorted, and their counts
-        return np.unique(self.seq2, return_counts=True)
+        return unique_counts(self.seq2)
 
     @cached_property
     def word_starts(self) -> np.ndarray:  # start of every word of the text
