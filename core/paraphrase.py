@@ -113,6 +113,10 @@ class SourceStats:
     sorted_hashes: np.ndarray
     sentences: tuple[np.ndarray, np.ndarray, np.ndarray]  # _sentences(t)
     sentence_len: np.ndarray  # int64 per sentence id: its tokens
+    sentence_of: np.ndarray  # int64 per token: its sentence id
+    rare: np.ndarray  # uint64: the lemmas held by at most _rare_df(n_sentences) sentences, sorted
+    rare_start: np.ndarray  # int64: where rare[k]'s tokens start in sorted_hashes
+    rare_count: np.ndarray  # int64: how many tokens hold rare[k]
 
     @classmethod
     def of(cls, t: Tokens) -> "SourceStats":
@@ -120,7 +124,7 @@ class SourceStats:
         h = np.asarray(t.hashes, dtype=np.uint64)
         if len(h) == 0:
             e = np.zeros(0, np.int64)
-            return cls(0, h, e, e, e, h, (e, e, e), e)
+            return cls(0, h, e, e, e, h, (e, e, e), e, e, h, e, e)
         # by lemma, then sentence: sentence ids rise with the tokens, so a stable sort by lemma
         # alone gives that order (one sort, not lexsort's two)
         order = stable_argsort(h) if bool(np.all(sid[1:] >= sid[:-1])) else np.lexsort((sid, h))
@@ -133,8 +137,12 @@ class SourceStats:
         sentences = _sentences(t)
         sentence_len = np.zeros(int(sid.max()) + 1, np.int64)
         sentence_len[sentences[0]] = sentences[2] - sentences[1]
-        return cls(int(1 + np.count_nonzero(sid[1:] != sid[:-1])), values, counts, df_token, order, hs,
-                   sentences, sentence_len)
+        n_sentences = int(1 + np.count_nonzero(sid[1:] != sid[:-1]))
+        run_start = np.flatnonzero(np.concatenate(([True], other)))  # values[k]'s tokens in hs
+        run_count = np.diff(np.append(run_start, len(hs)))
+        rare = counts <= _rare_df(n_sentences)
+        return cls(n_sentences, values, counts, df_token, order, hs, sentences, sentence_len, sid, values[rare],
+                   run_start[rare], run_count[rare])
 
 
 def _unique_counts(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -165,6 +173,11 @@ class SuspectKeys:
     token_keys: np.ndarray  # uint64: the keys grouped by token, token t's at token_keys[key_start[t]:key_start[t + 1]]
     key_start: np.ndarray  # int64, len(a) + 1
     sentences: tuple[np.ndarray, np.ndarray, np.ndarray]  # _sentences(a)
+    distinct: np.ndarray  # uint64: the distinct values of hashes
+    distinct_start: np.ndarray  # int64: where distinct[k]'s run starts in hashes
+    distinct_count: np.ndarray  # int64: its length
+    sentence_of: np.ndarray  # int64 per token: its sentence id
+    sentence_len: np.ndarray  # int64 per sentence id: its tokens
 
     @cached_property
     def synonyms_of(self) -> "_Synonyms":  # token -> its synonyms' lemma hashes, read as lists
@@ -197,7 +210,32 @@ def _suspect_keys(ha: np.ndarray, sentences: tuple[np.ndarray, np.ndarray, np.nd
     order = stable_argsort(kh)
     by_token = np.argsort(ki, kind="stable")  # two sorted runs: the merge sort is at its best
     key_start = np.searchsorted(ki[by_token], np.arange(len(ha) + 1), "left")
-    return SuspectKeys(kh[order], ki[order], kh[by_token], key_start, sentences)
+    hashes = kh[order]
+    start = np.flatnonzero(np.concatenate(([True], hashes[1:] != hashes[:-1]))) if len(hashes) else tok[:0]
+    sid, first, last = sentences
+    sentence_len = np.zeros(int(sid.max()) + 1 if len(sid) else 0, np.int64)
+    sentence_len[sid] = last - first
+    return SuspectKeys(hashes, ki[order], kh[by_token], key_start, sentences, hashes[start], start,
+                       np.diff(np.append(start, len(hashes))), np.repeat(sid, last - first), sentence_len)
+
+
+def _spread(start: np.ndarray, count: np.ndarray) -> np.ndarray:
+    """start[k], start[k] + 1, ..., start[k] + count[k] - 1 for every k, in one array."""
+    return np.repeat(start, count) + (np.arange(int(count.sum())) - np.repeat(np.cumsum(count) - count, count))
+
+
+def _intersect(x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(ix, iy) with x[ix] == y[iy]: the values two sorted distinct arrays share, rising; the
+    shorter array is looked up in the longer (a poem against a novel costs the poem)."""
+    if len(x) == 0 or len(y) == 0:
+        e = np.zeros(0, np.int64)
+        return e, e
+    if len(x) > len(y):
+        iy, ix = _intersect(y, x)
+        return ix, iy
+    at = np.minimum(np.searchsorted(y, x), len(y) - 1)
+    hit = np.flatnonzero(y[at] == x)
+    return hit, at[hit]
 
 
 def _runs(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -240,29 +278,14 @@ def paraphrase_passages(a: Tokens, b: Tokens, exact: list[Passage], *, min_words
     eligible = (size >= MIN_SENTENCE_TOKENS) & ((cum[a_last] - cum[a_first]) < 0.8 * size)
     if not eligible.any():
         return exact
-    # (lemma hash, suspect token) for each lemma a suspect token agrees with: its own, its synonyms
-    kh, ki = keys.hashes, keys.tokens
-    keep = np.repeat(eligible, size)[ki]
-    kh, ki = kh[keep], ki[keep]
     stats = b_stats if b_stats is not None else SourceStats.of(b)
     values, counts, n_b = stats.values, stats.counts, stats.n_sentences
     rare_df = _rare_df(n_b)
-    k_lo = np.flatnonzero(np.concatenate(([True], kh[1:] != kh[:-1]))) if len(kh) else np.zeros(0, np.int64)
-    ku = kh[k_lo]  # kh is sorted: its distinct lemmas, each holding kh[k_lo:k_hi]
-    k_hi = np.append(k_lo[1:], len(kh))
-    df_k = _lookup(values, counts, ku)
-    rare = (df_k > 0) & (df_k <= rare_df)
-    # the source's tokens of rare agreeing lemmas (at), each with the run of suspect keys of its lemma
-    s_lo = np.searchsorted(stats.sorted_hashes, ku[rare], "left")
-    s_cnt = np.searchsorted(stats.sorted_hashes, ku[rare], "right") - s_lo
-    n_at = int(s_cnt.sum())
-    if n_at < MIN_RARE:
+    at, lo, cnt, ki = _rare_rows(keys, stats, np.repeat(eligible, size))
+    if len(at) < MIN_RARE:
         return exact
-    at = stats.order[np.repeat(s_lo, s_cnt) + (np.arange(n_at) - np.repeat(np.cumsum(s_cnt) - s_cnt, s_cnt))]
-    lo = np.repeat(k_lo[rare], s_cnt)
-    cnt = np.repeat(k_hi[rare] - k_lo[rare], s_cnt)
-    b_sid = np.asarray(b.sentence_ids, dtype=np.int64)
-    a_sent_of = np.asarray(a.sentence_ids, dtype=np.int64)
+    b_sid = stats.sentence_of
+    a_sent_of = keys.sentence_of
     df_b = stats.df_token
     # every (source token u, suspect token i) agreeing through a rare lemma; bounded by the
     # texts' lengths (the lemmas making the most pairs dropped first)
@@ -274,17 +297,15 @@ def paraphrase_passages(a: Tokens, b: Tokens, exact: list[Passage], *, min_words
         keep = per_lemma < limit
         at, lo, cnt = at[keep], lo[keep], cnt[keep]
     u = np.repeat(at, cnt)
-    first = np.repeat(np.cumsum(cnt) - cnt, cnt)
-    i = ki[np.repeat(lo, cnt) + (np.arange(int(cnt.sum())) - first)]
+    i = ki[_spread(lo, cnt)]
     if len(i) == 0:
         return exact
     # sentence pairs with at least MIN_RARE distinct suspect tokens agreeing; per suspect
     # sentence the CANDIDATES_PER_SENTENCE best (most such tokens) are scored in full
-    n_sb = int(b_sid.max()) + 1
+    n_sb = len(stats.sentence_len)
     pair_tok = _unique_counts((a_sent_of[i] * n_sb + b_sid[u]) * len(a) + i)[0]
     codes, n_agree = _runs(pair_tok // len(a))  # sorted already
-    sa_len = np.zeros(int(a_sent_of.max()) + 1, np.int64)
-    sa_len[a_sid] = a_last - a_first
+    sa_len = keys.sentence_len
     # a pair reaching MIN_DICE shares about half its weight, mostly in rare words: a quarter
     # of the shorter sentence (the suspect's may hold words of the student's own around the
     # borrowed part: the Dice below weighs only the part of it the agreeing words span)
@@ -360,6 +381,29 @@ def paraphrase_passages(a: Tokens, b: Tokens, exact: list[Passage], *, min_words
     return _merged(exact, out, a_word_starts, min_words)
 
 
+def _rare_rows(keys: SuspectKeys, stats: SourceStats, token_ok: np.ndarray
+               ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """The (source token, suspect token) pairs agreeing through a lemma rare in the source (the
+    suspect token's own or a synonym's), of the suspect tokens ``token_ok`` allows, as
+    ``(at, lo, cnt, ki)``: source token ``at[k]`` agrees with suspect tokens
+    ``ki[lo[k]:lo[k] + cnt[k]]``. Lemma by lemma (rising hash), each lemma's source tokens in
+    token order, and its suspect tokens too."""
+    # the lemmas both hold; of each, the suspect's keys from allowed tokens
+    dk, rk = _intersect(keys.distinct, stats.rare)
+    k_pos = _spread(keys.distinct_start[dk], keys.distinct_count[dk])
+    k_tok = keys.tokens[k_pos]
+    ok = token_ok[k_tok]
+    ki = k_tok[ok]
+    ok_cum = np.concatenate(([0], np.cumsum(ok)))
+    k_end = np.cumsum(keys.distinct_count[dk])
+    k_n = ok_cum[k_end] - ok_cum[k_end - keys.distinct_count[dk]]  # a lemma's allowed keys
+    has = k_n > 0
+    rk, k_n = rk[has], k_n[has]
+    k_lo = np.cumsum(k_n) - k_n  # each lemma's keys start at ki[k_lo]
+    s_lo, s_cnt = stats.rare_start[rk], stats.rare_count[rk]
+    return stats.order[_spread(s_lo, s_cnt)], np.repeat(k_lo, s_cnt), np.repeat(k_n, s_cnt), ki
+
+
 def _merged(exact: list[Passage], found: list[tuple[list, str]], ws: np.ndarray, min_words: int) -> list[Passage]:
     """The exact passages with the paraphrase groups: a group overlapping exact passages on the
     suspect side becomes one passage with them (pieces united); the rest stand alone."""
@@ -406,19 +450,16 @@ def _agreeing_tokens(sa: np.ndarray, sb: np.ndarray, a_keys: SuspectKeys, hb: np
     if len(sa) == 0:
         return np.zeros(0, np.int64)
 
-    def spread(start, count):  # start[k], start[k] + 1, ..., start[k] + count[k] - 1 for every k
-        return np.repeat(start, count) + (np.arange(int(count.sum())) - np.repeat(np.cumsum(count) - count, count))
-
     def tokens(sentences, which):  # (candidate, token) of every token of the given sentences
         sids, first, last = sentences
         k = np.searchsorted(sids, which)
         start, count = first[k], last[k] - first[k]
-        return np.repeat(np.arange(len(which)), count), spread(start, count)
+        return np.repeat(np.arange(len(which)), count), _spread(start, count)
 
     p, tok = tokens(a_keys.sentences, sa)
     n_keys = a_keys.key_start[tok + 1] - a_keys.key_start[tok]
     a_at = np.repeat(np.arange(len(tok)), n_keys)  # which (candidate, token) row each key belongs to
-    a_hash = a_keys.token_keys[spread(a_keys.key_start[tok], n_keys)]
+    a_hash = a_keys.token_keys[_spread(a_keys.key_start[tok], n_keys)]
     q, u = tokens(b_sentences, sb)
     # (candidate, lemma) as one number: the lemma hash shifted by a multiple of an odd constant
     # per candidate. Two different pairs may meet by chance (2^-64): that only makes the bound

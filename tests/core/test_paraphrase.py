@@ -7,7 +7,7 @@ import re
 from collections import Counter
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from sverka.core import api
@@ -346,13 +346,15 @@ def test_check_reaches_a_source_sharing_half_a_sentence_in_one_run(tmp_path, mon
 
 
 class _Synonyms:
-    """A synonym table over small integer 'lemma hashes', with the table's alternatives_of."""
+    """A synonym table over small integer 'lemma hashes', with the table's alternatives_of: a
+    lemma's alternatives are the others of its classes, each once, sorted (as the table's)."""
 
     def __init__(self, classes):
-        self.alt = {}
+        alt = {}
         for c in classes:
             for x in c:
-                self.alt.setdefault(x, []).extend(y for y in c if y != x)
+                alt.setdefault(x, set()).update(y for y in c if y != x)
+        self.alt = {x: sorted(ys) for x, ys in alt.items()}
 
     def alternatives_of(self, hashes):
         import numpy as np
@@ -432,3 +434,61 @@ def test_retrieval_support_is_the_rule_it_states(seeds, near_suspect, near_sourc
     if rows:
         d, i, j = (np.asarray([r[c] for r in rows], np.int64) for c in range(3))
         assert _supported(d, i, j, near_suspect, near_source).tolist() == want
+
+
+@given(st.lists(st.lists(st.integers(1, 12), min_size=1, max_size=8), min_size=1, max_size=5),
+       st.lists(st.lists(st.integers(1, 12), min_size=1, max_size=8), min_size=1, max_size=60),
+       st.lists(st.frozensets(st.integers(1, 12), min_size=2, max_size=3), max_size=3),
+       st.lists(st.booleans(), min_size=40, max_size=40))
+@example([[1, 2, 3]], [[1, 2]] * 20 + [[1, 3]], [], [True] * 40)  # 1: one sentence too many to be rare
+@settings(max_examples=300, deadline=None)
+def test_rare_rows_are_every_pair_agreeing_through_a_rare_lemma(a_sents, b_sents, classes, allowed):
+    """The rows the candidates are counted from: every (source token, allowed suspect token)
+    whose lemmas agree (equal, or a synonym of the suspect's) through a lemma few source
+    sentences hold, each once, written out pair by pair here."""
+    import numpy as np
+
+    from sverka.core import paraphrase
+    from sverka.core.text import Tokens
+
+    def tokens_of(sents):
+        hashes = [h for s in sents for h in s]
+        n = len(hashes)
+        return Tokens(text="", starts=np.arange(n, dtype=np.int64), ends=np.arange(n, dtype=np.int64) + 1,
+                      lemmas=("",) * n, hashes=np.asarray(hashes, np.uint64),
+                      word_hashes=np.asarray(hashes, np.uint64),
+                      sentence_ids=np.asarray([k for k, s in enumerate(sents) for _ in s], np.int32),
+                      sentence_spans=np.zeros((len(sents), 2), np.int64), word_count=n, language="ru",
+                      lookalike_letters=0, invisible_chars=0, hyphen_joins=0, warnings=())
+
+    syn = _Synonyms(classes)
+    a, b = tokens_of(a_sents), tokens_of(b_sents)
+    ha, hb = a.hashes.tolist(), b.hashes.tolist()
+    keys = paraphrase._suspect_keys(a.hashes, paraphrase._sentences(a), syn)
+    stats = paraphrase.SourceStats.of(b)
+    token_ok = np.asarray((allowed * 2)[:len(ha)], bool)
+    at, lo, cnt, ki = paraphrase._rare_rows(keys, stats, token_ok)
+    rows = [(int(u), int(i)) for k, u in enumerate(at.tolist()) for i in ki[lo[k]:lo[k] + cnt[k]].tolist()]
+    limit = paraphrase._rare_df(len(b_sents))
+    held_by = Counter(h for s in b_sents for h in set(s))
+    want = set()
+    for i, x in enumerate(ha):
+        if not token_ok[i]:
+            continue
+        agree = {x} | {y for c in classes if x in c for y in c}
+        for u, y in enumerate(hb):
+            if y in agree and held_by[y] <= limit:
+                want.add((u, i))
+    assert len(rows) == len(set(rows)) == len(want)
+    assert set(rows) == want
+
+
+@given(st.sets(st.integers(0, 40)), st.sets(st.integers(0, 40)))
+def test_intersect_finds_what_both_sorted_arrays_hold(x, y):
+    import numpy as np
+
+    from sverka.core.paraphrase import _intersect
+
+    xs, ys = np.asarray(sorted(x), np.uint64), np.asarray(sorted(y), np.uint64)
+    ix, iy = _intersect(xs, ys)
+    assert xs[ix].tolist() == ys[iy].tolist() == sorted(x & y)
