@@ -485,12 +485,29 @@ def dialogue(rng, novels, tmp: Path):
     return min(cont_sv), first_sv, len(pages)
 
 
+def use_synonym_table(path: str | None) -> None:
+    """Check with the synonym table of ``path`` instead of the shipped one (an experiment:
+    bench/build_synonyms.py builds others); an empty one when ``path`` is "" (lemmas only)."""
+    import gzip
+
+    from sverka.core import paraphrase, synonyms
+
+    if path == "":
+        path = str(Path(tempfile.mkdtemp()) / "synonyms_empty.tsv.gz")
+        Path(path).write_bytes(gzip.compress(f"# sverka synonyms ru format={synonyms.FORMAT_VERSION}\n".encode()))
+    t = synonyms.load(Path(path))
+    synonyms.table = paraphrase.table = lambda: t
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--only", default="a,b,c,d")
     ap.add_argument("--seed", type=int, default=7)
     ap.add_argument("--verbose", action="store_true", help="print each original sentence highlighted")
+    ap.add_argument("--synonyms", metavar="FILE", help="check with this synonym table instead of the shipped one")
     args = ap.parse_args()
+    if args.synonyms is not None:
+        use_synonym_table(args.synonyms)
     global VERBOSE
     VERBOSE = args.verbose
     if not (DATA / "ruslit").is_dir():

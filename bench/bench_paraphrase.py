@@ -1,15 +1,18 @@
 """Paraphrase benchmark: sentences rewritten with synonyms, beside the exact 5-gram reference.
 
-    .venv/bin/python bench/bench_paraphrase.py [--essays 24] [--seed 7] [--verbose]
+    .venv/bin/python bench/bench_paraphrase.py [--language ru|en] [--essays 24] [--seed 7] [--verbose]
 
-Built from ``../shared/data/ruslit`` (skips cleanly without it). The collection holds the
-prose of Chekhov and Gorky; each suspect is an "essay" of 12 sentences: 6 borrowed from the
-collection and PARAPHRASED, 6 original (from Pushkin's prose, outside the collection),
-interleaved at random. A paraphrased sentence is a sentence of 10-40 words with:
+Russian (the default) is built from ``../shared/data/ruslit`` (skips cleanly without it): the
+collection holds the prose of Chekhov and Gorky; each suspect is an "essay" of 12 sentences: 6
+borrowed from the collection and PARAPHRASED, 6 original (from Pushkin's prose, outside the
+collection), interleaved at random. English (``--language en``) takes the PAN-2013 source
+documents of ``../shared/data/pan13-dev``: every other one is the collection, the rest give
+the original sentences. A paraphrased sentence is a sentence of 10-40 words with:
 
-* every word found in ``bench/data/synonyms_ru_handmade.tsv`` replaced by its synonym, put
-  into the replaced word's form (at least one replacement per sentence). The list was
-  written by hand for this benchmark, independently of the thesaurus Sverka matches with;
+* every word found in ``bench/data/synonyms_<language>_handmade.tsv`` replaced by its
+  synonym, put into the replaced word's form (at least one replacement per sentence; English:
+  -s, -ed, -ing carried over, an irregular form left alone). The lists were written by hand
+  for this benchmark, independently of the thesauri Sverka matches with;
 * the first clause moved to the end (reordering), when the sentence has clauses;
 * 15 % of the other words in another form, 5 % deleted, two words of other prose inserted.
 
@@ -36,36 +39,56 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
 import ref5gram  # noqa: E402
-from _corpus import inflect_other  # noqa: E402
-from bench_detection import DATA, WORD, Rewriter, _merge, _texts, sentences  # noqa: E402
+from bench_detection import DATA, WORD, Rewriter, _merge, _texts, sentences, use_synonym_table  # noqa: E402
 from bench_pan13 import _overlap  # noqa: E402
 
-HANDMADE = HERE / "data" / "synonyms_ru_handmade.tsv"
+HANDMADE = HERE / "data" / "synonyms_{language}_handmade.tsv"
 _KEEP = ("nomn", "gent", "datv", "accs", "ablt", "loct", "sing", "plur", "masc", "femn", "neut",
          "past", "pres", "futr", "1per", "2per", "3per", "impr", "indc")
 
 
-def load_handmade() -> dict[str, str]:
+def load_handmade(language: str = "ru") -> dict[str, str]:
     out = {}
-    for line in HANDMADE.read_text(encoding="utf-8").splitlines():
+    for line in Path(str(HANDMADE).format(language=language)).read_text(encoding="utf-8").splitlines():
         if line and not line.startswith("#"):
             a, b = line.split("\t")
             out[a.replace("ё", "е")] = b
     return out
 
 
+def _with_ending(base: str, ending: str) -> str:
+    """An English base form with -s, -ed or -ing (the regular spellings)."""
+    if ending in ("s", "es"):
+        if re.search(r"(s|x|z|ch|sh)$", base):
+            return base + "es"
+        return base[:-1] + "ies" if re.search(r"[^aeiou]y$", base) else base + "s"
+    if ending in ("ed", "d"):
+        if base.endswith("e"):
+            return base + "d"
+        return base[:-1] + "ied" if re.search(r"[^aeiou]y$", base) else base + "ed"
+    if ending == "ing":
+        return (base[:-1] if base.endswith("e") and not base.endswith("ee") else base) + "ing"
+    return base
+
+
 class Paraphraser:
-    def __init__(self, rng: np.random.Generator, filler: list[str]) -> None:
+    def __init__(self, rng: np.random.Generator, filler: list[str], language: str = "ru") -> None:
         import pymorphy3
+        import simplemma
 
         self.rng = rng
+        self.language = language
+        self.letters = re.compile(r"[а-яёА-ЯЁ]+" if language == "ru" else r"[A-Za-z]+")
         self.morph = pymorphy3.MorphAnalyzer()
-        self.subs = load_handmade()
+        self.simplemma = simplemma
+        self.subs = load_handmade(language)
         self.filler = filler
         self.rewriter = Rewriter(rng, filler)
 
     def synonym(self, word: str) -> str | None:
         """``word`` replaced by its hand-made synonym in the same form, or None."""
+        if self.language == "en":
+            return self._english_synonym(word)
         p = self.morph.parse(word.lower())[0]
         target = self.subs.get(p.normal_form.replace("ё", "е"))
         if target is None:
@@ -88,6 +111,18 @@ class Paraphraser:
                 return w
         return None
 
+    def _english_synonym(self, word: str) -> str | None:
+        w = word.lower()
+        base = self.simplemma.lemmatize(w, lang="en")
+        target = self.subs.get(base)
+        if target is None:
+            return None
+        ending = next((e for e in ("", "s", "es", "ed", "d", "ing") if _with_ending(base, e) == w), None)
+        if ending is None:  # an irregular form (ran, children): left alone
+            return None
+        out = _with_ending(target, ending)
+        return out[:1].upper() + out[1:] if word[:1].isupper() else out
+
     def rewrite(self, sentence: str) -> tuple[str, int]:
         """The paraphrased sentence and how many words were replaced by synonyms."""
         out, pos, replaced = [], 0, 0
@@ -95,7 +130,7 @@ class Paraphraser:
             out.append(sentence[pos:m.start()])
             pos = m.end()
             w = m.group()
-            s = self.synonym(w) if re.fullmatch(r"[а-яёА-ЯЁ]+", w) else None
+            s = self.synonym(w) if self.letters.fullmatch(w) else None
             if s is not None and s.lower() != w.lower():
                 out.append(s)
                 replaced += 1
@@ -104,7 +139,7 @@ class Paraphraser:
             if r < 0.05:
                 continue  # deleted
             if r < 0.20:
-                w = inflect_other(w, self.morph, self.rng) if re.fullmatch(r"[а-яёА-ЯЁ]+", w) else w
+                w = self.rewriter.other_form(w) if self.letters.fullmatch(w) else w
             out.append(w)
         out.append(sentence[pos:])
         text = self.rewriter.rotate_clauses("".join(out))
@@ -118,31 +153,34 @@ class Paraphraser:
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--language", choices=("ru", "en"), default="ru")
     ap.add_argument("--essays", type=int, default=24)
     ap.add_argument("--seed", type=int, default=7)
     ap.add_argument("--verbose", action="store_true", help="print misses and highlighted originals")
     ap.add_argument("--diagnose", action="store_true",
                     help="print why each paraphrased sentence was missed, and the causes counted (bench/_para_diagnose.py)")
     ap.add_argument("--no-synonyms", action="store_true", help="the same run with an empty synonym table (ablation)")
+    ap.add_argument("--synonyms", metavar="FILE", help="check with this synonym table instead of the shipped one "
+                    "(bench/build_synonyms.py)")
     args = ap.parse_args()
-    if not (DATA / "ruslit").is_dir():
-        print(f"no corpus at {DATA}")
+    corpus = DATA / ("ruslit" if args.language == "ru" else "pan13-dev")
+    if not corpus.is_dir():
+        print(f"no corpus at {corpus}")
         return 2
-    from sverka.core import api, paraphrase, synonyms
+    from sverka.core import api, synonyms
 
-    if args.no_synonyms:  # lemmas only: what the synonym table adds
-        import gzip
-
-        empty_file = Path(tempfile.mkdtemp()) / "synonyms_empty.tsv.gz"
-        empty_file.write_bytes(gzip.compress(f"# sverka synonyms ru format={synonyms.FORMAT_VERSION}\n".encode()))
-        empty = synonyms.load(empty_file)
-        synonyms.table = paraphrase.table = lambda: empty
+    if args.no_synonyms or args.synonyms:  # lemmas only (what the table adds), or another table
+        use_synonym_table("" if args.no_synonyms else args.synonyms)
 
     rng = np.random.default_rng(args.seed)
-    coll = _texts(DATA / "ruslit" / "prose" / "Chekhov") + _texts(DATA / "ruslit" / "prose" / "Gorky")
-    outside = _texts(DATA / "ruslit" / "prose" / "Pushkin")
+    if args.language == "ru":
+        coll = _texts(DATA / "ruslit" / "prose" / "Chekhov") + _texts(DATA / "ruslit" / "prose" / "Gorky")
+        outside = _texts(DATA / "ruslit" / "prose" / "Pushkin")
+    else:
+        pan = _texts(corpus / "src")
+        coll, outside = pan[::2], pan[1::2]
     filler = WORD.findall(" ".join(t for _, t in outside[-3:])[:200000])
-    para = Paraphraser(rng, [w for w in filler if len(w) > 3])
+    para = Paraphraser(rng, [w for w in filler if len(w) > 3], args.language)
     pools_b = [sentences(t) for _, t in coll]
     pools_o = [sentences(t) for _, t in outside]
     print(f"collection: {len(coll)} texts, {sum(len(t) for _, t in coll) / 1e6:.1f} M characters; "
