@@ -48,7 +48,7 @@ import numpy as np
 
 from .results import Passage
 from .sorting import lexsort, stable_argsort
-from .text import Tokens, word_starts, words_in, words_within
+from .text import Tokens, spelling_key, word_starts, words_in, words_within
 
 __all__ = [
     "Segment",
@@ -671,8 +671,7 @@ def align(
     return out
 
 
-def _norm(word: str) -> str:
-    return word.lower().replace("ё", "е")
+_norm = spelling_key  # words compared as the reader sees them: case, ё and the old spelling aside
 
 
 #: Joins words to be normalised in one go: no word holds it, nor does lowering make it (nor is

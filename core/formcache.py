@@ -62,10 +62,11 @@ RULES_VERSION = 1
 MAGIC = b"SVFORMS3"
 FLUSH_EVERY = 20_000
 #: Analyses of normalised forms per language, and whole entries of the canonizer's table per
-#: RAW form (the word exactly as in a text) and reading mode: "raw-ru", "raw-uk", or "raw-*"
-#: for a raw form read the same in both modes. Raw entries keep the canonizer's flags in the
-#: low 4 bits and its script in the high 4; words with tampering are not kept raw.
-_LANGS = ("ru", "uk", "en", "raw-ru", "raw-uk", "raw-*")
+#: RAW form (the word exactly as in a text) and reading mode: "raw-ru", "raw-uk", "raw-ru-old"
+#: (Russian in the spelling before 1918), or "raw-*" for a raw form read the same in every
+#: mode. Raw entries keep the canonizer's flags in the low 4 bits and its script in the high
+#: 4; words with tampering are not kept raw.
+_LANGS = ("ru", "uk", "en", "raw-ru", "raw-uk", "raw-*", "raw-ru-old")
 _LANG_CODE = {lang: i for i, lang in enumerate(_LANGS)}
 _STOP, _ADJECTIVE = 1, 2
 _HEAD = struct.Struct("<QQQ")

@@ -50,7 +50,7 @@ from .align import merge_ranges
 from .results import Passage
 from .sorting import stable_argsort
 from .synonyms import table
-from .text import Tokens, words_in
+from .text import Tokens, spelling_key, words_in
 
 __all__ = ["MIN_AGREE", "MIN_DICE", "MIN_RARE", "SourceStats", "SuspectKeys", "paraphrase_passages",
            "suspect_keys"]
@@ -85,8 +85,7 @@ def _rare_df(n_sentences: int) -> int:
 _WORD = re.compile(r"\w+", re.UNICODE)
 
 
-def _norm(w: str) -> str:
-    return w.lower().replace("ё", "е")
+_norm = spelling_key
 
 
 def _sentences(t: Tokens) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

@@ -32,6 +32,13 @@ Rules:
 * Lemmas come from :mod:`sverka.core.morph`: Cyrillic words are read as Ukrainian when the
   text has more of і ї є ґ than of ы э ъ ё, else as Russian; a word holding letters of only
   one of the two sets is read in that language whatever the text. Latin words are English.
+* Russian in the spelling before 1918 (an old edition of a novel) is read as today's: ѣ -> е,
+  ѳ -> ф, ѵ -> и, a hard sign ending a word dropped ("домъ" -> "дом"), і -> и in a word that
+  also holds a mark of Russian (ы э ъ ё ѣ ѳ ѵ: "міръ") or anywhere in a text in the old
+  spelling (at least 5 of ѣ or a word-final ъ, and one per 200 characters: "Россія");
+  a form the dictionary does not know ending in -аго/-яго/-ыя/-ия is read as
+  -ого/-его/-ые/-ие when the dictionary knows that ("добраго" -> "доброго", "новыя" ->
+  "новые"), and -аго/-яго always in the old spelling ("полуживаго").
 * ``language`` from the words' scripts: "ru"/"uk" when under 15 % of the Cyrillic+Latin words
   are Latin, "en" when under 15 % are Cyrillic, "mixed" otherwise, "unknown" when there are no
   such words or other scripts are the majority.
@@ -285,7 +292,44 @@ def _fold_other_scripts(form: str) -> tuple[str, int, int]:
         return form, 0, 0
     return "".join(folded), (changed if cyrillic >= latin else 0), (0 if cyrillic >= latin else changed)
 _UKRAINIAN_LETTERS = frozenset("іїєґ")
+_UKRAINIAN_ONLY = frozenset("їєґ")  # і is also Russian before 1918
 _RUSSIAN_LETTERS = frozenset("ыэъё")
+#: Letters of Russian's spelling before 1918, and what they are today.
+_PRE_REFORM = frozenset("ѣѳѵ")
+_PRE_REFORM_TODAY = str.maketrans("ѣѳѵ", "ефи")
+#: Endings of the old spelling (adjectives' genitive singular; plural feminine and neuter)
+#: and today's, tried only on a form the dictionary does not know; the last two (-ия is also
+#: a noun's ending today) only when the dictionary knows today's form.
+_OLD_ENDINGS = (("аго", "ого"), ("яго", "его"), ("ыя", "ые"), ("ия", "ие"))
+
+
+_OLD_SPELLING_CHARS = frozenset("ѣѳѵіъ")
+_OLD_LETTERS_TODAY = str.maketrans("ѣѳѵі", "ефии")
+_hard_sign_at_end = re.compile(r"ъ(?![^\W\d_])")
+
+
+def spelling_key(text: str) -> str:
+    """``text`` lower-cased, ё as е, and Russian's old spelling as today's (ѣ ѳ ѵ і -> е ф и
+    и, no hard sign ending a word): two spans that read the same by it are the same words,
+    whatever the edition ("Въ домѣ" and "В доме"). For labels, not for lemmas."""
+    t = text.lower().replace("ё", "е")
+    if not _OLD_SPELLING_CHARS.isdisjoint(t):
+        t = _hard_sign_at_end.sub("", t.translate(_OLD_LETTERS_TODAY))
+    return t
+
+
+def _today_ending(form: str, old: bool) -> str:
+    """``form`` with an ending of the old spelling replaced by today's ("добраго" ->
+    "доброго") when the Russian dictionary does not know ``form`` and knows the result, or,
+    for -аго/-яго in a word or text ``old`` (in the old spelling), knows neither ("полуживаго":
+    the predictor reads today's form); else ``form``."""
+    for k, (ending, today_ending) in enumerate(_OLD_ENDINGS):
+        if form.endswith(ending) and len(form) > len(ending) + 1:
+            if morph.is_known(form, "ru"):
+                return form
+            today = form[: -len(ending)] + today_ending
+            return today if (old and k < 2) or morph.is_known(today, "ru") else form
+    return form
 
 # Entry flags.
 _STOP, _ADJECTIVE, _TAMPERED, _NUMERIC = 1, 2, 4, 8
@@ -297,13 +341,13 @@ class _Table:
     """Per-process table of analysed raw word forms; grows, never shrinks.
 
     ``ids[mode][raw]`` is the entry of ``raw`` (a word exactly as found in a text) when the
-    document's Cyrillic words are read as ``mode`` ("ru" or "uk"). Entries are written before
+    document's Cyrillic words are read as ``mode`` ("ru", "uk" or "ru-old"). Entries are written before
     their id is published in ``ids``, so readers need no lock; writers take ``lock``.
     """
 
     def __init__(self) -> None:
         self.lock = threading.Lock()
-        self.ids: dict[str, dict[str, int]] = {"ru": {}, "uk": {}}
+        self.ids: dict[str, dict[str, int]] = {"ru": {}, "uk": {}, "ru-old": {}}
         self.lemmas: list[str] = []
         # tampering per occurrence of the entries flagged _TAMPERED (few): [Latin in Cyrillic,
         # Cyrillic in Latin, invisible, joins, other scripts in Cyrillic, other scripts in Latin]
@@ -434,7 +478,12 @@ def _normalise(raw: str, mode: str) -> tuple[str, int, tuple[int, ...], str, boo
     if not form.isascii() and _other_letter.search(form):
         form, other_to_cyrillic, other_to_latin = _fold_other_scripts(form)
     form = form.lower()
-    russian = not _RUSSIAN_LETTERS.isdisjoint(form)
+    old_spelling = not _PRE_REFORM.isdisjoint(form) or (len(form) > 1 and form.endswith("ъ"))
+    russian = old_spelling or not _RUSSIAN_LETTERS.isdisjoint(form)
+    if old_spelling:  # Russian before 1918: "домъ", "лѣсъ", "Ѳома"
+        form = form.translate(_PRE_REFORM_TODAY)
+        if len(form) > 1 and form.endswith("ъ"):
+            form = form[:-1]
     form = form.replace("ё", "е")
     if not form.isalpha():
         form = _diacritic.sub("", form)
@@ -454,9 +503,20 @@ def _normalise(raw: str, mode: str) -> tuple[str, int, tuple[int, ...], str, boo
     tampering = (to_cyrillic, to_latin, invisible, joins, other_to_cyrillic, other_to_latin)
     if cyrillic and not latin:
         ukrainian = not _UKRAINIAN_LETTERS.isdisjoint(form)
+        i_only = ukrainian and _UKRAINIAN_ONLY.isdisjoint(form)  # і its only Ukrainian letter
+        if i_only and (russian or mode == "ru-old"):
+            # і of the old Russian spelling ("міръ"; "Россія" in a text in that spelling): the
+            # same in every mode only when the word itself shows it is Russian
+            form = _today_ending(form.replace("і", "и"), old_spelling or not russian)
+            return form, _CYRILLIC, tampering, "ru", russian
         if ukrainian != russian:
-            return form, _CYRILLIC, tampering, ("uk" if ukrainian else "ru"), True
-        return form, _CYRILLIC, tampering, mode, False
+            if russian:
+                return _today_ending(form, old_spelling), _CYRILLIC, tampering, "ru", True
+            # Ukrainian; a word whose only mark is і is Russian in a text of the old spelling
+            return form, _CYRILLIC, tampering, "uk", not i_only
+        if mode == "uk":
+            return form, _CYRILLIC, tampering, "uk", False
+        return _today_ending(form, mode == "ru-old"), _CYRILLIC, tampering, "ru", False
     if latin and not cyrillic:
         return form, _LATIN, tampering, "en", True
     return form, _OTHER, tampering, "", True
@@ -485,15 +545,26 @@ _UK_MARKS = "іїєґІЇЄҐ"
 #: scans for the i quickly (the lookbehind first made it test every character: 22 ms a MB).
 _latin_i_in_cyrillic = re.compile("[iIïÏ](?:(?<=[а-яґєіїА-ЯҐЄІЇ].)|(?=[а-яґєіїА-ЯҐЄІЇ]))")
 _RU_MARKS = "ыэъёЫЭЪЁ"
+#: A hard sign ending a word (after a letter, before none): the old spelling's "домъ".
+_final_hard_sign = re.compile(r"[ъЪ](?<=[^\W\d_][ъЪ])(?![^\W\d_])")
 
 
 def _reading_mode(text: str) -> str:
     """How to read Cyrillic words that could be either language: "uk" when Ukrainian-only
-    letters (і ї є ґ) outnumber Russian-only ones (ы э ъ ё), else "ru"."""
+    letters (і ї є ґ) outnumber Russian-only ones (ы э ъ ё); "ru-old" for Russian in the
+    spelling before 1918 (at least 5 of ѣ or a word-final ъ, and one per 200 characters: such a
+    text has one every 20-30 characters, a text of today quoting an old title a few), where і
+    is Russian; else "ru"."""
     uk = sum(map(text.count, _UK_MARKS))
     if "i" in text or "I" in text or "ï" in text:  # a Latin i standing in for і inside a word
         uk += len(_latin_i_in_cyrillic.findall(text))
-    return "uk" if uk and uk > sum(map(text.count, _RU_MARKS)) else "ru"
+    if uk and uk > sum(map(text.count, _RU_MARKS)):
+        return "uk"
+    need = max(5, len(text) // 200)
+    old = text.count("ѣ")  # (a capital Ѣ is rare: an old text has ѣ and final ъ in plenty)
+    if old < need <= old + text.count("ъ") + text.count("Ъ"):  # enough hard signs to look at
+        old += sum(1 for _ in itertools.islice(_final_hard_sign.finditer(text), need - old))
+    return "ru-old" if old >= need else "ru"
 
 
 def canonize(text: str, *, drop_stop_words: bool = True, drop_adjectives: bool = False) -> Tokens:
@@ -604,7 +675,7 @@ def _language(scripts: np.ndarray, mode: str) -> str:
     if ours == 0 or other > ours:
         return "unknown"
     if latin < 0.15 * ours:
-        return mode
+        return "uk" if mode == "uk" else "ru"
     if cyrillic < 0.15 * ours:
         return "en"
     return "mixed"

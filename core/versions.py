@@ -14,7 +14,7 @@ from __future__ import annotations
 __all__ = ["CANON_VERSION", "FINGERPRINT_VERSION"]
 
 #: What :func:`sverka.core.text.canonize` gives for a text (tokens, lemmas, hashes, spans).
-CANON_VERSION = 2  # 2: look-alikes of every script folded, not only Latin/Cyrillic
+CANON_VERSION = 3  # 2: look-alikes of every script folded, not only Latin/Cyrillic; 3: Russian's old spelling
 
 #: What :func:`sverka.core.fingerprints.fingerprint_document` gives for given tokens (the
 #: retrieval keys a collection stores).
