@@ -303,18 +303,22 @@ _PRE_REFORM_TODAY = str.maketrans("ѣѳѵ", "ефи")
 _OLD_ENDINGS = (("аго", "ого"), ("яго", "его"), ("ыя", "ые"), ("ия", "ие"))
 
 
-_OLD_SPELLING_CHARS = frozenset("ѣѳѵіъ")
-_OLD_LETTERS_TODAY = str.maketrans("ѣѳѵі", "ефии")
+_OLD_LETTERS_TODAY = (("ѣ", "е"), ("ѳ", "ф"), ("ѵ", "и"), ("і", "и"))
 _hard_sign_at_end = re.compile(r"ъ(?![^\W\d_])")
 
 
 def spelling_key(text: str) -> str:
     """``text`` lower-cased, ё as е, and Russian's old spelling as today's (ѣ ѳ ѵ і -> е ф и
     и, no hard sign ending a word): two spans that read the same by it are the same words,
-    whatever the edition ("Въ домѣ" and "В доме"). For labels, not for lemmas."""
+    whatever the edition ("Въ домѣ" and "В доме"). For labels, not for lemmas. (Each letter
+    is looked for and replaced on its own: ``str.translate`` costs ten times as much on
+    Cyrillic.)"""
     t = text.lower().replace("ё", "е")
-    if not _OLD_SPELLING_CHARS.isdisjoint(t):
-        t = _hard_sign_at_end.sub("", t.translate(_OLD_LETTERS_TODAY))
+    for old, today in _OLD_LETTERS_TODAY:
+        if old in t:
+            t = t.replace(old, today)
+    if "ъ" in t:
+        t = _hard_sign_at_end.sub("", t)
     return t
 
 
