@@ -37,8 +37,10 @@ Rules:
   also holds a mark of Russian (ы э ъ ё ѣ ѳ ѵ: "міръ") or anywhere in a text in the old
   spelling (at least 5 of ѣ or a word-final ъ, and one per 200 characters: "Россія");
   a form the dictionary does not know ending in -аго/-яго/-ыя/-ия is read as
-  -ого/-его/-ые/-ие when the dictionary knows that ("добраго" -> "доброго", "новыя" ->
-  "новые"), and -аго/-яго always in the old spelling ("полуживаго").
+  -ого/-его/-ые/-ие, or with a prefix без-/раз-/из-/воз-/низ-/чрез- before a voiceless
+  consonant as бес-/рас-/..., when the dictionary knows that ("добраго" -> "доброго",
+  "новыя" -> "новые", "разсказъ" -> "рассказ"), and -аго/-яго always in the old spelling
+  ("полуживаго").
 * ``language`` from the words' scripts: "ru"/"uk" when under 15 % of the Cyrillic+Latin words
   are Latin, "en" when under 15 % are Cyrillic, "mixed" otherwise, "unknown" when there are no
   such words or other scripts are the majority.
@@ -301,6 +303,8 @@ _PRE_REFORM_TODAY = str.maketrans("ѣѳѵ", "ефи")
 #: and today's, tried only on a form the dictionary does not know; the last two (-ия is also
 #: a noun's ending today) only when the dictionary knows today's form.
 _OLD_ENDINGS = (("аго", "ого"), ("яго", "его"), ("ыя", "ые"), ("ия", "ие"))
+#: A prefix the old spelling wrote with з before a voiceless consonant (today с).
+_old_prefix = re.compile(r"(?:без|раз|воз|низ|из|чрез|через)(?=[кпстфхцчшщ])")
 
 
 _OLD_LETTERS_TODAY = (("ѣ", "е"), ("ѳ", "ф"), ("ѵ", "и"), ("і", "и"))
@@ -322,18 +326,30 @@ def spelling_key(text: str) -> str:
     return t
 
 
-def _today_ending(form: str, old: bool) -> str:
-    """``form`` with an ending of the old spelling replaced by today's ("добраго" ->
-    "доброго") when the Russian dictionary does not know ``form`` and knows the result, or,
-    for -аго/-яго in a word or text ``old`` (in the old spelling), knows neither ("полуживаго":
-    the predictor reads today's form); else ``form``."""
-    for k, (ending, today_ending) in enumerate(_OLD_ENDINGS):
-        if form.endswith(ending) and len(form) > len(ending) + 1:
-            if morph.is_known(form, "ru"):
-                return form
-            today = form[: -len(ending)] + today_ending
-            return today if (old and k < 2) or morph.is_known(today, "ru") else form
+def _today_form(form: str, old: bool) -> str:
+    """``form`` as spelled today when the Russian dictionary does not know it and knows that:
+    a prefix без-/раз-/из-/воз-/низ-/чрез- with з before a voiceless consonant ("разсказ",
+    "безпокойство"), an ending of the old spelling ("добраго" -> "доброго"), or both; for
+    -аго/-яго in a word or text ``old`` (in the old spelling) the ending is changed even when
+    the dictionary knows neither ("полуживаго": the predictor reads today's form); else
+    ``form``."""
+    prefix = _old_prefix.match(form)
+    ending = next(((k, e, t) for k, (e, t) in enumerate(_OLD_ENDINGS)
+                   if form.endswith(e) and len(form) > len(e) + 1), None)
+    if (prefix is None and ending is None) or morph.is_known(form, "ru"):
+        return form
+    bases = [form[:prefix.end() - 1] + "с" + form[prefix.end():], form] if prefix else [form]
+    for base in bases:
+        if ending is not None:
+            today = base[: -len(ending[1])] + ending[2]
+            if morph.is_known(today, "ru"):
+                return today
+        if base is not form and morph.is_known(base, "ru"):
+            return base
+    if ending is not None and old and ending[0] < 2:
+        return bases[0][: -len(ending[1])] + ending[2]
     return form
+
 
 # Entry flags.
 _STOP, _ADJECTIVE, _TAMPERED, _NUMERIC = 1, 2, 4, 8
@@ -511,16 +527,16 @@ def _normalise(raw: str, mode: str) -> tuple[str, int, tuple[int, ...], str, boo
         if i_only and (russian or mode == "ru-old"):
             # і of the old Russian spelling ("міръ"; "Россія" in a text in that spelling): the
             # same in every mode only when the word itself shows it is Russian
-            form = _today_ending(form.replace("і", "и"), old_spelling or not russian)
+            form = _today_form(form.replace("і", "и"), old_spelling or not russian)
             return form, _CYRILLIC, tampering, "ru", russian
         if ukrainian != russian:
             if russian:
-                return _today_ending(form, old_spelling), _CYRILLIC, tampering, "ru", True
+                return _today_form(form, old_spelling), _CYRILLIC, tampering, "ru", True
             # Ukrainian; a word whose only mark is і is Russian in a text of the old spelling
             return form, _CYRILLIC, tampering, "uk", not i_only
         if mode == "uk":
             return form, _CYRILLIC, tampering, "uk", False
-        return _today_ending(form, mode == "ru-old"), _CYRILLIC, tampering, "ru", False
+        return _today_form(form, mode == "ru-old"), _CYRILLIC, tampering, "ru", False
     if latin and not cyrillic:
         return form, _LATIN, tampering, "en", True
     return form, _OTHER, tampering, "", True

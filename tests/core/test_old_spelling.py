@@ -86,10 +86,13 @@ def test_ukrainian_keeps_its_reading(fresh):
     assert canonize(mixed).lemmas[-1] == "ліс"
 
 
-def test_old_endings_only_where_the_dictionary_says_so(fresh):
+def test_old_endings_and_prefixes_only_where_the_dictionary_says_so(fresh):
     assert canonize("добраго синяго новыя").lemmas == ("добрый", "синий", "новый")
-    # today's words ending so are left alone
+    assert canonize("разсказ безпокойство безполезнаго изсякнуть").lemmas == (
+        "рассказ", "беспокойство", "бесполезный", "иссякнуть")
+    # today's words ending or beginning so are left alone
     assert canonize("история армия Чикаго").lemmas == ("история", "армия", "чикаго")
+    assert canonize("Безумный разбойник из комнаты").lemmas == ("безумный", "разбойник", "комната")
 
 
 def test_spelling_key_for_labels():
