@@ -335,7 +335,7 @@ def _today_form(form: str, old: bool) -> str:
     ``form``."""
     prefix = _old_prefix.match(form)
     ending = next(((k, e, t) for k, (e, t) in enumerate(_OLD_ENDINGS)
-                   if form.endswith(e) and len(form) > len(e) + 1), None)
+                   if form.endswith(e) and len(form) > len(e)), None)
     if (prefix is None and ending is None) or morph.is_known(form, "ru"):
         return form
     bases = [form[:prefix.end() - 1] + "с" + form[prefix.end():], form] if prefix else [form]
