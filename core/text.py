@@ -30,8 +30,10 @@ Rules:
   characters and line-end joins are counted per occurrence; the first two are tampering and
   produce ``warnings`` (joins are ordinary typography and do not).
 * Lemmas come from :mod:`sverka.core.morph`: Cyrillic words are read as Ukrainian when the
-  text has more of і ї є ґ than of ы э ъ ё, else as Russian; a word holding letters of only
-  one of the two sets is read in that language whatever the text. Latin words are English.
+  text has more of і ї є ґ than of ы э ъ ё, else as Russian; in a text holding both, a
+  sentence with at least two of them is read by its own majority (a Russian quotation in a
+  Ukrainian essay); a word holding letters of only one of the two sets is read in that
+  language whatever the text. Latin words are English.
 * Russian in the spelling before 1918 (an old edition of a novel) is read as today's: ѣ -> е,
   ѳ -> ф, ѵ -> и, a hard sign ending a word dropped ("домъ" -> "дом"), і -> и in a word that
   also holds a mark of Russian (ы э ъ ё ѣ ѳ ѵ: "міръ") or anywhere in a text in the old
@@ -570,7 +572,13 @@ _final_hard_sign = re.compile(r"[ъЪ](?<=[^\W\d_][ъЪ])(?![^\W\d_])")
 
 
 def _reading_mode(text: str) -> str:
-    """How to read Cyrillic words that could be either language: "uk" when Ukrainian-only
+    """How to read the Cyrillic words of ``text`` that could be either language (:func:`_reading`)."""
+    return _reading(text)[0]
+
+
+def _reading(text: str) -> tuple[str, bool]:
+    """(How to read Cyrillic words that could be either language, whether the text holds
+    marks of both languages). How: "uk" when Ukrainian-only
     letters (і ї є ґ) outnumber Russian-only ones (ы э ъ ё); "ru-old" for Russian in the
     spelling before 1918 (at least 5 of ѣ or a word-final ъ, and one per 200 characters: such a
     text has one every 20-30 characters, a text of today quoting an old title a few), where і
@@ -578,18 +586,56 @@ def _reading_mode(text: str) -> str:
     uk = sum(map(text.count, _UK_MARKS))
     if "i" in text or "I" in text or "ï" in text:  # a Latin i standing in for і inside a word
         uk += len(_latin_i_in_cyrillic.findall(text))
-    if uk and uk > sum(map(text.count, _RU_MARKS)):
-        return "uk"
+    ru = sum(map(text.count, _RU_MARKS)) if uk else 0
+    if uk and uk > ru:
+        return "uk", ru > 0
     need = max(5, len(text) // 200)
     old = text.count("ѣ")  # (a capital Ѣ is rare: an old text has ѣ and final ъ in plenty)
     if old < need <= old + text.count("ъ") + text.count("Ъ"):  # enough hard signs to look at
         old += sum(1 for _ in itertools.islice(_final_hard_sign.finditer(text), need - old))
-    return "ru-old" if old >= need else "ru"
+    return ("ru-old", False) if old >= need else ("ru", uk > 0 and ru > 0)
+
+
+_uk_mark = re.compile("[" + _UK_MARKS + "]")
+_ru_mark = re.compile("[" + _RU_MARKS + "]")
+
+
+def _by_sentence(text: str, mode: str, starts: np.ndarray, ends: np.ndarray, ids: np.ndarray,
+                 sentence_of_word: np.ndarray, spans: np.ndarray, table: "_Table") -> np.ndarray:
+    """``ids`` with the words of each sentence that has at least two marks of the other
+    language than ``mode`` (і ї є ґ, a Latin i in a Cyrillic word / ы э ъ ё), and more of them
+    than of ``mode``'s, read in that language."""
+    other = "ru" if mode == "uk" else "uk"
+    uk_at = [m.start() for m in _uk_mark.finditer(text)]
+    if "i" in text or "I" in text or "ï" in text:
+        uk_at += [m.start() for m in _latin_i_in_cyrillic.finditer(text)]
+    ru_at = [m.start() for m in _ru_mark.finditer(text)]
+    first = spans[:, 0]
+
+    def per_sentence(at: list[int]) -> np.ndarray:
+        k = np.maximum(np.searchsorted(first, np.asarray(at, dtype=np.int64), "right") - 1, 0)
+        return np.bincount(k, minlength=len(first))
+
+    uk, ru = per_sentence(uk_at), per_sentence(ru_at)
+    flip = (uk + ru >= 2) & ((uk > ru) if other == "uk" else (ru > uk))
+    if not flip.any():
+        return ids
+    w = np.flatnonzero(flip[sentence_of_word])
+    raws = [text[a:b] for a, b in zip(starts[w].tolist(), ends[w].tolist())]
+    ids_of = table.ids[other]
+    try:
+        again = np.fromiter(map(ids_of.__getitem__, raws), np.intp, len(raws))
+    except KeyError:
+        table.add_missing(raws, other)
+        again = np.fromiter(map(ids_of.__getitem__, raws), np.intp, len(raws))
+    ids = ids.copy()
+    ids[w] = again
+    return ids
 
 
 def canonize(text: str, *, drop_stop_words: bool = True, drop_adjectives: bool = False) -> Tokens:
     """Canonical tokens of ``text`` (see the module docstring for the contract)."""
-    mode = _reading_mode(text)
+    mode, mixed = _reading(text)
     table = _table
     if not table.loaded:
         table.load()
@@ -597,6 +643,9 @@ def canonize(text: str, *, drop_stop_words: bool = True, drop_adjectives: bool =
     if (table.flags[ids] & _NUMERIC).any():  # "x²", "Ⅻвек": split without the numbers
         all_starts, all_ends, ids = _words(text, _split_words_exactly, mode, table)
     n = len(ids)
+    sentence_of_word, sentence_spans = _sentences(text, all_starts)
+    if mixed and len(sentence_spans) > 1:  # Russian and Ukrainian: each sentence by its own marks
+        ids = _by_sentence(text, mode, all_starts, all_ends, ids, sentence_of_word, sentence_spans, table)
 
     flags = table.flags[ids]
     drop = (_STOP if drop_stop_words else 0) | (_ADJECTIVE if drop_adjectives else 0)
@@ -609,7 +658,6 @@ def canonize(text: str, *, drop_stop_words: bool = True, drop_adjectives: bool =
         kept = ids
         starts, ends = np.ascontiguousarray(all_starts), np.ascontiguousarray(all_ends)
 
-    sentence_of_word, sentence_spans = _sentences(text, all_starts)
     sentence_ids = sentence_of_word if keep is None else sentence_of_word[keep]
 
     tampering = (0, 0, 0, 0, 0, 0)

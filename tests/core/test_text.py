@@ -355,3 +355,24 @@ def test_words_within_ranges_count_as_word_starts_does(text, picks):
         ranges.append((s, min(len(text), s + 1 + extra % (len(text) - s))))
     ranges = merge_ranges(ranges)
     assert words_within(text, ranges) == words_in(starts, ranges)
+
+
+def test_each_sentence_of_a_text_in_both_languages_reads_by_its_own_marks():
+    """Russian and Ukrainian in one text: a sentence with two or more marks of one language
+    (і ї є ґ / ы э ъ ё) and more of them than of the other reads in it; a sentence with one
+    mark (a Ukrainian name in Russian prose) or none keeps the text's reading."""
+    from sverka.core.text import _reading
+
+    ru = "Студенты написали курсовые работы и сдали их преподавателю в последний день семестра."
+    uk = "Викладач уважно прочитав кожну роботу та знайшов у деяких однакові абзаци з підручника."
+    assert _reading(uk + " " + ru + " " + uk) == ("uk", True)
+    alone, inside = canonize(ru), canonize(uk + " " + ru + " " + uk)
+    n = len(canonize(uk).lemmas)
+    assert inside.lemmas[n:n + len(alone.lemmas)] == alone.lemmas
+    assert inside.hashes[n:n + len(alone.hashes)].tolist() == alone.hashes.tolist()
+    # the other way round: a Ukrainian sentence in Russian prose reads as Ukrainian
+    t = canonize(ru + " " + uk + " " + ru)
+    assert t.lemmas[len(alone.lemmas):len(alone.lemmas) + n] == canonize(uk).lemmas
+    # one mark is not enough to change a sentence's reading
+    kyiv = canonize("Он поехал в Київ. " + ru)
+    assert kyiv.lemmas[0] == canonize("Он поехал в Киев.").lemmas[0]
