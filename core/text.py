@@ -400,6 +400,16 @@ class _Table:
         self.flags = grown(g("flags"), np.uint8)
         self.scripts = grown(g("scripts"), np.uint8)
 
+    def lookup(self, words: list[str], mode: str) -> np.ndarray:
+        """The entry ids of the raw forms ``words`` read as ``mode``, those not in the table yet
+        taken from the machine-wide table or analysed first."""
+        ids_of = self.ids[mode]
+        try:
+            return np.fromiter(map(ids_of.__getitem__, words), np.intp, len(words))
+        except KeyError:
+            self.add_missing(words, mode)
+            return np.fromiter(map(ids_of.__getitem__, words), np.intp, len(words))
+
     def add_missing(self, words: list[str], mode: str) -> None:
         """Take the raw forms of ``words`` not in the table yet from the machine-wide table,
         analyse the others, then publish their ids."""
@@ -621,15 +631,8 @@ def _by_sentence(text: str, mode: str, starts: np.ndarray, ends: np.ndarray, ids
     if not flip.any():
         return ids
     w = np.flatnonzero(flip[sentence_of_word])
-    raws = [text[a:b] for a, b in zip(starts[w].tolist(), ends[w].tolist())]
-    ids_of = table.ids[other]
-    try:
-        again = np.fromiter(map(ids_of.__getitem__, raws), np.intp, len(raws))
-    except KeyError:
-        table.add_missing(raws, other)
-        again = np.fromiter(map(ids_of.__getitem__, raws), np.intp, len(raws))
     ids = ids.copy()
-    ids[w] = again
+    ids[w] = table.lookup([text[a:b] for a, b in zip(starts[w].tolist(), ends[w].tolist())], other)
     return ids
 
 
@@ -726,13 +729,7 @@ def _words(text: str, split, mode: str, table: _Table) -> tuple[np.ndarray, np.n
     parts = split(text)  # [separator, word, separator, ..., word, separator]
     words = parts[1::2]
     ends_of_parts = np.cumsum(np.fromiter(map(len, parts), np.int64, len(parts)))
-    ids_of = table.ids[mode]
-    try:
-        ids = np.fromiter(map(ids_of.__getitem__, words), np.intp, len(words))
-    except KeyError:
-        table.add_missing(words, mode)
-        ids = np.fromiter(map(ids_of.__getitem__, words), np.intp, len(words))
-    return ends_of_parts[0:-1:2], ends_of_parts[1::2], ids
+    return ends_of_parts[0:-1:2], ends_of_parts[1::2], table.lookup(words, mode)
 
 
 def _language(scripts: np.ndarray, mode: str) -> str:
