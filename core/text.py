@@ -42,7 +42,8 @@ Rules:
   -ого/-его/-ые/-ие, or with a prefix без-/раз-/из-/воз-/низ-/чрез- before a voiceless
   consonant as бес-/рас-/..., when the dictionary knows that ("добраго" -> "доброго",
   "новыя" -> "новые", "разсказъ" -> "рассказ"), and -аго/-яго always in the old spelling
-  ("полуживаго").
+  ("полуживаго"); so is о after ж ч ш щ of editions of 1918-1956 ("чорт", "шопот", "жолтый")
+  and a few words of theirs (итти, оне).
 * ``language`` from the words' scripts: "ru"/"uk" when under 15 % of the Cyrillic+Latin words
   are Latin, "en" when under 15 % are Cyrillic, "mixed" otherwise, "unknown" when there are no
   such words or other scripts are the majority.
@@ -307,6 +308,10 @@ _PRE_REFORM_TODAY = str.maketrans("ѣѳѵ", "ефи")
 _OLD_ENDINGS = (("аго", "ого"), ("яго", "его"), ("ыя", "ые"), ("ия", "ие"))
 #: A prefix the old spelling wrote with з before a voiceless consonant (today с).
 _old_prefix = re.compile(r"(?:без|раз|воз|низ|из|чрез|через)(?=[кпстфхцчшщ])")
+#: о after ж ч ш щ where today writes ё (е here): editions of 1918-1956 (чорт, шопот, жолтый).
+_sibilant_o = re.compile(r"(?<=[жчшщ])о")
+#: Words of those spellings no rule gives.
+_OLD_WORDS = {"итти": "идти", "притти": "прийти", "оне": "они", "одне": "одни"}
 
 
 _OLD_LETTERS_TODAY = (("ѣ", "е"), ("ѳ", "ф"), ("ѵ", "и"), ("і", "и"))
@@ -331,15 +336,25 @@ def spelling_key(text: str) -> str:
 def _today_form(form: str, old: bool) -> str:
     """``form`` as spelled today when the Russian dictionary does not know it and knows that:
     a prefix без-/раз-/из-/воз-/низ-/чрез- with з before a voiceless consonant ("разсказ",
-    "безпокойство"), an ending of the old spelling ("добраго" -> "доброго"), or both; for
-    -аго/-яго in a word or text ``old`` (in the old spelling) the ending is changed even when
-    the dictionary knows neither ("полуживаго": the predictor reads today's form); else
-    ``form``."""
+    "безпокойство"), an ending of the old spelling ("добраго" -> "доброго"), or both; о after
+    a hushing consonant ("чорт", "шопот"); a few words (итти, оне); for -аго/-яго in a word or
+    text ``old`` (in the old spelling) the ending is changed even when the dictionary knows
+    neither ("полуживаго": the predictor reads today's form); else ``form``."""
+    today = _OLD_WORDS.get(form)
+    if today is not None:
+        return today
     prefix = _old_prefix.match(form)
     ending = next(((k, e, t) for k, (e, t) in enumerate(_OLD_ENDINGS)
                    if form.endswith(e) and len(form) > len(e)), None)
-    if (prefix is None and ending is None) or morph.is_known(form, "ru"):
+    sibilant = _sibilant_o.search(form) is not None
+    if (prefix is None and ending is None and not sibilant) or morph.is_known(form, "ru"):
         return form
+    if sibilant:
+        today = _sibilant_o.sub("е", form)
+        if morph.is_known(today, "ru"):
+            return today
+        if prefix is None and ending is None:
+            return form
     bases = [form[:prefix.end() - 1] + "с" + form[prefix.end():], form] if prefix else [form]
     for base in bases:
         if ending is not None:
