@@ -14,7 +14,10 @@ from __future__ import annotations
 __all__ = ["CANON_VERSION", "FINGERPRINT_VERSION"]
 
 #: What :func:`sverka.core.text.canonize` gives for a text (tokens, lemmas, hashes, spans).
-CANON_VERSION = 3  # 2: look-alikes of every script folded, not only Latin/Cyrillic; 3: Russian's old spelling
+#: 2: look-alikes of every script folded, not only Latin/Cyrillic; 3: Russian's spellings before
+#: 1918 and of 1918-1956 read as today's, a text in both Russian and Ukrainian read sentence by
+#: sentence.
+CANON_VERSION = 3
 
 #: What :func:`sverka.core.fingerprints.fingerprint_document` gives for given tokens (the
 #: retrieval keys a collection stores).
