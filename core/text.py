@@ -53,7 +53,8 @@ Rules:
   ``sentence_spans`` lists the sentences that contain a word (stop words included), without
   surrounding spaces; ``sentence_ids`` index it.
 * Speed: forms are analysed once per machine: the table of analysed raw forms starts from
-  :mod:`sverka.core.formcache` and what is new goes back to it; see docs/BENCHMARKS.md.
+  :mod:`sverka.core.formcache` and what is new goes back to it; an ordinary text's words are
+  found by numpy (:mod:`sverka.core.scan`, the same words); see docs/BENCHMARKS.md.
 """
 
 from __future__ import annotations
@@ -66,7 +67,7 @@ import unicodedata
 
 import numpy as np
 
-from sverka.core import formcache, morph
+from sverka.core import formcache, morph, scan
 from sverka.core.messages import Message, message
 from sverka.core.tokens import Tokens  # canonize's result, plain data (the store keeps it)
 from sverka.core.versions import CANON_VERSION  # noqa: F401  (raise it there with any change of the output)
@@ -75,12 +76,14 @@ from sverka.core.versions import CANON_VERSION  # noqa: F401  (raise it there wi
 # ---------------------------------------------------------------------------------------------
 # Implementation.
 #
-# Speed plan (target >= 500 000 words/s after warm-up): ONE compiled regex splits the text into
-# separators and words (``re.split`` with a capturing group, so offsets are the running sum of
-# the pieces' lengths, all in C); each raw word (exactly as in the text) is looked up in a
-# per-process table raw form -> entry id; everything per token after that is numpy indexing.
-# Only a raw form never seen before goes through the slow path (joiners, NFKC, look-alikes,
-# dictionaries), once per process.
+# Speed plan (target >= 2 000 000 words/s once the forms are known): a text of ordinary
+# characters is scanned by numpy (:mod:`sverka.core.scan`: word bounds from a table of the
+# BMP's characters, a hash of every raw word from prefix sums) and its raw words looked up in a
+# per-process table raw form -> entry id by that hash; any other text is split by ONE compiled
+# regex (``re.split`` with a capturing group, so offsets are the running sum of the pieces'
+# lengths, all in C) and its raw words looked up by string. Everything per token after that is
+# numpy indexing. Only a raw form never seen before goes through the slow path (joiners, NFKC,
+# look-alikes, dictionaries), once per process.
 
 _LINE_BREAK = "\n\r\x0b\x0c\x85\u2028"  # not U+2029: a paragraph ends a sentence
 _HYPHENS = "-\u2010\u00ad"  # hyphen-minus, hyphen, soft hyphen
@@ -385,6 +388,8 @@ class _Table:
     def __init__(self) -> None:
         self.lock = threading.Lock()
         self.ids: dict[str, dict[str, int]] = {"ru": {}, "uk": {}, "ru-old": {}}
+        #: the same ids by :mod:`sverka.core.scan`'s hash of the raw form, for a text scanned by numpy
+        self.hashed: dict[str, scan.HashIndex] = {mode: scan.HashIndex() for mode in self.ids}
         self.lemmas: list[str] = []
         # tampering per occurrence of the entries flagged _TAMPERED (few): [Latin in Cyrillic,
         # Cyrillic in Latin, invisible, joins, other scripts in Cyrillic, other scripts in Latin]
@@ -414,6 +419,7 @@ class _Table:
         self.word_hashes = grown(g("word_hashes"), np.uint64)
         self.flags = grown(g("flags"), np.uint8)
         self.scripts = grown(g("scripts"), np.uint8)
+        self.lemma_array = grown(g("lemma_array"), object)  # the lemmas again, to take many at once
 
     def lookup(self, words: list[str], mode: str) -> np.ndarray:
         """The entry ids of the raw forms ``words`` read as ``mode``, those not in the table yet
@@ -468,6 +474,7 @@ class _Table:
                 capacity *= 2
             self._grow(capacity)
         self.lemmas.extend(lemmas)
+        self.lemma_array[i:i + n] = lemmas
         self.hashes[i:i + n] = lemma_hash
         self.word_hashes[i:i + n] = word_hash
         self.flags[i:i + n] = flags
@@ -475,6 +482,11 @@ class _Table:
         for k, tampering in tampered:
             self.tampering[i + k] = tampering
         self.size = i + n
+        hashes = scan.hash_strings(raws)
+        everywhere = np.asarray(everywhere, dtype=bool)
+        for m, hashed in self.hashed.items():
+            at = np.arange(n) if m == mode else np.flatnonzero(everywhere)
+            hashed.add(hashes[at], i + at)
         tables = tuple(self.ids.values())
         own = self.ids[mode]
         for k, raw in enumerate(raws):
@@ -588,9 +600,6 @@ def trim_table(max_forms: int = TRIMMED_TABLE_FORMS) -> None:
 
 
 _UK_MARKS = "іїєґІЇЄҐ"
-#: A Latin i beside a Cyrillic letter; the pattern starts with its character class so that re
-#: scans for the i quickly (the lookbehind first made it test every character: 22 ms a MB).
-_latin_i_in_cyrillic = re.compile("[iIïÏ](?:(?<=[а-яґєіїА-ЯҐЄІЇ].)|(?=[а-яґєіїА-ЯҐЄІЇ]))")
 _RU_MARKS = "ыэъёЫЭЪЁ"
 #: A hard sign ending a word (after a letter, before none): the old spelling's "домъ".
 _final_hard_sign = re.compile(r"[ъЪ](?<=[^\W\d_][ъЪ])(?![^\W\d_])")
@@ -601,17 +610,15 @@ def _reading_mode(text: str) -> str:
     return _reading(text)[0]
 
 
-def _reading(text: str) -> tuple[str, bool]:
+def _reading(text: str, marks: tuple[np.ndarray, np.ndarray] | None = None) -> tuple[str, bool]:
     """(How to read Cyrillic words that could be either language, whether the text holds
     marks of both languages). How: "uk" when Ukrainian-only
     letters (і ї є ґ) outnumber Russian-only ones (ы э ъ ё); "ru-old" for Russian in the
     spelling before 1918 (at least 5 of ѣ or a word-final ъ, and one per 200 characters: such a
     text has one every 20-30 characters, a text of today quoting an old title a few), where і
-    is Russian; else "ru"."""
-    uk = sum(map(text.count, _UK_MARKS))
-    if "i" in text or "I" in text or "ï" in text:  # a Latin i standing in for і inside a word
-        uk += len(_latin_i_in_cyrillic.findall(text))
-    ru = sum(map(text.count, _RU_MARKS)) if uk else 0
+    is Russian; else "ru". ``marks``: :func:`_marks` of the text, when already found."""
+    uk_at, ru_at = _marks(text) if marks is None else marks
+    uk, ru = len(uk_at), len(ru_at)
     if uk and uk > ru:
         return "uk", ru > 0
     need = max(5, len(text) // 200)
@@ -621,24 +628,51 @@ def _reading(text: str) -> tuple[str, bool]:
     return ("ru-old", False) if old >= need else ("ru", uk > 0 and ru > 0)
 
 
-_uk_mark = re.compile("[" + _UK_MARKS + "]")
-_ru_mark = re.compile("[" + _RU_MARKS + "]")
+_MARKS_BELOW = 0x500  # every character _marks looks at is below it
+
+
+def _code_table(*groups: tuple[str, int]) -> np.ndarray:
+    table = np.zeros(_MARKS_BELOW + 1, dtype=np.uint8)  # the last entry: any character beyond
+    for chars, code in groups:
+        table[[ord(c) for c in chars]] = code
+    return table
+
+
+_MARK_CODE = _code_table((_UK_MARKS, 1), (_RU_MARKS, 2), ("iIïÏ", 3))
+#: The Cyrillic letters a Latin i standing for і is written beside (а-я without ё, ґ є і ї).
+_BESIDE_I = _code_table(("".join(map(chr, range(0x430, 0x450))) + "ґєіїАБВГДЕЖЗИЙКЛМНОПРСТУФХЦЧШЩЪЫЬЭЮЯҐЄІЇ", 1))
+
+
+def _marks(text: str) -> tuple[np.ndarray, np.ndarray]:
+    """(positions of the marks of Ukrainian: і ї є ґ and a Latin i written before or after one
+    of а-я ґ є і ї, either case; positions of the marks of Russian: ы э ъ ё), both
+    cases, each sorted. By numpy: ~3 ms a megabyte, where re's matches took 10-20."""
+    cps = np.minimum(np.frombuffer(text.encode("utf-32-le", "surrogatepass"), dtype=np.uint32), _MARKS_BELOW)
+    code = _MARK_CODE[cps]
+    uk_at, ru_at, i_at = (np.flatnonzero(code == k) for k in (1, 2, 3))
+    if len(i_at):
+        beside = np.zeros(len(i_at), dtype=bool)
+        before = i_at > 0
+        beside[before] = _BESIDE_I[cps[i_at[before] - 1]] != 0
+        after = i_at + 1 < len(cps)
+        beside[after] |= _BESIDE_I[cps[i_at[after] + 1]] != 0
+        if beside.any():
+            uk_at = np.sort(np.concatenate([uk_at, i_at[beside]]))
+    return uk_at, ru_at
 
 
 def _by_sentence(text: str, mode: str, starts: np.ndarray, ends: np.ndarray, ids: np.ndarray,
-                 sentence_of_word: np.ndarray, spans: np.ndarray, table: "_Table") -> np.ndarray:
+                 sentence_of_word: np.ndarray, spans: np.ndarray, table: "_Table",
+                 marks: tuple[np.ndarray, np.ndarray]) -> np.ndarray:
     """``ids`` with the words of each sentence that has at least two marks of the other
-    language than ``mode`` (і ї є ґ, a Latin i in a Cyrillic word / ы э ъ ё), and more of them
-    than of ``mode``'s, read in that language."""
+    language than ``mode`` (``marks``: :func:`_marks` of the text), and more of them than of
+    ``mode``'s, read in that language."""
     other = "ru" if mode == "uk" else "uk"
-    uk_at = [m.start() for m in _uk_mark.finditer(text)]
-    if "i" in text or "I" in text or "ï" in text:
-        uk_at += [m.start() for m in _latin_i_in_cyrillic.finditer(text)]
-    ru_at = [m.start() for m in _ru_mark.finditer(text)]
+    uk_at, ru_at = marks
     first = spans[:, 0]
 
-    def per_sentence(at: list[int]) -> np.ndarray:
-        k = np.maximum(np.searchsorted(first, np.asarray(at, dtype=np.int64), "right") - 1, 0)
+    def per_sentence(at: np.ndarray) -> np.ndarray:
+        k = np.maximum(np.searchsorted(first, at, "right") - 1, 0)
         return np.bincount(k, minlength=len(first))
 
     uk, ru = per_sentence(uk_at), per_sentence(ru_at)
@@ -653,17 +687,28 @@ def _by_sentence(text: str, mode: str, starts: np.ndarray, ends: np.ndarray, ids
 
 def canonize(text: str, *, drop_stop_words: bool = True, drop_adjectives: bool = False) -> Tokens:
     """Canonical tokens of ``text`` (see the module docstring for the contract)."""
-    mode, mixed = _reading(text)
+    marks = _marks(text)
+    mode, mixed = _reading(text, marks)
     table = _table
     if not table.loaded:
         table.load()
-    all_starts, all_ends, ids = _words(text, _split_words, mode, table)
-    if (table.flags[ids] & _NUMERIC).any():  # "x²", "Ⅻвек": split without the numbers
-        all_starts, all_ends, ids = _words(text, _split_words_exactly, mode, table)
+    found = scan.words(text) if len(text) >= _SCAN_FROM else None
+    if found is not None:  # an ordinary text: its words found by numpy, looked up by hash
+        all_starts, all_ends, hashes = found
+        ids = table.hashed[mode].get(hashes)
+        missing = np.flatnonzero(ids < 0)
+        if len(missing):
+            ids[missing] = table.lookup([text[a:b] for a, b in zip(all_starts[missing].tolist(),
+                                                                    all_ends[missing].tolist())], mode)
+    else:
+        all_starts, all_ends, ids = _words(text, _split_words, mode, table)
+        if (table.flags[ids] & _NUMERIC).any():  # "x²", "Ⅻвек": split without the numbers
+            all_starts, all_ends, ids = _words(text, _split_words_exactly, mode, table)
     n = len(ids)
     sentence_of_word, sentence_spans = _sentences(text, all_starts)
     if mixed and len(sentence_spans) > 1:  # Russian and Ukrainian: each sentence by its own marks
-        ids = _by_sentence(text, mode, all_starts, all_ends, ids, sentence_of_word, sentence_spans, table)
+        ids = _by_sentence(text, mode, all_starts, all_ends, ids, sentence_of_word, sentence_spans, table,
+                           marks)
 
     flags = table.flags[ids]
     drop = (_STOP if drop_stop_words else 0) | (_ADJECTIVE if drop_adjectives else 0)
@@ -683,12 +728,11 @@ def canonize(text: str, *, drop_stop_words: bool = True, drop_adjectives: bool =
         counts = table.tampering
         tampering = tuple(map(sum, zip(*(counts[i] for i in ids[(flags & _TAMPERED) != 0].tolist()))))
     language = _language(np.bincount(table.scripts[ids], minlength=3), mode)
-    lemmas = table.lemmas
     return Tokens(
         text=text,
         starts=starts,
         ends=ends,
-        lemmas=tuple(map(lemmas.__getitem__, kept.tolist())),
+        lemmas=tuple(table.lemma_array[kept].tolist()),
         hashes=table.hashes[kept],
         word_hashes=table.word_hashes[kept],
         sentence_ids=sentence_ids,
@@ -711,9 +755,15 @@ def word_starts(text: str) -> np.ndarray:
     word up: what passages and shares are measured in ("a passage of 8 words", "12 % of the
     words are borrowed"), never whitespace or punctuation. Cached per text.
     """
-    out = np.ascontiguousarray(_word_ends_of_parts(text)[0:-1:2])
+    found = scan.bounds(text) if len(text) >= _SCAN_FROM else None
+    out = np.ascontiguousarray(_word_ends_of_parts(text)[0:-1:2] if found is None else found[0])
     out.flags.writeable = False
     return out
+
+
+#: Texts at least this long are first offered to :mod:`sverka.core.scan` (numpy's fixed costs
+#: are those of the regular expression on ~300 characters).
+_SCAN_FROM = 1000
 
 
 def _word_ends_of_parts(text: str) -> np.ndarray:
@@ -812,16 +862,19 @@ def _not_after_abbreviation() -> str:
 
 
 #: A sentence ends at . ! ? … (closing quotes/brackets included) when spaces and then a capital
-#: follow (optionally after an opening quote, bracket or dash), and at a blank line. Group
-#: ``end`` (when set) ends the sentence before; the match's end starts the next one. The
-#: pattern begins with one character class so that re scans for it quickly.
+#: follow (optionally after an opening quote, bracket or dash), and at a blank line. A cut is
+#: two groups: the sentence's last characters (for a blank line or a paragraph separator, that
+#: character alone) and the spaces up to the next sentence. The pattern begins with one
+#: character class so that re scans for it quickly; ``re.split`` by it gives every offset with
+#: no Python object per match (finditer's matches cost as much again as the matching).
 _sentence_cut = re.compile(
-    r"[.!?…\n\u2029](?:"
+    r"([.!?…\n\u2029](?:"
     rf"(?:(?<=[!?…])[.!?…]*|(?<=\.)(?:[.!?…]+|{_not_after_abbreviation()}))[\"'»”’)\]]*"
-    rf"(?P<end>)\s++(?=[\"'«„“(\[—–-]?\s*[{_CAPITAL}])"
-    r"|(?<=\n)[^\S\n\u2029]*\n\s*|(?<=\u2029)\s*)"
+    rf"(?=\s++[\"'«„“(\[—–-]?\s*[{_CAPITAL}])"
+    r"|(?<=\n)(?=[^\S\n\u2029]*\n)|(?<=\u2029)))(\s*+)"
 )
 _space = re.compile(r"\s*")
+_BREAKS = "\n\u2029"
 
 
 def _sentences(text: str, word_starts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -829,17 +882,18 @@ def _sentences(text: str, word_starts: np.ndarray) -> tuple[np.ndarray, np.ndarr
 
     Sentences are the pieces between cuts; a cut is the whitespace after a sentence's last
     character up to the next sentence's first one, so spans have no space at either end."""
-    ends, starts = [], [_space.match(text).end()]
-    for m in _sentence_cut.finditer(text):
-        end = m.start("end")
-        if end < 0:  # a blank line: the sentence ends at the last non-space before it
-            end = m.start()
-            while end and text[end - 1].isspace():
-                end -= 1
-        ends.append(end)
-        starts.append(m.end())
-    ends.append(len(text.rstrip()))
-    piece = np.searchsorted(np.asarray(starts, dtype=np.int64), word_starts, side="right") - 1
+    parts = _sentence_cut.split(text)  # [piece, last characters, spaces, piece, ..., piece]
+    offsets = np.zeros(len(parts) + 1, dtype=np.int64)
+    np.cumsum(np.fromiter(map(len, parts), np.int64, len(parts)), out=offsets[1:])
+    at_break = np.fromiter(map(_BREAKS.__contains__, parts[1::3]), bool, len(parts) // 3)
+    ends = offsets[2:-1:3].copy()  # after the sentence's last characters
+    for k in np.flatnonzero(at_break).tolist():  # a blank line: the last non-space before it
+        piece = parts[3 * k]
+        ends[k] = offsets[3 * k + 1] - (len(piece) - len(piece.rstrip()))
+    ends = np.append(ends, len(text.rstrip()))
+    starts = offsets[3:-1:3]
+    starts = np.concatenate([np.array([_space.match(text).end()], dtype=np.int64), starts])
+    piece = np.searchsorted(starts, word_starts, side="right") - 1
     if len(piece) == 0:
         return np.zeros(0, np.int32), np.zeros((0, 2), np.int64)
     first = np.empty(len(piece), dtype=bool)
@@ -847,6 +901,6 @@ def _sentences(text: str, word_starts: np.ndarray) -> tuple[np.ndarray, np.ndarr
     np.not_equal(piece[1:], piece[:-1], out=first[1:])
     used = piece[first]
     spans = np.empty((len(used), 2), dtype=np.int64)
-    spans[:, 0] = np.asarray(starts, dtype=np.int64)[used]
-    spans[:, 1] = np.asarray(ends, dtype=np.int64)[used]
+    spans[:, 0] = starts[used]
+    spans[:, 1] = ends[used]
     return (np.cumsum(first) - 1).astype(np.int32), spans

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -9,6 +11,7 @@ from hypothesis import strategies as st
 
 from sverka.core.hashing import hash_text
 from sverka.core.align import merge_ranges
+from sverka.core import text as _tx
 from sverka.core.text import Tokens, canonize, word_starts, words_in, words_within
 
 
@@ -326,19 +329,21 @@ def test_unicode_classes_are_kept_and_a_damaged_copy_is_ignored(tmp_path, monkey
     assert text._unicode_classes_kept() == truth
 
 
-def test_the_latin_i_beside_cyrillic_is_found_as_the_plain_pattern_finds_it():
-    """The reading mode counts Latin i's written beside Cyrillic letters (a Ukrainian і typed
-    in Latin); the pattern is written to scan fast, and finds what the plain one finds."""
+def test_the_marks_of_each_language_are_found_as_the_plain_patterns_find_them():
+    """The reading mode counts і ї є ґ and Latin i's written beside Cyrillic letters (a
+    Ukrainian і typed in Latin) against ы э ъ ё; numpy finds them where these patterns do."""
     import random
-    import re
 
-    from sverka.core.text import _latin_i_in_cyrillic
+    from sverka.core.text import _marks
 
-    plain = re.compile("(?<=[а-яґєіїА-ЯҐЄІЇ])[iIïÏ]|[iIïÏ](?=[а-яґєіїА-ЯҐЄІЇ])")
+    uk = re.compile("[іїєґІЇЄҐ]|(?<=[а-яґєіїА-ЯҐЄІЇ])[iIïÏ]|[iIïÏ](?=[а-яґєіїА-ЯҐЄІЇ])")
+    ru = re.compile("[ыэъёЫЭЪЁ]")
     rnd = random.Random(3)
     for _ in range(5000):
-        s = "".join(rnd.choice("аяіїЇIiïÏxZ ёЫ\n") for _ in range(rnd.randint(0, 14)))
-        assert [m.span() for m in _latin_i_in_cyrillic.finditer(s)] == [m.span() for m in plain.finditer(s)], s
+        s = "".join(rnd.choice("аяіїЇIiïÏxZ ёЫэъєґ\nЁ😀\u0500ԁ") for _ in range(rnd.randint(0, 14)))
+        uk_at, ru_at = _marks(s)
+        assert uk_at.tolist() == [m.start() for m in uk.finditer(s)], s
+        assert ru_at.tolist() == [m.start() for m in ru.finditer(s)], s
 
 
 @settings(max_examples=300, deadline=None)
@@ -376,3 +381,45 @@ def test_each_sentence_of_a_text_in_both_languages_reads_by_its_own_marks():
     # one mark is not enough to change a sentence's reading
     kyiv = canonize("Он поехал в Київ. " + ru)
     assert kyiv.lemmas[0] == canonize("Он поехал в Киев.").lemmas[0]
+
+
+# The sentence rule as first written (one match object per cut): the oracle for the split.
+_CUT_AS_FIRST_WRITTEN = re.compile(
+    r"[.!?…\n\u2029](?:"
+    rf"(?:(?<=[!?…])[.!?…]*|(?<=\.)(?:[.!?…]+|{_tx._not_after_abbreviation()}))[\"'»”’)\]]*"
+    rf"(?P<end>)\s++(?=[\"'«„“(\[—–-]?\s*[{_tx._CAPITAL}])"
+    r"|(?<=\n)[^\S\n\u2029]*\n\s*|(?<=\u2029)\s*)"
+)
+
+
+def _cuts_as_first_written(s: str) -> tuple[list[int], list[int]]:
+    ends, starts = [], [re.match(r"\s*", s).end()]
+    for m in _CUT_AS_FIRST_WRITTEN.finditer(s):
+        end = m.start("end")
+        if end < 0:
+            end = m.start()
+            while end and s[end - 1].isspace():
+                end -= 1
+        ends.append(end)
+        starts.append(m.end())
+    ends.append(len(s.rstrip()))
+    return starts, ends
+
+
+_SENTENCE_BITS = st.sampled_from([
+    "Он", "пришёл", "т", "г", "e", "Mr", "гг", "напр", "А", "Б", "The", "x", "ёж", "1999",
+    ".", "!", "?", "…", "...", "?!", ".»", ".\"", ")", "«", "—", "-", "(", " ", "  ", "\t", "\n", "\n\n",
+    " \n \n", "\u2029", "\r\n", "\u00a0",
+])
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.lists(_SENTENCE_BITS, max_size=40).map("".join))
+def test_sentences_are_cut_where_the_rule_as_first_written_cuts(s):
+    starts, ends = _cuts_as_first_written(s)
+    ws = word_starts(s)
+    sentence_of_word, spans = _tx._sentences(s, ws)
+    piece = np.searchsorted(np.asarray(starts), ws, side="right") - 1
+    want = sorted({(starts[k], ends[k]) for k in piece.tolist()})
+    assert spans.tolist() == [list(x) for x in want]
+    assert sentence_of_word.tolist() == [want.index((starts[k], ends[k])) for k in piece.tolist()]

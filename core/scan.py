@@ -1,0 +1,324 @@
+"""Words of an ordinary text found by numpy: where each word starts and ends, and a hash of each
+word exactly as written, with no Python string made per word.
+
+:mod:`sverka.core.text` defines the words (ALGORITHMS.md §1: runs of letters with their
+combining marks, continued across invisible characters and line-end hyphens) and finds them
+with one regular expression, whose engine costs ~60 ns a character: most of a canonization
+whose forms are all known. Most texts hold none of what makes that definition subtle, and for
+them a word is simply a run of letters and marks that starts with a letter, which numpy finds
+from a table of the Basic Multilingual Plane's characters in ~2 ms a megabyte.
+
+:func:`words` answers ``None`` for a text that holds anything else (a format character such as
+a zero-width space or soft hyphen, a character beyond U+FFFF, a hyphen followed by a line break,
+a combining mark that follows no letter), and the canonizer then splits it by its regular
+expression as before: the two give the same words (tests/core/test_scan.py checks them on
+random texts, and the table against the regular expressions' classes on every character).
+
+The hash of a word is ``sum(T[c_j] * B**j) mod 2**64`` over its characters ``c_j``, with a
+table ``T`` of random 64-bit numbers and a random odd ``B`` drawn afresh by every process (so
+no file can be made whose words collide, and nothing stores these hashes): for a text it is
+found for every word at once from prefix sums. The canonizer's table of raw forms is looked up
+by it (:class:`HashIndex`); two different words share a hash with odds of ~2**-64, those the
+collection's lemma hashes already accept.
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+import sys
+import threading
+import unicodedata
+
+import numpy as np
+import xxhash
+
+from sverka.core import formcache
+
+__all__ = ["HashIndex", "MAX_HASHED", "bounds", "hash_strings", "words"]
+
+#: Classes of a BMP character in :func:`_table`; 0 for anything else.
+LETTER, MARK, HYPHEN, FORMAT = 1, 2, 4, 8
+#: Words longer than this are not hashed (a miss: looked up by their string).
+MAX_HASHED = 255
+#: A text is read in pieces of about this many characters, cut at a space or line break:
+#: numpy's arrays stay a few megabytes whatever the text's length.
+_PIECE = 1 << 18
+#: Characters that may come between a line-end hyphen and the break ([ \t]) or be the break.
+_AFTER_HYPHEN = np.array([0x20, 0x09, 0x0A, 0x0B, 0x0C, 0x0D, 0x85, 0x2028], dtype=np.uint32)
+
+
+def _build_table() -> np.ndarray:
+    """Class of every BMP character: a letter is what :mod:`sverka.core.text`'s exact splitter
+    takes for one (``[^\\W\\d_]`` without other numbers: ``str.isalpha`` on the BMP), a mark
+    any combining mark (Mn, Mc, Me), a format character any Cf, a hyphen "-" or U+2010 (the
+    soft hyphen is a format character)."""
+    table = np.zeros(0x10000, dtype=np.uint8)
+    for cp in range(0x10000):
+        c = chr(cp)
+        if c.isalpha():
+            table[cp] = LETTER
+        else:
+            cat = unicodedata.category(c)
+            if cat[0] == "M":
+                table[cp] = MARK
+            elif cat == "Cf":
+                table[cp] = FORMAT
+    table[[0x2D, 0x2010]] = HYPHEN
+    return table
+
+
+@functools.cache
+def _table() -> np.ndarray:
+    """:func:`_build_table`, kept in the form cache's folder per Unicode and Python version
+    (checked by an xxh64): building it costs ~15 ms of a process's first long text."""
+    v = sys.version_info
+    try:
+        path = formcache.cache_dir() / f"bmp-classes-{unicodedata.unidata_version}-py{v[0]}.{v[1]}.bin"
+        data = path.read_bytes()
+        if len(data) == 0x10000 + 8 and xxhash.xxh64_digest(data[:0x10000]) == data[0x10000:]:
+            table = np.frombuffer(data[:0x10000], dtype=np.uint8).copy()
+            table.flags.writeable = False
+            return table
+    except (OSError, ValueError):
+        pass
+    table = _build_table()
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        with formcache.replacing(path) as tmp, open(tmp, "wb") as out:
+            out.write(table.tobytes() + xxhash.xxh64_digest(table.tobytes()))
+    except (OSError, NameError):  # no cache folder here: built again next time
+        pass
+    table.flags.writeable = False
+    return table
+
+
+@functools.cache
+def _hash_parameters() -> tuple[np.ndarray, int]:
+    """(T, B): this process's random hash (see the module docstring). T is splitmix64 of a
+    secret random seed (numpy.random costs 13 ms to import, 512 KB from os.urandom 2.5)."""
+    seed = np.uint64(int.from_bytes(os.urandom(8), "little"))
+    with np.errstate(over="ignore"):
+        x = np.arange(1, 0x10001, dtype=np.uint64) * np.uint64(0x9E3779B97F4A7C15) + seed
+        x = (x ^ (x >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+        x = (x ^ (x >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+        x ^= x >> np.uint64(31)
+    return x, int.from_bytes(os.urandom(8), "little") | 1
+
+
+_powers_kept: tuple[np.ndarray, np.ndarray] = (np.zeros(0, dtype=np.uint64), np.zeros(0, dtype=np.uint64))
+
+
+def _powers(n: int) -> tuple[np.ndarray, np.ndarray]:
+    """(B**i, B**-i mod 2**64 for i < at least n), grown as longer texts come."""
+    global _powers_kept
+    kept = _powers_kept
+    if len(kept[0]) >= n:
+        return kept
+    n = max(n, 2 * len(kept[0]), 1 << 12)
+    b = _hash_parameters()[1]
+    powers = np.full(n, b, dtype=np.uint64)
+    inverses = np.full(n, pow(b, -1, 1 << 64), dtype=np.uint64)
+    powers[0] = inverses[0] = 1
+    with np.errstate(over="ignore"):
+        np.cumprod(powers, out=powers)
+        np.cumprod(inverses, out=inverses)
+    _powers_kept = (powers, inverses)
+    return _powers_kept
+
+
+def _span_hashes(cps: np.ndarray, starts: np.ndarray, ends: np.ndarray) -> np.ndarray:
+    """The hash of each ``cps[starts[k]:ends[k]]`` (``len(cps) <= _PIECE + MAX_HASHED``); 0
+    for spans longer than :data:`MAX_HASHED`. Never 0 otherwise."""
+    t = _hash_parameters()[0]
+    powers, inverses = _powers(len(cps) + 1)
+    with np.errstate(over="ignore"):
+        sums = np.zeros(len(cps) + 1, dtype=np.uint64)
+        np.cumsum(t[cps] * powers[: len(cps)], out=sums[1:])
+        out = (sums[ends] - sums[starts]) * inverses[starts]
+    out |= np.uint64(1)
+    out[(ends - starts) > MAX_HASHED] = 0
+    return out
+
+
+def hash_strings(strings: list[str]) -> np.ndarray:
+    """The hash :func:`words` gives each of ``strings`` met in a text; 0 for one it would
+    never give (longer than :data:`MAX_HASHED`, or holding a character beyond U+FFFF)."""
+    out = np.zeros(len(strings), dtype=np.uint64)
+    lengths = np.fromiter(map(len, strings), dtype=np.int64, count=len(strings))
+    at = 0
+    while at < len(strings):  # groups of at most _PIECE characters (a longer string alone)
+        ends = np.cumsum(lengths[at:])
+        stop = at + max(1, int(np.searchsorted(ends, _PIECE, "right")))
+        group = strings[at:stop]
+        cps = np.frombuffer("".join(group).encode("utf-32-le", "surrogatepass"), dtype=np.uint32)
+        e = ends[: stop - at]
+        s = e - lengths[at:stop]
+        keep = lengths[at:stop] > 0
+        if len(cps) and cps.max() > 0xFFFF:  # strings holding a character beyond U+FFFF: none
+            keep &= np.maximum.reduceat(cps, np.minimum(s, len(cps) - 1)) <= 0xFFFF
+            cps = np.minimum(cps, 0xFFFF)
+        if len(cps) <= _PIECE + MAX_HASHED:
+            out[at:stop] = np.where(keep, _span_hashes(cps, s, e), 0)
+        at = stop
+    return out
+
+
+def bounds(text: str) -> tuple[np.ndarray, np.ndarray] | None:
+    """(starts, ends) of every word of ``text``, or None when the text needs the canonizer's
+    regular expression (see the module docstring)."""
+    found = _scan(text, hashes=False)
+    return None if found is None else found[:2]
+
+
+def words(text: str) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
+    """(starts, ends, hashes) of every word of ``text`` (hashes as :func:`hash_strings`
+    gives), or None when the text needs the canonizer's regular expression."""
+    return _scan(text, hashes=True)
+
+
+def _scan(text: str, hashes: bool):
+    table = _table()
+    pieces = []
+    at, n = 0, len(text)
+    while at < n:
+        stop = n
+        if n - at > _PIECE:  # cut at a space or line break: no word of this kind spans one
+            stop = max(text.rfind(" ", at + 1, at + _PIECE), text.rfind("\n", at + 1, at + _PIECE))
+            if stop < 0:
+                return None
+        piece = _scan_piece(text, at, stop, table, hashes)
+        if piece is None:
+            return None
+        pieces.append(piece)
+        at = stop
+    if len(pieces) == 1:
+        return pieces[0]
+    if not pieces:
+        empty = np.zeros(0, dtype=np.int64)
+        return empty, empty.copy(), np.zeros(0, dtype=np.uint64)
+    return tuple(np.concatenate(column) for column in zip(*pieces))
+
+
+def _scan_piece(text: str, at: int, stop: int, table: np.ndarray, hashes: bool):
+    cps = np.frombuffer(text[at:stop].encode("utf-32-le", "surrogatepass"), dtype=np.uint32)
+    if cps.max() > 0xFFFF:
+        return None
+    classes = table[cps]
+    seen = int(np.bitwise_or.reduce(classes))
+    if seen & FORMAT:
+        return None
+    edges = np.zeros(len(cps) + 2, dtype=np.int8)
+    np.bitwise_and(classes, LETTER | MARK, out=edges[1:-1].view(np.uint8))
+    np.minimum(edges, 1, out=edges)
+    change = np.diff(edges)
+    starts = np.flatnonzero(change == 1)
+    ends = np.flatnonzero(change == -1)
+    if seen & MARK and (classes[starts] != LETTER).any():  # a mark that follows no letter
+        return None
+    if seen & HYPHEN:  # a hyphen then spaces and a line break: a word may go on across it
+        hyphens = np.flatnonzero(classes == HYPHEN)
+        after = np.ones(len(hyphens), dtype=bool)
+        inside = hyphens + 1 < len(cps)
+        after[inside] = np.isin(cps[hyphens[inside] + 1], _AFTER_HYPHEN)
+        for h in hyphens[after].tolist():
+            if _line_end_hyphen(text, at + h):
+                return None
+    word_hashes = _span_hashes(cps, starts, ends) if hashes else None
+    if at:
+        starts += at
+        ends += at
+    return (starts, ends, word_hashes) if hashes else (starts, ends)
+
+
+def _line_end_hyphen(text: str, at: int) -> bool:
+    """Whether the hyphen at ``at`` is followed by spaces or tabs and a line break."""
+    i = at + 1
+    while i < len(text) and text[i] in " \t":
+        i += 1
+    return i < len(text) and text[i] in "\n\r\x0b\x0c\x85\u2028"
+
+
+class HashIndex:
+    """uint64 hash (never 0) -> int id, for many hashes at a time: open addressing with linear
+    probing in two numpy arrays, at most half full. Readers take no lock: an id is written
+    before its hash, and a grown table replaces the old one in one assignment; writers are
+    serialised by the caller."""
+
+    def __init__(self) -> None:
+        self._state = (np.zeros(1 << 12, dtype=np.uint64), np.zeros(1 << 12, dtype=np.int64), 12)
+        self._count = 0
+        self._lock = threading.Lock()
+
+    def __len__(self) -> int:
+        return self._count
+
+    def get(self, hashes: np.ndarray) -> np.ndarray:
+        """The id of each hash, -1 for a hash not in the index (and for 0)."""
+        keys, values, bits = self._state
+        mask = (1 << bits) - 1
+        out = np.full(len(hashes), -1, dtype=np.int64)
+        todo = np.flatnonzero(hashes)  # (0 marks a free slot)
+        want = hashes[todo]
+        slot = (want >> np.uint64(64 - bits)).astype(np.int64)
+        while len(todo):
+            found = keys[slot]
+            hit = found == want
+            out[todo[hit]] = values[slot[hit]]
+            go_on = ~hit & (found != 0)
+            todo, slot, want = todo[go_on], (slot[go_on] + 1) & mask, want[go_on]
+        return out
+
+    def add(self, hashes: np.ndarray, ids: np.ndarray) -> None:
+        """Set the id of each of ``hashes`` (0 skipped): a hash already in the index gets the
+        new id, as a dict would."""
+        with self._lock:
+            keep = hashes != 0
+            hashes, ids = hashes[keep], np.asarray(ids, dtype=np.int64)[keep]
+            hashes, first = np.unique(hashes[::-1], return_index=True)  # the last id of a hash given twice
+            ids = ids[::-1][first]
+            keys, values, bits = self._state
+            known = self.get(hashes)
+            if (known >= 0).any():
+                old = known >= 0
+                mask = (1 << bits) - 1
+                slot = (hashes[old] >> np.uint64(64 - bits)).astype(np.int64)
+                todo, want, new_ids = np.arange(len(slot)), hashes[old], ids[old]
+                while len(todo):  # find each one's slot again and set its id
+                    hit = keys[slot] == want
+                    values[slot[hit]] = new_ids[hit]
+                    slot, want, new_ids = (slot[~hit] + 1) & mask, want[~hit], new_ids[~hit]
+                    todo = todo[~hit]
+                hashes, ids = hashes[~old], ids[~old]
+            if 2 * (self._count + len(hashes)) > len(keys):
+                while 2 * (self._count + len(hashes)) > (1 << bits):
+                    bits += 1
+                full = keys != 0
+                keys, values = np.zeros(1 << bits, dtype=np.uint64), np.zeros(1 << bits, dtype=np.int64)
+                _place(keys, values, bits, self._state[0][full], self._state[1][full])
+                _place(keys, values, bits, hashes, ids)
+                self._state = (keys, values, bits)
+            else:
+                _place(keys, values, bits, hashes, ids)
+            self._count += len(hashes)
+
+
+def _place(keys: np.ndarray, values: np.ndarray, bits: int, hashes: np.ndarray, ids: np.ndarray) -> None:
+    """Put distinct ``hashes`` (absent from ``keys``) with their ``ids`` into free slots, each
+    at the first free one from its home slot on (a slot taken meanwhile is passed, so every
+    slot between a hash's home and its own is full: what :meth:`HashIndex.get` relies on)."""
+    mask = (1 << bits) - 1
+    slot = (hashes >> np.uint64(64 - bits)).astype(np.int64)
+    todo = np.arange(len(hashes))
+    while len(todo):
+        s = slot[todo]
+        free = keys[s] == 0
+        taken, first = np.unique(s[free], return_index=True)
+        winners = todo[free][first]
+        values[taken] = ids[winners]
+        keys[taken] = hashes[winners]
+        placed = np.zeros(len(hashes), dtype=bool)
+        placed[winners] = True
+        rest = ~placed[todo]
+        todo = todo[rest]
+        slot[todo] = (slot[todo] + 1) & mask
