@@ -241,9 +241,9 @@ def _line_end_hyphen(text: str, at: int) -> bool:
 
 class HashIndex:
     """uint64 hash (never 0) -> int id, for many hashes at a time: open addressing with linear
-    probing in two numpy arrays, at most half full. Readers take no lock: an id is written
+    probing in two numpy arrays, at most a third full. Readers take no lock: an id is written
     before its hash, and a grown table replaces the old one in one assignment; writers are
-    serialised by the caller."""
+    serialised by the index's lock."""
 
     def __init__(self) -> None:
         self._state = (np.zeros(1 << 12, dtype=np.uint64), np.zeros(1 << 12, dtype=np.int64), 12)
@@ -256,17 +256,11 @@ class HashIndex:
     def get(self, hashes: np.ndarray) -> np.ndarray:
         """The id of each hash, -1 for a hash not in the index (and for 0)."""
         keys, values, bits = self._state
-        mask = (1 << bits) - 1
         out = np.full(len(hashes), -1, dtype=np.int64)
         todo = np.flatnonzero(hashes)  # (0 marks a free slot)
-        want = hashes[todo]
-        slot = (want >> np.uint64(64 - bits)).astype(np.int64)
-        while len(todo):
-            found = keys[slot]
-            hit = found == want
-            out[todo[hit]] = values[slot[hit]]
-            go_on = ~hit & (found != 0)
-            todo, slot, want = todo[go_on], (slot[go_on] + 1) & mask, want[go_on]
+        slot = _probe(keys, bits, hashes[todo])
+        hit = keys[slot] == hashes[todo]
+        out[todo[hit]] = values[slot[hit]]
         return out
 
     def add(self, hashes: np.ndarray, ids: np.ndarray) -> None:
@@ -278,47 +272,57 @@ class HashIndex:
             hashes, first = np.unique(hashes[::-1], return_index=True)  # the last id of a hash given twice
             ids = ids[::-1][first]
             keys, values, bits = self._state
-            known = self.get(hashes)
-            if (known >= 0).any():
-                old = known >= 0
-                mask = (1 << bits) - 1
-                slot = (hashes[old] >> np.uint64(64 - bits)).astype(np.int64)
-                todo, want, new_ids = np.arange(len(slot)), hashes[old], ids[old]
-                while len(todo):  # find each one's slot again and set its id
-                    hit = keys[slot] == want
-                    values[slot[hit]] = new_ids[hit]
-                    slot, want, new_ids = (slot[~hit] + 1) & mask, want[~hit], new_ids[~hit]
-                    todo = todo[~hit]
-                hashes, ids = hashes[~old], ids[~old]
-            if 2 * (self._count + len(hashes)) > len(keys):
-                while 2 * (self._count + len(hashes)) > (1 << bits):
+            if 3 * (self._count + len(hashes)) > len(keys):  # grown: every hash placed again
+                while 3 * (self._count + len(hashes)) > (1 << bits):
                     bits += 1
                 full = keys != 0
+                old_keys, old_values = keys[full], values[full]
                 keys, values = np.zeros(1 << bits, dtype=np.uint64), np.zeros(1 << bits, dtype=np.int64)
-                _place(keys, values, bits, self._state[0][full], self._state[1][full])
-                _place(keys, values, bits, hashes, ids)
+                _place(keys, values, bits, old_keys, old_values)
+                self._count = _place(keys, values, bits, hashes, ids) + len(old_keys)
                 self._state = (keys, values, bits)
             else:
-                _place(keys, values, bits, hashes, ids)
-            self._count += len(hashes)
+                self._count += _place(keys, values, bits, hashes, ids)
 
 
-def _place(keys: np.ndarray, values: np.ndarray, bits: int, hashes: np.ndarray, ids: np.ndarray) -> None:
-    """Put distinct ``hashes`` (absent from ``keys``) with their ``ids`` into free slots, each
-    at the first free one from its home slot on (a slot taken meanwhile is passed, so every
-    slot between a hash's home and its own is full: what :meth:`HashIndex.get` relies on)."""
+def _probe(keys: np.ndarray, bits: int, want: np.ndarray) -> np.ndarray:
+    """For each of the hashes ``want``, the slot that holds it or else the first free slot from
+    its home on. Vectorised while many are left; the few long chains one by one."""
     mask = (1 << bits) - 1
-    slot = (hashes >> np.uint64(64 - bits)).astype(np.int64)
+    slot = (want >> np.uint64(64 - bits)).astype(np.int64)
+    todo = np.arange(len(want))
+    while len(todo) > 16:
+        s = slot[todo]
+        found = keys[s]
+        go_on = (found != want[todo]) & (found != 0)
+        todo = todo[go_on]
+        slot[todo] = (s[go_on] + 1) & mask
+    for k in todo.tolist():
+        s, w = int(slot[k]), want[k]
+        while keys[s] != w and keys[s] != 0:
+            s = (s + 1) & mask
+        slot[k] = s
+    return slot
+
+
+def _place(keys: np.ndarray, values: np.ndarray, bits: int, hashes: np.ndarray, ids: np.ndarray) -> int:
+    """Set distinct ``hashes`` with their ``ids``: a hash already in ``keys`` gets its new id;
+    a new one goes to the first free slot from its home on (two new hashes wanting one slot:
+    the other probes on, so every slot between a hash's home and its own is full, as
+    :func:`_probe` relies on). Returns how many were new."""
+    new = 0
     todo = np.arange(len(hashes))
     while len(todo):
-        s = slot[todo]
-        free = keys[s] == 0
-        taken, first = np.unique(s[free], return_index=True)
-        winners = todo[free][first]
+        slot = _probe(keys, bits, hashes[todo])
+        there = keys[slot] != 0  # the hash itself: a new id
+        values[slot[there]] = ids[todo[there]]
+        free, free_slot = todo[~there], slot[~there]
+        taken, first = np.unique(free_slot, return_index=True)
+        winners = free[first]
         values[taken] = ids[winners]
         keys[taken] = hashes[winners]
-        placed = np.zeros(len(hashes), dtype=bool)
-        placed[winners] = True
-        rest = ~placed[todo]
-        todo = todo[rest]
-        slot[todo] = (slot[todo] + 1) & mask
+        new += len(winners)
+        lost = np.ones(len(free), dtype=bool)
+        lost[first] = False
+        todo = free[lost]
+    return new
