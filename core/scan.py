@@ -9,8 +9,8 @@ them a word is simply a run of letters and marks that starts with a letter, whic
 from a table of the Basic Multilingual Plane's characters in ~2 ms a megabyte.
 
 :func:`words` answers ``None`` for a text that holds anything else (a format character such as
-a zero-width space or soft hyphen, a character beyond U+FFFF, a hyphen followed by a line break,
-a combining mark that follows no letter), and the canonizer then splits it by its regular
+a zero-width space or soft hyphen inside a word, a character beyond U+FFFF, a hyphen ending a
+word at the end of a line with a letter on the next, a combining mark that follows no letter), and the canonizer then splits it by its regular
 expression as before: the two give the same words (tests/core/test_scan.py checks them on
 random texts, and the table against the regular expressions' classes on every character).
 
@@ -206,7 +206,7 @@ def _scan_piece(text: str, at: int, stop: int, table: np.ndarray, hashes: bool):
         return None
     classes = table[cps]
     seen = int(np.bitwise_or.reduce(classes))
-    if seen & FORMAT:
+    if seen & FORMAT and _format_joins(classes, cps):
         return None
     edges = np.zeros(len(cps) + 2, dtype=np.int8)
     np.bitwise_and(classes, LETTER | MARK, out=edges[1:-1].view(np.uint8))
@@ -216,13 +216,15 @@ def _scan_piece(text: str, at: int, stop: int, table: np.ndarray, hashes: bool):
     ends = np.flatnonzero(change == -1)
     if seen & MARK and (classes[starts] != LETTER).any():  # a mark that follows no letter
         return None
-    if seen & HYPHEN:  # a hyphen then spaces and a line break: a word may go on across it
+    if seen & HYPHEN:  # a hyphen right after a word, then spaces and a line break
         hyphens = np.flatnonzero(classes == HYPHEN)
+        hyphens = hyphens[hyphens > 0]
+        hyphens = hyphens[(classes[hyphens - 1] & (LETTER | MARK)) != 0]
         after = np.ones(len(hyphens), dtype=bool)
         inside = hyphens + 1 < len(cps)
         after[inside] = np.isin(cps[hyphens[inside] + 1], _AFTER_HYPHEN)
         for h in hyphens[after].tolist():
-            if _line_end_hyphen(text, at + h):
+            if _joins_across_line_end(text, at + h, table):
                 return None
     word_hashes = _span_hashes(cps, starts, ends) if hashes else None
     if at:
@@ -231,12 +233,47 @@ def _scan_piece(text: str, at: int, stop: int, table: np.ndarray, hashes: bool):
     return (starts, ends, word_hashes) if hashes else (starts, ends)
 
 
-def _line_end_hyphen(text: str, at: int) -> bool:
-    """Whether the hyphen at ``at`` is followed by spaces or tabs and a line break."""
+def _format_joins(classes: np.ndarray, cps: np.ndarray) -> bool:
+    """Whether a run of format characters comes right after a word and before a letter or a
+    hyphen, or holds a soft hyphen (a line-end hyphen of its own): the regular expression may
+    join the two words across it. Anywhere else (a byte-order mark opening the text, a
+    zero-width space between words) a format character is a separator like any other."""
+    fmt = np.zeros(len(classes) + 2, dtype=np.int8)
+    fmt[1:-1] = classes == FORMAT
+    change = np.diff(fmt)
+    first, past = np.flatnonzero(change == 1), np.flatnonzero(change == -1)
+    before = np.zeros(len(first), dtype=bool)
+    inside = first > 0
+    before[inside] = (classes[first[inside] - 1] & (LETTER | MARK)) != 0
+    after = np.zeros(len(past), dtype=bool)
+    inside = past < len(classes)  # (a piece ends before a space: nothing joins across its end)
+    after[inside] = (classes[past[inside]] & (LETTER | HYPHEN)) != 0
+    soft = np.flatnonzero(cps == 0xAD)
+    if len(soft):
+        after[np.searchsorted(first, soft, "right") - 1] = True
+    return bool((before & after).any())
+
+
+def _joins_across_line_end(text: str, at: int, table: np.ndarray) -> bool:
+    """Whether the hyphen at ``at`` (right after a word) is followed by spaces or tabs, a line
+    break, spaces or tabs and then a letter, a format character or another hyphen: a line-end
+    hyphen the regular expression may join a word across."""
+    n = len(text)
     i = at + 1
-    while i < len(text) and text[i] in " \t":
+    while i < n and text[i] in " \t":
         i += 1
-    return i < len(text) and text[i] in "\n\r\x0b\x0c\x85\u2028"
+    if text.startswith("\r\n", i):
+        i += 2
+    elif i < n and text[i] in "\n\r\x0b\x0c\x85\u2028":
+        i += 1
+    else:
+        return False
+    while i < n and text[i] in " \t":
+        i += 1
+    if i >= n:
+        return False
+    cp = ord(text[i])
+    return cp > 0xFFFF or (int(table[cp]) & (LETTER | FORMAT | HYPHEN)) != 0
 
 
 class HashIndex:

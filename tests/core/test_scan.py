@@ -60,7 +60,11 @@ def test_scan_finds_the_regular_expressions_words_or_declines(text):
 @pytest.mark.parametrize("text, declines", [
     ("Кни́га на столе́, кто-то - пришёл.", False),  # stress marks after letters, hyphens
     ("кни-\nга", True), ("кни- \r\n га", True), ("кни-  ", False),  # a line-end hyphen
-    ("сло\u200bво", True), ("сло\u00adво", True),  # format characters
+    ("мгновенье -\nПередо мной", False), ("конец-\n\nНовый", False), ("дом-\n1", False),  # no join
+    ("слово-\n\u200bслово", True), ("слово-\n-\nслово", True),
+    ("сло\u200bво", True), ("сло\u00adво", True), ("сло\u200b-\nво", True),  # format characters in a word
+    ("Б\ufeff\u00ad\t \nслово", True),  # a soft hyphen ends a line too
+    ("\ufeffСлово за словом", False), ("слово\u200b слово \u200bслово", False),  # and beside one
     ("a \u0301b", True),  # a mark after a space
     ("𝐀bc", True), ("ok 😀", True),  # beyond the BMP
     ("x² Ⅻвек", False),  # numbers are not letters here
@@ -82,6 +86,19 @@ def test_long_texts_are_read_in_pieces_with_the_same_words(monkeypatch):
     assert hashes.tolist() == scan.hash_strings(words).tolist()
     assert scan.bounds("ы" * 200) is None  # no space to cut at
     assert scan.bounds("ы" * 50 + " " + "ы" * 50) is not None
+
+
+# Few characters, so that every way a word may go on (or not) across them comes up often.
+DENSE = ["а", "Б", "z", "-", "\u2010", " ", "\t", "\n", "\r", "\x85", "\u2028", "\u200b", "\ufeff", "\u00ad",
+         "\u0301", "1", "²", ".", "😀"]
+
+
+@settings(max_examples=1500, deadline=None)
+@given(st.lists(st.sampled_from(DENSE), max_size=30).map("".join))
+def test_scan_agrees_on_texts_dense_in_joins(text):
+    found = scan.bounds(text)
+    if found is not None:
+        assert (found[0].tolist(), found[1].tolist()) == regex_bounds(text)
 
 
 @settings(max_examples=200, deadline=None)
