@@ -5,21 +5,22 @@ word exactly as written, with no Python string made per word.
 combining marks, continued across invisible characters and line-end hyphens) and finds them
 with one regular expression, whose engine costs ~60 ns a character: most of a canonization
 whose forms are all known. Most texts hold none of what makes that definition subtle, and for
-them a word is simply a run of letters and marks that starts with a letter, which numpy finds
-from a table of the Basic Multilingual Plane's characters in ~2 ms a megabyte.
+them a word is a run of letters and marks that starts with a letter, which numpy finds from a
+table of the Basic Multilingual Plane's characters in a few milliseconds a megabyte.
 
-:func:`words` answers ``None`` for a text that holds anything else (a format character such as
-a zero-width space or soft hyphen inside a word, a character beyond U+FFFF, a hyphen ending a
-word at the end of a line with a letter on the next, a combining mark that follows no letter), and the canonizer then splits it by its regular
-expression as before: the two give the same words (tests/core/test_scan.py checks them on
-random texts, and the table against the regular expressions' classes on every character).
+:func:`words` answers ``None`` for a text that holds anything else (a format character such
+as a zero-width space or soft hyphen inside a word, a character beyond U+FFFF, a hyphen ending
+a word at the end of a line with a letter on the next, a combining mark that follows no
+letter), and the canonizer then splits it by its regular expression as before: the two give
+the same words (tests/core/test_scan.py checks them on random texts, and the table against the
+regular expressions' classes on every character).
 
 The hash of a word is ``sum(T[c_j] * B**j) mod 2**64`` over its characters ``c_j``, with a
-table ``T`` of random 64-bit numbers and a random odd ``B`` drawn afresh by every process (so
+table ``T`` of 64-bit numbers and an odd ``B`` drawn from a random seed by every process (so
 no file can be made whose words collide, and nothing stores these hashes): for a text it is
 found for every word at once from prefix sums. The canonizer's table of raw forms is looked up
-by it (:class:`HashIndex`); two different words share a hash with odds of ~2**-64, those the
-collection's lemma hashes already accept.
+by it (:class:`HashIndex`); two given words share a hash with odds of the order of 2**-60,
+which the collection's 64-bit lemma hashes already accept.
 """
 
 from __future__ import annotations
@@ -71,7 +72,7 @@ def _build_table() -> np.ndarray:
 @functools.cache
 def _table() -> np.ndarray:
     """:func:`_build_table`, kept in the form cache's folder per Unicode and Python version
-    (checked by an xxh64): building it costs ~15 ms of a process's first long text."""
+    (checked by an xxh64): building it costs 10-15 ms of a process's first long text."""
     v = sys.version_info
     try:
         path = formcache.cache_dir() / f"bmp-classes-{unicodedata.unidata_version}-py{v[0]}.{v[1]}.bin"
@@ -128,8 +129,9 @@ def _powers(n: int) -> tuple[np.ndarray, np.ndarray]:
 
 
 def _span_hashes(cps: np.ndarray, starts: np.ndarray, ends: np.ndarray) -> np.ndarray:
-    """The hash of each ``cps[starts[k]:ends[k]]`` (``len(cps) <= _PIECE + MAX_HASHED``); 0
-    for spans longer than :data:`MAX_HASHED`. Never 0 otherwise."""
+    """The hash of each ``cps[starts[k]:ends[k]]`` (a piece of a text or a group of strings,
+    at most ``_PIECE + MAX_HASHED`` characters); 0 for spans longer than :data:`MAX_HASHED`.
+    Never 0 otherwise."""
     t = _hash_parameters()[0]
     powers, inverses = _powers(len(cps) + 1)
     with np.errstate(over="ignore"):

@@ -645,7 +645,7 @@ _BESIDE_I = _code_table(("".join(map(chr, range(0x430, 0x450))) + "ґєіїАБ�
 def _marks(text: str) -> tuple[np.ndarray, np.ndarray]:
     """(positions of the marks of Ukrainian: і ї є ґ and a Latin i written before or after one
     of а-я ґ є і ї, either case; positions of the marks of Russian: ы э ъ ё), both
-    cases, each sorted. By numpy: ~3 ms a megabyte, where re's matches took 10-20."""
+    cases, each sorted. By numpy: ~2 ms a megabyte, where re's matches took 10-20."""
     cps = np.frombuffer(text.encode("utf-32-le", "surrogatepass"), dtype=np.uint32)
     code = _MARK_CODE[cps]
     uk_at, ru_at, i_at = (np.flatnonzero(code == k) for k in (1, 2, 3))
