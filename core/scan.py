@@ -44,7 +44,7 @@ LETTER, MARK, HYPHEN, FORMAT = 1, 2, 4, 8
 MAX_HASHED = 255
 #: A text is read in pieces of about this many characters, cut at a space or line break:
 #: numpy's arrays stay a few megabytes whatever the text's length.
-_PIECE = 1 << 18
+_PIECE = 1 << 16
 #: Characters that may come between a line-end hyphen and the break ([ \t]) or be the break.
 _AFTER_HYPHEN = np.array([0x20, 0x09, 0x0A, 0x0B, 0x0C, 0x0D, 0x85, 0x2028], dtype=np.uint32)
 
@@ -279,13 +279,13 @@ def _joins_across_line_end(text: str, at: int, table: np.ndarray) -> bool:
 
 
 class HashIndex:
-    """uint64 hash (never 0) -> int id, for many hashes at a time: open addressing with linear
-    probing in two numpy arrays, at most a third full. Readers take no lock: an id is written
-    before its hash, and a grown table replaces the old one in one assignment; writers are
-    serialised by the index's lock."""
+    """uint64 hash (never 0) -> id (below 2**31), for many hashes at a time: open addressing
+    with linear probing in two numpy arrays, at most a third full. Readers take no lock: an id
+    is written before its hash, and a grown table replaces the old one in one assignment;
+    writers are serialised by the index's lock."""
 
     def __init__(self) -> None:
-        self._state = (np.zeros(1 << 12, dtype=np.uint64), np.zeros(1 << 12, dtype=np.int64), 12)
+        self._state = (np.zeros(1 << 12, dtype=np.uint64), np.zeros(1 << 12, dtype=np.int32), 12)
         self._count = 0
         self._lock = threading.Lock()
 
@@ -307,7 +307,7 @@ class HashIndex:
         new id, as a dict would."""
         with self._lock:
             keep = hashes != 0
-            hashes, ids = hashes[keep], np.asarray(ids, dtype=np.int64)[keep]
+            hashes, ids = hashes[keep], np.asarray(ids, dtype=np.int32)[keep]
             hashes, first = np.unique(hashes[::-1], return_index=True)  # the last id of a hash given twice
             ids = ids[::-1][first]
             keys, values, bits = self._state
@@ -316,7 +316,7 @@ class HashIndex:
                     bits += 1
                 full = keys != 0
                 old_keys, old_values = keys[full], values[full]
-                keys, values = np.zeros(1 << bits, dtype=np.uint64), np.zeros(1 << bits, dtype=np.int64)
+                keys, values = np.zeros(1 << bits, dtype=np.uint64), np.zeros(1 << bits, dtype=np.int32)
                 _place(keys, values, bits, old_keys, old_values)
                 self._count = _place(keys, values, bits, hashes, ids) + len(old_keys)
                 self._state = (keys, values, bits)

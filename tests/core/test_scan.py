@@ -127,12 +127,12 @@ def test_hash_index_is_a_dict_of_hashes():
         if model and round_ % 3 == 0:  # some again, with new ids
             again = np.array(list(model)[: 500], dtype=np.uint64)
             hashes = np.concatenate([hashes, again])
-        ids = rng.integers(0, 1 << 40, len(hashes))
+        ids = rng.integers(0, 1 << 31, len(hashes))
         index.add(hashes, ids)
         for h, i in zip(hashes.tolist(), ids.tolist()):
             model[h] = i
-        probe = np.concatenate([np.array(list(model), dtype=np.uint64),
-                                rng.integers(1, 1 << 63, 500, dtype=np.uint64) | np.uint64(1), np.zeros(1, np.uint64)])
+        absent = rng.integers(1, 1 << 63, 500, dtype=np.uint64) | np.uint64(1)
+        probe = np.concatenate([np.array(list(model), dtype=np.uint64), absent, np.zeros(1, np.uint64)])
         want = [model.get(h, -1) for h in probe.tolist()]
         want[-1] = -1
         assert index.get(probe).tolist() == want
