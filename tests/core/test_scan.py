@@ -148,11 +148,18 @@ TEXTS = [
 ]
 
 
+@pytest.mark.parametrize("scan_first", [True, False])
 @pytest.mark.parametrize("text", TEXTS)
-def test_canonize_gives_the_same_tokens_by_either_way(text, monkeypatch):
-    by_scan = tx.canonize(text)
+def test_canonize_gives_the_same_tokens_by_either_way(text, scan_first, monkeypatch):
+    monkeypatch.setattr(tx, "_table", tx._Table())  # the second way finds what the first one added
+    scan_from = tx._SCAN_FROM
+    if scan_first:
+        by_scan = tx.canonize(text)
     monkeypatch.setattr(tx, "_SCAN_FROM", 10 ** 9)
     by_regex = tx.canonize(text)
+    monkeypatch.setattr(tx, "_SCAN_FROM", scan_from)
+    if not scan_first:
+        by_scan = tx.canonize(text)
     for field in ("starts", "ends", "hashes", "word_hashes", "sentence_ids", "sentence_spans", "word_starts"):
         assert np.array_equal(getattr(by_scan, field), getattr(by_regex, field)), field
     assert by_scan.lemmas == by_regex.lemmas
