@@ -32,3 +32,18 @@ def pan13() -> Path:
     if not PAN13.is_dir():
         pytest.skip(f"PAN-2013 sample not found at {PAN13}")
     return PAN13
+
+
+@pytest.fixture()
+def empty_form_cache(tmp_path, monkeypatch):
+    """An empty form cache directory for this test; this process forgets every form it
+    analysed before (and again after the test)."""
+    from sverka.core import formcache, morph
+
+    monkeypatch.setenv("SVERKA_CACHE_DIR", str(tmp_path))
+    monkeypatch.delenv("SVERKA_FORM_CACHE", raising=False)
+    formcache.reset()
+    morph._cache.clear()
+    yield tmp_path
+    formcache.reset()
+    morph._cache.clear()

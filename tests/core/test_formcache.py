@@ -17,15 +17,9 @@ ENGLISH = "The running children were reading better books about studies of geese
 
 
 @pytest.fixture()
-def cache(tmp_path, monkeypatch):
-    """An empty cache directory for this test; this process forgets everything it analysed."""
-    monkeypatch.setenv("SVERKA_CACHE_DIR", str(tmp_path))
-    monkeypatch.delenv("SVERKA_FORM_CACHE", raising=False)
-    formcache.reset()
-    morph._cache.clear()
-    yield tmp_path
-    formcache.reset()
-    morph._cache.clear()
+def cache(empty_form_cache):
+    """An empty cache directory for this test (tests/conftest.py)."""
+    return empty_form_cache
 
 
 def _slow_path_calls(monkeypatch) -> list:

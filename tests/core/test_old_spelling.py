@@ -24,16 +24,10 @@ NEW = ("Мой дядя самых честных правил, Когда не 
 
 
 @pytest.fixture()
-def fresh(tmp_path, monkeypatch):
+def fresh(empty_form_cache, monkeypatch):
     """An empty form cache and canonizer table: what this test analyses, it analyses itself."""
-    monkeypatch.setenv("SVERKA_CACHE_DIR", str(tmp_path))
-    monkeypatch.delenv("SVERKA_FORM_CACHE", raising=False)
-    formcache.reset()
-    morph._cache.clear()
     monkeypatch.setattr(text, "_table", text._Table())
-    yield tmp_path
-    formcache.reset()
-    morph._cache.clear()
+    return empty_form_cache
 
 
 def _same_tokens(a, b):
