@@ -146,11 +146,7 @@ class SourceStats:
 
 def _unique_counts(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """(sorted distinct values, counts) by one sort (numpy's hashed unique is slower here)."""
-    s = np.sort(x)
-    if len(s) == 0:
-        return s, np.zeros(0, np.int64)
-    first = np.flatnonzero(np.concatenate(([True], s[1:] != s[:-1])))
-    return s[first], np.diff(np.append(first, len(s)))
+    return _runs(np.sort(x))
 
 
 def _lookup(values: np.ndarray, counts: np.ndarray, h: np.ndarray) -> np.ndarray:

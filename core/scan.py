@@ -45,8 +45,10 @@ MAX_HASHED = 255
 #: A text is read in pieces of about this many characters, cut at a space or line break:
 #: numpy's arrays stay a few megabytes whatever the text's length.
 _PIECE = 1 << 16
-#: Characters that may come between a line-end hyphen and the break ([ \t]) or be the break.
-_AFTER_HYPHEN = np.array([0x20, 0x09, 0x0A, 0x0B, 0x0C, 0x0D, 0x85, 0x2028], dtype=np.uint32)
+#: What ends a line for a line-end hyphen (:mod:`sverka.core.text`'s ``_LINE_BREAK``, which
+#: imports this module), and what may follow such a hyphen: spaces, tabs or the break.
+_LINE_BREAKS = "\n\r\x0b\x0c\x85\u2028"
+_AFTER_HYPHEN = np.array([ord(c) for c in " \t" + _LINE_BREAKS], dtype=np.uint32)
 
 
 def _build_table() -> np.ndarray:
@@ -266,7 +268,7 @@ def _joins_across_line_end(text: str, at: int, table: np.ndarray) -> bool:
         i += 1
     if text.startswith("\r\n", i):
         i += 2
-    elif i < n and text[i] in "\n\r\x0b\x0c\x85\u2028":
+    elif i < n and text[i] in _LINE_BREAKS:
         i += 1
     else:
         return False
