@@ -7,7 +7,9 @@ the best of ``--repeat`` warm passes (forms cached), in words per second; a "tok
 every word of the text, stop words included (what canonize reads), and "tokens+lemmas" counts
 the kept tokens that come out with a lemma. Files are read with errors="replace".
 Both wall-clock and CPU time (``time.process_time``, this process only) are shown: on a
-shared machine the CPU figure is the one that says what one core does.
+shared machine the CPU figure is the one that says what one core does. The warm pass is
+printed beside the reference script's word split (``bench/ref5gram.py``'s ``words``) over the
+same texts in the same run, best of as many passes, as a ratio of times.
 """
 
 from __future__ import annotations
@@ -63,6 +65,19 @@ def main() -> int:
     warm = [one_pass() for _ in range(max(1, args.repeat))]
     show(f"warm best of {len(warm)}, wall", min(w[0] for w in warm))
     show(f"warm best of {len(warm)}, CPU", min(w[1] for w in warm))
+
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    import ref5gram
+
+    ref = []
+    for _ in range(max(1, args.repeat)):
+        wall = time.perf_counter()
+        for text in texts:
+            ref5gram.words(text)
+        ref.append(time.perf_counter() - wall)
+    best = min(w[0] for w in warm)
+    print(f"reference (ref5gram.words), best of {len(ref)}, wall {min(ref):6.2f} s  "
+          f"{words / min(ref):>10,.0f} words/s; ratio Sverka warm / reference {best / min(ref):.2f} (time)")
     return 0
 
 
