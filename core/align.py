@@ -48,7 +48,7 @@ import numpy as np
 
 from .results import Passage
 from .sorting import lexsort, stable_argsort
-from .text import Tokens, spelling_key, word_starts, words_in, words_within
+from .text import Tokens, forms_of_one_word, spelling_key, word_starts, words_in, words_within
 
 __all__ = [
     "Segment",
@@ -703,25 +703,61 @@ def _kind(segs: list[Segment], pieces: list[tuple[int, int, int, int]], a: Token
         return (s.a1 - s.a0 == s.b1 - s.b0 and s.a1 > s.a0
                 and _norm(ta[a.starts[s.a0]:a.ends[s.a1 - 1]]) == _norm(tb[b.starts[s.b0]:b.ends[s.b1 - 1]]))
 
+    reordered = "reordered" in found
     for s in by_a:
         if s.sentence:
             la, lb = a.hashes[s.a0:s.a1].tolist(), b.hashes[s.b0:s.b1].tolist()
             if la != lb:
                 found.add("reordered" if sorted(la) == sorted(lb) else "edited")
-            if "inflected" not in found and not same_text(s) and \
+            if not reordered and "inflected" not in found and not same_text(s) and \
                     sorted(forms(a, s.a0, s.a1, ta)) != sorted(forms(b, s.b0, s.b1, tb)):
                 found.add("inflected")
-        elif "inflected" not in found and not same_text(s) and forms(a, s.a0, s.a1, ta) != forms(b, s.b0, s.b1, tb):
+        elif not reordered and "inflected" not in found and not same_text(s) and \
+                forms(a, s.a0, s.a1, ta) != forms(b, s.b0, s.b1, tb):
             found.add("inflected")
+    language = a.language
+    c0, c1 = pieces[0][0], max(q[1] for q in pieces)
+    d0, d1 = min(q[2] for q in pieces), max(q[3] for q in pieces)
+    if reordered:
+        # Parts in another order pair words by where they stand, and a short part may pair
+        # another occurrence of a word ("руки" with the "руку" of the next sentence): the two
+        # sides are compared as bags of words, each side's whole stretch.
+        all_a, all_b = _words_at(ta, c0, c1), _words_at(tb, d0, d1)
+        wa, wb = Counter(w for _, w in all_a), Counter(w for _, w in all_b)
+        if wa != wb:
+            rest_a, rest_b, inflected = paired_forms(wa - wb, wb - wa, language)
+            if inflected:
+                found.add("inflected")
+            if rest_a or rest_b:
+                moved = wa - (wa - wb)  # the words both sides hold
+                found.add("synonyms" if _replaced_by_synonyms(_keeping(all_a, moved + rest_a),
+                                                              _keeping(all_b, moved + rest_b), a, b) else "edited")
+        return _label(found)
     # words of the suspect or of the source inside the passage that no matched part holds:
     # inserted, deleted or replaced words (stop words too: they are compared as written)
     # (the same words left over on both sides, such as a conjunction between rotated clauses,
-    # were moved, not edited)
-    left_a = _words_outside(ta, pieces[0][0], max(q[1] for q in pieces), [(q[0], q[1]) for q in pieces])
-    left_b = _words_outside(tb, min(q[2] for q in pieces), max(q[3] for q in pieces), [(q[2], q[3]) for q in pieces])
+    # were moved, not edited; a word left over on both sides in another form, one whose
+    # lemma differs from the other's ("пошли": послать, "пошла": пойти) or a stop word,
+    # was inflected)
+    left_a = _words_outside(ta, c0, c1, [(q[0], q[1]) for q in pieces])
+    left_b = _words_outside(tb, d0, d1, [(q[2], q[3]) for q in pieces])
     if Counter(w for _, w in left_a) != Counter(w for _, w in left_b):
-        found.add("synonyms" if _replaced_by_synonyms(left_a, left_b, a, b) else "edited")
-    elif "reordered" not in found:
+        # a word in another form stands between the same two matched parts on both sides
+        gaps_a, gaps_b = [q[0] for q in pieces], sorted(q[2] for q in pieces)
+        in_gap_a = _by_gap(left_a, gaps_a)
+        in_gap_b = _by_gap(left_b, gaps_b)
+        for k in set(in_gap_a) & set(in_gap_b):
+            wa, wb = Counter(w for _, w in in_gap_a[k]), Counter(w for _, w in in_gap_b[k])
+            rest_a, rest_b, inflected = paired_forms(wa - wb, wb - wa, language)
+            if inflected:
+                found.add("inflected")
+                in_gap_a[k] = _keeping(in_gap_a[k], wa - (wa - wb) + rest_a)
+                in_gap_b[k] = _keeping(in_gap_b[k], wb - (wb - wa) + rest_b)
+        left_a = [w for k in sorted(in_gap_a) for w in in_gap_a[k]]
+        left_b = [w for k in sorted(in_gap_b) for w in in_gap_b[k]]
+        if Counter(w for _, w in left_a) != Counter(w for _, w in left_b):
+            found.add("synonyms" if _replaced_by_synonyms(left_a, left_b, a, b) else "edited")
+    if "edited" not in found:
         # stop words replaced inside a matched part: the canonical tokens agree, the words do not
         for q in pieces:
             if _norm(ta[q[0]:q[1]]) == _norm(tb[q[2]:q[3]]):
@@ -731,13 +767,72 @@ def _kind(segs: list[Segment], pieces: list[tuple[int, int, int, int]], a: Token
             if len(wa) != len(wb):
                 found.add("edited")
                 break
-            differ = {x for x, y in zip(wa, wb) if x != y}
-            if differ and "inflected" not in found:
+            differ = [(x, y) for x, y in zip(wa, wb) if x != y]
+            if any(not forms_of_one_word(x, y, language) for x, y in differ):
                 found.add("edited")
                 break
+            if differ:
+                found.add("inflected")
+    return _label(found)
+
+
+def _label(found: set[str]) -> str:
     if not found:
         return "verbatim"
     return found.pop() if len(found) == 1 else "paraphrase"
+
+
+def paired_forms(only_a: Counter, only_b: Counter, language: str) -> tuple[Counter, Counter, bool]:
+    """For labels (here and in :mod:`sverka.core.paraphrase`): the words of ``only_a`` and
+    ``only_b`` (words one side has and the other has not) that are no other form of a word of
+    the other side (:func:`~sverka.core.text.forms_of_one_word`), and whether any was: each
+    word pairs with at most one of the other side, in order of the words, the first that fits.
+    Beyond :data:`PAIRED_FORMS_LIMIT` (word, word) pairs to try, the words stay unpaired: so
+    many words changed are an edit whatever their forms."""
+    rest_b = sorted(only_b.elements())
+    rest_a: list[str] = []
+    paired = False
+    xs = sorted(only_a.elements())
+    if len(xs) * len(rest_b) > PAIRED_FORMS_LIMIT:
+        return Counter(xs), Counter(rest_b), False
+    for x in xs:
+        k = next((k for k, y in enumerate(rest_b) if forms_of_one_word(x, y, language)), None)
+        if k is None:
+            rest_a.append(x)
+        else:
+            del rest_b[k]
+            paired = True
+    return Counter(rest_a), Counter(rest_b), paired
+
+
+#: (word, word) pairs :func:`paired_forms` tries at most.
+PAIRED_FORMS_LIMIT = 2500
+
+
+def _by_gap(words: list[tuple[int, str]], starts: list[int]) -> dict[int, list[tuple[int, str]]]:
+    """``words`` (start, word) grouped by the gap between matched parts they stand in (the
+    number of parts starting at or before them; ``starts`` sorted)."""
+    out: dict[int, list[tuple[int, str]]] = {}
+    for x, w in words:
+        out.setdefault(bisect.bisect_right(starts, x), []).append((x, w))
+    return out
+
+
+def _words_at(text: str, start: int, end: int) -> list[tuple[int, str]]:
+    """(start, normalised word) of every word of ``text[start:end]``."""
+    found = list(_WORD.finditer(text, start, end))
+    return list(zip((m.start() for m in found), _norms([m.group() for m in found])))
+
+
+def _keeping(words: list[tuple[int, str]], keep: Counter) -> list[tuple[int, str]]:
+    """``words`` (in order) without those beyond the counts in ``keep`` (the last occurrences go)."""
+    left = Counter(keep)
+    out = []
+    for x, w in words:
+        if left[w] > 0:
+            left[w] -= 1
+            out.append((x, w))
+    return out
 
 
 def _words_outside(text: str, start: int, end: int, spans: list[tuple[int, int]]) -> list[tuple[int, str]]:

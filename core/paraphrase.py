@@ -46,7 +46,7 @@ from functools import cached_property
 
 import numpy as np
 
-from .align import merge_ranges
+from .align import merge_ranges, paired_forms
 from .results import Passage
 from .sorting import stable_argsort
 from .synonyms import table
@@ -525,6 +525,11 @@ def _pieces(matched: list[tuple[int, int, bool]], a: Tokens, b: Tokens) -> list[
              int(min(b.starts[u] for _, u, _ in r)), int(max(b.ends[u] for _, u, _ in r))) for r in out]
 
 
+def _token_words(t: Tokens, tokens: list[int]) -> list[str]:
+    """The written words of ``tokens`` of ``t``, as labels compare them."""
+    return [_norm(t.text[int(t.starts[i]):int(t.ends[i])]) for i in tokens]
+
+
 def _stop_words(t: Tokens, i0: int, i1: int) -> Counter:
     """Words of the text between tokens ``i0`` and ``i1 - 1`` (inclusive) that are not tokens."""
     c0, c1 = int(t.starts[i0]), int(t.ends[i1 - 1])
@@ -542,8 +547,18 @@ def _kind(group, a: Tokens, b: Tokens, a_index, b_index, a_first, a_last, b_firs
         a0, a1, b0, b1 = int(a_first[ka]), int(a_last[ka]), int(b_first[kb]), int(b_last[kb])
         if any(m[2] for m in matched):
             found.add("synonyms")
-        if len(matched) < a1 - a0 or len(matched) < b1 - b0 or _stop_words(a, a0, a1) != _stop_words(b, b0, b1):
-            found.add("edited")
+        # the words the pairing left on either side, stop words included: another form of a
+        # word of the other side (a lemma the dictionary gives both, as "пошли" and "пошла",
+        # "они" and "она") was inflected, any other inserted, deleted or replaced
+        paired_a, paired_b = {i for i, _, _ in matched}, {u for _, u, _ in matched}
+        left_a = _stop_words(a, a0, a1) + Counter(_token_words(a, [i for i in range(a0, a1) if i not in paired_a]))
+        left_b = _stop_words(b, b0, b1) + Counter(_token_words(b, [u for u in range(b0, b1) if u not in paired_b]))
+        if left_a != left_b:
+            rest_a, rest_b, inflected = paired_forms(left_a - left_b, left_b - left_a, a.language)
+            if inflected:
+                found.add("inflected")
+            if rest_a or rest_b:
+                found.add("edited")
         us = [u for _, u, _ in matched]
         if any(y < x for x, y in zip(us, us[1:])):
             found.add("reordered")

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections import Counter
+
 import pytest
 
 from sverka.core import api
@@ -48,3 +50,60 @@ def test_kind_is_in_the_html_report():
     r = api.compare(Document(OWN + CASES["edited"], title="essay"), Document(SOURCE, title="source"))
     page = render_html(r)
     assert "<b>words inserted, deleted or replaced</b>" in page
+
+
+# Words in another form whose lemmas differ ("пошли" is read as "послать", "пошла" as
+# "пойти"), pronouns in another case, and parts paired with another occurrence of a word when
+# sentences change places: the label says what the student did, not what the dictionary's
+# first guess made of it.
+CHEKHOV = (
+    "Если бы энергия, которую вы в течение всей вашей жизни затратили на поиски денег для уплаты "
+    "процентов, пошла у вас на что-нибудь другое, то, вероятно, в конце концов вы могли бы перевернуть "
+    "землю. Потом она встала и пошла домой через поле, не оглядываясь на мужа. Так сейчас же в больницу "
+    "бежишь, а мальчишку полгода гноила. Небось как у самой прыщ на носу вскочит. — Батюшка... — вздохнула "
+    "баба. — Сгноила парню руку, да теперь и батюшка. Какой он работник без руки? Вот век целый и будешь "
+    "с ним нянчиться."
+)
+OTHER_FORMS = {
+    # the exact layer: "пошли" / "пошла" left between matched parts
+    "inflected, a homonym between matched parts": (
+        "Если бы энергии, которые вы в течение всей вашей жизни затратили на поиски денег для уплаты "
+        "процентов, пошли у вас на что-нибудь другое, то, вероятно, в конце концов вы могли бы "
+        "перевернуть землю.", "inflected"),
+    # the paraphrase layer: "они" / "она", "пошли" / "пошла" left unpaired in one sentence
+    "inflected, a sentence of the paraphrase layer": (
+        "Потом они встали и пошли домой через поле, не оглядываясь на мужа.", "inflected"),
+    # "без руки" and "руку" of two sentences paired across when the sentences changed places
+    "reordered, a word paired with its other occurrence": (
+        "Вот век целый и будешь с ним нянчиться. Какой он работник без руки? Да теперь и батюшка, "
+        "сгноила парню руку. — Батюшка... — вздохнула баба. Небось как у самой прыщ на носу вскочит. "
+        "Так сейчас же в больницу бежишь, а мальчишку полгода гноила.", "reordered"),
+    # forms changed and a pronoun replaced inside a matched part: both are said
+    "paraphrase, forms changed and a stop word replaced": (
+        "Если бы энергии, которые вы в течение всей вашей жизни затратили на поиски денег для уплаты "
+        "процентов, пошли у вас на что-нибудь другое, то, вероятно, в конце концов мы могли бы "
+        "перевернуть землю.", "paraphrase"),
+}
+
+
+@pytest.mark.parametrize("case", list(OTHER_FORMS))
+def test_other_forms_are_inflections(case):
+    text, kind = OTHER_FORMS[case]
+    r = api.compare(Document(OWN + text + " " + OWN, title=case), Document(CHEKHOV, title="source"))
+    (src,) = r.sources
+    assert [p.kind for p in src.passages] == [kind], [(p.kind, p.method) for p in src.passages]
+
+
+def test_forms_of_one_word():
+    from sverka.core.align import paired_forms
+    from sverka.core.text import forms_of_one_word, lemmas_of_word
+
+    assert "пойти" in lemmas_of_word("пошли") & lemmas_of_word("пошла")
+    for x, y in [("пошли", "пошла"), ("мне", "меня"), ("дули", "дул"), ("красот", "красота"),
+                 ("полуживаго", "полуживого"), ("домѣ", "дому"), ("ran", "run")]:
+        assert forms_of_one_word(x, y, "en" if x == "ran" else "ru"), (x, y)
+    for x, y in [("землю", "небо"), ("и", "или"), ("вы", "мы"), ("тертый", "три")]:
+        assert not forms_of_one_word(x, y, "ru"), (x, y)
+    rest_a, rest_b, paired = paired_forms(Counter(["пошли", "или"]), Counter(["пошла", "и"]), "ru")
+    assert paired and rest_a == Counter(["или"]) and rest_b == Counter(["и"])
+    assert paired_forms(Counter(["землю"]), Counter(["небо"]), "ru") == (Counter(["землю"]), Counter(["небо"]), False)
