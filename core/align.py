@@ -725,7 +725,12 @@ def _kind(segs: list[Segment], pieces: list[tuple[int, int, int, int]], a: Token
         all_a, all_b = _words_at(ta, c0, c1), _words_at(tb, d0, d1)
         wa, wb = Counter(w for _, w in all_a), Counter(w for _, w in all_b)
         if wa != wb:
-            rest_a, rest_b, inflected = paired_forms(wa - wb, wb - wa, language)
+            # a clause moved to the other end of its sentence may lie outside the passage on
+            # one side ("Муж ее, полковник ..." -> "Полковник ..., муж ее."): the words one side
+            # lacks are looked for in the rest of the sentences the other side begins and ends in
+            beyond_a, beyond_b = _sentence_ends(a, c0, c1), _sentence_ends(b, d0, d1)
+            only_a, only_b = (wa - wb) - beyond_b, (wb - wa) - beyond_a
+            rest_a, rest_b, inflected = paired_forms(only_a, only_b, language)
             if inflected:
                 found.add("inflected")
             if rest_a or rest_b:
@@ -816,6 +821,18 @@ def _by_gap(words: list[tuple[int, str]], starts: list[int]) -> dict[int, list[t
     for x, w in words:
         out.setdefault(bisect.bisect_right(starts, x), []).append((x, w))
     return out
+
+
+def _sentence_ends(t: Tokens, start: int, end: int) -> Counter:
+    """The words of ``t.text`` in the sentence holding ``start`` before it and in the sentence
+    holding ``end`` after it."""
+    if not len(t.starts):
+        return Counter()
+    spans = np.asarray(t.sentence_spans)
+    first = int(t.sentence_ids[min(int(np.searchsorted(t.starts, start)), len(t.starts) - 1)])
+    last = int(t.sentence_ids[max(int(np.searchsorted(t.ends, end, "right")) - 1, 0)])
+    s0, s1 = min(int(spans[first][0]), start), max(int(spans[last][1]), end)
+    return Counter(w for _, w in _words_at(t.text, s0, start) + _words_at(t.text, end, s1))
 
 
 def _words_at(text: str, start: int, end: int) -> list[tuple[int, str]]:

@@ -107,3 +107,20 @@ def test_forms_of_one_word():
     rest_a, rest_b, paired = paired_forms(Counter(["пошли", "или"]), Counter(["пошла", "и"]), "ru")
     assert paired and rest_a == Counter(["или"]) and rest_b == Counter(["и"])
     assert paired_forms(Counter(["землю"]), Counter(["небо"]), "ru") == (Counter(["землю"]), Counter(["небо"]), False)
+
+
+def test_a_clause_moved_to_the_end_of_its_sentence_is_reordered():
+    """The moved clause ("Муж ее, полковник ..." -> "Полковник ..., муж ее.") lies outside the
+    passage on the source's side, before its first matched word: still no word was edited."""
+    source = ("Он приехал в имение сестры поздно вечером. Муж ее, полковник Стрелков, очень порядочный "
+              "человек, жил тоже в Петербурге и думал о своей жене менее, чем о своем имении. Она разошлась "
+              "с мужем, не проживши с ним и года. Она изменила ему на двадцатый день после свадьбы.")
+    moved = ("Она изменила ему на двадцатый день после свадьбы. Не проживши с ним и года, она разошлась с "
+             "мужем. Полковник Стрелков, очень порядочный человек, жил тоже в Петербурге и думал о своей жене "
+             "менее, чем о своем имении, муж ее.")
+    r = api.compare(Document(OWN + moved + " " + OWN, title="essay"), Document(source, title="source"))
+    assert [p.kind for s in r.sources for p in s.passages] == ["reordered"]
+    # a word the student added is an edit still
+    added = moved.replace("о своей жене", "о своей молодой жене")
+    r = api.compare(Document(OWN + added + " " + OWN, title="essay"), Document(source, title="source"))
+    assert [p.kind for s in r.sources for p in s.passages] == ["paraphrase"]
