@@ -758,11 +758,21 @@ def _kind(segs: list[Segment], pieces: list[tuple[int, int, int, int]], a: Token
                 found.add("inflected")
                 in_gap_a[k] = _keeping(in_gap_a[k], wa - (wa - wb) + rest_a)
                 in_gap_b[k] = _keeping(in_gap_b[k], wb - (wb - wa) + rest_b)
+        # words standing where the other side has none, and that the other side holds in the
+        # same sentence before the passage's first matched word or after its last, were moved
+        # ("Они жили в ветхой землянке" -> "В ветхой землянке они жили")
+        moved_a = _moved(in_gap_a, in_gap_b, b, d0, d1)
+        moved_b = _moved(in_gap_b, in_gap_a, a, c0, c1)
+        if moved_a or moved_b:
+            found.add("reordered")
+            in_gap_a = {k: _keeping(v, Counter(w for _, w in v) - moved_a) for k, v in in_gap_a.items()}
+            in_gap_b = {k: _keeping(v, Counter(w for _, w in v) - moved_b) for k, v in in_gap_b.items()}
         left_a = [w for k in sorted(in_gap_a) for w in in_gap_a[k]]
         left_b = [w for k in sorted(in_gap_b) for w in in_gap_b[k]]
-        if Counter(w for _, w in left_a) != Counter(w for _, w in left_b):
+        ca, cb = Counter(w for _, w in left_a), Counter(w for _, w in left_b)
+        if ca != cb:
             found.add("synonyms" if _replaced_by_synonyms(left_a, left_b, a, b) else "edited")
-    if "edited" not in found:
+    if "edited" not in found and "reordered" not in found:  # (words of a sentence in another order)
         # stop words replaced inside a matched part: the canonical tokens agree, the words do not
         for q in pieces:
             if _norm(ta[q[0]:q[1]]) == _norm(tb[q[2]:q[3]]):
@@ -821,6 +831,14 @@ def _by_gap(words: list[tuple[int, str]], starts: list[int]) -> dict[int, list[t
     for x, w in words:
         out.setdefault(bisect.bisect_right(starts, x), []).append((x, w))
     return out
+
+
+def _moved(gaps: dict[int, list[tuple[int, str]]], other_gaps: dict[int, list[tuple[int, str]]], other: Tokens,
+           start: int, end: int) -> Counter:
+    """The words of ``gaps`` (words left over, by gap) standing in a gap the other side leaves
+    empty and held by ``other`` in the sentences it begins and ends in, outside ``start:end``."""
+    alone = Counter(w for k, words in gaps.items() if not other_gaps.get(k) for _, w in words)
+    return alone & _sentence_ends(other, start, end) if alone else Counter()
 
 
 def _sentence_ends(t: Tokens, start: int, end: int) -> Counter:

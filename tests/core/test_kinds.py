@@ -124,3 +124,14 @@ def test_a_clause_moved_to_the_end_of_its_sentence_is_reordered():
     added = moved.replace("о своей жене", "о своей молодой жене")
     r = api.compare(Document(OWN + added + " " + OWN, title="essay"), Document(source, title="source"))
     assert [p.kind for s in r.sources for p in s.passages] == ["paraphrase"]
+
+
+@pytest.mark.parametrize("moved", [
+    "В ветхой землянке они жили ровно тридцать лет и три года.",
+    "Ровно тридцать лет и три года они жили в ветхой землянке.",
+    "Они жили ровно тридцать лет и три года в ветхой землянке.",
+])
+def test_words_moved_within_their_sentence_are_reordered(moved):
+    """The words put in front ("они жили") stand outside the passage on the source's side."""
+    r = api.compare(Document(OWN + moved + " " + OWN, title="essay"), Document(SOURCE, title="source"))
+    assert [p.kind for s in r.sources for p in s.passages] == ["reordered"]
