@@ -48,7 +48,7 @@ import numpy as np
 
 from .results import Passage
 from .sorting import lexsort, stable_argsort
-from .text import Tokens, forms_of_one_word, spelling_key, word_starts, words_in, words_within
+from .text import Tokens, lemma_hashes, spelling_key, word_analyses, word_starts, words_in, words_within
 
 __all__ = [
     "Segment",
@@ -730,7 +730,8 @@ def _kind(segs: list[Segment], pieces: list[tuple[int, int, int, int]], a: Token
             # lacks are looked for in the rest of the sentences the other side begins and ends in
             beyond_a, beyond_b = _sentence_ends(a, c0, c1), _sentence_ends(b, d0, d1)
             only_a, only_b = (wa - wb) - beyond_b, (wb - wa) - beyond_a
-            rest_a, rest_b, inflected = paired_forms(only_a, only_b, language)
+            rest_a, rest_b, inflected = paired_forms(only_a, only_b, analyses_in(a, all_a, only_a, language),
+                                                     analyses_in(b, all_b, only_b, language), language)
             if inflected:
                 found.add("inflected")
             if rest_a or rest_b:
@@ -753,7 +754,8 @@ def _kind(segs: list[Segment], pieces: list[tuple[int, int, int, int]], a: Token
         in_gap_b = _by_gap(left_b, gaps_b)
         for k in set(in_gap_a) & set(in_gap_b):
             wa, wb = Counter(w for _, w in in_gap_a[k]), Counter(w for _, w in in_gap_b[k])
-            rest_a, rest_b, inflected = paired_forms(wa - wb, wb - wa, language)
+            rest_a, rest_b, inflected = paired_forms(wa - wb, wb - wa, analyses_in(a, in_gap_a[k], wa - wb, language),
+                                                     analyses_in(b, in_gap_b[k], wb - wa, language), language)
             if inflected:
                 found.add("inflected")
                 in_gap_a[k] = _keeping(in_gap_a[k], wa - (wa - wb) + rest_a)
@@ -777,17 +779,19 @@ def _kind(segs: list[Segment], pieces: list[tuple[int, int, int, int]], a: Token
         for q in pieces:
             if _norm(ta[q[0]:q[1]]) == _norm(tb[q[2]:q[3]]):
                 continue  # the same words, as written
-            wa = _norms(_WORD.findall(ta, q[0], q[1]))
-            wb = _norms(_WORD.findall(tb, q[2], q[3]))
+            wa, wb = _words_at(ta, q[0], q[1]), _words_at(tb, q[2], q[3])
             if len(wa) != len(wb):
                 found.add("edited")
                 break
-            differ = [(x, y) for x, y in zip(wa, wb) if x != y]
-            if any(not forms_of_one_word(x, y, language) for x, y in differ):
+            differ = [(x, y) for x, y in zip(wa, wb) if x[1] != y[1]]
+            if not differ:
+                continue
+            info_a = analyses_in(a, [x for x, _ in differ], None, language)
+            info_b = analyses_in(b, [y for _, y in differ], None, language)
+            if any(not forms_of_one_word(x[1], y[1], info_a[x[1]], info_b[y[1]], language) for x, y in differ):
                 found.add("edited")
                 break
-            if differ:
-                found.add("inflected")
+            found.add("inflected")
     return _label(found)
 
 
@@ -797,13 +801,59 @@ def _label(found: set[str]) -> str:
     return found.pop() if len(found) == 1 else "paraphrase"
 
 
-def paired_forms(only_a: Counter, only_b: Counter, language: str) -> tuple[Counter, Counter, bool]:
+def forms_of_one_word(x: str, y: str, ax: tuple[int, int], ay: tuple[int, int], language: str) -> bool:
+    """Are the written words ``x`` and ``y`` (their analyses ``ax``, ``ay``: (lemma hash, WH),
+    :func:`analyses_in`) forms of one word: is the most likely lemma of one a lemma the
+    dictionary allows the other? "пошла" is read as пойти, "пошли" as послать or пойти; "мне"
+    and "меня" are both я. WH is the sum of the hashes of every lemma: it tells that a word
+    has one lemma only, and the other of a word of two; the dictionary is asked
+    (:func:`~sverka.core.text.lemma_hashes`) only about a word of more lemmas than one whose
+    first is not the other word's."""
+    (lx, wx), (ly, wy) = ax, ay
+    if lx == ly:
+        return True
+    other_x, other_y = (wx - lx) & _MASK64, (wy - ly) & _MASK64
+    if (other_x and other_x == ly) or (other_y and other_y == lx):
+        return True
+    if min(len(x), len(y)) < 2:  # a letter alone ("в" / "во") shares its most likely lemma: told above
+        return False
+    return bool((other_x and ly in lemma_hashes(x, language)) or (other_y and lx in lemma_hashes(y, language)))
+
+
+_MASK64 = (1 << 64) - 1
+
+
+def analyses_in(t: Tokens, words: list[tuple[int, str]], only: Counter | None, language: str
+                ) -> dict[str, tuple[int, int]]:
+    """(lemma hash, WH) of the words (start, normalised word) of ``t`` (of those in ``only``,
+    unless None): a token's from the tokens (as canonization read it in its text: "полуживаго"
+    of the old spelling is полуживой), a stop word's as canonization reads it
+    (:func:`~sverka.core.text.word_analyses`)."""
+    out: dict[str, tuple[int, int]] = {}
+    words = [(x, w) for x, w in words if only is None or w in only]
+    starts = np.asarray(t.starts)
+    rest = []
+    at = np.searchsorted(starts, [x for x, _ in words]).tolist() if words else []
+    for (x, w), k in zip(words, at):
+        if w in out:
+            continue
+        if k < len(starts) and int(starts[k]) == x:
+            out[w] = (int(t.hashes[k]), int(t.word_hashes[k]))
+        else:
+            rest.append(w)
+    rest = [w for w in dict.fromkeys(rest) if w not in out]
+    out.update(zip(rest, word_analyses(rest, language)))
+    return out
+
+
+def paired_forms(only_a: Counter, only_b: Counter, info_a: dict[str, tuple[int, int]],
+                 info_b: dict[str, tuple[int, int]], language: str) -> tuple[Counter, Counter, bool]:
     """For labels (here and in :mod:`sverka.core.paraphrase`): the words of ``only_a`` and
     ``only_b`` (words one side has and the other has not) that are no other form of a word of
-    the other side (:func:`~sverka.core.text.forms_of_one_word`), and whether any was: each
-    word pairs with at most one of the other side, in order of the words, the first that fits.
-    Beyond :data:`PAIRED_FORMS_LIMIT` (word, word) pairs to try, the words stay unpaired: so
-    many words changed are an edit whatever their forms."""
+    the other side (:func:`forms_of_one_word`, their analyses in ``info_a`` and ``info_b``),
+    and whether any was: each word pairs with at most one of the other side, in order of the
+    words, the first that fits. Beyond :data:`PAIRED_FORMS_LIMIT` (word, word) pairs to try,
+    the words stay unpaired: so many words changed are an edit whatever their forms."""
     rest_b = sorted(only_b.elements())
     rest_a: list[str] = []
     paired = False
@@ -811,7 +861,9 @@ def paired_forms(only_a: Counter, only_b: Counter, language: str) -> tuple[Count
     if len(xs) * len(rest_b) > PAIRED_FORMS_LIMIT:
         return Counter(xs), Counter(rest_b), False
     for x in xs:
-        k = next((k for k, y in enumerate(rest_b) if forms_of_one_word(x, y, language)), None)
+        ix = info_a.get(x)
+        k = None if ix is None else next(
+            (k for k, y in enumerate(rest_b) if y in info_b and forms_of_one_word(x, y, ix, info_b[y], language)), None)
         if k is None:
             rest_a.append(x)
         else:

@@ -24,7 +24,7 @@ from importlib import resources
 from sverka.core import formcache
 from sverka.core.hashing import hash_text
 
-__all__ = ["Analysis", "LANGUAGES", "analyze", "lemma_candidates", "stop_words", "warm_up"]
+__all__ = ["Analysis", "LANGUAGES", "analyze", "lemmas_of", "stop_words", "warm_up"]
 
 #: Languages with a lemmatizer and a stop-word list.
 LANGUAGES = ("ru", "uk", "en")
@@ -205,10 +205,10 @@ def _analyze(form: str, lang: str) -> Analysis:
     )
 
 
-def lemma_candidates(form: str, lang: str) -> tuple[str, ...]:
-    """Every lemma the dictionary of ``lang`` allows the normalised ``form`` (the most likely
-    first; a form it does not know is its own). Never raises. Not cached: for the few words a
-    passage's label looks at, not for canonization."""
+def lemmas_of(form: str, lang: str) -> tuple[str, ...]:
+    """Every lemma the dictionary of ``lang`` allows the normalised ``form``, the most likely
+    first (a form of no language it reads: itself). Never raises. Not cached: for the few
+    words of a passage's label, not for canonization."""
     try:
         return _lemmas(form, lang)[1] if lang in LANGUAGES else (form,)
     except Exception:  # a dictionary library must not take the caller down

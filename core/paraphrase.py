@@ -46,7 +46,7 @@ from functools import cached_property
 
 import numpy as np
 
-from .align import merge_ranges, paired_forms
+from .align import analyses_in, merge_ranges, paired_forms
 from .results import Passage
 from .sorting import stable_argsort
 from .synonyms import table
@@ -525,16 +525,13 @@ def _pieces(matched: list[tuple[int, int, bool]], a: Tokens, b: Tokens) -> list[
              int(min(b.starts[u] for _, u, _ in r)), int(max(b.ends[u] for _, u, _ in r))) for r in out]
 
 
-def _token_words(t: Tokens, tokens: list[int]) -> list[str]:
-    """The written words of ``tokens`` of ``t``, as labels compare them."""
-    return [_norm(t.text[int(t.starts[i]):int(t.ends[i])]) for i in tokens]
-
-
-def _stop_words(t: Tokens, i0: int, i1: int) -> Counter:
-    """Words of the text between tokens ``i0`` and ``i1 - 1`` (inclusive) that are not tokens."""
+def _left_words(t: Tokens, i0: int, i1: int, paired: set[int]) -> list[tuple[int, str]]:
+    """(start, normalised word) of the words of the text from token ``i0`` to token ``i1 - 1``
+    (inclusive) that are not tokens ``paired`` with the other side: stop words, tokens left
+    over."""
     c0, c1 = int(t.starts[i0]), int(t.ends[i1 - 1])
-    kept = {int(s) for s in t.starts[i0:i1].tolist()}
-    return Counter(_norm(m.group()) for m in _WORD.finditer(t.text, c0, c1) if m.start() not in kept)
+    kept = {int(t.starts[i]) for i in paired if i0 <= i < i1}
+    return [(m.start(), _norm(m.group())) for m in _WORD.finditer(t.text, c0, c1) if m.start() not in kept]
 
 
 def _kind(group, a: Tokens, b: Tokens, a_index, b_index, a_first, a_last, b_first, b_last,
@@ -550,11 +547,13 @@ def _kind(group, a: Tokens, b: Tokens, a_index, b_index, a_first, a_last, b_firs
         # the words the pairing left on either side, stop words included: another form of a
         # word of the other side (a lemma the dictionary gives both, as "пошли" and "пошла",
         # "они" and "она") was inflected, any other inserted, deleted or replaced
-        paired_a, paired_b = {i for i, _, _ in matched}, {u for _, u, _ in matched}
-        left_a = _stop_words(a, a0, a1) + Counter(_token_words(a, [i for i in range(a0, a1) if i not in paired_a]))
-        left_b = _stop_words(b, b0, b1) + Counter(_token_words(b, [u for u in range(b0, b1) if u not in paired_b]))
+        words_a = _left_words(a, a0, a1, {i for i, _, _ in matched})
+        words_b = _left_words(b, b0, b1, {u for _, u, _ in matched})
+        left_a, left_b = Counter(w for _, w in words_a), Counter(w for _, w in words_b)
         if left_a != left_b:
-            rest_a, rest_b, inflected = paired_forms(left_a - left_b, left_b - left_a, a.language)
+            only_a, only_b = left_a - left_b, left_b - left_a
+            rest_a, rest_b, inflected = paired_forms(only_a, only_b, analyses_in(a, words_a, only_a, a.language),
+                                                     analyses_in(b, words_b, only_b, a.language), a.language)
             if inflected:
                 found.add("inflected")
             if rest_a or rest_b:

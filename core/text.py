@@ -68,6 +68,7 @@ import unicodedata
 import numpy as np
 
 from sverka.core import formcache, morph, scan
+from sverka.core.hashing import hash_text
 from sverka.core.messages import Message, message
 from sverka.core.tokens import Tokens  # canonize's result, plain data (the store keeps it)
 from sverka.core.versions import CANON_VERSION  # noqa: F401  (raise it there with any change of the output)
@@ -336,49 +337,30 @@ def spelling_key(text: str) -> str:
     return t
 
 
-def forms_of_one_word(x: str, y: str, language: str = "ru") -> bool:
-    """Are the written words ``x`` and ``y`` forms of one word: is the most likely lemma of one a
-    lemma the dictionaries allow the other ("пошли" and "пошла": пойти; "мне" and "меня": я;
-    "дули" and "дул": дуть)? Each is
-    normalised as canonization normalises it (look-alike letters, old spelling, ё; a Russian
-    word read in today's spelling and in the old one: "полуживаго" is "полуживого");
-    ``language``: the text's (``Tokens.language``). For labels, not for tokens. The analyses
-    canonization keeps answer most pairs (the dictionaries are opened only for a word with
-    more than one possible lemma whose first is not the other's)."""
-    if x == y:
-        return True
-    ax, ay = _label_analyses(x, language), _label_analyses(y, language)
-    if not {a.lemma for a in ax}.isdisjoint({a.lemma for a in ay}):
-        return True
-    if all(a.word_hash == a.lemma_hash for a in ax + ay):  # each has its one lemma
-        return False
-    # the most likely lemma of one is a possible lemma of the other: "пошла" (пойти) and "пошли"
-    # (послать or пойти); two words that only a lemma neither is read as first shares are not
-    # taken for one ("тертый": тертый, "три": три, both also тереть)
-    return (not {a.lemma for a in ax}.isdisjoint(lemmas_of_word(y, language))
-            or not {a.lemma for a in ay}.isdisjoint(lemmas_of_word(x, language)))
+def word_analyses(words: list[str], language: str = "ru") -> list[tuple[int, int]]:
+    """(lemma hash, WH: the sum of the hashes of every possible lemma) of each written word, as
+    canonization reads it in a text of ``language`` (``Tokens.language``), stop words too. From
+    the canonizer's table and the machine-wide one: a word a text held before costs no
+    dictionary. For labels (:func:`sverka.core.align.forms_of_one_word`)."""
+    if not words:
+        return []
+    table = _table
+    table.load()
+    ids = table.lookup(list(words), "uk" if language == "uk" else "ru")
+    return list(zip(table.hashes[ids].tolist(), table.word_hashes[ids].tolist()))
 
 
 @functools.lru_cache(maxsize=4096)
-def _label_analyses(word: str, language: str) -> tuple["morph.Analysis", ...]:
-    return tuple(morph.analyze(form, lang) for form, lang in _label_forms(word, language))
-
-
-def _label_forms(word: str, language: str) -> list[tuple[str, str]]:
-    out = []
+def lemma_hashes(word: str, language: str = "ru") -> frozenset[int]:
+    """The hashes of every lemma the dictionaries allow the written ``word``, normalised as
+    canonization normalises it (look-alike letters, ё; a Russian word read in today's
+    spelling and in the old one: "полуживаго" is "полуживого"). For labels; opens the
+    dictionary of the word's language."""
+    out: set[int] = set()
     for mode in ("uk",) if language == "uk" else ("ru", "ru-old"):
         form, _script, _tampering, lang, _free = _normalise(word, mode)
-        if (form, lang) not in out:
-            out.append((form, lang))
-    return out
-
-
-@functools.lru_cache(maxsize=4096)
-def lemmas_of_word(word: str, language: str = "ru") -> frozenset[str]:
-    """Every lemma the dictionaries allow the written ``word`` (normalised as for
-    :func:`forms_of_one_word`)."""
-    return frozenset(lemma for form, lang in _label_forms(word, language)
-                     for lemma in morph.lemma_candidates(form, lang))
+        out.update(map(hash_text, morph.lemmas_of(form, lang)))
+    return frozenset(out)
 
 
 def _today_form(form: str, old: bool) -> str:

@@ -95,18 +95,25 @@ def test_other_forms_are_inflections(case):
 
 
 def test_forms_of_one_word():
-    from sverka.core.align import paired_forms
-    from sverka.core.text import forms_of_one_word, lemmas_of_word
+    from sverka.core.align import forms_of_one_word, paired_forms
+    from sverka.core.text import word_analyses
 
-    assert "пойти" in lemmas_of_word("пошли") & lemmas_of_word("пошла")
+    def one(x, y, language="ru"):
+        ax, ay = word_analyses([x, y], language)
+        return forms_of_one_word(x, y, ax, ay, language)
+
     for x, y in [("пошли", "пошла"), ("мне", "меня"), ("дули", "дул"), ("красот", "красота"),
-                 ("полуживаго", "полуживого"), ("домѣ", "дому"), ("ran", "run")]:
-        assert forms_of_one_word(x, y, "en" if x == "ran" else "ru"), (x, y)
+                 ("стали", "стал"), ("ее", "она"), ("гончей", "гончими"), ("выпали", "выпало")]:
+        assert one(x, y) and one(y, x), (x, y)
+    assert one("ran", "run", "en")
     for x, y in [("землю", "небо"), ("и", "или"), ("вы", "мы"), ("тертый", "три")]:
-        assert not forms_of_one_word(x, y, "ru"), (x, y)
-    rest_a, rest_b, paired = paired_forms(Counter(["пошли", "или"]), Counter(["пошла", "и"]), "ru")
+        assert not one(x, y) and not one(y, x), (x, y)
+    words = ["пошли", "или", "пошла", "и", "землю", "небо"]
+    info = dict(zip(words, word_analyses(words)))
+    rest_a, rest_b, paired = paired_forms(Counter(["пошли", "или"]), Counter(["пошла", "и"]), info, info, "ru")
     assert paired and rest_a == Counter(["или"]) and rest_b == Counter(["и"])
-    assert paired_forms(Counter(["землю"]), Counter(["небо"]), "ru") == (Counter(["землю"]), Counter(["небо"]), False)
+    assert paired_forms(Counter(["землю"]), Counter(["небо"]), info, info, "ru") == (
+        Counter(["землю"]), Counter(["небо"]), False)
 
 
 def test_a_clause_moved_to_the_end_of_its_sentence_is_reordered():
