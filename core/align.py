@@ -752,10 +752,14 @@ def _kind(segs: list[Segment], pieces: list[tuple[int, int, int, int]], a: Token
         gaps_a, gaps_b = [q[0] for q in pieces], sorted(q[2] for q in pieces)
         in_gap_a = _by_gap(left_a, gaps_a)
         in_gap_b = _by_gap(left_b, gaps_b)
-        for k in set(in_gap_a) & set(in_gap_b):
+        both = sorted(set(in_gap_a) & set(in_gap_b))
+        info_a = analyses_in(a, [w for k in both for w in in_gap_a[k]], None, language)
+        info_b = analyses_in(b, [w for k in both for w in in_gap_b[k]], None, language)
+        for k in both:
             wa, wb = Counter(w for _, w in in_gap_a[k]), Counter(w for _, w in in_gap_b[k])
-            rest_a, rest_b, inflected = paired_forms(wa - wb, wb - wa, analyses_in(a, in_gap_a[k], wa - wb, language),
-                                                     analyses_in(b, in_gap_b[k], wb - wa, language), language)
+            if wa == wb:
+                continue
+            rest_a, rest_b, inflected = paired_forms(wa - wb, wb - wa, info_a, info_b, language)
             if inflected:
                 found.add("inflected")
                 in_gap_a[k] = _keeping(in_gap_a[k], wa - (wa - wb) + rest_a)
