@@ -735,9 +735,9 @@ def _kind(segs: list[Segment], pieces: list[tuple[int, int, int, int]], a: Token
             if inflected:
                 found.add("inflected")
             if rest_a or rest_b:
-                moved = wa - (wa - wb)  # the words both sides hold
-                found.add("synonyms" if _replaced_by_synonyms(_keeping(all_a, moved + rest_a),
-                                                              _keeping(all_b, moved + rest_b), a, b) else "edited")
+                common = wa - (wa - wb)  # the words both sides hold
+                found.add("synonyms" if _replaced_by_synonyms(_keeping(all_a, common + rest_a),
+                                                              _keeping(all_b, common + rest_b), a, b) else "edited")
         return _label(found)
     # words of the suspect or of the source inside the passage that no matched part holds:
     # inserted, deleted or replaced words (stop words too: they are compared as written)
@@ -778,8 +778,9 @@ def _kind(segs: list[Segment], pieces: list[tuple[int, int, int, int]], a: Token
         ca, cb = Counter(w for _, w in left_a), Counter(w for _, w in left_b)
         if ca != cb:
             found.add("synonyms" if _replaced_by_synonyms(left_a, left_b, a, b) else "edited")
-    if "edited" not in found and "reordered" not in found:  # (words of a sentence in another order)
-        # stop words replaced inside a matched part: the canonical tokens agree, the words do not
+    if "edited" not in found and "reordered" not in found:
+        # stop words replaced inside a matched part: the canonical tokens agree, the words do
+        # not (compared place by place: not when a sentence's words changed their order)
         for q in pieces:
             if _norm(ta[q[0]:q[1]]) == _norm(tb[q[2]:q[3]]):
                 continue  # the same words, as written
