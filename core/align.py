@@ -836,19 +836,27 @@ def analyses_in(t: Tokens, words: list[tuple[int, str]], only: Counter | None, l
     (:func:`~sverka.core.text.word_analyses`)."""
     out: dict[str, tuple[int, int]] = {}
     words = [(x, w) for x, w in words if only is None or w in only]
-    starts = np.asarray(t.starts)
     rest = []
-    at = np.searchsorted(starts, [x for x, _ in words]).tolist() if words else []
-    for (x, w), k in zip(words, at):
+    for (_, w), k in zip(words, _tokens_at(t, [x for x, _ in words])):
         if w in out:
             continue
-        if k < len(starts) and int(starts[k]) == x:
+        if k >= 0:
             out[w] = (int(t.hashes[k]), int(t.word_hashes[k]))
         else:
             rest.append(w)
     rest = [w for w in dict.fromkeys(rest) if w not in out]
     out.update(zip(rest, word_analyses(rest, language)))
     return out
+
+
+def _tokens_at(t: Tokens, positions: list[int]) -> list[int]:
+    """The token of ``t`` starting at each position, or -1 (a stop word is no token); looked up
+    in the sorted starts: ``t`` may be a whole novel, the positions a handful."""
+    if not positions:
+        return []
+    starts = np.asarray(t.starts)
+    at = np.searchsorted(starts, positions).tolist()
+    return [k if k < len(starts) and int(starts[k]) == x else -1 for x, k in zip(positions, at)]
 
 
 def paired_forms(only_a: Counter, only_b: Counter, info_a: dict[str, tuple[int, int]],
@@ -956,15 +964,11 @@ def _replaced_by_synonyms(left_a: list[tuple[int, str]], left_b: list[tuple[int,
     from .synonyms import table
 
     def split(left, t: Tokens) -> tuple[Counter, list[int]]:
-        # the token starting where each left-over word starts, if any (a stop word is no token);
-        # looked up in the sorted starts: ``t`` may be a whole novel, the words a handful.
         # Content words by their lemma's hash: the synonym table answers for hashes from the
         # arrays every check loads (its lemmas as words are read from the shipped file, 66 ms)
-        starts = np.asarray(t.starts)
-        at = np.searchsorted(starts, [x for x, _ in left]).tolist() if len(left) else []
         stop, content = Counter(), []
-        for (x, w), k in zip(left, at):
-            if k < len(starts) and int(starts[k]) == x:
+        for (_, w), k in zip(left, _tokens_at(t, [x for x, _ in left])):
+            if k >= 0:
                 content.append(int(t.hashes[k]))
             else:
                 stop[w] += 1

@@ -87,7 +87,7 @@ OTHER_FORMS = {
 
 
 @pytest.mark.parametrize("case", list(OTHER_FORMS))
-def test_other_forms_are_inflections(case):
+def test_other_forms_and_places_are_labelled_as_such(case):
     text, kind = OTHER_FORMS[case]
     r = api.compare(Document(OWN + text + " " + OWN, title=case), Document(CHEKHOV, title="source"))
     (src,) = r.sources
