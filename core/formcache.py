@@ -29,17 +29,23 @@ per machine, not once per process.
   (``os.replace``): concurrent processes (the indexing workers) never corrupt it and readers
   never see half a file. Without ``fcntl`` (Windows) the replace is still atomic; a form
   analysed by two processes at once may then be lost and is analysed again later.
-* Indexing workers read the file (up to :data:`READ_ONLY_MAX_BYTES`) and record nothing
-  (:func:`read_only_in_this_process`); each keeps at most ``text.TRIMMED_TABLE_FORMS`` raw
-  forms of its own between documents (:func:`sverka.core.text.trim_table`): with a file
-  filled by earlier checks, indexing ruslit 7.5-11 -> 4.6-6.6 s and its peak 330-337 ->
-  303-324 MB (docs/BENCHMARKS.md).
+* Indexing workers read the file (up to :data:`READ_ONLY_MAX_BYTES`) and never write it
+  (:func:`read_only_in_this_process`): the forms a worker analyses for a file go back to the
+  process adding the files with its result (:func:`take_new`), which records them
+  (:func:`adopt`) and alone writes them, so a collection's forms are in the table once it is
+  indexed (workers writing the file themselves rewrote a growing file at every flush). Each
+  worker keeps at most ``text.TRIMMED_TABLE_FORMS`` raw forms of its own between documents
+  (:func:`sverka.core.text.trim_table`): with a filled file, indexing ruslit 7.5-11 ->
+  4.6-6.6 s and its peak 330-337 -> 303-324 MB (docs/BENCHMARKS.md).
+* After a flush that wrote forms of other processes, this process reads the file again on its
+  next lookup (a window that indexed a folder finds its forms when it checks).
 * ``SVERKA_FORM_CACHE=0`` turns the table off (every process analyses its own forms).
 """
 
 from __future__ import annotations
 
 import atexit
+import codecs
 import contextlib
 import functools
 import os
@@ -54,13 +60,17 @@ from pathlib import Path
 import numpy as np
 import xxhash
 
-__all__ = ["READ_ONLY_MAX_BYTES", "RULES_VERSION", "cache_dir", "find_rows", "flush", "lookup", "path", "read_only",
-           "read_only_in_this_process", "record", "reset", "row_entries"]
+__all__ = ["READ_ONLY_MAX_BYTES", "RULES_VERSION", "adopt", "cache_dir", "find_rows", "flush", "lookup", "path",
+           "read_only", "read_only_in_this_process", "record", "reset", "row_entries", "snapshot", "take_new"]
 
 #: Bump when what :func:`sverka.core.morph.analyze` computes from the dictionaries changes.
 RULES_VERSION = 1
 MAGIC = b"SVFORMS3"
 FLUSH_EVERY = 20_000
+#: Rows of other processes (:func:`adopt`) kept before a flush (~70 bytes each): a flush
+#: rewrites the whole file, and indexing a collection hands over hundreds of thousands of
+#: forms (ruslit: 250 000 rows, written once, when the adding ends).
+ADOPTED_FLUSH_EVERY = 500_000
 #: Analyses of normalised forms per language, and whole entries of the canonizer's table per
 #: RAW form (the word exactly as in a text) and reading mode: "raw-ru", "raw-uk", "raw-ru-old"
 #: (Russian in the spelling before 1918), or "raw-*" for a raw form read the same in every
@@ -76,7 +86,15 @@ _state: dict = {}  # "key", "path", "keys" (sorted row keys), "rows", "forms", "
 _new: dict[tuple[str, str], tuple[str, int, int, bool, bool]] = {}
 _unflushed = 0
 _atexit = False
-_recording = True  # False in indexing workers: they read the table and record nothing
+_recording = True  # False in indexing workers: they read the table and never write it
+_adopted = False  # forms of other processes were written: read the file again after a flush
+_pending: list[tuple] = []  # rows of other processes' analyses (adopt), to be written
+_pending_keys = np.zeros(0, np.uint64)  # theirs, sorted
+_pending_rows = 0
+_taken: list[tuple] = []  # a read-only process's analyses as rows, until take_new
+#: A read-only process turns its recorded analyses into rows every this many.
+_COMPACT_EVERY = 4096
+_written: list[np.ndarray] = []  # the sorted keys of the file this process last wrote with adopted rows
 
 
 def enabled() -> bool:
@@ -185,11 +203,10 @@ def path() -> Path:
 
 def reset() -> None:
     """Forget what this process loaded and recorded (tests; after changing the directory)."""
-    global _unflushed
     with _lock:
         _state.clear()
-        _new.clear()
-        _unflushed = 0
+        _written.clear()
+        _forget_new()
 
 
 # --------------------------------------------------------------------------- file format
@@ -240,9 +257,7 @@ def _read(file: Path, key: bytes, checked: bool = False):
         for blob, starts, ends in ((fb, fs, fe), (lb, ls, le)):
             if n and not (bool(np.all(starts <= ends)) and int(ends.max()) <= len(blob)):
                 return None
-            try:
-                str(blob, "utf-8", "surrogatepass")
-            except UnicodeDecodeError:
+            if not _is_utf8(blob):
                 return None
             b = np.frombuffer(blob, np.uint8)
             cuts = np.concatenate([starts, ends])
@@ -251,32 +266,43 @@ def _read(file: Path, key: bytes, checked: bool = False):
     return langs, flags, lemma_hash, word_hash, row_key, (fs, fe), (ls, le), fb, lb
 
 
+def _is_utf8(blob, chunk: int = 1 << 20) -> bool:
+    """Whether ``blob`` is UTF-8 (lone surrogates allowed), decoded a chunk at a time: the
+    whole text at once would hold twice the file's size in memory while a flush runs."""
+    decoder = codecs.getincrementaldecoder("utf-8")("surrogatepass")
+    try:
+        for at in range(0, len(blob), chunk):
+            decoder.decode(blob[at:at + chunk])
+        decoder.decode(b"", final=True)
+    except UnicodeDecodeError:
+        return False
+    return True
+
+
 def _empty():
     e = np.zeros(0, np.int64)
     return (np.zeros(0, np.uint8),) * 2 + (np.zeros(0, np.uint64),) * 3 + ((e, e), (e, e), b"", b"")
-
-
-def _row_key(form: str, code: int) -> int:
-    return _key_of(form.encode("utf-8", "surrogatepass"), code)
 
 
 def _key_of(encoded: bytes, code: int) -> int:
     return xxhash.xxh64_intdigest(encoded, code)
 
 
-def _encode(key: bytes, langs, flags, lemma_hash, word_hash, row_key, forms, lemmas, fb: bytes, lb: bytes) -> bytes:
-    """The file's bytes before its checksum (rows sorted by ``row_key``; ``forms`` and
-    ``lemmas``: (starts, ends) of each row's text in ``fb`` and ``lb``)."""
+def _encode(key: bytes, langs, flags, lemma_hash, word_hash, row_key, forms, lemmas, fb: list, lb: list) -> list:
+    """The file's bytes before its checksum, in parts to write one after another (no copy of
+    the whole file in memory): rows sorted by ``row_key``; ``forms`` and ``lemmas``: (starts,
+    ends) of each row's text in the bytes of ``fb`` and ``lb`` (each a list of parts) taken
+    together."""
     n = len(langs)
-    body = b"".join((
-        MAGIC, _HEAD.pack(n, len(fb), len(lb)), key,
+    nf, nl = sum(map(len, fb)), sum(map(len, lb))
+    return [
+        MAGIC, _HEAD.pack(n, nf, nl), key,
         np.asarray(langs, np.uint8).tobytes(), np.asarray(flags, np.uint8).tobytes(),
         b"\0" * ((-2 * n) % 8),
         np.asarray(lemma_hash, "<u8").tobytes(), np.asarray(word_hash, "<u8").tobytes(),
         np.asarray(row_key, "<u8").tobytes(),
-        np.asarray([*forms, *lemmas], "<u4").tobytes(), b"\0" * ((-16 * n) % 8), fb, lb,
-    ))
-    return body  # the writer appends xxh64(body), 8 bytes little-endian
+        np.asarray([*forms, *lemmas], "<u4").tobytes(), b"\0" * ((-16 * n) % 8), *fb, *lb,
+    ]  # the writer appends xxh64 of all of them, 8 bytes little-endian
 
 
 def _load() -> dict:
@@ -296,11 +322,107 @@ def _load() -> dict:
 
 
 def read_only_in_this_process() -> None:
-    """Forms are looked up in the file but nothing is recorded: an indexing worker, asked for
-    every form of a whole collection (workers recording their new forms rewrote a growing file
-    at every flush: +6 s of CPU on ruslit). See :func:`sverka.core.text.trim_table`."""
+    """Forms are looked up in the file but never written to it: an indexing worker, asked for
+    every form of a whole collection (workers writing their new forms rewrote a growing file
+    at every flush: +6 s of CPU on ruslit). What it analyses waits for :func:`take_new`. See
+    :func:`sverka.core.text.trim_table`."""
     global _recording
     _recording = False
+
+
+def take_new() -> tuple:
+    """The analyses this process made since the last call, handed over as rows of the file
+    (:func:`_rows_of`) and forgotten here: an indexing worker's, for the process adding the
+    files to :func:`adopt` with the file's result."""
+    global _unflushed
+    with _lock:
+        rows = _joined([*_taken, _rows_of(list(_new.items()))])
+        _taken.clear()
+        _new.clear()
+        _unflushed = 0
+        return rows
+
+
+def adopt(rows: tuple) -> None:
+    """Keep rows another process analysed (:func:`take_new` there) for :func:`flush` to write,
+    but those the file or this process holds already (two workers meet the same forms)."""
+    global _adopted, _pending_rows, _atexit, _pending_keys
+    if not _recording or not len(rows[0]):
+        return
+    with _lock:
+        rk = rows[0]
+        keep = ~_in_sorted(_pending_keys, rk)
+        # the file as this process last wrote or read it (not read for this: the process adding
+        # files never looks a form up, and the file's bytes would only take its memory)
+        for keys in (*_written, _state.get("keys", ())):
+            keep &= ~_in_sorted(keys, rk)
+        at = np.flatnonzero(keep)
+        if not len(at):
+            return
+        _pending.append(_take(rows, at))
+        merged = np.concatenate([_pending_keys, np.sort(rk[at])])
+        merged.sort(kind="stable")  # two sorted runs: merged in one pass
+        _pending_keys = merged
+        _pending_rows += len(at)
+        _adopted = True
+        if not _atexit:
+            atexit.register(_flush_quietly)
+            _atexit = True
+        if _pending_rows >= ADOPTED_FLUSH_EVERY:
+            _flush_quietly()
+
+
+def _in_sorted(sorted_keys: np.ndarray, keys: np.ndarray) -> np.ndarray:
+    """Whether each of ``keys`` is among ``sorted_keys`` (searched: numpy's hashed isin took
+    most of a flush)."""
+    if not len(sorted_keys):
+        return np.zeros(len(keys), bool)
+    at = np.minimum(np.searchsorted(sorted_keys, keys), len(sorted_keys) - 1)
+    return sorted_keys[at] == keys
+
+
+def _rows_of(items: list) -> tuple:
+    """Recorded analyses (``((form, lang), value)`` of :data:`_new`) as rows of the file,
+    compact (~70 bytes a row, not a Python object per text): (row keys, lang codes, flags,
+    lemma hashes, word hashes, forms as UTF-8 one after another, where each form ends, the
+    lemmas likewise)."""
+    n = len(items)
+    codes = np.fromiter((_LANG_CODE[lang] for (_form, lang), _v in items), np.uint8, n)
+    forms = [form.encode("utf-8", "surrogatepass") for (form, _lang), _v in items]
+    rk = np.fromiter(map(_key_of, forms, codes.tolist()), np.uint64, n)
+    flags = np.fromiter(((stop if adj is None else (_STOP if stop else 0) | (_ADJECTIVE if adj else 0))
+                         for _k, (_l, _lh, _wh, stop, adj) in items), np.uint8, n)
+    lh = np.fromiter((v[1] for _k, v in items), np.uint64, n)
+    wh = np.fromiter((v[2] for _k, v in items), np.uint64, n)
+    lemmas = [v[0].encode("utf-8", "surrogatepass") for _k, v in items]
+    return (rk, codes, flags, lh, wh, b"".join(forms), np.cumsum(list(map(len, forms)), dtype=np.int64),
+            b"".join(lemmas), np.cumsum(list(map(len, lemmas)), dtype=np.int64))
+
+
+def _take(rows: tuple, at: np.ndarray) -> tuple:
+    """The rows ``at`` of ``rows`` (:func:`_rows_of`), their texts copied out."""
+    return (*(a[at] for a in rows[:5]), *_texts(rows[5], rows[6], at), *_texts(rows[7], rows[8], at))
+
+
+def _texts(blob: bytes, ends: np.ndarray, at: np.ndarray) -> tuple[bytes, np.ndarray]:
+    """The texts ``at`` of ``blob`` (text k ends at ``ends[k]``, the next starts there), one
+    after another, and where each ends now."""
+    starts = np.concatenate(([0], ends[:-1]))[at]
+    sizes = ends[at] - starts
+    new_ends = np.cumsum(sizes)
+    where = np.repeat(starts - (new_ends - sizes), sizes) + np.arange(int(new_ends[-1]) if len(at) else 0)
+    return np.frombuffer(blob, np.uint8)[where].tobytes(), new_ends
+
+
+def _joined(batches: list[tuple]) -> tuple:
+    """Several :func:`_rows_of` as one."""
+    if len(batches) == 1:
+        return batches[0]
+    out = [np.concatenate([b[k] for b in batches]) for k in range(5)]
+    for k in (5, 7):
+        shift = np.cumsum([0] + [len(b[k]) for b in batches[:-1]])
+        out += [b"".join(b[k] for b in batches), np.concatenate([b[k + 1] + d for b, d in zip(batches, shift)])]
+    return tuple(out)
 
 
 def read_only() -> bool:
@@ -325,11 +447,17 @@ def _text(blob: tuple, row: int) -> str:
     return str(data[starts[row]:ends[row]], "utf-8", "surrogatepass")
 
 
-def find_rows(forms: list[str], lang: str) -> np.ndarray:
+def snapshot() -> dict:
+    """The file as this process read it, to pass to :func:`find_rows` and :func:`row_entries`
+    so that both read the same rows (a flush may have this process read the file again)."""
+    return _state or _load()
+
+
+def find_rows(forms: list[str], lang: str, state: dict | None = None) -> np.ndarray:
     """Row of each of ``forms`` in the file's table for ``lang`` (an entry of :data:`_LANGS`),
     -1 where the file has none: its row key searched among the sorted keys, then its text
-    compared (two forms sharing a 64-bit key are told apart)."""
-    st = _state or _load()
+    compared (two forms sharing a 64-bit key are told apart). ``state``: a :func:`snapshot`."""
+    st = state or _state or _load()
     keys = st["keys"]
     out = np.full(len(forms), -1, dtype=np.int64)
     if not len(keys) or not forms or lang not in _LANG_CODE:
@@ -342,15 +470,17 @@ def find_rows(forms: list[str], lang: str) -> np.ndarray:
     data, starts, ends = st["forms"]
     rows = at[hit]
     for k, row, a, b in zip(hit.tolist(), rows.tolist(), starts[rows].tolist(), ends[rows].tolist()):
-        if data[a:b] == encoded[k]:  # as _row_key encodes it
+        if data[a:b] == encoded[k]:  # as _rows_of encodes it
             out[k] = row
     return out
 
 
-def row_entries(rows: list[int]) -> tuple[list[str | None], np.ndarray, np.ndarray, np.ndarray]:
-    """(lemmas, lemma hashes, word hashes, flags) of the file's ``rows``; a lemma is None where
-    the row's is not text (a file made to pass its checksum): that form is to be analysed."""
-    st = _state or _load()
+def row_entries(rows: list[int], state: dict | None = None
+                ) -> tuple[list[str | None], np.ndarray, np.ndarray, np.ndarray]:
+    """(lemmas, lemma hashes, word hashes, flags) of the file's ``rows`` (of the
+    :func:`snapshot` ``state`` they were found in); a lemma is None where the row's is not
+    text (a file made to pass its checksum): that form is to be analysed."""
+    st = state or _state or _load()
     data, starts, ends = st["lemmas"]
     lemmas: list[str | None] = []
     for a, b in zip(starts[rows].tolist(), ends[rows].tolist()):
@@ -394,7 +524,7 @@ def record(form: str, lang: str, lemma: str, lemma_hash: int, word_hash: int,
 
     Called once per new word form, so it does not read the environment: :func:`flush` drops
     what was recorded when the table is off (``SVERKA_FORM_CACHE=0``)."""
-    if not _recording or lang not in _LANG_CODE or "\n" in form or "\n" in lemma:
+    if lang not in _LANG_CODE or "\n" in form or "\n" in lemma:
         return
     with _lock:
         _new[(form, lang)] = (lemma, lemma_hash, word_hash, is_stop, is_adjective)
@@ -403,7 +533,7 @@ def record(form: str, lang: str, lemma: str, lemma_hash: int, word_hash: int,
 
 def record_raw(raw: str, mode: str, lemma: str, lemma_hash: int, word_hash: int, flags: int) -> None:
     """Remember one entry of the canonizer's table (``mode``: "ru", "uk" or "*")."""
-    if not _recording or "\n" in raw or "\n" in lemma:
+    if "\n" in raw or "\n" in lemma:
         return
     with _lock:
         _new[(raw, "raw-" + mode)] = (lemma, lemma_hash, word_hash, flags, None)
@@ -412,6 +542,11 @@ def record_raw(raw: str, mode: str, lemma: str, lemma_hash: int, word_hash: int,
 
 def _count_new() -> None:
     global _unflushed, _atexit
+    if not _recording:  # a read-only process hands its forms over (take_new), never writes them
+        if len(_new) >= _COMPACT_EVERY:  # kept as rows meanwhile: ~70 bytes each, not ~300
+            _taken.append(_rows_of(list(_new.items())))
+            _new.clear()
+        return
     _unflushed += 1
     if not _atexit:
         atexit.register(_flush_quietly)
@@ -428,14 +563,14 @@ def _flush_quietly() -> None:
 
 
 def flush() -> int:
-    """Merge this process's new analyses into the file; returns how many forms it now holds."""
-    global _unflushed
+    """Merge this process's new analyses, and the rows it adopted from others, into the file;
+    returns how many forms it now holds."""
+    global _adopted, _state
     with _lock:
-        if not _new:
+        if not (_new or _pending) or not _recording:  # a read-only process never writes (take_new)
             return 0
         if not enabled():  # recorded while the table is off: nothing to keep
-            _new.clear()
-            _unflushed = 0
+            _forget_new()
             return 0
         key = version_key()
         file = path()
@@ -451,49 +586,45 @@ def flush() -> int:
             # This process's rows added to the file's (its texts at the end of the blobs, every
             # row put in its place by key); rows another process added meanwhile are skipped.
             langs0, flags0, lh0, wh0, rk0, (fs0, fe0), (ls0, le0), fb0, lb0 = _read(file, key, checked=True) or _empty()
-            items = list(_new.items())
-            codes = [_LANG_CODE[lang] for (_form, lang), _v in items]
-            rk = np.fromiter((_row_key(form, c) for ((form, _l), _v), c in zip(items, codes)),
-                             np.uint64, len(items))
-            keep = ~np.isin(rk, rk0)  # rows another process wrote meanwhile are skipped
+            rows = _joined([_rows_of(list(_new.items())), *_pending])
+            rk = rows[0]
+            keep = ~_in_sorted(rk0, rk)
             _, first = np.unique(rk, return_index=True)
             once = np.zeros(len(rk), bool)
             once[first] = True
             keep &= once
-            langs, flags, lh, wh, forms, lemmas = [], [], [], [], [], []
-            for k in np.flatnonzero(keep).tolist():
-                (form, _lang), (lemma, lemma_hash, word_hash, stop, adj) = items[k]
-                langs.append(codes[k])
-                flags.append(stop if adj is None else (_STOP if stop else 0) | (_ADJECTIVE if adj else 0))
-                lh.append(lemma_hash)
-                wh.append(word_hash)
-                forms.append(form.encode("utf-8", "surrogatepass"))
-                lemmas.append(lemma.encode("utf-8", "surrogatepass"))
+            at = np.flatnonzero(keep)
+            rk, langs, flags, lh, wh, forms, form_ends, lemmas, lemma_ends = _take(rows, at)
+            del rows
 
-            def appended(blob: bytes, texts: list[bytes], starts, ends):
-                sizes = np.fromiter(map(len, texts), np.int64, len(texts))
-                new_ends = len(blob) + np.cumsum(sizes)
-                return (b"".join([blob, *texts]), np.concatenate([starts, new_ends - sizes]),
-                        np.concatenate([ends, new_ends]))
+            def appended(blob, texts: bytes, ends: np.ndarray, starts0, ends0):  # the file's texts, then the new
+                new_ends = len(blob) + ends
+                return ([blob, texts], np.concatenate([starts0, new_ends - np.diff(ends, prepend=0)]),
+                        np.concatenate([ends0, new_ends]))
 
-            fb, fs, fe = appended(fb0, forms, fs0, fe0)
-            lb, ls, le = appended(lb0, lemmas, ls0, le0)
-            if max(len(fb), len(lb)) >= 2 ** 32:  # the offsets are 32-bit: the file stays as it is
+            fb, fs, fe = appended(fb0, forms, form_ends, fs0, fe0)
+            lb, ls, le = appended(lb0, lemmas, lemma_ends, ls0, le0)
+            if max(sum(map(len, fb)), sum(map(len, lb))) >= 2 ** 32:  # 32-bit offsets: the file stays
+                _forget_new()
                 return len(langs0)
-            row_key = np.concatenate([rk0, rk[keep]])
+            row_key = np.concatenate([rk0, rk])
             order = np.argsort(row_key, kind="stable")
             data = _encode(
-                key, np.concatenate([langs0, np.array(langs, np.uint8)])[order],
-                np.concatenate([flags0, np.array(flags, np.uint8)])[order],
-                np.concatenate([lh0, np.array(lh, np.uint64)])[order],
-                np.concatenate([wh0, np.array(wh, np.uint64)])[order],
+                key, np.concatenate([langs0, langs])[order], np.concatenate([flags0, flags])[order],
+                np.concatenate([lh0, lh])[order], np.concatenate([wh0, wh])[order],
                 row_key[order], (fs[order], fe[order]), (ls[order], le[order]), fb, lb)
-            total = len(langs0) + len(langs)
+            total = len(langs0) + len(at)
             with replacing(file) as tmp:
                 with open(tmp, "wb") as out:
-                    out.write(data)
-                    out.write(xxhash.xxh64_intdigest(data).to_bytes(8, "little"))
+                    digest = xxhash.xxh64()
+                    for part in data:
+                        out.write(part)
+                        digest.update(part)
+                    out.write(digest.intdigest().to_bytes(8, "little"))
                 del data, fb, lb, fb0, lb0, rk0
+            if _pending_rows:  # the keys this file holds: what an adopting process need not keep
+                _written.clear()
+                _written.append(row_key[order])
             for old in file.parent.glob("forms-*.bin"):  # other dictionary versions
                 if old != file:
                     try:
@@ -502,6 +633,17 @@ def flush() -> int:
                         pass
         finally:
             lockfile.close()
-        _new.clear()
-        _unflushed = 0
+        _forget_new()
+        if _adopted:  # forms this process never analysed: its next lookup reads the new file
+            _adopted = False
+            _state = {}  # a new dict: a reader holding the old one finishes with it
         return total
+
+
+def _forget_new() -> None:
+    global _unflushed, _pending_rows, _pending_keys
+    _new.clear()
+    _taken.clear()
+    _pending.clear()
+    _pending_keys = np.zeros(0, np.uint64)
+    _unflushed = _pending_rows = 0

@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Iterable, Iterator
 
 import numpy as np
 
+from . import formcache
 from .document import Document
 from .errors import SverkaError
 from .files import collect as _collect
@@ -96,14 +97,17 @@ def _prepare_file(path: str, size: int, mtime: float, settings: Settings) -> tup
         return "failed", message("error.bug", detail=f"{type(e).__name__}: {e}")
 
 
-def _prepare_file_in_worker(path: str, size: int, mtime: float, settings: Settings) -> tuple[str, object]:
+def _prepare_file_in_worker(path: str, size: int, mtime: float, settings: Settings) -> tuple[str, object, list]:
     """:func:`_prepare_file` under the time limit, then hand the file's memory back to the
     system, so two workers do not both sit at the high-water mark of the largest file.
+    With the result go the word forms the worker analysed for it, for the adding process to
+    keep in the machine-wide table (:func:`sverka.core.formcache.take_new`).
 
     A file over the time limit ends this worker (a C-level loop cannot be interrupted
     otherwise); the pool retries it alone and reports it with the limits."""
     import threading
 
+    from . import formcache
     from .workers import read_limits
 
     done = threading.Event()
@@ -114,13 +118,14 @@ def _prepare_file_in_worker(path: str, size: int, mtime: float, settings: Settin
 
     threading.Thread(target=watchdog, daemon=True).start()
     try:
-        return _prepare_file(path, size, mtime, settings)
+        status, payload = _prepare_file(path, size, mtime, settings)
     finally:
         done.set()
         from .text import trim_table
 
         trim_table()
         trim_memory()
+    return status, payload, formcache.take_new()
 
 
 
@@ -168,7 +173,8 @@ def _prepared(jobs: list[tuple[str, int, float]], settings: Settings, workers: i
                 pending.append((job, pool.submit(_prepare_file_in_worker, *job, settings)))
             job, fut = pending.popleft()
             try:
-                status, payload = fut.result()
+                status, payload, forms = fut.result()
+                formcache.adopt(forms)
             except BrokenProcessPool:
                 crashes += 1
                 pool.shutdown(wait=False, cancel_futures=True)
@@ -186,6 +192,10 @@ def _prepared(jobs: list[tuple[str, int, float]], settings: Settings, workers: i
             yield job, status, payload
     finally:  # wait for idle workers to exit; after a cancel do not wait for busy ones
         pool.shutdown(wait=not (todo or pending), cancel_futures=True)
+        try:  # the workers' forms, for the checks that follow in this process or another
+            formcache.flush()
+        except OSError:  # a read-only or full disk: the table is only an optimisation
+            pass
 
 
 def add_paths(index: Store, paths: Iterable[str | Path], *, template: bool = False,

@@ -472,13 +472,14 @@ class _Table:
     def _from_file(self, raws: list[str], mode: str) -> list[str]:
         """Entries of ``raws`` an earlier process kept in the machine-wide table, added as
         :meth:`_add` adds new ones; returns the raws it does not hold."""
-        rows = formcache.find_rows(raws, "raw-" + mode)
+        state = formcache.snapshot()
+        rows = formcache.find_rows(raws, "raw-" + mode, state)
         everywhere = rows < 0
-        rows[everywhere] = formcache.find_rows([raws[k] for k in np.flatnonzero(everywhere).tolist()], "raw-*")
+        rows[everywhere] = formcache.find_rows([raws[k] for k in np.flatnonzero(everywhere).tolist()], "raw-*", state)
         found = np.flatnonzero(rows >= 0)
         if not len(found):
             return raws
-        lemmas, lemma_hash, word_hash, flags = formcache.row_entries(rows[found].tolist())
+        lemmas, lemma_hash, word_hash, flags = formcache.row_entries(rows[found].tolist(), state)
         if None in lemmas:  # a row the file cannot give (damage made to pass its checksum): analysed
             good = np.array([x is not None for x in lemmas])
             rows[found[~good]] = -1

@@ -181,6 +181,75 @@ def test_a_read_only_process_takes_forms_from_the_file_and_records_none(cache, m
     assert sorted(form for form, _ in calls) == ["девочка", "книги", "читала"]
 
 
+def _forms_in(rows) -> list[str]:
+    """The forms of rows handed over by :func:`formcache.take_new`."""
+    blob, ends = rows[5], rows[6].tolist()
+    return [blob[a:b].decode("utf-8") for a, b in zip([0, *ends[:-1]], ends)]
+
+
+def test_a_read_only_process_hands_its_forms_to_the_one_adding_the_files(cache, monkeypatch):
+    """An indexing worker writes nothing, but hands what it analysed to the process adding the
+    files (take_new), which writes it (adopt, flush): a collection's forms are in the table once
+    it is indexed. Rows the file or the adopting process holds already are not kept twice, and
+    the adopting process, which had read the file before, finds the new rows after its flush."""
+    _fresh_table(monkeypatch)
+    text.canonize("Девочка читала книги.")
+    formcache.flush()
+    formcache.reset()
+    _fresh_table(monkeypatch)
+    monkeypatch.setattr(formcache, "_recording", True)  # put back after the test
+    formcache.read_only_in_this_process()
+    monkeypatch.setattr(formcache, "_COMPACT_EVERY", 2)  # rows made on the way too
+    again = text.canonize("Девочка читала книги о далёких странах.")
+    rows = formcache.take_new()
+    assert sorted(set(_forms_in(rows))) == ["далеких", "далёких", "о", "странах"]
+    assert len(formcache.take_new()[0]) == 0, "handed over once"
+    # the process adding the files: it had read the file before the worker's rows came
+    monkeypatch.setattr(formcache, "_recording", True)
+    formcache.reset()
+    before = formcache.snapshot()["keys"].copy()
+    formcache.adopt(rows)
+    formcache.adopt(rows)  # the other worker analysed the same forms
+    assert formcache._pending_rows == len(set(rows[0].tolist())) > 0
+    assert formcache.path().read_bytes() and len(formcache.snapshot()["keys"]) == len(before), "not yet written"
+    total = formcache.flush()
+    assert total == len(before) + len(set(rows[0].tolist()))
+    formcache.adopt(rows)
+    assert formcache._pending_rows == 0, "rows the file holds are not kept again"
+    _fresh_table(monkeypatch)
+    calls = _slow_path_calls(monkeypatch)
+    assert text.canonize("Девочка читала книги о далёких странах.").lemmas == again.lemmas
+    assert calls == [], "the adopting process reads the file it wrote"
+    formcache.reset()  # and another process
+    _fresh_table(monkeypatch)
+    done = text.canonize("Девочка читала книги о далёких странах.")
+    assert calls == [] and np.array_equal(done.hashes, again.hashes)
+    assert np.array_equal(done.word_hashes, again.word_hashes)
+
+
+def test_indexing_with_workers_fills_the_table(cache, tmp_path, monkeypatch):
+    """Forms analysed by the indexing workers are in the table when the adding ends: a check
+    of the same texts analyses none of them again."""
+    from sverka.core import indexing
+    from sverka.core.api import Collection
+
+    folder = tmp_path / "texts"
+    folder.mkdir()
+    samples = [RUSSIAN, ENGLISH, "Перевірка словників: їжак читав книжки."]
+    for k, sample in enumerate(samples):
+        (folder / f"t{k}.txt").write_text(sample, encoding="utf-8")
+    with Collection(tmp_path / "c.sverka") as c:
+        added = indexing.add_paths(c.index, sorted(folder.iterdir()), workers=2)
+    assert len(added.added) == 3
+    assert formcache.path().is_file()
+    formcache.reset()
+    _fresh_table(monkeypatch)
+    calls = _slow_path_calls(monkeypatch)
+    for sample in samples:
+        text.canonize(sample)
+    assert calls == []
+
+
 def test_a_read_only_process_trims_its_table_and_canonizes_the_same(cache, monkeypatch):
     """An indexing worker starts a new table of raw forms between documents once it holds more
     than the limit (the file answers what it forgets): the same tokens after it; a process
