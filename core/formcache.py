@@ -88,7 +88,7 @@ _unflushed = 0
 _atexit = False
 _recording = True  # False in indexing workers: they read the table and never write it
 _adopted = False  # forms of other processes were written: read the file again after a flush
-_pending: list[tuple] = []  # rows of other processes' analyses (adopt), to be written
+_pending: list = []  # [a temporary file] holding rows of other processes' analyses (adopt), to be written
 _pending_keys = np.zeros(0, np.uint64)  # theirs, sorted
 _pending_rows = 0
 _taken: list[tuple] = []  # a read-only process's analyses as rows, until take_new
@@ -359,7 +359,11 @@ def adopt(rows: tuple) -> None:
         at = np.flatnonzero(keep)
         if not len(at):
             return
-        _pending.append(_take(rows, at))
+        try:
+            _spill(_take(rows, at))
+        except OSError:  # no room on the disk: the rows are dropped (the table only saves time)
+            _forget_pending()
+            return
         merged = np.concatenate([_pending_keys, np.sort(rk[at])])
         merged.sort(kind="stable")  # two sorted runs: merged in one pass
         _pending_keys = merged
@@ -370,6 +374,58 @@ def adopt(rows: tuple) -> None:
             _atexit = True
         if _pending_rows >= ADOPTED_FLUSH_EVERY:
             _flush_quietly()
+
+
+_SPILL_HEAD = struct.Struct("<QQQ")  # rows, bytes of forms, bytes of lemmas
+
+
+def _spill(rows: tuple) -> None:
+    """Rows kept for the next flush, in a temporary file (unnamed: it goes with the process)
+    rather than in memory: the process adding files holds the rows of a whole collection's
+    forms otherwise, while its workers are at their largest."""
+    if not _pending:
+        _pending.append(tempfile.TemporaryFile(dir=_spill_dir()))
+    out = _pending[0]
+    rk, codes, flags, lh, wh, forms, form_ends, lemmas, lemma_ends = rows
+    out.write(_SPILL_HEAD.pack(len(rk), len(forms), len(lemmas)))
+    for a in (np.asarray(rk, "<u8"), codes, flags, np.asarray(lh, "<u8"), np.asarray(wh, "<u8"),
+              np.asarray(form_ends, "<i8"), np.asarray(lemma_ends, "<i8")):
+        out.write(a.tobytes())
+    out.write(forms)
+    out.write(lemmas)
+
+
+def _spill_dir() -> str | None:
+    """The cache directory when it can be made (the form table's own disk), else the system's."""
+    try:
+        folder = cache_dir()
+        folder.mkdir(parents=True, exist_ok=True)
+        return str(folder)
+    except OSError:
+        return None
+
+
+def _unspilled() -> list[tuple]:
+    """The rows :func:`_spill` kept (:func:`_rows_of`'s layout), batch by batch."""
+    if not _pending:
+        return []
+    f = _pending[0]
+    f.flush()
+    f.seek(0)
+    data = f.read()
+    out, at = [], 0
+    while at < len(data):
+        n, nf, nl = _SPILL_HEAD.unpack_from(data, at)
+        at += _SPILL_HEAD.size
+        parts = []
+        for dtype, native in (("<u8", np.uint64), ("u1", np.uint8), ("u1", np.uint8), ("<u8", np.uint64),
+                              ("<u8", np.uint64), ("<i8", np.int64), ("<i8", np.int64)):
+            parts.append(np.frombuffer(data, dtype, n, at).astype(native, copy=False))
+            at += n * np.dtype(dtype).itemsize
+        rk, codes, flags, lh, wh, form_ends, lemma_ends = parts
+        out.append((rk, codes, flags, lh, wh, data[at:at + nf], form_ends, data[at + nf:at + nf + nl], lemma_ends))
+        at += nf + nl
+    return out
 
 
 def _in_sorted(sorted_keys: np.ndarray, keys: np.ndarray) -> np.ndarray:
@@ -400,18 +456,18 @@ def _rows_of(items: list) -> tuple:
 
 
 def _take(rows: tuple, at: np.ndarray) -> tuple:
-    """The rows ``at`` of ``rows`` (:func:`_rows_of`), their texts copied out."""
-    return (*(a[at] for a in rows[:5]), *_texts(rows[5], rows[6], at), *_texts(rows[7], rows[8], at))
+    """The rows ``at`` (rising) of ``rows`` (:func:`_rows_of`), their texts copied out."""
+    keep = np.zeros(len(rows[0]), bool)
+    keep[at] = True
+    return (*(a[at] for a in rows[:5]), *_texts(rows[5], rows[6], keep), *_texts(rows[7], rows[8], keep))
 
 
-def _texts(blob: bytes, ends: np.ndarray, at: np.ndarray) -> tuple[bytes, np.ndarray]:
-    """The texts ``at`` of ``blob`` (text k ends at ``ends[k]``, the next starts there), one
-    after another, and where each ends now."""
-    starts = np.concatenate(([0], ends[:-1]))[at]
-    sizes = ends[at] - starts
-    new_ends = np.cumsum(sizes)
-    where = np.repeat(starts - (new_ends - sizes), sizes) + np.arange(int(new_ends[-1]) if len(at) else 0)
-    return np.frombuffer(blob, np.uint8)[where].tobytes(), new_ends
+def _texts(blob: bytes, ends: np.ndarray, keep: np.ndarray) -> tuple[bytes, np.ndarray]:
+    """The texts of ``blob`` whose rows ``keep`` holds (text k ends at ``ends[k]``, the next
+    starts there), one after another, and where each ends now (a byte mask: an index per
+    byte would take eight times the texts' size)."""
+    sizes = np.diff(ends, prepend=0)
+    return np.frombuffer(blob, np.uint8)[np.repeat(keep, sizes)].tobytes(), np.cumsum(sizes[keep])
 
 
 def _joined(batches: list[tuple]) -> tuple:
@@ -567,7 +623,7 @@ def flush() -> int:
     returns how many forms it now holds."""
     global _adopted, _state
     with _lock:
-        if not (_new or _pending) or not _recording:  # a read-only process never writes (take_new)
+        if not (_new or _pending_rows) or not _recording:  # a read-only process never writes (take_new)
             return 0
         if not enabled():  # recorded while the table is off: nothing to keep
             _forget_new()
@@ -586,7 +642,7 @@ def flush() -> int:
             # This process's rows added to the file's (its texts at the end of the blobs, every
             # row put in its place by key); rows another process added meanwhile are skipped.
             langs0, flags0, lh0, wh0, rk0, (fs0, fe0), (ls0, le0), fb0, lb0 = _read(file, key, checked=True) or _empty()
-            rows = _joined([_rows_of(list(_new.items())), *_pending])
+            rows = _joined([_rows_of(list(_new.items())), *_unspilled()])
             rk = rows[0]
             keep = ~_in_sorted(rk0, rk)
             _, first = np.unique(rk, return_index=True)
@@ -641,9 +697,20 @@ def flush() -> int:
 
 
 def _forget_new() -> None:
-    global _unflushed, _pending_rows, _pending_keys
+    global _unflushed
     _new.clear()
     _taken.clear()
+    _unflushed = 0
+    _forget_pending()
+
+
+def _forget_pending() -> None:
+    global _pending_rows, _pending_keys
+    for spill in _pending:
+        try:
+            spill.close()  # a temporary file: gone with it
+        except OSError:
+            pass
     _pending.clear()
     _pending_keys = np.zeros(0, np.uint64)
-    _unflushed = _pending_rows = 0
+    _pending_rows = 0

@@ -145,7 +145,9 @@ def _prepared(jobs: list[tuple[str, int, float]], settings: Settings, workers: i
         sandbox = shared_sandbox()
         for job in jobs:
             try:
-                result = sandbox.call("prepare", *job, settings)
+                status, payload, forms = sandbox.call("prepare", *job, settings)
+                formcache.adopt(forms)
+                result = (status, payload)
             except ExtractError as e:
                 result = ("failed", e.message)
             except SverkaError as e:
@@ -192,10 +194,6 @@ def _prepared(jobs: list[tuple[str, int, float]], settings: Settings, workers: i
             yield job, status, payload
     finally:  # wait for idle workers to exit; after a cancel do not wait for busy ones
         pool.shutdown(wait=not (todo or pending), cancel_futures=True)
-        try:  # the workers' forms, for the checks that follow in this process or another
-            formcache.flush()
-        except OSError:  # a read-only or full disk: the table is only an optimisation
-            pass
 
 
 def add_paths(index: Store, paths: Iterable[str | Path], *, template: bool = False,
@@ -278,6 +276,10 @@ def add_paths(index: Store, paths: Iterable[str | Path], *, template: bool = Fal
         commit(batch, batch_failed)
     finally:
         gen.close()
+        try:  # the forms the readers analysed, for the checks that follow here or in another process
+            formcache.flush()
+        except OSError:  # a read-only or full disk: the table is only an optimisation
+            pass
     if res["added"] or res["updated"]:
         index.analyze()
     return summary(False)

@@ -184,8 +184,10 @@ def _serve(conn, memory: int, parent: int) -> None:
     """The worker's loop: receive (function name, args), send ("ok", value) or ("error", exc)."""
     # Import what reading needs before the limit, so the limit is about the file, not Sverka.
     from . import extract as _extract  # noqa: F401
+    from . import formcache
     from . import text as _text  # noqa: F401
 
+    formcache.read_only_in_this_process()  # forms go back with each file (_prepare_call)
     limit_this_process(memory, parent)
     conn.send(("ready", None))
     while True:
@@ -277,9 +279,17 @@ def _extract_call(path: str):
 
 
 def _prepare_call(path: str, size: int, mtime: float, settings):
+    """A file read and canonized for the collection, with the word forms analysed for it (the
+    reader writes no form table: the adding process keeps them, as from a pool's workers)."""
+    from . import formcache
     from .indexing import _prepare_file
+    from .text import trim_table
 
-    return _prepare_file(path, size, mtime, settings)
+    try:
+        status, payload = _prepare_file(path, size, mtime, settings)
+    finally:
+        trim_table()
+    return status, payload, formcache.take_new()
 
 
 _CALLS = {"extract": _extract_call, "prepare": _prepare_call}

@@ -227,11 +227,36 @@ def test_a_read_only_process_hands_its_forms_to_the_one_adding_the_files(cache, 
     assert np.array_equal(done.word_hashes, again.word_hashes)
 
 
-def test_indexing_with_workers_fills_the_table(cache, tmp_path, monkeypatch):
-    """Forms analysed by the indexing workers are in the table when the adding ends: a check
-    of the same texts analyses none of them again."""
+def test_rows_handed_over_when_the_disk_is_full_are_dropped(cache, monkeypatch):
+    """The adding process keeps handed-over rows in a temporary file: when it cannot be
+    written they are dropped, and the adding goes on (the table only saves time)."""
+    _fresh_table(monkeypatch)
+    monkeypatch.setattr(formcache, "_recording", True)
+    formcache.read_only_in_this_process()
+    text.canonize("Девочка читала книги.")
+    rows = formcache.take_new()
+    monkeypatch.setattr(formcache, "_recording", True)
+
+    def full(_rows):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(formcache, "_spill", full)
+    formcache.adopt(rows)
+    assert formcache._pending_rows == 0 and formcache.flush() == 0
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_indexing_fills_the_table(cache, tmp_path, monkeypatch, workers):
+    """Forms analysed by the indexing workers (a pool, or the one sandboxed reader of a small
+    adding) are in the table when the adding ends: a check of the same texts analyses none of
+    them again."""
     from sverka.core import indexing
+    from sverka.core import workers as sandboxes
     from sverka.core.api import Collection
+
+    if sandboxes._shared is not None:  # started by another test, with another cache folder
+        sandboxes._shared.close()
+        sandboxes._shared = None
 
     folder = tmp_path / "texts"
     folder.mkdir()
@@ -239,7 +264,7 @@ def test_indexing_with_workers_fills_the_table(cache, tmp_path, monkeypatch):
     for k, sample in enumerate(samples):
         (folder / f"t{k}.txt").write_text(sample, encoding="utf-8")
     with Collection(tmp_path / "c.sverka") as c:
-        added = indexing.add_paths(c.index, sorted(folder.iterdir()), workers=2)
+        added = indexing.add_paths(c.index, sorted(folder.iterdir()), workers=workers)
     assert len(added.added) == 3
     assert formcache.path().is_file()
     formcache.reset()
