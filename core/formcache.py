@@ -347,7 +347,7 @@ def adopt(rows: tuple) -> None:
     """Keep rows another process analysed (:func:`take_new` there) for :func:`flush` to write,
     but those the file or this process holds already (two workers meet the same forms)."""
     global _adopted, _pending_rows, _atexit, _pending_keys
-    if not _recording or not len(rows[0]):
+    if not _recording or not len(rows[0]) or not enabled():
         return
     with _lock:
         rk = rows[0]
