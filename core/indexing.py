@@ -97,7 +97,7 @@ def _prepare_file(path: str, size: int, mtime: float, settings: Settings) -> tup
         return "failed", message("error.bug", detail=f"{type(e).__name__}: {e}")
 
 
-def _prepare_file_in_worker(path: str, size: int, mtime: float, settings: Settings) -> tuple[str, object, list]:
+def _prepare_file_in_worker(path: str, size: int, mtime: float, settings: Settings) -> tuple[str, object, tuple]:
     """:func:`_prepare_file` under the time limit, then hand the file's memory back to the
     system, so two workers do not both sit at the high-water mark of the largest file.
     With the result go the word forms the worker analysed for it, for the adding process to
@@ -107,7 +107,6 @@ def _prepare_file_in_worker(path: str, size: int, mtime: float, settings: Settin
     otherwise); the pool retries it alone and reports it with the limits."""
     import threading
 
-    from . import formcache
     from .workers import read_limits
 
     done = threading.Event()
