@@ -245,6 +245,17 @@ def test_rows_handed_over_when_the_disk_is_full_are_dropped(cache, monkeypatch):
     assert formcache._pending_rows == 0 and formcache.flush() == 0
 
 
+def test_utf8_checked_a_chunk_at_a_time():
+    """The writer checks the file's texts a chunk at a time: a letter cut by a chunk's end is
+    still read whole, and bytes that are not UTF-8 are still refused."""
+    text_bytes = "жёлтый ёж, ЖЁЛТЫЙ\udcff".encode("utf-8", "surrogatepass")
+    for chunk in (1, 2, 3, 5, 1 << 20):
+        assert formcache._is_utf8(text_bytes, chunk)
+        assert formcache._is_utf8(memoryview(text_bytes), chunk)
+        assert not formcache._is_utf8(text_bytes[:3], chunk), "a letter cut at the end"
+        assert not formcache._is_utf8(text_bytes[:4] + b"\xff" + text_bytes[4:], chunk)
+
+
 @pytest.mark.parametrize("workers", [1, 2])
 def test_indexing_fills_the_table(cache, tmp_path, monkeypatch, workers):
     """Forms analysed by the indexing workers (a pool, or the one sandboxed reader of a small
