@@ -33,7 +33,8 @@ per machine, not once per process.
   (:func:`read_only_in_this_process`): the forms a worker analyses for a file go back to the
   process adding the files with its result (:func:`take_new`), which records them
   (:func:`adopt`) and alone writes them, so a collection's forms are in the table once it is
-  indexed (workers writing the file themselves rewrote a growing file at every flush). Each
+  indexed (workers writing the file themselves rewrote a growing file at every flush), until
+  the file is larger than the workers read. Each
   worker keeps at most ``text.TRIMMED_TABLE_FORMS`` raw forms of its own between documents
   (:func:`sverka.core.text.trim_table`): with a filled file, indexing ruslit 7.5-11 ->
   4.6-6.6 s and its peak 330-337 -> 303-324 MB (docs/BENCHMARKS.md).
@@ -349,6 +350,8 @@ def adopt(rows: tuple) -> None:
     global _adopted, _pending_rows, _atexit, _pending_keys
     if not _recording or not len(rows[0]) or not enabled():
         return
+    if _pending_rows == 0 and path().exists() and not _small_enough(path()):
+        return  # the workers no longer read a file this large: growing it saves indexing nothing
     with _lock:
         rk = rows[0]
         keep = ~_in_sorted(_pending_keys, rk)

@@ -225,6 +225,10 @@ def test_a_read_only_process_hands_its_forms_to_the_one_adding_the_files(cache, 
     done = text.canonize("Девочка читала книги о далёких странах.")
     assert calls == [] and np.array_equal(done.hashes, again.hashes)
     assert np.array_equal(done.word_hashes, again.word_hashes)
+    monkeypatch.setattr(formcache, "READ_ONLY_MAX_BYTES", formcache.path().stat().st_size - 1)
+    formcache.reset()
+    formcache.adopt(rows)
+    assert formcache._pending_rows == 0, "a file the workers no longer read is not grown"
 
 
 def test_rows_handed_over_when_the_disk_is_full_are_dropped(cache, monkeypatch):
