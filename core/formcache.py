@@ -26,16 +26,16 @@ per machine, not once per process.
 * Writing (:func:`flush`, also at process exit and every :data:`FLUSH_EVERY` new forms):
   under an exclusive ``flock`` on ``forms.lock`` the file is read again, this process's new
   forms are added to it, the union goes to a temporary file that replaces the old one
-  (``os.replace``): concurrent processes (the indexing workers) never corrupt it and readers
-  never see half a file. Without ``fcntl`` (Windows) the replace is still atomic; a form
+  (``os.replace``): concurrent processes (a class checked on both cores) never corrupt it and
+  readers never see half a file. Without ``fcntl`` (Windows) the replace is still atomic; a form
   analysed by two processes at once may then be lost and is analysed again later.
 * Indexing workers read the file (up to :data:`READ_ONLY_MAX_BYTES`) and never write it
   (:func:`read_only_in_this_process`): the forms a worker analyses for a file go back to the
   process adding the files with its result (:func:`take_new`), which records them
   (:func:`adopt`) and alone writes them, so a collection's forms are in the table once it is
   indexed (workers writing the file themselves rewrote a growing file at every flush), until
-  the file is larger than the workers read. Each
-  worker keeps at most ``text.TRIMMED_TABLE_FORMS`` raw forms of its own between documents
+  the file is larger than the workers read. Each worker keeps at most
+  ``text.TRIMMED_TABLE_FORMS`` raw forms of its own between documents
   (:func:`sverka.core.text.trim_table`): with a filled file, indexing ruslit 7.5-11 ->
   4.6-6.6 s and its peak 330-337 -> 303-324 MB (docs/BENCHMARKS.md).
 * After a flush that wrote forms of other processes, this process reads the file again on its
