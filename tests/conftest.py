@@ -47,3 +47,16 @@ def empty_form_cache(tmp_path, monkeypatch):
     yield tmp_path
     formcache.reset()
     morph._cache.clear()
+
+
+def pytest_sessionfinish(session, exitstatus):
+    """Worker processes still alive when every test is done are killed here, not left to the
+    interpreter's exit: CPython then joins every process pool, and once in CI (2026-11-24) a
+    pool's last worker waited forever on its result queue's lock after every test had passed,
+    holding the run until its time limit (the stacks: docs/ROBUSTNESS.md, "A worker waiting at
+    the end of the test run"). A pool whose workers are gone is closed as broken, at once."""
+    import multiprocessing
+
+    for process in multiprocessing.active_children():
+        process.kill()
+        process.join(5)
