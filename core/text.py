@@ -616,12 +616,13 @@ TRIMMED_TABLE_FORMS = 1 << 16
 
 
 def trim_table(max_forms: int = TRIMMED_TABLE_FORMS) -> None:
-    """In a process that reads the machine-wide table and records nothing
-    (:func:`sverka.core.formcache.read_only_in_this_process`: an indexing worker), start a new
-    table of raw forms once this one holds more than ``max_forms``: the file answers what it
-    forgets (a few microseconds a form), and two workers canonizing a whole collection do not
-    each keep every form they met beside the file's bytes. Canonizations under way keep the
-    table they started with."""
+    """In a process that reads the machine-wide table and never writes it
+    (:func:`sverka.core.formcache.read_only_in_this_process`: an indexing worker, which hands
+    its analyses to the adding process), start a new table of raw forms once this one holds
+    more than ``max_forms``: the file answers what it forgets and held when the worker read it
+    (a few microseconds a form; the rest is analysed again), and two workers canonizing a whole
+    collection do not each keep every form they met beside the file's bytes. Canonizations
+    under way keep the table they started with."""
     global _table
     if formcache.read_only() and _table.size > max_forms:
         _table = _Table()
