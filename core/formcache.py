@@ -89,7 +89,7 @@ _unflushed = 0
 _atexit = False
 _recording = True  # False in indexing workers: they read the table and never write it
 _adopted = False  # forms of other processes were written: read the file again after a flush
-_pending: list = []  # [a temporary file] holding rows of other processes' analyses (adopt), to be written
+_spill_file = None  # a temporary file holding rows of other processes' analyses (adopt), to be written
 _pending_keys = np.zeros(0, np.uint64)  # theirs, sorted
 _pending_rows = 0
 _taken: list[tuple] = []  # a read-only process's analyses as rows, until take_new
@@ -386,9 +386,10 @@ def _spill(rows: tuple) -> None:
     """Rows kept for the next flush, in a temporary file (unnamed: it goes with the process)
     rather than in memory: the process adding files holds the rows of a whole collection's
     forms otherwise, while its workers are at their largest."""
-    if not _pending:
-        _pending.append(tempfile.TemporaryFile(dir=_spill_dir()))
-    out = _pending[0]
+    global _spill_file
+    if _spill_file is None:
+        _spill_file = tempfile.TemporaryFile(dir=_spill_dir())
+    out = _spill_file
     rk, codes, flags, lh, wh, forms, form_ends, lemmas, lemma_ends = rows
     out.write(_SPILL_HEAD.pack(len(rk), len(forms), len(lemmas)))
     for a in (np.asarray(rk, "<u8"), codes, flags, np.asarray(lh, "<u8"), np.asarray(wh, "<u8"),
@@ -410,9 +411,9 @@ def _spill_dir() -> str | None:
 
 def _unspilled() -> list[tuple]:
     """The rows :func:`_spill` kept (:func:`_rows_of`'s layout), batch by batch."""
-    if not _pending:
+    f = _spill_file
+    if f is None:
         return []
-    f = _pending[0]
     f.flush()
     f.seek(0)
     data = f.read()
@@ -708,12 +709,12 @@ def _forget_new() -> None:
 
 
 def _forget_pending() -> None:
-    global _pending_rows, _pending_keys
-    for spill in _pending:
+    global _pending_rows, _pending_keys, _spill_file
+    if _spill_file is not None:
         try:
-            spill.close()  # a temporary file: gone with it
+            _spill_file.close()  # a temporary file: gone with it
         except OSError:
             pass
-    _pending.clear()
+    _spill_file = None
     _pending_keys = np.zeros(0, np.uint64)
     _pending_rows = 0
