@@ -100,8 +100,8 @@ def _prepare_file(path: str, size: int, mtime: float, settings: Settings) -> tup
 def _prepare_file_in_worker(path: str, size: int, mtime: float, settings: Settings) -> tuple[str, object, tuple]:
     """:func:`_prepare_file` under the time limit, then hand the file's memory back to the
     system, so two workers do not both sit at the high-water mark of the largest file.
-    With the result go the word forms the worker analysed for it, for the adding process to
-    keep in the machine-wide table (:func:`sverka.core.formcache.take_new`).
+    With the result go the word forms the worker analysed for it
+    (:func:`_prepare_file_handing_forms`).
 
     A file over the time limit ends this worker (a C-level loop cannot be interrupted
     otherwise); the pool retries it alone and reports it with the limits."""
@@ -117,13 +117,23 @@ def _prepare_file_in_worker(path: str, size: int, mtime: float, settings: Settin
 
     threading.Thread(target=watchdog, daemon=True).start()
     try:
-        status, payload = _prepare_file(path, size, mtime, settings)
+        return _prepare_file_handing_forms(path, size, mtime, settings)
     finally:
         done.set()
-        from .text import trim_table
-
-        trim_table()
         trim_memory()
+
+
+def _prepare_file_handing_forms(path: str, size: int, mtime: float, settings: Settings) -> tuple[str, object, tuple]:
+    """:func:`_prepare_file` in a reader that writes no form table (a pool's worker, the
+    sandboxed reader): then its table of raw forms trimmed (:func:`sverka.core.text.trim_table`)
+    and the forms it analysed for the file handed over with the result, for the adding process
+    to keep (:func:`sverka.core.formcache.take_new`)."""
+    from .text import trim_table
+
+    try:
+        status, payload = _prepare_file(path, size, mtime, settings)
+    finally:
+        trim_table()
     return status, payload, formcache.take_new()
 
 

@@ -279,17 +279,9 @@ def _extract_call(path: str):
 
 
 def _prepare_call(path: str, size: int, mtime: float, settings):
-    """A file read and canonized for the collection, with the word forms analysed for it (the
-    reader writes no form table: the adding process keeps them, as from a pool's workers)."""
-    from . import formcache
-    from .indexing import _prepare_file
-    from .text import trim_table
+    from .indexing import _prepare_file_handing_forms
 
-    try:
-        status, payload = _prepare_file(path, size, mtime, settings)
-    finally:
-        trim_table()
-    return status, payload, formcache.take_new()
+    return _prepare_file_handing_forms(path, size, mtime, settings)
 
 
 _CALLS = {"extract": _extract_call, "prepare": _prepare_call}
