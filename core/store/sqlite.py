@@ -484,18 +484,31 @@ class SQLiteStore:
         stored data cannot be read."""
         info = self.info(doc_id)
         try:
-            row = self._db.execute("SELECT text, tokens FROM document_data WHERE doc_id=?",
-                                   (int(doc_id),)).fetchone()
-            if row is None:
-                raise ValueError("its text and tokens are missing")
-            text = decode_text(row[0])
-            tokens = decode_tokens(row[1], text)
+            text_blob, tokens_blob = self._data(doc_id)
+            text = decode_text(text_blob)
+            tokens = decode_tokens(tokens_blob, text)
         except (sqlite3.DatabaseError, ValueError, TypeError, KeyError, IndexError, UnicodeDecodeError, zlib.error,
                 struct.error, MemoryError, CollectionVersionError) as e:
             if isinstance(e, sqlite3.OperationalError) and _busy(e):
                 raise
             raise _error(CollectionDamaged, damaged_message(self.path, self._document_name(doc_id, e, info))) from e
         return StoredDocument(info=info, text=text, tokens=tokens)
+
+    def _data(self, doc_id: int) -> tuple[bytes, bytes]:
+        """A document's stored text and tokens, read as blobs (incremental blob I/O: a check
+        reading the novels it meets for the first time took 1.5-1.9 ms a novel through a
+        SELECT, 1.3 this way). A document's data is never rewritten (ids are not reused), so
+        the two reads see one document; ValueError when it has none."""
+        try:
+            with self._db.blobopen("document_data", "text", int(doc_id), readonly=True) as b:
+                text = b.read()
+            with self._db.blobopen("document_data", "tokens", int(doc_id), readonly=True) as b:
+                tokens = b.read()
+        except sqlite3.OperationalError as e:
+            if "no such rowid" in str(e):
+                raise ValueError("its text and tokens are missing") from e
+            raise
+        return text, tokens
 
     def _document_name(self, doc_id: int, error: BaseException, info: DocumentInfo | None = None) -> str:
         """'the stored data of "title" (path)' for messages about a damaged document."""
