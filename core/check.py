@@ -334,10 +334,13 @@ def check_document(
     sources: list[SourceMatch] = []
     damaged: list[str] = []
     kept = _kept_for(index)
+    infos = index.infos(ids)
     for k, doc_id in enumerate(ids):
         cancel.raise_if_cancelled()
         progress(k, len(ids), "phase.comparing_collection")
-        info = index.info(doc_id)
+        info = infos.get(doc_id)
+        if info is None:  # removed since retrieval found it (another desktop sharing the archive)
+            continue
         b = kept.get(doc_id, info.sha256, settings)
         if b is None:
             try:

@@ -83,6 +83,9 @@ class Store(Protocol):
 
     def info(self, doc_id: int) -> "DocumentInfo": ...
 
+    def infos(self, ids: Iterable[int]) -> dict[int, "DocumentInfo"]:
+        """The documents of ``ids`` still in the collection, by id."""
+
     def find_by_path(self, path: str | Path) -> "DocumentInfo | None": ...
 
     def find_by_sha256(self, sha: str) -> int | None: ...

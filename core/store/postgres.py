@@ -470,6 +470,14 @@ class PostgresStore:
             raise CollectionError(f"no document {doc_id} in the collection")
         return _info(row)
 
+    def infos(self, ids: Iterable[int]) -> dict[int, DocumentInfo]:
+        """The documents of ``ids`` still in the collection, by id (one round trip, not one per id)."""
+        ids = _ids(ids)
+        if not ids:
+            return {}
+        return {info.id: info for info in map(_info, self._all(
+            f"SELECT {_INFO_COLUMNS} FROM documents WHERE id = ANY(%s)", (ids,)))}
+
     def find_by_path(self, path: str | Path) -> DocumentInfo | None:
         row = self._one(f"SELECT {_INFO_COLUMNS} FROM documents WHERE path=%s", (_db_path(str(path)),))
         return _info(row) if row else None

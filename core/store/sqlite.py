@@ -429,6 +429,18 @@ class SQLiteStore:
             raise CollectionError(f"no document {doc_id} in the collection")
         return _info(row)
 
+    def infos(self, ids: Iterable[int]) -> dict[int, DocumentInfo]:
+        """The documents of ``ids`` still in the collection, by id (one query, not one per id)."""
+        ids = sorted({int(i) for i in ids})
+        out: dict[int, DocumentInfo] = {}
+        for i in range(0, len(ids), self._variable_limit):
+            chunk = ids[i:i + self._variable_limit]
+            for row in self._db.execute(
+                    f"SELECT {_INFO_COLUMNS} FROM documents WHERE id IN ({','.join('?' * len(chunk))})", chunk):
+                info = _info(row)
+                out[info.id] = info
+        return out
+
     def find_by_path(self, path: str | Path) -> DocumentInfo | None:
         row = self._db.execute(f"SELECT {_INFO_COLUMNS} FROM documents WHERE path=?",
                                (_sql_path(str(path)),)).fetchone()

@@ -528,6 +528,26 @@ def test_a_damaged_stored_document_is_named_and_the_check_goes_on(tmp_path, kind
         assert {s.title for s in c.check(_suspect()).sources} == {"essay0", "essay1"}
 
 
+def test_a_source_removed_by_another_desktop_during_a_check_is_left_out(tmp_path):
+    """A shared archive: another teacher removes a document after this check's retrieval found
+    it and before its comparison; the check goes on with the rest."""
+    from sverka.core import api
+
+    db = _collection(tmp_path)
+    with api.Collection(db) as c:
+        found = c.index.infos
+
+        def removed_meanwhile(ids):
+            with api.Collection(db) as other:
+                assert other.remove([d.id for d in other.documents() if d.title == "essay1"]) == 1
+            return found(ids)
+
+        c.index.infos = removed_meanwhile
+        result = _bounded(c.check, _suspect())
+        assert [s.title for s in result.sources] == ["essay0"]
+        assert not result.suspect.warnings
+
+
 def test_a_damaged_stored_text_is_named_and_left_out_by_rebuild(tmp_path):
     from sverka.core import api
 

@@ -143,6 +143,8 @@ def test_remove_and_template(store):
         store.text(a)
     with pytest.raises(CollectionError):
         store.info(a)
+    # many at once: the ones still there, each as info() gives it
+    assert store.infos([b, a, b, 12345]) == {b: store.info(b)} and store.infos([]) == {}
     assert store.integrity_check() == "ok"
     store.analyze()
 
