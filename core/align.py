@@ -47,8 +47,9 @@ from functools import cached_property
 import numpy as np
 
 from .results import Passage
-from .sorting import lexsort, stable_argsort
+from .sorting import checked_order, lexsort, stable_argsort
 from .text import Tokens, lemma_hashes, spelling_key, word_analyses, word_starts, words_in, words_within
+from .tokens import SortOrders
 
 __all__ = [
     "Segment",
@@ -100,9 +101,14 @@ class Sorted:
         return out
 
     @classmethod
-    def of(cls, y: np.ndarray) -> "Sorted":
-        order = stable_argsort(y)
-        ys = y[order]
+    def of(cls, y: np.ndarray, order: np.ndarray | None = None) -> "Sorted":
+        """``order``: ``stable_argsort(y)`` if known (checked, else sorted again)."""
+        known = checked_order(y, order) if order is not None else None
+        if known is None:
+            order = stable_argsort(y)
+            ys = y[order]
+        else:
+            order, ys = known
         run_end = np.flatnonzero(np.append(ys[1:] != ys[:-1], True)) + 1 if len(ys) else _EMPTY_I
         return cls(order, ys, np.repeat(run_end, np.diff(np.concatenate(([0], run_end)))))
 
@@ -235,10 +241,25 @@ class SourceSide:
     sentences_sorted: Sorted
 
     @classmethod
-    def of(cls, b: Tokens, seed_words: int, min_sentence_words: int) -> "SourceSide":
+    def of(cls, b: Tokens, seed_words: int, min_sentence_words: int,
+           orders: "SortOrders | None" = None) -> "SourceSide":
+        """``orders``: the stored document's (:func:`sort_orders`), if known."""
         pairs = pair_shingles(b.hashes, max(1, seed_words))
         sent = sentence_hashes_of(b, min_sentence_words)
-        return cls(seed_words, min_sentence_words, pairs, Sorted.of(pairs), sent, Sorted.of(sent[0]))
+        known = orders.pairs if orders is not None and max(1, seed_words) == ORDER_PAIR_WORDS else None
+        return cls(seed_words, min_sentence_words, pairs, Sorted.of(pairs, known), sent, Sorted.of(sent[0]))
+
+
+#: Seed width of the pair order a document keeps in the collection (the default
+#: ``Settings.align_seed_words``; other widths are sorted when aligning).
+ORDER_PAIR_WORDS = 2
+
+
+def sort_orders(hashes: np.ndarray) -> SortOrders:
+    """The :class:`~sverka.core.tokens.SortOrders` of a document's lemma hashes (the pairs'
+    order for shingles of :data:`ORDER_PAIR_WORDS` tokens)."""
+    h = np.asarray(hashes, dtype=np.uint64)
+    return SortOrders(stable_argsort(h), stable_argsort(pair_shingles(h, ORDER_PAIR_WORDS)))
 
 
 def _sentence_segments(a: Tokens, b: Tokens, covered_cum: np.ndarray, min_words: int,

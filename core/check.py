@@ -41,6 +41,7 @@ from .shingles import unique_counts
 from .shortdoc import longest_words, short_similarity
 from .sorting import distinct
 from .text import Tokens, canonize, word_starts, words_in
+from .tokens import SortOrders
 
 if TYPE_CHECKING:  # pragma: no cover
     from .store import Store
@@ -55,6 +56,7 @@ class Prepared:
     doc: Document
     tokens: Tokens
     settings: Settings
+    orders: SortOrders | None = None  # a stored document's (made when it was added), checked before use
 
     @cached_property
     def fingerprints(self) -> DocumentFingerprints:  # the same code path as a stored document's
@@ -83,7 +85,8 @@ class Prepared:
 
     @cached_property
     def source_side(self) -> SourceSide:  # this document's own part of aligning (as a source or a suspect)
-        return SourceSide.of(self.tokens, self.settings.align_seed_words, self.settings.min_sentence_words)
+        return SourceSide.of(self.tokens, self.settings.align_seed_words, self.settings.min_sentence_words,
+                             self.orders)
 
     @property
     def pairs(self) -> tuple[np.ndarray, np.ndarray]:  # retrieval pair keys (hashes, positions)
@@ -92,7 +95,7 @@ class Prepared:
 
     @cached_property
     def paraphrase_stats(self) -> SourceStats:  # this document's own part of the paraphrase layer
-        return SourceStats.of(self.tokens)
+        return SourceStats.of(self.tokens, None if self.orders is None else self.orders.lemmas)
 
     @cached_property
     def paraphrase_keys(self) -> SuspectKeys:  # its lemmas and their synonyms, as a suspect
@@ -107,11 +110,13 @@ class Prepared:
         return sentence_keys(self.tokens, max(SENTENCE_MIN_TOKENS, self.settings.min_sentence_words))
 
 
-def prepare(doc: Document, settings: Settings, tokens: Tokens | None = None) -> Prepared:
-    """Canonize (unless ``tokens`` are given); fingerprints follow on first use."""
+def prepare(doc: Document, settings: Settings, tokens: Tokens | None = None,
+            orders: SortOrders | None = None) -> Prepared:
+    """Canonize (unless ``tokens`` are given); fingerprints follow on first use. ``orders``:
+    those a stored document keeps with its tokens."""
     if tokens is None:
         tokens = canonize(doc.text, drop_adjectives=settings.drop_adjectives)
-    return Prepared(doc, tokens, settings)
+    return Prepared(doc, tokens, settings, orders)
 
 
 def _common(a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -348,7 +353,8 @@ def check_document(
             except CollectionDamaged as e:  # the check goes on with the other documents
                 damaged.append(damaged_source_warning(str(e)))
                 continue
-            b = kept.put(doc_id, info.sha256, settings, prepare(Document(stored.text), settings, tokens=stored.tokens))
+            b = kept.put(doc_id, info.sha256, settings,
+                         prepare(Document(stored.text), settings, tokens=stored.tokens, orders=stored.orders))
         passages, res, sent = match(a, b, settings, short=doc_id in short_ok, always_score=False)
         if not passages:
             continue

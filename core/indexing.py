@@ -50,6 +50,8 @@ def prepare(doc: Document, tokens: Tokens, fp, *, size_bytes: int = 0,
     """Pack a document, its tokens and its :class:`~sverka.core.fingerprints.DocumentFingerprints`
     for :meth:`~sverka.core.store.Store.write_batch`. ``added``: the date of adding to keep
     (a rebuild); None means now."""
+    from .align import sort_orders
+
     words = fp.long_words
     short = distinct(i64(words))
     text_utf8 = len(doc.text.encode("utf-8", "surrogatepass"))
@@ -59,7 +61,7 @@ def prepare(doc: Document, tokens: Tokens, fp, *, size_bytes: int = 0,
         format=doc.format, sha256=doc.sha256, chars=len(doc.text), words=int(tokens.word_count),
         size_bytes=int(size_bytes or text_utf8), mtime=mtime, language=tokens.language,
         warnings=tuple(doc.warnings) + tuple(w for w in tokens.warnings if w not in doc.warnings),
-        text_blob=encode_text(doc.text), tokens_blob=encode_tokens(tokens), text_bytes=text_utf8,
+        text_blob=encode_text(doc.text), tokens_blob=encode_tokens(tokens, sort_orders(tokens.hashes)), text_bytes=text_utf8,
         pairs=i64(fp.pair_hashes).copy(),
         pair_pos=np.asarray(fp.pair_positions, dtype=np.int64).copy(),
         sentences=i64(fp.sentence_keys).copy(),

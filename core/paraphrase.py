@@ -48,7 +48,7 @@ import numpy as np
 
 from .align import analyses_in, merge_ranges, paired_forms
 from .results import Passage
-from .sorting import stable_argsort
+from .sorting import checked_order, stable_argsort
 from .synonyms import table
 from .text import Tokens, spelling_key, words_in
 
@@ -118,7 +118,8 @@ class SourceStats:
     rare_count: np.ndarray  # int64: how many tokens hold rare[k]
 
     @classmethod
-    def of(cls, t: Tokens) -> "SourceStats":
+    def of(cls, t: Tokens, order: np.ndarray | None = None) -> "SourceStats":
+        """``order``: ``stable_argsort(t.hashes)`` if known (a stored document's, checked)."""
         sid = np.asarray(t.sentence_ids, dtype=np.int64)
         h = np.asarray(t.hashes, dtype=np.uint64)
         if len(h) == 0:
@@ -126,8 +127,14 @@ class SourceStats:
             return cls(0, h, e, e, e, h, (e, e, e), e, e, h, e, e)
         # by lemma, then sentence: sentence ids rise with the tokens, so a stable sort by lemma
         # alone gives that order (one sort, not lexsort's two)
-        order = stable_argsort(h) if bool(np.all(sid[1:] >= sid[:-1])) else np.lexsort((sid, h))
-        hs, ss = h[order], sid[order]
+        rising = bool(np.all(sid[1:] >= sid[:-1]))
+        known = checked_order(h, order) if order is not None and rising else None
+        if known is not None:
+            order, hs = known
+        else:
+            order = stable_argsort(h) if rising else np.lexsort((sid, h))
+            hs = h[order]
+        ss = sid[order]
         other = hs[1:] != hs[:-1]
         new = np.concatenate(([True], other | (ss[1:] != ss[:-1])))
         values, counts = _runs(hs[new])  # sorted already

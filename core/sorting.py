@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["distinct", "lexsort", "stable_argsort"]
+__all__ = ["checked_order", "distinct", "lexsort", "stable_argsort"]
 
 #: Below this many values numpy's stable sort is as fast (the extra steps cost more).
 SMALL = 4096
@@ -85,6 +85,27 @@ def _packed_argsort(x: np.ndarray) -> np.ndarray | None:
     if ((key[1:] == key[:-1]) & (xs[1:] != xs[:-1])).any():
         return None
     return order
+
+
+def checked_order(x: np.ndarray, order) -> tuple[np.ndarray, np.ndarray] | None:
+    """``(order, x[order])``, ``order`` as int64, when it is ``stable_argsort(x)`` (an order read
+    from storage, made when the document was added), else None. One pass: every index in range,
+    ``x[order]`` rising, and equal values in rising positions, which also makes it a
+    permutation (an index holds its value, so it could only repeat inside that value's run,
+    where positions rise strictly)."""
+    x = np.asarray(x)
+    n = len(x)
+    if order is None or len(order) != n:
+        return None
+    order = np.asarray(order).astype(np.int64, copy=False)
+    if n == 0:
+        return order, x[:0]
+    if int(order.min()) < 0 or int(order.max()) >= n:
+        return None
+    xs = x[order]
+    if ((xs[1:] < xs[:-1]) | ((xs[1:] == xs[:-1]) & (order[1:] <= order[:-1]))).any():
+        return None
+    return order, xs
 
 
 def distinct(x) -> np.ndarray:

@@ -12,7 +12,7 @@ import numpy as np
 
 from .messages import Message
 
-__all__ = ["Tokens"]
+__all__ = ["SortOrders", "Tokens"]
 
 
 @dataclass(frozen=True, eq=False)
@@ -35,3 +35,17 @@ class Tokens:
 
     def __len__(self) -> int:
         return len(self.lemmas)
+
+
+@dataclass(frozen=True, eq=False)
+class SortOrders:
+    """A stored document's tokens sorted two ways, made once when it is added and kept with its
+    tokens (:mod:`sverka.core.store.codecs`), so that a check meeting it does not sort it
+    again: ``lemmas``, the stable order of its lemma hashes (the paraphrase layer's
+    :class:`~sverka.core.paraphrase.SourceStats`), and ``pairs``, that of its shingles of
+    :data:`~sverka.core.align.ORDER_PAIR_WORDS` tokens (:class:`~sverka.core.align.SourceSide`).
+    Made by :func:`sverka.core.align.sort_orders`; checked before use
+    (:func:`sverka.core.sorting.checked_order`)."""
+
+    lemmas: np.ndarray  # int64 (n,)
+    pairs: np.ndarray  # int64 (n - 1,), or (0,) for fewer than two tokens

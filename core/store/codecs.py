@@ -18,6 +18,14 @@
     sentence_ids '<i4'[n], sentence_spans '<i8'[m, 2]
 
   Lemmas are NOT stored: :func:`decode_tokens` gives ``lemmas`` as ``n`` empty strings.
+
+  A format 2 blob may end with the document's sort orders (:class:`~sverka.core.tokens.SortOrders`,
+  made when it was added: a check meeting the document need not sort it)::
+
+    b"ORD2", lemma order '<i4'[n], pair order '<i4'[max(n - 1, 0)]
+
+  Readers before them stop at the spans and never see it; :func:`decode_stored` gives them
+  (or None: absent, or not of that exact size), each checked where it is used.
 """
 
 from __future__ import annotations
@@ -31,10 +39,10 @@ import numpy as np
 
 from ..errors import CollectionVersionError
 from ..messages import from_json, to_json
-from ..tokens import Tokens
+from ..tokens import SortOrders, Tokens
 
-__all__ = ["READABLE_TOKENS_FORMATS", "TOKENS_FORMAT", "decode_text", "decode_tokens", "encode_text",
-           "encode_tokens", "i64", "inflate", "rows_array", "u64"]
+__all__ = ["READABLE_TOKENS_FORMATS", "TOKENS_FORMAT", "decode_stored", "decode_text", "decode_tokens",
+           "encode_text", "encode_tokens", "i64", "inflate", "rows_array", "u64"]
 
 #: 2: raw little-endian arrays (a check reads them without decompressing); 1: zlib of the same.
 TOKENS_FORMAT = 2
@@ -80,8 +88,12 @@ def decode_text(blob) -> str:
     return bytes(blob).decode("utf-8", "surrogatepass")
 
 
-def encode_tokens(tokens: Tokens) -> bytes:
-    """The tokens blob (see the module docstring for its layout)."""
+#: Marks the sort orders at the end of a tokens blob (2: the pair order's shingle width).
+ORDERS_MARK = b"ORD2"
+
+
+def encode_tokens(tokens: Tokens, orders: SortOrders | None = None) -> bytes:
+    """The tokens blob (see the module docstring for its layout), with ``orders`` at its end."""
     n = len(tokens.starts)
     spans = np.asarray(tokens.sentence_spans, dtype="<i8").reshape(-1, 2)
     meta = json.dumps({"language": tokens.language, "warnings": [to_json(w) for w in tokens.warnings]},
@@ -97,11 +109,19 @@ def encode_tokens(tokens: Tokens) -> bytes:
         np.asarray(tokens.sentence_ids, dtype="<i4").tobytes(),
         spans.tobytes(),
     ))
+    if orders is not None:
+        payload += b"".join((ORDERS_MARK, np.asarray(orders.lemmas, dtype="<i4").tobytes(),
+                             np.asarray(orders.pairs, dtype="<i4").tobytes()))
     return bytes([TOKENS_FORMAT]) + payload
 
 
 def decode_tokens(blob: bytes, text: str) -> Tokens:
     """Rebuild :class:`Tokens` from a tokens blob (lemmas are empty strings)."""
+    return decode_stored(blob, text)[0]
+
+
+def decode_stored(blob: bytes, text: str) -> tuple[Tokens, SortOrders | None]:
+    """:func:`decode_tokens`, and the sort orders the blob ends with (None without them)."""
     if not blob or blob[0] not in READABLE_TOKENS_FORMATS:
         raise CollectionVersionError(
             "the collection stores tokens in an unknown format; rebuild the collection")
@@ -124,11 +144,17 @@ def decode_tokens(blob: bytes, text: str) -> Tokens:
     word_hashes = take("<u8", n, np.uint64)
     sentence_ids = take("<i4", n, np.int32)
     spans = take("<i8", 2 * m, np.int64).reshape(m, 2)
-    return Tokens(text=text, starts=starts, ends=ends, lemmas=("",) * n, hashes=hashes,
-                  word_hashes=word_hashes, sentence_ids=sentence_ids, sentence_spans=spans,
-                  word_count=word_count, language=meta["language"], lookalike_letters=lookalike,
-                  invisible_chars=invisible, hyphen_joins=joins,
-                  warnings=tuple(map(from_json, meta["warnings"])))
+    tokens = Tokens(text=text, starts=starts, ends=ends, lemmas=("",) * n, hashes=hashes,
+                    word_hashes=word_hashes, sentence_ids=sentence_ids, sentence_spans=spans,
+                    word_count=word_count, language=meta["language"], lookalike_letters=lookalike,
+                    invisible_chars=invisible, hyphen_joins=joins,
+                    warnings=tuple(map(from_json, meta["warnings"])))
+    orders = None
+    n_pairs = max(n - 1, 0)
+    if len(payload) - off == len(ORDERS_MARK) + 4 * (n + n_pairs) and bytes(payload[off:off + 4]) == ORDERS_MARK:
+        off += len(ORDERS_MARK)
+        orders = SortOrders(take("<i4", n, np.int64), take("<i4", n_pairs, np.int64))
+    return tokens, orders
 
 
 def _max_payload(chars: int) -> int:

@@ -26,7 +26,7 @@ from ..hashing import HASH_SEED
 from ..messages import Message, message
 from ..results import DocumentInfo
 from ..settings import Settings
-from ..tokens import Tokens
+from ..tokens import SortOrders, Tokens
 from ..versions import CANON_VERSION, FINGERPRINT_VERSION
 from .codecs import READABLE_TOKENS_FORMATS, TOKENS_FORMAT
 
@@ -57,6 +57,7 @@ class StoredDocument:
     info: DocumentInfo
     text: str
     tokens: Tokens
+    orders: SortOrders | None = None  # made when it was added (None in collections made before them)
 
 
 @dataclass(frozen=True, eq=False)

@@ -57,7 +57,7 @@ from ..results import DocumentInfo
 from ..settings import Settings
 from ..sorting import distinct
 from . import common
-from .codecs import decode_text, decode_tokens, i64, rows_array, u64
+from .codecs import decode_stored, decode_text, i64, rows_array, u64
 from .common import (BUSY_TIMEOUT, SCHEMA_MAJOR, SCHEMA_MINOR, PreparedDocument, StoredDocument,
                      check_indexing_settings, indexing_meta, other_version, storable_text, stored_settings, versions)
 
@@ -531,7 +531,8 @@ class PostgresStore:
         if row is None:
             raise CollectionError(f"no document {doc_id} in the collection")
         text = decode_text(row[0])
-        return StoredDocument(info=info, text=text, tokens=decode_tokens(bytes(row[1]), text))
+        tokens, orders = decode_stored(bytes(row[1]), text)
+        return StoredDocument(info=info, text=text, tokens=tokens, orders=orders)
 
     def pairs(self, doc_id: int) -> tuple[np.ndarray, np.ndarray]:
         return self._hash_rows("pairs", doc_id)

@@ -61,7 +61,7 @@ from ..results import DocumentInfo
 from ..settings import Settings
 from ..sorting import distinct
 from . import common
-from .codecs import decode_text, decode_tokens, i64, rows_array, u64
+from .codecs import decode_stored, decode_text, decode_tokens, i64, rows_array, u64
 from .common import (BUSY_TIMEOUT, SCHEMA_MAJOR, SCHEMA_MINOR, PreparedDocument, StoredDocument,
                      check_indexing_settings, damaged_message, indexing_meta, other_version, read_only_message,
                      storable_text, stored_settings, versions)
@@ -498,13 +498,13 @@ class SQLiteStore:
         try:
             text_blob, tokens_blob = self._data(doc_id)
             text = decode_text(text_blob)
-            tokens = decode_tokens(tokens_blob, text)
+            tokens, orders = decode_stored(tokens_blob, text)
         except (sqlite3.DatabaseError, ValueError, TypeError, KeyError, IndexError, UnicodeDecodeError, zlib.error,
                 struct.error, MemoryError, CollectionVersionError) as e:
             if isinstance(e, sqlite3.OperationalError) and _busy(e):
                 raise
             raise _error(CollectionDamaged, damaged_message(self.path, self._document_name(doc_id, e, info))) from e
-        return StoredDocument(info=info, text=text, tokens=tokens)
+        return StoredDocument(info=info, text=text, tokens=tokens, orders=orders)
 
     def _data(self, doc_id: int) -> tuple[bytes, bytes]:
         """A document's stored text and tokens, read as blobs (incremental blob I/O: a check

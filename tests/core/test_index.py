@@ -77,6 +77,50 @@ def test_tokens_blob_round_trip():
         codecs.decode_tokens(bytes([99]) + blob[1:], t.text)
 
 
+def test_sort_orders_ride_at_the_end_of_the_tokens_blob(tmp_path):
+    """A document keeps its sort orders (made when it was added) after its tokens, where a
+    reader that predates them never looks: the blob stays format 2 and its tokens read the
+    same; a tail of any other size is no orders."""
+    from sverka.core.align import sort_orders
+    from sverka.core.text import canonize
+
+    t = canonize("Мама мыла раму. Рама была чистой, а мама мыла её снова и снова. " * 20)
+    orders = sort_orders(t.hashes)
+    plain, with_orders = codecs.encode_tokens(t), codecs.encode_tokens(t, orders)
+    assert with_orders[0] == plain[0] == 2 and with_orders.startswith(plain)
+    back, got = codecs.decode_stored(with_orders, t.text)
+    for name in ("starts", "ends", "hashes", "word_hashes", "sentence_ids", "sentence_spans"):
+        assert np.array_equal(getattr(back, name), getattr(codecs.decode_tokens(plain, t.text), name)), name
+    assert np.array_equal(got.lemmas, np.argsort(t.hashes, kind="stable"))
+    assert np.array_equal(got.pairs, orders.pairs) and len(got.pairs) == len(t) - 1
+    assert codecs.decode_stored(plain, t.text)[1] is None
+    assert codecs.decode_stored(with_orders[:-4], t.text)[1] is None
+    assert codecs.decode_stored(with_orders + b"\0" * 4, t.text)[1] is None
+
+    # the store gives them back with the document; what a check makes of it is the same either way
+    from sverka.core import api
+    from sverka.core.align import SourceSide
+    from sverka.core.document import Document
+    from sverka.core.paraphrase import SourceStats
+
+    with api.Collection(tmp_path / "o.sverka") as coll:
+        coll.add_document(Document(t.text, path=str(tmp_path / "a.txt"), title="a"), template=False)
+        stored = coll.index.load(coll.documents()[0].id)
+    assert stored.orders is not None and np.array_equal(stored.orders.lemmas, got.lemmas)
+    a, b = SourceStats.of(stored.tokens), SourceStats.of(stored.tokens, stored.orders.lemmas)
+    for name in ("values", "counts", "df_token", "order", "sorted_hashes", "rare", "rare_start", "rare_count"):
+        assert np.array_equal(getattr(a, name), getattr(b, name)), name
+    a, b = SourceSide.of(stored.tokens, 2, 5), SourceSide.of(stored.tokens, 2, 5, stored.orders)
+    assert np.array_equal(a.pairs_sorted.order, b.pairs_sorted.order)
+    assert np.array_equal(a.pairs_sorted.end_of, b.pairs_sorted.end_of)
+    # a damaged order is not used, nor the pair order for another seed width
+    spoiled = type(stored.orders)(stored.orders.lemmas[::-1].copy(), stored.orders.pairs[::-1].copy())
+    assert np.array_equal(SourceStats.of(stored.tokens, spoiled.lemmas).order, SourceStats.of(stored.tokens).order)
+    assert np.array_equal(SourceSide.of(stored.tokens, 2, 5, spoiled).pairs_sorted.order, b.pairs_sorted.order)
+    assert np.array_equal(SourceSide.of(stored.tokens, 3, 5, stored.orders).pairs_sorted.order,
+                          SourceSide.of(stored.tokens, 3, 5).pairs_sorted.order)
+
+
 def test_fresh_file_is_versioned_wal(tmp_path):
     path = tmp_path / "sub" / "c.sverka"
     SQLiteStore(path).close()

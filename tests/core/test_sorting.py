@@ -6,7 +6,7 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from sverka.core.sorting import SMALL, lexsort, stable_argsort
+from sverka.core.sorting import SMALL, checked_order, lexsort, stable_argsort
 
 
 @given(st.integers(0, 3 * SMALL), st.integers(1, 2**63 - 1), st.sampled_from(["uint64", "int64", "int32", "bool"]),
@@ -71,3 +71,35 @@ def test_distinct_is_numpys_unique(xs, dtype):
     x = np.asarray(xs, dtype=np.int64).astype(dtype)
     assert distinct(x).tolist() == np.unique(x).tolist()
     assert distinct(x.reshape(-1, 1) if len(x) else x).dtype == x.dtype
+
+
+@given(st.integers(0, 2 * SMALL), st.integers(1, 50), st.integers(0, 2**32 - 1), st.sampled_from(
+    ["swap", "swap equal", "repeat", "out of range", "short", "none"]))
+@settings(max_examples=120, deadline=None)
+def test_a_stored_order_is_taken_only_when_it_is_the_stable_order(n, top, seed, spoil):
+    """An order read from the collection is used only when it is exactly stable_argsort's: any
+    other (two positions swapped, ties out of position order, an index twice, out of range, a
+    wrong length) is refused, so matching never runs on a damaged one."""
+    rng = np.random.default_rng(seed)
+    x = rng.integers(0, top, n).astype(np.uint64) * np.uint64(2**40)  # hash-like values with ties
+    order = stable_argsort(x)
+    got = checked_order(x, order.astype(np.int32))
+    assert got is not None and got[0].dtype == np.int64
+    assert np.array_equal(got[0], order) and np.array_equal(got[1], x[order])
+    bad = order.copy()
+    xs = x[order]
+    if spoil == "swap" and n >= 2 and xs[0] != xs[-1]:
+        bad[0], bad[-1] = bad[-1], bad[0]
+    elif spoil == "swap equal" and n >= 2 and (xs[1:] == xs[:-1]).any():
+        k = int(np.flatnonzero(xs[1:] == xs[:-1])[0])
+        bad[k], bad[k + 1] = bad[k + 1], bad[k]
+    elif spoil == "repeat" and n >= 2 and (xs[1:] == xs[:-1]).any():
+        k = int(np.flatnonzero(xs[1:] == xs[:-1])[0])
+        bad[k + 1] = bad[k]
+    elif spoil == "out of range" and n:
+        bad[-1] = n
+    elif spoil == "short" and n:
+        bad = bad[:-1]
+    else:
+        return
+    assert checked_order(x, bad) is None
