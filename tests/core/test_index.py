@@ -84,7 +84,11 @@ def test_sort_orders_ride_at_the_end_of_the_tokens_blob(tmp_path):
     from sverka.core.align import sort_orders
     from sverka.core.text import canonize
 
-    t = canonize("Мама мыла раму. Рама была чистой, а мама мыла её снова и снова. " * 20)
+    from sverka.core.indexing import ORDERS_MIN_TOKENS
+
+    t = canonize(" ".join(f"Мама мыла раму номер {k}. Рама была чистой, а мама мыла её снова и снова."
+                          for k in range(700)))
+    assert len(t) >= ORDERS_MIN_TOKENS
     orders = sort_orders(t.hashes)
     plain, with_orders = codecs.encode_tokens(t), codecs.encode_tokens(t, orders)
     assert with_orders[0] == plain[0] == 2 and with_orders.startswith(plain)
@@ -105,8 +109,11 @@ def test_sort_orders_ride_at_the_end_of_the_tokens_blob(tmp_path):
 
     with api.Collection(tmp_path / "o.sverka") as coll:
         coll.add_document(Document(t.text, path=str(tmp_path / "a.txt"), title="a"), template=False)
-        stored = coll.index.load(coll.documents()[0].id)
+        coll.add_document(Document("Короткое сочинение о лете и море.", path=str(tmp_path / "b.txt"), title="b"),
+                          template=False)
+        stored, essay = (coll.index.load(d.id) for d in coll.documents())
     assert stored.orders is not None and np.array_equal(stored.orders.lemmas, got.lemmas)
+    assert essay.orders is None  # a short document is sorted when met: its blob stays as it was
     a, b = SourceStats.of(stored.tokens), SourceStats.of(stored.tokens, stored.orders.lemmas)
     for name in ("values", "counts", "df_token", "order", "sorted_hashes", "rare", "rare_start", "rare_count"):
         assert np.array_equal(getattr(a, name), getattr(b, name)), name
