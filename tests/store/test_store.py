@@ -3,6 +3,7 @@ PostgreSQL database (tests/store/conftest.py), with documents built by hand."""
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import subprocess
 import sys
@@ -74,6 +75,19 @@ def test_write_classify_and_read_back(store):
     stored = store.load(a.id)
     assert stored.info == a and stored.text == "text of a"
     assert np.array_equal(stored.tokens.hashes, make_tokens().hashes)
+    assert stored.orders is None  # made without them
+
+    # a document that keeps its sort orders gets them back from either store
+    from sverka.core.align import sort_orders
+    from sverka.core.store import codecs
+
+    orders = sort_orders(make_tokens().hashes)
+    with_orders = prepared("c", [21, 22], text="text of c")
+    store.write_batch([dataclasses.replace(with_orders, tokens_blob=codecs.encode_tokens(make_tokens(), orders))])
+    back = store.load(store.find_by_path("/docs/c.txt").id)
+    assert np.array_equal(back.orders.lemmas, orders.lemmas) and np.array_equal(back.orders.pairs, orders.pairs)
+    assert np.array_equal(back.tokens.hashes, make_tokens().hashes)
+    store.remove([store.find_by_path("/docs/c.txt").id])
     assert tuple(text(w) for w in stored.tokens.warnings) == ("Латинские буквы",)
 
     again = store.write_batch([prepared("a", [1, 2, 3, HIGH]),  # same path, same content
