@@ -95,7 +95,7 @@ _pending_rows = 0
 _taken: list[tuple] = []  # a read-only process's analyses as rows, until take_new
 #: A read-only process turns its recorded analyses into rows every this many.
 _COMPACT_EVERY = 4096
-_written: list[np.ndarray] = []  # the sorted keys of the file this process last wrote with adopted rows
+_written = np.zeros(0, np.uint64)  # the sorted keys of the file this process last wrote with adopted rows
 
 
 def enabled() -> bool:
@@ -204,9 +204,10 @@ def path() -> Path:
 
 def reset() -> None:
     """Forget what this process loaded and recorded (tests; after changing the directory)."""
+    global _written
     with _lock:
         _state.clear()
-        _written.clear()
+        _written = np.zeros(0, np.uint64)
         _forget_new()
 
 
@@ -357,7 +358,7 @@ def adopt(rows: tuple) -> None:
         keep = ~_in_sorted(_pending_keys, rk)
         # the file as this process last wrote or read it (not read for this: the process adding
         # files never looks a form up, and the file's bytes would only take its memory)
-        for keys in (*_written, _state.get("keys", ())):
+        for keys in (_written, _state.get("keys", ())):
             keep &= ~_in_sorted(keys, rk)
         at = np.flatnonzero(keep)
         if not len(at):
@@ -625,7 +626,7 @@ def _flush_quietly() -> None:
 def flush() -> int:
     """Merge this process's new analyses, and the rows it adopted from others, into the file;
     returns how many forms it now holds."""
-    global _adopted, _state
+    global _adopted, _state, _written
     with _lock:
         if not (_new or _pending_rows) or not _recording:  # a read-only process never writes (take_new)
             return 0
@@ -683,8 +684,7 @@ def flush() -> int:
                     out.write(digest.intdigest().to_bytes(8, "little"))
                 del data, fb, lb, fb0, lb0, rk0
             if _pending_rows:  # the keys this file holds: what an adopting process need not keep
-                _written.clear()
-                _written.append(row_key[order])
+                _written = row_key[order]
             for old in file.parent.glob("forms-*.bin"):  # other dictionary versions
                 if old != file:
                     try:
