@@ -349,7 +349,7 @@ def check_document(
         b = kept.get(doc_id, info.sha256, settings)
         if b is None:
             try:
-                stored = index.load(doc_id)
+                stored = index.load(doc_id, info)  # its description read with the others'
             except CollectionDamaged as e:  # the check goes on with the other documents
                 damaged.append(damaged_source_warning(str(e)))
                 continue

@@ -104,7 +104,9 @@ class Store(Protocol):
     # ---- loading
     def text(self, doc_id: int) -> str: ...
 
-    def load(self, doc_id: int) -> "StoredDocument": ...
+    def load(self, doc_id: int, info: "DocumentInfo | None" = None) -> "StoredDocument":
+        """A stored document with its text and tokens (``info``: its description, if the caller
+        has read it already)."""
 
     def pairs(self, doc_id: int) -> tuple[np.ndarray, np.ndarray]:
         """A document's pair keys: (hashes uint64, token positions int64), by position."""

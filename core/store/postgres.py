@@ -525,8 +525,8 @@ class PostgresStore:
             raise CollectionError(f"no document {doc_id} in the collection")
         return decode_text(row[0])
 
-    def load(self, doc_id: int) -> StoredDocument:
-        info = self.info(doc_id)
+    def load(self, doc_id: int, info: DocumentInfo | None = None) -> StoredDocument:
+        info = info if info is not None else self.info(doc_id)
         row = self._one("SELECT text, tokens FROM document_data WHERE doc_id=%s", (int(doc_id),))
         if row is None:
             raise CollectionError(f"no document {doc_id} in the collection")

@@ -491,10 +491,10 @@ class SQLiteStore:
                 raise
             raise _error(CollectionDamaged, damaged_message(self.path, self._document_name(doc_id, e))) from e
 
-    def load(self, doc_id: int) -> StoredDocument:
+    def load(self, doc_id: int, info: DocumentInfo | None = None) -> StoredDocument:
         """A stored document with its text and tokens; CollectionDamaged (naming it) when its
-        stored data cannot be read."""
-        info = self.info(doc_id)
+        stored data cannot be read. ``info``: its description, if the caller has read it."""
+        info = info if info is not None else self.info(doc_id)
         try:
             text_blob, tokens_blob = self._data(doc_id)
             text = decode_text(text_blob)

@@ -76,6 +76,7 @@ def test_write_classify_and_read_back(store):
     assert stored.info == a and stored.text == "text of a"
     assert np.array_equal(stored.tokens.hashes, make_tokens().hashes)
     assert stored.orders is None  # made without them
+    assert store.load(a.id, a).info is a  # a description the caller has read is not asked for again
 
     # a document that keeps its sort orders gets them back from either store
     from sverka.core.align import sort_orders
