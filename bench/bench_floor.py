@@ -13,8 +13,9 @@ each printed beside the reference script (bench/ref5gram.py) run in the same com
     and after the child; their mean is the ratio's base.
 (d) Bound of "canonization of never-seen forms": 1 MB of ruslit prose canonized in fresh
     processes with an empty form table, as Sverka does it and with every dictionary analysis
-    answered by a table an earlier process made (``morph.analyze`` replaced by a dict lookup):
-    what the never-seen path would cost were analysing a word form free.
+    answered by a table an earlier process made (``morph.analyze``, which also records the
+    analysis in the form table, replaced by a dict lookup): what the never-seen path would cost
+    were analysing a word form free. The raw forms are still recorded, as they are today.
 
 The form tables live in a temporary directory (``SVERKA_CACHE_DIR``), never the user's.
 """
