@@ -31,7 +31,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from bench_speed import PY, REF, ROOT, RUSLIT, SVERKA, fragments, run
+from bench_speed import PY, REF, RUSLIT, SVERKA, bench_env, fragments, run
 
 HERE = Path(__file__).resolve().parent
 
@@ -171,10 +171,7 @@ def main() -> int:
     print(f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs at the start")
     with tempfile.TemporaryDirectory(prefix="sverka-bench-floor-") as tmp:
         work = Path(tmp)
-        env = {**os.environ, "SVERKA_CACHE_DIR": str(work / "cache")}
-        env.pop("PYTHONDONTWRITEBYTECODE", None)
-        subprocess.run([PY, "-m", "compileall", "-q", str(ROOT / "core")], check=True, env=env,
-                       stdout=subprocess.DEVNULL)
+        env = bench_env(work)
         if "a" in only:
             bench_a(args, work, env)
         if "d" in only:

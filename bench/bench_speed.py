@@ -211,6 +211,18 @@ def bench_d(args, work: Path, env: dict) -> None:
           f"first process (empty cache folder: the English trie is built), {loads[1]:.2f} s in the second.")
 
 
+def bench_env(work: Path) -> dict:
+    """The environment of the commands a run times: the form cache in ``work/cache``, never the
+    user's, and Sverka's bytecode compiled first."""
+    env = {**os.environ, "SVERKA_CACHE_DIR": str(work / "cache")}
+    # an installed Sverka has its bytecode compiled: a shell that forbids writing it would
+    # make every cold command compile the modules changed since the last write
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
+    subprocess.run([PY, "-m", "compileall", "-q", str(ROOT / "core")], check=True, env=env,
+                   stdout=subprocess.DEVNULL)
+    return env
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--fragments", type=int, default=1000)
@@ -224,12 +236,7 @@ def main() -> int:
     print(f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs at the start")
     with tempfile.TemporaryDirectory(prefix="sverka-bench-speed-") as tmp:
         work = Path(tmp)
-        env = {**os.environ, "SVERKA_CACHE_DIR": str(work / "cache")}
-        # an installed Sverka has its bytecode compiled: a shell that forbids writing it would
-        # make every cold command compile the modules changed since the last write
-        env.pop("PYTHONDONTWRITEBYTECODE", None)
-        subprocess.run([PY, "-m", "compileall", "-q", str(ROOT / "core")], check=True, env=env,
-                       stdout=subprocess.DEVNULL)
+        env = bench_env(work)
         db = None
         if only & {"a", "e", "c"}:
             db = bench_a_e(args, work, env)
