@@ -431,15 +431,20 @@ class SQLiteStore:
 
     def infos(self, ids: Iterable[int]) -> dict[int, DocumentInfo]:
         """The documents of ``ids`` still in the collection, by id (one query, not one per id)."""
-        ids = sorted({int(i) for i in ids})
         out: dict[int, DocumentInfo] = {}
-        for i in range(0, len(ids), self._variable_limit):
-            chunk = ids[i:i + self._variable_limit]
-            for row in self._db.execute(
-                    f"SELECT {_INFO_COLUMNS} FROM documents WHERE id IN ({','.join('?' * len(chunk))})", chunk):
+        for marks, chunk in self._in_lists(sorted({int(i) for i in ids})):
+            for row in self._db.execute(f"SELECT {_INFO_COLUMNS} FROM documents WHERE id IN ({marks})", chunk):
                 info = _info(row)
                 out[info.id] = info
         return out
+
+    def _in_lists(self, values: list[int]):
+        """``(placeholders, chunk)`` for each run of ``values`` short enough for one ``IN (...)``
+        (SQLite's limit on a statement's variables)."""
+        step = self._variable_limit
+        for k in range(0, len(values), step):
+            chunk = values[k:k + step]
+            yield ",".join("?" * len(chunk)), chunk
 
     def find_by_path(self, path: str | Path) -> DocumentInfo | None:
         row = self._db.execute(f"SELECT {_INFO_COLUMNS} FROM documents WHERE path=?",
@@ -548,13 +553,10 @@ class SQLiteStore:
 
     def short_lengths(self, ids: Iterable[int]) -> dict[int, int]:
         """Seed 000 ``length`` (how many longest words were kept) of each document."""
-        ids = sorted({int(i) for i in ids})
         out: dict[int, int] = {}
-        for i in range(0, len(ids), self._variable_limit):
-            chunk = ids[i:i + self._variable_limit]
-            out.update(self._db.execute(
-                f"SELECT id, short_length FROM documents WHERE id IN ({','.join('?' * len(chunk))})",
-                chunk).fetchall())
+        for marks, chunk in self._in_lists(sorted({int(i) for i in ids})):
+            out.update(self._db.execute(f"SELECT id, short_length FROM documents WHERE id IN ({marks})",
+                                        chunk).fetchall())
         return out
 
     def pair_postings(self, hashes, *, max_posting: int = 0) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -574,13 +576,9 @@ class SQLiteStore:
         if not self._lookup_cache:  # the first lookup of a check: the larger page cache from now on
             self._db.execute(f"PRAGMA cache_size=-{LOOKUP_CACHE_KB}")
             self._lookup_cache = True
-        values = distinct(i64(hashes)).tolist()
-        step = self._variable_limit
         parts = []
-        for k in range(0, len(values), step):
-            chunk = values[k:k + step]
-            rows = self._db.execute(
-                f"SELECT hash, doc_id, pos FROM {table} WHERE hash IN ({','.join('?' * len(chunk))})", chunk).fetchall()
+        for marks, chunk in self._in_lists(distinct(i64(hashes)).tolist()):
+            rows = self._db.execute(f"SELECT hash, doc_id, pos FROM {table} WHERE hash IN ({marks})", chunk).fetchall()
             if rows:
                 parts.append(rows_array(rows, 3))
         a = np.concatenate(parts) if parts else np.zeros((0, 3), dtype=np.int64)
@@ -603,19 +601,16 @@ class SQLiteStore:
         values = distinct(i64(hashes)).tolist()
         if not values or limit <= 0:
             return []
-        step = self._variable_limit
-        if len(values) <= step:
+        if len(values) <= self._variable_limit:
             marks = ",".join("?" * len(values))
             return [tuple(r) for r in self._db.execute(
                 f"SELECT doc_id, COUNT(DISTINCT hash) FROM {table} WHERE hash IN ({marks}) "
                 "GROUP BY doc_id HAVING COUNT(DISTINCT hash) >= ? ORDER BY 2 DESC, 1 LIMIT ?",
                 (*values, int(min_shared), int(limit))).fetchall()]
         counts: dict[int, int] = {}
-        for i in range(0, len(values), step):  # the chunks hold disjoint hashes: counts add up
-            chunk = values[i:i + step]
+        for marks, chunk in self._in_lists(values):  # the chunks hold disjoint hashes: counts add up
             for doc_id, n in self._db.execute(
-                    f"SELECT doc_id, COUNT(DISTINCT hash) FROM {table} WHERE hash IN "
-                    f"({','.join('?' * len(chunk))}) GROUP BY doc_id", chunk):
+                    f"SELECT doc_id, COUNT(DISTINCT hash) FROM {table} WHERE hash IN ({marks}) GROUP BY doc_id", chunk):
                 counts[doc_id] = counts.get(doc_id, 0) + n
         found = sorted(((d, n) for d, n in counts.items() if n >= min_shared), key=lambda x: (-x[1], x[0]))
         return found[:limit]
