@@ -351,7 +351,8 @@ def check_document(
             try:
                 stored = index.load(doc_id, info)  # its description read with the others'
             except CollectionDamaged as e:  # the check goes on with the other documents
-                damaged.append(damaged_source_warning(str(e)))
+                if doc_id in index.infos([doc_id]):  # not removed since (another desktop): damaged
+                    damaged.append(damaged_source_warning(str(e)))
                 continue
             b = kept.put(doc_id, info.sha256, settings,
                          prepare(Document(stored.text), settings, tokens=stored.tokens, orders=stored.orders))

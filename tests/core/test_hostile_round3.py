@@ -548,6 +548,28 @@ def test_a_source_removed_by_another_desktop_during_a_check_is_left_out(tmp_path
         assert not result.suspect.warnings
 
 
+def test_a_source_removed_after_its_description_was_read_is_left_out_without_a_warning(tmp_path):
+    """The same, one step later: the document goes after the check read its description and
+    before it reads its text and tokens. It is left out; no warning calls the archive damaged."""
+    from sverka.core import api
+
+    db = _collection(tmp_path)
+    with api.Collection(db) as c:
+        found = c.index.infos
+
+        def removed_after(ids):
+            infos = found(ids)
+            if len(infos) > 1:  # the check's read of all its candidates, not a later question
+                with api.Collection(db) as other:
+                    assert other.remove([d.id for d in other.documents() if d.title == "essay1"]) == 1
+            return infos
+
+        c.index.infos = removed_after
+        result = _bounded(c.check, _suspect())
+        assert [s.title for s in result.sources] == ["essay0"]
+        assert not result.suspect.warnings
+
+
 def test_a_damaged_stored_text_is_named_and_left_out_by_rebuild(tmp_path):
     from sverka.core import api
 
