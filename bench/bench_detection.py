@@ -25,7 +25,8 @@ English) by rewriting real text the way students do; nothing is tuned to them.
     source). Spearman of share with level (3, 2, 1, 0); AUC copied (levels 1-3) vs original.
 (c) **Essays.** 24 essays of 12 sentences, borrowed sentences (from collection texts,
     verbatim or lightly edited) and original ones (from texts outside it) interleaved at
-    random. Original sentences highlighted: at least half of their words inside a counted
+    random; Russian (Chekhov in the collection, Gorky and Pushkin outside), then English (every
+    other PAN-2013 source page in the collection, the rest outside). Original sentences highlighted: at least half of their words inside a counted
     passage (and, stricter, any word). Borrowed sentences found likewise.
 (d) **Copied dialogue.** Pages (~2 000 characters) of novels rich in « » dialogue, copied
     exactly; the collection holds the novel and another edition of it (ё as е, other dashes
@@ -366,11 +367,11 @@ def four_levels(rng, ru_texts, en_texts, ru_outside, en_outside, tmp: Path):
 
 # -- (c) ----------------------------------------------------------------------------
 
-def essays(rng, coll_texts, outside_texts, tmp: Path):
+def essays(rng, coll_texts, outside_texts, tmp: Path, lang: str = "ru"):
     from sverka.core import api
 
-    print("\n(c) essays: original sentences between borrowed ones")
-    folder = tmp / "essays-collection"
+    print(f"\n(c) essays ({lang}): original sentences between borrowed ones")
+    folder = tmp / f"essays-collection-{lang}"
     folder.mkdir()
     for name, t in coll_texts:
         (folder / name).write_text(t, encoding="utf-8")
@@ -390,7 +391,7 @@ def essays(rng, coll_texts, outside_texts, tmp: Path):
         raise RuntimeError("no sentence")
 
     stats = {"Sverka": [0, 0, 0, 0, 0], "5-gram": [0, 0, 0, 0, 0]}  # orig, orig half, orig any, borrowed, found
-    with api.Collection(tmp / "essays.sverka") as col:
+    with api.Collection(tmp / f"essays-{lang}.sverka") as col:
         col.add([str(folder)])
         for _ in range(24):
             kinds = rng.permutation([True] * 6 + [False] * 6).tolist()
@@ -537,6 +538,8 @@ def main() -> int:
             four_levels(rng_of("b"), chekhov[::2], pan[::2], gorky, pan[1::2], tmp)
         if "c" in only:
             essays(rng_of("c"), chekhov[::3], gorky + pushkin, tmp)
+            # English: the PAN-2013 source pages, every other one in the collection, the rest outside
+            essays(rng_of("e"), pan[::2], pan[1::2], tmp, lang="en")
         if "d" in only:
             novels = sorted(gorky + pushkin + chekhov, key=lambda nt: -nt[1].count("«"))[:10]
             dialogue(rng_of("d"), novels, tmp)
