@@ -19,7 +19,11 @@ For one pair (suspect ``a``, source ``b``):
    most are scored. The (source token, suspect token) pairs are bounded by :data:`PAIRS_PER_TOKEN`
    per token of the two texts, the lemmas making the most dropped first.
 4. **Acceptance.** Tokens are matched one to one (equal lemmas first, then synonyms, heaviest
-   first); the pair is accepted when at least :data:`MIN_AGREE` tokens agree, at least
+   first); agreeing tokens at an edge of the suspect sentence, fewer than :data:`MIN_AGREE`
+   together and parted from the rest by more than :data:`EDGE_GAP` unmatched tokens, are
+   dropped and the rest matched again (a sentence of the student's own that runs into the
+   borrowed one without a full stop, "William R. Start the New Year", lends it no word);
+   the pair is accepted when at least :data:`MIN_AGREE` tokens agree, at least
    :data:`MIN_RARE` of them rare, and the weighted Dice ``2·W(matched) / (W(a) + W(b))``
    reaches :data:`MIN_DICE`: words the student added or the source has beyond them count
    against it. When the agreeing tokens hold :data:`SOURCE_KEPT` of the source sentence's
@@ -75,6 +79,9 @@ CANDIDATES_PER_SENTENCE = 3
 PAIRS_PER_TOKEN = 1
 #: Source sentences apart that consecutive suspect sentences may come from and stay one passage.
 SOURCE_WINDOW = 4
+#: Unmatched content tokens (stop words are not tokens: ~6-8 words of text) past which agreeing
+#: tokens at the edge of a suspect sentence are cut off from the rest (:func:`_dense`).
+EDGE_GAP = 4
 
 
 def _rare_df(n_sentences: int) -> int:
@@ -344,7 +351,12 @@ def paraphrase_passages(a: Tokens, b: Tokens, exact: list[Passage], *, min_words
         a0, a1, b0, b1 = int(a_first[ka]), int(a_last[ka]), int(b_first[kb]), int(b_last[kb])
         wa_tok = dict(zip(range(a0, a1), wa_all[a0:a1].tolist()))
         wb_tok = dict(zip(range(b0, b1), np.log((n_b + 1) / (df_b[b0:b1] + 0.5)).tolist()))
-        matched = _match(range(a0, a1), range(b0, b1), ha, hb, syn, wa_tok, keys.synonyms_of)
+        matched = _dense(_match(range(a0, a1), range(b0, b1), ha, hb, syn, wa_tok, keys.synonyms_of))
+        if matched and (matched[0][0] > a0 or matched[-1][0] < a1 - 1):
+            # an agreeing word was cut off an edge: matched again inside what is left, so a word
+            # the student's part took (a second "New", "area") goes to its place in the borrowed part
+            matched = _dense(_match(range(matched[0][0], matched[-1][0] + 1), range(b0, b1), ha, hb, syn, wa_tok,
+                                    keys.synonyms_of))
         if len(matched) < MIN_AGREE:
             continue
         if sum(1 for _, u, _ in matched if df_b[u] <= rare_df) < MIN_RARE:
@@ -511,6 +523,26 @@ def _match(ia: range, ib: range, ha: np.ndarray, hb: np.ndarray, syn, weight: di
                     break
     out.sort()
     return out
+
+
+def _dense(matched: list[tuple[int, int, bool]]) -> list[tuple[int, int, bool]]:
+    """``matched`` (sorted by suspect token) without the agreeing tokens at either edge that
+    more than :data:`EDGE_GAP` unmatched content tokens part from the rest, when fewer than
+    :data:`MIN_AGREE` of them lie together there: a word the borrowed sentence shares with
+    the student's own text run into it ("... County Executive William R. Start the New Year
+    ...": the sentence does not end at an initial) is no evidence, and would stretch the
+    passage over the student's words. Repeated until both edges hold."""
+    cuts = [k + 1 for k in range(len(matched) - 1) if matched[k + 1][0] - matched[k][0] - 1 > EDGE_GAP]
+    lo, hi = 0, len(matched)
+    bounds = [0, *cuts, len(matched)]
+    runs = list(zip(bounds, bounds[1:]))
+    while len(runs) > 1 and runs[0][1] - runs[0][0] < MIN_AGREE:
+        runs.pop(0)
+    while len(runs) > 1 and runs[-1][1] - runs[-1][0] < MIN_AGREE:
+        runs.pop()
+    if runs:
+        lo, hi = runs[0][0], runs[-1][1]
+    return matched[lo:hi]
 
 
 def _pieces(matched: list[tuple[int, int, bool]], a: Tokens, b: Tokens) -> list[tuple[int, int, int, int]]:

@@ -286,6 +286,55 @@ def test_a_borrowed_sentence_run_into_the_students_own_is_found(monkeypatch):
     assert not any(q.method == "paraphrase" for q in ps)
 
 
+EDGE_SOURCE = ("Watch as the team gives shelter dogs a second chance. Start the new year off on the right paw "
+               "with our simply adorable and free calendar for readers! Resolve to solve the puzzle.")
+EDGE_OWN = "Our county launched a new innovative web site for its executive William R."
+EDGE_COPIED = "Start the new year off on the right paw with our simply adorable and free calendar for readers!"
+
+
+def test_a_word_of_the_students_own_run_into_a_borrowed_sentence_is_not_highlighted(monkeypatch):
+    """No sentence ends at the initial "R.": the student's own words and the copied sentence are
+    one sentence, and its first "new" agrees with the source's. Highlighting from there would
+    show nine words of the student's as copied; only the copied sentence is highlighted."""
+    from sverka.core import paraphrase
+
+    text = f"{EDGE_OWN} {EDGE_COPIED}"
+    _, ps = passages_of(text, EDGE_SOURCE)
+    assert [text[p.suspect_start:p.suspect_end] for p in ps] == [EDGE_COPIED[:-1]]
+    monkeypatch.setattr(paraphrase, "EDGE_GAP", 10 ** 6)  # no edge cut off: the own words highlighted
+    _, ps = passages_of(text, EDGE_SOURCE)
+    assert any(p.suspect_start < len(EDGE_OWN) for p in ps)
+
+
+def test_a_paraphrased_sentence_run_into_own_words_sharing_its_lemma_is_found():
+    """The student's part holds "крестьянин" too: matched first, it took the source's
+    "крестьян" from the borrowed part and the pair failed; cut off, the rest is matched again."""
+    own = "Мой дед, старый крестьянин из соседнего села, часто рассказывал внукам про учителя истории Петра С."
+    copied = "Помещик принуждал крестьян трудиться на полях с рассвета до заката."
+    text = f"{own} {copied}"
+    _, ps = passages_of(text)
+    assert [(p.method, text[p.suspect_start:p.suspect_end]) for p in ps] == [("paraphrase", copied[:-1])]
+
+
+def test_dense_cuts_off_small_runs_at_the_edges_only():
+    from sverka.core.paraphrase import EDGE_GAP, MIN_AGREE, _dense
+
+    def m(*tokens):
+        return [(i, i, False) for i in tokens]
+
+    far = EDGE_GAP + 1  # unmatched tokens between two agreeing ones that part them
+    body = m(*range(20, 26))
+    assert _dense(body) == body
+    assert _dense(m(0) + body) == body  # one word far before
+    assert _dense(m(20 - far - 2, 20 - far - 1) + body + m(25 + far + 1)) == body
+    assert _dense(m(20 - EDGE_GAP - 1) + body) == m(20 - EDGE_GAP - 1) + body  # not further than the gap
+    inner = m(20, 21) + m(21 + far + 1, 21 + far + 2) + m(*range(40, 44))
+    assert _dense(inner) == m(*range(40, 44))  # runs cut off one after another
+    many = m(*range(0, MIN_AGREE)) + body  # as many as MIN_AGREE together stay
+    assert _dense(many) == many
+    assert _dense(m(3, 4)) == m(3, 4) and _dense([]) == []
+
+
 def test_a_short_paraphrased_sentence_is_as_long_as_its_words():
     """A paraphrased sentence of ten words of which fewer than eight agree is not 'short'."""
     copied = "С рассвета до заката помещик принуждал мужиков трудиться в полях."
