@@ -650,7 +650,7 @@ def align(
             parts = [p for s in c.segs for p in _clip(s, taken)]
             parts.sort(key=lambda s: (s.a0, -s.a1))
             pieces = [p for p in _chain(parts, _Linker(a, b, max_gap, overlap, taken)) if big_enough(p)]
-        pieces = [q for p in pieces for q in (_trim_loners(p, sid, w),) if q is p or big_enough(q)]
+        pieces = [q for p in pieces for q in (_trim_overhang(_trim_loners(p, sid, w), sid),) if q is p or big_enough(q)]
         for p in pieces:
             taken.add(p.a0, p.a1)
             if all(s.sentence for s in p.segs):
@@ -1024,6 +1024,45 @@ def _trim_loners(c: _Chain, sid: np.ndarray, w: int) -> _Chain:
         trimmed = True
     if not trimmed:
         return c
+    out = _Chain(segs[0])
+    for s in segs[1:]:
+        out.add(s)
+    return out
+
+
+#: Tokens of another suspect sentence at most, at a passage's edge, that are cut off (:func:`_trim_overhang`).
+OVERHANG_TOKENS = 2
+
+
+def _trim_overhang(c: _Chain, sid: np.ndarray) -> _Chain:
+    """``c`` without the first words of the next sentence (or the last of the sentence before)
+    that it reaches and leaves again: at most :data:`OVERHANG_TOKENS` tokens of a sentence
+    that goes on past the passage. The source, too, went on into a sentence beginning (or
+    ending) with the same word or two ("... accept button. Make sure" in the source, "...
+    accept button. Make it your drink" in the essay): the student's own sentence is not
+    highlighted for its first word. A whole sentence copied, however short, is kept."""
+    n = len(sid)
+    a0, a1 = c.a0, c.a1
+    if a1 < n and sid[a1] == sid[a1 - 1]:  # the passage ends inside a sentence: from where?
+        first = int(np.searchsorted(sid, sid[a1 - 1], "left"))
+        if a0 < first and a1 - first <= OVERHANG_TOKENS:
+            a1 = first
+    if a0 > 0 and sid[a0 - 1] == sid[a0]:  # it begins inside one
+        end = int(np.searchsorted(sid, sid[a0], "right"))
+        if end < a1 and end - a0 <= OVERHANG_TOKENS:
+            a0 = end
+    if (a0, a1) == (c.a0, c.a1):
+        return c
+    segs = []
+    for s in sorted(c.segs, key=lambda s: (s.a0, s.a1)):
+        x0, x1 = max(s.a0, a0), min(s.a1, a1)
+        if x0 >= x1:
+            continue
+        if (x0, x1) != (s.a0, s.a1):
+            if s.a1 - s.a0 != s.b1 - s.b0:  # not one diagonal run: where its source part ends is unknown
+                return c
+            s = Segment(x0, x1, s.b0 + x0 - s.a0, s.b1 - (s.a1 - x1), s.sentence)
+        segs.append(s)
     out = _Chain(segs[0])
     for s in segs[1:]:
         out.add(s)

@@ -260,6 +260,35 @@ def test_original_sentences_between_borrowed_ones_are_never_inside_a_passage(see
     assert r.borrowed_percent > 30
 
 
+@pytest.mark.parametrize("source, essay, copied", [
+    ("Some phones connect as soon as you pick them up. Others, you have to push a talk or accept "
+     "button. Make sure your child knows how to operate the phone.",
+     "My essay is about phones. Some phones connect as soon as you pick them up. Others, you have to "
+     "push a talk or accept button. Make it your drink at the cafe any way you like.",
+     "Some phones connect as soon as you pick them up. Others, you have to push a talk or accept button"),
+    ("Он долго стоял у окна и смотрел на пустую улицу. Старый дом напротив давно опустел.",
+     "Вчера я читал рассказ. Он долго стоял у окна и смотрел на пустую улицу. Старый учитель вошёл в "
+     "класс и открыл журнал.",
+     "Он долго стоял у окна и смотрел на пустую улицу"),
+    ("Дождь шёл всю ночь. Утром река вышла из берегов и затопила низкие луга у самой деревни.",
+     "Я помню тот год, когда Утром река вышла из берегов и затопила низкие луга у самой деревни.",
+     "Утром река вышла из берегов и затопила низкие луга у самой деревни"),
+], ids=["en", "ru", "ru-run-on-kept"])
+def test_the_first_word_of_an_own_sentence_is_not_highlighted_for_the_source_going_on_alike(source, essay, copied):
+    """The source's next sentence begins with the same word as the student's own one ("Make",
+    "Старый"): the copied passage ends with its sentence, not one word into the student's."""
+    r = api.compare(Document(essay), Document(source))
+    assert [essay[p.suspect_start:p.suspect_end] for p in r.sources[0].passages] == [copied]
+
+
+def test_a_short_sentence_copied_whole_stays_in_the_passage():
+    source = "Он долго стоял у окна и смотрел на пустую улицу. Стало тихо. Потом он сел за стол и начал писать."
+    essay = "Вчера я читал рассказ. Он долго стоял у окна и смотрел на пустую улицу. Стало тихо. Я закрыл книгу."
+    r = api.compare(Document(essay), Document(source))
+    (p,) = r.sources[0].passages
+    assert essay[p.suspect_start:p.suspect_end] == "Он долго стоял у окна и смотрел на пустую улицу. Стало тихо"
+
+
 # -- 5. the share grades rewriting; each passage says how similar it is -----------------
 
 
