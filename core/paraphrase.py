@@ -43,6 +43,7 @@ For one pair (suspect ``a``, source ``b``):
 
 from __future__ import annotations
 
+import bisect
 import re
 from collections import Counter, defaultdict
 from dataclasses import dataclass
@@ -501,14 +502,22 @@ def _match(ia: range, ib: range, ha: np.ndarray, hb: np.ndarray, syn, weight: di
     free_b: dict[int, list[int]] = defaultdict(list)
     for u in ib:
         free_b[int(hb[u])].append(u)
+    order = sorted(ia, key=lambda i: -weight[i])
+    of_lemma: dict[int, list[int]] = defaultdict(list)
+    for i in ia:
+        of_lemma[int(ha[i])].append(i)
+    # a lemma the suspect sentence holds more often than the source's: which of its tokens is the
+    # borrowed one is decided after the others are paired (below), not by which comes first
+    crowded = [x for x, us in of_lemma.items() if len(us) > len(free_b.get(x, ()))]
     out: list[tuple[int, int, bool]] = []
-    rest = []
-    for i in sorted(ia, key=lambda i: -weight[i]):
+    for i in order:
         x = int(ha[i])
-        if free_b.get(x):
+        if free_b.get(x) and x not in crowded:
             out.append((i, free_b[x].pop(0), False))
-        else:
-            rest.append(i)
+    if crowded:
+        out.extend(_placed(crowded, of_lemma, free_b, out))
+    paired = {i for i, _, _ in out}
+    rest = [i for i in order if i not in paired]
     if rest:
         if synonyms_of is None:  # the synonyms of every unmatched suspect token at once, each token's in order
             which, alt = syn.alternatives_of(ha[rest])
@@ -522,6 +531,32 @@ def _match(ia: range, ib: range, ha: np.ndarray, hb: np.ndarray, syn, weight: di
                     out.append((i, free_b[y].pop(0), True))
                     break
     out.sort()
+    return out
+
+
+def _placed(crowded: list[int], of_lemma: dict[int, list[int]], free_b: dict[int, list[int]],
+            anchors: list[tuple[int, int, bool]]) -> list[tuple[int, int, bool]]:
+    """Pairs of the ``crowded`` lemmas (more suspect tokens than free source tokens): each
+    source token takes the suspect token nearest to where the tokens paired already put it
+    (the pair nearest in the source, shifted by the distance to it); without any, the suspect's
+    first ones. A student's "New" four words before the borrowed "Start the New Year" is left
+    to the student."""
+    by_source = sorted((u, i) for i, u, _ in anchors)
+    out = []
+    for x in crowded:
+        left = list(of_lemma[x])
+        for u in free_b.get(x, ()):
+            if by_source:
+                k = bisect.bisect_left(by_source, (u, -1))
+                near = min(by_source[max(0, k - 1):k + 1], key=lambda p: abs(p[0] - u))
+                at = near[1] + u - near[0]
+                i = min(left, key=lambda i: (abs(i - at), i))
+            else:
+                i = left[0]
+            left.remove(i)
+            out.append((i, u, False))
+        if x in free_b:
+            free_b[x] = []
     return out
 
 

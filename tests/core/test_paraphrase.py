@@ -301,9 +301,45 @@ def test_a_word_of_the_students_own_run_into_a_borrowed_sentence_is_not_highligh
     text = f"{EDGE_OWN} {EDGE_COPIED}"
     _, ps = passages_of(text, EDGE_SOURCE)
     assert [text[p.suspect_start:p.suspect_end] for p in ps] == [EDGE_COPIED[:-1]]
-    monkeypatch.setattr(paraphrase, "EDGE_GAP", 10 ** 6)  # no edge cut off: the own words highlighted
+    # the student's "new" placed where the source's lies, the borrowed one: the same without the
+    # cut at the edge, and with it alone (the student's "new" first, as before it was placed)
+    monkeypatch.setattr(paraphrase, "EDGE_GAP", 10 ** 6)
+    _, ps = passages_of(text, EDGE_SOURCE)
+    assert [text[p.suspect_start:p.suspect_end] for p in ps] == [EDGE_COPIED[:-1]]
+    monkeypatch.undo()
+    monkeypatch.setattr(paraphrase, "_placed", lambda crowded, of_lemma, free_b, anchors: [
+        (of_lemma[x][k], u, False) for x in crowded for k, u in enumerate(free_b.pop(x, ()))])
+    _, ps = passages_of(text, EDGE_SOURCE)
+    assert [text[p.suspect_start:p.suspect_end] for p in ps] == [EDGE_COPIED[:-1]]
+    monkeypatch.setattr(paraphrase, "EDGE_GAP", 10 ** 6)  # neither: the own words highlighted
     _, ps = passages_of(text, EDGE_SOURCE)
     assert any(p.suspect_start < len(EDGE_OWN) for p in ps)
+
+
+def test_a_word_only_the_students_part_holds_is_cut_off_the_edge(monkeypatch):
+    """The copy dropped "adorable", the student's own words before it hold it: that lone agreeing
+    word, far from the rest, is no part of the passage."""
+    from sverka.core import paraphrase
+
+    own = "Our adorable county launched a web site for its executive William R."
+    copied = "Start the new year off on the right paw with our simply free calendar for readers!"
+    text = f"{own} {copied}"
+    _, ps = passages_of(text, EDGE_SOURCE)
+    assert [text[p.suspect_start:p.suspect_end] for p in ps] == [copied[:-1]]
+    monkeypatch.setattr(paraphrase, "EDGE_GAP", 10 ** 6)
+    _, ps = passages_of(text, EDGE_SOURCE)
+    assert any(p.suspect_start < len(own) for p in ps)
+
+
+def test_a_repeated_word_is_paired_where_the_borrowed_part_puts_it():
+    """"approximately" twice in the suspect sentence (no sentence ends at "days. > > >"), once in
+    the source's: the one inside the copied words is paired, the student's is not highlighted."""
+    source = ("> > > national cemetery was established on April 13, 1867 and covered approximately 6 acres. "
+              "It was dedicated as the final resting place for the heroes who fell in battle.")
+    copied = "> > > national cemetery was established on April 13, 1867 and covered approximately 6 acres."
+    text = "Again this stage can last 4-14 days but averages approximately 7 days. " + copied
+    _, ps = passages_of(text, source)
+    assert [text[p.suspect_start:p.suspect_end] for p in ps] == [copied[6:-1]]
 
 
 def test_a_paraphrased_sentence_run_into_own_words_sharing_its_lemma_is_found():
