@@ -330,6 +330,37 @@ def _html_targets(out: str, names: list[str]) -> list[Path]:
     return paths
 
 
+def _guard_reports(args: argparse.Namespace, targets: list[Path | None], inputs: list[str], *,
+                   collection: bool = False) -> None:
+    """Usage error (exit 2, nothing checked) when a report would replace a file the command
+    reads: the collection file (and SQLite's files beside it) or a document it reads or a
+    template (``sverka check --db C.sverka --html C.sverka`` wrote over every indexed document)."""
+    from .i18n import check_language
+    from .messages import message, text
+
+    kept: list[tuple[Path, str]] = [(Path(p), "a document it reads") for p in [*inputs, *(args.template or ())]]
+    if collection:
+        from .store import is_server_url
+
+        if not is_server_url(args.db):
+            from . import api
+
+            db = Path(args.db) if args.db else api.default_collection_path()
+            kept += [(Path(f"{db}{end}"), "the collection") for end in ("", "-wal", "-shm", "-journal")]
+    for target in targets:
+        if target is None or not target.exists():
+            continue
+        for path, what in kept:
+            try:
+                same = path.exists() and os.path.samefile(target, path)
+            except OSError:
+                same = False
+            if same:
+                option = "pdf" if target.suffix.lower() == ".pdf" and getattr(args, "pdf", None) else "html"
+                args.parser.error(f"{target}: " + text(message("error.report_over_input", what=what, option=option),
+                                                       check_language(args.lang)))
+
+
 def _write_html(result, path: Path, lang: str | None = None, full_paths: bool = False) -> bool:
     from . import report
 
@@ -485,6 +516,9 @@ def _cmd_rebuild(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+_DOCUMENT_ID = re.compile(r"[0-9]+")
+
+
 def _cmd_remove(args: argparse.Namespace) -> int:
     from . import api
 
@@ -493,7 +527,9 @@ def _cmd_remove(args: argparse.Namespace) -> int:
     with _open_collection(args.db) as coll:
         for item in args.items:
             key: int | str = item
-            if item.isdigit() and not os.path.exists(item):
+            # a document number is ASCII digits within SQLite's integers: "²" and the Arabic-Indic
+            # "١" are digits to str.isdigit() (the second one removed document 1)
+            if _DOCUMENT_ID.fullmatch(item) and int(item) < 1 << 63 and not os.path.exists(item):
                 key = int(item)
             elif os.path.exists(item):
                 key = str(Path(item).resolve())
@@ -554,6 +590,7 @@ def _cmd_check(args: argparse.Namespace) -> int:
         return EXIT_INPUT
     html = _html_targets(args.html, args.suspects) if args.html else [None] * len(args.suspects)
     pdf = _pdf_targets(args.pdf, args.suspects)
+    _guard_reports(args, html + pdf, args.suspects, collection=True)
     rc = EXIT_OK
     with _open_collection(args.db, settings) as coll:
         if len(args.suspects) > 1:  # several suspects: on every core when there is enough text, same order
@@ -596,6 +633,8 @@ def _cmd_compare(args: argparse.Namespace) -> int:
 
     settings = _settings_from(args)
     _check_settings(args.parser, settings)
+    _guard_reports(args, [Path(args.html) if args.html else None, Path(args.pdf) if args.pdf else None],
+                   [args.a, args.b])
     templates = _load_templates(args.template)
     a, b = _load(args.a), _load(args.b)
     if a is None or b is None or templates is None:
@@ -621,6 +660,8 @@ def _cmd_crosscheck(args: argparse.Namespace) -> int:
 
     for p, reason in missing:
         _err(f"{p}: {text(reason, check_language(args.lang))}")
+    _guard_reports(args, [Path(args.html) if args.html else None, Path(args.pdf) if args.pdf else None],
+                   [str(f) for f in files], collection=args.db is not None)
     if len(files) + (1 if args.db is not None else 0) < 2:
         _err("crosscheck needs at least two documents (or --db to compare them with a collection)")
         return EXIT_INPUT if missing else EXIT_USAGE
@@ -638,19 +679,27 @@ def _cmd_crosscheck(args: argparse.Namespace) -> int:
     from .i18n import check_language
     from .messages import text
 
+    from .messages import message
+
     for path, reason in result.failed:
         _err(f"{path}: {text(reason, check_language(args.lang))}")
     if args.json:
         _json_line(api.crosscheck_to_json(result))
     else:
-        if not result.pairs:
-            _write(f"{len(result.documents)} documents: no pair shares a passage or "
-                   f"{100 * settings.crosscheck_threshold:.0f}% of its words\n")
+        lang = check_language(args.lang)
+        unread = {path for path, _ in result.failed}
+        read = [d for d in result.documents if d not in unread]
+        if not result.pairs:  # the documents read, not the files that could not be
+            _write(text(message("summary.crosscheck_none", n=len(read),
+                                percent=round(100 * settings.crosscheck_threshold)), lang) + "\n")
         for c in result.clusters:
-            _write(f"{len(c)} documents share text: {', '.join(c)}\n")
+            _write(text(message("summary.crosscheck_cluster", n=len(c), names=", ".join(c)), lang) + "\n")
         for p in result.pairs:
-            _write(f"{100 * p.a_in_b:5.1f}% {100 * p.b_in_a:5.1f}%  {p.a}  <->  {p.b}  "
-                   f"[{p.shared_words} words shared, resemblance {100 * p.resemblance:.1f}%]\n")
+            said = text(message("summary.crosscheck_pair", words=p.shared_words,
+                                resemblance=round(100 * p.resemblance, 1)), lang)
+            _write(f"{100 * p.a_in_b:5.1f}% {100 * p.b_in_a:5.1f}%  {p.a}  <->  {p.b}  [{said}]\n")
+        if unread:
+            _write(text(message("summary.crosscheck_unread", n=len(unread)), lang) + "\n")
     ok = _write_html(result, Path(args.html), args.lang, args.full_paths) if args.html else True
     ok = (_write_pdf(result, Path(args.pdf), args.lang, args.full_paths) if args.pdf else True) and ok
     return EXIT_INPUT if (missing or result.failed or not ok) else EXIT_OK
@@ -793,9 +842,53 @@ def _needs_reader(args: argparse.Namespace) -> bool:
     return not paths or not all(is_small_plain(p) for p in paths)
 
 
+class _OutputFailed(Exception):
+    """Writing to standard output failed (a full disk, a device error): not a bug of Sverka."""
+
+
+class _Guarded:
+    """Standard output (or its buffer) whose write errors are :class:`_OutputFailed` (a broken
+    pipe stays BrokenPipeError: ``sverka list | head`` is no failure)."""
+
+    def __init__(self, stream) -> None:
+        self._stream = stream
+
+    def _call(self, name: str, *a):
+        try:
+            return getattr(self._stream, name)(*a)
+        except BrokenPipeError:
+            raise
+        except OSError as e:
+            raise _OutputFailed(e.strerror or str(e)) from e
+
+    def write(self, data):
+        return self._call("write", data)
+
+    def flush(self):
+        return self._call("flush")
+
+    @property
+    def buffer(self):
+        return _Guarded(self._stream.buffer)
+
+    def __getattr__(self, name):
+        return getattr(self._stream, name)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
+    stdout = sys.stdout
+    if not isinstance(stdout, _Guarded) and hasattr(stdout, "buffer"):
+        sys.stdout = _Guarded(stdout)
+    try:
+        return _run(args)
+    finally:
+        if isinstance(sys.stdout, _Guarded):  # an embedding program (or a test) gets its own back
+            sys.stdout = stdout
+
+
+def _run(args: argparse.Namespace) -> int:
     if args.func in (_cmd_check, _cmd_compare, _cmd_crosscheck, _cmd_extract) and _needs_reader(args):
         # the file reader's process starts while this one imports the engine
         from .workers import shared_sandbox
@@ -807,11 +900,12 @@ def main(argv: list[str] | None = None) -> int:
         _err("interrupted")
         return 130
     except BrokenPipeError:
-        try:
-            sys.stdout = open(os.devnull, "w")  # quiet the flush at exit after `| head`
-        except OSError:
-            pass
+        _quiet_stdout()  # the flush at exit after `| head`
         return EXIT_OK
+    except _OutputFailed as e:
+        _quiet_stdout()
+        _err(f"cannot write the output: {e}")
+        return EXIT_INPUT
     except Exception as e:  # user errors (SverkaError) get their message; anything else is a bug
         from .errors import SverkaError
 
@@ -819,6 +913,13 @@ def main(argv: list[str] | None = None) -> int:
             _err(_error_text(e, getattr(args, "lang", None)))
             return EXIT_INPUT
         raise
+
+
+def _quiet_stdout() -> None:
+    try:
+        sys.stdout = open(os.devnull, "w")
+    except OSError:
+        pass
 
 
 if __name__ == "__main__":

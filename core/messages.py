@@ -73,6 +73,8 @@ TERMS: dict[str, tuple[str, str]] = {
     "ru": ("Russian", "русских"),
     "uk": ("Ukrainian", "украинских"),
     "cyrillic": ("Cyrillic", "кириллических"),
+    "the collection": ("the collection", "коллекцию"),
+    "a document it reads": ("a document it reads", "читаемый документ"),
 }
 
 #: code -> (English, Russian).
@@ -166,6 +168,19 @@ CATALOGUE: dict[str, tuple[str, str]] = {
     "error.not_regular": ("not a regular file (a pipe, a device or a socket); Sverka reads only regular files",
                           "не обычный файл (канал, устройство или сокет); Сверка читает только обычные файлы"),
     "error.no_such_path": ("no such file or folder", "нет такого файла или папки"),
+    # the command line's summary of a cross-check
+    "summary.crosscheck_none": (
+        "{n} {n:document|documents} compared: no pair shares a passage or {percent} % of its words",
+        "сравнено {n} {n:документ|документа|документов}: ни одна пара не разделяет ни фрагмента, ни {percent} % слов"),
+    "summary.crosscheck_cluster": ("{n} documents share text: {names}",
+                                   "общий текст у {n} {n:документа|документов|документов}: {names}"),
+    "summary.crosscheck_pair": ("{words} {words:word|words} shared, resemblance {resemblance} %",
+                                "общих слов: {words}, сходство {resemblance} %"),
+    "summary.crosscheck_unread": ("{n} {n:file|files} could not be read (above)",
+                                  "{n} {n:файл|файла|файлов} прочитать не удалось (см. выше)"),
+    "error.report_over_input": (
+        "a report would replace {what%term}: choose another file for --{option}",
+        "отчёт заменил бы {what%term}: укажите для --{option} другой файл"),
     "error.folder_unreadable": ("cannot read the folder: {detail}", "папка не читается: {detail}"),
     "error.link_outside": ("skipped: a symbolic link to outside the folder (ask to follow links to read it)",
                            "пропущено: символическая ссылка за пределы папки (включите переход по ссылкам, "
