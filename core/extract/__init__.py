@@ -185,6 +185,14 @@ def _sniff(path: Path, head: bytes) -> str:
     """The format by content first, then by suffix; raises for what Sverka cannot read."""
     suffix_format = _format_of_suffix(path)
     signature = _signature(head)
+    if signature is not None and suffix_format in ("txt", "md", "html") and _plain_text(head):
+        # a text file whose first words look like a signature: an essay about PDF quoting
+        # "%PDF-1.7" in its first lines, "MZ-формат ...", "GIF89a — версия формата ...". A real
+        # PDF named .txt begins with "%PDF-"; a picture or a program holds control bytes.
+        if signature == "pdf" and not head.lstrip(b"\xef\xbb\xbf \t\r\n").startswith(b"%PDF-"):
+            signature = None
+        elif signature in _BINARY_NAMES:
+            signature = None
     if signature == "pdf":
         return "pdf"
     if signature == "zip":
@@ -221,6 +229,18 @@ def _sniff(path: Path, head: bytes) -> str:
             path, f"unsupported file type {path.suffix or '(no suffix)'}; Sverka reads {', '.join(SUPPORTED_SUFFIXES)}"
         )
     return suffix_format
+
+
+_BINARY_NAMES = frozenset(what for _, what in _KNOWN_BINARY)
+#: Bytes no text file holds (controls but tab, line feed, form feed and carriage return).
+_CONTROL_BYTES = re.compile(rb"[\x00-\x08\x0b\x0e-\x1a\x1c-\x1f\x7f]")
+
+
+def _plain_text(head: bytes) -> bool:
+    """The first bytes of a file read as text in some 8-bit or UTF-8 encoding: no control
+    bytes (ESC aside: terminal colours in a log). UTF-16 text, with its zero bytes, is not
+    taken for a signature anyway."""
+    return _CONTROL_BYTES.search(head) is None
 
 
 def _signature(head: bytes) -> str | None:

@@ -172,7 +172,7 @@ class _Reader:
             elif tag == _q("sym"):
                 try:
                     out.append(chr(int(child.get(_q("char")) or "", 16)))
-                except ValueError:
+                except (ValueError, OverflowError):  # no character ("FFFFFFFF"): Word shows the rest
                     pass
         # text boxes inside drawings of this run (not the VML fallback copy of the same box)
         for box in _boxes_in(r):

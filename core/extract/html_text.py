@@ -8,8 +8,11 @@ close: ``"<a" * 20000`` took 4.4 s, ``"<a x='" * 20000`` 95 s and ``"<!--" * 200
 with the square of the length. lxml's libxml2 parser is linear but builds an HTML4 tree with
 a nesting limit beyond which it stops reading (text a browser shows would be lost).
 
-Rules: script, style, template, noscript, math and iframe content is dropped (the <title> becomes
-the document title); of an inline <svg> only its <text> is read (as a browser draws it); the
+Rules: script, style, template, noscript and iframe content is dropped (the <title> becomes
+the document title); of an inline <svg> only its <text> is read (as a browser draws it); a
+<math> formula is read as text, but for its annotations (a browser shows <mi>, <mtext>...);
+an HTML element a browser does not keep inside <svg> or <math> (<p>, <div>, <b>, ... : the
+"breakout" start tags of the HTML standard) ends them there, and its text is read; the
 fallback content of an <object> is read (what a reader sees where the object is not shown); character references are decoded; runs of white space collapse to
 one space as a browser shows them, except inside <pre>; block elements and <br> end a line.
 The encoding comes from a BOM, then a <meta> charset, then the plain-text detection.
@@ -30,8 +33,16 @@ from html import unescape
 from .plain_text import decode_bytes
 
 _META_CHARSET = re.compile(rb"""<meta[^>]+charset\s*=\s*["']?\s*([A-Za-z0-9_.:-]+)""", re.I)
-_SKIP = {"script", "style", "template", "noscript", "math", "iframe"}
+_SKIP = {"script", "style", "template", "noscript", "iframe", "annotation", "annotation-xml"}
 _SVG_TEXT = {"text", "tspan", "textpath"}
+_MATH_TOKENS = {"mi", "mn", "mo", "ms", "mtext"}
+#: Start tags that close foreign content (<svg>, <math>) in a browser (the HTML standard's
+#: "any other start tag" rule for foreign content): "<svg width=0><p>text</p></svg>" shows it.
+_BREAKOUT = {
+    "b", "big", "blockquote", "body", "br", "center", "code", "dd", "div", "dl", "dt", "em", "embed", "h1", "h2",
+    "h3", "h4", "h5", "h6", "head", "hr", "i", "img", "li", "listing", "menu", "meta", "nobr", "ol", "p", "pre",
+    "ruby", "s", "small", "span", "strong", "strike", "sub", "sup", "table", "tt", "u", "ul", "var",
+}
 _BLOCK = {
     "address", "article", "aside", "blockquote", "caption", "dd", "details", "dialog", "div", "dl", "dt",
     "fieldset", "figcaption", "figure", "footer", "form", "h1", "h2", "h3", "h4", "h5", "h6", "header",
@@ -43,7 +54,7 @@ _VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "me
 _SPACE = re.compile(r"[ \t\n\r\f]+")
 _HIDING = re.compile(r"display\s*:\s*none|visibility\s*:\s*(?:hidden|collapse)|font-size\s*:\s*0(?:\.0*)?(?:px|pt|em|rem|%)?\s*(?:;|$|!)"
                      r"|opacity\s*:\s*0(?:\.0*)?\s*(?:;|$|!)", re.I)
-_RULE = re.compile(r"([^{}]+)\{([^{}]*)\}")
+_BRACE = re.compile(r"([{}])")
 _SIMPLE_SELECTOR = re.compile(r"^\s*[a-z0-9]*([.#])([A-Za-z0-9_-]+)\s*$", re.I)
 _WORDS = re.compile(r"\w+")
 
@@ -61,8 +72,13 @@ def decode_html(data: bytes) -> tuple[str, str, list[str]]:
             # A <meta> that could be read as ASCII cannot be in UTF-16: the HTML standard
             # (and every browser) takes a meta UTF-16 declaration to mean UTF-8.
             enc = "utf-8"
-        if enc:
-            text = data.decode(enc, errors="replace")
+        try:
+            text = data.decode(enc, errors="replace") if enc else None
+        except (LookupError, UnicodeError, ValueError, TypeError):
+            # a codec that is no text encoding (rot13, base64, zlib) or refuses "replace"
+            # (idna): browsers ignore such a label, so does Sverka
+            text = None
+        if text is not None:
             n = text.count("\ufffd")
             return text, enc, [f"{n} byte sequence(s) not valid in {enc} replaced by U+FFFD"] if n else []
     decoded = decode_bytes(data)
@@ -224,6 +240,31 @@ def _read_tag(s: str, i: int):
         attrs.append((key, value))
 
 
+def _without_comments(css: str) -> str:
+    """``css`` with its ``/* ... */`` comments as spaces (an unclosed one runs to the end), in
+    one pass: a comment before a rule is no part of its selector."""
+    out, at = [], 0
+    while (i := css.find("/*", at)) >= 0:
+        j = css.find("*/", i + 2)
+        out.append(css[at:i])
+        out.append(" ")
+        if j < 0:
+            return "".join(out)
+        at = j + 2
+    out.append(css[at:])
+    return "".join(out)
+
+
+def _rules(css: str) -> list[tuple[str, str]]:
+    """``(selectors, body)`` of every ``selectors{body}`` with no brace inside either, comments
+    left out, as ``re.findall(r"([^{}]+)\\{([^{}]*)\\}", css)`` gives them, in linear time (that pattern
+    tries every start of a long run without braces to its end: 100 KB of a comment took a
+    minute)."""
+    parts = _BRACE.split(_without_comments(css))  # text, brace, text, brace, ..., text
+    return [(parts[i - 1], parts[i + 1]) for i in range(1, len(parts) - 2, 2)
+            if parts[i] == "{" and parts[i + 2] == "}" and parts[i - 1]]
+
+
 def _hidden_selectors(markup: str) -> tuple[frozenset[str], frozenset[str]]:
     """(classes, ids) that the page's own <style> rules hide."""
     classes, ids = set(), set()
@@ -237,7 +278,7 @@ def _hidden_selectors(markup: str) -> tuple[frozenset[str], frozenset[str]]:
         k = low.find("</style", j if j >= 0 else i)
         if j < 0 or k < 0:
             break
-        for selectors, body in _RULE.findall(markup[j + 1:k]):
+        for selectors, body in _rules(markup[j + 1:k]):
             if _HIDING.search(body):
                 for sel in selectors.split(","):
                     m = _SIMPLE_SELECTOR.match(sel)
@@ -285,6 +326,8 @@ class _TextParser:
                 self.hide_stack.append(tag)
                 self.hide_open[tag] = self.hide_open.get(tag, 0) + 1
                 self.hide_reason = reason or self.hide_reason
+        if self.svg_depth and tag in _BREAKOUT:  # the <svg> ends here; what follows is shown
+            self.svg_depth = self.svg_text = 0
         if tag == "svg":
             self.svg_depth += 1
         elif self.svg_depth and tag in _SVG_TEXT:
@@ -324,6 +367,8 @@ class _TextParser:
                 self.svg_text = 0
         elif self.svg_depth and tag in _SVG_TEXT and self.svg_text:
             self.svg_text -= 1
+            self.current.append(" ")
+        if tag in _MATH_TOKENS and not self.skip_tag:  # a formula's pieces are drawn apart
             self.current.append(" ")
         if tag == "title":
             self.in_title = False

@@ -44,7 +44,6 @@ def extract_odt(path: Path) -> tuple[str, str, list[str]]:
         for name in _XML_PARTS:
             if name in names:
                 _check_well_formed(path, zf, name)
-        _check_space_runs(path, zf.read("content.xml"))
 
     from odf import opendocument, teletype
     from odf.namespaces import DCNS
@@ -55,7 +54,11 @@ def extract_odt(path: Path) -> tuple[str, str, list[str]]:
         raise CorruptFile(path, f"the OpenDocument file is damaged ({type(e).__name__}: {e})") from None
 
     reader = _Reader(_style_reasons(doc))
-    lines = reader.blocks(doc.text)
+    try:
+        lines = reader.blocks(doc.text)
+    except _TooManySpaces:
+        raise TooLarge(path, f"the document's repeated-space elements (text:s c=...) expand to more than "
+                             f"{MAX_TEXT_CHARS:,} characters, Sverka's text limit") from None
     title = ""
     for el in doc.meta.childNodes:
         if getattr(el, "qname", None) == (DCNS, "title"):
@@ -121,6 +124,17 @@ class _Reader:
         self.reasons = reasons
         self.hidden: dict[str, int] = {}
         self.notes: list[str] = []
+        self.space_total = 0
+
+    def _spaces(self, count: str | None) -> int:
+        """The spaces one ``<text:s>`` stands for; all of them together bounded by the text limit
+        (``<text:s c="200000000"/>``, also written ``c="&#50;00000000"``, would be gigabytes)."""
+        m = _SPACE_COUNT.fullmatch(count or "1")
+        n = int(m.group(1)) if m else 1
+        self.space_total += n
+        if self.space_total > MAX_TEXT_CHARS:
+            raise _TooManySpaces
+        return n
 
     def _hide(self, reason: str, node) -> None:
         from odf import teletype
@@ -167,9 +181,8 @@ class _Reader:
             qname = getattr(child, "qname", None)
             if qname is None or qname in _NOT_READ:
                 continue
-            if qname == (_TEXT, "s"):  # (the sum of c= was bounded before odfpy read the file)
-                count = child.attributes.get((_TEXT, "c")) or "1"
-                out.append(" " * (int(count) if count.strip().isdigit() else 1))
+            if qname == (_TEXT, "s"):
+                out.append(" " * self._spaces(child.attributes.get((_TEXT, "c"))))
             elif qname == (_TEXT, "tab"):
                 out.append("\t")
             elif qname == (_TEXT, "line-break"):
@@ -189,17 +202,13 @@ class _Reader:
         return "".join(out)
 
 
-_SPACE_RUN = re.compile(rb"<[A-Za-z_][\w.-]*:s\b[^>]*?\bc\s*=\s*[\"']\s*(\d{1,30})")
+class _TooManySpaces(Exception):
+    """The document's ``<text:s c="..."/>`` elements add up to more than Sverka's text limit."""
 
 
-def _check_space_runs(path: Path, content: bytes) -> None:
-    """Refuse ``<text:s c="200000000"/>`` bombs before odfpy expands them into gigabytes."""
-    total = 0
-    for m in _SPACE_RUN.finditer(content):
-        total += int(m.group(1))
-        if total > MAX_TEXT_CHARS:
-            raise TooLarge(path, f"the document's repeated-space elements (text:s c=...) expand to more than "
-                                 f"{MAX_TEXT_CHARS:,} characters, Sverka's text limit")
+#: ``c`` of ``<text:s>`` as the XML parser gives it (character references already decoded):
+#: ASCII digits only (``int`` also reads full-width and other scripts' digits).
+_SPACE_COUNT = re.compile(r"\s*([0-9]{1,12})\s*")
 
 
 def _check_well_formed(path: Path, zf: zipfile.ZipFile, name: str) -> None:

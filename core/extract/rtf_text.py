@@ -38,6 +38,15 @@ _NOT_TEXT = {"fonttbl", "colortbl", "stylesheet", "info", "listtable", "listover
 _CHARSET_OF_CODEPAGE = {1250: 238, 1251: 204, 1253: 161, 1254: 162, 1255: 177, 1256: 178, 1257: 186, 874: 222}
 
 
+_UNICODE_ESCAPE = re.compile(r"\\u(-?\d{6,})")
+
+
+def _in_range(m: re.Match) -> str:
+    """``\\uN`` as it is, or U+FFFD when N is no character (``\\u99999999``: striprtf's chr()
+    refused the whole document for it, Word shows the rest)."""
+    return m.group(0) if -32768 <= int(m.group(1)) <= 0x10FFFF else "\\u65533"
+
+
 def extract_rtf(path: Path, data: bytes) -> tuple[str, str, list[str]]:
     """Return (text, title, warnings)."""
     from striprtf.striprtf import rtf_to_text
@@ -53,6 +62,7 @@ def extract_rtf(path: Path, data: bytes) -> tuple[str, str, list[str]]:
     if codepage in _CHARSET_OF_CODEPAGE:
         source = _FCHARSET0.sub(rf"\\fcharset{_CHARSET_OF_CODEPAGE[codepage]}", source)
     source, hidden_words = _prepass(source)
+    source = _UNICODE_ESCAPE.sub(_in_range, source)
     try:
         text = rtf_to_text(source, encoding=encoding, errors="replace")
     except (ValueError, LookupError, IndexError) as e:

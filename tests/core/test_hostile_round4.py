@@ -6,12 +6,16 @@ reason. Every input is generated here."""
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
+from sverka.core import api
+from test_hidden_visible import make_docx, p, r  # noqa: E402
+from test_hostile_round2 import _bounded  # noqa: E402  (the 10 s limit)
 
 SVERKA = Path(sys.executable).with_name("sverka")
 ESSAY = "Это обычный текст сочинения для проверки, в нём несколько честных предложений подряд."
@@ -99,3 +103,73 @@ def test_a_cross_check_counts_the_documents_it_read(tmp_path):
     good.write_text(ESSAY, encoding="utf-8")
     out = sverka("crosscheck", *map(str, bad), str(good), "--lang", "ru", rc=1)
     assert out.stdout.startswith("сравнено 1 документ:") and "2 файла прочитать не удалось" in out.stdout
+
+
+# -- reading --------------------------------------------------------------------------------------
+
+
+def test_style_rules_are_read_in_linear_time_as_the_pattern_reads_them():
+    from sverka.core.extract.html_text import _rules, html_to_text
+
+    pattern = re.compile(r"([^{}]+)\{([^{}]*)\}")
+    for css in ("", "a{b}", ".x{display:none} #y { color: red }", "}{x}", "a{b{c}", "a{b}}c{d", " {", "a{b"):
+        assert _rules(css) == pattern.findall(css), css
+    assert _rules("/* a{b} */.h{x}/* c") == [(" .h", "x")]
+    page = "<style>/* " + "a" * 1_000_000 + " */ .h{display:none}</style><p class=h>скрыто</p><p>видно</p>"
+    text, _ = _bounded(html_to_text, page)
+    assert text.split() == ["видно"]
+
+
+@pytest.mark.parametrize("name, first_line", [
+    ("essay.txt", "Заголовок файла PDF всегда начинается со строки %PDF-1.7, за ней идёт комментарий."),
+    ("essay.html", "<p>Файл PDF начинается с %PDF-1.7.</p>"),
+    ("dos.txt", "MZ-формат исполняемых файлов DOS назван по инициалам Марка Збиковски."),
+    ("gif.md", "GIF89a — версия формата, о которой идёт речь в этой главе."),
+    ("ps.txt", "%!PS — так начинается программа на PostScript, разобранная в этой работе."),
+])
+def test_a_text_file_quoting_a_signature_is_read_as_text(tmp_path, name, first_line):
+    path = tmp_path / name
+    path.write_text(first_line + "\n" + ESSAY * 5, encoding="utf-8")
+    assert "честных предложений" in api.load_document(path).text
+
+
+def test_files_of_those_formats_named_as_text_are_still_not_text(tmp_path):
+    from sverka.core.extract import ExtractError
+
+    gif = tmp_path / "picture.txt"
+    gif.write_bytes(b"GIF89a\x10\x00\x10\x00\x80\x00\x00" + bytes(range(64)))
+    exe = tmp_path / "program.txt"
+    exe.write_bytes(b"MZ\x90\x00\x03\x00\x00\x00" + bytes(64))
+    for path in (gif, exe):
+        with pytest.raises(ExtractError):
+            api.load_document(path)
+
+
+@pytest.mark.parametrize("label", ["rot13", "base64", "zlib", "idna"])
+def test_an_html_charset_that_is_no_text_encoding_is_ignored_as_browsers_do(tmp_path, label):
+    path = tmp_path / "page.html"
+    path.write_bytes(f'<html><head><meta charset="{label}"></head><body><p>{ESSAY}</p></body></html>'.encode())
+    assert ESSAY in api.load_document(path).text
+
+
+def test_an_escape_of_no_character_costs_one_character_not_the_document(tmp_path):
+    rtf = tmp_path / "essay.rtf"
+    rtf.write_bytes(b"{\\rtf1 \\u99999999? \\u1090?\\u1077?\\u1082?\\u1089?\\u1090? text of the essay}")
+    text = api.load_document(rtf).text
+    assert "текст" in text and "text of the essay" in text and "\ufffd" in text
+    docx = make_docx(tmp_path / "essay.docx", p(r("The essay goes on "), '<w:r><w:sym w:char="FFFFFFFF"/></w:r>',
+                                              r("after a symbol of no character.")))
+    assert "after a symbol of no character" in api.load_document(docx).text
+
+
+def test_html_that_a_browser_shows_out_of_svg_or_in_math_is_read(tmp_path):
+    from sverka.core.extract.html_text import html_to_text
+
+    text, _ = html_to_text('<p>Начало.</p><svg width="0" height="0"><p>Заимствованный абзац остаётся виден.</p>'
+                           '</svg><p>Конец.</p>')
+    assert text.split("\n") == ["Начало.", "Заимствованный абзац остаётся виден.", "Конец."]
+    text, _ = html_to_text('<svg><text>подпись рисунка</text><rect/>невидимо</svg>')
+    assert text.strip() == "подпись рисунка"
+    text, _ = html_to_text('<p>Начало.</p><math><mtext>Заимствованный абзац в формуле.</mtext>'
+                           '<annotation encoding="TeX">\\text{исходник}</annotation></math>')
+    assert "Заимствованный абзац в формуле." in text and "исходник" not in text
