@@ -60,6 +60,15 @@ def _err(message: str) -> None:
     print(f"sverka: {terminal_safe(message)}", file=sys.stderr)
 
 
+def _say(code: str, lang: str | None = None, **args) -> str:
+    """The catalogue's words for ``code`` (:mod:`sverka.core.messages`) in ``lang`` (the
+    locale's language when None: the commands without --lang)."""
+    from .i18n import check_language
+    from .messages import message, text
+
+    return text(message(code, **args), check_language(lang))
+
+
 def _write(text: str) -> None:
     """Write UTF-8 to stdout whatever the console encoding, control characters escaped."""
     sys.stdout.buffer.write(terminal_safe(text).encode("utf-8", "surrogateescape"))
@@ -202,14 +211,15 @@ def _base_settings(args: argparse.Namespace) -> tuple[Settings, str]:
     from .preferences import load_saved_settings, saved_settings_path
     from .settings import COLLECTION_FIELDS
 
+    lang = getattr(args, "lang", None)
     if getattr(args, "defaults", False):
-        return Settings(), "Sverka's defaults (--defaults)"
+        return Settings(), _say("cli.settings_defaults", lang)
     saved = load_saved_settings()
     if saved is None:
-        return Settings(), "Sverka's defaults (none saved in the window)"
+        return Settings(), _say("cli.settings_unsaved", lang)
     # the collection's own properties are not check settings: only flags change them
     fixed = {name: getattr(Settings(), name) for name in COLLECTION_FIELDS}
-    return saved.replace(**fixed), f"the settings saved in the window ({saved_settings_path()})"
+    return saved.replace(**fixed), _say("cli.settings_saved", lang, path=str(saved_settings_path()))
 
 
 def _settings_from(args: argparse.Namespace) -> Settings:
@@ -221,9 +231,10 @@ def _settings_from(args: argparse.Namespace) -> Settings:
             changes[f.name] = tuple(value) if isinstance(value, list) else value
     settings = base.replace(**changes)
     if not getattr(args, "quiet_settings", False):
-        note = f"settings: {origin}"
+        note = origin
         if changes:
-            note += ", changed by " + ", ".join("--" + k.replace("_", "-") for k in sorted(changes))
+            flags = ", ".join("--" + k.replace("_", "-") for k in sorted(changes))
+            note += ", " + _say("cli.settings_changed", getattr(args, "lang", None), flags=flags)
         _err(note)
     if changes.get("excluded_sources"):
         # Paths are compared as the collection stores them: absolute.
@@ -262,20 +273,20 @@ def _error_text(e: BaseException, lang: str | None = None) -> str:
     return f"{where}: {said}" if where else said
 
 
-def _load(path: str):
+def _load(path: str, lang: str | None = None):
     """The extracted document, or None after telling the user why it could not be read."""
     from . import api
 
     if not os.path.exists(path):
-        _err(f"{path}: no such file")
+        _err(f"{path}: {_say('error.missing', lang)}")
         return None
     if os.path.isdir(path):
-        _err(f"{path}: is a folder, not a file")
+        _err(f"{path}: {_say('error.folder', lang)}")
         return None
     try:
         doc = api.load_document(path)
     except api.SverkaError as e:
-        _err(_error_text(e))
+        _err(_error_text(e, lang))
         return None
     return doc
 
@@ -369,7 +380,7 @@ def _write_html(result, path: Path, lang: str | None = None, full_paths: bool = 
         # an undecodable file name (lone surrogates) is shown as U+FFFD, never a 0-byte report
         path.write_bytes(html.encode("utf-8", "surrogateescape").decode("utf-8", "replace").encode("utf-8", "replace"))
     except OSError as e:
-        _err(f"{path}: cannot write the report: {e.strerror or e}")
+        _err(f"{path}: {_say('cli.report_failed', lang, detail=e.strerror or str(e))}")
         return False
     return True
 
@@ -380,7 +391,7 @@ def _write_pdf(result, path: Path, lang: str | None = None, full_paths: bool = F
     try:
         report.render_pdf(result, path, lang=lang, full_paths=full_paths)
     except OSError as e:
-        _err(f"{path}: cannot write the report: {e.strerror or e}")
+        _err(f"{path}: {_say('cli.report_failed', lang, detail=e.strerror or str(e))}")
         return False
     return True
 
@@ -395,7 +406,8 @@ def _summary(result, lang: str | None = None) -> str:
     lines = [
         f"{s.path or s.title}: {result.borrowed_percent:.1f}% {_('borrowed')}, "
         f"{result.cited_percent:.1f}% {_('cited')}, "
-        f"{result.original_percent:.1f}% {_('original')} ({s.chars} {_('characters')}, {s.words} {_('words')}, {s.language})"
+        f"{result.original_percent:.1f}% {_('original')} ({s.chars} {_say('cli.characters', lang, n=s.chars)}, "
+        f"{s.words} {_say('cli.words', lang, n=s.words)}, {s.language})"
     ]
     if result.exact_duplicate_of:
         lines.append(f"  {_('identical to')}: {result.exact_duplicate_of}")
@@ -447,7 +459,7 @@ def _cmd_index(args: argparse.Namespace) -> int:
         if os.path.exists(p):
             paths.append(p)
         else:
-            _err(f"{p}: no such file or folder")
+            _err(f"{p}: {_say('error.no_such_path')}")
             rc = EXIT_INPUT
     if not paths:
         return rc
@@ -460,19 +472,17 @@ def _cmd_index(args: argparse.Namespace) -> int:
             progress.finish()
         total = coll.count()
     for path, original in summary.duplicates:
-        _write(f"duplicate: {path} (same text as {original})\n")
+        _write(_say("cli.duplicate", path=str(path), original=str(original)) + "\n")
     from .i18n import default_language
     from .messages import text
 
     for path, reason in summary.failed:
         _err(f"{path}: {text(reason, default_language())}")
-    print(
-        f"added {len(summary.added)}, updated {len(summary.updated)}, unchanged {len(summary.unchanged)}, "
-        f"duplicate {len(summary.duplicates)}, failed {len(summary.failed)}; "
-        f"{total} document{'s' if total != 1 else ''} in {coll.path}"
-    )
+    print(_say("cli.index_summary", added=len(summary.added), updated=len(summary.updated),
+               unchanged=len(summary.unchanged), duplicates=len(summary.duplicates), failed=len(summary.failed),
+               total=total, path=str(coll.path)))
     if summary.cancelled:
-        _err("cancelled; the files added before the interruption are kept")
+        _err(_say("cli.index_cancelled"))
     return EXIT_INPUT if summary.failed else rc
 
 
@@ -483,12 +493,12 @@ def _cmd_list(args: argparse.Namespace) -> int:
         if args.json:
             _json_line(dataclasses.asdict(d))
         else:
-            tag = " [template]" if d.is_template else ""
+            tag = f" [{_say('cli.template')}]" if d.is_template else ""
             title = terminal_safe(d.title, keep_newlines=False)
             path = terminal_safe(d.path or "", keep_newlines=False)
-            _write(f"{d.id:>6}  {d.words:>8} words  {d.format:<5} {title}{tag}  {path}\n")
+            _write(f"{d.id:>6}  {d.words:>8} {_say('cli.words', n=d.words):<5}  {d.format:<5} {title}{tag}  {path}\n")
     if not args.json:
-        print(f"{len(docs)} document{'s' if len(docs) != 1 else ''}", file=sys.stderr)
+        print(_say("cli.documents", n=len(docs)), file=sys.stderr)
     return EXIT_OK
 
 
@@ -509,10 +519,10 @@ def _cmd_rebuild(args: argparse.Namespace) -> int:
     finally:
         progress.finish()
     for name in skipped:
-        _err(f"left out, its stored data is damaged: {name}")
+        _err(_say("cli.left_out_damaged", name=name))
     kept = max(path.parent.glob(f"{path.name}.format*.bak"), key=lambda p: p.stat().st_mtime_ns, default=None)
-    _write(f"{path}: rebuilt, {count} document{'s' if count != 1 else ''}"
-           + (f"; the old file is kept as {kept.name}\n" if kept else "\n"))
+    _write(_say("cli.rebuilt", path=str(path), n=count)
+           + (f"; {_say('cli.old_file_kept', name=kept.name)}\n" if kept else "\n"))
     return EXIT_OK
 
 
@@ -542,17 +552,17 @@ def _cmd_remove(args: argparse.Namespace) -> int:
                 rc = EXIT_INPUT
                 continue
             if n == 0:
-                _err(f"{item}: not in the collection")
+                _err(f"{item}: {_say('cli.not_in_collection')}")
                 rc = EXIT_INPUT
             removed += n
-    print(f"removed {removed}")
+    print(_say("cli.removed", n=removed))
     return rc
 
 
-def _load_templates(paths: list[str]) -> list | None:
+def _load_templates(paths: list[str], lang: str | None = None) -> list | None:
     docs = []
     for p in paths:
-        doc = _load(p)
+        doc = _load(p, lang)
         if doc is None:
             return None
         docs.append(doc)
@@ -585,7 +595,7 @@ def _pdf_targets(out: str | None, names: list[str]) -> list[Path | None]:
 def _cmd_check(args: argparse.Namespace) -> int:
     settings = _settings_from(args)
     _check_settings(args.parser, settings)
-    templates = _load_templates(args.template)
+    templates = _load_templates(args.template, args.lang)
     if templates is None:
         return EXIT_INPUT
     html = _html_targets(args.html, args.suspects) if args.html else [None] * len(args.suspects)
@@ -596,7 +606,7 @@ def _cmd_check(args: argparse.Namespace) -> int:
         if len(args.suspects) > 1:  # several suspects: on every core when there is enough text, same order
             docs, targets = [], []
             for path, html_path, pdf_path in zip(args.suspects, html, pdf):
-                doc = _load(path)
+                doc = _load(path, args.lang)
                 if doc is None:
                     rc = EXIT_INPUT
                     continue
@@ -613,7 +623,7 @@ def _cmd_check(args: argparse.Namespace) -> int:
                     rc = EXIT_INPUT
             return rc
         for path, html_path, pdf_path in zip(args.suspects, html, pdf):
-            doc = _load(path)
+            doc = _load(path, args.lang)
             if doc is None:
                 rc = EXIT_INPUT
                 continue
@@ -635,8 +645,8 @@ def _cmd_compare(args: argparse.Namespace) -> int:
     _check_settings(args.parser, settings)
     _guard_reports(args, [Path(args.html) if args.html else None, Path(args.pdf) if args.pdf else None],
                    [args.a, args.b])
-    templates = _load_templates(args.template)
-    a, b = _load(args.a), _load(args.b)
+    templates = _load_templates(args.template, args.lang)
+    a, b = _load(args.a, args.lang), _load(args.b, args.lang)
     if a is None or b is None or templates is None:
         return EXIT_INPUT
     progress = _Progress()
@@ -665,7 +675,7 @@ def _cmd_crosscheck(args: argparse.Namespace) -> int:
     if len(files) + (1 if args.db is not None else 0) < 2:
         _err("crosscheck needs at least two documents (or --db to compare them with a collection)")
         return EXIT_INPUT if missing else EXIT_USAGE
-    templates = _load_templates(args.template)
+    templates = _load_templates(args.template, args.lang)
     if templates is None:
         return EXIT_INPUT
     progress = _Progress()
@@ -904,7 +914,7 @@ def _run(args: argparse.Namespace) -> int:
         return EXIT_OK
     except _OutputFailed as e:
         _quiet_stdout()
-        _err(f"cannot write the output: {e}")
+        _err(_say("cli.output_failed", getattr(args, "lang", None), detail=str(e)))
         return EXIT_INPUT
     except Exception as e:  # user errors (SverkaError) get their message; anything else is a bug
         from .errors import SverkaError

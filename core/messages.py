@@ -168,6 +168,34 @@ CATALOGUE: dict[str, tuple[str, str]] = {
     "error.not_regular": ("not a regular file (a pipe, a device or a socket); Sverka reads only regular files",
                           "не обычный файл (канал, устройство или сокет); Сверка читает только обычные файлы"),
     "error.no_such_path": ("no such file or folder", "нет такого файла или папки"),
+    # the command line's other words
+    "cli.settings_defaults": ("settings: Sverka's defaults (--defaults)",
+                              "настройки: по умолчанию Сверки (--defaults)"),
+    "cli.settings_unsaved": ("settings: Sverka's defaults (none saved in the window)",
+                             "настройки: по умолчанию Сверки (в окне ничего не сохранено)"),
+    "cli.settings_saved": ("settings: the settings saved in the window ({path})",
+                           "настройки: сохранённые в окне ({path})"),
+    "cli.settings_changed": ("changed by {flags}", "изменены флагами {flags}"),
+    "cli.index_summary": (
+        "added {added}, updated {updated}, unchanged {unchanged}, duplicate {duplicates}, failed {failed}; "
+        "{total} {total:document|documents} in {path}",
+        "добавлено {added}, обновлено {updated}, без изменений {unchanged}, повторов {duplicates}, "
+        "не прочитано {failed}; в коллекции {path} {total} {total:документ|документа|документов}"),
+    "cli.duplicate": ("duplicate: {path} (same text as {original})", "повтор: {path} (тот же текст, что в {original})"),
+    "cli.index_cancelled": ("cancelled; the files added before the interruption are kept",
+                            "отменено; файлы, добавленные до прерывания, сохранены"),
+    "cli.words": ("{n:word|words}", "{n:слово|слова|слов}"),
+    "cli.characters": ("{n:character|characters}", "{n:знак|знака|знаков}"),
+    "cli.documents": ("{n} {n:document|documents}", "{n} {n:документ|документа|документов}"),
+    "cli.template": ("template", "шаблон"),
+    "cli.removed": ("removed {n}", "удалено: {n}"),
+    "cli.not_in_collection": ("not in the collection", "нет в коллекции"),
+    "cli.rebuilt": ("{path}: rebuilt, {n} {n:document|documents}", "{path}: пересоздана, {n} {n:документ|документа|документов}"),
+    "cli.old_file_kept": ("the old file is kept as {name}", "старый файл сохранён как {name}"),
+    "cli.left_out_damaged": ("left out, its stored data is damaged: {name}",
+                             "пропущен, его хранимые данные повреждены: {name}"),
+    "cli.output_failed": ("cannot write the output: {detail}", "не удаётся вывести результат: {detail}"),
+    "cli.report_failed": ("cannot write the report: {detail}", "не удаётся записать отчёт: {detail}"),
     # the command line's summary of a cross-check
     "summary.crosscheck_none": (
         "{n} {n:document|documents} compared: no pair shares a passage or {percent} % of its words",

@@ -21,9 +21,9 @@ SVERKA = Path(sys.executable).with_name("sverka")
 ESSAY = "Это обычный текст сочинения для проверки, в нём несколько честных предложений подряд."
 
 
-def sverka(*args: str, rc: int | None = None) -> subprocess.CompletedProcess:
+def sverka(*args: str, rc: int | None = None, locale: str = "C.UTF-8") -> subprocess.CompletedProcess:
     out = subprocess.run([str(SVERKA), *args], capture_output=True, text=True, encoding="utf-8", timeout=300,
-                         env={**os.environ, "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8"})
+                         env={**os.environ, "LANG": locale, "LC_ALL": locale})
     assert "Traceback" not in out.stderr, out.stderr
     if rc is not None:
         assert out.returncode == rc, (out.returncode, out.stdout[-1000:], out.stderr[-1000:])
@@ -103,6 +103,26 @@ def test_a_cross_check_counts_the_documents_it_read(tmp_path):
     good.write_text(ESSAY, encoding="utf-8")
     out = sverka("crosscheck", *map(str, bad), str(good), "--lang", "ru", rc=1)
     assert out.stdout.startswith("сравнено 1 документ:") and "2 файла прочитать не удалось" in out.stdout
+
+
+@needs_cli
+def test_the_command_lines_words_are_russian_in_a_russian_locale(collection, tmp_path):
+    db, essay = collection
+    ru = "ru_RU.UTF-8"
+    copy = tmp_path / "copy.txt"
+    copy.write_text(ESSAY, encoding="utf-8")
+    out = sverka("index", "--db", str(db), str(copy), str(tmp_path / "nothing.txt"), rc=1, locale=ru)
+    assert "нет такого файла или папки" in out.stderr
+    assert out.stdout.startswith("повтор: ") and "добавлено 0, обновлено 0, без изменений 0, повторов 1" in out.stdout
+    assert "1 документ" in out.stdout
+    out = sverka("list", "--db", str(db), rc=0, locale=ru)
+    assert " 12 слов " in out.stdout and out.stderr.strip() == "1 документ"
+    out = sverka("remove", "--db", str(db), "7", rc=1, locale=ru)
+    assert out.stdout.strip() == "удалено: 0" and "7: нет в коллекции" in out.stderr
+    out = sverka("check", "--defaults", "--db", str(db), str(essay), str(tmp_path / "nothing.txt"), "--lang", "ru",
+                 rc=1)
+    assert "настройки: по умолчанию Сверки (--defaults)" in out.stderr and "файла не существует" in out.stderr
+    assert "12 слов" in out.stdout and "знаков" in out.stdout
 
 
 # -- reading --------------------------------------------------------------------------------------

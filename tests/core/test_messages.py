@@ -17,7 +17,9 @@ from sverka.core.text import canonize
 SAMPLE_ARGS = dict(n=3, words=21, share=4.5, ways=(("white text", 2),), suffix=".txt", format="pdf", encoding="cp1251",
                    empty=2, pages=10, shown="3, 7", why="x", limit=40, count=2, percent=30.0, detail="d",
                    levels=64, language="ru", text="t", path="/c.sverka", key="k", found="1.0", wanted="2",
-                   reads="2.x", what="w", server="host:5432", user="teacher", database="sverka")
+                   reads="2.x", what="w", server="host:5432", user="teacher", database="sverka",
+                   original="/a.txt", added=2, updated=0, unchanged=1, duplicates=0, failed=1, total=3, name="n",
+                   flags="--min-words", names="a, b", resemblance=12.5, option="html")
 
 
 @pytest.mark.parametrize("code", sorted(CATALOGUE))
