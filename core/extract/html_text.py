@@ -19,9 +19,12 @@ The encoding comes from a BOM, then a <meta> charset, then the plain-text detect
 
 Hidden text is left out and counted (:attr:`_TextParser.hidden`, reported as a warning by
 the caller): elements with the ``hidden`` attribute, an inline style of ``display: none``,
-``visibility: hidden``, ``font-size: 0`` or ``opacity: 0``, or a class or id that a
-``<style>`` rule of the page hides that way (simple ``.class`` and ``#id`` selectors, with or
-without a tag name). Other selectors, external style sheets and scripts are not evaluated.
+``visibility: hidden``, ``font-size: 0`` (or of 1 px or pt or less), ``opacity: 0``, or placed
+a thousand pixels or more off the page (``left``, ``top``, ``text-indent``, ``margin-left``,
+``margin-top``), or a class or id that a ``<style>`` rule of the page hides that way (simple
+``.class`` and ``#id`` selectors, with or without a tag name, inside ``html`` or ``body``).
+Other selectors, external style sheets and scripts are not evaluated; white text is read (the
+page's background may be dark).
 """
 
 from __future__ import annotations
@@ -53,9 +56,15 @@ _CELL = {"td", "th"}
 _VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr"}
 _SPACE = re.compile(r"[ \t\n\r\f]+")
 _HIDING = re.compile(r"display\s*:\s*none|visibility\s*:\s*(?:hidden|collapse)|font-size\s*:\s*0(?:\.0*)?(?:px|pt|em|rem|%)?\s*(?:;|$|!)"
-                     r"|opacity\s*:\s*0(?:\.0*)?\s*(?:;|$|!)", re.I)
+                     r"|opacity\s*:\s*0(?:\.0*)?\s*(?:;|$|!)"
+                     # a font of 1 px or pt or less (as a Word document's "text of 1 pt or less")
+                     r"|font-size\s*:\s*(?:0*\.\d+|0*1(?:\.0*)?)\s*(?:px|pt)\s*(?:;|$|!)"
+                     # placed a thousand pixels or more off the page
+                     r"|(?<![\w-])(?:left|top|text-indent|margin-left|margin-top)\s*:\s*-\d{4,}", re.I)
 _BRACE = re.compile(r"([{}])")
-_SIMPLE_SELECTOR = re.compile(r"^\s*[a-z0-9]*([.#])([A-Za-z0-9_-]+)\s*$", re.I)
+#: ``.class``, ``#id``, with a tag name or not, inside ``html`` or ``body`` or not (both hold
+#: every element: ``body .h`` hides what ``.h`` hides).
+_SIMPLE_SELECTOR = re.compile(r"^\s*(?:(?:html|body)\s*>?\s*)*[a-z0-9]*([.#])([A-Za-z0-9_-]+)\s*$", re.I)
 _WORDS = re.compile(r"\w+")
 
 

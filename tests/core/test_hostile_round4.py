@@ -193,3 +193,30 @@ def test_html_that_a_browser_shows_out_of_svg_or_in_math_is_read(tmp_path):
     text, _ = html_to_text('<p>Начало.</p><math><mtext>Заимствованный абзац в формуле.</mtext>'
                            '<annotation encoding="TeX">\\text{исходник}</annotation></math>')
     assert "Заимствованный абзац в формуле." in text and "исходник" not in text
+
+
+@pytest.mark.parametrize("style", ["font-size:0.1px", "font-size: 1pt", "position:absolute; left:-99999px",
+                                   "text-indent:-9999px", "margin-top: -5000px"])
+def test_text_of_a_tiny_font_or_placed_off_the_page_is_hidden(style):
+    from sverka.core.extract.html_text import html_to_text_and_hidden
+
+    text, _, hidden = html_to_text_and_hidden(f'<p style="{style}">Скрытый абзац из чужой работы.</p><p>Видимый.</p>')
+    assert text.strip() == "Видимый." and sum(hidden.values()) == 5
+
+
+@pytest.mark.parametrize("style", ["font-size:10px", "font-size:11pt", "left:-50px", "padding-left:-2000px",
+                                   "top:1000px"])
+def test_ordinary_sizes_and_places_are_read(style):
+    from sverka.core.extract.html_text import html_to_text_and_hidden
+
+    text, _, hidden = html_to_text_and_hidden(f'<p style="{style}">Обычный абзац.</p>')
+    assert text.strip() == "Обычный абзац." and not hidden
+
+
+def test_a_class_hidden_inside_body_is_hidden():
+    from sverka.core.extract.html_text import html_to_text_and_hidden
+
+    page = ("<style>body .h{display:none} html > body #g {visibility:hidden} div .k{display:none}</style>"
+            "<p class=h>один два</p><p id=g>три</p><p class=k>четыре</p>")
+    text, _, hidden = html_to_text_and_hidden(page)
+    assert text.split() == ["четыре"] and hidden == {"hidden by the page's styles": 3}
