@@ -8,7 +8,9 @@ page") is rewritten to the charset number of ``\ansicpg`` before striprtf runs, 
 8-bit bytes are decoded with that code page too.
 
 Before striprtf, one linear pass over the RTF (:func:`_prepass`) leaves out hidden text
-(``\\v`` up to ``\\v0`` or the end of its group; counted and reported) and moves footnotes
+(``\\v`` up to ``\\v0`` or the end of its group, a font of 1 pt or less, white text with no
+colour under it; counted and reported), tracked deletions (``\\deleted``) and ``\\bin`` data,
+and moves footnotes
 (``{\\footnote ...}``, which striprtf drops) and the text of drawing shapes (text boxes,
 ``{\\shptxt ...}`` inside ``{\\*\\shpinst ...}``, which striprtf skips) after the body. The
 drawing-object copy Word writes beside it for old readers (``\\shprslt``, ``\\dptxbxtext``)
@@ -29,6 +31,9 @@ _FCHARSET0 = re.compile(r"\\fcharset0(?![0-9])")
 _TITLE = re.compile(r"\{\\title\s?([^{}]*)\}")
 _TOKEN = re.compile(r"\\([a-zA-Z]+)(-?\d+)? ?|\\'[0-9a-fA-F]{2}|\\[^a-zA-Z]|[{}]|[^\\{}]+")
 _WORD = re.compile(r"\w+")
+_COLORTBL = re.compile(r"\{\\colortbl\s*([^{}]*)\}")
+_RGB = re.compile(r"\\(red|green|blue)(\d+)")
+_FORMAT_WORDS = frozenset({"plain", "v", "fs", "cf", "highlight", "cb", "chcbpat", "deleted"})
 #: Groups that hold no text of the page (tables, styles, metadata, pictures): hidden
 #: formatting inside them (a hidden character style) is not hidden text.
 _NOT_TEXT = {"fonttbl", "colortbl", "stylesheet", "info", "listtable", "listoverridetable", "rsidtbl",
@@ -61,7 +66,7 @@ def extract_rtf(path: Path, data: bytes) -> tuple[str, str, list[str]]:
     source = data.decode(encoding, errors="replace")
     if codepage in _CHARSET_OF_CODEPAGE:
         source = _FCHARSET0.sub(rf"\\fcharset{_CHARSET_OF_CODEPAGE[codepage]}", source)
-    source, hidden_words = _prepass(source)
+    source, hidden = _prepass(source)
     source = _UNICODE_ESCAPE.sub(_in_range, source)
     try:
         text = rtf_to_text(source, encoding=encoding, errors="replace")
@@ -69,46 +74,88 @@ def extract_rtf(path: Path, data: bytes) -> tuple[str, str, list[str]]:
         raise CorruptFile(path, f"the RTF file is damaged ({type(e).__name__}: {e})") from None
     tm = _TITLE.search(source)
     title = rtf_to_text("{\\rtf1 " + tm.group(1) + "}", encoding=encoding, errors="replace").strip() if tm else ""
-    return text, title, hidden_text_warnings({"hidden formatting": hidden_words} if hidden_words else {}, text)
+    return text, title, hidden_text_warnings(hidden, text)
 
 
-def _prepass(source: str) -> tuple[str, int]:
-    """(RTF without its hidden text and with its footnotes and shape text moved to the end,
-    words left out)."""
+def _white_colours(source: str) -> frozenset[int]:
+    """Indexes of the colour table's white entries (``\\red255\\green255\\blue255``; index 0 is
+    the automatic colour)."""
+    m = _COLORTBL.search(source)
+    if not m:
+        return frozenset()
+    white = set()
+    for k, entry in enumerate(m.group(1).split(";")):
+        rgb = dict((name, int(v)) for name, v in _RGB.findall(entry))
+        if rgb and all(rgb.get(c) == 255 for c in ("red", "green", "blue")):
+            white.add(k)
+    return frozenset(white)
+
+
+#: Character formatting that hides text, per open group: \v, \fs (half-points), \cf (colour),
+#: \highlight or \cb (a colour under the text), \deleted (a tracked deletion).
+_PLAIN = (False, 24, 0, 0, False)
+
+
+def _prepass(source: str) -> tuple[str, dict[str, int]]:
+    """(RTF without its hidden text and tracked deletions and with its footnotes and shape text
+    moved to the end, words left out by why). Hidden: ``\\v``, a font of 1 pt or less
+    (``\\fs1``, ``\\fs2``) and white text (a white ``\\cf`` with no ``\\highlight`` or ``\\cb`` under
+    it), as a Word document's; ``\\bin N`` data is skipped."""
     out: list[str] = []
     notes: list[str] = []
     note: list[str] | None = None
     note_depth = 0
-    hidden = [False]  # per open group: is \v on
+    white = _white_colours(source)
+    fmt = [_PLAIN]  # per open group: (\v, \fs, \cf, colour under, \deleted)
     not_text = [False]  # per open group: a table, style sheet, picture ... (no text of the page)
     fresh = False  # the previous token opened a group
     depth = 0
-    gone: list[str] = []  # hidden text left out (escaped characters as "x"), to count its words
+    gone: dict[str, list[str]] = {}  # hidden text left out (escaped characters as "x"), to count its words
     after_u = False
-    for m in _TOKEN.finditer(source):
+    pos, n = 0, len(source)
+
+    def why(f) -> str | None:
+        if f[0]:
+            return "hidden formatting"
+        if f[4]:
+            return "deleted"
+        if 1 <= f[1] <= 2:
+            return "text of 1 pt or less"
+        if f[2] in white and not f[3]:
+            return "white text"
+        return None
+
+    reason = None
+    while pos < n:
+        m = _TOKEN.match(source, pos)
+        pos = m.end()
         tok = m.group(0)
+        word = m.group(1)
         target = note if note is not None else out
-        after_u, was_u = m.group(1) == "u", after_u
-        if fresh and (tok == "\\*" or m.group(1) in _NOT_TEXT):
+        after_u, was_u = word == "u", after_u
+        if fresh and (tok == "\\*" or word in _NOT_TEXT):
             not_text[-1] = True
         fresh = tok == "{"
         if tok == "{":
             depth += 1
-            hidden.append(hidden[-1])
+            fmt.append(fmt[-1])
             not_text.append(not_text[-1])
             target.append(tok)
         elif tok == "}":
             depth -= 1
-            if hidden[-1]:
-                gone.append(" ")
-            if len(hidden) > 1:
-                hidden.pop()
+            if reason is not None:
+                gone.setdefault(reason, []).append(" ")
+            if len(fmt) > 1:
+                fmt.pop()
                 not_text.pop()
+            reason = why(fmt[-1])
             target.append(tok)
             if note is not None and depth < note_depth:
                 notes.append("".join(note))
                 note = None
-        elif m.group(1) == "shptxt" and note is None and out and out[-1] == "{":
+        elif word == "bin":  # N bytes of binary data, no text: skipped whole
+            pos = min(n, pos + max(0, int(m.group(2) or 0)))
+        elif word == "shptxt" and note is None and out and out[-1] == "{":
             # the text of a drawing shape (a text box), inside {\*\shpinst ...} that striprtf
             # skips: read after the body, like a footnote
             out.pop()
@@ -116,17 +163,36 @@ def _prepass(source: str) -> tuple[str, int]:
             not_text[-1] = False
         elif not_text[-1]:
             target.append(tok)  # kept as it is: striprtf skips these groups itself
-        elif m.group(1) == "v":
-            hidden[-1] = m.group(2) != "0"
-            gone.append(" ")
-        elif m.group(1) == "footnote" and note is None and out and out[-1] == "{":
+        elif word in _FORMAT_WORDS:
+            v, fs, cf, under, deleted = fmt[-1]
+            value = m.group(2)
+            if word == "plain":
+                fmt[-1] = _PLAIN
+            elif word == "v":
+                fmt[-1] = (value != "0", fs, cf, under, deleted)
+            elif word == "fs":
+                fmt[-1] = (v, int(value) if value else 24, cf, under, deleted)
+            elif word == "cf":
+                fmt[-1] = (v, fs, int(value) if value else 0, under, deleted)
+            elif word in ("highlight", "cb", "chcbpat"):
+                fmt[-1] = (v, fs, cf, int(value) if value else 0, deleted)
+            else:  # deleted
+                fmt[-1] = (v, fs, cf, under, value != "0")
+            new_reason = why(fmt[-1])
+            if new_reason != reason and reason is not None:
+                gone.setdefault(reason, []).append(" ")
+            reason = new_reason
+            target.append(tok)  # striprtf ignores them; the \v kept is never on here
+            if word == "v" and fmt[-1][0]:
+                target.pop()
+        elif word == "footnote" and note is None and out and out[-1] == "{":
             out.pop()  # the group opened just before: it becomes a note read after the body
             note, note_depth = ["{"], depth
-        elif hidden[-1] and not tok.startswith("\\"):
-            gone.append(tok[1:] if was_u else tok)  # (the fallback character after \u)
-        elif hidden[-1] and (tok.startswith("\\'") or m.group(1) == "u"):
-            gone.append("x")  # an escaped character of hidden text: a letter, as far as counting goes
-        elif hidden[-1] and m.group(1) == "uc":
+        elif reason is not None and not tok.startswith("\\"):
+            gone.setdefault(reason, []).append(tok[1:] if was_u else tok)  # (the fallback character after \u)
+        elif reason is not None and (tok.startswith("\\'") or word == "u"):
+            gone.setdefault(reason, []).append("x")  # an escaped character of hidden text: a letter, for counting
+        elif reason is not None and word == "uc":
             continue
         else:
             target.append(tok)
@@ -136,5 +202,6 @@ def _prepass(source: str) -> tuple[str, int]:
     if notes:
         end = body.rfind("}")
         end = end if end >= 0 else len(body)
-        body = body[:end] + "".join("\\par " + n for n in notes) + body[end:]
-    return body, len(_WORD.findall("".join(gone)))
+        body = body[:end] + "".join("\\par " + x for x in notes) + body[end:]
+    counts = {r: len(_WORD.findall("".join(t))) for r, t in gone.items() if r != "deleted"}
+    return body, {r: c for r, c in counts.items() if c}

@@ -220,3 +220,34 @@ def test_a_class_hidden_inside_body_is_hidden():
             "<p class=h>один два</p><p id=g>три</p><p class=k>четыре</p>")
     text, _, hidden = html_to_text_and_hidden(page)
     assert text.split() == ["четыре"] and hidden == {"hidden by the page's styles": 3}
+
+
+RTF_HEAD = r"{\rtf1\ansi{\fonttbl{\f0 Arial;}}{\colortbl;\red255\green255\blue255;\red0\green0\blue0;}\f0\fs24 "
+VISIBLE = "This visible sentence is ordinary text for the check. "
+SECRET = "Secret words copied from a source nobody should see here. "
+
+
+@pytest.mark.parametrize("group, reason", [
+    (r"{\cf1 " + SECRET + "}", "white text"),
+    (r"{\fs1 " + SECRET + "}", "text of 1 pt or less"),
+    (r"{\v " + SECRET + "}", "hidden formatting"),
+    (r"{\deleted " + SECRET + "}", None),  # a tracked deletion: not read, not hidden text
+    (r"{\bin" + str(len(SECRET)) + " " + SECRET + "}", None),  # binary data
+    (r"\cf1 " + SECRET + r"\plain\f0\fs24 ", "white text"),  # \plain ends it
+])
+def test_rtf_text_a_reader_does_not_see_is_left_out(tmp_path, group, reason):
+    from sverka.core.extract.rtf_text import _prepass
+
+    path = tmp_path / "essay.rtf"
+    path.write_text(RTF_HEAD + VISIBLE + group + VISIBLE + r"\par}", encoding="latin-1")
+    doc = api.load_document(path)
+    assert "Secret" not in doc.text and doc.text.count("visible sentence") == 2
+    _, hidden = _prepass((RTF_HEAD + VISIBLE + group + VISIBLE + r"\par}"))
+    assert hidden == ({reason: 10} if reason else {})
+
+
+def test_rtf_white_text_on_a_colour_and_ordinary_sizes_are_read(tmp_path):
+    path = tmp_path / "essay.rtf"
+    path.write_text(RTF_HEAD + VISIBLE + r"{\cf1\highlight2 " + SECRET + r"}{\fs20 " + SECRET + r"}{\cf2 " + SECRET
+                    + r"}\par}", encoding="latin-1")
+    assert api.load_document(path).text.count("Secret") == 3
