@@ -20,6 +20,10 @@ MAX_TEXT_CHARS = 50_000_000
 #: Largest total declared uncompressed size of a .docx/.odt archive, in bytes.
 MAX_ZIP_UNCOMPRESSED = 300 * 1024 * 1024
 #: Largest number of members in a .docx/.odt archive.
+#: A DTD or an entity declaration in an XML part, in UTF-8 (or ASCII) or in UTF-16 either way
+#: (an XML part may be UTF-16: its DTD then escaped a byte scan for the UTF-8 spelling).
+_DTD_MARKS = tuple(mark.encode(enc) for mark in ("<!DOCTYPE", "<!ENTITY")
+                   for enc in ("utf-8", "utf-16-le", "utf-16-be"))
 MAX_ZIP_MEMBERS = 10_000
 #: Largest compression ratio (uncompressed / compressed) of any member larger than
 #: :data:`ZIP_RATIO_MIN_BYTES`; real documents stay far below it, zip bombs far above.
@@ -81,7 +85,7 @@ def open_checked_zip(path: Path) -> zipfile.ZipFile:
                         head = f.read(XML_PROLOG_SCAN_BYTES)
                 except (zipfile.BadZipFile, EOFError, OSError, ValueError, NotImplementedError) as e:
                     raise CorruptFile(path, f"the file is damaged or truncated ({i.filename}: {e})") from None
-                if b"<!DOCTYPE" in head or b"<!ENTITY" in head:
+                if any(mark in head for mark in _DTD_MARKS):
                     raise CorruptFile(
                         path, f"{i.filename} declares a DTD or XML entities; refused for safety (entity expansion)"
                     )

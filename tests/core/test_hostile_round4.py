@@ -251,3 +251,22 @@ def test_rtf_white_text_on_a_colour_and_ordinary_sizes_are_read(tmp_path):
     path.write_text(RTF_HEAD + VISIBLE + r"{\cf1\highlight2 " + SECRET + r"}{\fs20 " + SECRET + r"}{\cf2 " + SECRET
                     + r"}\par}", encoding="latin-1")
     assert api.load_document(path).text.count("Secret") == 3
+
+
+def test_a_docx_part_in_utf16_declaring_a_dtd_is_refused_as_in_utf8(tmp_path):
+    import zipfile
+
+    from sverka.core.extract import ExtractError
+
+    path = make_docx(tmp_path / "essay.docx", p(r("Начало")))
+    with zipfile.ZipFile(path) as zf:
+        parts = {n: zf.read(n) for n in zf.namelist()}
+    prolog = '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>'
+    xml = parts["word/document.xml"].decode("utf-8").replace(
+        prolog, '<?xml version="1.0" encoding="UTF-16"?><!DOCTYPE w:document [<!ENTITY x "y">]>')
+    parts["word/document.xml"] = b"\xff\xfe" + xml.encode("utf-16-le")
+    with zipfile.ZipFile(path, "w") as zf:
+        for name, data in parts.items():
+            zf.writestr(name, data)
+    with pytest.raises(ExtractError, match="DTD"):
+        api.load_document(path)
