@@ -99,6 +99,47 @@ def decode_bytes(data: bytes) -> Decoded:
             text, "utf-8", (f"{text.count(chr(0xFFFD))} invalid UTF-8 byte sequence(s) replaced by U+FFFD",)
         )
 
+    mixed = _mixed(data)
+    if mixed is not None:
+        return mixed
+    return _single_byte(data, head)
+
+
+#: Share of a file's non-ASCII bytes in lines that are valid UTF-8 from which a file that is
+#: not UTF-8 as a whole is read line by line (two files pasted together, one in UTF-8).
+MIXED_MIN_UTF8_SHARE = 0.05
+
+
+def _mixed(data: bytes) -> Decoded | None:
+    """Text whose lines are partly UTF-8, partly in one single-byte code page (an essay in
+    UTF-8 with a part pasted from a CP1251 file, or the reverse): each line read in its own
+    encoding, with a warning; None when the UTF-8 lines are too few to say so."""
+    lines = data.splitlines(keepends=True)
+    utf8 = other = 0
+    kinds = []
+    for line in lines:
+        if line.isascii():
+            kinds.append(None)
+            continue
+        try:
+            line.decode("utf-8")
+            kinds.append(True)
+            utf8 += len(line)
+        except UnicodeDecodeError:
+            kinds.append(False)
+            other += len(line)
+    if not utf8 or not other or utf8 < MIXED_MIN_UTF8_SHARE * (utf8 + other):
+        return None
+    rest = b"".join(line for line, k in zip(lines, kinds) if k is False)
+    enc = _single_byte(rest, rest[:SNIFF_BYTES]).encoding
+    text = "".join(line.decode("utf-8") if k else line.decode(enc, errors="replace") for line, k in zip(lines, kinds))
+    n_utf8 = sum(1 for k in kinds if k)
+    return Decoded(text, f"utf-8+{enc}", (f"the file mixes two encodings: {n_utf8} line(s) in UTF-8, "
+                                          f"{kinds.count(False)} in {enc}; each line is read in its own",))
+
+
+def _single_byte(data: bytes, head: bytes) -> Decoded:
+    """A text in one single-byte code page (or a CJK one): which, and the text."""
     guess = _charset_normalizer_guess(head)
     if guess in _CJK_FAMILY:
         # Two-byte CJK text also "looks Cyrillic" under CP1251 (every byte is high); when

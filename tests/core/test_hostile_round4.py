@@ -270,3 +270,18 @@ def test_a_docx_part_in_utf16_declaring_a_dtd_is_refused_as_in_utf8(tmp_path):
             zf.writestr(name, data)
     with pytest.raises(ExtractError, match="DTD"):
         api.load_document(path)
+
+
+def test_a_text_of_two_files_in_two_encodings_is_read_line_by_line():
+    from sverka.core.extract.plain_text import decode_bytes
+
+    first = "Это обычный русский текст, написанный студентом для проверки.\n" * 3
+    second = "Второй файл был сохранён в другой кодировке и приклеен к первому.\n" * 10
+    for data in ((first.encode() + second.encode("cp1251")), (second.encode("cp1251") + first.encode())):
+        decoded = decode_bytes(data)
+        assert decoded.text == (first + second if data.startswith(first.encode()) else second + first)
+        assert "mixes two encodings" in str(decoded.warnings)
+    # one encoding alone: as before, no warning
+    assert decode_bytes(second.encode("cp1251")).text == second
+    assert decode_bytes(second.encode("koi8_r")).text == second
+    assert not decode_bytes(second.encode("cp1251")).warnings
