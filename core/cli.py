@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import errno
 import json
 import os
 import re
@@ -278,6 +279,14 @@ def _load(path: str, lang: str | None = None):
     from . import api
 
     if not os.path.exists(path):
+        if os.path.islink(path):  # a link to nothing, or round in a circle
+            try:
+                os.stat(path)
+                code = "error.broken_link"
+            except OSError as e:
+                code = "error.link_cycle" if e.errno == errno.ELOOP else "error.broken_link"
+            _err(f"{path}: {_say(code, lang)}")
+            return None
         _err(f"{path}: {_say('error.missing', lang)}")
         return None
     if os.path.isdir(path):
@@ -378,7 +387,9 @@ def _write_html(result, path: Path, lang: str | None = None, full_paths: bool = 
     try:
         html = report.render_html(result, lang=lang, full_paths=full_paths)
         # an undecodable file name (lone surrogates) is shown as U+FFFD, never a 0-byte report
-        path.write_bytes(html.encode("utf-8", "surrogateescape").decode("utf-8", "replace").encode("utf-8", "replace"))
+        data = html.encode("utf-8", "surrogateescape").decode("utf-8", "replace").encode("utf-8", "replace")
+        with report.written_whole(path) as tmp:  # a full disk leaves no half a report
+            Path(tmp).write_bytes(data)
     except OSError as e:
         _err(f"{path}: {_say('cli.report_failed', lang, detail=e.strerror or str(e))}")
         return False
@@ -523,7 +534,7 @@ def _cmd_rebuild(args: argparse.Namespace) -> int:
     kept = max(path.parent.glob(f"{path.name}.format*.bak"), key=lambda p: p.stat().st_mtime_ns, default=None)
     _write(_say("cli.rebuilt", path=str(path), n=count)
            + (f"; {_say('cli.old_file_kept', name=kept.name)}\n" if kept else "\n"))
-    return EXIT_OK
+    return EXIT_INPUT if skipped else EXIT_OK  # a document left out could not be read
 
 
 _DOCUMENT_ID = re.compile(r"[0-9]+")

@@ -218,6 +218,7 @@ CATALOGUE: dict[str, tuple[str, str]] = {
     "error.nested_folders": ("skipped: folders nested deeper than {levels} levels",
                              "пропущено: вложенность папок глубже {levels} уровней"),
     "error.broken_link": ("a broken link", "битая ссылка"),
+    "error.link_cycle": ("a symbolic link that leads round in a circle", "символическая ссылка, ведущая по кругу"),
     "error.too_much_memory": ("the file needs more memory than Sverka may use",
                               "файлу нужно больше памяти, чем Сверке разрешено"),
     "error.too_deep": ("the file is nested too deeply to read", "вложенность файла слишком глубока для чтения"),

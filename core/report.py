@@ -31,7 +31,9 @@ Paths of the documents are shown relative to the collection's folder
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
+import os
 import re
 from dataclasses import dataclass
 from datetime import datetime, timezone
@@ -538,8 +540,23 @@ def render_pdf(result: CheckResult | CrossCheckResult, path: str | Path, *, lang
     logging.getLogger("fontTools").setLevel(logging.ERROR)
     path = Path(path)
     html = render_html(result, paper=True, lang=lang, full_paths=full_paths)
-    weasyprint.HTML(string=html, base_url=None, url_fetcher=_no_fetch).write_pdf(str(path))
+    with written_whole(path) as tmp:
+        weasyprint.HTML(string=html, base_url=None, url_fetcher=_no_fetch).write_pdf(tmp)
     return path
+
+
+@contextlib.contextmanager
+def written_whole(path: Path):
+    """A temporary file beside ``path`` to write a report into, put in its place in one step at
+    the end (a full disk or an error leaves no half a report, and an earlier report stays),
+    with the permissions a new file gets (not the temporary file's 0600)."""
+    from .formcache import replacing
+
+    with replacing(Path(path)) as tmp:
+        yield tmp
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(tmp, 0o666 & ~umask)
 
 
 def _no_fetch(url: str, *args, **kwargs):

@@ -158,6 +158,8 @@ def _extract_from(path: Path, head: bytes, data: bytes | None = None) -> Documen
     check_text_size(path, text)
     if not text.strip():
         raise EmptyDocument(path, "the file contains no text")
+    if _ANY_WORD.search(text) is None and _no_words(text):
+        raise EmptyDocument(path, "the file contains no words")
     if fmt in ("txt", "md") and suffix_format in ("txt", "md"):
         fmt = suffix_format
     return Document(
@@ -231,6 +233,17 @@ def _sniff(path: Path, head: bytes) -> str:
     return suffix_format
 
 
+_ANY_WORD = re.compile(r"[^\W_]")
+
+
+def _no_words(text: str) -> bool:
+    """Only combining marks, invisible format characters, spaces of every width and punctuation:
+    nothing to check (a text layer of private-use or control characters is not this: its own
+    warning says what it is)."""
+    import unicodedata
+
+    return all(unicodedata.category(ch)[0] in "MZP" or unicodedata.category(ch) == "Cf" or ch.isspace()
+               for ch in set(text))
 _BINARY_NAMES = frozenset(what for _, what in _KNOWN_BINARY)
 #: Bytes no text file holds (controls but tab, line feed, form feed and carriage return).
 _CONTROL_BYTES = re.compile(rb"[\x00-\x08\x0b\x0e-\x1a\x1c-\x1f\x7f]")

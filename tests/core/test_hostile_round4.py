@@ -285,3 +285,23 @@ def test_a_text_of_two_files_in_two_encodings_is_read_line_by_line():
     assert decode_bytes(second.encode("cp1251")).text == second
     assert decode_bytes(second.encode("koi8_r")).text == second
     assert not decode_bytes(second.encode("cp1251")).warnings
+
+
+
+@needs_cli
+def test_a_link_round_in_a_circle_or_to_nothing_is_named_as_such(tmp_path):
+    (tmp_path / "a.txt").symlink_to(tmp_path / "b.txt")
+    (tmp_path / "b.txt").symlink_to(tmp_path / "a.txt")
+    (tmp_path / "c.txt").symlink_to(tmp_path / "nowhere.txt")
+    assert "leads round in a circle" in sverka("extract", str(tmp_path / "a.txt"), rc=1).stderr
+    assert "a broken link" in sverka("extract", str(tmp_path / "c.txt"), rc=1).stderr
+
+
+@pytest.mark.parametrize("content", ["\u0301\u0301\u0301", "\u200b\u200b \u2003 ... !!", "— « » —"])
+def test_a_file_of_no_words_is_refused_as_empty_not_checked_as_original(tmp_path, content):
+    from sverka.core.errors import EmptyDocument
+
+    path = tmp_path / "marks.txt"
+    path.write_text(content, encoding="utf-8")
+    with pytest.raises(EmptyDocument, match="no words"):
+        api.load_document(path)
