@@ -139,6 +139,11 @@ CATALOGUE: dict[str, tuple[str, str]] = {
         "{n} byte {n:sequence|sequences} not valid in {encoding} replaced by U+FFFD",
         "{n} {n:последовательность байтов|последовательности байтов|последовательностей байтов}, "
         "недопустимых в {encoding}, заменены на U+FFFD"),
+    "warning.mixed_encodings": (
+        "the file mixes two encodings: {n} {n:line|lines} in UTF-8, {count} in {encoding}; "
+        "each line is read in its own",
+        "в файле две кодировки: {n} {n:строка|строки|строк} в UTF-8, {count} в {encoding}; каждая строка прочитана "
+        "в своей"),
     "warning.pages_without_text": (
         "{empty} of {pages} pages have no text layer (scanned?): {shown}",
         "{empty} из {pages} страниц без текстового слоя (скан?): {shown}"),

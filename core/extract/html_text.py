@@ -33,6 +33,7 @@ import codecs
 import re
 from html import unescape
 
+from ..messages import message
 from .plain_text import decode_bytes
 
 _META_CHARSET = re.compile(rb"""<meta[^>]+charset\s*=\s*["']?\s*([A-Za-z0-9_.:-]+)""", re.I)
@@ -89,7 +90,7 @@ def decode_html(data: bytes) -> tuple[str, str, list[str]]:
             text = None
         if text is not None:
             n = text.count("\ufffd")
-            return text, enc, [f"{n} byte sequence(s) not valid in {enc} replaced by U+FFFD"] if n else []
+            return text, enc, [message("warning.bytes_replaced", n=n, encoding=enc)] if n else []
     decoded = decode_bytes(data)
     return decoded.text, decoded.encoding, list(decoded.warnings)
 

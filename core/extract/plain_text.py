@@ -94,10 +94,7 @@ def decode_bytes(data: bytes) -> Decoded:
     broken = sample.count("\ufffd")
     non_ascii = sum(1 for ch in sample if ord(ch) > 127)
     if broken <= UTF8_MAX_BROKEN_SHARE * non_ascii:
-        text = data.decode("utf-8", errors="replace")
-        return Decoded(
-            text, "utf-8", (f"{text.count(chr(0xFFFD))} invalid UTF-8 byte sequence(s) replaced by U+FFFD",)
-        )
+        return _with_replacement_warning(data.decode("utf-8", errors="replace"), "utf-8")
 
     mixed = _mixed(data)
     if mixed is not None:
@@ -134,8 +131,8 @@ def _mixed(data: bytes) -> Decoded | None:
     enc = _single_byte(rest, rest[:SNIFF_BYTES]).encoding
     text = "".join(line.decode("utf-8") if k else line.decode(enc, errors="replace") for line, k in zip(lines, kinds))
     n_utf8 = sum(1 for k in kinds if k)
-    return Decoded(text, f"utf-8+{enc}", (f"the file mixes two encodings: {n_utf8} line(s) in UTF-8, "
-                                          f"{kinds.count(False)} in {enc}; each line is read in its own",))
+    return Decoded(text, f"utf-8+{enc}", (message("warning.mixed_encodings", n=n_utf8, count=kinds.count(False),
+                                                  encoding=enc),))
 
 
 def _single_byte(data: bytes, head: bytes) -> Decoded:
