@@ -144,6 +144,11 @@ CATALOGUE: dict[str, tuple[str, str]] = {
         "each line is read in its own",
         "в файле две кодировки: {n} {n:строка|строки|строк} в UTF-8, {count} в {encoding}; каждая строка прочитана "
         "в своей"),
+    "warning.pdf_hidden_unchecked": (
+        "{n} {n:page was|pages were} not fully checked for hidden text (more than {limit} drawing objects on a "
+        "page): {shown}",
+        "на {n} {n:странице|страницах|страницах} скрытый текст проверен не полностью (больше {limit} графических "
+        "объектов на странице): {shown}"),
     "warning.pages_without_text": (
         "{empty} of {pages} pages have no text layer (scanned?): {shown}",
         "{empty} из {pages} страниц без текстового слоя (скан?): {shown}"),

@@ -7,9 +7,12 @@ pages lack text, the text is kept and a warning lists those pages.
 
 Hidden text is left out and reported (with PDFium): text drawn invisible (render mode 3),
 text under 1 pt, and white text. Two cases keep it: invisible text on a page that also
-shows an image is the text layer of a scan (what OCR writes, and what the reader sees in
-the picture), and white text on a page with any coloured filled area or image may stand on
-a dark background. The pdfminer fallback does not look for hidden text.
+shows an image of at least a quarter of the page is the text layer of a scan (what OCR
+writes, and what the reader sees in the picture), and white text on a coloured filled area
+or an image (its bounds meeting the text's; anywhere on the page when that area lies inside a
+form, whose space is not the page's) stands on a dark background. Forms are walked 16 deep,
+at most 20 000 objects a page (a warning names the pages past that). Text wholly off the page
+is not read. The pdfminer fallback does not look for hidden text.
 """
 
 from __future__ import annotations
@@ -112,13 +115,16 @@ def _extract_with_pdfium(path: Path, pdf) -> tuple[str, str, list[str], list[tup
     pages: list[str] = []
     total = 0
     hidden: dict[str, int] = {}
+    unchecked: list[int] = []  # pages whose hidden-text walk stopped at its budget
     for i in range(len(pdf)):
         page = pdf[i]
         try:
             textpage = page.get_textpage()
             try:
                 suspects = _hidden_objects(page)
-                text = _visible_text(textpage, suspects, hidden) if suspects else None
+                if suspects.pop(_UNCHECKED, None):
+                    unchecked.append(i + 1)
+                text = _visible_text(textpage, suspects, hidden, page.get_size()) if suspects else None
                 if text is None:
                     text = textpage.get_text_bounded()
             finally:
@@ -134,51 +140,99 @@ def _extract_with_pdfium(path: Path, pdf) -> tuple[str, str, list[str], list[tup
     except Exception:  # damaged metadata must not cost the text; the title falls back to the file name
         title = ""
     text, title, warnings, meta = _assemble(path, pages, title, [])
+    if unchecked:  # hidden text past the budget would be read as visible: the teacher is told
+        shown = ", ".join(map(str, unchecked[:20])) + (", ..." if len(unchecked) > 20 else "")
+        warnings.append(message("warning.pdf_hidden_unchecked", n=len(unchecked), limit=MAX_OBJECTS_LOOKED_AT,
+                                shown=shown))
     return text, title, warnings + hidden_text_warnings(hidden, text), meta
 
 
 #: Page objects looked at per page for hidden text (forms inside forms included).
 MAX_OBJECTS_LOOKED_AT = 20_000
+#: Forms inside forms the walk goes into (each counts against the object budget, so a form
+#: drawing itself, or 30 forms each drawing the next twice, cost no more than it).
+MAX_FORM_DEPTH = 16
+#: Key of :func:`_hidden_objects`' answer when a page held more objects than it looked at.
+_UNCHECKED = -1
 
 
 def _hidden_objects(page) -> dict[int, str]:
-    """{text object handle: how it is hidden} for a page's hidden text objects ({} if none)."""
+    """{text object handle: how it is hidden} for a page's hidden text objects ({} if none), and
+    ``_UNCHECKED`` when the page held more objects than :data:`MAX_OBJECTS_LOOKED_AT` (or forms
+    nested deeper than :data:`MAX_FORM_DEPTH`).
+
+    Invisible text (render mode 3) is hidden unless an image of at least a quarter of the page
+    lies under it (the text layer of a scanned page); white text unless a coloured shape or an
+    image lies under it (a 0.1 pt coloured dot elsewhere on the page does not show it)."""
     import ctypes
 
     import pypdfium2.raw as r
 
     texts: list = []
-    shown = {"image": False, "colour": False}
+    covers: list[tuple[float, float, float, float]] = []  # coloured shapes and images: white text on them shows
+    width, height = page.get_size()
+    large_image = [False]
+    # a coloured shape or image inside a form: its bounds are in the form's space, so white text
+    # anywhere on the page may lie on it (read as visible, as before shapes were placed)
+    anywhere = [False]
     budget = [MAX_OBJECTS_LOOKED_AT]
+
+    def bounds(obj) -> tuple[float, float, float, float] | None:
+        box = [ctypes.c_float(0) for _ in range(4)]
+        if not r.FPDFPageObj_GetBounds(obj, *(ctypes.byref(x) for x in box)):
+            return None
+        return tuple(x.value for x in box)  # left, bottom, right, top
 
     def walk(count: int, get, depth: int) -> None:
         for k in range(count):
             if budget[0] <= 0:
+                budget.append(k)  # objects left unlooked at
                 return
             budget[0] -= 1
             obj = get(k)
             kind = r.FPDFPageObj_GetType(obj)
             if kind == r.FPDF_PAGEOBJ_TEXT:
-                texts.append(obj)
+                texts.append((obj, depth))
             elif kind in (r.FPDF_PAGEOBJ_IMAGE, r.FPDF_PAGEOBJ_SHADING):
-                shown["image"] = shown["colour"] = True
-            elif kind == r.FPDF_PAGEOBJ_PATH and not shown["colour"]:
+                box = bounds(obj)
+                if box is None or depth:  # where it lies is not known in the page's space
+                    anywhere[0] = large_image[0] = True
+                else:
+                    covers.append(box)
+                    if (box[2] - box[0]) * (box[3] - box[1]) >= 0.25 * width * height:
+                        large_image[0] = True
+            elif kind == r.FPDF_PAGEOBJ_PATH:
                 fill, stroke = ctypes.c_int(0), ctypes.c_int(0)
                 if r.FPDFPath_GetDrawMode(obj, ctypes.byref(fill), ctypes.byref(stroke)) and fill.value:
                     if not _white(obj):
-                        shown["colour"] = True
-            elif kind == r.FPDF_PAGEOBJ_FORM and depth < 4:
+                        box = bounds(obj)
+                        if box is None or depth:
+                            anywhere[0] = True
+                        else:
+                            covers.append(box)
+            elif kind == r.FPDF_PAGEOBJ_FORM:
+                if depth >= MAX_FORM_DEPTH:
+                    budget.append(-1)  # a form deeper than the walk goes
+                    continue
                 walk(r.FPDFFormObj_CountObjects(obj), lambda j, o=obj: r.FPDFFormObj_GetObject(o, j), depth + 1)
 
+    def covered(obj, depth: int) -> bool:
+        if anywhere[0] or (depth and covers):
+            return True  # no place to judge in the page's space: read as visible
+        box = bounds(obj)
+        if box is None:
+            return True
+        return any(c[0] < box[2] and box[0] < c[2] and c[1] < box[3] and box[1] < c[3] for c in covers)
+
     walk(r.FPDFPage_CountObjects(page.raw), lambda j: r.FPDFPage_GetObject(page.raw, j), 0)
-    out: dict[int, str] = {}
-    for obj in texts:
+    out: dict[int, str] = {_UNCHECKED: "unchecked"} if len(budget) > 1 else {}
+    for obj, depth in texts:
         reason = ""
         if r.FPDFTextObj_GetTextRenderMode(obj) == r.FPDF_TEXTRENDERMODE_INVISIBLE:
-            reason = "" if shown["image"] else "invisible text"
+            reason = "" if large_image[0] else "invisible text"
         elif _size(obj) < 1.0:
             reason = "text of 1 pt or less"
-        elif not shown["colour"] and _white(obj):
+        elif _white(obj) and not covered(obj, depth):
             reason = "white text"
         if reason:
             out[ctypes.cast(obj, ctypes.c_void_p).value] = reason
@@ -214,9 +268,11 @@ def _size(obj) -> float:
     return abs(size.value) * scale
 
 
-def _visible_text(textpage, suspects: dict[int, str], hidden: dict[str, int]) -> str | None:
-    """The page's text without the characters of ``suspects``; their words counted in ``hidden``.
-    None when the characters cannot be matched to the text (the caller reads it as usual)."""
+def _visible_text(textpage, suspects: dict[int, str], hidden: dict[str, int], size: tuple[float, float]) -> str | None:
+    """The page's text without the characters of ``suspects`` (their words counted in ``hidden``)
+    and without text objects lying wholly off the page of ``size`` (as the page's text read the
+    usual way, ``get_text_bounded``, leaves them out). None when the characters cannot be
+    matched to the text (the caller reads it as usual)."""
     import ctypes
     import re
 
@@ -226,14 +282,22 @@ def _visible_text(textpage, suspects: dict[int, str], hidden: dict[str, int]) ->
     n = r.FPDFText_CountChars(textpage.raw)
     if len(text) != n:
         return None
+    width, height = size
     kept: list[str] = []
     gone: dict[str, list[str]] = {}
     last_obj, last_reason = None, ""
+    box = [ctypes.c_float(0) for _ in range(4)]
     for i, ch in enumerate(text):
         obj = r.FPDFText_GetTextObject(textpage.raw, i)
         key = ctypes.cast(obj, ctypes.c_void_p).value if obj else None
         if key != last_obj:
             last_obj, last_reason = key, suspects.get(key, "") if key else ""
+            if not last_reason and obj and r.FPDFPageObj_GetBounds(obj, *(ctypes.byref(x) for x in box)):
+                left, bottom, right, top = (x.value for x in box)
+                if right < 0 or top < 0 or left > width or bottom > height:
+                    last_reason = "off the page"
+        if last_reason == "off the page":
+            continue
         if last_reason:
             gone.setdefault(last_reason, []).append(ch)
         else:

@@ -31,6 +31,9 @@ MAX_ZIP_RATIO = 200
 ZIP_RATIO_MIN_BYTES = 1024 * 1024
 #: How many bytes at the start of each XML member are scanned for a DTD.
 XML_PROLOG_SCAN_BYTES = 64 * 1024
+#: One XML part of a .docx or .odt at most: its parsed tree takes ~14 times its size (a
+#: document.xml of 150 MB padded past the compression-ratio check took 2 GB, the reader's limit).
+MAX_XML_PART_BYTES = 96 * 1024 * 1024
 
 
 def check_file_size(path: Path, size: int) -> None:
@@ -72,6 +75,13 @@ def open_checked_zip(path: Path) -> zipfile.ZipFile:
                 f"{MAX_ZIP_UNCOMPRESSED / 2**20:.0f} MB (a zip bomb?)",
             )
         for i in infos:
+            if i.filename.endswith(".xml") and i.file_size > MAX_XML_PART_BYTES:
+                raise TooLarge(
+                    path,
+                    f"archive member {i.filename!r} unpacks to {i.file_size / 2**20:,.0f} MB of XML, more than the "
+                    f"{MAX_XML_PART_BYTES / 2**20:.0f} MB Sverka reads in one part (reading it would take more "
+                    f"memory than Sverka may use)",
+                )
             if i.file_size > ZIP_RATIO_MIN_BYTES and i.file_size > MAX_ZIP_RATIO * max(i.compress_size, 1):
                 raise TooLarge(
                     path,

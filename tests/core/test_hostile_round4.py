@@ -15,7 +15,7 @@ import pytest
 
 from sverka.core import api
 from test_hidden_visible import make_docx, p, r  # noqa: E402
-from test_hostile_round2 import _bounded  # noqa: E402  (the 10 s limit)
+from test_hostile_round2 import _bounded, _pdf, _stream  # noqa: E402  (the 10 s limit; a PDF writer)
 
 SVERKA = Path(sys.executable).with_name("sverka")
 ESSAY = "Это обычный текст сочинения для проверки, в нём несколько честных предложений подряд."
@@ -305,3 +305,85 @@ def test_a_file_of_no_words_is_refused_as_empty_not_checked_as_original(tmp_path
     path.write_text(content, encoding="utf-8")
     with pytest.raises(EmptyDocument, match="no words"):
         api.load_document(path)
+
+
+
+PDF_VISIBLE = "This visible sentence is ordinary text written for the check."
+PDF_SECRET = "Secret hidden words copied from a source nobody should see."
+
+
+def _text(t: str, x: int = 72, y: int = 700, pre: str = "") -> str:
+    return f"BT /F1 12 Tf {pre} {x} {y} Td ({t}) Tj ET\n"
+
+
+def _page_pdf(path: Path, content: str, xobjects: list[tuple[str, bytes]] = ()) -> Path:
+    """One page (612 x 792) with Helvetica as /F1; ``xobjects``: (name, object body) from object 6 on."""
+    names = " ".join(f"/{n} {6 + k} 0 R" for k, (n, _) in enumerate(xobjects))
+    objects = [b"<< /Type /Catalog /Pages 2 0 R >>", b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+               b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 4 0 R >> "
+               + f"/XObject << {names} >> >> /Contents 5 0 R >>".encode(),
+               b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>", _stream(content.encode("latin-1"))]
+    return _pdf(path, objects + [body for _, body in xobjects])
+
+
+def _form(content: str, resources: str = "/Font << /F1 4 0 R >>") -> bytes:
+    return _stream(content.encode("latin-1"), f"/Type /XObject /Subtype /Form /BBox [0 0 612 792] "
+                                              f"/Resources << {resources} >> ".encode())
+
+
+@pytest.mark.parametrize("case", ["dot", "tiny image", "deep forms", "off page"])
+def test_pdf_text_hidden_past_the_old_rules_is_left_out(tmp_path, case):
+    white = "1 1 1 rg " + _text(PDF_SECRET, y=600)
+    if case == "dot":  # a coloured dot elsewhere used to make every white glyph count as visible
+        path = _page_pdf(tmp_path / "p.pdf", _text(PDF_VISIBLE) + "1 0 0 rg 0 0 0.1 0.1 re f " + white)
+    elif case == "tiny image":  # render mode 3 on a page with a 1-pixel image: no scan under it
+        image = _stream(b"\xff\xff\xff", b"/Type /XObject /Subtype /Image /Width 1 /Height 1 "
+                                        b"/ColorSpace /DeviceRGB /BitsPerComponent 8 ")
+        path = _page_pdf(tmp_path / "p.pdf", _text(PDF_VISIBLE) + _text(PDF_SECRET, y=600, pre="3 Tr")
+                         + "q 0.01 0 0 0.01 0 0 cm /Im Do Q\n", [("Im", image)])
+    elif case == "deep forms":  # white text five forms deep (the walk stopped at four)
+        forms = [("X", _form("/X Do", f"/XObject << /X {7 + k} 0 R >>")) for k in range(5)] + [("Y", _form(white))]
+        path = _page_pdf(tmp_path / "p.pdf", _text(PDF_VISIBLE) + "/X Do\n", forms)
+    else:  # off the page, on a page that also has a white glyph (read another way then)
+        path = _page_pdf(tmp_path / "p.pdf", _text(PDF_VISIBLE) + _text(PDF_SECRET, x=5000, y=5000)
+                         + "1 1 1 rg " + _text("w", y=100))
+    text = api.load_document(path).text
+    assert "visible sentence" in text and "Secret" not in text
+
+
+def test_pdf_white_text_on_a_coloured_shape_and_a_scan_text_layer_are_read(tmp_path):
+    on_dark = _page_pdf(tmp_path / "dark.pdf", _text(PDF_VISIBLE) + "0 0 0.3 rg 60 590 480 30 re f "
+                        + "1 1 1 rg " + _text(PDF_SECRET, y=600))
+    assert "Secret" in api.load_document(on_dark).text
+    scan = _stream(b"\x80" * 3, b"/Type /XObject /Subtype /Image /Width 1 /Height 1 "
+                                b"/ColorSpace /DeviceRGB /BitsPerComponent 8 ")
+    ocr = _page_pdf(tmp_path / "ocr.pdf", "q 612 0 0 792 0 0 cm /Im Do Q\n" + _text(PDF_VISIBLE, pre="3 Tr"),
+                    [("Im", scan)])
+    assert "visible sentence" in api.load_document(ocr).text
+
+
+def test_a_pdf_page_past_the_hidden_text_budget_is_named_in_a_warning(tmp_path):
+    from sverka.core.extract.pdf_text import MAX_OBJECTS_LOOKED_AT
+
+    filler = "0 0 0 rg 1 1 1 1 re f\n" * (MAX_OBJECTS_LOOKED_AT + 1)
+    doc = api.load_document(_page_pdf(tmp_path / "big.pdf", _text(PDF_VISIBLE) + filler))
+    assert [w.code for w in doc.warnings if w.code == "warning.pdf_hidden_unchecked"]
+    doc = api.load_document(_page_pdf(tmp_path / "small.pdf", _text(PDF_VISIBLE) + "0 0 0 rg 1 1 1 1 re f\n" * 10))
+    assert not [w for w in doc.warnings if w.code == "warning.pdf_hidden_unchecked"]
+
+
+
+def test_an_xml_part_too_large_to_parse_is_refused_before_parsing(tmp_path, monkeypatch):
+    """A document.xml padded past the compression-ratio check (an incompressible comment) took
+    2 GB to parse and was refused as "XMLSyntaxError: unknown error"; a part over the limit is
+    refused for its size first."""
+    from sverka.core.errors import TooLarge
+    from sverka.core.extract import safety
+    from sverka.core.extract.docx_text import extract_docx
+
+    path = make_docx(tmp_path / "essay.docx", p(r("Начало.")) + "<!-- " + "x" * 4000 + " -->")
+    monkeypatch.setattr(safety, "MAX_XML_PART_BYTES", 2000)
+    with pytest.raises(TooLarge, match="word/document.xml.*more than"):
+        extract_docx(path)
+    monkeypatch.setattr(safety, "MAX_XML_PART_BYTES", 96 << 20)
+    assert "Начало." in extract_docx(path)[0]
