@@ -23,8 +23,10 @@ the caller): elements with the ``hidden`` attribute, an inline style of ``displa
 a thousand pixels or more off the page (``left``, ``top``, ``text-indent``, ``margin-left``,
 ``margin-top``), or a class or id that a ``<style>`` rule of the page hides that way (simple
 ``.class`` and ``#id`` selectors, with or without a tag name, inside ``html`` or ``body``).
-Other selectors, external style sheets and scripts are not evaluated; white text is read (the
-page's background may be dark).
+White text (``color`` white, inline or by such a rule) is hidden on a page that sets no
+background but white anywhere (attributes and styles); a page that sets one keeps its white
+text (it may stand on that background). Other selectors, external style sheets and scripts
+are not evaluated.
 """
 
 from __future__ import annotations
@@ -63,6 +65,15 @@ _HIDING = re.compile(r"display\s*:\s*none|visibility\s*:\s*(?:hidden|collapse)|f
                      # placed a thousand pixels or more off the page
                      r"|(?<![\w-])(?:left|top|text-indent|margin-left|margin-top)\s*:\s*-\d{4,}", re.I)
 _BRACE = re.compile(r"([{}])")
+#: White text (``color`` white in a style), and any background a page sets that is not white:
+#: white text is hidden only on a page that sets none (its background is then the browser's
+#: white); a page with a dark background anywhere keeps its white text.
+_WHITE = re.compile(r"(?<![\w-])color\s*:\s*(?:#fff\b|#ffffff\b|white\b|rgba?\(\s*255\s*,\s*255\s*,\s*255\s*[,)])",
+                    re.I)
+_DARK_BACKGROUND = re.compile(
+    r"background(?:-color|-image)?\s*:\s*(?!\s*(?:#fff\b|#ffffff\b|white\b|transparent\b|none\b|inherit\b|initial\b"
+    r"|rgba?\(\s*255\s*,\s*255\s*,\s*255\s*[,)]))|\bbgcolor\s*=\s*[\"']?(?!\s*(?:#fff\b|#ffffff\b|white\b))"
+    r"|\bbackground\s*=", re.I)
 #: ``.class``, ``#id``, with a tag name or not, inside ``html`` or ``body`` or not (both hold
 #: every element: ``body .h`` hides what ``.h`` hides).
 _SIMPLE_SELECTOR = re.compile(r"^\s*(?:(?:html|body)\s*>?\s*)*[a-z0-9]*([.#])([A-Za-z0-9_-]+)\s*$", re.I)
@@ -102,7 +113,8 @@ def html_to_text(markup: str) -> tuple[str, str]:
 
 def html_to_text_and_hidden(markup: str) -> tuple[str, str, dict[str, int]]:
     """(visible text, title, {how hidden: words left out}) of an HTML string."""
-    parser = _TextParser(_hidden_selectors(markup))
+    white = _DARK_BACKGROUND.search(markup) is None
+    parser = _TextParser(_hidden_selectors(markup, white), white)
     tokenize(markup, parser)
     return parser.result(), " ".join(parser.title).strip(), dict(parser.hidden)
 
@@ -275,8 +287,8 @@ def _rules(css: str) -> list[tuple[str, str]]:
             if parts[i] == "{" and parts[i + 2] == "}" and parts[i - 1]]
 
 
-def _hidden_selectors(markup: str) -> tuple[frozenset[str], frozenset[str]]:
-    """(classes, ids) that the page's own <style> rules hide."""
+def _hidden_selectors(markup: str, white: bool = False) -> tuple[frozenset[str], frozenset[str]]:
+    """(classes, ids) that the page's own <style> rules hide (``white``: white text hides too)."""
     classes, ids = set(), set()
     low = markup.lower()
     start = 0
@@ -289,7 +301,7 @@ def _hidden_selectors(markup: str) -> tuple[frozenset[str], frozenset[str]]:
         if j < 0 or k < 0:
             break
         for selectors, body in _rules(markup[j + 1:k]):
-            if _HIDING.search(body):
+            if _HIDING.search(body) or (white and _WHITE.search(body)):
                 for sel in selectors.split(","):
                     m = _SIMPLE_SELECTOR.match(sel)
                     if m:
@@ -299,8 +311,10 @@ def _hidden_selectors(markup: str) -> tuple[frozenset[str], frozenset[str]]:
 
 
 class _TextParser:
-    def __init__(self, hidden_selectors: tuple[frozenset[str], frozenset[str]] = (frozenset(), frozenset())) -> None:
+    def __init__(self, hidden_selectors: tuple[frozenset[str], frozenset[str]] = (frozenset(), frozenset()),
+                 white_hides: bool = False) -> None:
         self.hidden_classes, self.hidden_ids = hidden_selectors
+        self.white_hides = white_hides  # the page sets no background but white: white text is not seen
         self.hide_stack: list[str] = []  # open elements inside a hidden one (the first hides)
         self.hide_open: dict[str, int] = {}  # how many of each tag hide_stack holds (linear on deep nesting)
         self.hide_reason = ""
@@ -323,6 +337,9 @@ class _TextParser:
             return "hidden attribute"
         if _HIDING.search(a.get("style") or ""):
             return "hidden by its style"
+        if self.white_hides and (_WHITE.search(a.get("style") or "")
+                                 or (a.get("color") or "").strip().lower() in ("#fff", "#ffffff", "white")):
+            return "white text"  # (the color attribute: <font color=white>)
         if self.hidden_classes and set((a.get("class") or "").split()) & self.hidden_classes:
             return "hidden by the page's styles"
         if self.hidden_ids and (a.get("id") or "") in self.hidden_ids:

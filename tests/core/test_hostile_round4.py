@@ -387,3 +387,22 @@ def test_an_xml_part_too_large_to_parse_is_refused_before_parsing(tmp_path, monk
         extract_docx(path)
     monkeypatch.setattr(safety, "MAX_XML_PART_BYTES", 96 << 20)
     assert "Начало." in extract_docx(path)[0]
+
+
+
+@pytest.mark.parametrize("page, seen", [
+    ('<p style="color:#fff">Скрытый абзац из чужой работы.</p><p>Видимый.</p>', "Видимый."),
+    ("<style>.w{color: white}</style><p class=w>Скрытый абзац из чужой работы.</p><p>Видимый.</p>", "Видимый."),
+    ('<font color="#FFFFFF">Скрытый абзац из чужой работы.</font><p>Видимый.</p>', "Видимый."),
+    # a page that sets a background keeps its white text: it may stand on it
+    ('<body style="background:#222"><p style="color:#fff">Белый на тёмном.</p></body>', "Белый на тёмном."),
+    ('<style>.w{color:white} .b{background-color:navy}</style><div class=b><p class=w>Белый на синем.</p></div>',
+     "Белый на синем."),
+    ('<body bgcolor="black"><p style="color:white">Белый на чёрном.</p></body>', "Белый на чёрном."),
+])
+def test_white_text_on_a_page_of_no_background_is_hidden(page, seen):
+    from sverka.core.extract.html_text import html_to_text_and_hidden
+
+    text, _, hidden = html_to_text_and_hidden(page)
+    assert text.strip() == seen
+    assert bool(hidden) == (seen == "Видимый.")
