@@ -464,6 +464,8 @@ def _cmd_extract(args: argparse.Namespace) -> int:
 
 
 def _cmd_index(args: argparse.Namespace) -> int:
+    from . import api
+
     rc = EXIT_OK
     paths = []
     for p in args.paths:
@@ -476,9 +478,19 @@ def _cmd_index(args: argparse.Namespace) -> int:
         return rc
     progress = _Progress()
     with _open_collection(args.db, must_exist=False) as coll:
+        before = coll.count()
         try:
             summary = coll.add(paths, template=args.template, progress=progress,
                                follow_links=args.follow_links)
+        except api.SverkaError:  # a full disk, say: what the batches before it added is kept; say how much
+            progress.finish()
+            try:
+                now = coll.count()
+            except api.SverkaError:
+                now = None
+            if now is not None and now != before:
+                _err(_say("cli.index_kept", n=now - before, total=now, path=str(coll.path)))
+            raise
         finally:
             progress.finish()
         total = coll.count()

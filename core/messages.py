@@ -192,6 +192,10 @@ CATALOGUE: dict[str, tuple[str, str]] = {
         "добавлено {added}, обновлено {updated}, без изменений {unchanged}, повторов {duplicates}, "
         "не прочитано {failed}; в коллекции {path} {total} {total:документ|документа|документов}"),
     "cli.duplicate": ("duplicate: {path} (same text as {original})", "повтор: {path} (тот же текст, что в {original})"),
+    "cli.index_kept": ("{n} {n:document was|documents were} added before the error and {n:is|are} kept; "
+                       "{total} in {path}",
+                       "до ошибки {n:добавлен|добавлено|добавлено} {n} {n:документ|документа|документов}, "
+                       "{n:он сохранён|они сохранены|они сохранены}; в коллекции {path} их {total}"),
     "cli.index_cancelled": ("cancelled; the files added before the interruption are kept",
                             "отменено; файлы, добавленные до прерывания, сохранены"),
     "cli.words": ("{n:word|words}", "{n:слово|слова|слов}"),

@@ -406,3 +406,26 @@ def test_white_text_on_a_page_of_no_background_is_hidden(page, seen):
     text, _, hidden = html_to_text_and_hidden(page)
     assert text.strip() == seen
     assert bool(hidden) == (seen == "Видимый.")
+
+
+
+def test_index_stopped_by_a_full_disk_says_what_it_kept(tmp_path, monkeypatch, capsys):
+    from sverka.core import cli
+    from sverka.core.errors import CollectionError
+
+    folder = tmp_path / "essays"
+    folder.mkdir()
+    for k in range(3):
+        (folder / f"e{k}.txt").write_text(f"Сочинение номер {k}: " + ESSAY, encoding="utf-8")
+    real_add = api.Collection.add
+
+    def add_then_fail(self, paths, **kw):  # the first batch lands, the disk fills during the next
+        real_add(self, [str(folder / "e0.txt"), str(folder / "e1.txt")])
+        raise CollectionError("the disk is full: cannot write to the collection")
+
+    monkeypatch.setattr(api.Collection, "add", add_then_fail)
+    monkeypatch.setenv("LC_ALL", "C.UTF-8")
+    rc = cli.main(["index", "--db", str(tmp_path / "c.sverka"), str(folder)])
+    err = capsys.readouterr().err
+    assert rc == 1 and "2 documents were added before the error and are kept; 2 in" in err
+    assert "the disk is full" in err
