@@ -40,6 +40,9 @@ __all__ = ["HashIndex", "MAX_HASHED", "bounds", "hash_strings", "words"]
 
 #: Classes of a BMP character in :func:`_table`; 0 for anything else.
 LETTER, MARK, HYPHEN, FORMAT = 1, 2, 4, 8
+#: Hangul choseong and jungseong fillers, Hangul filler, halfwidth Hangul filler: letters to
+#: Unicode that are drawn as nothing; words of them count as invisible characters, not words.
+FILLERS = "\u115f\u1160\u3164\uffa0"
 #: Words longer than this are not hashed (a miss: looked up by their string).
 MAX_HASHED = 255
 #: A text is read in pieces of about this many characters, cut at a space or line break:
@@ -53,9 +56,9 @@ _AFTER_HYPHEN = np.array([ord(c) for c in " \t" + _LINE_BREAKS], dtype=np.uint32
 
 def _build_table() -> np.ndarray:
     """Class of every BMP character: a letter is what :mod:`sverka.core.text`'s exact splitter
-    takes for one (``[^\\W\\d_]`` without other numbers: ``str.isalpha`` on the BMP), a mark
-    any combining mark (Mn, Mc, Me), a format character any Cf, a hyphen "-" or U+2010 (the
-    soft hyphen is a format character)."""
+    takes for one (``[^\\W\\d_]`` without other numbers and the fillers: ``str.isalpha`` on the
+    BMP), a mark any combining mark (Mn, Mc, Me), a format character any Cf and the fillers, a
+    hyphen "-" or U+2010 (the soft hyphen is a format character)."""
     table = np.zeros(0x10000, dtype=np.uint8)
     for cp in range(0x10000):
         c = chr(cp)
@@ -68,6 +71,7 @@ def _build_table() -> np.ndarray:
             elif cat == "Cf":
                 table[cp] = FORMAT
     table[[0x2D, 0x2010]] = HYPHEN
+    table[[ord(c) for c in FILLERS]] = FORMAT
     return table
 
 
@@ -77,7 +81,7 @@ def _table() -> np.ndarray:
     (checked by an xxh64): building it costs 10-15 ms of a process's first long text."""
     v = sys.version_info
     try:
-        path = formcache.cache_dir() / f"bmp-classes-{unicodedata.unidata_version}-py{v[0]}.{v[1]}.bin"
+        path = formcache.cache_dir() / f"bmp-classes-{unicodedata.unidata_version}-py{v[0]}.{v[1]}-2.bin"
         data = path.read_bytes()
         if len(data) == 0x10000 + 8 and xxhash.xxh64_digest(data[:0x10000]) == data[0x10000:]:
             table = np.frombuffer(data[:0x10000], dtype=np.uint8).copy()

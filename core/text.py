@@ -88,6 +88,9 @@ from sverka.core.versions import CANON_VERSION  # noqa: F401  (raise it there wi
 
 _LINE_BREAK = scan._LINE_BREAKS  # "\n\r\x0b\x0c\x85\u2028", not U+2029: a paragraph ends a sentence
 _HYPHENS = "-\u2010\u00ad"  # hyphen-minus, hyphen, soft hyphen
+#: Hangul fillers: letters to Unicode, drawn as nothing: invisible characters, as format ones are
+#: (a word of them padded a copied text with "words" no reader sees).
+FILLERS = scan.FILLERS
 
 
 def _ranges(codepoints: list[int]) -> str:
@@ -121,7 +124,7 @@ def _unicode_classes() -> tuple[str, str, str]:
     fmt, marks, numbers = [], [], []
     for cp in itertools.chain(range(0x30000), range(0xE0000, 0xE1000)):
         cat = unicodedata.category(chr(cp))
-        if cat == "Cf":
+        if cat == "Cf" or chr(cp) in FILLERS:
             fmt.append(cp)
         elif cat[0] == "M":
             marks.append(cp)
@@ -144,7 +147,7 @@ def _unicode_classes_kept() -> tuple[str, str, str]:
 
     v = sys.version_info
     try:
-        path = formcache.cache_dir() / f"unicode-classes-{unicodedata.unidata_version}-py{v[0]}.{v[1]}.json"
+        path = formcache.cache_dir() / f"unicode-classes-{unicodedata.unidata_version}-py{v[0]}.{v[1]}-2.json"
         kept = json.loads(path.read_text(encoding="utf-8"))
         if isinstance(kept, list) and len(kept) == 4 and all(isinstance(x, str) for x in kept) \
                 and kept[3] == digest(kept[:3]):
@@ -162,6 +165,9 @@ def _unicode_classes_kept() -> tuple[str, str, str]:
 
 
 _FORMAT, _MARK, _NUMBER = _unicode_classes_kept()
+#: A letter: what ``\w`` matches but digits, "_" and the fillers.
+_LETTER = rf"[^\W\d_{FILLERS}]"
+_filler = re.compile(f"[{FILLERS}]")
 #: A hyphen at the end of a line (spaces allowed around the line break) inside a word.
 _LINE_END_HYPHEN = rf"[{re.escape(_HYPHENS)}][ \t]*(?:\r\n|[{_LINE_BREAK}])[ \t]*"
 
@@ -179,7 +185,7 @@ def _word_splitter(letter: str):
 
 #: Fast: a letter is what ``\w`` matches minus digits and "_"; that includes other numbers
 #: (², ½, Ⅻ), so a text where such a "word" turns up is split again by the exact splitter.
-_split_words = _word_splitter(r"[^\W\d_]")
+_split_words = _word_splitter(_LETTER)
 
 
 def _split_words_exactly(text: str) -> list[str]:
@@ -190,7 +196,7 @@ def _split_words_exactly(text: str) -> list[str]:
 
 @functools.cache
 def _exact_splitter():
-    return _word_splitter(rf"(?:(?!{_NUMBER})[^\W\d_])")
+    return _word_splitter(rf"(?:(?!{_NUMBER}){_LETTER})")
 
 
 _number = re.compile(_NUMBER)
@@ -557,7 +563,7 @@ def _normalise(raw: str, mode: str) -> tuple[str, int, tuple[int, ...], str, boo
     folded to Cyrillic, to Latin."""
     invisible = joins = 0
     form = raw
-    if not form.isalpha():  # invisible characters, combining marks or a line-end hyphen
+    if not form.isalpha() or _filler.search(form):  # invisible characters, marks or a line-end hyphen
         form, joins = _line_end_hyphen.subn("", form)
         form, invisible = _format_char.subn("", form)
     form = unicodedata.normalize("NFKC", form)

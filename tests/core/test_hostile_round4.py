@@ -429,3 +429,17 @@ def test_index_stopped_by_a_full_disk_says_what_it_kept(tmp_path, monkeypatch, c
     err = capsys.readouterr().err
     assert rc == 1 and "2 documents were added before the error and are kept; 2 in" in err
     assert "the disk is full" in err
+
+
+
+@pytest.mark.parametrize("filler", ["\u3164", "\uffa0", "\u115f", "\u1160"])
+def test_hangul_fillers_are_invisible_characters_not_words(filler):
+    """A copied text padded with "words" of Hangul fillers (letters to Unicode, drawn as nothing)
+    was 11 % borrowed; inside a word a filler is an invisible character, warned about."""
+    source = "Это обычный русский текст, написанный студентом для проверки на заимствования в этом году. " * 5
+    padded = source + " ".join([filler * 2] * 900)
+    r = api.compare(api.document_from_text(padded, "essay"), api.document_from_text(source, "source"))
+    assert r.borrowed_percent == 100.0 and r.suspect.words == len(source.split())
+    inside = source.replace("текст", "те" + filler + "кст")
+    r = api.compare(api.document_from_text(inside, "essay"), api.document_from_text(source, "source"))
+    assert r.borrowed_percent == 100.0 and [w.code for w in r.suspect.warnings] == ["warning.invisible_chars"]

@@ -24,7 +24,7 @@ def test_table_agrees_with_the_regular_expressions_on_every_bmp_character():
     table = scan._build_table()
     every = "".join(map(chr, range(0x10000)))
     letter = np.zeros(0x10000, bool)
-    letter[[m.start() for m in re.finditer(r"(?:(?!" + tx._NUMBER + r")[^\W\d_])", every)]] = True
+    letter[[m.start() for m in re.finditer(r"(?:(?!" + tx._NUMBER + r")" + tx._LETTER + ")", every)]] = True
     mark = np.zeros(0x10000, bool)
     mark[[m.start() for m in re.finditer(tx._MARK, every)]] = True
     fmt = np.zeros(0x10000, bool)
@@ -41,6 +41,7 @@ def test_table_agrees_with_the_regular_expressions_on_every_bmp_character():
 ALPHABET = list("абвгдеёжзийклмнопрстуфхцчшщъыьэюяАБВЯіїєґabcxyzABCé  \t\n\r.,!?-—–'\"«»0123456789_") + [
     "\u0301", "\u0300", "\u0483",  # combining marks (a stress mark)
     "\u200b", "\u00ad", "\u2060", "\ufeff",  # format characters
+    "\u3164", "\uffa0",  # Hangul fillers: letters drawn as nothing, taken as format characters
     "\u2010", "\x0b", "\x0c", "\x85", "\u2028", "\u2029",  # a hyphen, line breaks
     "²", "½", "Ⅻ", "٣",  # numbers that \w takes
     "\U0001d400", "\U00010400", "😀", "\U0002070e",  # beyond the BMP: a math letter, Deseret, emoji, CJK
