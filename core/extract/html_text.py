@@ -58,12 +58,64 @@ _BLOCK = {
 _CELL = {"td", "th"}
 _VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr"}
 _SPACE = re.compile(r"[ \t\n\r\f]+")
-_HIDING = re.compile(r"display\s*:\s*none|visibility\s*:\s*(?:hidden|collapse)|font-size\s*:\s*0(?:\.0*)?(?:px|pt|em|rem|%)?\s*(?:;|$|!)"
-                     r"|opacity\s*:\s*0(?:\.0*)?\s*(?:;|$|!)"
-                     # a font of 1 px or pt or less (as a Word document's "text of 1 pt or less")
-                     r"|font-size\s*:\s*(?:0*\.\d+|0*1(?:\.0*)?)\s*(?:px|pt)\s*(?:;|$|!)"
-                     # placed a thousand pixels or more off the page
-                     r"|(?<![\w-])(?:left|top|text-indent|margin-left|margin-top)\s*:\s*-\d{4,}", re.I)
+def _declarations(style: str) -> dict[str, str]:
+    """``property: value`` of a style's declarations, lower case, the last of each kept (as a
+    browser keeps it: ``display:none; display:block`` shows the element), ``!important`` and
+    comments left out."""
+    out = {}
+    for part in _without_comments(style).split(";"):
+        name, colon, value = part.partition(":")
+        if colon:
+            out[name.strip().lower()] = value.replace("!important", "").strip().lower()
+    return out
+
+
+_ZERO = re.compile(r"^0*(?:\.0*)?(?:px|pt|em|rem|%)?$")
+_TINY = re.compile(r"^(?:0*\.\d+|0*1(?:\.0*)?)(?:px|pt)$")
+_FAR_OFF = re.compile(r"^-0*[1-9]\d{3,}(?:\.\d*)?(?:px|pt)?$")  # a thousand pixels or more to the left or top
+
+
+def _hiding(style: str) -> str:
+    """How a style hides its element's text: "" (it does not), "visibility" (a descendant may
+    show itself with ``visibility: visible``), "font" (a font of 1 px or pt or less: a descendant
+    that sets a larger font shows itself, the usual way of closing gaps between inline blocks),
+    or "fixed" (display: none, opacity: 0, placed far off the page: nothing inside shows)."""
+    d = _declarations(style)
+    if d.get("display") == "none" or _ZERO.match(d.get("opacity", "1") or "1"):
+        return "fixed"
+    if d.get("position") in ("absolute", "fixed", "relative") and any(
+            _FAR_OFF.match(d.get(side, "")) for side in ("left", "top")):
+        return "fixed"
+    if any(_FAR_OFF.match(d.get(side, "")) for side in ("text-indent", "margin-left", "margin-top")):
+        return "fixed"
+    if d.get("visibility") in ("hidden", "collapse"):
+        return "visibility"
+    size = d.get("font-size", "")
+    if size and (_ZERO.match(size) or _TINY.match(size)):
+        return "font"
+    return ""
+
+
+#: Ways of hiding that an element inside can undo for itself.
+_SHOWN_AGAIN = ("visibility", "font", "white")
+
+
+def _shows_again(attrs, kind: str) -> bool:
+    """Whether an element inside one hidden the ``kind`` way shows its text again: visibility:
+    visible; a font larger than 1 px or pt; a colour other than white."""
+    a = dict(attrs)
+    d = _declarations(a.get("style") or "")
+    if kind == "visibility":
+        return d.get("visibility") == "visible"
+    if kind == "font":
+        size = d.get("font-size", "")
+        return bool(size) and not (_ZERO.match(size) or _TINY.match(size))
+    if kind == "white":
+        colour = d.get("color") or (a.get("color") or "").strip().lower()
+        return bool(colour) and not _WHITE.search(f"color:{colour}") and colour not in ("inherit", "currentcolor")
+    return False
+
+
 _BRACE = re.compile(r"([{}])")
 #: White text (``color`` white in a style), and any background a page sets that is not white:
 #: white text is hidden only on a page that sets none (its background is then the browser's
@@ -301,7 +353,7 @@ def _hidden_selectors(markup: str, white: bool = False) -> tuple[frozenset[str],
         if j < 0 or k < 0:
             break
         for selectors, body in _rules(markup[j + 1:k]):
-            if _HIDING.search(body) or (white and _WHITE.search(body)):
+            if _hiding(body) or (white and _WHITE.search(body)):
                 for sel in selectors.split(","):
                     m = _SIMPLE_SELECTOR.match(sel)
                     if m:
@@ -318,6 +370,9 @@ class _TextParser:
         self.hide_stack: list[str] = []  # open elements inside a hidden one (the first hides)
         self.hide_open: dict[str, int] = {}  # how many of each tag hide_stack holds (linear on deep nesting)
         self.hide_reason = ""
+        # per element of hide_stack: the way its text is hidden ("" when it shows it again: a
+        # visibility: visible, or a font of a readable size inside a font-size: 0)
+        self.hide_ways: list[str] = []
         self.hidden: dict[str, int] = {}
         self.svg_depth = 0  # inside <svg>: only <text> is read
         self.svg_text = 0
@@ -335,7 +390,7 @@ class _TextParser:
         a = dict(attrs)
         if "hidden" in a:
             return "hidden attribute"
-        if _HIDING.search(a.get("style") or ""):
+        if _hiding(a.get("style") or ""):
             return "hidden by its style"
         if self.white_hides and (_WHITE.search(a.get("style") or "")
                                  or (a.get("color") or "").strip().lower() in ("#fff", "#ffffff", "white")):
@@ -348,11 +403,21 @@ class _TextParser:
 
     def handle_starttag(self, tag: str, attrs) -> None:
         if tag not in _VOID and not self.skip_tag:
-            reason = "" if self.hide_stack else self._hides(attrs)
+            outer = self.hide_ways[-1] if self.hide_stack else ""
+            reason = self._hides(attrs) if outer in _SHOWN_AGAIN or not outer else ""
             if self.hide_stack or reason:
+                if reason:
+                    way = "white" if reason == "white text" else _hiding(dict(attrs).get("style") or "") or "fixed"
+                    if way != "fixed" and outer and outer != way:
+                        way = "fixed"  # hidden two ways at once: no one style shows it again
+                    self.hide_reason = reason
+                elif outer in _SHOWN_AGAIN and _shows_again(attrs, outer):
+                    way = ""
+                else:
+                    way = outer
                 self.hide_stack.append(tag)
+                self.hide_ways.append(way)
                 self.hide_open[tag] = self.hide_open.get(tag, 0) + 1
-                self.hide_reason = reason or self.hide_reason
         if self.svg_depth and tag in _BREAKOUT:  # the <svg> ends here; what follows is shown
             self.svg_depth = self.svg_text = 0
         if tag == "svg":
@@ -385,6 +450,7 @@ class _TextParser:
         if self.hide_stack and not self.skip_tag and self.hide_open.get(tag):
             while self.hide_stack:
                 top = self.hide_stack.pop()
+                self.hide_ways.pop()
                 self.hide_open[top] -= 1
                 if top == tag:
                     break
@@ -426,7 +492,7 @@ class _TextParser:
             return
         if self.skip_tag or (self.svg_depth and not self.svg_text):
             return
-        if self.hide_stack:
+        if self.hide_stack and self.hide_ways[-1]:
             words = len(_WORDS.findall(data))
             if words:
                 self.hidden[self.hide_reason] = self.hidden.get(self.hide_reason, 0) + words

@@ -443,3 +443,26 @@ def test_hangul_fillers_are_invisible_characters_not_words(filler):
     inside = source.replace("текст", "те" + filler + "кст")
     r = api.compare(api.document_from_text(inside, "essay"), api.document_from_text(source, "source"))
     assert r.borrowed_percent == 100.0 and [w.code for w in r.suspect.warnings] == ["warning.invisible_chars"]
+
+
+
+@pytest.mark.parametrize("page, seen", [
+    # a larger font inside font-size: 0 (the usual way of closing gaps between inline blocks)
+    ('<div style="font-size:0"><span style="font-size:16px">Видимый текст.</span> скрыто</div>', "Видимый текст."),
+    ('<div style="visibility:hidden">скрыто <p style="visibility:visible">Видимый текст.</p></div>', "Видимый текст."),
+    ('<p style="color:#fff">скрыто <b style="color:#333">Видимый текст.</b> скрыто</p>', "Видимый текст."),
+    ('<div style="display:none"><p style="visibility:visible">скрыто</p></div><p>Видимый текст.</p>', "Видимый текст."),
+    # the last declaration wins, as in a browser
+    ('<p style="display:none; display:block">Видимый текст.</p>', "Видимый текст."),
+    ('<p style="font-size:1px;font-size:16px">Видимый текст.</p>', "Видимый текст."),
+    # left and top move nothing without a position; -0100px is a hundred pixels
+    ('<p style="left:-10000px">Видимый текст.</p>', "Видимый текст."),
+    ('<p style="position:absolute;left:-0100px">Видимый текст.</p>', "Видимый текст."),
+    ('<p style="position:absolute; left:-10000px">скрыто</p><p>Видимый текст.</p>', "Видимый текст."),
+    ('<p style="display:/**/none">скрыто</p><p>Видимый текст.</p>', "Видимый текст."),
+])
+def test_html_hides_and_shows_as_a_browser_cascades(page, seen):
+    from sverka.core.extract.html_text import html_to_text_and_hidden
+
+    text, _, _ = html_to_text_and_hidden(page)
+    assert text.strip() == seen, text
