@@ -228,24 +228,36 @@ def _hidden_objects(page) -> dict[int, str]:
     out: dict[int, str] = {_UNCHECKED: "unchecked"} if len(budget) > 1 else {}
     for obj, depth in texts:
         reason = ""
-        if r.FPDFTextObj_GetTextRenderMode(obj) == r.FPDF_TEXTRENDERMODE_INVISIBLE:
+        mode = r.FPDFTextObj_GetTextRenderMode(obj)
+        if mode in (3, 7):  # invisible; clipping only (nothing drawn)
             reason = "" if large_image[0] else "invisible text"
         elif _size(obj) < 1.0:
             reason = "text of 1 pt or less"
-        elif _white(obj) and not covered(obj, depth):
+        elif _drawn_white(obj, mode) and not covered(obj, depth):
             reason = "white text"
         if reason:
             out[ctypes.cast(obj, ctypes.c_void_p).value] = reason
     return out
 
 
-def _white(obj) -> bool:
+def _drawn_white(obj, mode: int) -> bool:
+    """White as drawn: by its fill (render modes 0 and 4), its outline (1 and 5), or both (2 and
+    6): black outlines around white letters are visible text."""
+    if mode in (1, 5):
+        return _white(obj, stroke=True)
+    if mode in (2, 6):
+        return _white(obj) and _white(obj, stroke=True)
+    return _white(obj)
+
+
+def _white(obj, stroke: bool = False) -> bool:
     import ctypes
 
     import pypdfium2.raw as r
 
     c = [ctypes.c_uint(0) for _ in range(4)]
-    if not r.FPDFPageObj_GetFillColor(obj, *(ctypes.byref(x) for x in c)):
+    get = r.FPDFPageObj_GetStrokeColor if stroke else r.FPDFPageObj_GetFillColor
+    if not get(obj, *(ctypes.byref(x) for x in c)):
         return False
     red, green, blue, alpha = (x.value for x in c)
     return alpha > 0 and min(red, green, blue) >= 250

@@ -466,3 +466,16 @@ def test_html_hides_and_shows_as_a_browser_cascades(page, seen):
 
     text, _, _ = html_to_text_and_hidden(page)
     assert text.strip() == seen, text
+
+
+
+@pytest.mark.parametrize("ops, shown", [
+    ("1 1 1 rg 0 0 0 RG 1 Tr", True),   # white letters with black outlines: visible
+    ("1 1 1 rg 0 0 0 RG 2 Tr", True),
+    ("0 0 0 rg 1 1 1 RG 1 Tr", False),  # white outlines only: not seen
+    ("1 1 1 rg 1 1 1 RG 2 Tr", False),
+    ("0 0 0 rg 7 Tr", False),           # clipping only: nothing drawn
+])
+def test_pdf_text_is_white_as_drawn_by_its_render_mode(tmp_path, ops, shown):
+    path = _page_pdf(tmp_path / "p.pdf", _text(PDF_VISIBLE) + ops + " " + _text(PDF_SECRET, y=600))
+    assert ("Secret" in api.load_document(path).text) == shown
