@@ -33,6 +33,8 @@ _TOKEN = re.compile(r"\\([a-zA-Z]+)(-?\d+)? ?|\\'[0-9a-fA-F]{2}|\\[^a-zA-Z]|[{}]
 _WORD = re.compile(r"\w+")
 _COLORTBL = re.compile(r"\{\\colortbl\s*([^{}]*)\}")
 _RGB = re.compile(r"\\(red|green|blue)(\d+)")
+#: Background colours and shading of cells, paragraphs and characters (a non-zero value).
+_SHADING = re.compile(r"\\(?:clcbpat|clshdng|cbpat|shading|chcbpat|chshdng|highlight|cb)0*[1-9]")
 _FORMAT_WORDS = frozenset({"plain", "v", "fs", "cf", "highlight", "cb", "chcbpat", "deleted"})
 #: Groups that hold no text of the page (tables, styles, metadata, pictures): hidden
 #: formatting inside them (a hidden character style) is not hidden text.
@@ -78,15 +80,17 @@ def extract_rtf(path: Path, data: bytes) -> tuple[str, str, list[str]]:
 
 
 def _white_colours(source: str) -> frozenset[int]:
-    """Indexes of the colour table's white entries (``\\red255\\green255\\blue255``; index 0 is
-    the automatic colour)."""
+    """Indexes of the colour table's white entries (``\\red255\\green255\\blue255``), none at
+    all when the document shades anything (a table cell, a paragraph, characters: where, this
+    pass does not follow, and white text on it is seen). Index 0 is the automatic colour, never
+    white, whatever the table says."""
     m = _COLORTBL.search(source)
-    if not m:
+    if not m or _SHADING.search(source):
         return frozenset()
     white = set()
     for k, entry in enumerate(m.group(1).split(";")):
         rgb = dict((name, int(v)) for name, v in _RGB.findall(entry))
-        if rgb and all(rgb.get(c) == 255 for c in ("red", "green", "blue")):
+        if k and rgb and all(rgb.get(c) == 255 for c in ("red", "green", "blue")):
             white.add(k)
     return frozenset(white)
 

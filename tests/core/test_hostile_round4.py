@@ -479,3 +479,23 @@ def test_html_hides_and_shows_as_a_browser_cascades(page, seen):
 def test_pdf_text_is_white_as_drawn_by_its_render_mode(tmp_path, ops, shown):
     path = _page_pdf(tmp_path / "p.pdf", _text(PDF_VISIBLE) + ops + " " + _text(PDF_SECRET, y=600))
     assert ("Secret" in api.load_document(path).text) == shown
+
+
+
+@pytest.mark.parametrize("body", [
+    r"\trowd\clcbpat2\cellx4000 \intbl{\cf1 " + SECRET + r"}\cell\row ",  # white in a dark table cell
+    r"{\pard\cbpat2 {\cf1 " + SECRET + r"}\par}",  # on a shaded paragraph
+    r"{\chshdng10000\chcbpat2\cf1 " + SECRET + "}",  # on shaded characters
+])
+def test_rtf_white_text_on_shading_is_read(tmp_path, body):
+    path = tmp_path / "essay.rtf"
+    path.write_text(RTF_HEAD + VISIBLE + body + VISIBLE + r"\par}", encoding="latin-1")
+    assert "Secret" in api.load_document(path).text
+
+
+def test_rtf_colour_zero_is_the_automatic_colour_whatever_the_table_says(tmp_path):
+    path = tmp_path / "essay.rtf"
+    path.write_text(r"{\rtf1\ansi{\fonttbl{\f0 Arial;}}{\colortbl\red255\green255\blue255;\red0\green0\blue0;}"
+                    r"\f0\fs24 " + VISIBLE + r"{\cf0 " + SECRET + r"}\par}", encoding="latin-1")
+    text = api.load_document(path).text
+    assert "visible sentence" in text and "Secret" in text
