@@ -333,11 +333,11 @@ def _with_templates(result, templates, settings):
 
 def _html_targets(out: str, names: list[str]) -> list[Path]:
     """Where each HTML report goes: OUT itself for one document (unless OUT is a folder or ends
-    with a slash); otherwise OUT is a folder holding one ``<name>.html`` per document."""
+    with a slash); otherwise OUT is a folder (made by :func:`_make_report_folder`, after the
+    guard) holding one ``<name>.html`` per document."""
     target = Path(out)
     if len(names) == 1 and not (target.is_dir() or out.endswith(("/", os.sep))):
         return [target]
-    target.mkdir(parents=True, exist_ok=True)
     used: set[str] = set()
     paths = []
     for name in names:
@@ -350,15 +350,20 @@ def _html_targets(out: str, names: list[str]) -> list[Path]:
     return paths
 
 
-def _guard_reports(args: argparse.Namespace, targets: list[Path | None], inputs: list[str], *,
+def _guard_reports(args: argparse.Namespace, targets: list[tuple[Path | None, str]], inputs: list[str], *,
                    collection: bool = False) -> None:
-    """Usage error (exit 2, nothing checked) when a report would replace a file the command
-    reads: the collection file (and SQLite's files beside it) or a document it reads or a
-    template (``sverka check --db C.sverka --html C.sverka`` wrote over every indexed document)."""
+    """Usage error (exit 2, nothing checked, nothing created) when a report, ``(path, option)``,
+    would replace a file the command reads or a collection: the collection file and SQLite's
+    files beside it (by name: they exist only while it is open), a document it reads or a
+    template, any SQLite database (another collection: ``sverka compare --pdf C.sverka`` wrote
+    over it), or a file where several reports need a folder. ``sverka check --db C.sverka --html
+    C.sverka`` wrote over every indexed document."""
     from .i18n import check_language
     from .messages import message, text
 
+    lang = check_language(args.lang)
     kept: list[tuple[Path, str]] = [(Path(p), "a document it reads") for p in [*inputs, *(args.template or ())]]
+    side: dict[str, str] = {}
     if collection:
         from .store import is_server_url
 
@@ -366,19 +371,42 @@ def _guard_reports(args: argparse.Namespace, targets: list[Path | None], inputs:
             from . import api
 
             db = Path(args.db) if args.db else api.default_collection_path()
-            kept += [(Path(f"{db}{end}"), "the collection") for end in ("", "-wal", "-shm", "-journal")]
-    for target in targets:
-        if target is None or not target.exists():
+            kept.append((db, "the collection"))
+            side = {os.path.realpath(f"{db}{end}"): "the collection" for end in ("", "-wal", "-shm", "-journal")}
+
+    def refuse(target: Path, code: str, **kw) -> None:
+        args.parser.error(f"{target}: " + text(message(code, **kw), lang))
+
+    for target, option in targets:
+        if target is None:
             continue
-        for path, what in kept:
-            try:
-                same = path.exists() and os.path.samefile(target, path)
-            except OSError:
-                same = False
-            if same:
-                option = "pdf" if target.suffix.lower() == ".pdf" and getattr(args, "pdf", None) else "html"
-                args.parser.error(f"{target}: " + text(message("error.report_over_input", what=what, option=option),
-                                                       check_language(args.lang)))
+        what = side.get(os.path.realpath(target))
+        if what is None and target.exists():
+            for path, why in kept:
+                try:
+                    if path.exists() and os.path.samefile(target, path):
+                        what = why
+                        break
+                except OSError:
+                    pass
+            if what is None and _is_database(target):
+                what = "a collection"
+        if what is not None:
+            refuse(target, "error.report_over_input", what=what, option=option)
+
+
+def _report_options(args: argparse.Namespace) -> list[tuple[Path | None, str]]:
+    """The one report of each option of a command with one result (compare, crosscheck)."""
+    return [(Path(args.html) if args.html else None, "html"), (Path(args.pdf) if args.pdf else None, "pdf")]
+
+
+def _is_database(path: Path) -> bool:
+    """An SQLite database (a Sverka collection, or another program's): never a report's place."""
+    try:
+        with open(path, "rb") as f:
+            return f.read(16) == b"SQLite format 3\x00"
+    except OSError:
+        return False
 
 
 def _write_html(result, path: Path, lang: str | None = None, full_paths: bool = False) -> bool:
@@ -562,7 +590,7 @@ def _cmd_remove(args: argparse.Namespace) -> int:
             key: int | str = item
             # a document number is ASCII digits within SQLite's integers: "²" and the Arabic-Indic
             # "١" are digits to str.isdigit() (the second one removed document 1)
-            if _DOCUMENT_ID.fullmatch(item) and int(item) < 1 << 63 and not os.path.exists(item):
+            if _DOCUMENT_ID.fullmatch(item) and len(item) <= 19 and int(item) < 1 << 63 and not os.path.exists(item):
                 key = int(item)
             elif os.path.exists(item):
                 key = str(Path(item).resolve())
@@ -608,6 +636,19 @@ def _emit(result, args: argparse.Namespace, html_path: Path | None, pdf_path: Pa
     return ok
 
 
+def _make_report_folder(parser: argparse.ArgumentParser, out: str | None, reports: int, lang: str | None) -> None:
+    """The folder of several reports (or of one, OUT ending with a slash), made once the guard
+    let them be written; a usage error when OUT is a file."""
+    if not out or (reports == 1 and not out.endswith(("/", os.sep))):
+        return
+    try:
+        Path(out).mkdir(parents=True, exist_ok=True)
+    except (FileExistsError, NotADirectoryError):
+        parser.error(f"{out}: " + _say("error.report_folder_is_file", lang))
+    except OSError as e:
+        parser.error(f"{out}: {e.strerror or e}")
+
+
 def _pdf_targets(out: str | None, names: list[str]) -> list[Path | None]:
     """Like the HTML targets: OUT itself for one suspect, OUT/<stem>.pdf for several."""
     if not out:
@@ -623,7 +664,9 @@ def _cmd_check(args: argparse.Namespace) -> int:
         return EXIT_INPUT
     html = _html_targets(args.html, args.suspects) if args.html else [None] * len(args.suspects)
     pdf = _pdf_targets(args.pdf, args.suspects)
-    _guard_reports(args, html + pdf, args.suspects, collection=True)
+    _guard_reports(args, [(t, "html") for t in html] + [(t, "pdf") for t in pdf], args.suspects, collection=True)
+    _make_report_folder(args.parser, args.html, len(args.suspects), args.lang)
+    _make_report_folder(args.parser, args.pdf, len(args.suspects), args.lang)
     rc = EXIT_OK
     with _open_collection(args.db, settings) as coll:
         if len(args.suspects) > 1:  # several suspects: on every core when there is enough text, same order
@@ -666,8 +709,7 @@ def _cmd_compare(args: argparse.Namespace) -> int:
 
     settings = _settings_from(args)
     _check_settings(args.parser, settings)
-    _guard_reports(args, [Path(args.html) if args.html else None, Path(args.pdf) if args.pdf else None],
-                   [args.a, args.b])
+    _guard_reports(args, _report_options(args), [args.a, args.b])
     templates = _load_templates(args.template, args.lang)
     a, b = _load(args.a, args.lang), _load(args.b, args.lang)
     if a is None or b is None or templates is None:
@@ -693,8 +735,7 @@ def _cmd_crosscheck(args: argparse.Namespace) -> int:
 
     for p, reason in missing:
         _err(f"{p}: {text(reason, check_language(args.lang))}")
-    _guard_reports(args, [Path(args.html) if args.html else None, Path(args.pdf) if args.pdf else None],
-                   [str(f) for f in files], collection=args.db is not None)
+    _guard_reports(args, _report_options(args), [str(f) for f in files], collection=args.db is not None)
     if len(files) + (1 if args.db is not None else 0) < 2:
         _err("crosscheck needs at least two documents (or --db to compare them with a collection)")
         return EXIT_INPUT if missing else EXIT_USAGE

@@ -74,6 +74,7 @@ TERMS: dict[str, tuple[str, str]] = {
     "uk": ("Ukrainian", "украинских"),
     "cyrillic": ("Cyrillic", "кириллических"),
     "the collection": ("the collection", "коллекцию"),
+    "a collection": ("a collection (an SQLite database)", "коллекцию (базу данных SQLite)"),
     "a document it reads": ("a document it reads", "читаемый документ"),
 }
 
@@ -220,6 +221,8 @@ CATALOGUE: dict[str, tuple[str, str]] = {
                                 "общих слов: {words}, сходство {resemblance} %"),
     "summary.crosscheck_unread": ("{n} {n:file|files} could not be read (above)",
                                   "{n} {n:файл|файла|файлов} прочитать не удалось (см. выше)"),
+    "error.report_folder_is_file": ("is a file; several reports need a folder (a new name, or one ending with /)",
+                                    "это файл; нескольким отчётам нужна папка (новое имя или имя с / в конце)"),
     "error.report_over_input": (
         "a report would replace {what%term}: choose another file for --{option}",
         "отчёт заменил бы {what%term}: укажите для --{option} другой файл"),

@@ -499,3 +499,29 @@ def test_rtf_colour_zero_is_the_automatic_colour_whatever_the_table_says(tmp_pat
                     r"\f0\fs24 " + VISIBLE + r"{\cf0 " + SECRET + r"}\par}", encoding="latin-1")
     text = api.load_document(path).text
     assert "visible sentence" in text and "Secret" in text
+
+
+
+@needs_cli
+def test_a_report_never_replaces_sqlites_side_files_or_any_collection(collection, tmp_path):
+    db, essay = collection
+    copy = tmp_path / "copy.txt"
+    copy.write_text(ESSAY, encoding="utf-8")
+    for args in (["check", "--defaults", "--db", str(db), str(essay), "--html", f"{db}-wal"],  # exists only while open
+                 ["check", "--defaults", "--db", str(db), str(essay), "--html", f"{db}-shm"],
+                 ["compare", "--defaults", str(essay), str(copy), "--pdf", str(db)],  # a collection the command
+                 ["crosscheck", "--defaults", str(essay), str(copy), "--html", str(db)]):  # does not even open
+        out = sverka(*args, rc=2)
+        assert "a report would replace" in out.stderr and "Traceback" not in out.stderr, args
+    assert "essay.txt" in sverka("list", "--db", str(db), rc=0).stdout
+    out = sverka("check", "--defaults", "--db", str(db), str(essay), str(copy), "--html", str(copy), rc=2)
+    assert "several reports need a folder" in out.stderr
+    out = sverka("compare", "--defaults", str(essay), str(copy), "--template", str(essay), "--pdf", str(essay), rc=2)
+    assert "choose another file for --pdf" in out.stderr
+
+
+@needs_cli
+def test_remove_refuses_a_number_of_thousands_of_digits(collection):
+    db, _ = collection
+    out = sverka("remove", "--db", str(db), "9" * 4301, rc=1)
+    assert "not in the collection" in out.stderr
