@@ -5,7 +5,10 @@ Order of decisions, first match wins:
 1. a byte-order mark (UTF-8, UTF-16, UTF-32);
 2. binary data (many control bytes) is refused; UTF-16 without a BOM is recognised by
    its pattern of zero bytes;
-3. valid UTF-8 (also with a handful of broken sequences, which become U+FFFD with a warning);
+3. valid UTF-8; else, line by line (:func:`_mixed`): every line with a non-ASCII character
+   UTF-8 but for a few stray bytes (at most half its non-ASCII characters broken) -> UTF-8, the
+   stray bytes U+FFFD with a warning; UTF-8 lines beside lines of a single-byte page (two files
+   pasted together) -> each line in its own encoding, with a warning;
 4. a single-byte Cyrillic code page when the text looks Cyrillic under CP1251: CP1251,
    KOI8-R, CP866 (and charset-normalizer's guess) are compared by how Russian/Ukrainian
    the decoded letters look (letter frequencies, case pattern of words). Decoding CP1251
@@ -90,46 +93,51 @@ def decode_bytes(data: bytes) -> Decoded:
         return Decoded(data.decode("utf-8"), "utf-8")
     except UnicodeDecodeError:
         pass
+    mixed = _mixed(data)
+    if mixed is not None:
+        return mixed
     sample = head.decode("utf-8", errors="replace")
     broken = sample.count("\ufffd")
     non_ascii = sum(1 for ch in sample if ord(ch) > 127)
     if broken <= UTF8_MAX_BROKEN_SHARE * non_ascii:
         return _with_replacement_warning(data.decode("utf-8", errors="replace"), "utf-8")
-
-    mixed = _mixed(data)
-    if mixed is not None:
-        return mixed
     return _single_byte(data, head)
 
 
-#: Share of a file's non-ASCII bytes in lines that are valid UTF-8 from which a file that is
-#: not UTF-8 as a whole is read line by line (two files pasted together, one in UTF-8).
-MIXED_MIN_UTF8_SHARE = 0.05
+#: Characters of other scripts, in lines valid as UTF-8, that show a file not UTF-8 as a whole
+#: holds UTF-8 text (no line of CP1251, KOI8-R or CP866 Cyrillic is valid UTF-8 by chance).
+MIXED_MIN_UTF8_CHARS = 8
 
 
 def _mixed(data: bytes) -> Decoded | None:
     """Text whose lines are partly UTF-8, partly in one single-byte code page (an essay in
-    UTF-8 with a part pasted from a CP1251 file, or the reverse): each line read in its own
-    encoding, with a warning; None when the UTF-8 lines are too few to say so."""
+    UTF-8 with a part pasted from a CP1251 file, or the reverse, anywhere in the file): each
+    line read in its own encoding, with a warning; UTF-8 with its broken sequences replaced when
+    every line is UTF-8 but for a few stray bytes; None when no line is UTF-8.
+
+    A line is UTF-8 when at most half of its characters beyond ASCII come out broken (a UTF-8
+    essay with guillemets typed in CP1251 stays UTF-8, its stray bytes replaced); Cyrillic in a
+    single-byte page comes out all broken."""
     lines = data.splitlines(keepends=True)
-    utf8 = other = 0
-    kinds = []
+    utf8_chars = 0
+    kinds = []  # None: ASCII; True: UTF-8; False: a single-byte page
     for line in lines:
         if line.isascii():
             kinds.append(None)
             continue
-        try:
-            line.decode("utf-8")
-            kinds.append(True)
-            utf8 += len(line)
-        except UnicodeDecodeError:
-            kinds.append(False)
-            other += len(line)
-    if not utf8 or not other or utf8 < MIXED_MIN_UTF8_SHARE * (utf8 + other):
+        decoded = line.decode("utf-8", errors="replace")
+        broken = decoded.count("\ufffd")
+        if broken == 0:
+            utf8_chars += sum(1 for ch in decoded if ord(ch) > 127)
+        kinds.append(2 * broken <= sum(1 for ch in decoded if ord(ch) > 127))
+    if False not in kinds:  # every line mostly UTF-8: stray bytes of another page, replaced
+        return _with_replacement_warning(data.decode("utf-8", errors="replace"), "utf-8")
+    if utf8_chars < MIXED_MIN_UTF8_CHARS:
         return None
     rest = b"".join(line for line, k in zip(lines, kinds) if k is False)
     enc = _single_byte(rest, rest[:SNIFF_BYTES]).encoding
-    text = "".join(line.decode("utf-8") if k else line.decode(enc, errors="replace") for line, k in zip(lines, kinds))
+    text = "".join(line.decode("utf-8", errors="replace") if k is not False else line.decode(enc, errors="replace")
+                   for line, k in zip(lines, kinds))
     n_utf8 = sum(1 for k in kinds if k)
     return Decoded(text, f"utf-8+{enc}", (message("warning.mixed_encodings", n=n_utf8, count=kinds.count(False),
                                                   encoding=enc),))

@@ -525,3 +525,24 @@ def test_remove_refuses_a_number_of_thousands_of_digits(collection):
     db, _ = collection
     out = sverka("remove", "--db", str(db), "9" * 4301, rc=1)
     assert "not in the collection" in out.stderr
+
+
+
+def test_mixed_encodings_are_found_wherever_the_lines_lie():
+    from sverka.core.extract.plain_text import decode_bytes
+
+    utf8 = "Студент написал это сочинение о летнем путешествии по горам.\n"
+    cp1251 = "Второй файл был сохранён в другой кодировке и приклеен к первому.\n"
+    cases = [
+        utf8 * 60 + cp1251,  # one line of another page in a UTF-8 essay (was 66 x U+FFFD)
+        utf8 * 5000 + cp1251 * 20,  # after the first 256 KB (was U+FFFD to the end)
+        cp1251 * 60 + utf8,  # a little UTF-8 in a CP1251 file (was mojibake)
+    ]
+    for text in cases:
+        data = b"".join(line.encode("utf-8" if line == utf8 else "cp1251") for line in text.splitlines(keepends=True))
+        decoded = decode_bytes(data)
+        assert decoded.text == text and [w.code for w in decoded.warnings] == ["warning.mixed_encodings"]
+    # a UTF-8 essay whose guillemets were typed in CP1251: UTF-8 still, the stray bytes replaced
+    line = "Он сказал: ".encode() + b"\xab" + "цитата из книги".encode() + b"\xbb.\n"
+    decoded = decode_bytes(line * 20)
+    assert decoded.text.count("цитата из книги") == 20 and decoded.text.count("\ufffd") == 40
