@@ -140,6 +140,9 @@ CATALOGUE: dict[str, tuple[str, str]] = {
         "{n} byte {n:sequence|sequences} not valid in {encoding} replaced by U+FFFD",
         "{n} {n:последовательность байтов|последовательности байтов|последовательностей байтов}, "
         "недопустимых в {encoding}, заменены на U+FFFD"),
+    "warning.no_words": (
+        "the text holds no words Sverka compares (only numbers, symbols or pictures): nothing was checked",
+        "в тексте нет слов, которые Сверка сравнивает (только числа, символы или картинки): проверять нечего"),
     "warning.mixed_encodings": (
         "the file mixes two encodings: {n} {n:line|lines} in UTF-8, {count} in {encoding}; "
         "each line is read in its own",

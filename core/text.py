@@ -776,7 +776,7 @@ def canonize(text: str, *, drop_stop_words: bool = True, drop_adjectives: bool =
         lookalike_letters=tampering[0] + tampering[1] + tampering[4] + tampering[5],
         invisible_chars=tampering[2],
         hyphen_joins=tampering[3],
-        warnings=_warnings(tampering, language),
+        warnings=_warnings(tampering, language) + ((message("warning.no_words"),) if n == 0 and text.strip() else ()),
         word_starts=all_starts,
     )
 
