@@ -39,8 +39,12 @@ from ..messages import message
 from .plain_text import decode_bytes
 
 _META_CHARSET = re.compile(rb"""<meta[^>]+charset\s*=\s*["']?\s*([A-Za-z0-9_.:-]+)""", re.I)
-_SKIP = {"script", "style", "template", "noscript", "iframe", "annotation", "annotation-xml"}
-_SVG_TEXT = {"text", "tspan", "textpath"}
+_SKIP = {"script", "style", "template", "noscript", "iframe", "annotation", "annotation-xml",
+         # SVG that is not drawn where it stands, MathML drawn as nothing
+         "defs", "symbol", "clippath", "mask", "pattern", "marker", "mphantom"}
+#: Inside <svg>: not drawn, and HTML inside them stays inside (no breakout).
+_SVG_NOT_DRAWN = {"desc", "title", "metadata"}
+_SVG_TEXT = {"text", "tspan", "textpath", "foreignobject"}
 _MATH_TOKENS = {"mi", "mn", "mo", "ms", "mtext"}
 #: Start tags that close foreign content (<svg>, <math>) in a browser (the HTML standard's
 #: "any other start tag" rule for foreign content): "<svg width=0><p>text</p></svg>" shows it.
@@ -70,6 +74,7 @@ def _declarations(style: str) -> dict[str, str]:
     return out
 
 
+_TRANSPARENT = re.compile(r"^(?:transparent|rgba\(\s*\d+\s*,\s*\d+\s*,\s*\d+\s*,\s*0*(?:\.0*)?\s*\))$")
 _ZERO = re.compile(r"^0*(?:\.0*)?(?:px|pt|em|rem|%)?$")
 _TINY = re.compile(r"^(?:0*\.\d+|0*1(?:\.0*)?)(?:px|pt)$")
 _FAR_OFF = re.compile(r"^-0*[1-9]\d{3,}(?:\.\d*)?(?:px|pt)?$")  # a thousand pixels or more to the left or top
@@ -90,6 +95,8 @@ def _hiding(style: str) -> str:
         return "fixed"
     if d.get("visibility") in ("hidden", "collapse"):
         return "visibility"
+    if _TRANSPARENT.match(d.get("color", "")) or _TRANSPARENT.match(d.get("-webkit-text-fill-color", "")):
+        return "white"  # letters of no colour: a child of another colour shows its own
     size = d.get("font-size", "")
     if size and (_ZERO.match(size) or _TINY.match(size)):
         return "font"
@@ -331,12 +338,33 @@ def _without_comments(css: str) -> str:
 
 def _rules(css: str) -> list[tuple[str, str]]:
     """``(selectors, body)`` of every ``selectors{body}`` with no brace inside either, comments
-    left out, as ``re.findall(r"([^{}]+)\\{([^{}]*)\\}", css)`` gives them, in linear time (that pattern
+    and the rules of ``@media print`` (or speech) left out, as
+    ``re.findall(r"([^{}]+)\\{([^{}]*)\\}", css)`` gives them, in linear time (that pattern
     tries every start of a long run without braces to its end: 100 KB of a comment took a
     minute)."""
     parts = _BRACE.split(_without_comments(css))  # text, brace, text, brace, ..., text
-    return [(parts[i - 1], parts[i + 1]) for i in range(1, len(parts) - 2, 2)
-            if parts[i] == "{" and parts[i + 2] == "}" and parts[i - 1]]
+    out = []
+    blocks: list[bool] = []  # per open block: does the screen see its rules (not @media print)
+    for i in range(1, len(parts), 2):
+        if parts[i] == "{":
+            if i + 2 < len(parts) and parts[i + 2] == "}" and parts[i - 1]:
+                if all(blocks):
+                    out.append((parts[i - 1], parts[i + 1]))
+            else:  # a block of rules: @media, @supports ...
+                blocks.append(_seen_on_screen(parts[i - 1]))
+        elif blocks and not (parts[i - 2] == "{" and parts[i - 3]):  # not a rule's own end: a block's
+            blocks.pop()
+    return out
+
+
+def _seen_on_screen(header: str) -> bool:
+    """Whether the rules of a block with this header apply on a screen (``@media print`` and
+    ``@media speech`` do not)."""
+    h = header.strip().lower()
+    if not h.startswith("@media"):
+        return True
+    query = h[len("@media"):]
+    return not re.search(r"\b(?:print|speech)\b", query) or re.search(r"\b(?:screen|all)\b", query) is not None
 
 
 def _hidden_selectors(markup: str, white: bool = False) -> tuple[frozenset[str], frozenset[str]]:
@@ -376,6 +404,7 @@ class _TextParser:
         self.hidden: dict[str, int] = {}
         self.svg_depth = 0  # inside <svg>: only <text> is read
         self.svg_text = 0
+        self.svg_html = 0  # inside <foreignObject> of an <svg>
         self.lines: list[str] = []
         self.current: list[str] = []
         self.skip_depth = 0
@@ -386,10 +415,17 @@ class _TextParser:
         self.title: list[str] = []
         self.row_cells = 0
 
-    def _hides(self, attrs) -> str:
+    def _hides(self, attrs, tag: str = "") -> str:
         a = dict(attrs)
         if "hidden" in a:
             return "hidden attribute"
+        # SVG's presentation attributes (and an <svg> of no size: it shows nothing of its inside)
+        if (a.get("display") or "").strip().lower() == "none" \
+                or (a.get("visibility") or "").strip().lower() in ("hidden", "collapse") \
+                or _ZERO.match((a.get("opacity") or "1").strip()) or _ZERO.match((a.get("font-size") or "1").strip()) \
+                or (tag == "svg" and (_ZERO.match((a.get("width") or "1").strip())
+                                      or _ZERO.match((a.get("height") or "1").strip()))):
+            return "hidden by its style"
         if _hiding(a.get("style") or ""):
             return "hidden by its style"
         if self.white_hides and (_WHITE.search(a.get("style") or "")
@@ -404,7 +440,7 @@ class _TextParser:
     def handle_starttag(self, tag: str, attrs) -> None:
         if tag not in _VOID and not self.skip_tag:
             outer = self.hide_ways[-1] if self.hide_stack else ""
-            reason = self._hides(attrs) if outer in _SHOWN_AGAIN or not outer else ""
+            reason = self._hides(attrs, tag) if outer in _SHOWN_AGAIN or not outer else ""
             if self.hide_stack or reason:
                 if reason:
                     way = "white" if reason == "white text" else _hiding(dict(attrs).get("style") or "") or "fixed"
@@ -418,8 +454,19 @@ class _TextParser:
                 self.hide_stack.append(tag)
                 self.hide_ways.append(way)
                 self.hide_open[tag] = self.hide_open.get(tag, 0) + 1
-        if self.svg_depth and tag in _BREAKOUT:  # the <svg> ends here; what follows is shown
-            self.svg_depth = self.svg_text = 0
+        if self.svg_depth and not self.skip_tag and not self.svg_html and (
+                tag in _BREAKOUT or (tag == "font" and {"color", "face", "size"} & {k for k, _ in attrs})):
+            self.svg_depth = self.svg_text = 0  # the <svg> ends here; what follows is shown
+            while self.hide_open.get("svg"):  # and so do what hid it and what it held
+                top = self.hide_stack.pop()
+                self.hide_ways.pop()
+                self.hide_open[top] -= 1
+        if self.svg_depth and tag in _SVG_NOT_DRAWN and tag not in _VOID:
+            self.skip_tag.append(tag)
+            self.skip_open[tag] = self.skip_open.get(tag, 0) + 1
+            return
+        if self.svg_depth and tag == "foreignobject":
+            self.svg_html += 1  # HTML inside, drawn: its <p> does not end the <svg>
         if tag == "svg":
             self.svg_depth += 1
         elif self.svg_depth and tag in _SVG_TEXT:
@@ -454,10 +501,12 @@ class _TextParser:
                 self.hide_open[top] -= 1
                 if top == tag:
                     break
+        if tag == "foreignobject" and self.svg_html:
+            self.svg_html -= 1
         if tag == "svg" and self.svg_depth:
             self.svg_depth -= 1
             if not self.svg_depth:
-                self.svg_text = 0
+                self.svg_text = self.svg_html = 0
         elif self.svg_depth and tag in _SVG_TEXT and self.svg_text:
             self.svg_text -= 1
             self.current.append(" ")

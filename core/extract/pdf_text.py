@@ -229,7 +229,7 @@ def _hidden_objects(page) -> dict[int, str]:
     for obj, depth in texts:
         reason = ""
         mode = r.FPDFTextObj_GetTextRenderMode(obj)
-        if mode in (3, 7):  # invisible; clipping only (nothing drawn)
+        if mode in (3, 7) or _transparent(obj, mode):  # invisible; clipping only; fully transparent
             reason = "" if large_image[0] else "invisible text"
         elif _size(obj) < 1.0:
             reason = "text of 1 pt or less"
@@ -238,6 +238,23 @@ def _hidden_objects(page) -> dict[int, str]:
         if reason:
             out[ctypes.cast(obj, ctypes.c_void_p).value] = reason
     return out
+
+
+def _transparent(obj, mode: int) -> bool:
+    """Drawn with a fill (and outline) of alpha 0: nothing shows."""
+    import ctypes
+
+    import pypdfium2.raw as r
+
+    def alpha(get) -> int | None:
+        c = [ctypes.c_uint(0) for _ in range(4)]
+        return c[3].value if get(obj, *(ctypes.byref(x) for x in c)) else None
+
+    fill = alpha(r.FPDFPageObj_GetFillColor)
+    if mode in (0, 4):
+        return fill == 0
+    stroke = alpha(r.FPDFPageObj_GetStrokeColor)
+    return stroke == 0 and (mode in (1, 5) or fill == 0)
 
 
 def _drawn_white(obj, mode: int) -> bool:
@@ -260,7 +277,7 @@ def _white(obj, stroke: bool = False) -> bool:
     if not get(obj, *(ctypes.byref(x) for x in c)):
         return False
     red, green, blue, alpha = (x.value for x in c)
-    return alpha > 0 and min(red, green, blue) >= 250
+    return alpha > 0 and min(red, green, blue) >= 245  # (0.96 gray and lighter: no reader sees it on white)
 
 
 def _size(obj) -> float:
@@ -276,7 +293,9 @@ def _size(obj) -> float:
     m = r.FS_MATRIX()
     scale = 1.0
     if r.FPDFPageObj_GetMatrix(obj, ctypes.byref(m)):
-        scale = math.sqrt(abs(m.a * m.d - m.b * m.c)) or 0.0
+        # the smaller of the two axes: letters squeezed to a hundredth of their height are as
+        # unreadable as small ones, however wide
+        scale = min(math.hypot(m.a, m.b), math.hypot(m.c, m.d))
     return abs(size.value) * scale
 
 

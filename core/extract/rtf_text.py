@@ -80,7 +80,7 @@ def extract_rtf(path: Path, data: bytes) -> tuple[str, str, list[str]]:
 
 
 def _white_colours(source: str) -> frozenset[int]:
-    """Indexes of the colour table's white entries (``\\red255\\green255\\blue255``), none at
+    """Indexes of the colour table's white entries (each of red, green, blue 245 or more), none at
     all when the document shades anything (a table cell, a paragraph, characters: where, this
     pass does not follow, and white text on it is seen). Index 0 is the automatic colour, never
     white, whatever the table says."""
@@ -90,7 +90,7 @@ def _white_colours(source: str) -> frozenset[int]:
     white = set()
     for k, entry in enumerate(m.group(1).split(";")):
         rgb = dict((name, int(v)) for name, v in _RGB.findall(entry))
-        if k and rgb and all(rgb.get(c) == 255 for c in ("red", "green", "blue")):
+        if k and rgb and all(rgb.get(c, 0) >= 245 for c in ("red", "green", "blue")):  # white, or all but
             white.add(k)
     return frozenset(white)
 

@@ -546,3 +546,65 @@ def test_mixed_encodings_are_found_wherever_the_lines_lie():
     line = "Он сказал: ".encode() + b"\xab" + "цитата из книги".encode() + b"\xbb.\n"
     decoded = decode_bytes(line * 20)
     assert decoded.text.count("цитата из книги") == 20 and decoded.text.count("\ufffd") == 40
+
+
+
+@pytest.mark.parametrize("ops, extra", [
+    ("/G0 gs", b""),  # fill alpha 0
+    ("0.975 g", b""),  # all but white
+    ("", b"squeezed"),  # a hundredth of its height
+])
+def test_pdf_text_transparent_near_white_or_squeezed_is_hidden(tmp_path, ops, extra):
+    secret = (_text(PDF_SECRET, y=600).replace("BT /F1 12 Tf", "BT /F1 12 Tf 1 0 0 0.01 72 600 Tm")
+              if extra else _text(PDF_SECRET, y=600))
+    content = _text(PDF_VISIBLE) + ops + " " + secret
+    objects = [b"<< /Type /Catalog /Pages 2 0 R >>", b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+               b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 4 0 R >> "
+               b"/ExtGState << /G0 << /ca 0 >> >> >> /Contents 5 0 R >>",
+               b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>", _stream(content.encode("latin-1"))]
+    text = api.load_document(_pdf(tmp_path / "p.pdf", objects)).text
+    assert "visible sentence" in text and "Secret" not in text
+
+
+
+@pytest.mark.parametrize("page, seen", [
+    ("<svg><foreignObject width=300 height=50>Текст во вставке.</foreignObject></svg>", "Текст во вставке."),
+    ("<svg><font color=red>Вырвался наружу.</font></svg>", "Вырвался наружу."),
+    ("<svg width=0 height=0><p>Вырвался наружу.</p></svg>", "Вырвался наружу."),
+    ("<svg><desc><p>описание</p></desc>текст рисунка<text>Подпись.</text></svg>", "Подпись."),
+    ("<svg width=0 height=0><text>скрыто</text></svg><p>Видимый.</p>", "Видимый."),
+    ('<svg><text display="none">скрыто</text><text opacity="0">скрыто</text><text>Подпись.</text></svg>', "Подпись."),
+    ("<svg><defs><text id=t>скрыто</text></defs><use href=#t /></svg><p>Видимый.</p>", "Видимый."),
+    ("<math><mphantom><mi>скрыто</mi></mphantom><mtext>Формула.</mtext></math>", "Формула."),
+])
+def test_svg_and_mathml_are_read_as_a_browser_draws_them(page, seen):
+    from sverka.core.extract.html_text import html_to_text_and_hidden
+
+    text, _, _ = html_to_text_and_hidden(page)
+    assert " ".join(text.split()) == seen
+
+
+def test_a_text_of_numbers_only_says_nothing_was_checked():
+    r = api.compare(api.document_from_text("12 345 67 89 2024", "answers"), api.document_from_text(ESSAY, "essay"))
+    assert [w.code for w in r.suspect.warnings] == ["warning.no_words"] and r.suspect.words == 0
+
+
+def test_rtf_all_but_white_text_is_white(tmp_path):
+    path = tmp_path / "essay.rtf"
+    path.write_text(r"{\rtf1\ansi{\fonttbl{\f0 Arial;}}{\colortbl;\red254\green254\blue254;}\f0\fs24 "
+                    + VISIBLE + r"{\cf1 " + SECRET + r"}\par}", encoding="latin-1")
+    assert "Secret" not in api.load_document(path).text
+
+
+
+@pytest.mark.parametrize("page, seen", [
+    ("<style>@media print{.h{display:none}}</style><p class=h>Видимый на экране.</p>", "Видимый на экране."),
+    ("<style>@media screen{.h{display:none}}</style><p class=h>скрыто</p><p>Видимый.</p>", "Видимый."),
+    ('<p style="color:transparent">скрыто <b style="color:#333">Видимый.</b></p>', "Видимый."),
+    ('<p style="color:rgba(0, 0, 0, 0)">скрыто</p><p>Видимый.</p>', "Видимый."),
+])
+def test_print_only_rules_and_transparent_letters(page, seen):
+    from sverka.core.extract.html_text import html_to_text_and_hidden
+
+    text, _, _ = html_to_text_and_hidden(page)
+    assert " ".join(text.split()) == seen
