@@ -355,9 +355,8 @@ def _guard_reports(args: argparse.Namespace, targets: list[tuple[Path | None, st
     """Usage error (exit 2, nothing checked, nothing created) when a report, ``(path, option)``,
     would replace a file the command reads or a collection: the collection file and SQLite's
     files beside it (by name: they exist only while it is open), a document it reads or a
-    template, any SQLite database (another collection: ``sverka compare --pdf C.sverka`` wrote
-    over it), or a file where several reports need a folder. ``sverka check --db C.sverka --html
-    C.sverka`` wrote over every indexed document."""
+    template, or any SQLite database (another collection: ``sverka compare --pdf C.sverka`` wrote
+    over it). ``sverka check --db C.sverka --html C.sverka`` wrote over every indexed document."""
     from .i18n import check_language
     from .messages import message, text
 

@@ -446,6 +446,13 @@ def test_hangul_fillers_are_invisible_characters_not_words(filler):
 
 
 
+def _shown(page: str) -> str:
+    """The text a page shows, as Sverka reads it, white space collapsed."""
+    from sverka.core.extract.html_text import html_to_text_and_hidden
+
+    return " ".join(html_to_text_and_hidden(page)[0].split())
+
+
 @pytest.mark.parametrize("page, seen", [
     # a larger font inside font-size: 0 (the usual way of closing gaps between inline blocks)
     ('<div style="font-size:0"><span style="font-size:16px">Видимый текст.</span> скрыто</div>', "Видимый текст."),
@@ -462,10 +469,7 @@ def test_hangul_fillers_are_invisible_characters_not_words(filler):
     ('<p style="display:/**/none">скрыто</p><p>Видимый текст.</p>', "Видимый текст."),
 ])
 def test_html_hides_and_shows_as_a_browser_cascades(page, seen):
-    from sverka.core.extract.html_text import html_to_text_and_hidden
-
-    text, _, _ = html_to_text_and_hidden(page)
-    assert text.strip() == seen, text
+    assert _shown(page) == seen
 
 
 
@@ -578,10 +582,7 @@ def test_pdf_text_transparent_near_white_or_squeezed_is_hidden(tmp_path, ops, ex
     ("<math><mphantom><mi>скрыто</mi></mphantom><mtext>Формула.</mtext></math>", "Формула."),
 ])
 def test_svg_and_mathml_are_read_as_a_browser_draws_them(page, seen):
-    from sverka.core.extract.html_text import html_to_text_and_hidden
-
-    text, _, _ = html_to_text_and_hidden(page)
-    assert " ".join(text.split()) == seen
+    assert _shown(page) == seen
 
 
 def test_a_text_of_numbers_only_says_nothing_was_checked():
@@ -604,7 +605,4 @@ def test_rtf_all_but_white_text_is_white(tmp_path):
     ('<p style="color:rgba(0, 0, 0, 0)">скрыто</p><p>Видимый.</p>', "Видимый."),
 ])
 def test_print_only_rules_and_transparent_letters(page, seen):
-    from sverka.core.extract.html_text import html_to_text_and_hidden
-
-    text, _, _ = html_to_text_and_hidden(page)
-    assert " ".join(text.split()) == seen
+    assert _shown(page) == seen
