@@ -127,9 +127,10 @@ def _mixed(data: bytes) -> Decoded | None:
             continue
         decoded = line.decode("utf-8", errors="replace")
         broken = decoded.count("\ufffd")
+        beyond = len(decoded) - len(decoded.encode("ascii", "ignore"))  # characters beyond ASCII
         if broken == 0:
-            utf8_chars += sum(1 for ch in decoded if ord(ch) > 127)
-        kinds.append(2 * broken <= sum(1 for ch in decoded if ord(ch) > 127))
+            utf8_chars += beyond
+        kinds.append(2 * broken <= beyond)
     if False not in kinds:  # every line mostly UTF-8: stray bytes of another page, replaced
         return _with_replacement_warning(data.decode("utf-8", errors="replace"), "utf-8")
     if utf8_chars < MIXED_MIN_UTF8_CHARS:

@@ -8,11 +8,10 @@ page") is rewritten to the charset number of ``\ansicpg`` before striprtf runs, 
 8-bit bytes are decoded with that code page too.
 
 Before striprtf, one linear pass over the RTF (:func:`_prepass`) leaves out hidden text
-(``\\v`` up to ``\\v0`` or the end of its group, a font of 1 pt or less, white text with no
-colour under it; counted and reported), tracked deletions (``\\deleted``) and ``\\bin`` data,
-and moves footnotes
-(``{\\footnote ...}``, which striprtf drops) and the text of drawing shapes (text boxes,
-``{\\shptxt ...}`` inside ``{\\*\\shpinst ...}``, which striprtf skips) after the body. The
+(``\\v`` up to ``\\v0`` or the end of its group, a font of 1 pt or less, white text in a
+document that shades nothing; counted and reported), tracked deletions (``\\deleted``) and
+``\\bin`` data, and moves footnotes (``{\\footnote ...}``, which striprtf drops) and the text of
+drawing shapes (text boxes, ``{\\shptxt ...}`` inside ``{\\*\\shpinst ...}``, which striprtf skips) after the body. The
 drawing-object copy Word writes beside it for old readers (``\\shprslt``, ``\\dptxbxtext``)
 is not read, so a shape's text is read once.
 """
@@ -35,7 +34,7 @@ _COLORTBL = re.compile(r"\{\\colortbl\s*([^{}]*)\}")
 _RGB = re.compile(r"\\(red|green|blue)(\d+)")
 #: Background colours and shading of cells, paragraphs and characters (a non-zero value).
 _SHADING = re.compile(r"\\(?:clcbpat|clshdng|cbpat|shading|chcbpat|chshdng|highlight|cb)0*[1-9]")
-_FORMAT_WORDS = frozenset({"plain", "v", "fs", "cf", "highlight", "cb", "chcbpat", "deleted"})
+_FORMAT_WORDS = frozenset({"plain", "v", "fs", "cf", "deleted"})
 #: Groups that hold no text of the page (tables, styles, metadata, pictures): hidden
 #: formatting inside them (a hidden character style) is not hidden text.
 _NOT_TEXT = {"fonttbl", "colortbl", "stylesheet", "info", "listtable", "listoverridetable", "rsidtbl",
@@ -96,21 +95,23 @@ def _white_colours(source: str) -> frozenset[int]:
 
 
 #: Character formatting that hides text, per open group: \v, \fs (half-points), \cf (colour),
-#: \highlight or \cb (a colour under the text), \deleted (a tracked deletion).
-_PLAIN = (False, 24, 0, 0, False)
+#: \deleted (a tracked deletion). A colour under white text (\highlight, \cb, cell and paragraph
+#: shading) is not followed: a document that shades anything has no white text
+#: (:func:`_white_colours`).
+_PLAIN = (False, 24, 0, False)
 
 
 def _prepass(source: str) -> tuple[str, dict[str, int]]:
     """(RTF without its hidden text and tracked deletions and with its footnotes and shape text
     moved to the end, words left out by why). Hidden: ``\\v``, a font of 1 pt or less
-    (``\\fs1``, ``\\fs2``) and white text (a white ``\\cf`` with no ``\\highlight`` or ``\\cb`` under
-    it), as a Word document's; ``\\bin N`` data is skipped."""
+    (``\\fs1``, ``\\fs2``) and white text (a white ``\\cf`` in a document that shades nothing),
+    as a Word document's; ``\\bin N`` data is skipped."""
     out: list[str] = []
     notes: list[str] = []
     note: list[str] | None = None
     note_depth = 0
     white = _white_colours(source)
-    fmt = [_PLAIN]  # per open group: (\v, \fs, \cf, colour under, \deleted)
+    fmt = [_PLAIN]  # per open group: (\v, \fs, \cf, \deleted)
     not_text = [False]  # per open group: a table, style sheet, picture ... (no text of the page)
     fresh = False  # the previous token opened a group
     depth = 0
@@ -121,11 +122,11 @@ def _prepass(source: str) -> tuple[str, dict[str, int]]:
     def why(f) -> str | None:
         if f[0]:
             return "hidden formatting"
-        if f[4]:
+        if f[3]:
             return "deleted"
         if 1 <= f[1] <= 2:
             return "text of 1 pt or less"
-        if f[2] in white and not f[3]:
+        if f[2] in white:
             return "white text"
         return None
 
@@ -168,20 +169,18 @@ def _prepass(source: str) -> tuple[str, dict[str, int]]:
         elif not_text[-1]:
             target.append(tok)  # kept as it is: striprtf skips these groups itself
         elif word in _FORMAT_WORDS:
-            v, fs, cf, under, deleted = fmt[-1]
+            v, fs, cf, deleted = fmt[-1]
             value = m.group(2)
             if word == "plain":
                 fmt[-1] = _PLAIN
             elif word == "v":
-                fmt[-1] = (value != "0", fs, cf, under, deleted)
+                fmt[-1] = (value != "0", fs, cf, deleted)
             elif word == "fs":
-                fmt[-1] = (v, int(value) if value else 24, cf, under, deleted)
+                fmt[-1] = (v, int(value) if value else 24, cf, deleted)
             elif word == "cf":
-                fmt[-1] = (v, fs, int(value) if value else 0, under, deleted)
-            elif word in ("highlight", "cb", "chcbpat"):
-                fmt[-1] = (v, fs, cf, int(value) if value else 0, deleted)
+                fmt[-1] = (v, fs, int(value) if value else 0, deleted)
             else:  # deleted
-                fmt[-1] = (v, fs, cf, under, value != "0")
+                fmt[-1] = (v, fs, cf, value != "0")
             new_reason = why(fmt[-1])
             if new_reason != reason and reason is not None:
                 gone.setdefault(reason, []).append(" ")
