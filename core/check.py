@@ -46,7 +46,7 @@ from .tokens import SortOrders
 if TYPE_CHECKING:  # pragma: no cover
     from .store import Store
 
-__all__ = ["Prepared", "check_document", "compare_documents", "crosscheck_documents", "prepare", "prepare_many", "match"]
+__all__ = ["Prepared", "check_document", "classmate_sources", "unique_names", "compare_documents", "crosscheck_documents", "prepare", "prepare_many", "match"]
 
 
 @dataclass(frozen=True, eq=False)
@@ -818,7 +818,45 @@ def crosscheck_documents(
     or when it shares a counted passage at all (one copied sentence between two essays is
     visible). Shares are shares of words. ``load`` turns a path into a Document (raising a
     SverkaError for an unreadable file).
+
+    Documents are named by their path (a pasted text by its title); two documents of the
+    same name are told apart by " (2)", " (3)"... after the name. A collection document that
+    is one of ``items`` itself (the same text or path: the class archived and checked again)
+    is not paired with them through the collection: their own pair is listed once.
     """
+    return _crosscheck(items, settings, load=load, check=check, templates=templates, progress=progress,
+                       cancel=cancel)[0]
+
+
+def unique_names(names: Sequence[str]) -> list[str]:
+    """``names`` with each repeated one made unique by " (2)", " (3)"... (in the order given)."""
+    taken = set(names)
+    seen: set[str] = set()
+    out = []
+    for name in names:
+        if name in seen:
+            k = 2
+            while f"{name} ({k})" in taken:
+                k += 1
+            new = f"{name} ({k})"
+            taken.add(new)
+            name = new
+        seen.add(name)
+        out.append(name)
+    return out
+
+
+def _crosscheck(
+    items: Sequence[str | Document],
+    settings: Settings,
+    *,
+    load: Callable[[str], Document],
+    check: Callable[[Document], CheckResult] | None = None,
+    templates: Sequence[Document] = (),
+    progress: Progress = no_progress,
+    cancel: CancelToken = NEVER_CANCELLED,
+) -> tuple[CrossCheckResult, list[Prepared | None]]:
+    """:func:`crosscheck_documents`, with each document prepared (None: not read)."""
     from .errors import SverkaError
 
     names: list[str] = []
@@ -838,6 +876,7 @@ def crosscheck_documents(
             continue
         names.append(str(item))
         docs.append(doc)
+    names = unique_names(names)
     n = len(docs)
     steps = n + (n if check else 0) + 1
     with _worker_pool(docs) as pool:
@@ -849,6 +888,9 @@ def crosscheck_documents(
     clusters = _clusters([names[k] for k in range(n) if docs[k] is not None], pairs)
     source_texts: dict[str, str] = {}
     if check is not None:
+        # the documents compared here, also stored in the collection: paired above already
+        ours_sha = {d.sha256 for d in docs if d is not None}
+        ours_path = {d.path for d in docs if d is not None and d.path}
         for k, doc in enumerate(docs):
             if doc is None:
                 continue
@@ -856,7 +898,7 @@ def crosscheck_documents(
             progress(n + 1 + k, steps, "phase.comparing_collection")
             result = check(doc)
             for src in result.sources:
-                if src.is_template:
+                if src.is_template or src.sha256 in ours_sha or (src.path and src.path in ours_path):
                     continue
                 counted = [p for p in src.passages if p.excluded is None]
                 if not counted:
@@ -882,4 +924,23 @@ def crosscheck_documents(
         settings=settings,
         clusters=clusters,
         texts=tuple(sorted((name, text) for name, text in texts.items() if name in listed)),
-    )
+    ), prepared
+
+
+def classmate_sources(cross: CrossCheckResult, prepared: Sequence[Prepared | None],
+                      settings: Settings) -> list[list[SourceMatch]]:
+    """For each document of a cross-check (``cross``, its documents ``prepared``), the others
+    it shares text with as sources (``SourceMatch.classmate``): every listed pair aligned
+    both ways, so a pair of essays copying each other shows on both. Only a pair the
+    cross-check lists (a counted passage, or a share above its threshold) is aligned again."""
+    index = {name: k for k, name in enumerate(cross.documents)}
+    out: list[list[SourceMatch]] = [[] for _ in prepared]
+    for pair in cross.pairs:
+        i, j = index.get(pair.a), index.get(pair.b)
+        if i is None or j is None or prepared[i] is None or prepared[j] is None:
+            continue  # a pair with a collection document
+        for s, t in ((i, j), (j, i)):
+            passages, res, sent = match(prepared[s], prepared[t], settings)
+            if passages:
+                out[s].append(dataclasses.replace(_source_match(prepared[t], passages, res, sent), classmate=True))
+    return out

@@ -5,6 +5,8 @@ count (``Passage.excluded``), and recomputes every score from the others:
 
 * ``"source"``: the source is in ``Settings.excluded_sources`` (its path or sha256: left out
   of every check) or in the result's own ``left_out`` (left out of this result only).
+* ``"classmate"``: the source is another essay of the class (``SourceMatch.classmate``) and
+  ``Settings.count_classmates`` is off: listed, not counted.
 * ``"template"``: the source is a template document (an assignment prompt); and in every
   other source, a passage lying mostly (>= half its characters) in a suspect region that a
   template matched.
@@ -431,6 +433,7 @@ def apply_exclusions(result: CheckResult, settings: Settings, *, marked: tuple[S
     marked = tuple(s for s in marked if s.kind != "quote" or _inside(s.start, s.end, quotes))
     bib = merge((s.start, s.end) for s in marked if s.kind == "bibliography")
     quotes_count = getattr(settings, "count_quotes_as_borrowed", False)
+    count_classmates = getattr(settings, "count_classmates", True)
     student_quotes = [] if quotes_count else quotes
 
     templates = merge(
@@ -446,6 +449,8 @@ def apply_exclusions(result: CheckResult, settings: Settings, *, marked: tuple[S
             return "source"
         if src.is_template or _mostly_inside(p, templates):
             return "template"
+        if src.classmate and not count_classmates:
+            return "classmate"
         if _mostly_inside(p, bib):
             return "bibliography"
         if _mostly_inside(p, student_quotes):

@@ -47,6 +47,8 @@ RU: dict[str, str] = {
     "Sentences": "Предложения",
     "Passages": "Фрагменты",
     "template": "шаблон",
+    "classmate": "одноклассник",
+    "classmates among them": "из них одноклассников",
     "not counted": "не учтено",
     "sources-help": "Доля текста: часть знаков этого документа, покрытая учтёнными фрагментами из источника. "
                     "Сходство: пересечение последовательностей слов двух текстов (коэффициент Жаккара). "
@@ -135,6 +137,7 @@ RU: dict[str, str] = {
     "shorter than the minimum passage length": "короче наименьшей длины фрагмента",
     "source excluded by the user": "источник исключён пользователем",
     "template text (e.g. the assignment)": "текст шаблона (например, задания)",
+    "shared with a classmate (not counted by the settings)": "совпадает с работой одноклассника (не учитывается по настройкам)",
     # kinds of borrowing (results.KINDS)
     "verbatim copy": "дословное копирование",
     "word forms changed": "изменены формы слов",

@@ -5,13 +5,16 @@ JSON (what ``sverka check --json`` prints, one object per suspect)::
     {"suspect": {"path", "chars", "words", "language", "warnings"},
      "in_collection": null | {"path", "title", "added"},
      "borrowed_percent", "cited_percent", "original_percent", "warnings",
-     "sources": [{"path", "title", "containment", "resemblance", "sentence_score",
+     "sources": [{"path", "title", "containment", "resemblance", "sentence_score", "classmate",
                   "passages": [{"suspect_start", "suspect_end", "source_start", "source_end",
                                 "words", "matched_words", "similarity", "kind", "method", "excluded"}]}]}
 
 Every warning (the suspect's: extraction and tampering; the result's: a long quotation, many
 quotations) is ``{"code", "args", "text"}``: a stable code of :mod:`sverka.core.messages`, its
 numbers, and the English text for a person reading the JSON.
+
+``classmate`` is true for a source that is another essay of the same class (a class checked
+with its essays compared: ``sverka check --classmates``), false for the others.
 
 ``kind`` says what kind of borrowing a passage is (results.KINDS: verbatim, inflected,
 edited, synonyms, reordered, paraphrase, short). Sources are sorted by containment, highest first
@@ -154,6 +157,7 @@ def check_result_to_dict(result: CheckResult) -> dict:
                 "containment": _share(src.containment),
                 "resemblance": _share(src.resemblance),
                 "sentence_score": _share(src.sentence_score),
+                "classmate": bool(src.classmate),
                 "passages": [
                     {
                         "suspect_start": int(p.suspect_start),
