@@ -30,7 +30,7 @@ from .candidates import (PAIR_WORDS, SENTENCE_MIN_TOKENS, co_occurring, sentence
 from .candidates import rank as rank_candidates
 from .document import Document
 from .errors import CollectionDamaged
-from .exclusions import apply_exclusions, marked_spans, merge
+from .exclusions import apply_exclusions, heading_end, marked_spans, merge
 from .fingerprints import DocumentFingerprints, fingerprint_document
 from .messages import Message, message
 from .paraphrase import SourceStats, SuspectKeys, paraphrase_passages, suspect_keys
@@ -87,6 +87,11 @@ class Prepared:
     def source_side(self) -> SourceSide:  # this document's own part of aligning (as a source or a suspect)
         return SourceSide.of(self.tokens, self.settings.align_seed_words, self.settings.min_sentence_words,
                              self.orders)
+
+    @cached_property
+    def heading(self) -> tuple[int, int]:  # (characters, tokens) of its heading lines at the top, never matched
+        end = heading_end(self.doc.text)
+        return end, int(np.searchsorted(np.asarray(self.tokens.starts), end, "left")) if end else 0
 
     @property
     def pairs(self) -> tuple[np.ndarray, np.ndarray]:  # retrieval pair keys (hashes, positions)
@@ -168,9 +173,35 @@ def _align(a: Prepared, b: Prepared, settings: Settings) -> list[Passage]:
         a_word_starts=a.word_starts,
         b_side=b.source_side,
         a_side=a.source_side,  # the suspect's seeds and sentences, sorted once for every source
+        a_first=a.heading[1],
     )
-    return paraphrase_passages(a.tokens, b.tokens, exact, min_words=min_words, a_word_starts=a.word_starts,
-                               b_stats=b.paraphrase_stats, a_keys=a.paraphrase_keys)
+    found = paraphrase_passages(a.tokens, b.tokens, exact, min_words=min_words, a_word_starts=a.word_starts,
+                                b_stats=b.paraphrase_stats, a_keys=a.paraphrase_keys)
+    head = a.heading[0]
+    if head and any(p.suspect_start < head for p in found):
+        found = [q for p in found for q in (_after_heading(p, head, a.word_starts, min_words),) if q is not None]
+    return found
+
+
+def _after_heading(p: Passage, head: int, starts: np.ndarray, min_words: int) -> Passage | None:
+    """``p`` without what lies in the heading lines ending at ``head`` (a paraphrase layer's
+    sentence may begin with them); None when too little is left."""
+    if p.suspect_start >= head:
+        return p
+    first = int(np.searchsorted(starts, head, "left"))  # the first word after the headings
+    if first >= len(starts):
+        return None
+    cut = int(starts[first])
+    pieces = tuple((max(q[0], cut), q[1], q[2], q[3])
+                   for q in (p.pieces or ((p.suspect_start, p.suspect_end, p.source_start, p.source_end),)) if q[1] > cut)
+    if not pieces:
+        return None
+    a0 = min(q[0] for q in pieces)
+    words = words_in(starts, [(a0, p.suspect_end)])
+    matched = min(words, words_in(starts, merge((q[0], q[1]) for q in pieces)))
+    if words < min_words or (p.method != "paraphrase" and matched < min_words):
+        return None
+    return dataclasses.replace(p, suspect_start=a0, words=words, matched=matched, pieces=pieces)
 
 
 def _short_passage(a: Prepared, b: Prepared) -> Passage | None:

@@ -52,6 +52,7 @@ __all__ = [
     "apply_exclusions",
     "find_bibliography",
     "find_quotes",
+    "heading_end",
     "marked_spans",
     "merge",
     "subtract",
@@ -295,6 +296,50 @@ def find_bibliography(text: str) -> Interval | None:
             end = m.start()
             break
     return (start, end) if end > start else None
+
+
+# -- headings at the top --------------------------------------------------------------
+
+#: A heading line (a title, the student's name, the class, a date, a school) has at most this
+#: many words; a line ending a sentence (". ! ? …") at most :data:`HEADING_SENTENCE_WORDS`.
+HEADING_WORDS = 12
+HEADING_SENTENCE_WORDS = 6
+#: At most this many heading lines open a text; more short lines are a poem or a list, not headings.
+HEADING_LINES = 6
+_HEADING_WORD = re.compile(r"\w+")
+_CLOSERS = "\"'»”’)]} \t\r\f\v"
+
+
+def heading_end(text: str) -> int:
+    """Where the heading lines at the top of ``text`` end (0: none): the lines before its first
+    paragraph of running text that are each short (:data:`HEADING_WORDS`), stand alone (the
+    next line does not continue them: it starts with no small letter, and the line does not
+    end with a comma, a semicolon or a hyphen) and are followed by running text. Such lines
+    are a title, a name, a class, a date, a school: never a borrowing, however much they
+    resemble a source's own title (a check never matches them)."""
+    lines = []
+    at = 0
+    for line in text[:4000].split("\n"):
+        lines.append((at, line))
+        at += len(line) + 1
+    shown = [(a, ln) for a, ln in lines if ln.strip()]
+    end = 0
+    for k, (a, line) in enumerate(shown):
+        words = len(_HEADING_WORD.findall(line))
+        core = line.rstrip(_CLOSERS)
+        if words > HEADING_WORDS or core.endswith((",", ";", "-", "\u00ad")):
+            break  # running text (or a line it continues)
+        if core.endswith((".", "!", "?", "…")) and words > HEADING_SENTENCE_WORDS:
+            break
+        if k + 1 >= len(shown):
+            return 0  # nothing but short lines: no running text after them
+        nxt = shown[k + 1][1].lstrip()
+        if nxt[:1].islower():
+            break  # the sentence goes on in the next line
+        if k >= HEADING_LINES:
+            return 0
+        end = a + len(line.rstrip())
+    return end
 
 
 def marked_spans(text: str, settings: Settings) -> tuple[Span, ...]:
