@@ -143,7 +143,8 @@ def find_quotes(text: str) -> list[Interval]:
     :data:`MAX_QUOTE_CHARS`: an unclosed mark does not swallow the rest of the text. A
     straight mark opens after a space or bracket before a non-space, and closes after a
     non-space before a space or punctuation; other straight marks are ignored. Nested quotes lie inside the outer one. Single
-    quotes are not quotations (they are apostrophes too often).
+    quotes are not quotations (they are apostrophes too often). Of what this finds, the
+    student's quotations are those :func:`is_quotation` keeps (not "9 «Б»", «Война и мир»).
     """
     out: list[Interval] = []
     start = 0
@@ -152,6 +153,24 @@ def find_quotes(text: str) -> list[Interval]:
         out.extend((start + s, start + e) for s, e in _quotes_in(text[start:end]))
         start = m.end() if m else end
     return merge(out)
+
+
+#: Text in quotation marks is a quotation when it holds at least this many words, or is a
+#: sentence of its own (it ends with . ! ? … inside the marks), or follows a colon (an
+#: attribution: "Горький писал: «...»"). Fewer words are a name: a class ("9 «Б»"), a book
+#: («Война и мир»), a company, a word in its own sense.
+QUOTE_MIN_WORDS = 4
+_QUOTE_WORD = re.compile(r"\w+")
+
+
+def is_quotation(text: str, start: int, end: int) -> bool:
+    """Is the quoted ``text[start:end]`` (marks included) a quotation rather than a name?"""
+    inner = text[start + 1 : end - 1]
+    if len(_QUOTE_WORD.findall(inner)) >= QUOTE_MIN_WORDS:
+        return True
+    if inner.rstrip().endswith((".", "!", "?", "…")):
+        return True
+    return text[max(0, start - 20) : start].rstrip().endswith(":")
 
 
 _OPENS_AFTER = set(" \t\n\r([{—–-/")
@@ -343,10 +362,11 @@ def heading_end(text: str) -> int:
 
 
 def marked_spans(text: str, settings: Settings) -> tuple[Span, ...]:
-    """Quotations and the bibliography of ``text`` as the settings ask, sorted by start."""
+    """Quotations (:func:`is_quotation`: not a name in quotation marks) and the bibliography of
+    ``text`` as the settings ask, sorted by start."""
     spans = []
     if settings.exclude_quotes:
-        spans += [Span(s, e, "quote") for s, e in find_quotes(text)]
+        spans += [Span(s, e, "quote") for s, e in find_quotes(text) if is_quotation(text, s, e)]
     if settings.exclude_bibliography:
         bib = find_bibliography(text)
         if bib:

@@ -392,8 +392,11 @@ def _environment(lang: str | None = "en"):
         lstrip_blocks=True,
         undefined=jinja2.StrictUndefined,
     )
-    env.filters["pct"] = lambda x: f"{float(x):.1f}%"
-    env.filters["share"] = lambda x: f"{100 * float(x):.1f}%"
+    from .i18n import format_count, format_percent
+
+    env.filters["pct"] = lambda x: format_percent(float(x), lang)
+    env.filters["share"] = lambda x: format_percent(100 * float(x), lang)
+    env.filters["count"] = lambda n, unit: format_count(int(n), unit, lang)
     env.globals["_"] = translator(lang)
     env.filters["msg"] = lambda m: message_text(m, lang or "en")
     return env
@@ -457,7 +460,7 @@ def render_html(result: CheckResult | CrossCheckResult, *, paper: bool = False, 
     ``lang``: ``"en"`` or ``"ru"`` (``None``: from the locale), the words of the whole report.
     ``full_paths``: show documents by their full paths (default: relative, see the module doc).
     """
-    from .i18n import check_language
+    from .i18n import check_language, format_time
 
     lang = check_language(lang)
     env = _environment(lang)
@@ -466,7 +469,7 @@ def render_html(result: CheckResult | CrossCheckResult, *, paper: bool = False, 
         "paper": paper,
         "lang": lang,
         "version": __version__,
-        "generated": datetime.now(timezone.utc).astimezone().strftime("%Y-%m-%d %H:%M %Z").strip(),
+        "generated": format_time(datetime.now(timezone.utc), lang),
     }
     if isinstance(result, CrossCheckResult):
         from .check import _common_folder
