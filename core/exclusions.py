@@ -327,6 +327,8 @@ HEADING_SENTENCE_WORDS = 6
 HEADING_LINES = 6
 _HEADING_WORD = re.compile(r"\w+")
 _CLOSERS = "\"'»”’)]} \t\r\f\v"
+_SPEECH = "—–-«„“\"'"
+_INITIAL_OR_DATE = re.compile(r"(?:\b\w{1,3}|\d)\.$")
 
 
 def heading_end(text: str) -> int:
@@ -348,8 +350,11 @@ def heading_end(text: str) -> int:
         core = line.rstrip(_CLOSERS)
         if words > HEADING_WORDS or core.endswith((",", ";", "-", "\u00ad")):
             break  # running text (or a line it continues)
-        if core.endswith((".", "!", "?", "…")) and words > HEADING_SENTENCE_WORDS:
-            break
+        if line.lstrip()[:1] in _SPEECH:
+            break  # a line of dialogue
+        if core.endswith((".", "!", "?", "…")) and (words > HEADING_SENTENCE_WORDS or (
+                core.endswith(".") and not _INITIAL_OR_DATE.search(core))):
+            break  # a sentence (a heading ends with a question, an initial, an abbreviation, a date)
         if k + 1 >= len(shown):
             return 0  # nothing but short lines: no running text after them
         nxt = shown[k + 1][1].lstrip()

@@ -49,3 +49,10 @@ def test_heading_lines_are_found_only_above_running_text():
     assert heading_end("Мороз и солнце\nДень чудесный\nЕщё ты дремлешь\nДруг прелестный") == 0
     assert heading_end("\n".join(f"Строка {k}" for k in range(10)) + "\n" + OWN) == 0
     assert heading_end(OWN) == 0
+
+
+def test_dialogue_and_short_sentences_at_the_top_are_running_text():
+    body = "Она говорила долго и много о разном, и никто её не слушал в этот поздний вечер совсем."
+    assert heading_end("— Да.\n— Куда ты пойдёшь?\n" + body) == 0
+    assert heading_end("Он молчал.\n" + body) == 0
+    assert heading_end("Кто виноват?\nСидоров Д.\n" + body) == len("Кто виноват?\nСидоров Д.")
