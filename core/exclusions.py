@@ -459,8 +459,7 @@ def quotation_warnings(starts, quotes: Sequence[Interval]) -> tuple[Message, ...
     whose words start at ``starts``: the longest one if it is long, their share if large."""
     if not quotes or not len(starts):
         return ()
-    q = np.asarray(quotes, dtype=np.int64).reshape(-1, 2)  # words of each, as words_in counts them
-    lengths = (np.searchsorted(starts, q[:, 1], "left") - np.searchsorted(starts, q[:, 0], "left")).tolist()
+    lengths = [words_in(starts, [q]) for q in quotes]  # words of each, as the cited share counts them
     out = []
     longest = max(lengths)
     if longest > LONG_QUOTE_WORDS:
@@ -553,7 +552,11 @@ def apply_exclusions(result: CheckResult, settings: Settings, *, marked: tuple[S
     sources.sort(key=lambda s: (-s.containment, -keys[id(s)], -s.sentence_score, -s.resemblance,
                                 s.sha256, s.source_id if s.source_id is not None else -1))
     borrowed_region = merge(everything)
-    cited_region = subtract(intersect(merge(cited_parts), merge(student_quotes + bib)), merge(templates + borrowed_region))
+    # a quotation a source holds is cited whole (its words counted as the quotation warning
+    # counts them: one computation); of the bibliography, the words a source matches
+    matched_parts = merge(cited_parts)
+    cited_quotes = [q for q in student_quotes if _inside(q[0], q[1], matched_parts)]
+    cited_region = subtract(merge(cited_quotes + intersect(matched_parts, bib)), merge(templates + borrowed_region))
     if n_words:
         borrowed = round(100.0 * words_in(starts, borrowed_region) / n_words, 4)
         cited = round(100.0 * words_in(starts, cited_region) / n_words, 4)

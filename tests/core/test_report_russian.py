@@ -53,3 +53,13 @@ def test_a_class_name_or_a_book_title_in_quotation_marks_is_not_a_citation():
             "и уходит. А «Ну и что?» — спросил он.")
     quotes = [text[s.start:s.end] for s in marked_spans(text, Settings()) if s.kind == "quote"]
     assert quotes == ["«Жизнь»", "«Я пойду вперёд и выведу вас из леса к свету солнца»", "«Ну и что?»"]
+
+
+def test_the_quotation_warning_and_the_cited_share_are_one_figure():
+    quote = ("Глобальное потепление вызвано прежде всего деятельностью человека: сжиганием угля, нефти "
+             "и газа, вырубкой лесов и интенсивным сельским хозяйством")
+    essay = f"{OWN}Учёные пишут: «{quote}». {OWN}{OWN}"
+    r = _result(essay)
+    [warning] = [w for w in r.warnings if w.code == "warning.many_quotations"]
+    assert 25 < r.cited_percent < 60
+    assert warning.kw["percent"] == round(r.cited_percent, 1)
