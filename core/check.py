@@ -238,10 +238,18 @@ def _is_short(a: Prepared, settings: Settings) -> bool:
     return len(a.tokens) < settings.short_text_words
 
 
+def _file_title(doc: Document) -> str:
+    """What a checked document is called: its file's name (a PDF's or a DOCX's own title is
+    often a template's or a source's: «Горящее сердце» for Sidorov's essay), a pasted text's title."""
+    import os
+
+    return (os.path.basename(doc.path) or doc.path) if doc.path else (doc.title or "")
+
+
 def _suspect_info(doc: Document, tokens: Tokens) -> SuspectInfo:
     return SuspectInfo(
         path=doc.path,
-        title=doc.title or (doc.path or ""),
+        title=_file_title(doc),
         chars=len(doc.text),
         words=tokens.word_count,
         language=tokens.language,
@@ -973,5 +981,6 @@ def classmate_sources(cross: CrossCheckResult, prepared: Sequence[Prepared | Non
         for s, t in ((i, j), (j, i)):
             passages, res, sent = match(prepared[s], prepared[t], settings)
             if passages:
-                out[s].append(dataclasses.replace(_source_match(prepared[t], passages, res, sent), classmate=True))
+                out[s].append(dataclasses.replace(_source_match(prepared[t], passages, res, sent), classmate=True,
+                                                  title=_file_title(prepared[t].doc)))
     return out

@@ -173,3 +173,15 @@ def test_cli_check_classmates_json(tmp_path, essays):
            run("check", "--db", str(db), "--classmates", "--no-count-classmates", "--json", *paths).stdout.splitlines()]
     assert off[1]["borrowed_percent"] == 0
     assert {p["excluded"] for s in off[1]["sources"] if s["classmate"] for p in s["passages"]} == {"classmate"}
+
+
+def test_essays_are_named_by_their_file_not_their_own_title(col, tmp_path):
+    """A PDF or DOCX carries a title of its own (often a template's or a source's): the essay,
+    as checked and as a classmate, is named by its file."""
+    a = Document(A_OWN + C_OWN, path=str(tmp_path / "sidorov.pdf"), title="Горящее сердце")
+    b = Document(A_OWN[:260] + B_OWN, path=str(tmp_path / "petrov.docx"), title="Горящее сердце")
+    results, _ = __import__("sverka.core.batch", fromlist=["with_classmates"]).with_classmates(
+        [a, b], [col.check(a), col.check(b)], col.settings)
+    assert [r.suspect.title for r in results] == ["sidorov.pdf", "petrov.docx"]
+    assert [s.title for s in results[1].sources if s.classmate] == ["sidorov.pdf"]
+    assert "<h1>sidorov.pdf</h1>" in report.render_html(results[0], lang="ru")
