@@ -735,7 +735,7 @@ def _pairs_among(names: Sequence[str], prepared: Sequence[Prepared | None], temp
     judged_pairs = _judge_pairs(ordered, prepared, template_docs, settings, pool, tick)
     for s, t, a_in_b, b_in_a, shared_words, counted in judged_pairs:
         matrix[s][t], matrix[t][s] = a_in_b, b_in_a
-        if max(a_in_b, b_in_a) >= settings.crosscheck_threshold or shared_words >= settings.min_passage_words:
+        if counted:  # a counted passage, as a check counts it (a paraphrase's by the words it spans)
             # the aligned document is "a": the passages are its spans and their places in "b"
             pairs.append(CrossPair(names[s], names[t], a_in_b, b_in_a,
                                    _jaccard(prepared[s].distinct, prepared[t].distinct),
@@ -945,7 +945,7 @@ def _crosscheck(
                 s_starts = word_starts(src.text)
                 b_in_a = words_in(s_starts, merge((q[2], q[3]) for p in counted for q in (p.pieces or ((0, 0, p.source_start, p.source_end),)))) / max(1, len(s_starts))
                 shared_words = words_in(word_starts(doc.text), merge(iv for p in counted for iv in p.matched_spans()))
-                if max(src.containment, b_in_a) >= settings.crosscheck_threshold or shared_words >= settings.min_passage_words:
+                if counted:  # what the check counts (a paraphrase's passage by the words it spans)
                     pairs.append(CrossPair(names[k], src.path or src.title, src.containment, b_in_a, src.resemblance,
                                            shared_words=shared_words, passages=tuple(counted)))
                     source_texts[src.path or src.title] = src.text
