@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import re
 import secrets
 from dataclasses import dataclass
 from functools import cached_property
@@ -415,6 +416,7 @@ def check_document(
             )
         )
     progress(len(ids), len(ids), "phase.done")
+    sources = resolve_overlaps(sources, suspect.text, a.word_starts)
     info_of_suspect = _suspect_info(suspect, a.tokens)
     if damaged:
         info_of_suspect = dataclasses.replace(info_of_suspect, warnings=info_of_suspect.warnings + tuple(damaged))
@@ -429,6 +431,101 @@ def check_document(
         collection_root=index.root(),
     )
     return apply_exclusions(raw, settings, starts=a.word_starts)
+
+
+def _pieces_of(p: Passage) -> tuple[tuple[int, int, int, int], ...]:
+    return p.pieces or ((p.suspect_start, p.suspect_end, p.source_start, p.source_end),)
+
+
+def _explained(p: Passage, lo: int, hi: int, starts: np.ndarray) -> int:
+    """Words of the suspect in [lo, hi) that ``p`` matched (inside its pieces)."""
+    return words_in(starts, merge((max(q[0], lo), min(q[1], hi)) for q in _pieces_of(p) if q[0] < hi and q[1] > lo))
+
+
+def _without(p: Passage, lo: int, hi: int, text: str, source: str, starts: np.ndarray) -> list[Passage]:
+    """``p`` without the suspect's [lo, hi): its pieces before and after, as one or two
+    passages (a piece cut there keeps the share of its source text that its part holds)."""
+    before, after = [], []
+    for a0, a1, b0, b1 in _pieces_of(p):
+        if a1 <= lo:
+            before.append((a0, a1, b0, b1))
+        elif a0 >= hi:
+            after.append((a0, a1, b0, b1))
+        else:
+            scale = (b1 - b0) / (a1 - a0) if a1 > a0 else 0.0
+            if a0 < lo:
+                end = len(text[a0:lo].rstrip()) + a0  # no space after the last word left
+                before.append((a0, end, b0, b0 + round((end - a0) * scale)))
+            if a1 > hi:
+                after.append((hi, a1, b1 - round((a1 - hi) * scale), b1))
+    out = []
+    for part in (before, after):
+        part = [q for q in part if words_in(starts, [(q[0], q[1])])]
+        if not part:
+            continue
+        c0, c1 = min(q[0] for q in part), max(q[1] for q in part)
+        matched = words_in(starts, merge((q[0], q[1]) for q in part))
+        kind = p.kind
+        if len(part) == 1 and _WORDS.findall(text[c0:c1].lower()) == _WORDS.findall(source[part[0][2]:part[0][3]].lower()):
+            kind = "verbatim"  # what is left of an edited passage may be a copy word for word
+        out.append(dataclasses.replace(p, suspect_start=c0, suspect_end=c1, source_start=min(q[2] for q in part),
+                                       source_end=max(q[3] for q in part), words=words_in(starts, [(c0, c1)]),
+                                       matched=matched, pieces=tuple(part), kind=kind))
+    return out
+
+
+_WORDS = re.compile(r"\w+")
+
+
+def resolve_overlaps(sources: list[SourceMatch], text: str, starts: np.ndarray) -> list[SourceMatch]:
+    """Where passages of two sources overlap in the suspect, the source that explains the
+    words of the overlap better (more of them inside its matched pieces: a sentence copied
+    word for word from one, edited against the other) keeps them and the other passage gives
+    them up; equally good, both keep them (the same sentence in two sources). A source left
+    with no passage is dropped. Templates are not involved (they are judged apart)."""
+    live = [k for k, src in enumerate(sources) if not src.is_template and src.passages]
+    if len(live) < 2:
+        return sources
+    passages = {k: list(sources[k].passages) for k in live}
+    changed = False
+    tied: set[tuple[int, int]] = set()  # pairs of passages (alive in ``passages``) found equally good
+    for _ in range(4 * sum(len(v) for v in passages.values()) + 4):  # each change removes overlap
+        flat = sorted(((p.suspect_start, p.suspect_end, k, n) for k in live for n, p in enumerate(passages[k])))
+        hit = None
+        for x in range(len(flat)):
+            s0, e0, k0, n0 = flat[x]
+            for y in range(x + 1, len(flat)):
+                s1, e1, k1, n1 = flat[y]
+                if s1 >= e0:
+                    break
+                if k1 == k0:
+                    continue
+                lo, hi = s1, min(e0, e1)
+                p0, p1 = passages[k0][n0], passages[k1][n1]
+                if (id(p0), id(p1)) in tied:
+                    continue
+                x0, x1 = _explained(p0, lo, hi, starts), _explained(p1, lo, hi, starts)
+                if x0 != x1:
+                    hit = (k1, n1, lo, hi) if x0 > x1 else (k0, n0, lo, hi)
+                    break
+                tied.add((id(p0), id(p1)))
+            if hit:
+                break
+        if hit is None:
+            break
+        k, n, lo, hi = hit
+        passages[k][n : n + 1] = _without(passages[k][n], lo, hi, text, sources[k].text, starts)
+        changed = True
+    if not changed:
+        return sources
+    out = []
+    for k, src in enumerate(sources):
+        if k in passages:
+            if not passages[k]:
+                continue
+            src = dataclasses.replace(src, passages=tuple(sorted(passages[k], key=lambda p: (p.suspect_start, p.suspect_end))))
+        out.append(src)
+    return out
 
 
 def damaged_source_warning(detail: str) -> Message:
