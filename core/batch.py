@@ -457,8 +457,8 @@ def with_classmates(docs: Sequence[Document], results: Sequence[CheckResult], se
     from .check import _crosscheck, classmate_sources
     from .exclusions import apply_exclusions
 
-    crossed, prepared = _crosscheck(list(docs), settings, load=_no_load, cancel=cancel)
-    extra = classmate_sources(crossed, prepared, settings)
+    crossed, prepared, aligned = _crosscheck(list(docs), settings, load=_no_load, cancel=cancel)
+    extra = classmate_sources(crossed, prepared, settings, aligned)
     out = []
     for k, (doc, result) in enumerate(zip(docs, results)):
         others = [d for m, d in enumerate(docs) if m != k]

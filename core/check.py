@@ -830,19 +830,22 @@ def _pairs_among(names: Sequence[str], prepared: Sequence[Prepared | None], temp
     ordered = sorted((i, j) if order_key[i] <= order_key[j] else (j, i) for i, j in cands)
     pairs: list[CrossPair] = []
     judged_pairs = _judge_pairs(ordered, prepared, template_docs, settings, pool, tick)
-    for s, t, a_in_b, b_in_a, shared_words, counted in judged_pairs:
+    aligned: dict[tuple[int, int], tuple[Passage, ...]] = {}
+    for s, t, a_in_b, b_in_a, shared_words, counted, raw in judged_pairs:
+        aligned[(s, t)] = raw
         matrix[s][t], matrix[t][s] = a_in_b, b_in_a
         if counted:  # a counted passage, as a check counts it (a paraphrase's by the words it spans)
             # the aligned document is "a": the passages are its spans and their places in "b"
             pairs.append(CrossPair(names[s], names[t], a_in_b, b_in_a,
                                    _jaccard(prepared[s].distinct, prepared[t].distinct),
                                    shared_words=shared_words, passages=counted))
-    return pairs, matrix, order_key
+    return pairs, matrix, order_key, aligned
 
 
 def _judge_pair(ps: Prepared, pt: Prepared, templates: Sequence[SourceMatch], settings: Settings):
     """``ps`` aligned against ``pt`` and judged like a check (exclusions, templates): ``None``
-    when no passage counts, else (share of ps in pt, share of pt in ps, shared words, passages)."""
+    when no passage counts, else (share of ps in pt, share of pt in ps, shared words, counted
+    passages, every passage found)."""
     passages = _align(ps, pt, settings)
     if not passages:
         return None
@@ -857,7 +860,7 @@ def _judge_pair(ps: Prepared, pt: Prepared, templates: Sequence[SourceMatch], se
     shared_words = words_in(ps.word_starts, merge(iv for p in counted for iv in p.matched_spans()))
     t_starts = pt.word_starts
     t_spans = merge((q[2], q[3]) for p in counted for q in (p.pieces or ((0, 0, p.source_start, p.source_end),)))
-    return src.containment, words_in(t_starts, t_spans) / max(1, len(t_starts)), shared_words, counted
+    return src.containment, words_in(t_starts, t_spans) / max(1, len(t_starts)), shared_words, counted, tuple(passages)
 
 
 def _judge_chunk(items: Sequence[tuple[int, int]], docs: dict[int, Prepared], template_docs: Sequence[Prepared],
@@ -991,8 +994,9 @@ def _crosscheck(
     templates: Sequence[Document] = (),
     progress: Progress = no_progress,
     cancel: CancelToken = NEVER_CANCELLED,
-) -> tuple[CrossCheckResult, list[Prepared | None]]:
-    """:func:`crosscheck_documents`, with each document prepared (None: not read)."""
+) -> tuple[CrossCheckResult, list[Prepared | None], dict[tuple[int, int], tuple[Passage, ...]]]:
+    """:func:`crosscheck_documents`, with each document prepared (None: not read) and the
+    passages found in each pair judged, ``(i, j)``: document i's in document j."""
     from .errors import SverkaError
 
     names: list[str] = []
@@ -1018,7 +1022,7 @@ def _crosscheck(
     with _worker_pool(docs) as pool:
         prepared = prepare_many(docs, settings, lambda k: progress(k, steps, "phase.reading_documents"), cancel, pool=pool)
         template_docs = [prepare(t, settings) for t in templates]
-        pairs, matrix, order_key = _pairs_among(names, prepared, template_docs, settings, pool,
+        pairs, matrix, order_key, aligned = _pairs_among(names, prepared, template_docs, settings, pool,
                                                 lambda: (cancel.raise_if_cancelled(),
                                                          progress(n, steps, "phase.comparing_each_other")))
     clusters = _clusters([names[k] for k in range(n) if docs[k] is not None], pairs)
@@ -1060,15 +1064,16 @@ def _crosscheck(
         settings=settings,
         clusters=clusters,
         texts=tuple(sorted((name, text) for name, text in texts.items() if name in listed)),
-    ), prepared
+    ), prepared, aligned
 
 
-def classmate_sources(cross: CrossCheckResult, prepared: Sequence[Prepared | None],
-                      settings: Settings) -> list[list[SourceMatch]]:
+def classmate_sources(cross: CrossCheckResult, prepared: Sequence[Prepared | None], settings: Settings,
+                      aligned: dict[tuple[int, int], tuple[Passage, ...]] | None = None) -> list[list[SourceMatch]]:
     """For each document of a cross-check (``cross``, its documents ``prepared``), the others
     it shares text with as sources (``SourceMatch.classmate``): every listed pair aligned
     both ways, so a pair of essays copying each other shows on both. Only a pair the
-    cross-check lists (a counted passage, or a share above its threshold) is aligned again."""
+    cross-check lists (a counted passage) is looked at, and only in the direction the cross-check
+    did not align already (``aligned``: its passages of each pair judged)."""
     index = {name: k for k, name in enumerate(cross.documents)}
     out: list[list[SourceMatch]] = [[] for _ in prepared]
     for pair in cross.pairs:
@@ -1076,7 +1081,11 @@ def classmate_sources(cross: CrossCheckResult, prepared: Sequence[Prepared | Non
         if i is None or j is None or prepared[i] is None or prepared[j] is None:
             continue  # a pair with a collection document
         for s, t in ((i, j), (j, i)):
-            passages, res, sent = match(prepared[s], prepared[t], settings)
+            known = (aligned or {}).get((s, t))  # the cross-check aligned this way already
+            if known is not None:
+                passages, res, sent = list(known), pair.resemblance, _sentence_score(prepared[s], prepared[t])
+            else:
+                passages, res, sent = match(prepared[s], prepared[t], settings)
             if passages:
                 out[s].append(dataclasses.replace(_source_match(prepared[t], passages, res, sent), classmate=True,
                                                   title=_file_title(prepared[t].doc)))
