@@ -185,3 +185,23 @@ def test_essays_are_named_by_their_file_not_their_own_title(col, tmp_path):
     assert [r.suspect.title for r in results] == ["sidorov.pdf", "petrov.docx"]
     assert [s.title for s in results[1].sources if s.classmate] == ["sidorov.pdf"]
     assert "<h1>sidorov.pdf</h1>" in report.render_html(results[0], lang="ru")
+
+
+def test_crosscheck_with_a_collection_lists_what_a_check_counts(tmp_path):
+    """A paraphrased sentence counts by the words it spans (here 10, 6 of them matched): the
+    check counts it, so the cross-check against the collection lists the pair too, although
+    its share is under the threshold and fewer than 8 words are matched."""
+    src = ("Концентрация углекислого газа в атмосфере выросла почти на пятьдесят процентов с начала "
+           "промышленной революции. Ледники Гренландии тают быстрее, чем предсказывали климатологи десять лет назад. "
+           + SOURCE * 2)  # long: the essay's passage is a small share of it too
+    essay = tmp_path / "essay.txt"
+    essay.write_text(A_OWN + "Ледники Гренландии тают стремительнее, нежели полагали климатологи несколько лет назад. "
+                     + B_OWN + C_OWN, encoding="utf-8")
+    with api.Collection(tmp_path / "c.sverka") as col:
+        col.add_document(Document(src, path="/src/climate.txt", title="climate"))
+        checked = col.check(api.load_document(essay))
+        counted = [p for s in checked.sources for p in s.passages if p.excluded is None]
+        assert counted and all(p.matched_words < 8 for p in counted)
+        assert 0 < checked.borrowed_percent < 10
+        crossed = api.crosscheck([str(essay)], collection=col)
+    assert [(p.a, p.b) for p in crossed.pairs] == [(str(essay), "/src/climate.txt")]
