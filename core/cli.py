@@ -464,6 +464,8 @@ def _summary(result, lang: str | None = None) -> str:
         where = f" ({src.path})" if src.path and src.path != src.title else ""
         if src.is_template:
             where += f" [{_('template')}]"
+        if src.classmate:
+            where += f" [{_('classmate')}]"
         lines.append(
             f"  {100 * src.containment:5.1f}%  {src.title}{where}  "
             f"[{_('passages')}: {counted}{extra}; {_('resemblance')} {100 * src.resemblance:.1f}%]"

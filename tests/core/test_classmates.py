@@ -167,6 +167,8 @@ def test_cli_check_classmates_json(tmp_path, essays):
     assert b["borrowed_percent"] == pytest.approx(100 * mates_b[0]["containment"], abs=0.5) and b["borrowed_percent"] > 30
     assert [s["path"] for s in a["sources"] if s["classmate"]] == [paths[1]]
     assert not any(s["classmate"] for s in c["sources"]) and c["borrowed_percent"] > 30
+    summary = run("check", "--db", str(db), "--classmates", "--lang", "ru", *paths).stdout
+    assert f"({paths[0]}) [одноклассник]" in summary and f"({paths[1]}) [одноклассник]" in summary
     plain = [json.loads(line) for line in run("check", "--db", str(db), "--json", *paths).stdout.splitlines()]
     assert not any(s["classmate"] for r in plain for s in r["sources"]) and plain[1]["borrowed_percent"] == 0
     off = [json.loads(line) for line in
