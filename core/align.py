@@ -549,6 +549,7 @@ def align(
     a_word_starts: np.ndarray | None = None,
     b_side: SourceSide | None = None,
     a_side: SourceSide | None = None,
+    a_first: int = 0,
 ) -> list[Passage]:
     """The passages of suspect ``a`` found in source ``b``, sorted by suspect start.
 
@@ -560,6 +561,8 @@ def align(
     by the texts' lengths (:data:`SEED_BUDGET_PER_TOKEN`). ``b_side``: the source's own part
     of the work, kept by the caller (``SourceSide.of(b, seed_words, min_sentence_words)``);
     ``a_side`` likewise for the suspect (met by every candidate of a check): the same result.
+    ``a_first``: the suspect's tokens before this one are never matched (its heading lines:
+    :func:`sverka.core.exclusions.heading_end`), so no passage holds or bridges them.
     """
     w = max(1, seed_words)
     if b_side is not None and (b_side.seed_words, b_side.min_sentence_words) != (seed_words, min_sentence_words):
@@ -589,6 +592,10 @@ def align(
         if sent:
             segments.extend(sent)
             segments.sort(key=lambda s: (s.a0, -s.a1))
+    if a_first > 0 and segments:  # the heading lines at the top: never matched
+        head = _Taken()
+        head.add(0, a_first)
+        segments = [p for s in segments for p in (_clip(s, head) if s.a0 < a_first else (s,))]
     if not segments:
         return []
 

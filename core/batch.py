@@ -24,11 +24,11 @@ from pathlib import Path
 
 from .document import Document
 from .progress import NEVER_CANCELLED, CancelToken, Progress, no_progress
-from .results import BatchItem, BatchResult, CheckResult
+from .results import BatchItem, BatchResult, CheckResult, CrossCheckResult
 from .settings import Settings
 
 __all__ = ["KEPT_IDLE_SECONDS", "MIN_PARALLEL", "MIN_PARALLEL_CHARS", "check_files", "check_many", "close_workers",
-           "cores", "kept_workers", "prepare_workers", "report_names", "write_reports"]
+           "cores", "kept_workers", "prepare_workers", "report_names", "with_classmates", "write_reports"]
 
 _worker: dict = {}
 #: Fewer suspects than this are checked in this process unless ``workers`` is given (or
@@ -431,15 +431,47 @@ def _check_files(path, files, settings, load, serial, cross, pool, progress, can
                          progress=lambda done, total, msg: progress(n + done, steps, msg))
     crossed = None
     if cross and len(readable) >= 2:
-        from .check import crosscheck_documents
-
         progress(2 * n, steps, "")
-        crossed = crosscheck_documents(readable, settings, load=load, cancel=cancel)
+        results, crossed = with_classmates(readable, results, settings, cancel=cancel)
     progress(steps, steps, "")
     it = iter(results)
     items = tuple(BatchItem(path=f, result=None if d is None else next(it), error=e)
                   for f, d, e in zip(files, docs, errors))
     return BatchResult(items=items, cross=crossed, settings=settings)
+
+
+def _no_load(path: str) -> Document:  # pragma: no cover - documents are given read
+    raise ValueError(path)
+
+
+def with_classmates(docs: Sequence[Document], results: Sequence[CheckResult], settings: Settings, *,
+                    cancel: CancelToken = NEVER_CANCELLED) -> tuple[list[CheckResult], "CrossCheckResult"]:
+    """The essays of a class (``docs``, each checked against the collection: ``results``)
+    compared with each other too: each result with the classmates it shares text with among
+    its sources (``SourceMatch.classmate``; counted unless ``Settings.count_classmates`` is
+    off), and the cross-check of the class. A collection document that is another essay of
+    the class itself (the same text or path: the class archived and checked again) gives way
+    to the classmate."""
+    import dataclasses
+
+    from .check import _crosscheck, classmate_sources
+    from .exclusions import apply_exclusions
+
+    crossed, prepared, aligned = _crosscheck(list(docs), settings, load=_no_load, cancel=cancel)
+    extra = classmate_sources(crossed, prepared, settings, aligned)
+    out = []
+    for k, (doc, result) in enumerate(zip(docs, results)):
+        others = [d for m, d in enumerate(docs) if m != k]
+        shas = {d.sha256 for d in others}
+        paths = {d.path for d in others if d.path}
+        kept = tuple(s for s in result.sources
+                     if s.classmate or not (s.sha256 in shas or (s.path is not None and s.path in paths)))
+        if not extra[k] and len(kept) == len(result.sources):
+            out.append(result)
+            continue
+        changed = dataclasses.replace(result, sources=kept + tuple(extra[k]))
+        out.append(apply_exclusions(changed, result.settings))
+    return out, crossed
 
 
 def report_names(paths: Sequence[str], kind: str) -> list[str]:

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import re
 import secrets
 from dataclasses import dataclass
 from functools import cached_property
@@ -30,7 +31,7 @@ from .candidates import (PAIR_WORDS, SENTENCE_MIN_TOKENS, co_occurring, sentence
 from .candidates import rank as rank_candidates
 from .document import Document
 from .errors import CollectionDamaged
-from .exclusions import apply_exclusions, marked_spans, merge
+from .exclusions import apply_exclusions, heading_end, marked_spans, merge
 from .fingerprints import DocumentFingerprints, fingerprint_document
 from .messages import Message, message
 from .paraphrase import SourceStats, SuspectKeys, paraphrase_passages, suspect_keys
@@ -46,7 +47,7 @@ from .tokens import SortOrders
 if TYPE_CHECKING:  # pragma: no cover
     from .store import Store
 
-__all__ = ["Prepared", "check_document", "compare_documents", "crosscheck_documents", "prepare", "prepare_many", "match"]
+__all__ = ["Prepared", "check_document", "classmate_sources", "unique_names", "compare_documents", "crosscheck_documents", "prepare", "prepare_many", "match"]
 
 
 @dataclass(frozen=True, eq=False)
@@ -87,6 +88,11 @@ class Prepared:
     def source_side(self) -> SourceSide:  # this document's own part of aligning (as a source or a suspect)
         return SourceSide.of(self.tokens, self.settings.align_seed_words, self.settings.min_sentence_words,
                              self.orders)
+
+    @cached_property
+    def heading(self) -> tuple[int, int]:  # (characters, tokens) of its heading lines at the top, never matched
+        end = heading_end(self.doc.text)
+        return end, int(np.searchsorted(np.asarray(self.tokens.starts), end, "left")) if end else 0
 
     @property
     def pairs(self) -> tuple[np.ndarray, np.ndarray]:  # retrieval pair keys (hashes, positions)
@@ -168,9 +174,35 @@ def _align(a: Prepared, b: Prepared, settings: Settings) -> list[Passage]:
         a_word_starts=a.word_starts,
         b_side=b.source_side,
         a_side=a.source_side,  # the suspect's seeds and sentences, sorted once for every source
+        a_first=a.heading[1],
     )
-    return paraphrase_passages(a.tokens, b.tokens, exact, min_words=min_words, a_word_starts=a.word_starts,
-                               b_stats=b.paraphrase_stats, a_keys=a.paraphrase_keys)
+    found = paraphrase_passages(a.tokens, b.tokens, exact, min_words=min_words, a_word_starts=a.word_starts,
+                                b_stats=b.paraphrase_stats, a_keys=a.paraphrase_keys)
+    head = a.heading[0]
+    if head and any(p.suspect_start < head for p in found):
+        found = [q for p in found for q in (_after_heading(p, head, a.word_starts, min_words),) if q is not None]
+    return found
+
+
+def _after_heading(p: Passage, head: int, starts: np.ndarray, min_words: int) -> Passage | None:
+    """``p`` without what lies in the heading lines ending at ``head`` (a paraphrase layer's
+    sentence may begin with them); None when too little is left."""
+    if p.suspect_start >= head:
+        return p
+    first = int(np.searchsorted(starts, head, "left"))  # the first word after the headings
+    if first >= len(starts):
+        return None
+    cut = int(starts[first])
+    pieces = tuple((max(q[0], cut), q[1], q[2], q[3])
+                   for q in (p.pieces or ((p.suspect_start, p.suspect_end, p.source_start, p.source_end),)) if q[1] > cut)
+    if not pieces:
+        return None
+    a0 = min(q[0] for q in pieces)
+    words = words_in(starts, [(a0, p.suspect_end)])
+    matched = min(words, words_in(starts, merge((q[0], q[1]) for q in pieces)))
+    if words < min_words or (p.method != "paraphrase" and matched < min_words):
+        return None
+    return dataclasses.replace(p, suspect_start=a0, words=words, matched=matched, pieces=pieces)
 
 
 def _short_passage(a: Prepared, b: Prepared) -> Passage | None:
@@ -207,10 +239,18 @@ def _is_short(a: Prepared, settings: Settings) -> bool:
     return len(a.tokens) < settings.short_text_words
 
 
+def _file_title(doc: Document) -> str:
+    """What a checked document is called: its file's name (a PDF's or a DOCX's own title is
+    often a template's or a source's: «Горящее сердце» for Sidorov's essay), a pasted text's title."""
+    import os
+
+    return (os.path.basename(doc.path) or doc.path) if doc.path else (doc.title or "")
+
+
 def _suspect_info(doc: Document, tokens: Tokens) -> SuspectInfo:
     return SuspectInfo(
         path=doc.path,
-        title=doc.title or (doc.path or ""),
+        title=_file_title(doc),
         chars=len(doc.text),
         words=tokens.word_count,
         language=tokens.language,
@@ -376,6 +416,7 @@ def check_document(
             )
         )
     progress(len(ids), len(ids), "phase.done")
+    sources = resolve_overlaps(sources, suspect.text, a.word_starts)
     info_of_suspect = _suspect_info(suspect, a.tokens)
     if damaged:
         info_of_suspect = dataclasses.replace(info_of_suspect, warnings=info_of_suspect.warnings + tuple(damaged))
@@ -390,6 +431,101 @@ def check_document(
         collection_root=index.root(),
     )
     return apply_exclusions(raw, settings, starts=a.word_starts)
+
+
+def _pieces_of(p: Passage) -> tuple[tuple[int, int, int, int], ...]:
+    return p.pieces or ((p.suspect_start, p.suspect_end, p.source_start, p.source_end),)
+
+
+def _explained(p: Passage, lo: int, hi: int, starts: np.ndarray) -> int:
+    """Words of the suspect in [lo, hi) that ``p`` matched (inside its pieces)."""
+    return words_in(starts, merge((max(q[0], lo), min(q[1], hi)) for q in _pieces_of(p) if q[0] < hi and q[1] > lo))
+
+
+def _without(p: Passage, lo: int, hi: int, text: str, source: str, starts: np.ndarray) -> list[Passage]:
+    """``p`` without the suspect's [lo, hi): its pieces before and after, as one or two
+    passages (a piece cut there keeps the share of its source text that its part holds)."""
+    before, after = [], []
+    for a0, a1, b0, b1 in _pieces_of(p):
+        if a1 <= lo:
+            before.append((a0, a1, b0, b1))
+        elif a0 >= hi:
+            after.append((a0, a1, b0, b1))
+        else:
+            scale = (b1 - b0) / (a1 - a0) if a1 > a0 else 0.0
+            if a0 < lo:
+                end = len(text[a0:lo].rstrip()) + a0  # no space after the last word left
+                before.append((a0, end, b0, b0 + round((end - a0) * scale)))
+            if a1 > hi:
+                after.append((hi, a1, b1 - round((a1 - hi) * scale), b1))
+    out = []
+    for part in (before, after):
+        part = [q for q in part if words_in(starts, [(q[0], q[1])])]
+        if not part:
+            continue
+        c0, c1 = min(q[0] for q in part), max(q[1] for q in part)
+        matched = words_in(starts, merge((q[0], q[1]) for q in part))
+        kind = p.kind
+        if len(part) == 1 and _WORDS.findall(text[c0:c1].lower()) == _WORDS.findall(source[part[0][2]:part[0][3]].lower()):
+            kind = "verbatim"  # what is left of an edited passage may be a copy word for word
+        out.append(dataclasses.replace(p, suspect_start=c0, suspect_end=c1, source_start=min(q[2] for q in part),
+                                       source_end=max(q[3] for q in part), words=words_in(starts, [(c0, c1)]),
+                                       matched=matched, pieces=tuple(part), kind=kind))
+    return out
+
+
+_WORDS = re.compile(r"\w+")
+
+
+def resolve_overlaps(sources: list[SourceMatch], text: str, starts: np.ndarray) -> list[SourceMatch]:
+    """Where passages of two sources overlap in the suspect, the source that explains the
+    words of the overlap better (more of them inside its matched pieces: a sentence copied
+    word for word from one, edited against the other) keeps them and the other passage gives
+    them up; equally good, both keep them (the same sentence in two sources). A source left
+    with no passage is dropped. Templates are not involved (they are judged apart)."""
+    live = [k for k, src in enumerate(sources) if not src.is_template and src.passages]
+    if len(live) < 2:
+        return sources
+    passages = {k: list(sources[k].passages) for k in live}
+    changed = False
+    tied: set[tuple[int, int]] = set()  # pairs of passages (alive in ``passages``) found equally good
+    for _ in range(4 * sum(len(v) for v in passages.values()) + 4):  # each change removes overlap
+        flat = sorted(((p.suspect_start, p.suspect_end, k, n) for k in live for n, p in enumerate(passages[k])))
+        hit = None
+        for x in range(len(flat)):
+            s0, e0, k0, n0 = flat[x]
+            for y in range(x + 1, len(flat)):
+                s1, e1, k1, n1 = flat[y]
+                if s1 >= e0:
+                    break
+                if k1 == k0:
+                    continue
+                lo, hi = s1, min(e0, e1)
+                p0, p1 = passages[k0][n0], passages[k1][n1]
+                if (id(p0), id(p1)) in tied:
+                    continue
+                x0, x1 = _explained(p0, lo, hi, starts), _explained(p1, lo, hi, starts)
+                if x0 != x1:
+                    hit = (k1, n1, lo, hi) if x0 > x1 else (k0, n0, lo, hi)
+                    break
+                tied.add((id(p0), id(p1)))
+            if hit:
+                break
+        if hit is None:
+            break
+        k, n, lo, hi = hit
+        passages[k][n : n + 1] = _without(passages[k][n], lo, hi, text, sources[k].text, starts)
+        changed = True
+    if not changed:
+        return sources
+    out = []
+    for k, src in enumerate(sources):
+        if k in passages:
+            if not passages[k]:
+                continue
+            src = dataclasses.replace(src, passages=tuple(sorted(passages[k], key=lambda p: (p.suspect_start, p.suspect_end))))
+        out.append(src)
+    return out
 
 
 def damaged_source_warning(detail: str) -> Message:
@@ -694,19 +830,22 @@ def _pairs_among(names: Sequence[str], prepared: Sequence[Prepared | None], temp
     ordered = sorted((i, j) if order_key[i] <= order_key[j] else (j, i) for i, j in cands)
     pairs: list[CrossPair] = []
     judged_pairs = _judge_pairs(ordered, prepared, template_docs, settings, pool, tick)
-    for s, t, a_in_b, b_in_a, shared_words, counted in judged_pairs:
+    aligned: dict[tuple[int, int], tuple[Passage, ...]] = {}
+    for s, t, a_in_b, b_in_a, shared_words, counted, raw in judged_pairs:
+        aligned[(s, t)] = raw
         matrix[s][t], matrix[t][s] = a_in_b, b_in_a
-        if max(a_in_b, b_in_a) >= settings.crosscheck_threshold or shared_words >= settings.min_passage_words:
+        if counted:  # a counted passage, as a check counts it (a paraphrase's by the words it spans)
             # the aligned document is "a": the passages are its spans and their places in "b"
             pairs.append(CrossPair(names[s], names[t], a_in_b, b_in_a,
                                    _jaccard(prepared[s].distinct, prepared[t].distinct),
                                    shared_words=shared_words, passages=counted))
-    return pairs, matrix, order_key
+    return pairs, matrix, order_key, aligned
 
 
 def _judge_pair(ps: Prepared, pt: Prepared, templates: Sequence[SourceMatch], settings: Settings):
     """``ps`` aligned against ``pt`` and judged like a check (exclusions, templates): ``None``
-    when no passage counts, else (share of ps in pt, share of pt in ps, shared words, passages)."""
+    when no passage counts, else (share of ps in pt, share of pt in ps, shared words, counted
+    passages, every passage found)."""
     passages = _align(ps, pt, settings)
     if not passages:
         return None
@@ -721,7 +860,7 @@ def _judge_pair(ps: Prepared, pt: Prepared, templates: Sequence[SourceMatch], se
     shared_words = words_in(ps.word_starts, merge(iv for p in counted for iv in p.matched_spans()))
     t_starts = pt.word_starts
     t_spans = merge((q[2], q[3]) for p in counted for q in (p.pieces or ((0, 0, p.source_start, p.source_end),)))
-    return src.containment, words_in(t_starts, t_spans) / max(1, len(t_starts)), shared_words, counted
+    return src.containment, words_in(t_starts, t_spans) / max(1, len(t_starts)), shared_words, counted, tuple(passages)
 
 
 def _judge_chunk(items: Sequence[tuple[int, int]], docs: dict[int, Prepared], template_docs: Sequence[Prepared],
@@ -818,7 +957,46 @@ def crosscheck_documents(
     or when it shares a counted passage at all (one copied sentence between two essays is
     visible). Shares are shares of words. ``load`` turns a path into a Document (raising a
     SverkaError for an unreadable file).
+
+    Documents are named by their path (a pasted text by its title); two documents of the
+    same name are told apart by " (2)", " (3)"... after the name. A collection document that
+    is one of ``items`` itself (the same text or path: the class archived and checked again)
+    is not paired with them through the collection: their own pair is listed once.
     """
+    return _crosscheck(items, settings, load=load, check=check, templates=templates, progress=progress,
+                       cancel=cancel)[0]
+
+
+def unique_names(names: Sequence[str]) -> list[str]:
+    """``names`` with each repeated one made unique by " (2)", " (3)"... (in the order given)."""
+    taken = set(names)
+    seen: set[str] = set()
+    out = []
+    for name in names:
+        if name in seen:
+            k = 2
+            while f"{name} ({k})" in taken:
+                k += 1
+            new = f"{name} ({k})"
+            taken.add(new)
+            name = new
+        seen.add(name)
+        out.append(name)
+    return out
+
+
+def _crosscheck(
+    items: Sequence[str | Document],
+    settings: Settings,
+    *,
+    load: Callable[[str], Document],
+    check: Callable[[Document], CheckResult] | None = None,
+    templates: Sequence[Document] = (),
+    progress: Progress = no_progress,
+    cancel: CancelToken = NEVER_CANCELLED,
+) -> tuple[CrossCheckResult, list[Prepared | None], dict[tuple[int, int], tuple[Passage, ...]]]:
+    """:func:`crosscheck_documents`, with each document prepared (None: not read) and the
+    passages found in each pair judged, ``(i, j)``: document i's in document j."""
     from .errors import SverkaError
 
     names: list[str] = []
@@ -838,17 +1016,21 @@ def crosscheck_documents(
             continue
         names.append(str(item))
         docs.append(doc)
+    names = unique_names(names)
     n = len(docs)
     steps = n + (n if check else 0) + 1
     with _worker_pool(docs) as pool:
         prepared = prepare_many(docs, settings, lambda k: progress(k, steps, "phase.reading_documents"), cancel, pool=pool)
         template_docs = [prepare(t, settings) for t in templates]
-        pairs, matrix, order_key = _pairs_among(names, prepared, template_docs, settings, pool,
+        pairs, matrix, order_key, aligned = _pairs_among(names, prepared, template_docs, settings, pool,
                                                 lambda: (cancel.raise_if_cancelled(),
                                                          progress(n, steps, "phase.comparing_each_other")))
     clusters = _clusters([names[k] for k in range(n) if docs[k] is not None], pairs)
     source_texts: dict[str, str] = {}
     if check is not None:
+        # the documents compared here, also stored in the collection: paired above already
+        ours_sha = {d.sha256 for d in docs if d is not None}
+        ours_path = {d.path for d in docs if d is not None and d.path}
         for k, doc in enumerate(docs):
             if doc is None:
                 continue
@@ -856,7 +1038,7 @@ def crosscheck_documents(
             progress(n + 1 + k, steps, "phase.comparing_collection")
             result = check(doc)
             for src in result.sources:
-                if src.is_template:
+                if src.is_template or src.sha256 in ours_sha or (src.path and src.path in ours_path):
                     continue
                 counted = [p for p in src.passages if p.excluded is None]
                 if not counted:
@@ -864,7 +1046,7 @@ def crosscheck_documents(
                 s_starts = word_starts(src.text)
                 b_in_a = words_in(s_starts, merge((q[2], q[3]) for p in counted for q in (p.pieces or ((0, 0, p.source_start, p.source_end),)))) / max(1, len(s_starts))
                 shared_words = words_in(word_starts(doc.text), merge(iv for p in counted for iv in p.matched_spans()))
-                if max(src.containment, b_in_a) >= settings.crosscheck_threshold or shared_words >= settings.min_passage_words:
+                if counted:  # what the check counts (a paraphrase's passage by the words it spans)
                     pairs.append(CrossPair(names[k], src.path or src.title, src.containment, b_in_a, src.resemblance,
                                            shared_words=shared_words, passages=tuple(counted)))
                     source_texts[src.path or src.title] = src.text
@@ -882,4 +1064,29 @@ def crosscheck_documents(
         settings=settings,
         clusters=clusters,
         texts=tuple(sorted((name, text) for name, text in texts.items() if name in listed)),
-    )
+    ), prepared, aligned
+
+
+def classmate_sources(cross: CrossCheckResult, prepared: Sequence[Prepared | None], settings: Settings,
+                      aligned: dict[tuple[int, int], tuple[Passage, ...]] | None = None) -> list[list[SourceMatch]]:
+    """For each document of a cross-check (``cross``, its documents ``prepared``), the others
+    it shares text with as sources (``SourceMatch.classmate``): every listed pair aligned
+    both ways, so a pair of essays copying each other shows on both. Only a pair the
+    cross-check lists (a counted passage) is looked at, and only in the direction the cross-check
+    did not align already (``aligned``: its passages of each pair judged)."""
+    index = {name: k for k, name in enumerate(cross.documents)}
+    out: list[list[SourceMatch]] = [[] for _ in prepared]
+    for pair in cross.pairs:
+        i, j = index.get(pair.a), index.get(pair.b)
+        if i is None or j is None or prepared[i] is None or prepared[j] is None:
+            continue  # a pair with a collection document
+        for s, t in ((i, j), (j, i)):
+            known = (aligned or {}).get((s, t))  # the cross-check aligned this way already
+            if known is not None:
+                passages, res, sent = list(known), pair.resemblance, _sentence_score(prepared[s], prepared[t])
+            else:
+                passages, res, sent = match(prepared[s], prepared[t], settings)
+            if passages:
+                out[s].append(dataclasses.replace(_source_match(prepared[t], passages, res, sent), classmate=True,
+                                                  title=_file_title(prepared[t].doc)))
+    return out

@@ -464,6 +464,8 @@ def _summary(result, lang: str | None = None) -> str:
         where = f" ({src.path})" if src.path and src.path != src.title else ""
         if src.is_template:
             where += f" [{_('template')}]"
+        if src.classmate:
+            where += f" [{_('classmate')}]"
         lines.append(
             f"  {100 * src.containment:5.1f}%  {src.title}{where}  "
             f"[{_('passages')}: {counted}{extra}; {_('resemblance')} {100 * src.resemblance:.1f}%]"
@@ -668,7 +670,7 @@ def _cmd_check(args: argparse.Namespace) -> int:
     _make_report_folder(args.parser, args.pdf, len(args.suspects), args.lang)
     rc = EXIT_OK
     with _open_collection(args.db, settings) as coll:
-        if len(args.suspects) > 1:  # several suspects: on every core when there is enough text, same order
+        if len(args.suspects) > 1 or args.classmates:  # several suspects: on every core when there is enough text, same order
             docs, targets = [], []
             for path, html_path, pdf_path in zip(args.suspects, html, pdf):
                 doc = _load(path, args.lang)
@@ -682,6 +684,10 @@ def _cmd_check(args: argparse.Namespace) -> int:
                 results = coll.check_many(docs, settings, progress=progress) if docs else []
             finally:
                 progress.finish()
+            if args.classmates and len(docs) >= 2:  # each essay compared with the others too
+                from .batch import with_classmates
+
+                results, _ = with_classmates(docs, results, settings)
             for result, (html_path, pdf_path) in zip(results, targets):
                 result = _with_templates(result, templates, settings)
                 if not _emit(result, args, html_path, pdf_path):
@@ -873,6 +879,10 @@ def build_parser() -> argparse.ArgumentParser:
     )
     _add_db(c)
     c.add_argument("suspects", nargs="+", metavar="SUSPECT")
+    c.add_argument("--classmates", action="store_true",
+                   help="the SUSPECTs are a class: compare them with each other as well as with the collection; "
+                        "each result lists the classmates it shares text with as sources (\"classmate\": true "
+                        "in JSON), counted in the borrowed share unless --no-count-classmates")
     _add_outputs(c, "write an HTML report: with one SUSPECT, to the file OUT (unless OUT is a folder "
                     "or ends with '/'); with several, into the folder OUT as <suspect name>.html")
     _add_settings_flags(c)

@@ -5,6 +5,8 @@ count (``Passage.excluded``), and recomputes every score from the others:
 
 * ``"source"``: the source is in ``Settings.excluded_sources`` (its path or sha256: left out
   of every check) or in the result's own ``left_out`` (left out of this result only).
+* ``"classmate"``: the source is another essay of the class (``SourceMatch.classmate``) and
+  ``Settings.count_classmates`` is off: listed, not counted.
 * ``"template"``: the source is a template document (an assignment prompt); and in every
   other source, a passage lying mostly (>= half its characters) in a suspect region that a
   template matched.
@@ -50,6 +52,7 @@ __all__ = [
     "apply_exclusions",
     "find_bibliography",
     "find_quotes",
+    "heading_end",
     "marked_spans",
     "merge",
     "subtract",
@@ -140,7 +143,8 @@ def find_quotes(text: str) -> list[Interval]:
     :data:`MAX_QUOTE_CHARS`: an unclosed mark does not swallow the rest of the text. A
     straight mark opens after a space or bracket before a non-space, and closes after a
     non-space before a space or punctuation; other straight marks are ignored. Nested quotes lie inside the outer one. Single
-    quotes are not quotations (they are apostrophes too often).
+    quotes are not quotations (they are apostrophes too often). Of what this finds, the
+    student's quotations are those :func:`is_quotation` keeps (not "9 «Б»", «Война и мир»).
     """
     out: list[Interval] = []
     start = 0
@@ -149,6 +153,24 @@ def find_quotes(text: str) -> list[Interval]:
         out.extend((start + s, start + e) for s, e in _quotes_in(text[start:end]))
         start = m.end() if m else end
     return merge(out)
+
+
+#: Text in quotation marks is a quotation when it holds at least this many words, or is a
+#: sentence of its own (it ends with . ! ? … inside the marks), or follows a colon (an
+#: attribution: "Горький писал: «...»"). Fewer words are a name: a class ("9 «Б»"), a book
+#: («Война и мир»), a company, a word in its own sense.
+QUOTE_MIN_WORDS = 4
+_QUOTE_WORD = re.compile(r"\w+")
+
+
+def is_quotation(text: str, start: int, end: int) -> bool:
+    """Is the quoted ``text[start:end]`` (marks included) a quotation rather than a name?"""
+    inner = text[start + 1 : end - 1]
+    if len(_QUOTE_WORD.findall(inner)) >= QUOTE_MIN_WORDS:
+        return True
+    if inner.rstrip().endswith((".", "!", "?", "…")):
+        return True
+    return text[max(0, start - 20) : start].rstrip().endswith(":")
 
 
 _OPENS_AFTER = set(" \t\n\r([{—–-/")
@@ -295,11 +317,61 @@ def find_bibliography(text: str) -> Interval | None:
     return (start, end) if end > start else None
 
 
+# -- headings at the top --------------------------------------------------------------
+
+#: A heading line (a title, the student's name, the class, a date, a school) has at most this
+#: many words; a line ending a sentence (". ! ? …") at most :data:`HEADING_SENTENCE_WORDS`.
+HEADING_WORDS = 12
+HEADING_SENTENCE_WORDS = 6
+#: At most this many heading lines open a text; more short lines are a poem or a list, not headings.
+HEADING_LINES = 6
+_HEADING_WORD = re.compile(r"\w+")
+_CLOSERS = "\"'»”’)]} \t\r\f\v"
+_SPEECH = "—–-«„“\"'"
+_INITIAL_OR_DATE = re.compile(r"(?:\b\w{1,3}|\d)\.$")
+
+
+def heading_end(text: str) -> int:
+    """Where the heading lines at the top of ``text`` end (0: none): the lines before its first
+    paragraph of running text that are each short (:data:`HEADING_WORDS`), stand alone (the
+    next line does not continue them: it starts with no small letter, and the line does not
+    end with a comma, a semicolon or a hyphen) and are followed by running text. Such lines
+    are a title, a name, a class, a date, a school: never a borrowing, however much they
+    resemble a source's own title (a check never matches them)."""
+    lines = []
+    at = 0
+    for line in text[:4000].split("\n"):
+        lines.append((at, line))
+        at += len(line) + 1
+    shown = [(a, ln) for a, ln in lines if ln.strip()]
+    end = 0
+    for k, (a, line) in enumerate(shown):
+        words = len(_HEADING_WORD.findall(line))
+        core = line.rstrip(_CLOSERS)
+        if words > HEADING_WORDS or core.endswith((",", ";", "-", "\u00ad")):
+            break  # running text (or a line it continues)
+        if line.lstrip()[:1] in _SPEECH:
+            break  # a line of dialogue
+        if core.endswith((".", "!", "?", "…")) and (words > HEADING_SENTENCE_WORDS or (
+                core.endswith(".") and not _INITIAL_OR_DATE.search(core))):
+            break  # a sentence (a heading ends with a question, an initial, an abbreviation, a date)
+        if k + 1 >= len(shown):
+            return 0  # nothing but short lines: no running text after them
+        nxt = shown[k + 1][1].lstrip()
+        if nxt[:1].islower():
+            break  # the sentence goes on in the next line
+        if k >= HEADING_LINES:
+            return 0
+        end = a + len(line.rstrip())
+    return end
+
+
 def marked_spans(text: str, settings: Settings) -> tuple[Span, ...]:
-    """Quotations and the bibliography of ``text`` as the settings ask, sorted by start."""
+    """Quotations (:func:`is_quotation`: not a name in quotation marks) and the bibliography of
+    ``text`` as the settings ask, sorted by start."""
     spans = []
     if settings.exclude_quotes:
-        spans += [Span(s, e, "quote") for s, e in find_quotes(text)]
+        spans += [Span(s, e, "quote") for s, e in find_quotes(text) if is_quotation(text, s, e)]
     if settings.exclude_bibliography:
         bib = find_bibliography(text)
         if bib:
@@ -387,8 +459,7 @@ def quotation_warnings(starts, quotes: Sequence[Interval]) -> tuple[Message, ...
     whose words start at ``starts``: the longest one if it is long, their share if large."""
     if not quotes or not len(starts):
         return ()
-    q = np.asarray(quotes, dtype=np.int64).reshape(-1, 2)  # words of each, as words_in counts them
-    lengths = (np.searchsorted(starts, q[:, 1], "left") - np.searchsorted(starts, q[:, 0], "left")).tolist()
+    lengths = [words_in(starts, [q]) for q in quotes]  # words of each, as the cited share counts them
     out = []
     longest = max(lengths)
     if longest > LONG_QUOTE_WORDS:
@@ -431,6 +502,7 @@ def apply_exclusions(result: CheckResult, settings: Settings, *, marked: tuple[S
     marked = tuple(s for s in marked if s.kind != "quote" or _inside(s.start, s.end, quotes))
     bib = merge((s.start, s.end) for s in marked if s.kind == "bibliography")
     quotes_count = getattr(settings, "count_quotes_as_borrowed", False)
+    count_classmates = getattr(settings, "count_classmates", True)
     student_quotes = [] if quotes_count else quotes
 
     templates = merge(
@@ -446,6 +518,8 @@ def apply_exclusions(result: CheckResult, settings: Settings, *, marked: tuple[S
             return "source"
         if src.is_template or _mostly_inside(p, templates):
             return "template"
+        if src.classmate and not count_classmates:
+            return "classmate"
         if _mostly_inside(p, bib):
             return "bibliography"
         if _mostly_inside(p, student_quotes):
@@ -478,7 +552,11 @@ def apply_exclusions(result: CheckResult, settings: Settings, *, marked: tuple[S
     sources.sort(key=lambda s: (-s.containment, -keys[id(s)], -s.sentence_score, -s.resemblance,
                                 s.sha256, s.source_id if s.source_id is not None else -1))
     borrowed_region = merge(everything)
-    cited_region = subtract(intersect(merge(cited_parts), merge(student_quotes + bib)), merge(templates + borrowed_region))
+    # a quotation a source holds is cited whole (its words counted as the quotation warning
+    # counts them: one computation); of the bibliography, the words a source matches
+    matched_parts = merge(cited_parts)
+    cited_quotes = [q for q in student_quotes if _inside(q[0], q[1], matched_parts)]
+    cited_region = subtract(merge(cited_quotes + intersect(matched_parts, bib)), merge(templates + borrowed_region))
     if n_words:
         borrowed = round(100.0 * words_in(starts, borrowed_region) / n_words, 4)
         cited = round(100.0 * words_in(starts, cited_region) / n_words, 4)

@@ -47,10 +47,13 @@ RU: dict[str, str] = {
     "Sentences": "Предложения",
     "Passages": "Фрагменты",
     "template": "шаблон",
+    "classmate": "одноклассник",
+    "classmates among them": "из них одноклассников",
     "not counted": "не учтено",
-    "sources-help": "Доля текста: часть знаков этого документа, покрытая учтёнными фрагментами из источника. "
-                    "Сходство: пересечение последовательностей слов двух текстов (коэффициент Жаккара). "
-                    "Предложения: доля предложений, найденных в источнике с переставленными или изменёнными словами.",
+    "sources-help": "Доля текста: часть слов этого документа, совпавших с источником в учтённых фрагментах. "
+                    "Сходство: какая часть сочетаний из нескольких слов подряд общая у двух текстов. "
+                    "Предложения: доля предложений, найденных в источнике, в том числе с переставленными или "
+                    "изменёнными словами.",
     "No borrowed passages were found in the reference collection.": "В коллекции не найдено заимствованных фрагментов.",
     # the text
     "Text with borrowed passages": "Текст с заимствованными фрагментами",
@@ -103,7 +106,7 @@ RU: dict[str, str] = {
     "Document B": "Документ Б",
     "A in B": "А в Б",
     "B in A": "Б в А",
-    "pairs-help": "А в Б: доля текста А, найденная в Б. Сходство: пересечение последовательностей слов двух текстов (коэффициент Жаккара).",
+    "pairs-help": "А в Б: доля слов А, найденных в Б. Сходство: какая часть сочетаний из нескольких слов подряд общая у двух текстов.",
     "No pair of documents is similar above the threshold.": "Нет пар документов со сходством выше порога.",
     "Matrix": "Матрица",
     "Row document's share found in the column document.": "Доля документа строки, найденная в документе столбца.",
@@ -122,7 +125,7 @@ RU: dict[str, str] = {
     "language-en": "английский",
     "no": "нет",
     # methods and exclusions (results.METHODS, results.EXCLUSIONS)
-    "exact match of word sequences (shingles)": "точное совпадение последовательностей слов (шинглы)",
+    "exact match of word sequences (shingles)": "точное совпадение нескольких слов подряд",
     "match with small edits bridged (changed, inserted or deleted words)":
         "совпадение с небольшими правками (заменёнными, вставленными или удалёнными словами)",
     "sentence with reordered or inflected words (sentence hashes)":
@@ -135,6 +138,7 @@ RU: dict[str, str] = {
     "shorter than the minimum passage length": "короче наименьшей длины фрагмента",
     "source excluded by the user": "источник исключён пользователем",
     "template text (e.g. the assignment)": "текст шаблона (например, задания)",
+    "shared with a classmate (not counted by the settings)": "совпадает с работой одноклассника (не учитывается по настройкам)",
     # kinds of borrowing (results.KINDS)
     "verbatim copy": "дословное копирование",
     "word forms changed": "изменены формы слов",
@@ -146,6 +150,77 @@ RU: dict[str, str] = {
 }
 
 _CATALOGUES = {"en": {}, "ru": RU}
+
+#: Russian forms of the units counted in reports: after 1, after 2-4, after 5+ (and 11-14).
+_RU_UNITS = {"characters": ("знак", "знака", "знаков"), "words": ("слово", "слова", "слов"),
+             "passages": ("фрагмент", "фрагмента", "фрагментов"), "sources": ("источник", "источника", "источников")}
+_EN_ONE = {"characters": "character", "words": "word", "passages": "passage", "sources": "source"}
+
+
+def plural_ru(n: int, one: str, few: str, many: str) -> str:
+    """The Russian form of a noun after the number ``n``: 1 знак, 2 знака, 5 знаков, 11 знаков."""
+    n = abs(int(n)) % 100
+    if 11 <= n <= 14:
+        return many
+    return one if n % 10 == 1 else few if 2 <= n % 10 <= 4 else many
+
+
+def format_number(x: float, lang: str | None = "en", digits: int = 0) -> str:
+    """``x`` with ``digits`` decimals as the language writes it: "2 133", "50,4" in Russian
+    (a no-break space between thousands, a decimal comma), "2,133", "50.4" in English."""
+    lang = check_language(lang)
+    out = f"{x:,.{digits}f}"
+    if lang == "ru":
+        out = out.replace(",", "\u00a0").replace(".", ",")
+    return out
+
+
+def format_count(n: int, unit: str, lang: str | None = "en") -> str:
+    """"2 133 знака", "1 word": ``n`` and ``unit`` (a key of the units counted in reports:
+    characters, words, passages, sources) in its form for that number."""
+    lang = check_language(lang)
+    if lang == "ru":
+        forms = _RU_UNITS.get(unit)
+        word = plural_ru(n, *forms) if forms else unit
+    else:
+        word = _EN_ONE.get(unit, unit) if n == 1 else unit
+    return f"{format_number(n, lang)} {word}"
+
+
+def format_percent(x: float, lang: str | None = "en", digits: int = 1) -> str:
+    """A percentage (0..100): "50,4 %" in Russian, "50.4%" in English."""
+    lang = check_language(lang)
+    return f"{format_number(x, lang, digits)}\u00a0%" if lang == "ru" else f"{format_number(x, lang, digits)}%"
+
+
+def format_size(size: int, lang: str | None = "en") -> str:
+    """A file size: "512 Б", "1,0 КБ", "3,4 МБ" in Russian; "512 B", "1.0 KB" in English
+    (units of 1024)."""
+    lang = check_language(lang)
+    units = ("Б", "КБ", "МБ", "ГБ", "ТБ") if lang == "ru" else ("B", "KB", "MB", "GB", "TB")
+    value = float(size)
+    for k, unit in enumerate(units):
+        if abs(value) < 1024 or k == len(units) - 1:
+            return f"{format_number(value, lang, 0 if k == 0 else 1)} {unit}"
+        value /= 1024
+    return f"{size} {units[0]}"  # pragma: no cover - the loop returns
+
+
+def format_time(moment, lang: str | None = "en") -> str:
+    """A moment (an aware ``datetime``, or ISO 8601 text) in the user's local time, as people
+    read it: "27.11.2026 12:59" in Russian, "27 Nov 2026 12:59" in English."""
+    from datetime import datetime, timezone
+
+    lang = check_language(lang)
+    if isinstance(moment, str):
+        moment = datetime.fromisoformat(moment.replace("Z", "+00:00"))
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=timezone.utc)
+    local = moment.astimezone()
+    if lang == "ru":
+        return local.strftime("%d.%m.%Y %H:%M")
+    months = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
+    return f"{local.day} {months[local.month - 1]} {local.year} {local:%H:%M}"
 
 
 def default_language() -> str:
@@ -172,12 +247,12 @@ def check_language(lang: str | None) -> str:
 def translator(lang: str | None) -> Callable[[str], str]:
     """``_(english) -> text in lang`` (English when the catalogue has no entry)."""
     catalogue = _CATALOGUES[check_language(lang)]
-    english = {"sources-help": "Share of the text: the part of this document's characters covered by counted "
-                               "passages from that source. Resemblance: overlap of the two texts' word sequences "
-                               "(Jaccard). Sentences: share of sentences found in the source with reordered or "
-                               "inflected words.",
-               "pairs-help": "A in B: the share of A's text found in B. Resemblance: overlap of the two texts' "
-                             "word sequences (Jaccard).",
+    english = {"sources-help": "Share of the text: the part of this document's words matched in counted "
+                               "passages from that source. Resemblance: the part of the runs of a few words in a "
+                               "row that the two texts have in common. Sentences: share of sentences found in the "
+                               "source, also with reordered or inflected words.",
+               "pairs-help": "A in B: the share of A's words found in B. Resemblance: the part of the runs of a "
+                             "few words in a row that the two texts have in common.",
                "language-ru": "Russian", "language-uk": "Ukrainian", "language-en": "English",
                "footer-offsets": "Offsets are character positions in the plain text that sverka extract prints "
                                  "for each document; SHA-256 digests are of that UTF-8 text."}

@@ -388,7 +388,7 @@ def _value(v: Any, lang: str) -> str:
     if isinstance(v, bool):
         return str(v)
     if isinstance(v, float):
-        return f"{v:.1f}"
+        return f"{v:.1f}".replace(".", ",") if lang == "ru" else f"{v:.1f}"  # a decimal comma in Russian
     if isinstance(v, tuple):  # (term, number) pairs
         return ", ".join(f"{_term(k, lang)}: {_value(n, lang)}" for k, n in v)
     return str(v)

@@ -5,13 +5,16 @@ JSON (what ``sverka check --json`` prints, one object per suspect)::
     {"suspect": {"path", "chars", "words", "language", "warnings"},
      "in_collection": null | {"path", "title", "added"},
      "borrowed_percent", "cited_percent", "original_percent", "warnings",
-     "sources": [{"path", "title", "containment", "resemblance", "sentence_score",
+     "sources": [{"path", "title", "containment", "resemblance", "sentence_score", "classmate",
                   "passages": [{"suspect_start", "suspect_end", "source_start", "source_end",
                                 "words", "matched_words", "similarity", "kind", "method", "excluded"}]}]}
 
 Every warning (the suspect's: extraction and tampering; the result's: a long quotation, many
 quotations) is ``{"code", "args", "text"}``: a stable code of :mod:`sverka.core.messages`, its
 numbers, and the English text for a person reading the JSON.
+
+``classmate`` is true for a source that is another essay of the same class (a class checked
+with its essays compared: ``sverka check --classmates``), false for the others.
 
 ``kind`` says what kind of borrowing a passage is (results.KINDS: verbatim, inflected,
 edited, synonyms, reordered, paraphrase, short). Sources are sorted by containment, highest first
@@ -154,6 +157,7 @@ def check_result_to_dict(result: CheckResult) -> dict:
                 "containment": _share(src.containment),
                 "resemblance": _share(src.resemblance),
                 "sentence_score": _share(src.sentence_score),
+                "classmate": bool(src.classmate),
                 "passages": [
                     {
                         "suspect_start": int(p.suspect_start),
@@ -388,8 +392,11 @@ def _environment(lang: str | None = "en"):
         lstrip_blocks=True,
         undefined=jinja2.StrictUndefined,
     )
-    env.filters["pct"] = lambda x: f"{float(x):.1f}%"
-    env.filters["share"] = lambda x: f"{100 * float(x):.1f}%"
+    from .i18n import format_count, format_percent
+
+    env.filters["pct"] = lambda x: format_percent(float(x), lang)
+    env.filters["share"] = lambda x: format_percent(100 * float(x), lang)
+    env.filters["count"] = lambda n, unit: format_count(int(n), unit, lang)
     env.globals["_"] = translator(lang)
     env.filters["msg"] = lambda m: message_text(m, lang or "en")
     return env
@@ -453,7 +460,7 @@ def render_html(result: CheckResult | CrossCheckResult, *, paper: bool = False, 
     ``lang``: ``"en"`` or ``"ru"`` (``None``: from the locale), the words of the whole report.
     ``full_paths``: show documents by their full paths (default: relative, see the module doc).
     """
-    from .i18n import check_language
+    from .i18n import check_language, format_time
 
     lang = check_language(lang)
     env = _environment(lang)
@@ -462,7 +469,7 @@ def render_html(result: CheckResult | CrossCheckResult, *, paper: bool = False, 
         "paper": paper,
         "lang": lang,
         "version": __version__,
-        "generated": datetime.now(timezone.utc).astimezone().strftime("%Y-%m-%d %H:%M %Z").strip(),
+        "generated": format_time(datetime.now(timezone.utc), lang),
     }
     if isinstance(result, CrossCheckResult):
         from .check import _common_folder

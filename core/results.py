@@ -39,6 +39,7 @@ EXCLUSIONS = {
     "short": "shorter than the minimum passage length",
     "source": "source excluded by the user",
     "template": "template text (e.g. the assignment)",
+    "classmate": "shared with a classmate (not counted by the settings)",
 }
 
 
@@ -95,6 +96,9 @@ class SourceMatch:
     sentence_score: float  # X(A,B) / len(Seq2(A)) of ALGORITHMS.md §5, 0..1
     passages: tuple[Passage, ...]
     is_template: bool = False
+    #: Another essay of the same class (a class checked with its essays compared): ``path`` is
+    #: that essay's path, ``source_id`` None, ``text`` its text.
+    classmate: bool = False
 
 
 @dataclass(frozen=True)

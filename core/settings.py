@@ -32,6 +32,7 @@ class Settings:
     count_quotes_as_borrowed: bool = False  # the student's own quotations count as borrowed, not cited
     exclude_bibliography: bool = True
     excluded_sources: tuple[str, ...] = ()  # paths or sha256 of sources not to count
+    count_classmates: bool = True  # a class checked with its essays compared: classmates' passages count as borrowed
 
     def to_json(self) -> str:
         return json.dumps(dataclasses.asdict(self), ensure_ascii=False, sort_keys=True)
@@ -173,6 +174,14 @@ SETTINGS_INFO: dict[str, SettingInfo] = {i.name: i for i in (
           ("Sources never counted", "Источники, которые не учитываются"),
           ("Paths (or SHA-256) of collection documents left out of every check, one per line.",
            "Пути (или SHA-256) документов коллекции, не учитываемых ни в одной проверке, по одному в строке."), ),
+    _info("count_classmates", "exclusions",
+          ("Count text shared with classmates as borrowed", "Считать совпадения с одноклассниками заимствованием"),
+          ("When the essays of a class are also compared with each other, text an essay shares with a "
+           "classmate's counts in its borrowed share. Off: the classmates are still listed as sources, "
+           "but their passages are not counted.",
+           "Когда работы класса сравниваются и между собой, текст, совпавший с работой одноклассника, "
+           "входит в долю заимствований. Если выключено, одноклассники показываются среди источников, "
+           "но их фрагменты не учитываются."), ),
     _info("max_candidates", "advanced",
           ("Sources compared closely per check", "Источников для подробного сравнения"),
           ("The most similar documents of the collection compared word by word with the text; more is "

@@ -1,7 +1,8 @@
 """PDF through pypdfium2, with pdfminer.six as the fallback when PDFium cannot open the file.
 
-Pages are joined by a blank line; ``page_offsets`` in the document's meta lists where each
-page starts in the extracted text. A PDF whose pages carry no text layer (a scan) is
+Pages are joined by a blank line (by a space where a sentence goes on over the page break),
+and the lines a paragraph was wrapped at are joined (:func:`join_wrapped_lines`);
+``page_offsets`` in the document's meta lists where each page starts in the extracted text. A PDF whose pages carry no text layer (a scan) is
 refused with :class:`~sverka.core.errors.EmptyDocument` naming the cause; when only some
 pages lack text, the text is kept and a warning lists those pages.
 
@@ -374,10 +375,63 @@ def _assemble(path: Path, pages: list[str], title: str, warnings: list[str]):
     if empty:
         shown = ", ".join(map(str, empty[:20])) + (", ..." if len(empty) > 20 else "")
         warnings.append(message("warning.pages_without_text", empty=len(empty), pages=len(pages), shown=shown))
+    pages = [join_wrapped_lines(p) for p in pages]
     offsets = []
     pos = 0
-    for p in pages:
+    parts = []
+    for k, p in enumerate(pages):
+        if k:  # a sentence going on over the page break goes on after a space, not a blank line
+            sep = " " if _continues(pages[k - 1], p) else PAGE_SEPARATOR
+            parts.append(sep)
+            pos += len(sep)
         offsets.append(pos)
-        pos += len(p) + len(PAGE_SEPARATOR)
+        parts.append(p)
+        pos += len(p)
     meta = [("pages", str(len(pages))), ("page_offsets", " ".join(map(str, offsets)))]
-    return PAGE_SEPARATOR.join(pages), title, warnings, meta
+    return "".join(parts), title, warnings, meta
+
+
+#: A line at least this share of the page's longest line is full: a line break after it that
+#: does not end a sentence is the PDF's wrapping, not the end of a paragraph.
+FULL_LINE = 0.6
+_SENTENCE_END = tuple(".!?…:;")
+_CLOSING = "\"'»”’)] \t"
+
+
+def _continues(line: str, nxt: str, longest: int | None = None) -> bool:
+    """Does ``nxt`` (a line, or a page: its first line) go on with the sentence of ``line``
+    (a line, or a page: its last line)?"""
+    last = line.rsplit("\n", 1)[-1].rstrip(_CLOSING) if line else ""
+    first = nxt.split("\n", 1)[0].lstrip() if nxt else ""
+    if not last.strip() or not first:
+        return False
+    if first[:1].islower():
+        return True
+    if last.endswith(_SENTENCE_END):
+        return False
+    if longest is None:
+        longest = max(map(len, line.split("\n")))
+    return longest >= 40 and len(last) >= FULL_LINE * longest
+
+
+def join_wrapped_lines(page: str) -> str:
+    """A page's text with the line breaks the PDF wrapped its paragraphs at made spaces: the
+    side-by-side view shows paragraphs, not the printed lines. A break stays where a line ends a
+    sentence and the next does not go on in small letters, and after a short line (a heading,
+    a paragraph's last line); a word hyphenated at the end of a line is joined whole."""
+    lines = page.split("\n")
+    if len(lines) < 2:
+        return page
+    longest = max(len(x.rstrip()) for x in lines)
+    out = [lines[0]]
+    for line in lines[1:]:
+        prev = out[-1]
+        if _continues(prev.rstrip(), line, longest):
+            head = prev.rstrip()
+            if len(head) >= 2 and head[-1] in "-\u00ad\x02" and head[-2].isalpha() and line.lstrip()[:1].islower():
+                out[-1] = head[:-1] + line.lstrip()  # a word hyphenated across the lines
+            else:
+                out[-1] = head + " " + line.lstrip()
+        else:
+            out.append(line)
+    return "\n".join(out)

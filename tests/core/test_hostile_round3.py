@@ -638,7 +638,7 @@ def test_thirty_thousand_quotations_are_checked_and_reported_in_linear_time():
     from sverka.core.document import Document
 
     source = ESSAYS[0] + " " + ESSAYS[1]
-    suspect = " ".join(f"«цитата {k} слово»" for k in range(30_000)) + " " + source
+    suspect = " ".join(f"«цитата {k} одно слово»" for k in range(30_000)) + " " + source
     result = _bounded(api.compare, Document(suspect, title="suspect"), Document(source, title="source"))
     assert len(result.marked) == 30_000 and result.borrowed_percent > 0
     html = _bounded(api.render_html, result)

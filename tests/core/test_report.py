@@ -26,7 +26,7 @@ PASSAGE = {"suspect_start": int, "suspect_end": int, "source_start": int, "sourc
            "words": int, "matched_words": int, "similarity": float, "kind": str, "method": str,
            "excluded": (type(None), str)}
 SOURCE = {"path": str, "title": str, "containment": float, "resemblance": float,
-          "sentence_score": float, "passages": list}
+          "sentence_score": float, "classmate": bool, "passages": list}
 SUSPECT = {"path": str, "chars": int, "words": int, "language": str, "warnings": list}
 CHECK = {"suspect": dict, "in_collection": (type(None), dict), "borrowed_percent": float,
          "cited_percent": float, "original_percent": float, "sources": list, "warnings": list}

@@ -1,0 +1,58 @@
+"""Headings and names are never borrowed text: the short lines at the top of an essay (a
+title, the student's name and class, a date, a school) are never part of a passage, even
+when the title is a source's title; running text after them is found as before."""
+
+from __future__ import annotations
+
+from sverka.core import api
+from sverka.core.document import Document
+from sverka.core.exclusions import heading_end
+
+SOURCE = ("Горящее сердце Данко: легенда Максима Горького о смелом юноше и народе\n\n"
+          "Легенда о Данко рассказывает о юноше, который вывел свой народ из тёмного леса. "
+          "Люди жили в степи, но пришли сильные племена и прогнали их в глубину леса, где были болота. "
+          "Данко вырвал из груди своё сердце, и оно пылало ярко, как солнце, освещая путь людям. "
+          "Когда люди вышли из леса, Данко упал и умер, а его сердце рассыпалось искрами по степи.")
+TITLE = "Горящее сердце Данко: легенда Максима Горького о смелом юноше и народе"
+OWN = ("Мне кажется, каждый человек должен помогать другим, даже если ему страшно и никто не видит. "
+       "Я часто думаю об этом, когда иду зимним вечером из школы мимо тёмного парка.")
+
+
+def _highlighted(essay: str) -> list[str]:
+    r = api.compare(Document(essay, title="essay"), Document(SOURCE, title="source"))
+    return [essay[p.suspect_start:p.suspect_end] for s in r.sources for p in s.passages if p.excluded is None]
+
+
+def test_a_name_line_is_never_bridged_into_a_passage():
+    essay = ("Горящее сердце Данко\n"
+             "Сидоров Дмитрий, 9 «Б»\n"
+             "Данко вырвал из груди своё сердце, и я думаю, что это самый смелый поступок в рассказе. " + OWN)
+    found = _highlighted(essay)
+    assert not any("Сидоров" in p or "Горящее" in p for p in found), found
+
+
+def test_a_title_equal_to_the_source_title_counts_as_nothing_and_the_copy_below_is_found():
+    copied = "Данко вырвал из груди своё сердце, и оно пылало ярко, как солнце, освещая путь людям."
+    essay = f"{TITLE}\nИванова Мария, 9 «Б», 12.03.2026\nМБОУ СОШ № 5\n\n{OWN} {copied} {OWN}"
+    found = _highlighted(essay)
+    assert found and all(TITLE[:20] not in p and "Иванова" not in p for p in found), found
+    assert any(copied[:40] in p for p in found)
+    alone = f"{TITLE}\n\n{OWN} {OWN}"
+    assert _highlighted(alone) == []
+
+
+def test_heading_lines_are_found_only_above_running_text():
+    assert heading_end("Заголовок\nИванов Иван, 9 «Б»\n" + OWN) == len("Заголовок\nИванов Иван, 9 «Б»")
+    # a hard-wrapped paragraph: the next line continues the sentence
+    assert heading_end("Глобальное потепление вызвано прежде всего\nдеятельностью человека, и это видно.") == 0
+    # a poem or a list of short lines with nothing after them: no headings
+    assert heading_end("Мороз и солнце\nДень чудесный\nЕщё ты дремлешь\nДруг прелестный") == 0
+    assert heading_end("\n".join(f"Строка {k}" for k in range(10)) + "\n" + OWN) == 0
+    assert heading_end(OWN) == 0
+
+
+def test_dialogue_and_short_sentences_at_the_top_are_running_text():
+    body = "Она говорила долго и много о разном, и никто её не слушал в этот поздний вечер совсем."
+    assert heading_end("— Да.\n— Куда ты пойдёшь?\n" + body) == 0
+    assert heading_end("Он молчал.\n" + body) == 0
+    assert heading_end("Кто виноват?\nСидоров Д.\n" + body) == len("Кто виноват?\nСидоров Д.")
