@@ -95,6 +95,9 @@ class SourceMatch:
     sentence_score: float  # X(A,B) / len(Seq2(A)) of ALGORITHMS.md §5, 0..1
     passages: tuple[Passage, ...]
     is_template: bool = False
+    #: Another essay of the same class (a class checked with its essays compared): ``path`` is
+    #: that essay's path, ``source_id`` None, ``text`` its text.
+    classmate: bool = False
 
 
 @dataclass(frozen=True)
