@@ -30,7 +30,7 @@ from PySide6.QtWidgets import (
 from sverka.core.api import BatchItem, BatchResult
 
 from .i18n import message_text
-from .models import OBJECT_ROLE, SORT_ROLE, SortProxy, _TableModel, heat_colour, short_name
+from .models import OBJECT_ROLE, SORT_ROLE, SortProxy, _TableModel, classmate_mark, heat_colour, short_name
 
 
 def is_classmate(source) -> bool:
@@ -124,7 +124,7 @@ class BatchModel(_TableModel):
                 name, share, mate = values[col]
                 if not name:
                     return "\u2014"
-                return (f"{name} \u00b7 {self.tr('classmate')} ({share * 100:.1f} %)" if mate
+                return (f"{name} \u00b7 {classmate_mark()} ({share * 100:.1f} %)" if mate
                         else f"{name} ({share * 100:.1f} %)")
             if col == self.CLASSMATE:
                 name, share = values[col]

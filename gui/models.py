@@ -70,12 +70,17 @@ def short_name(path_or_title: str) -> str:
     return os.path.basename(path_or_title.rstrip("/\\")) or path_or_title
 
 
+def classmate_mark() -> str:
+    """The word that marks a source which is another essay of the class."""
+    return QCoreApplication.translate("SourcesModel", "classmate")
+
+
 def source_title(src) -> str:
     """A source as the window names it; a classmate (another essay of the class) by its file,
     marked "classmate"."""
     if getattr(src, "classmate", False):
         name = short_name(src.path) if src.path else src.title
-        return f"{name} \u00b7 " + QCoreApplication.translate("SourcesModel", "classmate")
+        return f"{name} \u00b7 {classmate_mark()}"
     return src.title
 
 
