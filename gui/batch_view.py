@@ -175,6 +175,9 @@ class BatchModel(_TableModel):
 class BatchView(QWidget):
     """The class tab: options, the table of essays, export."""
 
+    #: columns of names and words that give way when the table is too narrow for all
+    ELASTIC = (BatchModel.SOURCE, BatchModel.CLASSMATE, BatchModel.WARNINGS)
+
     checkClassRequested = Signal()  # the user wants to pick a folder of essays
     resultActivated = Signal(object)  # BatchItem whose result to open side by side
     exportAllRequested = Signal(str)  # "html" or "pdf"
@@ -220,6 +223,7 @@ class BatchView(QWidget):
         h = self.table.horizontalHeader()
         h.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
         h.setStretchLastSection(True)
+        h.setDefaultAlignment(Qt.AlignmentFlag.AlignCenter | Qt.TextFlag.TextWordWrap)  # a narrow header wraps
         self.table.activated.connect(self._activated)
         self.table.doubleClicked.connect(self._activated)
 
@@ -271,22 +275,58 @@ class BatchView(QWidget):
     def _fit_columns(self) -> None:
         """Column widths from the font's metrics of the texts shown (Qt's resize-to-contents
         lays out every cell in every role: ~50 ms for 30 rows, too long for the GUI thread).
-        A header is never cut, even over an empty table (a cell's text may be, its tooltip
-        says it whole)."""
+        A header is never cut, even over an empty table: when the table is too narrow for
+        every column, the names and warnings give way first (a cut cell's tooltip says it
+        whole), then a long header wraps onto a second line, never inside a word."""
         fm = self.table.fontMetrics()
-        header_fm = self.table.horizontalHeader().fontMetrics()
+        header = self.table.horizontalHeader()
+        header_fm = header.fontMetrics()
         pad = 3 * fm.horizontalAdvance("M")
-        sort_arrow = 2 * header_fm.height()  # the sort indicator beside a header's text
+        sort_arrow = header_fm.height() + 10  # the sort indicator beside a header's text, and margins
         model = self.model
+        widths, one_line, one_word, content = {}, {}, {}, {}
         for col in range(model.columnCount()):
-            header = str(model.headerData(col, Qt.Orientation.Horizontal) or "")
+            title = str(model.headerData(col, Qt.Orientation.Horizontal) or "")
             texts = [model.data(model.index(row, col)) or "" for row in range(min(model.rowCount(), 500))]
             cells = max([0] + [fm.horizontalAdvance(str(t)) for t in texts])
             if col == BatchModel.WARNINGS and cells:
                 cells += fm.height() + 4  # the warning icon
-            limit = 240 if col in (BatchModel.SOURCE, BatchModel.CLASSMATE, BatchModel.WARNINGS) else 300
-            title = header_fm.horizontalAdvance(header) + sort_arrow
-            self.table.setColumnWidth(col, max(title, min(cells + pad, limit)))
+            limit = 240 if col in self.ELASTIC else 300
+            one_line[col] = header_fm.horizontalAdvance(title) + sort_arrow
+            one_word[col] = max([0] + [header_fm.horizontalAdvance(w) for w in title.split()]) + sort_arrow
+            content[col] = min(cells + pad, limit) if cells else 0
+            widths[col] = max(one_line[col], content[col])
+            if col not in self.ELASTIC:  # the essay's name and the shares are never cut
+                one_word[col] = max(one_word[col], content[col])
+        shown = [c for c in widths if not self.table.isColumnHidden(c)]
+        # a table not shown yet has no width of its own: fitted again when it is shown
+        room = self.table.viewport().width() if self.table.isVisible() else sum(widths.values())
+        for floor in (one_line, one_word):  # first the cells give way, then the headers wrap
+            excess = sum(widths[c] for c in shown) - room
+            while excess > 0:
+                slack = {c: widths[c] - floor[c] for c in shown if widths[c] > floor[c]
+                         and (c in self.ELASTIC or floor is one_word)}
+                if not slack:
+                    break
+                cut = min(excess, sum(slack.values()))
+                total = sum(slack.values())
+                for c, give in slack.items():
+                    widths[c] -= min(give, max(1, round(cut * give / total)))
+                excess -= cut
+        for col, width in widths.items():
+            self.table.setColumnWidth(col, width)
+        wrapped = any(widths[c] < one_line[c] for c in shown)
+        lines = 2 if wrapped else 1
+        header.setFixedHeight(lines * header_fm.lineSpacing() + header.style().pixelMetric(
+            QStyle.PixelMetric.PM_HeaderMargin) * 2 + 6)
+
+    def resizeEvent(self, event) -> None:
+        super().resizeEvent(event)
+        self._fit_columns()
+
+    def showEvent(self, event) -> None:
+        super().showEvent(event)
+        self._fit_columns()
 
     def _activated(self, index: QModelIndex) -> None:
         item = self.proxy.data(index, OBJECT_ROLE)
