@@ -92,10 +92,10 @@ class ClassCheckActions:
         message = self.tr("Checking %n essays\u2026").replace("%n", str(len(files)))
 
         def work(progress, cancel):
-            c = opened.get(location)
-            # the workers stay for the next class: only the first pays for starting them
-            batch = c.check_files([str(f) for f in files], with_collection_indexing(settings, c), cross=cross,
-                                  progress=progress, cancel=cancel, keep_workers=True)
+            with opened.use(location) as c:
+                # the workers stay for the next class: only the first pays for starting them
+                batch = c.check_files([str(f) for f in files], with_collection_indexing(settings, c), cross=cross,
+                                      progress=progress, cancel=cancel, keep_workers=True)
             keep_results(history, [it.result for it in batch.items])
             memory.remember(key, [(it.result.suspect.path or it.path, it.result.suspect.sha256)
                                   for it in batch.items if it.result is not None], cross)

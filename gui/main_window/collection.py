@@ -30,16 +30,20 @@ class CollectionActions:
         """A foreground job with the open collection: ``work(collection, progress, cancel)``,
         the location captured now."""
         location, opened = self.collection_location(), self.open_collection
-        return self._foreground(name, message, lambda progress, cancel: work(opened.get(location), progress, cancel),
-                                done, write=True)
+
+        def run(progress, cancel):
+            with opened.use(location) as c:
+                return work(c, progress, cancel)
+
+        return self._foreground(name, message, run, done, write=True)
 
     def refresh_collection(self) -> Job:
         location, opened = self.collection_location(), self.open_collection
         shared = bool(self.shared_address)
 
         def work(progress, cancel):
-            c = opened.get(location)
-            return c.settings, c.documents()
+            with opened.use(location) as c:
+                return c.settings, c.documents()
 
         def done(listed, error):
             settings, docs = listed if error is None else (None, [])
@@ -81,8 +85,8 @@ class CollectionActions:
         opened = self.open_collection
 
         def work(progress, cancel):
-            c = opened.get(address)
-            return str(c.path), c.settings, c.documents()
+            with opened.use(address) as c:
+                return str(c.path), c.settings, c.documents()
 
         def done(result) -> None:
             shown, self.collection_settings, docs = result

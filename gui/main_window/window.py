@@ -273,8 +273,7 @@ class MainWindow(WindowActions, CollectionActions, CheckActions, ClassCheckActio
             self.progress.cancelling()
         t0 = time.monotonic()
         self.runner.shutdown()
-        self.open_collection.release_thread()  # the collection thread is done: close it from here
-        self.open_collection.close()
+        self.open_collection.close()  # its jobs are done
         self.workers_idle.stop()
         api.close_workers()  # the class workers kept between classes: joined, not left to the exit
         log.debug("closed after waiting %.2f s for workers", time.monotonic() - t0)

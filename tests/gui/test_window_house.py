@@ -61,6 +61,7 @@ def test_no_worker_thread_writes_window_state_and_one_collection_serves_every_jo
     w.set_suspect_text((sample_copy / "suspect.txt").read_text(encoding="utf-8"))
     with qtbot.waitSignal(w.resultShown, timeout=TIMEOUT):
         w.check()
+    w.runner.wait()  # Qt ends a pool's threads after waiting for it: the next job has a new one
     with qtbot.waitSignal(w.resultShown, timeout=TIMEOUT):
         w.check()
     essays = tmp_path / "class"
@@ -75,9 +76,46 @@ def test_no_worker_thread_writes_window_state_and_one_collection_serves_every_jo
     assert type(w).foreign == []
     # the first listing opened it; the add, the checks, the class and the listings reused it
     assert w.open_collection.opened == 1
-    assert w.open_collection._thread is not None and w.open_collection._thread != MAIN.ident
-    with pytest.raises(RuntimeError, match="another thread"):
-        w.open_collection.get(w.collection_location())  # never from the GUI thread
+    assert w.open_collection.threads and MAIN.ident not in w.open_collection.threads
+    with pytest.raises(RuntimeError, match="own thread"):
+        with w.open_collection.use(w.collection_location()):
+            pass  # never from the GUI thread: it would wait for the collection
+
+
+def test_the_open_collection_serves_one_job_at_a_time(tmp_path):
+    from sverka.gui.main_window import OpenCollection
+
+    opened = OpenCollection()
+    inside, release, errors = threading.Event(), threading.Event(), []
+
+    def first():
+        with opened.use(tmp_path / "c.sverka") as c:
+            assert c.count() == 0
+            inside.set()
+            release.wait(10)
+
+    def second():
+        try:
+            with opened.use(tmp_path / "c.sverka"):
+                pass
+        except RuntimeError as e:
+            errors.append(str(e))
+
+    a = threading.Thread(target=first)
+    a.start()
+    assert inside.wait(10)
+    b = threading.Thread(target=second)
+    b.start()
+    b.join(10)
+    release.set()
+    a.join(10)
+    assert errors == ["the open collection is used by two jobs at once"]
+    b = threading.Thread(target=second)  # once the first is done, another thread may use it
+    b.start()
+    b.join(10)
+    assert errors == ["the open collection is used by two jobs at once"] and opened.opened == 1
+    opened.close()
+    assert not opened.is_open
 
 
 def test_a_job_uses_the_settings_and_collection_it_was_queued_with(qtbot, window, sample_copy, tmp_path):
@@ -101,12 +139,12 @@ def test_a_job_uses_the_settings_and_collection_it_was_queued_with(qtbot, window
 def test_a_rebuild_closes_the_open_collection_first(qtbot, window, sample_copy):
     add_and_wait(qtbot, window, [sample_copy / "collection"])
     opened = window.open_collection.opened
-    assert window.open_collection._collection is not None
+    assert window.open_collection.is_open
     with qtbot.waitSignal(window.jobFinished, timeout=TIMEOUT) as finished:
         window.rebuild_collection()
     assert finished.args[0] == "rebuild"
     assert "up to date" in str(finished.args[1])  # nothing to rebuild here, but it was closed first
-    assert window.open_collection._collection is None
+    assert not window.open_collection.is_open
     with qtbot.waitSignal(window.collectionChanged, timeout=TIMEOUT):
         window.refresh_collection()
     assert window.open_collection.opened == opened + 1  # opened again, on the file as it is now
