@@ -60,6 +60,7 @@ def _closest_classmate(batch: BatchResult, item: BatchItem) -> tuple[str, float]
     mates = [s for s in r.sources if is_classmate(s)]
     if not mates:
         return None
+
     def share(s) -> float:  # a classmate left out of the shares still shares its words
         if s.containment or not r.suspect.words:
             return s.containment
@@ -272,19 +273,17 @@ class BatchView(QWidget):
         self._fit_columns()
         self._update_caption()
 
-    def _fit_columns(self) -> None:
-        """Column widths from the font's metrics of the texts shown (Qt's resize-to-contents
-        lays out every cell in every role: ~50 ms for 30 rows, too long for the GUI thread).
-        A header is never cut, even over an empty table: when the table is too narrow for
-        every column, the names and warnings give way first (a cut cell's tooltip says it
-        whole), then a long header wraps onto a second line, never inside a word."""
+    def _measure(self) -> None:
+        """Each column's widths from the font's metrics of the texts shown (Qt's
+        resize-to-contents lays out every cell in every role: ~50 ms for 30 rows, too long
+        for the GUI thread): its header on one line, its longest header word, its cells.
+        Measured when the rows or the language change, not at every resize."""
         fm = self.table.fontMetrics()
-        header = self.table.horizontalHeader()
-        header_fm = header.fontMetrics()
+        header_fm = self.table.horizontalHeader().fontMetrics()
         pad = 3 * fm.horizontalAdvance("M")
         sort_arrow = header_fm.height() + 10  # the sort indicator beside a header's text, and margins
         model = self.model
-        widths, one_line, one_word, content = {}, {}, {}, {}
+        one_line, one_word, content = {}, {}, {}
         for col in range(model.columnCount()):
             title = str(model.headerData(col, Qt.Orientation.Horizontal) or "")
             texts = [model.data(model.index(row, col)) or "" for row in range(min(model.rowCount(), 500))]
@@ -295,24 +294,34 @@ class BatchView(QWidget):
             one_line[col] = header_fm.horizontalAdvance(title) + sort_arrow
             one_word[col] = max([0] + [header_fm.horizontalAdvance(w) for w in title.split()]) + sort_arrow
             content[col] = min(cells + pad, limit) if cells else 0
-            widths[col] = max(one_line[col], content[col])
             if col not in self.ELASTIC:  # the essay's name and the shares are never cut
                 one_word[col] = max(one_word[col], content[col])
+        self._measures = (one_line, one_word, content)
+
+    def _fit_columns(self, measure: bool = True) -> None:
+        """Column widths for the table's width. A header is never cut, even over an empty
+        table: when the table is too narrow for every column, the names and warnings give
+        way first (a cut cell's tooltip says it whole), then a long header wraps onto a
+        second line, never inside a word."""
+        if measure or not hasattr(self, "_measures"):
+            self._measure()
+        one_line, one_word, content = self._measures
+        header = self.table.horizontalHeader()
+        header_fm = header.fontMetrics()
+        widths = {col: max(one_line[col], content[col]) for col in one_line}
         shown = [c for c in widths if not self.table.isColumnHidden(c)]
         # a table not shown yet has no width of its own: fitted again when it is shown
         room = self.table.viewport().width() if self.table.isVisible() else sum(widths.values())
         for floor in (one_line, one_word):  # first the cells give way, then the headers wrap
-            excess = sum(widths[c] for c in shown) - room
-            while excess > 0:
+            while (excess := sum(widths[c] for c in shown) - room) > 0:
                 slack = {c: widths[c] - floor[c] for c in shown if widths[c] > floor[c]
                          and (c in self.ELASTIC or floor is one_word)}
                 if not slack:
                     break
-                cut = min(excess, sum(slack.values()))
                 total = sum(slack.values())
-                for c, give in slack.items():
+                cut = min(excess, total)
+                for c, give in slack.items():  # each gives in proportion, at least a pixel
                     widths[c] -= min(give, max(1, round(cut * give / total)))
-                excess -= cut
         for col, width in widths.items():
             self.table.setColumnWidth(col, width)
         wrapped = any(widths[c] < one_line[c] for c in shown)
@@ -322,11 +331,11 @@ class BatchView(QWidget):
 
     def resizeEvent(self, event) -> None:
         super().resizeEvent(event)
-        self._fit_columns()
+        self._fit_columns(measure=False)
 
     def showEvent(self, event) -> None:
         super().showEvent(event)
-        self._fit_columns()
+        self._fit_columns(measure=False)
 
     def _activated(self, index: QModelIndex) -> None:
         item = self.proxy.data(index, OBJECT_ROLE)
