@@ -9,7 +9,6 @@ window's jobs; this module only shows a :class:`~sverka.core.api.BatchResult`.
 
 from __future__ import annotations
 
-
 from PySide6.QtCore import QT_TRANSLATE_NOOP, QEvent, QModelIndex, QPersistentModelIndex, Qt, Signal
 from PySide6.QtWidgets import (
     QAbstractItemView,
