@@ -126,10 +126,11 @@ class ClassMemory:
                         "checked": datetime.now(timezone.utc).isoformat(timespec="seconds")}
         self._save(data)
 
-    def count_classmates(self, key: str) -> bool:
-        """The class's switch (True, the default: classmates count in the shares)."""
-        value = self._load().get("count_classmates", {}).get(key)
-        return True if value is None else bool(value)
+    def count_classmates(self, key: str, default: bool = True) -> bool:
+        """The class's switch; a class never switched: ``default`` (the settings' own)."""
+        switches = self._load().get("count_classmates")
+        value = switches.get(key) if isinstance(switches, dict) else None
+        return default if value is None else bool(value)
 
     def set_count_classmates(self, key: str, count: bool) -> None:
         data = self._load()

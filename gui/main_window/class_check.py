@@ -85,7 +85,7 @@ class ClassCheckActions:
         cross = self.batch_view.cross() if cross is None else cross
         key = class_key(paths)
         memory = self.class_memory()
-        count = memory.count_classmates(key)
+        count = memory.count_classmates(key, default=getattr(self.settings, "count_classmates", True))
         self.batch_view.set_count_classmates(count)
         settings = with_count_classmates(self.settings, count)
         history, location, opened = self._history_file(), self.collection_location(), self.open_collection
@@ -174,7 +174,8 @@ class ClassCheckActions:
         self.batch = batch
         self.class_key = key
         if key:
-            self.batch_view.set_count_classmates(self.class_memory().count_classmates(key))
+            self.batch_view.set_count_classmates(self.class_memory().count_classmates(
+                key, default=getattr(batch.settings, "count_classmates", True)))
         self.batch_view.set_batch(batch)
         if batch.cross is not None:
             self.cross_result = batch.cross

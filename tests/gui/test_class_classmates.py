@@ -261,6 +261,8 @@ def test_class_memory_remembers_the_last_class_and_each_switch(tmp_path):
     assert again.last()["essays"] == [["/c/a.txt", "a" * 64], ["/c/b.txt", "b" * 64]]
     assert again.last()["key"] == "k1" and again.last()["cross"] is True
     assert again.count_classmates("k1") is False and again.count_classmates("k2") is True
+    assert again.count_classmates("k3") is True and again.count_classmates("k3", default=False) is False
+    assert again.count_classmates("k1", default=True) is False  # the class's own switch wins
     (tmp_path / "collection.sverka.history.classes.json").write_text("{not json", encoding="utf-8")
     assert again.last() is None and again.count_classmates("k1") is True  # damaged: forgotten, never an error
     assert class_key([tmp_path / "x", tmp_path / "y"]) == class_key([tmp_path / "y", tmp_path / "x"])
