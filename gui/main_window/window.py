@@ -120,6 +120,7 @@ class MainWindow(WindowActions, CollectionActions, CheckActions, ClassCheckActio
         self.statusBar().addPermanentWidget(self.progress, 1)
         self.progress.cancelRequested.connect(self.cancel_current)
 
+        self.batch_view.set_count_classmates(getattr(self.settings, "count_classmates", True))
         self._make_workers_idle_timer()
         self._make_actions()
         self._make_menus()
