@@ -10,6 +10,7 @@ window's jobs; this module only shows a :class:`~sverka.core.api.BatchResult`.
 from __future__ import annotations
 
 from PySide6.QtCore import QT_TRANSLATE_NOOP, QEvent, QModelIndex, QPersistentModelIndex, Qt, Signal
+from PySide6.QtGui import QIcon
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QApplication,
@@ -27,7 +28,7 @@ from PySide6.QtWidgets import (
 
 from sverka.core.api import BatchItem, BatchResult
 
-from .i18n import message_text
+from .i18n import current_language, message_text
 from .models import OBJECT_ROLE, SORT_ROLE, SortProxy, _TableModel, classmate_mark, heat_colour, short_name
 
 
@@ -68,6 +69,16 @@ def _closest_classmate(batch: BatchResult, item: BatchItem) -> tuple[str, float]
     return best.path or best.title, share(best)
 
 
+_icons: dict[str, QIcon] = {}
+
+
+def warning_icon() -> QIcon:
+    """The style's warning icon, made once."""
+    if "warning" not in _icons:
+        _icons["warning"] = QApplication.style().standardIcon(QStyle.StandardPixmap.SP_MessageBoxWarning)
+    return _icons["warning"]
+
+
 class BatchModel(_TableModel):
     """One row per essay of a :class:`BatchResult` (unreadable files included, with the reason)."""
 
@@ -81,11 +92,13 @@ class BatchModel(_TableModel):
         super().__init__(parent)
         self.batch: BatchResult | None = None
         self._values: dict[int, tuple] = {}  # id(item) -> its cells' raw values, computed once
+        self._worded: dict[tuple[int, str], tuple[str, str]] = {}  # (id(item), language) -> warnings worded
 
     def set_batch(self, batch: BatchResult | None) -> None:
         self.batch = batch
         items = batch.items if batch is not None else ()
         self._values = {id(it): self._compute(batch, it) for it in items}
+        self._worded = {}
         self.set_rows(items)
 
     @staticmethod
@@ -105,6 +118,20 @@ class BatchModel(_TableModel):
         if item.result is None:
             return [message_text(item.error)] if item.error else []
         return [message_text(w) for w in (*item.result.warnings, *item.result.suspect.warnings)]
+
+    def _warnings(self, item: BatchItem) -> tuple[str, str]:
+        """(the cell, the tooltip) of the essay's warnings, worded once per language (a
+        table is painted cell by cell, role by role, many times)."""
+        key = (id(item), current_language())
+        found = self._worded.get(key)
+        if found is None:
+            words = self.warnings_of(item)
+            cell = ""
+            if words and item.result is not None:
+                first = words[0].split(". ")[0].rstrip(".")
+                cell = first if len(words) == 1 else f"{first} (+{len(words) - 1})"
+            found = self._worded[key] = (cell, "\n".join(words))
+        return found
 
     def data(self, index: QModelIndex | QPersistentModelIndex, role: int = Qt.ItemDataRole.DisplayRole):
         if not index.isValid() or not 0 <= index.row() < len(self._rows):
@@ -135,12 +162,12 @@ class BatchModel(_TableModel):
             if item.error:
                 return message_text(item.error)
             if col == self.WARNINGS:
-                return "\n".join(self.warnings_of(item)) or None
+                return self._warnings(item)[1] or None
             if col == self.SOURCE and values[col][2]:
                 return self.tr("Another essay of the class")
             return item.path
         if role == Qt.ItemDataRole.DecorationRole and col == self.WARNINGS and values[col]:
-            return QApplication.style().standardIcon(QStyle.StandardPixmap.SP_MessageBoxWarning)
+            return warning_icon()
         if role == Qt.ItemDataRole.BackgroundRole and item.result is not None and col == self.BORROWED:
             return heat_colour(item.result.borrowed_percent / 100.0)
         if role == Qt.ItemDataRole.TextAlignmentRole and col in (self.BORROWED, self.CITED, self.ORIGINAL):
@@ -152,13 +179,7 @@ class BatchModel(_TableModel):
     def warnings_cell(self, item: BatchItem) -> str:
         """The first warning in words, and how many more: "long quotation (+1)"; every one is
         in the tooltip."""
-        if item.result is None:
-            return ""
-        words = self.warnings_of(item)
-        if not words:
-            return ""
-        first = words[0].split(". ")[0].rstrip(".")
-        return first if len(words) == 1 else f"{first} (+{len(words) - 1})"
+        return self._warnings(item)[0]
 
     def sort_key(self, column: int):
         if not 0 <= column < len(self.HEADERS):
