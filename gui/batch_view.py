@@ -140,22 +140,7 @@ class BatchModel(_TableModel):
         col = index.column()
         values = self._values[id(item)]
         if role == Qt.ItemDataRole.DisplayRole:
-            if col == self.ESSAY:
-                return values[0]
-            if item.result is None:
-                return self.tr("not readable") if col == self.BORROWED else ""
-            if col in (self.BORROWED, self.CITED, self.ORIGINAL):
-                return f"{values[col]:.1f} %"
-            if col == self.SOURCE:
-                name, share, mate = values[col]
-                if not name:
-                    return "\u2014"
-                return (f"{name} \u00b7 {classmate_mark()} ({share * 100:.1f} %)" if mate
-                        else f"{name} ({share * 100:.1f} %)")
-            if col == self.CLASSMATE:
-                name, share = values[col]
-                return f"{name} ({share * 100:.1f} %)" if name else "\u2014"
-            return self.warnings_cell(item)
+            return self.text(item, col)
         if role == SORT_ROLE:
             return self.sort_key(col)(item)
         if role == Qt.ItemDataRole.ToolTipRole:
@@ -175,6 +160,26 @@ class BatchModel(_TableModel):
         if role == OBJECT_ROLE:
             return item
         return None
+
+    def text(self, item: BatchItem, col: int) -> str:
+        """What the cell of ``item`` in column ``col`` says."""
+        values = self._values[id(item)]
+        if col == self.ESSAY:
+            return values[0]
+        if item.result is None:
+            return self.tr("not readable") if col == self.BORROWED else ""
+        if col in (self.BORROWED, self.CITED, self.ORIGINAL):
+            return f"{values[col]:.1f} %"
+        if col == self.SOURCE:
+            name, share, mate = values[col]
+            if not name:
+                return "\u2014"
+            return (f"{name} \u00b7 {classmate_mark()} ({share * 100:.1f} %)" if mate
+                    else f"{name} ({share * 100:.1f} %)")
+        if col == self.CLASSMATE:
+            name, share = values[col]
+            return f"{name} ({share * 100:.1f} %)" if name else "\u2014"
+        return self.warnings_cell(item)
 
     def warnings_cell(self, item: BatchItem) -> str:
         """The first warning in words, and how many more: "long quotation (+1)"; every one is
@@ -305,8 +310,8 @@ class BatchView(QWidget):
         one_line, one_word, content = {}, {}, {}
         for col in range(model.columnCount()):
             title = str(model.headerData(col, Qt.Orientation.Horizontal) or "")
-            texts = [model.data(model.index(row, col)) or "" for row in range(min(model.rowCount(), 500))]
-            cells = max([0] + [fm.horizontalAdvance(str(t)) for t in texts])
+            texts = {model.text(item, col) for item in model.rows()[:500]}  # each distinct text once
+            cells = max([0] + [fm.horizontalAdvance(t) for t in texts])
             if col == BatchModel.WARNINGS and cells:
                 cells += fm.height() + 4  # the warning icon
             limit = 240 if col in self.ELASTIC else 300

@@ -179,7 +179,7 @@ class ClassCheckActions:
         self.batch_view.set_batch(batch)
         if batch.cross is not None:
             self.cross_result = batch.cross
-            self.cross_view.set_result(batch.cross)
+            self.show_crosscheck_later(batch.cross)
         if switch_tab:
             self.tabs.setCurrentIndex(self.TAB_CLASS)
         self._update_actions()

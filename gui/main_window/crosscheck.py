@@ -37,7 +37,20 @@ class CrossCheckActions:
 
     def show_crosscheck(self, result: CrossCheckResult) -> None:
         self.cross_result = result
+        self._cross_pending = None
         self.cross_view.set_result(result)
         self.tabs.setCurrentIndex(self.TAB_CROSS)
         self._update_actions()
         self.crossCheckShown.emit(result)
+
+    def show_crosscheck_later(self, result: CrossCheckResult) -> None:
+        """A class's cross-check goes into its tab when the tab is opened: filling its pairs
+        and its matrix while the class table appears would add their time to the stall."""
+        self._cross_pending = result
+        if self.tabs.currentIndex() == self.TAB_CROSS:
+            self._fill_crosscheck_tab()
+
+    def _fill_crosscheck_tab(self) -> None:
+        pending, self._cross_pending = getattr(self, "_cross_pending", None), None
+        if pending is not None:
+            self.cross_view.set_result(pending)

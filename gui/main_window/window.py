@@ -113,7 +113,7 @@ class MainWindow(WindowActions, CollectionActions, CheckActions, ClassCheckActio
         self.splitter.setStretchFactor(1, 1)
         self.splitter.setSizes([380, 900])
         self.setCentralWidget(self.splitter)
-        self.tabs.currentChanged.connect(lambda _: self._update_history_bar())
+        self.tabs.currentChanged.connect(self._tab_changed)
         self.setAcceptDrops(True)
 
         self.progress = ProgressPanel()
@@ -173,6 +173,11 @@ class MainWindow(WindowActions, CollectionActions, CheckActions, ClassCheckActio
             return
         self.setWindowTitle(self.tr("Sverka \u2014 %n documents in the collection").replace("%n", str(n))
                             if n else self.tr("Sverka"))
+
+    def _tab_changed(self, index: int) -> None:
+        if index == self.TAB_CROSS:
+            self._fill_crosscheck_tab()
+        self._update_history_bar()
 
     def start_folder(self) -> str:
         """Where a file dialog opens: the folder used last, else the user's documents."""

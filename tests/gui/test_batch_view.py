@@ -65,6 +65,10 @@ def test_drop_a_folder_checks_the_class_against_the_collection_and_each_other(qt
         assert single.borrowed_percent == sidorov.borrowed_percent
     # compared with each other: ivanov and sidorov share Vanka's text
     assert batch.cross is not None
+    assert window.cross_view.result is None  # its tab is filled when opened, not while the table appears
+    window.tabs.setCurrentIndex(window.TAB_CROSS)
+    assert window.cross_view.result is batch.cross and window.cross_result is batch.cross
+    window.tabs.setCurrentIndex(window.TAB_CLASS)
     mate = batch.closest_classmate(sidorov.suspect.path)
     assert mate is not None and Path(mate[0]).name in ("ivanov.txt", "petrov.txt") and mate[1] > 0.2
 
