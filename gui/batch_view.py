@@ -200,7 +200,7 @@ class BatchModel(_TableModel):
 class BatchView(QWidget):
     """The class tab: options, the table of essays, export."""
 
-    #: columns of names and words that give way when the table is too narrow for all
+    # columns of names and words that give way when the table is too narrow for all
     ELASTIC = (BatchModel.SOURCE, BatchModel.CLASSMATE, BatchModel.WARNINGS)
 
     checkClassRequested = Signal()  # the user wants to pick a folder of essays
