@@ -124,8 +124,14 @@ class ClassCheckActions:
             return rescored
 
         def done(rescored) -> None:
-            if self.batch is batch:  # still the class shown
-                self.show_batch(rescored, key, switch_tab=False)
+            if self.batch is not batch:  # another class is shown by now
+                return
+            again = {id(old.result): new.result for old, new in zip(batch.items, rescored.items) if old.result}
+            self.show_batch(rescored, key, switch_tab=False)
+            if self.result is not None and id(self.result) in again:  # an essay of it open: its new shares
+                self.result = again[id(self.result)]
+                self.results_view.set_result(self.result)
+                self._update_title()
 
         return self.runner.run(work, lambda result, error: self._show_error(error) if error else done(result),
                                name="rescore")

@@ -134,12 +134,14 @@ def test_the_switch_leaves_classmates_out_of_the_shares_and_is_remembered_per_cl
     view = window.batch_view
     assert view.classmates_box.isChecked() and view.classmates_box.isEnabled()  # a new class: counted
     counted_b = next(it.result for it in batch.items if it.path.endswith(b.name)).borrowed_percent
+    window.open_batch_item(next(it for it in batch.items if it.path.endswith(b.name)))  # B's result open
     with qtbot.waitSignal(window.batchShown, timeout=TIMEOUT) as shown:
         view.classmates_box.click()  # the teacher's click: rescored without searching again
     assert not view.classmates_box.isChecked()
     memory = ClassMemory(window._history_file())
     assert memory.count_classmates(class_key([a.parent])) is False
     rescored_b = next(it.result for it in shown.args[0].items if it.path.endswith(b.name))
+    assert window.result is rescored_b and window.results_view.result is rescored_b  # the open essay follows
     if classmates_listed(batch) and counts_classmates_setting():
         assert rescored_b.borrowed_percent < counted_b - 20  # A's text no longer counts in B's share
         mate = next(s for s in rescored_b.sources if s.classmate)
