@@ -9,6 +9,7 @@ import hashlib
 import json
 import logging
 import os
+import threading
 from datetime import datetime, timezone
 from pathlib import Path
 
@@ -91,6 +92,7 @@ class ClassMemory:
     "count classmates in the shares". Small; written whole, atomically."""
 
     MAX_CLASSES = 200  # switches remembered at most, the oldest forgotten first
+    _writing = threading.Lock()  # a class remembered and a switch clicked, in two jobs at once
 
     def __init__(self, history_file: str | Path) -> None:
         history_file = Path(history_file)
@@ -121,6 +123,10 @@ class ClassMemory:
 
     def remember(self, key: str, essays, cross: bool) -> None:
         """The class ``key`` was just checked: its essays as ``(path, sha256)``."""
+        with self._writing:
+            self._remember(key, essays, cross)
+
+    def _remember(self, key: str, essays, cross: bool) -> None:
         data = self._load()
         data["last"] = {"key": key, "essays": [[str(p), str(s)] for p, s in essays], "cross": bool(cross),
                         "checked": datetime.now(timezone.utc).isoformat(timespec="seconds")}
@@ -133,6 +139,10 @@ class ClassMemory:
         return default if value is None else bool(value)
 
     def set_count_classmates(self, key: str, count: bool) -> None:
+        with self._writing:
+            self._set_count_classmates(key, count)
+
+    def _set_count_classmates(self, key: str, count: bool) -> None:
         data = self._load()
         switches = data.get("count_classmates")
         switches = dict(switches) if isinstance(switches, dict) else {}

@@ -124,12 +124,14 @@ class ClassCheckActions:
             return rescored
 
         def done(rescored) -> None:
-            if self.batch is not batch:  # another class is shown by now
+            # another class shown by now, or the switch clicked again (its own rescoring lands)
+            if self.class_key != key or self.batch is None or self.batch_view.count_classmates() != count:
                 return
-            again = {id(old.result): new.result for old, new in zip(batch.items, rescored.items) if old.result}
+            shown = {id(it.result): it.path for it in self.batch.items if it.result is not None}
+            open_path = shown.get(id(self.result))
             self.show_batch(rescored, key, switch_tab=False)
-            if self.result is not None and id(self.result) in again:  # an essay of it open: its new shares
-                self.result = again[id(self.result)]
+            if open_path is not None:  # an essay of the class is open: its new shares
+                self.result = next(it.result for it in rescored.items if it.path == open_path)
                 self.results_view.set_result(self.result)
                 self._update_title()
 

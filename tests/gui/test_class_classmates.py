@@ -269,3 +269,17 @@ def test_class_memory_remembers_the_last_class_and_each_switch(tmp_path):
     assert again.last() is None and again.count_classmates("k1") is True  # damaged: forgotten, never an error
     assert class_key([tmp_path / "x", tmp_path / "y"]) == class_key([tmp_path / "y", tmp_path / "x"])
     assert class_key([tmp_path / "x"]) != class_key([tmp_path / "y"])
+
+
+def test_the_switch_clicked_twice_ends_as_it_shows(qtbot, copying_class):
+    window, (a, b, c) = copying_class
+    check_class(qtbot, window, a.parent)
+    box = window.batch_view.classmates_box
+    box.click()
+    box.click()  # again before the first rescoring is back
+    qtbot.waitUntil(lambda: not [j for j in window.runner.jobs if j.name == "rescore"], timeout=TIMEOUT)
+    assert box.isChecked()
+    assert ClassMemory(window._history_file()).count_classmates(class_key([a.parent])) is True
+    if classmates_listed(window.batch) and counts_classmates_setting():
+        b_result = next(it.result for it in window.batch.items if it.path.endswith(b.name))
+        assert b_result.settings.count_classmates is True and b_result.borrowed_percent > 25
