@@ -32,7 +32,7 @@ from sverka.core.api import CheckResult, Passage, SourceMatch
 from sverka.core.api import colour_slots, source_key, tampered_words
 from sverka.core.results import EXCLUSIONS, KINDS, METHODS
 
-from .models import is_dark, percent, source_colour
+from .models import is_dark, percent, source_colour, source_title
 
 SOURCE_PROPERTY = QTextFormat.Property.UserProperty + 1  # index of the source painted here
 PASSAGE_PROPERTY = QTextFormat.Property.UserProperty + 2  # index of the passage within it
@@ -97,6 +97,7 @@ def exclusion_name(key: str) -> str:
         "short": QCoreApplication.translate("Methods", "shorter than the minimum passage length"),
         "source": QCoreApplication.translate("Methods", "source excluded by the user"),
         "template": QCoreApplication.translate("Methods", "template text (e.g. the assignment)"),
+        "classmate": QCoreApplication.translate("Methods", "shared with a classmate (not counted by the settings)"),
     }
     return names.get(key, EXCLUSIONS.get(key, key))
 
@@ -402,7 +403,7 @@ class CompareView(QWidget):
         self.right.paint([(p.source_start, p.source_end, self._passage_format(index, k, p, dark))
                           for k, p in enumerate(src.passages)])
         self.right.moveCursor(QTextCursor.MoveOperation.Start)
-        self.right_title.setText(f"{src.title} \u2014 {percent(src.containment)}")
+        self.right_title.setText(f"{source_title(src)} \u2014 {percent(src.containment)}")
         self.right_title.setToolTip(src.path or src.title)
         self._update_overlays()
         self.sourceChanged.emit(index)
@@ -492,7 +493,7 @@ class CompareView(QWidget):
         for ref in refs[:3]:
             p = self.passage(ref)
             src = self.result.sources[ref.source]
-            lines.append(self.tr("Source: %1").replace("%1", src.title))
+            lines.append(self.tr("Source: %1").replace("%1", source_title(src)))
             if p.kind:
                 lines.append(self.tr("Kind: %1").replace("%1", kind_name(p.kind)))
             lines.append(self.tr("Found by: %1").replace("%1", method_name(p.method)))
@@ -529,10 +530,16 @@ class CompareView(QWidget):
             self._pos = self._order.index(ref)
         except ValueError:
             self._pos = -1
-        self.method_label.setText((kind_name(p.kind) + "  \u00b7  " if p.kind else "") + method_name(p.method) + (
-            "  \u2014  " + self.tr("not counted: %1").replace("%1", exclusion_name(p.excluded)) if p.excluded else ""))
         self._update_counter()
         self.passageChanged.emit(ref.source, ref.passage)
+
+    def passage_label(self) -> str:
+        """What kind of borrowing the passage in view is and how it was found ("" when none is)."""
+        if self.result is None or not 0 <= self._pos < len(self._order):
+            return ""
+        p = self.passage(self._order[self._pos])
+        return (kind_name(p.kind) + "  \u00b7  " if p.kind else "") + method_name(p.method) + (
+            "  \u2014  " + self.tr("not counted: %1").replace("%1", exclusion_name(p.excluded)) if p.excluded else "")
 
     @staticmethod
     def _keep_selection(pane: TextPane, start: int, end: int) -> None:
@@ -560,10 +567,12 @@ class CompareView(QWidget):
             self.show_passage(refs[0], origin="source")
 
     def _update_counter(self) -> None:
+        """The counter and the label of the passage in view: they always speak of the result
+        shown now (another essay's result clears them), in the window's language."""
         total = len(self._order)
+        self.method_label.setText(self.passage_label())
         if total == 0:
             self.counter.setText(self.tr("No passages"))
-            self.method_label.setText("")
         elif self._pos < 0:
             self.counter.setText(self.tr("%n passages").replace("%n", str(total)))
         else:

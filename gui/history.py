@@ -1,15 +1,22 @@
 """Results kept between sessions: the bar that says when the shown result was made and with
-which settings, and re-checks in one click. Storage is :mod:`sverka.core.store.history`."""
+which settings, and re-checks in one click. Storage is :mod:`sverka.core.store.history`; the
+window keeps and reads results in :mod:`.main_window.check`; the classes it checked, in
+:class:`ClassMemory`."""
 
 from __future__ import annotations
 
+import hashlib
+import json
 import logging
+import os
+import threading
+from datetime import datetime, timezone
+from pathlib import Path
 
 from PySide6.QtCore import QEvent, Qt, Signal
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QWidget
 
-from sverka.core.errors import SverkaError
-from sverka.core.api import History, StoredResult, history_path
+from sverka.core.api import StoredResult
 from sverka.core.settings import Settings, describe_changes
 
 log = logging.getLogger(__name__)
@@ -71,42 +78,75 @@ class HistoryBar(QFrame):
         super().changeEvent(event)
 
 
-class KeptResults:
-    """The main window's part of keeping results (mixed into :class:`MainWindow`, which
-    provides ``collection_path``, ``shared_address``, ``history_bar``, ``show_result``, ``check``...)."""
+def class_key(paths) -> str:
+    """A class's name in :class:`ClassMemory`: the SHA-256 of the folders or files it was
+    checked from (sorted, absolute), so the same folder is the same class."""
+    names = sorted(str(Path(p).absolute()) for p in paths)
+    return hashlib.sha256("\n".join(names).encode("utf-8", "surrogatepass")).hexdigest()
 
-    def _history(self) -> History:
-        return History(self._history_file())
 
-    def _history_file(self):
-        """Beside the collection file; for a shared collection, on this computer (each teacher
-        keeps the results of their own checks)."""
-        return history_path(self.shared_address or self.collection_path, self.collection_path.parent)
+class ClassMemory:
+    """The classes checked against one collection, kept beside its kept results
+    (``<history>.classes.json``): the essays of the last class (the path and the SHA-256 of
+    each, so their kept results are found again after a restart) and each class's switch
+    "count classmates in the shares". Small; written whole, atomically."""
 
-    def keep_results(self, results) -> None:
-        """Store results as their documents' last ones (call in a worker thread)."""
-        results = [r for r in results if r is not None]
-        if not results:
-            return
+    MAX_CLASSES = 200  # switches remembered at most, the oldest forgotten first
+    _writing = threading.Lock()  # a class remembered and a switch clicked, in two jobs at once
+
+    def __init__(self, history_file: str | Path) -> None:
+        history_file = Path(history_file)
+        self.path = history_file.with_name(history_file.name + ".classes.json")
+
+    def _load(self) -> dict:
         try:
-            with self._history() as h:
-                for r in results:
-                    h.save(r)
-        except (SverkaError, OSError) as e:  # a result not kept is no reason to lose it
-            log.warning("results not kept: %s", e)
+            data = json.loads(self.path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return {}
+        return data if isinstance(data, dict) else {}
 
-    def kept_result(self, doc) -> StoredResult | None:
-        """The last kept result of ``doc`` (call in a worker thread); None if never checked."""
-        if not self._history_file().exists():
+    def _save(self, data: dict) -> None:
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            tmp = self.path.with_name(self.path.name + ".tmp")
+            tmp.write_text(json.dumps(data, ensure_ascii=False, indent=1), encoding="utf-8")
+            os.replace(tmp, self.path)
+        except OSError as e:  # a class not remembered is no reason to lose its results
+            log.warning("class not remembered: %s", e)
+
+    def last(self) -> dict | None:
+        """``{"key", "essays": [[path, sha256], ...], "cross", "checked"}`` of the last class, or None."""
+        last = self._load().get("last")
+        if not isinstance(last, dict) or not isinstance(last.get("essays"), list):
             return None
-        with self._history() as h:
-            return h.last(doc.sha256, doc.path)
+        return last
 
-    def show_stored(self, stored: StoredResult) -> None:
-        """Show a kept result as it was, with the bar naming its date and settings."""
-        self.show_result(stored.result)
-        self.history_bar.show_stored(stored, self.settings, self._report_language())
+    def remember(self, key: str, essays, cross: bool) -> None:
+        """The class ``key`` was just checked: its essays as ``(path, sha256)``."""
+        with self._writing:
+            self._remember(key, essays, cross)
 
-    def recheck(self):
-        self.history_bar.clear()
-        return self.check()
+    def _remember(self, key: str, essays, cross: bool) -> None:
+        data = self._load()
+        data["last"] = {"key": key, "essays": [[str(p), str(s)] for p, s in essays], "cross": bool(cross),
+                        "checked": datetime.now(timezone.utc).isoformat(timespec="seconds")}
+        self._save(data)
+
+    def count_classmates(self, key: str, default: bool = True) -> bool:
+        """The class's switch; a class never switched: ``default`` (the settings' own)."""
+        switches = self._load().get("count_classmates")
+        value = switches.get(key) if isinstance(switches, dict) else None
+        return default if value is None else bool(value)
+
+    def set_count_classmates(self, key: str, count: bool) -> None:
+        with self._writing:
+            self._set_count_classmates(key, count)
+
+    def _set_count_classmates(self, key: str, count: bool) -> None:
+        data = self._load()
+        switches = data.get("count_classmates")
+        switches = dict(switches) if isinstance(switches, dict) else {}
+        switches.pop(key, None)
+        switches[key] = bool(count)
+        data["count_classmates"] = dict(list(switches.items())[-self.MAX_CLASSES:])
+        self._save(data)

@@ -88,7 +88,7 @@ def update(folder: Path | None = None) -> None:
     lupdate = _tool("lupdate")
     if lupdate is None:
         raise RuntimeError("pyside6-lupdate not found: install PySide6")
-    sources = [str(p) for p in sorted(GUI_DIR.glob("*.py"))]
+    sources = [str(p) for p in sorted(GUI_DIR.rglob("*.py"))]
     for lang in LANGUAGES:
         if lang == "en":
             continue

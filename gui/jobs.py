@@ -85,7 +85,7 @@ class JobRunner(QObject):
         self.read_pool.setMaxThreadCount(max(1, read_threads))
         self.write_pool = QThreadPool(self)
         self.write_pool.setMaxThreadCount(1)
-        self.write_pool.setExpiryTimeout(-1)  # always the same single writer thread
+        self.write_pool.setExpiryTimeout(-1)  # one thread kept between jobs (wait() ends it: the next job gets a new one)
         self._jobs: list[Job] = []
         self._shut = False
 

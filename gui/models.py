@@ -70,6 +70,20 @@ def short_name(path_or_title: str) -> str:
     return os.path.basename(path_or_title.rstrip("/\\")) or path_or_title
 
 
+def classmate_mark() -> str:
+    """The word that marks a source which is another essay of the class."""
+    return QCoreApplication.translate("SourcesModel", "classmate")
+
+
+def source_title(src) -> str:
+    """A source as the window names it; a classmate (another essay of the class) by its file,
+    marked "classmate"."""
+    if getattr(src, "classmate", False):
+        name = short_name(src.path) if src.path else src.title
+        return f"{name} \u00b7 {classmate_mark()}"
+    return src.title
+
+
 class _TableModel(QAbstractTableModel):
     HEADERS: tuple[str, ...] = ()
 
@@ -185,7 +199,7 @@ class SourcesModel(_TableModel):
         counted = [p for p in src.passages if p.excluded is None]
         if role == Qt.ItemDataRole.DisplayRole:
             if col == 0:
-                return src.title
+                return source_title(src)
             if col == 1:
                 return percent(src.containment)
             if col == 2:
@@ -199,6 +213,8 @@ class SourcesModel(_TableModel):
             lines = [src.path or src.title]
             if src.is_template:
                 lines.append(self.tr("Template text: matches with it do not count"))
+            if getattr(src, "classmate", False):
+                lines.append(self.tr("Another essay of the class"))
             return "\n".join(lines)
         if role == Qt.ItemDataRole.TextAlignmentRole and col > 0:
             return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)

@@ -1,11 +1,12 @@
-"""Screenshots of a teacher's day: the class table, an edited passage with its changed
-words marked, the settings dialog.
+"""Screenshots of a teacher's day: the class table, an essay whose source is a classmate, an
+edited passage with its changed words marked, the settings dialog.
 
     xvfb-run -a -s "-screen 0 1400x900x24" python -m sverka.gui.screenshots_class docs/screenshots [--lang ru]
 
 Temporary collection and settings only (never the user's); the sample collection and a class
-made from it (gui/screenshots.py). Writes window-class-<lang>.png, window-word-diff-<lang>.png
-and settings-<lang>.png.
+made from it (gui/screenshots.py), one of whose essays copies a classmate's. Writes
+window-class-<lang>.png, window-classmate-<lang>.png (when this Sverka lists classmates as
+sources), window-word-diff-<lang>.png and settings-<lang>.png.
 """
 
 from __future__ import annotations
@@ -65,6 +66,12 @@ def main(argv: list[str] | None = None) -> int:
                          ("Поздравляю", "Поздравляю от души"), ("ночь", "вечер")):
             edited = edited.replace(old, new, 1)
         (essays / "Волкова.txt").write_text("Моё сочинение о рассказе Чехова. " + edited, encoding="utf-8")
+        # and one more copies most of a classmate's own essay (no source of the collection has it)
+        popov = (essays / "Попов.txt").read_text(encoding="utf-8")
+        (essays / "Орлова.txt").write_text(
+            # a few Latin look-alike letters inside Russian words: the table's warnings column
+            "Я долгo думала, o чём написать, и выбрала тему, близкую каждoму из нас. " + popov
+            + " Поэтому я считаю, что эта тема никогда не устареет.", encoding="utf-8")
         window.check_class([essays], cross=True)
         _wait(app, window.batchShown)
         from PySide6.QtCore import Qt
@@ -73,6 +80,18 @@ def main(argv: list[str] | None = None) -> int:
 
         window.batch_view.table.sortByColumn(BatchModel.BORROWED, Qt.SortOrder.DescendingOrder)
         shot(window, "window-class")
+
+        orlova = next(it for it in window.batch.items if it.path.endswith("Орлова.txt"))
+        mates = [k for k, s in enumerate(orlova.result.sources) if getattr(s, "classmate", False)]
+        if mates:
+            window.open_batch_item(orlova)
+            compare = window.results_view.compare
+            compare.source_index = -1
+            compare.set_source(mates[0])
+            window.results_view._select_row_of(mates[0])
+            shot(window, "window-classmate")
+        else:
+            print("no classmate listed as a source: window-classmate not written", file=sys.stderr)
 
         item = next(it for it in window.batch.items if it.path.endswith("Волкова.txt"))
         window.open_batch_item(item)

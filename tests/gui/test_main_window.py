@@ -205,6 +205,7 @@ def test_crosscheck_a_folder_then_open_a_pair(qtbot, window, sample_copy, tmp_pa
     result = shown.args[0]
     view = window.cross_view
     assert window.tabs.currentIndex() == window.TAB_CLASS  # a dropped folder is a class check
+    window.tabs.setCurrentIndex(window.TAB_CROSS)  # its cross-check fills the tab when opened
     assert view.matrix_model.rowCount() == 3
     assert view.pairs_model.rowCount() >= 1
     first = view.pairs_model.row_object(0)
