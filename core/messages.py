@@ -177,6 +177,10 @@ CATALOGUE: dict[str, tuple[str, str]] = {
     "error.empty": ("{detail}", "в файле нет текста"),
     "error.too_large": ("{detail}", "файл больше допустимого Сверкой предела или слишком долго читается"),
     "error.missing": ("the file does not exist", "файла не существует"),
+    "error.wordperfect": ("a WordPerfect document, not a Word document; Sverka does not read WordPerfect: save it as "
+                          ".docx or .odt in WordPerfect or LibreOffice",
+                          "документ WordPerfect, а не Word; Сверка не читает WordPerfect: сохраните его как .docx "
+                          "или .odt в WordPerfect или LibreOffice"),
     "error.permission": ("permission denied", "нет прав на чтение"),
     "error.folder": ("is a folder, not a file", "это папка, а не файл"),
     "error.not_regular": ("not a regular file (a pipe, a device or a socket); Sverka reads only regular files",

@@ -18,6 +18,7 @@ the XML members are checked for well-formedness (with expat, streaming) before o
 
 from __future__ import annotations
 
+import io
 import re
 import xml.parsers.expat
 import zipfile
@@ -25,7 +26,7 @@ from pathlib import Path
 
 from ..errors import CorruptFile, TooLarge, UnsupportedFormat
 from .hidden import hidden_text_warnings
-from .safety import MAX_TEXT_CHARS, open_checked_zip
+from .safety import MAX_TEXT_CHARS, open_checked_zip, without_doctypes
 
 ODT_MIMETYPE = b"application/vnd.oasis.opendocument.text"
 _XML_PARTS = ("content.xml", "styles.xml", "meta.xml", "settings.xml")
@@ -33,6 +34,7 @@ _XML_PARTS = ("content.xml", "styles.xml", "meta.xml", "settings.xml")
 
 def extract_odt(path: Path) -> tuple[str, str, list[str]]:
     """Return (text, title, warnings)."""
+    source: Path | io.BytesIO = path
     with open_checked_zip(path) as zf:
         names = set(zf.namelist())
         if "content.xml" not in names:
@@ -44,12 +46,14 @@ def extract_odt(path: Path) -> tuple[str, str, list[str]]:
         for name in _XML_PARTS:
             if name in names:
                 _check_well_formed(path, zf, name)
+        if zf.sverka_doctype_parts:  # OpenOffice.org 1.x/2.x: odfpy refuses any DTD, even one without entities
+            source = without_doctypes(zf, set(zf.sverka_doctype_parts))
 
     from odf import opendocument, teletype
     from odf.namespaces import DCNS
 
     try:
-        doc = opendocument.load(str(path))
+        doc = opendocument.load(source if isinstance(source, io.BytesIO) else str(path))
     except (KeyError, ValueError, zipfile.BadZipFile) as e:
         raise CorruptFile(path, f"the OpenDocument file is damaged ({type(e).__name__}: {e})") from None
 
@@ -214,10 +218,13 @@ _SPACE_COUNT = re.compile(r"\s*([0-9]{1,12})\s*")
 def _check_well_formed(path: Path, zf: zipfile.ZipFile, name: str) -> None:
     parser = xml.parsers.expat.ParserCreate()
 
-    def refuse_dtd(*_args) -> None:
-        raise CorruptFile(path, f"{name} declares a DTD; refused for safety (entity expansion)")
+    parser.SetParamEntityParsing(xml.parsers.expat.XML_PARAM_ENTITY_PARSING_NEVER)
 
-    parser.StartDoctypeDeclHandler = refuse_dtd
+    def refuse_entities(*_args) -> None:
+        raise CorruptFile(path, f"{name} declares XML entities in its DTD; refused for safety (entity expansion)")
+
+    parser.EntityDeclHandler = refuse_entities
+    parser.UnparsedEntityDeclHandler = refuse_entities
     try:
         with zf.open(name) as f:
             while chunk := f.read(1 << 16):
