@@ -123,6 +123,11 @@ CATALOGUE: dict[str, tuple[str, str]] = {
         "{n} {n:невидимый символ|невидимых символа|невидимых символов} (пробелы нулевой ширины, мягкие переносы) "
         "внутри слов"),
     # extraction (core/extract)
+    "warning.doc_codepage_guessed": (
+        "the Word 6/95 document does not say its code page; its text was read as {encoding}, guessed from its "
+        "letters: check that it reads right",
+        "документ Word 6/95 не указывает свою кодировку; его текст прочитан как {encoding}, угаданная по его "
+        "буквам: проверьте, что он читается правильно"),
     "warning.hidden_text": (
         "hidden text left out: {words} {words:word|words}, {share} % of the document ({ways})",
         "скрытый текст не учтён: {words} {words:слово|слова|слов}, {share} % документа ({ways})"),

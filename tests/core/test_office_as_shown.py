@@ -114,3 +114,86 @@ def test_a_wordperfect_file_named_doc_is_refused_as_wordperfect(tmp_path):
         extract(path)
     assert "WordPerfect" in str(e.value)
     assert "WordPerfect" in e.value.message.text("ru")
+
+
+# -- Word 97-2003 and Word 6/95 (.doc) -------------------------------------------------------
+
+FIXTURES = Path(__file__).parent / "fixtures"
+RUSSIAN = "Компания «Северный ветер» выпустила новый учебник.\nВторой абзац о родном крае и его истории."
+
+
+def _needs_catdoc():
+    from sverka.core.extract.doc_text import tool
+
+    if tool() is None:
+        pytest.skip("catdoc is not installed (installer/bootstrap.sh installs it)")
+
+
+def test_a_russian_word95_document_reads_as_cyrillic(tmp_path):
+    from word97 import word95
+
+    _needs_catdoc()
+    path = tmp_path / "old.doc"
+    path.write_bytes(word95(RUSSIAN, lid=0x0419))
+    doc = extract(path)
+    assert doc.text.split() == RUSSIAN.split()
+    assert not doc.warnings  # the FIB says Russian: nothing guessed
+    assert ("encoding", "cp1251") in doc.meta
+
+
+@pytest.mark.parametrize("lid", [0x0409, 0x0000])
+def test_a_cyrillic_word95_document_whose_language_says_nothing_is_guessed_with_a_warning(tmp_path, lid):
+    from word97 import word95
+
+    _needs_catdoc()
+    path = tmp_path / "old.doc"
+    path.write_bytes(word95(RUSSIAN, lid=lid))
+    doc = extract(path)
+    assert doc.text.split() == RUSSIAN.split()
+    assert [w.code for w in doc.warnings] == ["warning.doc_codepage_guessed"]
+    assert "cp1251" in doc.warnings[0].text("ru")
+
+
+def test_western_word95_documents_stay_western(tmp_path):
+    from word97 import word95
+
+    _needs_catdoc()
+    text = "Le café de la gare était fermé à cause de la grève générale des cheminots."
+    path = tmp_path / "fr.doc"
+    path.write_bytes(word95(text, lid=0x040C, codepage="cp1252"))
+    assert extract(path).text.split() == text.split()
+    czech = "Příliš žluťoučký kůň úpěl ďábelské ódy na louce za vesnicí."
+    path.write_bytes(word95(czech, lid=0x0405, codepage="cp1250"))
+    assert extract(path).text.split() == czech.split()
+
+
+def test_field_codes_are_left_out_and_results_shown(tmp_path):
+    from word97 import word97
+
+    _needs_catdoc()
+    path = tmp_path / "fields.doc"
+    path.write_bytes(word97(
+        'Подробности на сайте \x13 HYPERLINK "http://example.com/x" \\o "подсказка" \x14издательства\x15 и '
+        'в библиотеке.\nСмотрите страницу \x13 PAGEREF _Toc1 \\h \x14\x13 SEQ x \x145\x15\x15 пособия.\n'
+        'Поле \x13 FORMTEXT \x01\x14Иванов\x15 и флажок \x13 FORMCHECKBOX \x01\x15 готовы.\n'
+        '\x13 TOC \\o "1-3" \\h \x14Введение\t3\x15\nРисунок \x01 подписан.'))
+    text = extract(path).text
+    assert text.split("\n")[:5] == ["Подробности на сайте издательства и в библиотеке.",
+                                    "Смотрите страницу 5 пособия.",
+                                    "Поле Иванов и флажок  готовы.",
+                                    "Введение\t3",
+                                    "Рисунок  подписан."]
+    for code in ("HYPERLINK", "http", "PAGEREF", "FORMTEXT", "FORMCHECKBOX", "TOC", "SEQ"):
+        assert code not in text
+
+
+def test_libreoffice_word97_fields_and_forms_read_as_word_shows_them():
+    _needs_catdoc()
+    text = extract(FIXTURES / "fields-libreoffice.doc").text
+    assert "Подробности на сайте издательства и в библиотеке." in text
+    assert "Смотрите страницу 5 этого пособия." in text
+    assert "HYPERLINK" not in text and "PAGEREF" not in text and "http" not in text
+    text = extract(FIXTURES / "form-libreoffice.doc").text
+    assert "Фамилия: Иванов (полностью)." in text
+    assert "FORMTEXT" not in text and "FORMCHECKBOX" not in text
+    assert "Подпись участника и дата заполнения анкеты." in text
