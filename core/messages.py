@@ -62,6 +62,7 @@ TERMS: dict[str, tuple[str, str]] = {
     "hidden formatting": ("hidden formatting", "скрытое форматирование"),
     "white text": ("white text", "белый текст"),
     "text of 1 pt or less": ("text of 1 pt or less", "шрифт 1 пт и меньше"),
+    "text under 2 pt": ("text under 2 pt", "шрифт меньше 2 пт"),
     "invisible text": ("invisible text", "невидимый текст"),
     "hidden attribute": ("hidden attribute", "атрибут hidden"),
     "hidden by its style": ("hidden by its style", "скрыт своим стилем"),
@@ -115,6 +116,11 @@ CATALOGUE: dict[str, tuple[str, str]] = {
         "текстовый слой этого PDF не похож на текст: лишь {percent} % его слов — русские, украинские или "
         "английские (шрифт с ложной таблицей Юникода или текст на другом языке?); сравнение может пропустить "
         "списанное: сверьте с напечатанными страницами"),
+    "warning.pdf_cyrillic_recovered": (
+        "the fonts of this PDF map its Russian letters to Latin ones (a missing or wrong Unicode map); Sverka read "
+        "them back as Cyrillic (Windows-1251): check the text against the printed pages",
+        "шрифты этого PDF сопоставляют русским буквам латинские (нет таблицы Юникода или она неверна); Сверка "
+        "прочитала их обратно как кириллицу (Windows-1251): сверьте текст с напечатанными страницами"),
     "warning.source_damaged": (
         "not compared with a document of the collection: {detail}",
         "не сравнено с документом коллекции: {detail}"),

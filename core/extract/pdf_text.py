@@ -6,13 +6,16 @@ refused with :class:`~sverka.core.errors.EmptyDocument` naming the cause; when o
 pages lack text, the text is kept and a warning lists those pages.
 
 Hidden text is left out and reported (with PDFium): text drawn invisible (render mode 3),
-text under 1 pt, and white text. Two cases keep it: invisible text on a page that also
+text under 2 pt on the page (its font size times the whole matrix PDFium draws it with: text
+matrix, transformation, and the matrices of the forms it lies in), and white text. Two cases keep it: invisible text on a page that also
 shows an image of at least a quarter of the page is the text layer of a scan (what OCR
 writes, and what the reader sees in the picture), and white text on a coloured filled area
 or an image (its bounds meeting the text's; anywhere on the page when that area lies inside a
 form, whose space is not the page's) stands on a dark background. Forms are walked 16 deep,
 at most 20 000 objects a page (a warning names the pages past that). Text wholly off the page
-is not read. The pdfminer fallback does not look for hidden text.
+is not read. Letters drawn twice at almost the same place (fake bold) are read once. The
+values of filled form fields (text fields and choices) are read after their page's text. The
+pdfminer fallback does not look for hidden text.
 """
 
 from __future__ import annotations
@@ -36,8 +39,37 @@ def extract_pdf(path: Path) -> tuple[str, str, list[str], list[tuple[str, str]]]
     """Return (text, title, warnings, meta); a text layer that does not look like text is
     warned (:func:`text_layer_warning`)."""
     text, title, warnings, meta = _extract_pdf(path)
+    recovered = recover_cyrillic(text)
+    if recovered is not None:
+        text = recovered
+        warnings = warnings + [message("warning.pdf_cyrillic_recovered")]
     warning = text_layer_warning(text)
     return text, title, warnings + ([warning] if warning else []), meta
+
+
+#: Letters of Windows-1252 that stand for Cyrillic ones when Windows-1251 codes are read as
+#: 1252 (А-я at À-ÿ, Ё and ё at ¨ and ¸): a font whose Unicode map is missing or wrong.
+_MOJIBAKE_WORD = re.compile("[\u00c0-\u00d6\u00d8-\u00f6\u00f8-\u00ff\u00a8\u00b8]{3,}")
+_MOJIBAKE_CHARS = re.compile("[\u00c0-\u00ff\u00a8\u00b8]")
+_ANY_WORD3 = re.compile(r"[^\W\d_]{3,}")
+
+
+def recover_cyrillic(text: str) -> str | None:
+    """The text with Windows-1251 letters read as Windows-1252 ("Êîìïàíèÿ") turned back into
+    Cyrillic ("Компания"), when most of its words are such and read back as Russian or Ukrainian
+    words; else None. One character becomes one character: offsets stay valid."""
+    words = _ANY_WORD3.findall(text[:400_000])
+    odd = [w for w in words if _MOJIBAKE_WORD.fullmatch(w)]
+    if len(odd) < 20 or len(odd) < 0.5 * len(words):
+        return None
+    from .. import morph
+
+    sample = list(dict.fromkeys(w.lower() for w in odd))[:200]
+    back = [w.encode("cp1252").decode("cp1251") for w in sample]
+    known = sum(morph.is_known(w, "ru") or morph.is_known(w, "uk") for w in back)
+    if known < 0.5 * len(back):
+        return None
+    return _MOJIBAKE_CHARS.sub(lambda m: m.group().encode("cp1252").decode("cp1251"), text)
 
 
 #: A text layer is "not text" when at least this share of its visible characters are
@@ -89,6 +121,8 @@ def text_layer_warning(text: str) -> Message | None:
         elif _LATIN_WORD.fullmatch(w):
             judged += 1
             known += morph.is_known(w, "en")
+        elif _MOJIBAKE_WORD.fullmatch(w):  # letters of À-ÿ only: a Cyrillic text read in the wrong code page
+            judged += 1
     if judged >= NOT_TEXT_MIN_WORDS and known / judged < NOT_TEXT_KNOWN_SHARE:
         return message("warning.text_layer_words", percent=round(100 * known / judged))
     return None
@@ -116,21 +150,33 @@ def _extract_with_pdfium(path: Path, pdf) -> tuple[str, str, list[str], list[tup
     total = 0
     hidden: dict[str, int] = {}
     unchecked: list[int] = []  # pages whose hidden-text walk stopped at its budget
+    try:
+        pdf.init_forms()  # before any page is loaded: filled form fields are read from it
+        form = pdf.formenv.raw if pdf.formenv is not None else None
+    except Exception:  # a damaged form costs its fields, not the text
+        form = None
     for i in range(len(pdf)):
         page = pdf[i]
         try:
             textpage = page.get_textpage()
             try:
-                suspects = _hidden_objects(page)
+                placed: dict[int, tuple] = {}
+                suspects = _hidden_objects(page, placed)
                 if suspects.pop(_UNCHECKED, None):
                     unchecked.append(i + 1)
-                text = _visible_text(textpage, suspects, hidden, page.get_size()) if suspects else None
+                text = None
+                if suspects or placed or _fake_bold(textpage):
+                    text = _visible_text(textpage, suspects, hidden, page.get_size(), placed)
                 if text is None:
                     text = textpage.get_text_bounded()
             finally:
                 textpage.close()
+            fields = _field_values(page, form) if form is not None else []
         finally:
             page.close()
+        fields = [v for v in fields if v not in text]  # a field flattened into the page is read once
+        if fields:
+            text = text.rstrip("\r\n") + "\n" + "\n".join(fields)
         pages.append(_clean(text))
         total += len(text)
         if total > MAX_TEXT_CHARS:
@@ -156,18 +202,24 @@ MAX_FORM_DEPTH = 16
 _UNCHECKED = -1
 
 
-def _hidden_objects(page) -> dict[int, str]:
+def _hidden_objects(page, placed: dict[int, tuple] | None = None) -> dict[int, str]:
     """{text object handle: how it is hidden} for a page's hidden text objects ({} if none), and
     ``_UNCHECKED`` when the page held more objects than :data:`MAX_OBJECTS_LOOKED_AT` (or forms
     nested deeper than :data:`MAX_FORM_DEPTH`).
 
     Invisible text (render mode 3) is hidden unless an image of at least a quarter of the page
     lies under it (the text layer of a scanned page); white text unless a coloured shape or an
-    image lies under it (a 0.1 pt coloured dot elsewhere on the page does not show it)."""
+    image lies under it (a 0.1 pt coloured dot elsewhere on the page does not show it).
+
+    ``placed`` receives, for each text object inside a form, the matrix from the form's space to
+    the page's (the forms' matrices multiplied, outermost last): sizes and places are judged on
+    the page, as PDFium draws them."""
     import ctypes
 
     import pypdfium2.raw as r
 
+    if placed is None:
+        placed = {}
     texts: list = []
     covers: list[tuple[float, float, float, float]] = []  # coloured shapes and images: white text on them shows
     width, height = page.get_size()
@@ -183,7 +235,7 @@ def _hidden_objects(page) -> dict[int, str]:
             return None
         return tuple(x.value for x in box)  # left, bottom, right, top
 
-    def walk(count: int, get, depth: int) -> None:
+    def walk(count: int, get, depth: int, outer: tuple | None) -> None:
         for k in range(count):
             if budget[0] <= 0:
                 budget.append(k)  # objects left unlooked at
@@ -192,7 +244,7 @@ def _hidden_objects(page) -> dict[int, str]:
             obj = get(k)
             kind = r.FPDFPageObj_GetType(obj)
             if kind == r.FPDF_PAGEOBJ_TEXT:
-                texts.append((obj, depth))
+                texts.append((obj, depth, outer))
             elif kind in (r.FPDF_PAGEOBJ_IMAGE, r.FPDF_PAGEOBJ_SHADING):
                 box = bounds(obj)
                 if box is None or depth:  # where it lies is not known in the page's space
@@ -214,7 +266,8 @@ def _hidden_objects(page) -> dict[int, str]:
                 if depth >= MAX_FORM_DEPTH:
                     budget.append(-1)  # a form deeper than the walk goes
                     continue
-                walk(r.FPDFFormObj_CountObjects(obj), lambda j, o=obj: r.FPDFFormObj_GetObject(o, j), depth + 1)
+                walk(r.FPDFFormObj_CountObjects(obj), lambda j, o=obj: r.FPDFFormObj_GetObject(o, j), depth + 1,
+                     _times(_matrix(obj), outer))
 
     def covered(obj, depth: int) -> bool:
         if anywhere[0] or (depth and covers):
@@ -224,19 +277,22 @@ def _hidden_objects(page) -> dict[int, str]:
             return True
         return any(c[0] < box[2] and box[0] < c[2] and c[1] < box[3] and box[1] < c[3] for c in covers)
 
-    walk(r.FPDFPage_CountObjects(page.raw), lambda j: r.FPDFPage_GetObject(page.raw, j), 0)
+    walk(r.FPDFPage_CountObjects(page.raw), lambda j: r.FPDFPage_GetObject(page.raw, j), 0, None)
     out: dict[int, str] = {_UNCHECKED: "unchecked"} if len(budget) > 1 else {}
-    for obj, depth in texts:
+    for obj, depth, outer in texts:
         reason = ""
         mode = r.FPDFTextObj_GetTextRenderMode(obj)
+        key = ctypes.cast(obj, ctypes.c_void_p).value
+        if outer is not None:
+            placed[key] = outer
         if mode in (3, 7) or _transparent(obj, mode):  # invisible; clipping only; fully transparent
             reason = "" if large_image[0] else "invisible text"
-        elif _size(obj) < 1.0:
-            reason = "text of 1 pt or less"
+        elif (size := _size(obj, outer)) < MIN_READABLE_PT:
+            reason = "text of 1 pt or less" if size <= 1.0 else "text under 2 pt"
         elif _drawn_white(obj, mode) and not covered(obj, depth):
             reason = "white text"
         if reason:
-            out[ctypes.cast(obj, ctypes.c_void_p).value] = reason
+            out[key] = reason
     return out
 
 
@@ -280,8 +336,38 @@ def _white(obj, stroke: bool = False) -> bool:
     return alpha > 0 and min(red, green, blue) >= 245  # (0.96 gray and lighter: no reader sees it on white)
 
 
-def _size(obj) -> float:
-    """The size text of this object has on the page, in points."""
+#: Text drawn smaller than this on the page (font size times the whole matrix: text matrix,
+#: current transformation, and the matrices of the forms it is drawn in) is not read: nobody
+#: reads letters under 2 pt (0.7 mm) on paper or on a screen at 100 %.
+MIN_READABLE_PT = 2.0
+
+
+def _matrix(obj) -> tuple | None:
+    """(a, b, c, d, e, f) of a page object (of a form: the form's matrix on its parent's space)."""
+    import ctypes
+
+    import pypdfium2.raw as r
+
+    m = r.FS_MATRIX()
+    if not r.FPDFPageObj_GetMatrix(obj, ctypes.byref(m)):
+        return None
+    return (m.a, m.b, m.c, m.d, m.e, m.f)
+
+
+def _times(m: tuple | None, n: tuple | None) -> tuple | None:
+    """The matrix ``m`` followed by ``n`` (PDF's row-vector order: a point goes through m, then n)."""
+    if m is None:
+        return n
+    if n is None:
+        return m
+    a, b, c, d, e, f = m
+    A, B, C, D, E, F = n
+    return (a * A + b * C, a * B + b * D, c * A + d * C, c * B + d * D, e * A + f * C + E, e * B + f * D + F)
+
+
+def _size(obj, outer: tuple | None = None) -> float:
+    """The size text of this object has on the page, in points (``outer``: the matrix of the
+    forms it lies in)."""
     import ctypes
     import math
 
@@ -290,19 +376,22 @@ def _size(obj) -> float:
     size = ctypes.c_float(0)
     if not r.FPDFTextObj_GetFontSize(obj, ctypes.byref(size)):
         return 99.0
-    m = r.FS_MATRIX()
+    m = _times(_matrix(obj), outer)
     scale = 1.0
-    if r.FPDFPageObj_GetMatrix(obj, ctypes.byref(m)):
+    if m is not None:
         # the smaller of the two axes: letters squeezed to a hundredth of their height are as
         # unreadable as small ones, however wide
-        scale = min(math.hypot(m.a, m.b), math.hypot(m.c, m.d))
+        scale = min(math.hypot(m[0], m[1]), math.hypot(m[2], m[3]))
     return abs(size.value) * scale
 
 
-def _visible_text(textpage, suspects: dict[int, str], hidden: dict[str, int], size: tuple[float, float]) -> str | None:
-    """The page's text without the characters of ``suspects`` (their words counted in ``hidden``)
-    and without text objects lying wholly off the page of ``size`` (as the page's text read the
-    usual way, ``get_text_bounded``, leaves them out). None when the characters cannot be
+def _visible_text(textpage, suspects: dict[int, str], hidden: dict[str, int], size: tuple[float, float],
+                  placed: dict[int, tuple] | None = None) -> str | None:
+    """The page's text without the characters of ``suspects`` (their words counted in ``hidden``),
+    without text objects lying wholly off the page of ``size`` (as the page's text read the
+    usual way, ``get_text_bounded``, leaves them out; an object inside a form is placed on the
+    page by its forms' matrix in ``placed``), and without the second copy of letters drawn twice
+    at almost the same place (fake bold, :func:`_fake_bold`). None when the characters cannot be
     matched to the text (the caller reads it as usual)."""
     import ctypes
     import re
@@ -313,6 +402,8 @@ def _visible_text(textpage, suspects: dict[int, str], hidden: dict[str, int], si
     n = r.FPDFText_CountChars(textpage.raw)
     if len(text) != n:
         return None
+    placed = placed or {}
+    doubled = _fake_bold(textpage, text)
     width, height = size
     kept: list[str] = []
     gone: dict[str, list[str]] = {}
@@ -324,10 +415,10 @@ def _visible_text(textpage, suspects: dict[int, str], hidden: dict[str, int], si
         if key != last_obj:
             last_obj, last_reason = key, suspects.get(key, "") if key else ""
             if not last_reason and obj and r.FPDFPageObj_GetBounds(obj, *(ctypes.byref(x) for x in box)):
-                left, bottom, right, top = (x.value for x in box)
+                left, bottom, right, top = _on_page(tuple(x.value for x in box), placed.get(key))
                 if right < 0 or top < 0 or left > width or bottom > height:
                     last_reason = "off the page"
-        if last_reason == "off the page":
+        if last_reason == "off the page" or i in doubled:
             continue
         if last_reason:
             gone.setdefault(last_reason, []).append(ch)
@@ -336,6 +427,90 @@ def _visible_text(textpage, suspects: dict[int, str], hidden: dict[str, int], si
     for reason, chars in gone.items():
         hidden[reason] = hidden.get(reason, 0) + len(re.findall(r"\w+", "".join(chars)))
     return "".join(kept)
+
+
+def _on_page(box: tuple, outer: tuple | None) -> tuple:
+    """A (left, bottom, right, top) box of a form's space placed on the page by ``outer``."""
+    if outer is None:
+        return box
+    a, b, c, d, e, f = outer
+    xs, ys = [], []
+    for x in (box[0], box[2]):
+        for y in (box[1], box[3]):
+            xs.append(a * x + c * y + e)
+            ys.append(b * x + d * y + f)
+    return min(xs), min(ys), max(xs), max(ys)
+
+
+#: Two equal letters one after the other whose origins are closer than this share of the
+#: letter's height are one letter drawn twice (fake bold: the same glyphs drawn again a
+#: fraction of a point to the side); real doubled letters ("ll", "нн") stand a letter's
+#: width apart, at least ~0.2 of the height.
+FAKE_BOLD_SHARE = 0.12
+_DOUBLED = re.compile(r"([^\W\d_])(?=\1)")
+
+
+def _fake_bold(textpage, text: str | None = None) -> set[int]:
+    """Indices of the page's characters that repeat the letter before them drawn at (almost) the
+    same place: the second stroke of fake-bold text (empty: none)."""
+    import ctypes
+
+    import pypdfium2.raw as r
+
+    if text is None:
+        text = textpage.get_text_range()
+        if len(text) != r.FPDFText_CountChars(textpage.raw):
+            return set()
+    out: set[int] = set()
+    x0, y0, x1, y1 = (ctypes.c_double(0) for _ in range(4))
+    rect = r.FS_RECTF()
+    for m in _DOUBLED.finditer(text):
+        i = m.start()
+        if not (r.FPDFText_GetCharOrigin(textpage.raw, i, ctypes.byref(x0), ctypes.byref(y0))
+                and r.FPDFText_GetCharOrigin(textpage.raw, i + 1, ctypes.byref(x1), ctypes.byref(y1))
+                and r.FPDFText_GetLooseCharBox(textpage.raw, i, ctypes.byref(rect))):
+            continue
+        em = max(abs(rect.top - rect.bottom), abs(rect.right - rect.left) * 0.5)
+        if em > 0 and abs(x1.value - x0.value) < FAKE_BOLD_SHARE * em and abs(y1.value - y0.value) < FAKE_BOLD_SHARE * em:
+            out.add(i + 1)
+    return out
+
+
+#: Form fields read per page at most (a page of 100 000 widgets costs no more than this).
+MAX_FIELDS_PER_PAGE = 2_000
+
+
+def _field_values(page, form) -> list[str]:
+    """The values of the page's filled text fields and choice fields, as their widgets show them
+    (a hidden widget's value is not read)."""
+    import ctypes
+
+    import pypdfium2.raw as r
+
+    out: list[str] = []
+    count = min(r.FPDFPage_GetAnnotCount(page.raw), MAX_FIELDS_PER_PAGE)
+    for k in range(count):
+        annot = r.FPDFPage_GetAnnot(page.raw, k)
+        if not annot:
+            continue
+        try:
+            if r.FPDFAnnot_GetSubtype(annot) != r.FPDF_ANNOT_WIDGET:
+                continue
+            if r.FPDFAnnot_GetFlags(annot) & (r.FPDF_ANNOT_FLAG_HIDDEN | r.FPDF_ANNOT_FLAG_NOVIEW):
+                continue
+            if r.FPDFAnnot_GetFormFieldType(form, annot) not in (r.FPDF_FORMFIELD_TEXTFIELD, r.FPDF_FORMFIELD_COMBOBOX):
+                continue
+            size = r.FPDFAnnot_GetFormFieldValue(form, annot, None, 0)
+            if size <= 2 or size > 4 * MAX_TEXT_CHARS:
+                continue
+            buf = ctypes.create_string_buffer(size)
+            r.FPDFAnnot_GetFormFieldValue(form, annot, ctypes.cast(buf, ctypes.POINTER(r.FPDF_WCHAR)), size)
+            value = buf.raw[:size - 2].decode("utf-16-le", "replace").strip()
+            if value:
+                out.append(value.replace("\r\n", "\n").replace("\r", "\n"))
+        finally:
+            r.FPDFPage_CloseAnnot(annot)
+    return out
 
 
 def _extract_with_pdfminer(path: Path, why: str) -> tuple[str, str, list[str], list[tuple[str, str]]]:
