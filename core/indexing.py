@@ -156,7 +156,7 @@ def _prepared(jobs: list[tuple[str, int, float]], settings: Settings, workers: i
     as failed if it kills that one too. Closing the generator stops the pool at once.
     """
     from .errors import ExtractError
-    from .workers import memory_message, read_limits, shared_sandbox
+    from .workers import memory_failure, read_limits, shared_sandbox
 
     if workers <= 1:  # the warm sandboxed reader: no pool start-up for a few files
         sandbox = shared_sandbox()
@@ -199,7 +199,9 @@ def _prepared(jobs: list[tuple[str, int, float]], settings: Settings, workers: i
                 pool.shutdown(wait=False, cancel_futures=True)
                 pool = process_pool(workers, pool_initializer, (os.getpid(),))
                 if solo:
-                    status, payload = "failed", message("error.too_large", detail=memory_message(read_limits()[0]))
+                    mem = read_limits()[0]
+                    why = shared_sandbox().diagnose(job[0])
+                    status, payload = "failed", memory_failure(job[0], mem, why).message
                     solo = False
                 else:
                     todo.extendleft(reversed([job] + [j for j, _ in pending]))

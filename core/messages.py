@@ -359,6 +359,30 @@ CATALOGUE: dict[str, tuple[str, str]] = {
                                 "новую коллекцию; ничего не удалено"),
     "error.remove_too_broad": ("remove: {path} is too broad (the root or the home folder); nothing removed",
                                "удаление: {path} — слишком широко (корень или домашняя папка); ничего не удалено"),
+    "error.read_memory_limit": (
+        "reading the file needed more than {mb} MB of memory (Sverka's limit per file) or crashed the reader; "
+        "the file is probably crafted or damaged",
+        "чтение файла потребовало больше {mb} МБ памяти (предел Сверки на файл) или обрушило процесс чтения; "
+        "файл, вероятно, подделан или повреждён"),
+    "error.read_time_limit": (
+        "reading the file took longer than {seconds} s (Sverka's limit per file); the file is probably crafted "
+        "or damaged",
+        "чтение файла заняло больше {seconds} с (предел Сверки на файл); файл, вероятно, подделан или повреждён"),
+    "error.pdf_inflate_bomb": (
+        "a page of this PDF unpacks to more than {mb} MB of drawing instructions (a decompression bomb); "
+        "refused at Sverka's memory limit of {limit} MB per file",
+        "страница этого PDF распаковывается в более чем {mb} МБ команд рисования (бомба сжатия); отклонено "
+        "на пределе памяти Сверки в {limit} МБ на файл"),
+    "error.pdf_form_bomb": (
+        "a page of this PDF draws more than {n} forms inside forms (form XObjects that draw each other over and "
+        "over); refused at Sverka's memory limit of {limit} MB per file",
+        "страница этого PDF рисует больше {n} форм внутри форм (формы XObject, рисующие друг друга снова и "
+        "снова); отклонено на пределе памяти Сверки в {limit} МБ на файл"),
+    "error.pdf_fallback_time": (
+        "PDFium could not open this PDF ({why}), and reading it with pdfminer took longer than {seconds} s; "
+        "the file is probably damaged",
+        "PDFium не открыл этот PDF ({why}), а чтение pdfminer заняло больше {seconds} с; файл, вероятно, "
+        "повреждён"),
     "error.reader_not_started": ("Sverka's file reader process did not start",
                                  "процесс чтения файлов Сверки не запустился"),
     # progress phases (core/check.py, core/indexing.py, core/rebuild.py)

@@ -25,7 +25,7 @@ import re
 from pathlib import Path
 
 from ..messages import Message, message
-from ..errors import CorruptFile, EmptyDocument, EncryptedFile, ExtractError
+from ..errors import CorruptFile, EmptyDocument, EncryptedFile, ExtractError, TooLarge
 from .hidden import hidden_text_warnings
 from .safety import MAX_TEXT_CHARS, check_text_size
 
@@ -513,7 +513,47 @@ def _field_values(page, form) -> list[str]:
     return out
 
 
+#: Seconds the pdfminer fallback may take on one file (at most the reader's per-file limit):
+#: pdfminer, pure Python, is slow on a file PDFium could not open, and such a file is
+#: usually damaged or crafted.
+PDFMINER_SECONDS = 30.0
+
+
+class _FallbackTimeUp(BaseException):
+    """The pdfminer fallback ran out of its time (a BaseException: pdfminer's own handlers
+    must not take it for a damaged object)."""
+
+
 def _extract_with_pdfminer(path: Path, why: str) -> tuple[str, str, list[str], list[tuple[str, str]]]:
+    import signal
+    import threading
+    import time
+
+    from ..workers import read_limits
+
+    seconds = min(PDFMINER_SECONDS, read_limits()[1])
+    reason = why.removeprefix("PDFium could not open it (").removesuffix(")")
+    timer = threading.current_thread() is threading.main_thread() and hasattr(signal, "setitimer")
+    previous = None
+    if timer:
+        def time_up(_signum, _frame):
+            raise _FallbackTimeUp
+
+        previous = signal.signal(signal.SIGALRM, time_up)
+        signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        return _pdfminer_pages(path, why, time.monotonic() + seconds)
+    except _FallbackTimeUp:
+        raise TooLarge(path, code="error.pdf_fallback_time", why=reason, seconds=f"{seconds:g}") from None
+    finally:
+        if timer:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+            signal.signal(signal.SIGALRM, previous)
+
+
+def _pdfminer_pages(path: Path, why: str, deadline: float) -> tuple[str, str, list[str], list[tuple[str, str]]]:
+    import time
+
     from pdfminer.high_level import extract_pages
     from pdfminer.layout import LTTextContainer
     from pdfminer.pdfdocument import PDFEncryptionError, PDFPasswordIncorrect
@@ -526,6 +566,8 @@ def _extract_with_pdfminer(path: Path, why: str) -> tuple[str, str, list[str], l
             pages.append(_clean("".join(el.get_text() for el in layout if isinstance(el, LTTextContainer))))
             if sum(map(len, pages)) > MAX_TEXT_CHARS:
                 check_text_size(path, "".join(pages))
+            if time.monotonic() > deadline:  # where no timer can interrupt (not the main thread)
+                raise _FallbackTimeUp
     except (PDFPasswordIncorrect, PDFEncryptionError):
         raise EncryptedFile(path, "the PDF is password-protected") from None
     except ExtractError:
