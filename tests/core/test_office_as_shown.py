@@ -197,3 +197,102 @@ def test_libreoffice_word97_fields_and_forms_read_as_word_shows_them():
     assert "Фамилия: Иванов (полностью)." in text
     assert "FORMTEXT" not in text and "FORMCHECKBOX" not in text
     assert "Подпись участника и дата заполнения анкеты." in text
+
+
+# -- automatic list numbers ------------------------------------------------------------------
+
+NUMBERING = """<?xml version="1.0" encoding="UTF-8" standalone="yes"?>
+<w:numbering xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main">
+<w:abstractNum w:abstractNumId="0">
+  <w:lvl w:ilvl="0"><w:start w:val="1"/><w:numFmt w:val="decimal"/><w:lvlText w:val="%1."/></w:lvl>
+  <w:lvl w:ilvl="1"><w:start w:val="1"/><w:numFmt w:val="lowerLetter"/><w:lvlText w:val="%2)"/><w:suff w:val="space"/></w:lvl>
+  <w:lvl w:ilvl="2"><w:start w:val="1"/><w:numFmt w:val="decimal"/><w:lvlText w:val="%1.%3."/></w:lvl>
+</w:abstractNum>
+<w:abstractNum w:abstractNumId="1">
+  <w:lvl w:ilvl="0"><w:start w:val="1"/><w:numFmt w:val="upperRoman"/><w:lvlText w:val="%1."/></w:lvl>
+</w:abstractNum>
+<w:abstractNum w:abstractNumId="2">
+  <w:lvl w:ilvl="0"><w:numFmt w:val="bullet"/><w:lvlText w:val="\uf0b7"/></w:lvl>
+</w:abstractNum>
+<w:abstractNum w:abstractNumId="3">
+  <w:lvl w:ilvl="0"><w:start w:val="1"/><w:numFmt w:val="russianLower"/><w:lvlText w:val="%1)"/></w:lvl>
+</w:abstractNum>
+<w:num w:numId="1"><w:abstractNumId w:val="0"/></w:num>
+<w:num w:numId="2"><w:abstractNumId w:val="1"/></w:num>
+<w:num w:numId="3"><w:abstractNumId w:val="2"/></w:num>
+<w:num w:numId="4"><w:abstractNumId w:val="0"/><w:lvlOverride w:ilvl="0"><w:startOverride w:val="7"/></w:lvlOverride></w:num>
+<w:num w:numId="5"><w:abstractNumId w:val="3"/></w:num>
+</w:numbering>"""
+
+
+def _numbered(text: str, num: int, level: int = 0, style: str = "") -> str:
+    from tests.core.test_hidden_visible import r
+
+    pstyle = f'<w:pStyle w:val="{style}"/>' if style else ""
+    numpr = f'<w:numPr><w:ilvl w:val="{level}"/><w:numId w:val="{num}"/></w:numPr>' if num else ""
+    ppr = f"<w:pPr>{pstyle}{numpr}</w:pPr>"
+    return f"<w:p>{ppr}{r(text)}</w:p>"
+
+
+def test_docx_list_numbers_are_written_as_word_shows_them(tmp_path):
+    from tests.core.test_hidden_visible import make_docx, p, r
+
+    body = (p(r("Введение.")) + _numbered("Первый", 1) + _numbered("Подпункт", 1, 1) + _numbered("Ещё подпункт", 1, 1)
+            + _numbered("Глубже", 1, 2) + _numbered("Второй", 1) + _numbered("Снова подпункт", 1, 1)
+            + _numbered("Римский", 2) + _numbered("Второй римский", 2) + _numbered("Маркер", 3)
+            + _numbered("С семи", 4) + _numbered("Восемь", 4) + _numbered("По-русски", 5) + _numbered("Дальше", 5)
+            + _numbered("Из стиля", 0, style="Numbered") + _numbered("Ещё из стиля", 0, style="Numbered"))
+    styles = ('<w:style w:type="paragraph" w:styleId="Numbered"><w:pPr><w:numPr><w:numId w:val="2"/></w:numPr>'
+              "</w:pPr></w:style>")
+    numbering = ("rIdNum", "http://schemas.openxmlformats.org/officeDocument/2006/relationships/numbering",
+                 "application/vnd.openxmlformats-officedocument.wordprocessingml.numbering+xml", NUMBERING.encode())
+    doc = extract(make_docx(tmp_path / "lists.docx", body, styles=styles, parts={"numbering.xml": numbering}))
+    assert doc.text.split("\n") == [
+        "Введение.", "1.\tПервый", "a) Подпункт", "b) Ещё подпункт", "1.1.\tГлубже", "2.\tВторой",
+        "a) Снова подпункт", "I.\tРимский", "II.\tВторой римский", "\u2022\tМаркер", "7.\tС семи", "8.\tВосемь",
+        "а)\tПо-русски", "б)\tДальше", "III.\tИз стиля", "IV.\tЕщё из стиля"]
+
+
+def test_odt_list_numbers_are_written_as_libreoffice_shows_them(tmp_path):
+    from odf.opendocument import OpenDocumentText
+    from odf.text import List, ListItem, ListLevelStyleBullet, ListLevelStyleNumber, ListStyle, P
+
+    doc = OpenDocumentText()
+    numbers = ListStyle(name="Numbers")
+    numbers.addElement(ListLevelStyleNumber(level=1, numformat="1", numsuffix="."))
+    numbers.addElement(ListLevelStyleNumber(level=2, numformat="a", numsuffix=")"))
+    numbers.addElement(ListLevelStyleNumber(level=3, numformat="1", numsuffix=".", displaylevels=2))
+    bullets = ListStyle(name="Bullets")
+    bullets.addElement(ListLevelStyleBullet(level=1, bulletchar="\uf0b7"))
+    roman = ListStyle(name="Roman")
+    roman.addElement(ListLevelStyleNumber(level=1, numformat="I", numsuffix="."))
+    for st in (numbers, bullets, roman):
+        doc.automaticstyles.addElement(st)
+
+    def items(lst, texts):
+        for t in texts:
+            item = ListItem()
+            if isinstance(t, tuple):
+                item.addElement(P(text=t[0]))
+                inner = List()
+                items(inner, t[1])
+                item.addElement(inner)
+            else:
+                item.addElement(P(text=t))
+            lst.addElement(item)
+        return lst
+
+    doc.text.addElement(P(text="Введение."))
+    doc.text.addElement(items(List(stylename=numbers), [("Первый", ["Подпункт", ("Ещё", ["Глубже"])]), "Второй"]))
+    doc.text.addElement(P(text="Между списками."))
+    doc.text.addElement(items(List(stylename=numbers, continuenumbering="true"), ["Третий"]))
+    doc.text.addElement(items(List(stylename=numbers), ["Сначала"]))
+    doc.text.addElement(items(List(stylename=bullets), ["Маркер"]))
+    started = items(List(stylename=roman), ["Четвёртый"])
+    started.childNodes[0].setAttrNS("urn:oasis:names:tc:opendocument:xmlns:text:1.0", "start-value", "4")
+    doc.text.addElement(started)
+    path = tmp_path / "lists.odt"
+    doc.save(str(path))
+    assert extract(path).text.split("\n") == [
+        "Введение.", "1.\tПервый", "a)\tПодпункт", "b)\tЕщё", "b.1.\tГлубже", "2.\tВторой", "Между списками.",
+        "3.\tТретий", "1.\tСначала", "\u2022\tМаркер", "IV.\tЧетвёртый"]
