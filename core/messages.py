@@ -167,6 +167,11 @@ CATALOGUE: dict[str, tuple[str, str]] = {
     "warning.pages_without_text": (
         "{empty} of {pages} pages have no text layer (scanned?): {shown}",
         "{empty} из {pages} страниц без текстового слоя (скан?): {shown}"),
+    "warning.pdf_letters_fallback": (
+        "read with pdfminer.six, which found {words} words where PDFium found {pdfium} (fonts whose letters PDFium "
+        "cannot map to Unicode); hidden text was not looked for",
+        "прочитан через pdfminer.six: он нашёл {words} слов там, где PDFium нашёл {pdfium} (шрифты, буквы которых "
+        "PDFium не сопоставляет Юникоду); скрытый текст не искался"),
     "warning.pdf_fallback": (
         "read with pdfminer.six because PDFium could not open it ({why})",
         "прочитан через pdfminer.six: PDFium не открыл файл ({why})"),

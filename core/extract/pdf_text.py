@@ -150,6 +150,7 @@ def _extract_with_pdfium(path: Path, pdf) -> tuple[str, str, list[str], list[tup
     total = 0
     hidden: dict[str, int] = {}
     unchecked: list[int] = []  # pages whose hidden-text walk stopped at its budget
+    stats = {"texts": 0, "chars": 0}  # text objects drawn, characters PDFium mapped to Unicode
     try:
         pdf.init_forms()  # before any page is loaded: filled form fields are read from it
         form = pdf.formenv.raw if pdf.formenv is not None else None
@@ -161,7 +162,8 @@ def _extract_with_pdfium(path: Path, pdf) -> tuple[str, str, list[str], list[tup
             textpage = page.get_textpage()
             try:
                 placed: dict[int, tuple] = {}
-                suspects = _hidden_objects(page, placed)
+                suspects = _hidden_objects(page, placed, stats)
+                stats["chars"] += textpage.count_chars()
                 if suspects.pop(_UNCHECKED, None):
                     unchecked.append(i + 1)
                 text = None
@@ -185,12 +187,44 @@ def _extract_with_pdfium(path: Path, pdf) -> tuple[str, str, list[str], list[tup
         title = (pdf.get_metadata_value("Title") or "").strip()
     except Exception:  # damaged metadata must not cost the text; the title falls back to the file name
         title = ""
+    if _letters_lost(stats, pages):
+        other = _pdfminer_if_more(path, pages)
+        if other is not None:
+            return other
     text, title, warnings, meta = _assemble(path, pages, title, [])
     if unchecked:  # hidden text past the budget would be read as visible: the teacher is told
         shown = ", ".join(map(str, unchecked[:20])) + (", ..." if len(unchecked) > 20 else "")
         warnings.append(message("warning.pdf_hidden_unchecked", n=len(unchecked), limit=MAX_OBJECTS_LOOKED_AT,
                                 shown=shown))
     return text, title, warnings + hidden_text_warnings(hidden, text), meta
+
+
+_CJK = re.compile("[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af\uf900-\ufaff]")
+_SCORED_WORD = re.compile("[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af\uf900-\ufaff]|"
+                          "[^\\W\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af\uf900-\ufaff]+")
+
+
+def _letters_lost(stats: dict[str, int], pages: list[str]) -> bool:
+    """Did PDFium drop letters it cannot map to Unicode? Many text objects drawn but far fewer
+    characters read (fonts without a Unicode map, CID fonts PDFium has no table for), or
+    Chinese, Japanese or Korean text, whose vertical and CID fonts PDFium often reads in part."""
+    if stats["texts"] >= 50 and stats["chars"] < stats["texts"] // 2:
+        return True
+    return any(_CJK.search(p) for p in pages)
+
+
+def _pdfminer_if_more(path: Path, pages: list[str]):
+    """pdfminer's reading of the file (its CMaps map the CID fonts of Chinese, Japanese and
+    Korean PDFs) when it finds at least half as many words again as PDFium did, else None."""
+    found = sum(len(_SCORED_WORD.findall(p)) for p in pages)
+    try:
+        text, title, _, meta = _extract_with_pdfminer(path, "")
+    except ExtractError:
+        return None
+    words = len(_SCORED_WORD.findall(text))
+    if words < 1.5 * found + 10:
+        return None
+    return text, title, [message("warning.pdf_letters_fallback", words=words, pdfium=found)], meta
 
 
 #: Page objects looked at per page for hidden text (forms inside forms included).
@@ -202,7 +236,7 @@ MAX_FORM_DEPTH = 16
 _UNCHECKED = -1
 
 
-def _hidden_objects(page, placed: dict[int, tuple] | None = None) -> dict[int, str]:
+def _hidden_objects(page, placed: dict[int, tuple] | None = None, stats: dict[str, int] | None = None) -> dict[int, str]:
     """{text object handle: how it is hidden} for a page's hidden text objects ({} if none), and
     ``_UNCHECKED`` when the page held more objects than :data:`MAX_OBJECTS_LOOKED_AT` (or forms
     nested deeper than :data:`MAX_FORM_DEPTH`).
@@ -278,6 +312,8 @@ def _hidden_objects(page, placed: dict[int, tuple] | None = None) -> dict[int, s
         return any(c[0] < box[2] and box[0] < c[2] and c[1] < box[3] and box[1] < c[3] for c in covers)
 
     walk(r.FPDFPage_CountObjects(page.raw), lambda j: r.FPDFPage_GetObject(page.raw, j), 0, None)
+    if stats is not None:
+        stats["texts"] += len(texts)
     out: dict[int, str] = {_UNCHECKED: "unchecked"} if len(budget) > 1 else {}
     for obj, depth, outer in texts:
         reason = ""
@@ -447,7 +483,7 @@ def _on_page(box: tuple, outer: tuple | None) -> tuple:
 #: fraction of a point to the side); real doubled letters ("ll", "нн") stand a letter's
 #: width apart, at least ~0.2 of the height.
 FAKE_BOLD_SHARE = 0.12
-_DOUBLED = re.compile(r"([^\W\d_])(?=\1)")
+_DOUBLED = re.compile(r"(\S)(?=\1)")
 
 
 def _fake_bold(textpage, text: str | None = None) -> set[int]:
