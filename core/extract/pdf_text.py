@@ -173,7 +173,7 @@ def _extract_with_pdfium(path: Path, pdf) -> tuple[str, str, list[str], list[tup
                     text = textpage.get_text_bounded()
             finally:
                 textpage.close()
-            fields = _field_values(page, form) if form is not None else []
+            fields = _field_values(page, form)
         finally:
             page.close()
         fields = [v for v in fields if v not in text]  # a field flattened into the page is read once
@@ -518,10 +518,20 @@ MAX_FIELDS_PER_PAGE = 2_000
 
 def _field_values(page, form) -> list[str]:
     """The values of the page's filled text fields and choice fields, as their widgets show them
-    (a hidden widget's value is not read)."""
+    (a hidden widget's value is not read). Through PDFium's form API when the file has a form
+    (``form``: its handle); a widget of a file without one (its AcroForm gone) is read from its
+    own ``/FT`` and ``/V``."""
     import ctypes
 
     import pypdfium2.raw as r
+
+    def string(annot, key: bytes) -> str:
+        size = r.FPDFAnnot_GetStringValue(annot, key, None, 0)
+        if size <= 2 or size > 4 * MAX_TEXT_CHARS:
+            return ""
+        buf = ctypes.create_string_buffer(size)
+        r.FPDFAnnot_GetStringValue(annot, key, ctypes.cast(buf, ctypes.POINTER(r.FPDF_WCHAR)), size)
+        return buf.raw[:size - 2].decode("utf-16-le", "replace")
 
     out: list[str] = []
     count = min(r.FPDFPage_GetAnnotCount(page.raw), MAX_FIELDS_PER_PAGE)
@@ -534,14 +544,21 @@ def _field_values(page, form) -> list[str]:
                 continue
             if r.FPDFAnnot_GetFlags(annot) & (r.FPDF_ANNOT_FLAG_HIDDEN | r.FPDF_ANNOT_FLAG_NOVIEW):
                 continue
-            if r.FPDFAnnot_GetFormFieldType(form, annot) not in (r.FPDF_FORMFIELD_TEXTFIELD, r.FPDF_FORMFIELD_COMBOBOX):
+            if form is not None:
+                if r.FPDFAnnot_GetFormFieldType(form, annot) not in (r.FPDF_FORMFIELD_TEXTFIELD,
+                                                                     r.FPDF_FORMFIELD_COMBOBOX):
+                    continue
+                size = r.FPDFAnnot_GetFormFieldValue(form, annot, None, 0)
+                if size <= 2 or size > 4 * MAX_TEXT_CHARS:
+                    continue
+                buf = ctypes.create_string_buffer(size)
+                r.FPDFAnnot_GetFormFieldValue(form, annot, ctypes.cast(buf, ctypes.POINTER(r.FPDF_WCHAR)), size)
+                value = buf.raw[:size - 2].decode("utf-16-le", "replace")
+            elif string(annot, b"FT") in ("Tx", "Ch"):
+                value = string(annot, b"V")
+            else:
                 continue
-            size = r.FPDFAnnot_GetFormFieldValue(form, annot, None, 0)
-            if size <= 2 or size > 4 * MAX_TEXT_CHARS:
-                continue
-            buf = ctypes.create_string_buffer(size)
-            r.FPDFAnnot_GetFormFieldValue(form, annot, ctypes.cast(buf, ctypes.POINTER(r.FPDF_WCHAR)), size)
-            value = buf.raw[:size - 2].decode("utf-16-le", "replace").strip()
+            value = value.strip()
             if value:
                 out.append(value.replace("\r\n", "\n").replace("\r", "\n"))
         finally:

@@ -5,6 +5,7 @@ read through a wrong font map recovered and warned. Every PDF is written here (p
 from __future__ import annotations
 
 import textwrap
+from pathlib import Path
 
 import pytest
 
@@ -12,6 +13,7 @@ from sverka.core import api
 from sverka.core.document import Document
 from sverka.core.errors import EmptyDocument
 from sverka.core.extract import extract
+from sverka.core.extract.pdf_text import _SCORED_WORD, _letters_lost
 
 from pdfgen import form, page_pdf
 
@@ -95,7 +97,8 @@ def test_real_doubled_letters_stay(tmp_path):
     assert "All good village fellows keep the gallery tall." in doc.text
 
 
-def test_filled_form_fields_are_read_and_hidden_ones_not(tmp_path):
+@pytest.mark.parametrize("acroform", [True, False])  # False: a form flattened badly, its AcroForm gone
+def test_filled_form_fields_are_read_and_hidden_ones_not(tmp_path, acroform):
     def field(name: str, value: str, flags: int, rect: str) -> bytes:
         v = value.encode("utf-16-be").hex().upper()
         return (f"<< /Type /Annot /Subtype /Widget /FT /Tx /T ({name}) /V <FEFF{v}> /F {flags} "
@@ -105,7 +108,7 @@ def test_filled_form_fields_are_read_and_hidden_ones_not(tmp_path):
              field("school", "Школа номер пять", 4, "72 560 300 580"),
              field("secret", "Скрытое значение поля", 6, "72 520 300 540")]
     # objects: 1 catalog, 2 pages, 3 font, 4 content, 5 page, 6-8 the fields
-    data = page_pdf(BODY, annots="[6 0 R 7 0 R 8 0 R]", acroform="<< /Fields [6 0 R 7 0 R 8 0 R] >>",
+    data = page_pdf(BODY, annots="[6 0 R 7 0 R 8 0 R]", acroform="<< /Fields [6 0 R 7 0 R 8 0 R] >>" if acroform else "",
                     extra_objects=extra)
     doc = extract(_write(tmp_path, "form.pdf", data))
     assert "Иванов Пётр Сергеевич" in doc.text and "Школа номер пять" in doc.text
@@ -141,3 +144,24 @@ def test_only_unreadable_text_is_no_text(tmp_path):
     content = b"BT /F1 1 Tf 72 100 Td (" + b" ".join(b"w%d" % k for k in range(100)) + b") Tj ET"
     with pytest.raises(EmptyDocument):
         extract(_write(tmp_path, "onlytiny.pdf", page_pdf(content)))
+
+
+REALDOCS = Path(__file__).resolve().parents[2].parent / "shared" / "data" / "realdocs" / "files" / "pdf"
+
+
+@pytest.mark.parametrize("name, at_least", [("pdf-0011.pdf", 2000), ("pdf-0016.pdf", 800)])
+def test_japanese_text_pdfium_cannot_map_is_read_by_pdfminer(name, at_least):
+    """Real files (a gazette and a poem set vertically in CID fonts): PDFium maps a few of their
+    letters, pdftotext and pdfminer nearly all."""
+    if not (REALDOCS / name).exists():
+        pytest.skip("../shared/data/realdocs is not here")
+    doc = extract(REALDOCS / name)
+    assert len(_SCORED_WORD.findall(doc.text)) >= at_least
+    assert [w.code for w in doc.warnings] == ["warning.pdf_letters_fallback"]
+
+
+def test_letters_lost_is_judged_on_objects_and_scripts():
+    assert _letters_lost({"texts": 2600, "chars": 28}, ["平成 日"])
+    assert _letters_lost({"texts": 2600, "chars": 28}, ["abc"])
+    assert _letters_lost({"texts": 10, "chars": 300}, ["みんなのおのおの"])
+    assert not _letters_lost({"texts": 60, "chars": 3000}, ["Обычный русский текст."])
