@@ -116,6 +116,7 @@ def main(argv: list[str] | None = None) -> None:
             files += _made_files(tmp)
         old = _time(files, args.repeat, str(_old_tree(args.old, tmp)))
         new = _time(files, args.repeat, None)
+        sizes = {str(f): f.stat().st_size for f in files}
     print(f"readers of this tree vs {args.old}; {len(files)} files; best of {args.repeat} runs per file")
     print("| format | files | MB | old s | old MB/s | new s | new MB/s | new/old time | ref5gram s (same texts) |")
     print("|---|---|---|---|---|---|---|---|---|")
@@ -123,7 +124,7 @@ def main(argv: list[str] | None = None) -> None:
         chosen = [str(f) for f in files if str(f).endswith("." + fmt)]
         if not chosen:
             continue
-        mb = sum(Path(f).stat().st_size for f in chosen) / 2**20
+        mb = sum(sizes[f] for f in chosen) / 2**20
         old_s = sum(old[f]["seconds"] for f in chosen)
         new_s = sum(new[f]["seconds"] for f in chosen)
         t = time.perf_counter()
@@ -133,7 +134,8 @@ def main(argv: list[str] | None = None) -> None:
         print(f"| {fmt} | {len(chosen)} | {mb:.2f} | {old_s:.2f} | {mb / old_s:.2f} | {new_s:.2f} | {mb / new_s:.2f} "
               f"| {new_s / old_s:.2f} | {ref_s:.3f} |")
     slow = sorted(((new[str(f)]["seconds"] / max(old[str(f)]["seconds"], 1e-6), str(f)) for f in files), reverse=True)[:5]
-    print("slowest against the earlier reader: " + ", ".join(f"{Path(f).name} {r:.2f}x" for r, f in slow))
+    print("slowest against the earlier reader: " + ", ".join(
+        f"{Path(f).name} {r:.2f}x ({old[f]['seconds']:.3f} s -> {new[f]['seconds']:.3f} s)" for r, f in slow))
 
 
 if __name__ == "__main__":

@@ -150,7 +150,8 @@ def _extract_with_pdfium(path: Path, pdf) -> tuple[str, str, list[str], list[tup
     total = 0
     hidden: dict[str, int] = {}
     unchecked: list[int] = []  # pages whose hidden-text walk stopped at its budget
-    stats = {"texts": 0, "chars": 0}  # text objects drawn, characters PDFium mapped to Unicode
+    # text objects drawn, characters PDFium mapped to Unicode, Chinese/Japanese/Korean set vertically
+    stats = {"texts": 0, "chars": 0, "vertical": False}
     try:
         pdf.init_forms()  # before any page is loaded: filled form fields are read from it
         form = pdf.formenv.raw if pdf.formenv is not None else None
@@ -164,11 +165,16 @@ def _extract_with_pdfium(path: Path, pdf) -> tuple[str, str, list[str], list[tup
                 placed: dict[int, tuple] = {}
                 suspects = _hidden_objects(page, placed, stats)
                 stats["chars"] += textpage.count_chars()
+                if not stats["vertical"]:
+                    stats["vertical"] = _vertical_cjk(textpage)
                 if suspects.pop(_UNCHECKED, None):
                     unchecked.append(i + 1)
                 text = None
-                if suspects or placed or _fake_bold(textpage):
-                    text = _visible_text(textpage, suspects, hidden, page.get_size(), placed)
+                # (text inside forms alone needs no walk: the usual reading places characters on the
+                # page through every matrix)
+                if suspects or stats["page_rotated"] or _fake_bold(textpage):
+                    text = _visible_text(textpage, suspects, hidden, page.get_size(), placed,
+                                         join_turned=stats["page_rotated"])
                 if text is None:
                     text = textpage.get_text_bounded()
             finally:
@@ -200,17 +206,43 @@ def _extract_with_pdfium(path: Path, pdf) -> tuple[str, str, list[str], list[tup
 
 
 _CJK = re.compile("[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af\uf900-\ufaff]")
+_CJK_PAIR = re.compile("[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af\uf900-\ufaff]"
+                       "(?=[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af\uf900-\ufaff])")
 _SCORED_WORD = re.compile("[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af\uf900-\ufaff]|"
                           "[^\\W\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af\uf900-\ufaff]+")
 
 
-def _letters_lost(stats: dict[str, int], pages: list[str]) -> bool:
-    """Did PDFium drop letters it cannot map to Unicode? Many text objects drawn but far fewer
-    characters read (fonts without a Unicode map, CID fonts PDFium has no table for), or
-    Chinese, Japanese or Korean text, whose vertical and CID fonts PDFium often reads in part."""
+def _letters_lost(stats: dict, pages: list[str]) -> bool:
+    """Did PDFium drop letters? Many text objects drawn but far fewer characters read (fonts
+    without a Unicode map, CID fonts PDFium has no table for), or Chinese, Japanese or Korean
+    text set vertically, which PDFium reads in part."""
     if stats["texts"] >= 50 and stats["chars"] < stats["texts"] // 2:
         return True
-    return any(_CJK.search(p) for p in pages)
+    return bool(stats.get("vertical"))
+
+
+def _vertical_cjk(textpage) -> bool:
+    """Are most of the page's Chinese, Japanese or Korean letters set in columns (each below the
+    one before it)? Looked at on at most 200 pairs of such letters."""
+    import ctypes
+
+    import pypdfium2.raw as r
+
+    text = textpage.get_text_range()
+    if not _CJK.search(text) or len(text) != r.FPDFText_CountChars(textpage.raw):
+        return False
+    x0, y0, x1, y1 = (ctypes.c_double(0) for _ in range(4))
+    down = pairs = 0
+    for m in _CJK_PAIR.finditer(text):
+        i = m.start()
+        if not (r.FPDFText_GetCharOrigin(textpage.raw, i, ctypes.byref(x0), ctypes.byref(y0))
+                and r.FPDFText_GetCharOrigin(textpage.raw, i + 1, ctypes.byref(x1), ctypes.byref(y1))):
+            continue
+        pairs += 1
+        down += abs(y1.value - y0.value) > abs(x1.value - x0.value)
+        if pairs >= 200:
+            break
+    return pairs >= 5 and down > pairs / 2
 
 
 def _pdfminer_if_more(path: Path, pages: list[str]):
@@ -315,12 +347,18 @@ def _hidden_objects(page, placed: dict[int, tuple] | None = None, stats: dict[st
     if stats is not None:
         stats["texts"] += len(texts)
     out: dict[int, str] = {_UNCHECKED: "unchecked"} if len(budget) > 1 else {}
+    if stats is not None:
+        stats["page_rotated"] = False
     for obj, depth, outer in texts:
         reason = ""
         mode = r.FPDFTextObj_GetTextRenderMode(obj)
         key = ctypes.cast(obj, ctypes.c_void_p).value
         if outer is not None:
             placed[key] = outer
+        if stats is not None and not stats["page_rotated"]:
+            m = _times(_matrix(obj), outer)
+            # turned by more than ~3 degrees: PDFium breaks such text into pieces of lines
+            stats["page_rotated"] = m is not None and abs(m[1]) + abs(m[2]) > 0.05 * (abs(m[0]) + abs(m[3]) + 1e-9)
         if mode in (3, 7) or _transparent(obj, mode):  # invisible; clipping only; fully transparent
             reason = "" if large_image[0] else "invisible text"
         elif (size := _size(obj, outer)) < MIN_READABLE_PT:
@@ -422,12 +460,14 @@ def _size(obj, outer: tuple | None = None) -> float:
 
 
 def _visible_text(textpage, suspects: dict[int, str], hidden: dict[str, int], size: tuple[float, float],
-                  placed: dict[int, tuple] | None = None) -> str | None:
+                  placed: dict[int, tuple] | None = None, join_turned: bool = False) -> str | None:
     """The page's text without the characters of ``suspects`` (their words counted in ``hidden``),
     without text objects lying wholly off the page of ``size`` (as the page's text read the
     usual way, ``get_text_bounded``, leaves them out; an object inside a form is placed on the
     page by its forms' matrix in ``placed``), and without the second copy of letters drawn twice
-    at almost the same place (fake bold, :func:`_fake_bold`). None when the characters cannot be
+    at almost the same place (fake bold, :func:`_fake_bold`). With ``join_turned``, the line
+    breaks PDFium puts between letters of turned text that follow each other along their own
+    direction are taken out (:func:`_turned_breaks`). None when the characters cannot be
     matched to the text (the caller reads it as usual)."""
     import ctypes
     import re
@@ -440,6 +480,7 @@ def _visible_text(textpage, suspects: dict[int, str], hidden: dict[str, int], si
         return None
     placed = placed or {}
     doubled = _fake_bold(textpage, text)
+    replaced = _turned_breaks(textpage, text) if join_turned else {}
     width, height = size
     kept: list[str] = []
     gone: dict[str, list[str]] = {}
@@ -447,7 +488,7 @@ def _visible_text(textpage, suspects: dict[int, str], hidden: dict[str, int], si
     box = [ctypes.c_float(0) for _ in range(4)]
     for i, ch in enumerate(text):
         obj = r.FPDFText_GetTextObject(textpage.raw, i)
-        key = ctypes.cast(obj, ctypes.c_void_p).value if obj else None
+        key = ctypes.c_void_p.from_buffer(obj).value if obj else None  # (cast() costs 5 times as much)
         if key != last_obj:
             last_obj, last_reason = key, suspects.get(key, "") if key else ""
             if not last_reason and obj and r.FPDFPageObj_GetBounds(obj, *(ctypes.byref(x) for x in box)):
@@ -456,6 +497,10 @@ def _visible_text(textpage, suspects: dict[int, str], hidden: dict[str, int], si
                     last_reason = "off the page"
         if last_reason == "off the page" or i in doubled:
             continue
+        if i in replaced:
+            ch = replaced[i]
+            if not ch:
+                continue
         if last_reason:
             gone.setdefault(last_reason, []).append(ch)
         else:
@@ -476,6 +521,70 @@ def _on_page(box: tuple, outer: tuple | None) -> tuple:
             xs.append(a * x + c * y + e)
             ys.append(b * x + d * y + f)
     return min(xs), min(ys), max(xs), max(ys)
+
+
+def _turned_breaks(textpage, text: str) -> dict[int, str]:
+    """{index: what stands there instead} for the line breaks PDFium generates inside turned
+    text (a label along a river, a dimension written upwards: "S\\naint-S\\na\\nu"): a run of
+    generated breaks between two letters is taken out when the second letter follows the first
+    along the first one's direction (its angle), less than a letter's height after it and not
+    beside it (their loose boxes, whose neighbouring letters touch, projected on that direction),
+    and made one space when the gap is more than 0.12 of the height (a word space is ~0.2)."""
+    import ctypes
+    import math
+
+    import pypdfium2.raw as r
+
+    out: dict[int, str] = {}
+    raw = textpage.raw
+    rect = r.FS_RECTF()
+    x0, y0, x1, y1 = (ctypes.c_double(0) for _ in range(4))
+
+    def box(i: int):
+        if not r.FPDFText_GetLooseCharBox(raw, i, ctypes.byref(rect)):
+            return None
+        return (rect.left, rect.bottom, rect.right, rect.top)
+
+    for m in _GENERATED_BREAK.finditer(text):
+        i, j = m.start() - 1, m.end()
+        if i < 0 or j >= len(text) or not all(r.FPDFText_IsGenerated(raw, k) == 1 for k in range(m.start(), m.end())):
+            continue
+        angle = r.FPDFText_GetCharAngle(raw, i)
+        if angle < 0 or abs(math.sin(angle)) < 0.05:
+            continue  # not turned: PDFium's own lines stand
+        a, b = box(i), box(j)
+        if a is None or b is None:
+            continue
+        dx, dy = math.cos(angle), -math.sin(angle)  # (PDFium measures the angle clockwise)
+        c, s = abs(dx), abs(dy)
+        if abs(c * c - s * s) > 0.3 and r.FPDFText_GetCharOrigin(raw, i, ctypes.byref(x0), ctypes.byref(y0)) \
+                and r.FPDFText_GetCharOrigin(raw, j, ctypes.byref(x1), ctypes.byref(y1)):
+            # the letter's own advance and height, from its upright box turned into the page's
+            # (W = w|cos| + h|sin|, H = w|sin| + h|cos|); the gap from its origin to the next one's
+            width_box, height_box = a[2] - a[0], a[3] - a[1]
+            advance = (width_box * c - height_box * s) / (c * c - s * s)
+            height = (height_box * c - width_box * s) / (c * c - s * s)
+            vx, vy = x1.value - x0.value, y1.value - y0.value
+            gap = vx * dx + vy * dy - advance
+            shift = abs(-vx * dy + vy * dx)
+        else:  # near 45 degrees: the boxes themselves, projected (a word space may be missed)
+            along_a = [px * dx + py * dy for px in (a[0], a[2]) for py in (a[1], a[3])]
+            along_b = [px * dx + py * dy for px in (b[0], b[2]) for py in (b[1], b[3])]
+            across_a = [-px * dy + py * dx for px in (a[0], a[2]) for py in (a[1], a[3])]
+            across_b = [-px * dy + py * dx for px in (b[0], b[2]) for py in (b[1], b[3])]
+            height = max(across_a) - min(across_a)
+            gap = min(along_b) - max(along_a)
+            shift = abs((max(across_b) + min(across_b)) - (max(across_a) + min(across_a))) / 2
+        if height <= 0 or shift > 0.5 * height or gap < -0.5 * height or gap > height:
+            continue
+        for k in range(m.start(), m.end()):
+            out[k] = ""
+        if gap > 0.12 * height:
+            out[m.start()] = " "
+    return out
+
+
+_GENERATED_BREAK = re.compile(r"[\r\n ]+")
 
 
 #: Two equal letters one after the other whose origins are closer than this share of the

@@ -161,7 +161,41 @@ def test_japanese_text_pdfium_cannot_map_is_read_by_pdfminer(name, at_least):
 
 
 def test_letters_lost_is_judged_on_objects_and_scripts():
-    assert _letters_lost({"texts": 2600, "chars": 28}, ["平成 日"])
-    assert _letters_lost({"texts": 2600, "chars": 28}, ["abc"])
-    assert _letters_lost({"texts": 10, "chars": 300}, ["みんなのおのおの"])
-    assert not _letters_lost({"texts": 60, "chars": 3000}, ["Обычный русский текст."])
+    assert _letters_lost({"texts": 2600, "chars": 28, "vertical": False}, ["平成 日"])
+    assert _letters_lost({"texts": 10, "chars": 300, "vertical": True}, ["みんなのおのおの"])
+    assert not _letters_lost({"texts": 10, "chars": 300, "vertical": False}, ["みんなのおのおの"])
+    assert not _letters_lost({"texts": 60, "chars": 3000, "vertical": False}, ["Обычный русский текст."])
+
+
+HELVETICA_WIDTHS = {"S": 667, "a": 556, "i": 222, "n": 556, "t": 278, "-": 333, "u": 556, "v": 500, "e": 556,
+                    "r": 333, " ": 278, "C": 722, "2": 556, "5": 556, "b": 556, "Z": 611, "o": 556, "s": 500,
+                    "d": 556, "l": 222}
+
+
+def _turned(text: str, x: float, y: float, degrees: float, size: float = 12) -> bytes:
+    """``text`` drawn letter by letter, each letter its own text object turned by ``degrees``
+    (as map and drawing programs write labels), each placed where the previous one ends."""
+    import math
+
+    c, s = math.cos(math.radians(degrees)), math.sin(math.radians(degrees))
+    out = []
+    for ch in text:
+        if ch != " ":
+            out.append(b"BT /F1 %.2f Tf %.4f %.4f %.4f %.4f %.2f %.2f Tm (%s) Tj ET" % (
+                size, c, s, -s, c, x, y, ch.encode()))
+        step = HELVETICA_WIDTHS[ch] / 1000 * size
+        x, y = x + c * step, y + s * step
+    return b"\n".join(out)
+
+
+@pytest.mark.parametrize("degrees", [90, 30, -60])
+def test_turned_labels_drawn_letter_by_letter_read_as_words(tmp_path, degrees):
+    content = BODY + _turned("Saint-Sauveur", 300, 300, degrees) + b"\n" + _turned("Carte 25b - Zones inondables", 100, 420, degrees)
+    doc = extract(_write(tmp_path, "map.pdf", page_pdf(content)))
+    assert "Saint-Sauveur" in doc.text and "Carte 25b - Zones inondables" in doc.text, doc.text
+
+
+def test_a_column_of_numbers_stays_a_column(tmp_path):
+    rows = b"\n".join(b"BT /F1 10 Tf 72 %d Td (%d) Tj ET" % (700 - 12 * k, k) for k in range(1, 9))
+    doc = extract(_write(tmp_path, "column.pdf", page_pdf(BODY + rows)))
+    assert [line for line in doc.text.split("\n") if line.strip().isdigit()] == [str(k) for k in range(1, 9)]
