@@ -172,7 +172,7 @@ def _cpu_time_up(_signum, _frame) -> None:
 
 def _limit_cpu(seconds: float) -> None:
     """Let this process use ``seconds`` more CPU time (then SIGXCPU, handled as
-    :class:`_CPUTimeUp`; 10 s later the system ends it), for the call about to run."""
+    :class:`_CPUTimeUp`, and again each second), for the call about to run."""
     try:
         import math
         import resource
@@ -180,7 +180,12 @@ def _limit_cpu(seconds: float) -> None:
         used = resource.getrusage(resource.RUSAGE_SELF)
         spent = used.ru_utime + used.ru_stime
         soft = math.ceil(spent + seconds)
-        resource.setrlimit(resource.RLIMIT_CPU, (soft, soft + 10))
+        hard = resource.getrlimit(resource.RLIMIT_CPU)[1]
+        if hard != resource.RLIM_INFINITY:
+            soft = min(soft, hard)
+        # only the soft limit moves: a process that is not root cannot raise a hard limit again,
+        # and the next file needs a later one (the wall clock is the last word)
+        resource.setrlimit(resource.RLIMIT_CPU, (soft, hard))
     except (ImportError, ValueError, OSError):  # pragma: no cover - not POSIX
         pass
 
@@ -263,6 +268,7 @@ def _serve(conn, memory: int, parent: int, seconds: float | None = None) -> None
             result = ("ok", _CALLS[func](*args))
         except _CPUTimeUp:
             result = ("time", None)
+            _limit_cpu(seconds)  # no second SIGXCPU while answering
         except MemoryError:
             result = ("memory", None)
         except SverkaError as e:
@@ -309,6 +315,10 @@ def pool_initializer(parent: int | None = None, form_cache: bool = False) -> Non
     if not form_cache:  # indexing workers: see formcache.read_only_in_this_process
         formcache.read_only_in_this_process()
     limit_this_process(parent=parent)
+    try:
+        signal.signal(signal.SIGXCPU, _cpu_time_up)  # each file's CPU time: indexing._prepare_file_in_worker
+    except (AttributeError, ValueError, OSError):  # pragma: no cover - not POSIX
+        pass
 
 
 def process_pool(workers: int, initializer=pool_initializer, initargs: tuple = ()):

@@ -133,7 +133,7 @@ def test_the_cpu_limit_stops_a_reader_with_sverkas_message(tmp_path, monkeypatch
             sandbox.call("extract", str(_spinning_file(tmp_path)))
         assert e.value.message.code == "error.read_time_limit" and "2 s" in str(e.value)
         assert "2 с" in e.value.message.text("ru")
-        assert time.monotonic() - start < 10
+        assert time.monotonic() - start < 45  # 2 s of CPU, on a busy machine; the clock's limit is 60 s
         # stopped by its own CPU limit, the worker answered and stays: no new process
         assert sandbox._proc is not None and sandbox._proc.pid == pid and sandbox._proc.is_alive()
     finally:
