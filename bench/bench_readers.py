@@ -133,6 +133,8 @@ def main(argv: list[str] | None = None) -> None:
         ref_s = time.perf_counter() - t
         print(f"| {fmt} | {len(chosen)} | {mb:.2f} | {old_s:.2f} | {mb / old_s:.2f} | {new_s:.2f} | {mb / new_s:.2f} "
               f"| {new_s / old_s:.2f} | {ref_s:.3f} |")
+    more = sorted(((new[str(f)]["seconds"] - old[str(f)]["seconds"], str(f)) for f in files), reverse=True)[:8]
+    print("most time added: " + ", ".join(f"{Path(f).name} +{d:.3f} s" for d, f in more))
     slow = sorted(((new[str(f)]["seconds"] / max(old[str(f)]["seconds"], 1e-6), str(f)) for f in files), reverse=True)[:5]
     print("slowest against the earlier reader: " + ", ".join(
         f"{Path(f).name} {r:.2f}x ({old[f]['seconds']:.3f} s -> {new[f]['seconds']:.3f} s)" for r, f in slow))

@@ -288,13 +288,21 @@ class _Numbering:
     is a symbol font's private-use one."""
 
     def __init__(self, root) -> None:
-        self._abstract: dict[str, dict[int, dict]] = {}
-        for ab in root.iterchildren(_q("abstractNum")):
-            self._abstract[ab.get(_q("abstractNumId")) or ""] = self._levels(ab)
-        self._nums: dict[str, tuple[dict[int, dict], dict[int, int]]] = {}
-        for num in root.iterchildren(_q("num")):
+        # read lazily: Word's numbering part holds dozens of lists of 9 levels, most unused
+        self._abstract_el = {ab.get(_q("abstractNumId")) or "": ab for ab in root.iterchildren(_q("abstractNum"))}
+        self._num_el = {num.get(_q("numId")) or "": num for num in root.iterchildren(_q("num"))}
+        self._nums: dict[str, tuple[dict[int, dict], dict[int, int]] | None] = {}
+        self._counters: dict[str, dict[int, int]] = {}
+
+    def _num(self, nid: str) -> tuple[dict[int, dict], dict[int, int]] | None:
+        if nid in self._nums:
+            return self._nums[nid]
+        num = self._num_el.get(nid)
+        out = None
+        if num is not None:
             ref = num.find(_q("abstractNumId"))
-            levels = dict(self._abstract.get(ref.get(_q("val")) if ref is not None else "", {}))
+            ab = self._abstract_el.get(ref.get(_q("val")) if ref is not None else "")
+            levels = self._levels(ab) if ab is not None else {}
             starts: dict[int, int] = {}
             for override in num.iterchildren(_q("lvlOverride")):
                 try:
@@ -307,8 +315,9 @@ class _Numbering:
                 lvl = override.find(_q("lvl"))
                 if lvl is not None:
                     levels[ilvl] = self._level(lvl)
-            self._nums[num.get(_q("numId")) or ""] = (levels, starts)
-        self._counters: dict[str, dict[int, int]] = {}
+            out = (levels, starts)
+        self._nums[nid] = out
+        return out
 
     def _levels(self, ab) -> dict[int, dict]:
         return {_int(lvl.get(_q("ilvl")), 0): self._level(lvl) for lvl in ab.iterchildren(_q("lvl"))}
@@ -329,9 +338,10 @@ class _Numbering:
         if numbering is None:
             return ""
         nid, level = numbering
-        if nid not in self._nums or nid == "0":
+        found = self._num(nid) if nid != "0" else None
+        if found is None:
             return ""
-        levels, starts = self._nums[nid]
+        levels, starts = found
         spec = levels.get(level)
         if spec is None:
             return ""
@@ -366,8 +376,10 @@ def _int(value: str | None, default: int) -> int:
 
 
 def _numbering_of(document) -> "_Numbering | None":
-    try:
-        part = document.part.numbering_part
+    from docx.opc.constants import RELATIONSHIP_TYPE
+
+    try:  # (python-docx's numbering_part would make an empty one, at a cost, when there is none)
+        part = document.part.part_related_by(RELATIONSHIP_TYPE.NUMBERING)
     except (NotImplementedError, KeyError, AttributeError, ValueError):
         return None
     try:
