@@ -11,7 +11,9 @@ when present, and two made here every run (a DOCX of numbered lists and paragrap
 by python-docx, a PDF of 60 text pages written by ``tests/core/pdfgen.py``), or those
 named. Printed per format: MB read, seconds and MB/s of each reader, the ratio (this tree's
 time / the earlier one's), and the seconds ``bench/ref5gram.py`` takes to cut the same texts
-into word 5-grams (the reference peer of every figure in docs/BENCHMARKS.md).
+into word 5-grams (the reference peer of every figure in docs/BENCHMARKS.md); then the same
+over the files both readers read (the earlier one found at least half the words of this
+one: a file it lost is not the same job).
 """
 
 from __future__ import annotations
@@ -133,6 +135,14 @@ def main(argv: list[str] | None = None) -> None:
         ref_s = time.perf_counter() - t
         print(f"| {fmt} | {len(chosen)} | {mb:.2f} | {old_s:.2f} | {mb / old_s:.2f} | {new_s:.2f} | {mb / new_s:.2f} "
               f"| {new_s / old_s:.2f} | {ref_s:.3f} |")
+        # the same job: files the earlier reader read (at least half the words of this one's)
+        same = [f for f in chosen if len(old[f]["text"].split()) >= 0.5 * len(new[f]["text"].split())]
+        if len(same) < len(chosen):
+            mb = sum(sizes[f] for f in same) / 2**20
+            old_s = sum(old[f]["seconds"] for f in same)
+            new_s = sum(new[f]["seconds"] for f in same)
+            print(f"| {fmt}, files both read | {len(same)} | {mb:.2f} | {old_s:.2f} | {mb / old_s:.2f} | {new_s:.2f} "
+                  f"| {mb / new_s:.2f} | {new_s / old_s:.2f} | |")
     more = sorted(((new[str(f)]["seconds"] - old[str(f)]["seconds"], str(f)) for f in files), reverse=True)[:8]
     print("most time added: " + ", ".join(f"{Path(f).name} +{d:.3f} s" for d, f in more))
     slow = sorted(((new[str(f)]["seconds"] / max(old[str(f)]["seconds"], 1e-6), str(f)) for f in files), reverse=True)[:5]
