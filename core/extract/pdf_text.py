@@ -193,7 +193,8 @@ def _extract_with_pdfium(path: Path, pdf) -> tuple[str, str, list[str], list[tup
         title = (pdf.get_metadata_value("Title") or "").strip()
     except Exception:  # damaged metadata must not cost the text; the title falls back to the file name
         title = ""
-    if _letters_lost(stats, pages):
+    # (not where PDFium found hidden text: pdfminer, which does not look for it, would read it)
+    if not hidden and not unchecked and _letters_lost(stats, pages):
         other = _pdfminer_if_more(path, pages)
         if other is not None:
             return other

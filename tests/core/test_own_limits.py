@@ -160,3 +160,23 @@ def test_the_pdfminer_fallback_keeps_to_its_time(tmp_path, monkeypatch):
     assert time.monotonic() - start < 10
     assert e.value.message.code == "error.pdf_fallback_time" and "pdfminer" in str(e.value)
     assert "pdfminer" in e.value.message.text("ru")
+
+
+def test_a_large_add_through_the_process_pool_names_the_bombs(tmp_path):
+    """Adding many files uses a pool of workers: a bomb breaks its worker, is tried alone, and is
+    reported with what it is; the essays are added."""
+    from sverka.core.indexing import add_paths
+
+    folder = tmp_path / "refs"
+    folder.mkdir()
+    for name, (build_bomb, _, _) in BOMBS.items():
+        build_bomb(folder / name)
+    for k in range(3):
+        (folder / f"essay{k}.txt").write_text(f"Сочинение номер {k}. " + ESSAY, encoding="utf-8")
+    with api.Collection(tmp_path / "c.sverka") as coll:
+        summary = add_paths(coll.index, [folder], workers=2)
+        assert sorted(Path(p).name for p in summary.added) == ["essay0.txt", "essay1.txt", "essay2.txt"]
+        reasons = {Path(p).name: why for p, why in summary.failed}
+    for name, (_, code, words) in BOMBS.items():
+        assert reasons[name].code == code, reasons
+        assert words in api.message_text(reasons[name], "en")

@@ -199,3 +199,15 @@ def test_a_column_of_numbers_stays_a_column(tmp_path):
     rows = b"\n".join(b"BT /F1 10 Tf 72 %d Td (%d) Tj ET" % (700 - 12 * k, k) for k in range(1, 9))
     doc = extract(_write(tmp_path, "column.pdf", page_pdf(BODY + rows)))
     assert [line for line in doc.text.split("\n") if line.strip().isdigit()] == [str(k) for k in range(1, 9)]
+
+
+def test_hidden_filler_is_not_read_through_the_pdfminer_fallback(tmp_path):
+    """Text objects whose letters PDFium does not read send a file to pdfminer,
+    which does not look for hidden text: white filler on the page keeps the file with PDFium,
+    the filler left out."""
+    # a glyph with no Unicode value (code 0 of WinAnsi): a text object PDFium reads no letter of
+    empty = b"\n".join(b"BT /F1 10 Tf 72 %d Td (\\000) Tj ET" % (100 + k % 50) for k in range(8000))
+    filler = b" ".join(b"filler%d" % k for k in range(300))
+    content = BODY + b"1 1 1 rg BT /F1 10 Tf 72 300 Td (" + filler + b") Tj ET 0 0 0 rg\n" + empty
+    doc = extract(_write(tmp_path, "mixed.pdf", page_pdf(content)))
+    assert "filler1 " not in doc.text and "white text" in _hidden_warning(doc)
