@@ -164,17 +164,22 @@ def _extract_with_pdfium(path: Path, pdf) -> tuple[str, str, list[str], list[tup
             try:
                 placed: dict[int, tuple] = {}
                 suspects = _hidden_objects(page, placed, stats)
-                stats["chars"] += textpage.count_chars()
-                if not stats["vertical"]:
-                    stats["vertical"] = _vertical_cjk(textpage)
+                count = textpage.count_chars()
+                stats["chars"] += count
+                every = textpage.get_text_range()  # one character per index (a generated break too)
+                if len(every) != count:
+                    every = None
+                if every is not None and not stats["vertical"]:
+                    stats["vertical"] = _vertical_cjk(textpage, every)
+                doubled = _fake_bold(textpage, every) if every is not None else set()
                 if suspects.pop(_UNCHECKED, None):
                     unchecked.append(i + 1)
                 text = None
                 # (text inside forms alone needs no walk: the usual reading places characters on the
                 # page through every matrix)
-                if suspects or stats["page_rotated"] or _fake_bold(textpage):
+                if every is not None and (suspects or stats["page_rotated"] or doubled):
                     text = _visible_text(textpage, suspects, hidden, page.get_size(), placed,
-                                         join_turned=stats["page_rotated"])
+                                         join_turned=stats["page_rotated"], every=every, doubled=doubled)
                 if text is None:
                     text = textpage.get_text_bounded()
             finally:
@@ -222,15 +227,14 @@ def _letters_lost(stats: dict, pages: list[str]) -> bool:
     return bool(stats.get("vertical"))
 
 
-def _vertical_cjk(textpage) -> bool:
+def _vertical_cjk(textpage, text: str) -> bool:
     """Are most of the page's Chinese, Japanese or Korean letters set in columns (each below the
     one before it)? Looked at on at most 200 pairs of such letters."""
     import ctypes
 
     import pypdfium2.raw as r
 
-    text = textpage.get_text_range()
-    if not _CJK.search(text) or len(text) != r.FPDFText_CountChars(textpage.raw):
+    if not _CJK.search(text):
         return False
     x0, y0, x1, y1 = (ctypes.c_double(0) for _ in range(4))
     down = pairs = 0
@@ -461,7 +465,8 @@ def _size(obj, outer: tuple | None = None) -> float:
 
 
 def _visible_text(textpage, suspects: dict[int, str], hidden: dict[str, int], size: tuple[float, float],
-                  placed: dict[int, tuple] | None = None, join_turned: bool = False) -> str | None:
+                  placed: dict[int, tuple] | None = None, join_turned: bool = False, every: str | None = None,
+                  doubled: set[int] | None = None) -> str | None:
     """The page's text without the characters of ``suspects`` (their words counted in ``hidden``),
     without text objects lying wholly off the page of ``size`` (as the page's text read the
     usual way, ``get_text_bounded``, leaves them out; an object inside a form is placed on the
@@ -475,12 +480,13 @@ def _visible_text(textpage, suspects: dict[int, str], hidden: dict[str, int], si
 
     import pypdfium2.raw as r
 
-    text = textpage.get_text_range()
+    text = every if every is not None else textpage.get_text_range()
     n = r.FPDFText_CountChars(textpage.raw)
     if len(text) != n:
         return None
     placed = placed or {}
-    doubled = _fake_bold(textpage, text)
+    if doubled is None:
+        doubled = _fake_bold(textpage, text)
     replaced = _turned_breaks(textpage, text) if join_turned else {}
     width, height = size
     kept: list[str] = []
