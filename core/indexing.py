@@ -115,7 +115,7 @@ def _prepare_file_in_worker(path: str, size: int, mtime: float, settings: Settin
     otherwise); the pool retries it alone and reports it with the limits."""
     import threading
 
-    from .workers import read_limits
+    from .workers import _CPUTimeUp, _limit_cpu, read_limits
 
     done = threading.Event()
 
@@ -124,8 +124,13 @@ def _prepare_file_in_worker(path: str, size: int, mtime: float, settings: Settin
             os._exit(3)
 
     threading.Thread(target=watchdog, daemon=True).start()
+    seconds = read_limits()[1]
+    _limit_cpu(seconds)  # a reader that computes is stopped here, its worker kept
     try:
         return _prepare_file_handing_forms(path, size, mtime, settings)
+    except _CPUTimeUp:
+        _limit_cpu(seconds)  # no second SIGXCPU while answering
+        return "failed", message("error.read_time_limit", seconds=f"{seconds:g}"), ()
     finally:
         done.set()
         trim_memory()
@@ -156,7 +161,7 @@ def _prepared(jobs: list[tuple[str, int, float]], settings: Settings, workers: i
     as failed if it kills that one too. Closing the generator stops the pool at once.
     """
     from .errors import ExtractError
-    from .workers import memory_message, read_limits, shared_sandbox
+    from .workers import memory_failure, read_limits, shared_sandbox
 
     if workers <= 1:  # the warm sandboxed reader: no pool start-up for a few files
         sandbox = shared_sandbox()
@@ -199,7 +204,9 @@ def _prepared(jobs: list[tuple[str, int, float]], settings: Settings, workers: i
                 pool.shutdown(wait=False, cancel_futures=True)
                 pool = process_pool(workers, pool_initializer, (os.getpid(),))
                 if solo:
-                    status, payload = "failed", message("error.too_large", detail=memory_message(read_limits()[0]))
+                    mem = read_limits()[0]
+                    why = shared_sandbox().diagnose(job[0])
+                    status, payload = "failed", memory_failure(job[0], mem, why).message
                     solo = False
                 else:
                     todo.extendleft(reversed([job] + [j for j, _ in pending]))

@@ -62,6 +62,7 @@ TERMS: dict[str, tuple[str, str]] = {
     "hidden formatting": ("hidden formatting", "скрытое форматирование"),
     "white text": ("white text", "белый текст"),
     "text of 1 pt or less": ("text of 1 pt or less", "шрифт 1 пт и меньше"),
+    "text under 2 pt": ("text under 2 pt", "шрифт меньше 2 пт"),
     "invisible text": ("invisible text", "невидимый текст"),
     "hidden attribute": ("hidden attribute", "атрибут hidden"),
     "hidden by its style": ("hidden by its style", "скрыт своим стилем"),
@@ -115,6 +116,11 @@ CATALOGUE: dict[str, tuple[str, str]] = {
         "текстовый слой этого PDF не похож на текст: лишь {percent} % его слов — русские, украинские или "
         "английские (шрифт с ложной таблицей Юникода или текст на другом языке?); сравнение может пропустить "
         "списанное: сверьте с напечатанными страницами"),
+    "warning.pdf_cyrillic_recovered": (
+        "the fonts of this PDF map its Russian letters to Latin ones (a missing or wrong Unicode map); Sverka read "
+        "them back as Cyrillic (Windows-1251): check the text against the printed pages",
+        "шрифты этого PDF сопоставляют русским буквам латинские (нет таблицы Юникода или она неверна); Сверка "
+        "прочитала их обратно как кириллицу (Windows-1251): сверьте текст с напечатанными страницами"),
     "warning.source_damaged": (
         "not compared with a document of the collection: {detail}",
         "не сравнено с документом коллекции: {detail}"),
@@ -123,6 +129,11 @@ CATALOGUE: dict[str, tuple[str, str]] = {
         "{n} {n:невидимый символ|невидимых символа|невидимых символов} (пробелы нулевой ширины, мягкие переносы) "
         "внутри слов"),
     # extraction (core/extract)
+    "warning.doc_codepage_guessed": (
+        "the Word 6/95 document does not say its code page; its text was read as {encoding}, guessed from its "
+        "letters: check that it reads right",
+        "документ Word 6/95 не указывает свою кодировку; его текст прочитан как {encoding}, угаданная по его "
+        "буквам: проверьте, что он читается правильно"),
     "warning.hidden_text": (
         "hidden text left out: {words} {words:word|words}, {share} % of the document ({ways})",
         "скрытый текст не учтён: {words} {words:слово|слова|слов}, {share} % документа ({ways})"),
@@ -156,6 +167,11 @@ CATALOGUE: dict[str, tuple[str, str]] = {
     "warning.pages_without_text": (
         "{empty} of {pages} pages have no text layer (scanned?): {shown}",
         "{empty} из {pages} страниц без текстового слоя (скан?): {shown}"),
+    "warning.pdf_letters_fallback": (
+        "read with pdfminer.six, which found {words} words where PDFium found {pdfium} (fonts whose letters PDFium "
+        "cannot map to Unicode); hidden text was not looked for",
+        "прочитан через pdfminer.six: он нашёл {words} слов там, где PDFium нашёл {pdfium} (шрифты, буквы которых "
+        "PDFium не сопоставляет Юникоду); скрытый текст не искался"),
     "warning.pdf_fallback": (
         "read with pdfminer.six because PDFium could not open it ({why})",
         "прочитан через pdfminer.six: PDFium не открыл файл ({why})"),
@@ -177,6 +193,10 @@ CATALOGUE: dict[str, tuple[str, str]] = {
     "error.empty": ("{detail}", "в файле нет текста"),
     "error.too_large": ("{detail}", "файл больше допустимого Сверкой предела или слишком долго читается"),
     "error.missing": ("the file does not exist", "файла не существует"),
+    "error.wordperfect": ("a WordPerfect document, not a Word document; Sverka does not read WordPerfect: save it as "
+                          ".docx or .odt in WordPerfect or LibreOffice",
+                          "документ WordPerfect, а не Word; Сверка не читает WordPerfect: сохраните его как .docx "
+                          "или .odt в WordPerfect или LibreOffice"),
     "error.permission": ("permission denied", "нет прав на чтение"),
     "error.folder": ("is a folder, not a file", "это папка, а не файл"),
     "error.not_regular": ("not a regular file (a pipe, a device or a socket); Sverka reads only regular files",
@@ -344,6 +364,30 @@ CATALOGUE: dict[str, tuple[str, str]] = {
                                 "новую коллекцию; ничего не удалено"),
     "error.remove_too_broad": ("remove: {path} is too broad (the root or the home folder); nothing removed",
                                "удаление: {path} — слишком широко (корень или домашняя папка); ничего не удалено"),
+    "error.read_memory_limit": (
+        "reading the file needed more than {mb} MB of memory (Sverka's limit per file) or crashed the reader; "
+        "the file is probably crafted or damaged",
+        "чтение файла потребовало больше {mb} МБ памяти (предел Сверки на файл) или обрушило процесс чтения; "
+        "файл, вероятно, подделан или повреждён"),
+    "error.read_time_limit": (
+        "reading the file took longer than {seconds} s (Sverka's limit per file); the file is probably crafted "
+        "or damaged",
+        "чтение файла заняло больше {seconds} с (предел Сверки на файл); файл, вероятно, подделан или повреждён"),
+    "error.pdf_inflate_bomb": (
+        "a page of this PDF unpacks to more than {mb} MB of drawing instructions (a decompression bomb); "
+        "refused at Sverka's memory limit of {limit} MB per file",
+        "страница этого PDF распаковывается в более чем {mb} МБ команд рисования (бомба сжатия); отклонено "
+        "на пределе памяти Сверки в {limit} МБ на файл"),
+    "error.pdf_form_bomb": (
+        "a page of this PDF draws more than {n} forms inside forms (form XObjects that draw each other over and "
+        "over); refused at Sverka's memory limit of {limit} MB per file",
+        "страница этого PDF рисует больше {n} форм внутри форм (формы XObject, рисующие друг друга снова и "
+        "снова); отклонено на пределе памяти Сверки в {limit} МБ на файл"),
+    "error.pdf_fallback_time": (
+        "PDFium could not open this PDF ({why}), and reading it with pdfminer took longer than {seconds} s; "
+        "the file is probably damaged",
+        "PDFium не открыл этот PDF ({why}), а чтение pdfminer заняло больше {seconds} с; файл, вероятно, "
+        "повреждён"),
     "error.reader_not_started": ("Sverka's file reader process did not start",
                                  "процесс чтения файлов Сверки не запустился"),
     # progress phases (core/check.py, core/indexing.py, core/rebuild.py)

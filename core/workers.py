@@ -20,7 +20,10 @@ see :func:`sverka.core.extract.extract_small_plain`.)
   parent: :func:`die_with_parent`).
 
 Limits: :data:`READ_MEMORY_BYTES` of address space beyond what the worker holds after its
-imports, :data:`READ_SECONDS` of wall-clock time per file. Environment variables
+imports, :data:`READ_SECONDS` of wall-clock time per file, and as much CPU time per file
+(``RLIMIT_CPU``, raised before each file: every reader in the worker obeys it, fallbacks
+included). A file that breaks the memory limit is then looked at by a fresh worker
+(:func:`diagnose`), so the message names a decompression or form bomb as such. Environment variables
 ``SVERKA_READ_MEMORY_MB`` and ``SVERKA_READ_SECONDS`` override them (the test suite uses them).
 """
 
@@ -34,8 +37,10 @@ import time
 from pathlib import Path
 
 from .errors import SverkaError, TooLarge
+from .messages import message
 
 __all__ = ["READ_MEMORY_BYTES", "READ_SECONDS", "START_METHOD", "LimitExceeded", "Sandbox", "default_workers",
+           "diagnose", "memory_failure", "time_failure",
            "limit_this_process", "pool_initializer", "process_pool", "read_limits", "sandboxed_extract", "shared_sandbox",
            "start_kept",
            "trim_memory", "usable_cores"]
@@ -44,8 +49,10 @@ __all__ = ["READ_MEMORY_BYTES", "READ_SECONDS", "START_METHOD", "LimitExceeded",
 #: threads (the window's) or open SQLite connections.
 START_METHOD = "spawn"
 
-#: Address space a worker may take beyond its own size after its imports.
-READ_MEMORY_BYTES = 2 * 1024 ** 3
+#: Address space a worker may take beyond its own size after its imports: a file that needs
+#: more (a decompression bomb, forms drawing forms) is refused by Sverka at this limit, long
+#: before the system runs short of memory.
+READ_MEMORY_BYTES = 1024 ** 3
 #: Wall-clock seconds one file may take to read (and, when adding, to fingerprint).
 READ_SECONDS = 300.0
 
@@ -123,12 +130,64 @@ class LimitExceeded(TooLarge):
 
 
 def memory_message(mem: int) -> str:
-    return (f"reading the file needed more than {mem // (1024 * 1024)} MB of memory "
-            f"(Sverka's limit per file) or crashed the reader; the file is probably crafted or damaged")
+    return str(message("error.read_memory_limit", mb=mem // (1024 * 1024)))
 
 
 def time_message(secs: float) -> str:
-    return f"reading the file took longer than {secs:g} s (Sverka's limit per file); the file is probably crafted or damaged"
+    return str(message("error.read_time_limit", seconds=f"{secs:g}"))
+
+
+def memory_failure(path, mem: int, why=None) -> LimitExceeded:
+    """The error of a file that broke the memory limit (or crashed the reader): ``why``, what
+    :func:`diagnose` found, when it found something, else the limit's own message."""
+    m = why if why is not None else message("error.read_memory_limit", mb=mem // (1024 * 1024))
+    return LimitExceeded(path, str(m), code=m.code, **m.kw)
+
+
+def time_failure(path, secs: float) -> LimitExceeded:
+    return LimitExceeded(path, time_message(secs), code="error.read_time_limit", seconds=f"{secs:g}")
+
+
+def diagnose(path: str, memory: int):
+    """What made reading ``path`` break the limits, as a message (a PDF's decompression or form
+    bomb, :mod:`sverka.core.extract.pdf_bombs`), or None. Run in a worker, under the limits."""
+    from .extract.pdf_bombs import diagnose_pdf
+
+    return diagnose_pdf(path, memory // (1024 * 1024))
+
+
+#: The wall-clock limit of a call exceeds its CPU limit by this much, so that a reader that
+#: computes is stopped by its worker (which then stays) rather than killed.
+CPU_GRACE_SECONDS = 1.5
+
+
+class _CPUTimeUp(BaseException):
+    """The worker used the CPU time one file may take (SIGXCPU): not an error of the reader
+    (a BaseException, so that no reader's own ``except Exception`` takes it for damage)."""
+
+
+def _cpu_time_up(_signum, _frame) -> None:
+    raise _CPUTimeUp
+
+
+def _limit_cpu(seconds: float) -> None:
+    """Let this process use ``seconds`` more CPU time (then SIGXCPU, handled as
+    :class:`_CPUTimeUp`, and again each second), for the call about to run."""
+    try:
+        import math
+        import resource
+
+        used = resource.getrusage(resource.RUSAGE_SELF)
+        spent = used.ru_utime + used.ru_stime
+        soft = math.ceil(spent + seconds)
+        hard = resource.getrlimit(resource.RLIMIT_CPU)[1]
+        if hard != resource.RLIM_INFINITY:
+            soft = min(soft, hard)
+        # only the soft limit moves: a process that is not root cannot raise a hard limit again,
+        # and the next file needs a later one (the wall clock is the last word)
+        resource.setrlimit(resource.RLIMIT_CPU, (soft, hard))
+    except (ImportError, ValueError, OSError):  # pragma: no cover - not POSIX
+        pass
 
 
 def _vm_size() -> int:
@@ -180,7 +239,7 @@ def die_with_parent(parent: int | None = None) -> None:
     threading.Thread(target=watch, name="sverka-parent-watch", daemon=True).start()
 
 
-def _serve(conn, memory: int, parent: int) -> None:
+def _serve(conn, memory: int, parent: int, seconds: float | None = None) -> None:
     """The worker's loop: receive (function name, args), send ("ok", value) or ("error", exc)."""
     # Import what reading needs before the limit, so the limit is about the file, not Sverka.
     from . import extract as _extract  # noqa: F401
@@ -189,6 +248,12 @@ def _serve(conn, memory: int, parent: int) -> None:
 
     formcache.read_only_in_this_process()  # forms go back with each file (_prepare_call)
     limit_this_process(memory, parent)
+    if seconds is None:
+        seconds = read_limits()[1]
+    try:
+        signal.signal(signal.SIGXCPU, _cpu_time_up)
+    except (AttributeError, ValueError, OSError):  # pragma: no cover - not POSIX
+        pass
     conn.send(("ready", None))
     while True:
         try:
@@ -198,8 +263,12 @@ def _serve(conn, memory: int, parent: int) -> None:
         if request is None:
             return
         func, args = request
+        _limit_cpu(seconds)
         try:
             result = ("ok", _CALLS[func](*args))
+        except _CPUTimeUp:
+            result = ("time", None)
+            _limit_cpu(seconds)  # no second SIGXCPU while answering
         except MemoryError:
             result = ("memory", None)
         except SverkaError as e:
@@ -246,6 +315,10 @@ def pool_initializer(parent: int | None = None, form_cache: bool = False) -> Non
     if not form_cache:  # indexing workers: see formcache.read_only_in_this_process
         formcache.read_only_in_this_process()
     limit_this_process(parent=parent)
+    try:
+        signal.signal(signal.SIGXCPU, _cpu_time_up)  # each file's CPU time: indexing._prepare_file_in_worker
+    except (AttributeError, ValueError, OSError):  # pragma: no cover - not POSIX
+        pass
 
 
 def process_pool(workers: int, initializer=pool_initializer, initargs: tuple = ()):
@@ -284,16 +357,23 @@ def _prepare_call(path: str, size: int, mtime: float, settings):
     return _prepare_file_handing_forms(path, size, mtime, settings)
 
 
-_CALLS = {"extract": _extract_call, "prepare": _prepare_call}
+def _diagnose_call(path: str, memory: int):
+    return diagnose(path, memory)
+
+
+_CALLS = {"extract": _extract_call, "prepare": _prepare_call, "diagnose": _diagnose_call}
 
 
 class Sandbox:
     """One persistent worker process with the read limits; thread-safe, one call at a time."""
 
-    def __init__(self, memory: int | None = None, seconds: float | None = None) -> None:
+    def __init__(self, memory: int | None = None, seconds: float | None = None,
+                 cpu_seconds: float | None = None) -> None:
         mem, secs = read_limits()
         self.memory = mem if memory is None else memory
         self.seconds = secs if seconds is None else seconds
+        #: CPU time per call in the worker (the wall-clock limit's by default)
+        self.cpu_seconds = self.seconds if cpu_seconds is None else cpu_seconds
         self._lock = threading.Lock()
         self._proc = None
         self._conn = None
@@ -313,7 +393,7 @@ class Sandbox:
     def _launch_here(self) -> None:
         ctx = multiprocessing.get_context(START_METHOD)
         parent_conn, child_conn = ctx.Pipe()
-        proc = ctx.Process(target=_serve, args=(child_conn, self.memory, os.getpid()),
+        proc = ctx.Process(target=_serve, args=(child_conn, self.memory, os.getpid(), self.cpu_seconds),
                            name="sverka-reader", daemon=True)
         proc.start()
         child_conn.close()
@@ -358,22 +438,51 @@ class Sandbox:
                 self._await_ready()
             try:
                 self._conn.send((func, (path, *args)))
-                deadline = time.monotonic() + self.seconds
+                # the worker's CPU limit answers first for a reader that computes; the clock is
+                # for one that waits or spins where no signal reaches it
+                deadline = time.monotonic() + self.seconds + CPU_GRACE_SECONDS
                 while not self._conn.poll(0.05):
                     if not self._proc.is_alive():
                         raise EOFError
                     if time.monotonic() > deadline:
                         self._kill()
-                        raise LimitExceeded(path, time_message(self.seconds))
+                        raise time_failure(path, self.seconds)
                 kind, value = self._conn.recv()
             except (EOFError, OSError, BrokenPipeError):
                 self._kill()
-                raise LimitExceeded(path, memory_message(self.memory)) from None
+                raise memory_failure(path, self.memory, self._diagnose(func, path)) from None
+            if kind == "memory":
+                self._kill()  # its heap may be fragmented near the limit: the next file gets a fresh reader
+                raise memory_failure(path, self.memory, self._diagnose(func, path))
         if kind == "ok":
             return value
-        if kind == "memory":
-            raise LimitExceeded(path, memory_message(self.memory))
+        if kind == "time":
+            raise time_failure(path, self.cpu_seconds)
         raise value
+
+    def _diagnose(self, func: str, path: str):
+        """After ``path`` broke the memory limit: what :func:`diagnose` finds in it, asked of a
+        fresh worker under the same limits (lock held, worker killed), or None."""
+        if func == "diagnose":
+            return None
+        try:
+            self._launch()
+            self._await_ready()
+            self._conn.send(("diagnose", (path, self.memory)))
+            if not self._conn.poll(min(self.seconds, 60.0)):
+                self._kill()
+                return None
+            kind, value = self._conn.recv()
+        except (SverkaError, EOFError, OSError, BrokenPipeError):
+            self._kill()
+            return None
+        return value if kind == "ok" else None
+
+    def diagnose(self, path: str):
+        """:func:`diagnose` of ``path`` in this worker (for a pool whose worker died on it)."""
+        with self._lock:
+            self._kill()
+            return self._diagnose("extract", path)
 
 
 _shared: Sandbox | None = None

@@ -55,7 +55,9 @@ _KNOWN_BINARY = (
     (b"7z\xbc\xaf\x27\x1c", "a 7-Zip archive"),
     (b"Rar!", "a RAR archive"),
     (b"%!PS", "a PostScript file"),
+    (b"\xffWPC", "a WordPerfect document"),
 )
+_WORDPERFECT = "a WordPerfect document"
 _FORMAT_NAMES = {"pdf": "a PDF", "docx": "a Word .docx document", "doc": "a Word 97-2003 .doc document", "odt": "an OpenDocument text", "rtf": "an RTF document"}
 
 
@@ -222,6 +224,8 @@ def _sniff(path: Path, head: bytes) -> str:
         raise UnsupportedFormat(
             path, "an old Microsoft Office 97-2003 file (.doc/.xls); save it as .docx in Word or LibreOffice"
         )
+    if signature == _WORDPERFECT:
+        raise UnsupportedFormat(path, code="error.wordperfect")
     if signature is not None:
         raise UnsupportedFormat(path, f"{signature}, not a text document")
     if suffix_format in ("pdf", "docx", "doc", "odt", "rtf"):

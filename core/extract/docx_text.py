@@ -13,6 +13,9 @@ writes as a fallback of the same box is skipped), whose paragraphs follow the pa
 anchors them, and embedded documents (``w:altChunk``: HTML, RTF or plain text). Tracked
 deletions (``w:del``, ``w:moveFrom``) are not read.
 
+Automatic list numbers ("1.", "a)", "IV.", bullets) are written before their paragraphs as
+Word shows them (:class:`_Numbering`).
+
 Hidden text is left out of the text and counted in a warning: runs formatted as hidden
 (``w:vanish``), white text (``w:color`` FFFFFF or the background theme colour, with no
 highlight or shading under it) and text of 1 pt or less (``w:sz`` <= 2 half-points). The
@@ -53,9 +56,11 @@ _FALSE = {"0", "false", "off", "none"}
 class _Reader:
     """Walks one package's parts; remembers what it left out as hidden."""
 
-    def __init__(self, styles) -> None:
+    def __init__(self, styles, numbering: "_Numbering | None" = None, style_numbers: dict | None = None) -> None:
         self.hidden: Counter = Counter()  # reason -> words left out
         self._styles = styles  # style id -> (rPr element or None, basedOn id or None)
+        self._numbering = numbering
+        self._style_numbers = style_numbers or {}  # style id -> (numId, ilvl) of its numbering
 
     # -- hidden formatting ---------------------------------------------------------------
     def _style_props(self, style_id: str | None, depth: int = 0) -> list:
@@ -136,6 +141,10 @@ class _Reader:
             pstyle = ps.get(_q("val")) if ps is not None else None
         out: list[str] = []
         boxes: list[list[str]] = []
+        if self._numbering is not None:
+            label = self._numbering.label(_num_pr(ppr) or self._style_numbers.get(pstyle))
+            if label:
+                out.append(label)
 
         def walk(parent) -> None:
             for child in parent.iterchildren():
@@ -213,6 +222,194 @@ class _Reader:
         return []
 
 
+def _num_pr(ppr) -> tuple[str, int] | None:
+    """(numId, level) of a paragraph's or style's own ``w:numPr``, or None."""
+    if ppr is None:
+        return None
+    num = ppr.find(_q("numPr"))
+    if num is None:
+        return None
+    nid, lvl = num.find(_q("numId")), num.find(_q("ilvl"))
+    if nid is None:
+        return None
+    try:
+        level = int(lvl.get(_q("val")) or "0") if lvl is not None else 0
+    except ValueError:
+        level = 0
+    return (nid.get(_q("val")) or "0", min(max(level, 0), 8))
+
+
+_ROMAN = ((1000, "m"), (900, "cm"), (500, "d"), (400, "cd"), (100, "c"), (90, "xc"), (50, "l"), (40, "xl"),
+          (10, "x"), (9, "ix"), (5, "v"), (4, "iv"), (1, "i"))
+_RUSSIAN = "абвгдежзиклмнопрстуфхцчшщэюя"  # Word's russianLower: no ё, й, ъ, ы, ь
+#: Bullets drawn from a symbol font (Symbol, Wingdings) are private-use characters in the file.
+_BULLET = "\u2022"
+
+
+def _letters(n: int, alphabet: str) -> str:
+    """Word's letter numbering: a..z, then aa..zz, aaa.. (the letter repeated)."""
+    if n <= 0:
+        return str(n)
+    k = len(alphabet)
+    return alphabet[(n - 1) % k] * ((n - 1) // k + 1)
+
+
+def format_number(n: int, fmt: str) -> str:
+    """``n`` in Word's number format ``fmt`` (w:numFmt); unknown formats as decimals."""
+    if fmt == "lowerLetter":
+        return _letters(n, "abcdefghijklmnopqrstuvwxyz")
+    if fmt == "upperLetter":
+        return _letters(n, "abcdefghijklmnopqrstuvwxyz").upper()
+    if fmt == "russianLower":
+        return _letters(n, _RUSSIAN)
+    if fmt == "russianUpper":
+        return _letters(n, _RUSSIAN).upper()
+    if fmt in ("lowerRoman", "upperRoman") and 0 < n < 4000:
+        out = []
+        for value, digits in _ROMAN:
+            while n >= value:
+                out.append(digits)
+                n -= value
+        roman = "".join(out)
+        return roman.upper() if fmt == "upperRoman" else roman
+    if fmt == "decimalZero":
+        return f"{n:02d}"
+    if fmt == "none":
+        return ""
+    return str(n)
+
+
+class _Numbering:
+    """Word's automatic numbering (``word/numbering.xml``) as Word shows it: one counter per
+    list (``w:num``) and level, started at ``w:start`` (or the list's ``w:startOverride``),
+    deeper levels restarted when a higher one counts on; the label is ``w:lvlText`` with each
+    ``%n`` the counter of level n in its ``w:numFmt`` (``w:isLgl``: decimal), followed by
+    ``w:suff`` (a tab unless "space" or "nothing"). A bullet is written "•" when its character
+    is a symbol font's private-use one."""
+
+    def __init__(self, root) -> None:
+        # read lazily: Word's numbering part holds dozens of lists of 9 levels, most unused
+        self._abstract_el = {ab.get(_q("abstractNumId")) or "": ab for ab in root.iterchildren(_q("abstractNum"))}
+        self._num_el = {num.get(_q("numId")) or "": num for num in root.iterchildren(_q("num"))}
+        self._nums: dict[str, tuple[dict[int, dict], dict[int, int]] | None] = {}
+        self._counters: dict[str, dict[int, int]] = {}
+
+    def _num(self, nid: str) -> tuple[dict[int, dict], dict[int, int]] | None:
+        if nid in self._nums:
+            return self._nums[nid]
+        num = self._num_el.get(nid)
+        out = None
+        if num is not None:
+            ref = num.find(_q("abstractNumId"))
+            ab = self._abstract_el.get(ref.get(_q("val")) if ref is not None else "")
+            levels = self._levels(ab) if ab is not None else {}
+            starts: dict[int, int] = {}
+            for override in num.iterchildren(_q("lvlOverride")):
+                try:
+                    ilvl = int(override.get(_q("ilvl")) or "0")
+                except ValueError:
+                    continue
+                so = override.find(_q("startOverride"))
+                if so is not None:
+                    starts[ilvl] = _int(so.get(_q("val")), 1)
+                lvl = override.find(_q("lvl"))
+                if lvl is not None:
+                    levels[ilvl] = self._level(lvl)
+            out = (levels, starts)
+        self._nums[nid] = out
+        return out
+
+    def _levels(self, ab) -> dict[int, dict]:
+        return {_int(lvl.get(_q("ilvl")), 0): self._level(lvl) for lvl in ab.iterchildren(_q("lvl"))}
+
+    @staticmethod
+    def _level(lvl) -> dict:
+        def val(tag: str, default: str | None = None) -> str | None:
+            el = lvl.find(_q(tag))
+            return el.get(_q("val")) if el is not None and el.get(_q("val")) is not None else default
+
+        restart = val("lvlRestart")
+        return {"start": _int(val("start"), 1), "fmt": val("numFmt", "decimal"), "text": val("lvlText", ""),
+                "suff": val("suff", "tab"), "legal": lvl.find(_q("isLgl")) is not None,
+                "restart": _int(restart, -1) if restart is not None else None}
+
+    def label(self, numbering: tuple[str, int] | None) -> str:
+        """The label of the next paragraph of list ``numbering`` (numId, level), counted."""
+        if numbering is None:
+            return ""
+        nid, level = numbering
+        found = self._num(nid) if nid != "0" else None
+        if found is None:
+            return ""
+        levels, starts = found
+        spec = levels.get(level)
+        if spec is None:
+            return ""
+        counters = self._counters.setdefault(nid, {})
+        counters[level] = counters[level] + 1 if level in counters else starts.get(level, spec["start"])
+        for deeper in [k for k in counters if k > level]:
+            restart = levels.get(deeper, {}).get("restart")
+            if restart is None or restart == -1 or restart > level:  # (w:lvlRestart 0: never restarted)
+                if restart != 0:
+                    del counters[deeper]
+        if spec["fmt"] == "bullet":
+            text = spec["text"] or _BULLET
+            text = "".join(_BULLET if "\ue000" <= ch <= "\uf8ff" else ch for ch in text)
+        else:
+            def number(m: re.Match) -> str:
+                k = int(m.group(1)) - 1
+                other = levels.get(k, {"start": 1, "fmt": "decimal"})
+                value = counters.get(k, starts.get(k, other["start"]))
+                return format_number(value, "decimal" if spec["legal"] and other["fmt"] != "none" else other["fmt"])
+
+            text = re.sub(r"%([1-9])", number, spec["text"])
+        if not text:
+            return ""
+        return text + {"space": " ", "nothing": ""}.get(spec["suff"], "\t")
+
+
+def _int(value: str | None, default: int) -> int:
+    try:
+        return int(value) if value is not None else default
+    except ValueError:
+        return default
+
+
+def _numbering_of(document) -> "_Numbering | None":
+    from docx.opc.constants import RELATIONSHIP_TYPE
+
+    try:  # (python-docx's numbering_part would make an empty one, at a cost, when there is none)
+        part = document.part.part_related_by(RELATIONSHIP_TYPE.NUMBERING)
+    except (NotImplementedError, KeyError, AttributeError, ValueError):
+        return None
+    try:
+        return _Numbering(part.element)
+    except (AttributeError, ValueError):
+        return None
+
+
+def _style_numbers(document) -> dict:
+    """Paragraph style id -> (numId, level) of the numbering it gives (w:numPr in its w:pPr or
+    a style it is based on)."""
+    own: dict[str, tuple] = {}
+    try:
+        root = document.styles.element
+    except (AttributeError, KeyError, ValueError):
+        return {}
+    for st in root.iterchildren(_q("style")):
+        based = st.find(_q("basedOn"))
+        own[st.get(_q("styleId"))] = (_num_pr(st.find(_q("pPr"))), based.get(_q("val")) if based is not None else None)
+    out = {}
+    for sid in own:
+        current, depth = sid, 0
+        while current in own and depth < 10:
+            if own[current][0] is not None:
+                out[sid] = own[current][0]
+                break
+            current, depth = own[current][1], depth + 1
+    return out
+
+
 def _boxes_in(r):
     """txbxContent elements under run ``r``, outside mc:Fallback and not nested in another."""
     stack = [r]
@@ -288,7 +485,7 @@ def extract_docx(path: Path) -> tuple[str, str, list[str]]:
             raise CorruptFile(path, "a zip archive without word/document.xml: not a Word document")
     try:
         document = docx.Document(str(path))
-        reader = _Reader(_styles_of(document))
+        reader = _Reader(_styles_of(document), _numbering_of(document), _style_numbers(document))
         body = reader.blocks(document.element.body, document.part)
         headers: list[str] = []
         footers: list[str] = []

@@ -18,6 +18,7 @@ the XML members are checked for well-formedness (with expat, streaming) before o
 
 from __future__ import annotations
 
+import io
 import re
 import xml.parsers.expat
 import zipfile
@@ -25,7 +26,7 @@ from pathlib import Path
 
 from ..errors import CorruptFile, TooLarge, UnsupportedFormat
 from .hidden import hidden_text_warnings
-from .safety import MAX_TEXT_CHARS, open_checked_zip
+from .safety import MAX_TEXT_CHARS, open_checked_zip, without_doctypes
 
 ODT_MIMETYPE = b"application/vnd.oasis.opendocument.text"
 _XML_PARTS = ("content.xml", "styles.xml", "meta.xml", "settings.xml")
@@ -33,6 +34,7 @@ _XML_PARTS = ("content.xml", "styles.xml", "meta.xml", "settings.xml")
 
 def extract_odt(path: Path) -> tuple[str, str, list[str]]:
     """Return (text, title, warnings)."""
+    source: Path | io.BytesIO = path
     with open_checked_zip(path) as zf:
         names = set(zf.namelist())
         if "content.xml" not in names:
@@ -44,16 +46,18 @@ def extract_odt(path: Path) -> tuple[str, str, list[str]]:
         for name in _XML_PARTS:
             if name in names:
                 _check_well_formed(path, zf, name)
+        if zf.sverka_doctype_parts:  # OpenOffice.org 1.x/2.x: odfpy refuses any DTD, even one without entities
+            source = without_doctypes(zf, set(zf.sverka_doctype_parts))
 
     from odf import opendocument, teletype
     from odf.namespaces import DCNS
 
     try:
-        doc = opendocument.load(str(path))
+        doc = opendocument.load(source if isinstance(source, io.BytesIO) else str(path))
     except (KeyError, ValueError, zipfile.BadZipFile) as e:
         raise CorruptFile(path, f"the OpenDocument file is damaged ({type(e).__name__}: {e})") from None
 
-    reader = _Reader(_style_reasons(doc))
+    reader = _Reader(_style_reasons(doc), _list_styles(doc))
     try:
         lines = reader.blocks(doc.text)
     except _TooManySpaces:
@@ -119,12 +123,130 @@ def _points(value: str) -> float:
         return 99.0
 
 
+def _list_styles(doc) -> dict[str, dict[int, dict]]:
+    """List style name -> level -> how its labels look: ``kind`` (number or bullet), ``format``
+    (style:num-format), ``prefix``, ``suffix``, ``levels`` shown (text:display-levels),
+    ``start`` (text:start-value), ``char`` (text:bullet-char), ``after`` (what follows the label)."""
+    out: dict[str, dict[int, dict]] = {}
+    for container in (doc.styles, doc.automaticstyles):
+        for st in container.childNodes:
+            if getattr(st, "qname", None) != (_TEXT, "list-style"):
+                continue
+            levels: dict[int, dict] = {}
+            for lvl in st.childNodes:
+                q = getattr(lvl, "qname", None)
+                if q not in ((_TEXT, "list-level-style-number"), (_TEXT, "list-level-style-bullet")):
+                    continue
+                a = lvl.attributes
+                after = "\t"
+                for props in lvl.childNodes:
+                    for align in getattr(props, "childNodes", ()):
+                        if getattr(align, "qname", None) == (_STYLE, "list-level-label-alignment"):
+                            after = {"space": " ", "nothing": ""}.get(
+                                align.attributes.get((_TEXT, "label-followed-by")) or "", "\t")
+                levels[_number(a.get((_TEXT, "level")), 1)] = {
+                    "kind": "number" if q == (_TEXT, "list-level-style-number") else "bullet",
+                    "format": a.get((_STYLE, "num-format")) or "", "prefix": a.get((_STYLE, "num-prefix")) or "",
+                    "suffix": a.get((_STYLE, "num-suffix")) or "", "levels": _number(a.get((_TEXT, "display-levels")), 1),
+                    "start": _number(a.get((_TEXT, "start-value")), 1), "char": a.get((_TEXT, "bullet-char")) or "",
+                    "after": after}
+            out[st.attributes.get((_STYLE, "name")) or ""] = levels
+    return out
+
+
+def _number(value: str | None, default: int) -> int:
+    try:
+        return int(value) if value is not None else default
+    except ValueError:
+        return default
+
+
+_ROMAN = ((1000, "m"), (900, "cm"), (500, "d"), (400, "cd"), (100, "c"), (90, "xc"), (50, "l"), (40, "xl"),
+          (10, "x"), (9, "ix"), (5, "v"), (4, "iv"), (1, "i"))
+
+
+def _format(n: int, fmt: str) -> str:
+    """``n`` in an OpenDocument number format: "1", "a", "A", "i", "I", "" (no number);
+    another alphabet's first letter ("а", "А") counts in that alphabet."""
+    if not fmt:
+        return ""
+    first = fmt[0]
+    if first in "iI" and 0 < n < 4000:
+        out = []
+        for value, digits in _ROMAN:
+            while n >= value:
+                out.append(digits)
+                n -= value
+        return "".join(out).upper() if first == "I" else "".join(out)
+    if first.isalpha() and n > 0:
+        alphabet = ("abcdefghijklmnopqrstuvwxyz" if first.lower() == "a" else
+                    "абвгдежзиклмнопрстуфхцчшщэюя" if first.lower() == "а" else "")
+        if alphabet:
+            letters = alphabet[(n - 1) % len(alphabet)] * ((n - 1) // len(alphabet) + 1)
+            return letters.upper() if first.isupper() else letters
+    return str(n)
+
+
 class _Reader:
-    def __init__(self, reasons: dict[str, str]) -> None:
+    def __init__(self, reasons: dict[str, str], list_styles: dict[str, dict[int, dict]] | None = None) -> None:
         self.reasons = reasons
         self.hidden: dict[str, int] = {}
         self.notes: list[str] = []
         self.space_total = 0
+        self.list_styles = list_styles or {}
+        self.counters: dict[str, dict[int, int]] = {}  # list style -> level -> last number
+
+    def _label(self, style: str, level: int, item) -> str:
+        """The label of list item ``item`` at ``level`` of a list of ``style``, counted."""
+        spec = self.list_styles.get(style, {}).get(level)
+        if spec is None:
+            return ""
+        if spec["kind"] == "bullet":
+            char = "".join("\u2022" if "\ue000" <= ch <= "\uf8ff" else ch for ch in spec["char"]) or "\u2022"
+            return spec["prefix"] + char + spec["suffix"] + spec["after"]
+        counts = self.counters.setdefault(style, {})
+        start = item.attributes.get((_TEXT, "start-value"))
+        counts[level] = _number(start, 1) if start is not None else counts.get(level, spec["start"] - 1) + 1
+        for deeper in [k for k in counts if k > level]:
+            del counts[deeper]
+        parts = []
+        for k in range(max(1, level - spec["levels"] + 1), level + 1):
+            other = self.list_styles[style].get(k, spec)
+            parts.append(_format(counts.get(k, other["start"]), other["format"]))
+        number = ".".join(p for p in parts if p)
+        if not number and not spec["prefix"] and not spec["suffix"]:
+            return ""
+        return spec["prefix"] + number + spec["suffix"] + spec["after"]
+
+    def list_lines(self, node, style: str, level: int) -> list[str]:
+        """Lines of a ``text:list`` at ``level`` (1: not inside another list), each item's first
+        paragraph after its label, as LibreOffice shows it: a list that does not continue another
+        (``text:continue-numbering``, ``text:continue-list``) counts from its start again."""
+        style = node.attributes.get((_TEXT, "style-name")) or style
+        if level == 1 and (node.attributes.get((_TEXT, "continue-numbering")) or "") != "true" \
+                and not node.attributes.get((_TEXT, "continue-list")):
+            self.counters.pop(style, None)
+        lines: list[str] = []
+        for item in node.childNodes:
+            q = getattr(item, "qname", None)
+            if q == (_TEXT, "list-header"):
+                lines.extend(self.blocks(item))
+            elif q != (_TEXT, "list-item"):
+                continue
+            labelled = False
+            for child in item.childNodes:
+                cq = getattr(child, "qname", None)
+                if cq == (_TEXT, "list"):
+                    lines.extend(self.list_lines(child, style, level + 1))
+                    continue
+                sub = self._block(child)
+                if not labelled and cq in ((_TEXT, "p"), (_TEXT, "h")):
+                    labelled = True
+                    label = self._label(style, level, item)
+                    if sub and label:
+                        sub[0] = label + sub[0]
+                lines.extend(sub)
+        return lines
 
     def _spaces(self, count: str | None) -> int:
         """The spaces one ``<text:s>`` stands for; all of them together bounded by the text limit
@@ -148,28 +270,36 @@ class _Reader:
     def blocks(self, node) -> list[str]:
         lines: list[str] = []
         for child in node.childNodes:
-            qname = getattr(child, "qname", None)
-            if qname is None or qname in _NOT_READ:
-                continue
-            if qname in ((_TEXT, "p"), (_TEXT, "h")):
-                reason = self._style_reason(child)
-                if reason:
-                    self._hide(reason, child)
-                    continue
-                boxes: list[list[str]] = []
-                lines.append(self.inline(child, boxes))
-                for box in boxes:
-                    lines.extend(box)
-            elif qname == (_TABLE, "table-row"):
-                cells = []
-                for cell in child.childNodes:
-                    if getattr(cell, "qname", None) == (_TABLE, "table-cell"):
-                        cells.append(" ".join(x for x in self.blocks(cell) if x.strip()))
-                lines.append("\t".join(cells))
-            elif qname == (_TEXT, "section") and (child.attributes.get((_TEXT, "display")) or "") == "none":
-                self._hide("hidden section", child)
-            else:
-                lines.extend(self.blocks(child))
+            lines.extend(self._block(child))
+        return lines
+
+    def _block(self, child) -> list[str]:
+        """The lines of one child of a body, cell, section, note or text box."""
+        lines: list[str] = []
+        qname = getattr(child, "qname", None)
+        if qname is None or qname in _NOT_READ:
+            return lines
+        if qname == (_TEXT, "list"):
+            return self.list_lines(child, "", 1)
+        if qname in ((_TEXT, "p"), (_TEXT, "h")):
+            reason = self._style_reason(child)
+            if reason:
+                self._hide(reason, child)
+                return lines
+            boxes: list[list[str]] = []
+            lines.append(self.inline(child, boxes))
+            for box in boxes:
+                lines.extend(box)
+        elif qname == (_TABLE, "table-row"):
+            cells = []
+            for cell in child.childNodes:
+                if getattr(cell, "qname", None) == (_TABLE, "table-cell"):
+                    cells.append(" ".join(x for x in self.blocks(cell) if x.strip()))
+            lines.append("\t".join(cells))
+        elif qname == (_TEXT, "section") and (child.attributes.get((_TEXT, "display")) or "") == "none":
+            self._hide("hidden section", child)
+        else:
+            lines.extend(self.blocks(child))
         return lines
 
     def inline(self, node, boxes: list[list[str]]) -> str:
@@ -214,10 +344,13 @@ _SPACE_COUNT = re.compile(r"\s*([0-9]{1,12})\s*")
 def _check_well_formed(path: Path, zf: zipfile.ZipFile, name: str) -> None:
     parser = xml.parsers.expat.ParserCreate()
 
-    def refuse_dtd(*_args) -> None:
-        raise CorruptFile(path, f"{name} declares a DTD; refused for safety (entity expansion)")
+    parser.SetParamEntityParsing(xml.parsers.expat.XML_PARAM_ENTITY_PARSING_NEVER)
 
-    parser.StartDoctypeDeclHandler = refuse_dtd
+    def refuse_entities(*_args) -> None:
+        raise CorruptFile(path, f"{name} declares XML entities in its DTD; refused for safety (entity expansion)")
+
+    parser.EntityDeclHandler = refuse_entities
+    parser.UnparsedEntityDeclHandler = refuse_entities
     try:
         with zf.open(name) as f:
             while chunk := f.read(1 << 16):

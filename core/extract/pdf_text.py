@@ -7,13 +7,16 @@ refused with :class:`~sverka.core.errors.EmptyDocument` naming the cause; when o
 pages lack text, the text is kept and a warning lists those pages.
 
 Hidden text is left out and reported (with PDFium): text drawn invisible (render mode 3),
-text under 1 pt, and white text. Two cases keep it: invisible text on a page that also
+text under 2 pt on the page (its font size times the whole matrix PDFium draws it with: text
+matrix, transformation, and the matrices of the forms it lies in), and white text. Two cases keep it: invisible text on a page that also
 shows an image of at least a quarter of the page is the text layer of a scan (what OCR
 writes, and what the reader sees in the picture), and white text on a coloured filled area
 or an image (its bounds meeting the text's; anywhere on the page when that area lies inside a
 form, whose space is not the page's) stands on a dark background. Forms are walked 16 deep,
 at most 20 000 objects a page (a warning names the pages past that). Text wholly off the page
-is not read. The pdfminer fallback does not look for hidden text.
+is not read. Letters drawn twice at almost the same place (fake bold) are read once. The
+values of filled form fields (text fields and choices) are read after their page's text. The
+pdfminer fallback does not look for hidden text.
 """
 
 from __future__ import annotations
@@ -23,7 +26,7 @@ import re
 from pathlib import Path
 
 from ..messages import Message, message
-from ..errors import CorruptFile, EmptyDocument, EncryptedFile, ExtractError
+from ..errors import CorruptFile, EmptyDocument, EncryptedFile, ExtractError, TooLarge
 from .hidden import hidden_text_warnings
 from .safety import MAX_TEXT_CHARS, check_text_size
 
@@ -37,8 +40,37 @@ def extract_pdf(path: Path) -> tuple[str, str, list[str], list[tuple[str, str]]]
     """Return (text, title, warnings, meta); a text layer that does not look like text is
     warned (:func:`text_layer_warning`)."""
     text, title, warnings, meta = _extract_pdf(path)
+    recovered = recover_cyrillic(text)
+    if recovered is not None:
+        text = recovered
+        warnings = warnings + [message("warning.pdf_cyrillic_recovered")]
     warning = text_layer_warning(text)
     return text, title, warnings + ([warning] if warning else []), meta
+
+
+#: Letters of Windows-1252 that stand for Cyrillic ones when Windows-1251 codes are read as
+#: 1252 (А-я at À-ÿ, Ё and ё at ¨ and ¸): a font whose Unicode map is missing or wrong.
+_MOJIBAKE_WORD = re.compile("[\u00c0-\u00d6\u00d8-\u00f6\u00f8-\u00ff\u00a8\u00b8]{3,}")
+_MOJIBAKE_CHARS = re.compile("[\u00c0-\u00ff\u00a8\u00b8]")
+_ANY_WORD3 = re.compile(r"[^\W\d_]{3,}")
+
+
+def recover_cyrillic(text: str) -> str | None:
+    """The text with Windows-1251 letters read as Windows-1252 ("Êîìïàíèÿ") turned back into
+    Cyrillic ("Компания"), when most of its words are such and read back as Russian or Ukrainian
+    words; else None. One character becomes one character: offsets stay valid."""
+    words = _ANY_WORD3.findall(text[:400_000])
+    odd = [w for w in words if _MOJIBAKE_WORD.fullmatch(w)]
+    if len(odd) < 20 or len(odd) < 0.5 * len(words):
+        return None
+    from .. import morph
+
+    sample = list(dict.fromkeys(w.lower() for w in odd))[:200]
+    back = [w.encode("cp1252").decode("cp1251") for w in sample]
+    known = sum(morph.is_known(w, "ru") or morph.is_known(w, "uk") for w in back)
+    if known < 0.5 * len(back):
+        return None
+    return _MOJIBAKE_CHARS.sub(lambda m: m.group().encode("cp1252").decode("cp1251"), text)
 
 
 #: A text layer is "not text" when at least this share of its visible characters are
@@ -90,6 +122,8 @@ def text_layer_warning(text: str) -> Message | None:
         elif _LATIN_WORD.fullmatch(w):
             judged += 1
             known += morph.is_known(w, "en")
+        elif _MOJIBAKE_WORD.fullmatch(w):  # letters of À-ÿ only: a Cyrillic text read in the wrong code page
+            judged += 1
     if judged >= NOT_TEXT_MIN_WORDS and known / judged < NOT_TEXT_KNOWN_SHARE:
         return message("warning.text_layer_words", percent=round(100 * known / judged))
     return None
@@ -117,21 +151,46 @@ def _extract_with_pdfium(path: Path, pdf) -> tuple[str, str, list[str], list[tup
     total = 0
     hidden: dict[str, int] = {}
     unchecked: list[int] = []  # pages whose hidden-text walk stopped at its budget
+    # text objects drawn, characters PDFium mapped to Unicode, Chinese/Japanese/Korean set vertically
+    stats = {"texts": 0, "chars": 0, "vertical": False}
+    try:
+        pdf.init_forms()  # before any page is loaded: filled form fields are read from it
+        form = pdf.formenv.raw if pdf.formenv is not None else None
+    except Exception:  # a damaged form costs its fields, not the text
+        form = None
     for i in range(len(pdf)):
         page = pdf[i]
         try:
             textpage = page.get_textpage()
             try:
-                suspects = _hidden_objects(page)
+                placed: dict[int, tuple] = {}
+                suspects = _hidden_objects(page, placed, stats)
+                count = textpage.count_chars()
+                stats["chars"] += count
+                every = textpage.get_text_range()  # one character per index (a generated break too)
+                if len(every) != count:
+                    every = None
+                if every is not None and not stats["vertical"]:
+                    stats["vertical"] = _vertical_cjk(textpage, every)
+                doubled = _fake_bold(textpage, every) if every is not None else set()
                 if suspects.pop(_UNCHECKED, None):
                     unchecked.append(i + 1)
-                text = _visible_text(textpage, suspects, hidden, page.get_size()) if suspects else None
+                text = None
+                # (text inside forms alone needs no walk: the usual reading places characters on the
+                # page through every matrix)
+                if every is not None and (suspects or stats["page_rotated"] or doubled):
+                    text = _visible_text(textpage, suspects, hidden, page.get_size(), placed,
+                                         join_turned=stats["page_rotated"], every=every, doubled=doubled)
                 if text is None:
                     text = textpage.get_text_bounded()
             finally:
                 textpage.close()
+            fields = _field_values(page, form)
         finally:
             page.close()
+        fields = [v for v in fields if v not in text]  # a field flattened into the page is read once
+        if fields:
+            text = text.rstrip("\r\n") + "\n" + "\n".join(fields)
         pages.append(_clean(text))
         total += len(text)
         if total > MAX_TEXT_CHARS:
@@ -140,12 +199,70 @@ def _extract_with_pdfium(path: Path, pdf) -> tuple[str, str, list[str], list[tup
         title = (pdf.get_metadata_value("Title") or "").strip()
     except Exception:  # damaged metadata must not cost the text; the title falls back to the file name
         title = ""
+    # (not where PDFium found hidden text: pdfminer, which does not look for it, would read it)
+    if not hidden and not unchecked and _letters_lost(stats, pages):
+        other = _pdfminer_if_more(path, pages)
+        if other is not None:
+            return other
     text, title, warnings, meta = _assemble(path, pages, title, [])
     if unchecked:  # hidden text past the budget would be read as visible: the teacher is told
         shown = ", ".join(map(str, unchecked[:20])) + (", ..." if len(unchecked) > 20 else "")
         warnings.append(message("warning.pdf_hidden_unchecked", n=len(unchecked), limit=MAX_OBJECTS_LOOKED_AT,
                                 shown=shown))
     return text, title, warnings + hidden_text_warnings(hidden, text), meta
+
+
+_CJK = re.compile("[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af\uf900-\ufaff]")
+_CJK_PAIR = re.compile("[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af\uf900-\ufaff]"
+                       "(?=[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af\uf900-\ufaff])")
+_SCORED_WORD = re.compile("[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af\uf900-\ufaff]|"
+                          "[^\\W\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af\uf900-\ufaff]+")
+
+
+def _letters_lost(stats: dict, pages: list[str]) -> bool:
+    """Did PDFium drop letters? Many text objects drawn but far fewer characters read (fonts
+    without a Unicode map, CID fonts PDFium has no table for), or Chinese, Japanese or Korean
+    text set vertically, which PDFium reads in part."""
+    if stats["texts"] >= 50 and stats["chars"] < stats["texts"] // 2:
+        return True
+    return bool(stats.get("vertical"))
+
+
+def _vertical_cjk(textpage, text: str) -> bool:
+    """Are most of the page's Chinese, Japanese or Korean letters set in columns (each below the
+    one before it)? Looked at on at most 200 pairs of such letters."""
+    import ctypes
+
+    import pypdfium2.raw as r
+
+    if not _CJK.search(text):
+        return False
+    x0, y0, x1, y1 = (ctypes.c_double(0) for _ in range(4))
+    down = pairs = 0
+    for m in _CJK_PAIR.finditer(text):
+        i = m.start()
+        if not (r.FPDFText_GetCharOrigin(textpage.raw, i, ctypes.byref(x0), ctypes.byref(y0))
+                and r.FPDFText_GetCharOrigin(textpage.raw, i + 1, ctypes.byref(x1), ctypes.byref(y1))):
+            continue
+        pairs += 1
+        down += abs(y1.value - y0.value) > abs(x1.value - x0.value)
+        if pairs >= 200:
+            break
+    return pairs >= 5 and down > pairs / 2
+
+
+def _pdfminer_if_more(path: Path, pages: list[str]):
+    """pdfminer's reading of the file (its CMaps map the CID fonts of Chinese, Japanese and
+    Korean PDFs) when it finds at least half as many words again as PDFium did, else None."""
+    found = sum(len(_SCORED_WORD.findall(p)) for p in pages)
+    try:
+        text, title, _, meta = _extract_with_pdfminer(path, "")
+    except ExtractError:
+        return None
+    words = len(_SCORED_WORD.findall(text))
+    if words < 1.5 * found + 10:
+        return None
+    return text, title, [message("warning.pdf_letters_fallback", words=words, pdfium=found)], meta
 
 
 #: Page objects looked at per page for hidden text (forms inside forms included).
@@ -157,18 +274,24 @@ MAX_FORM_DEPTH = 16
 _UNCHECKED = -1
 
 
-def _hidden_objects(page) -> dict[int, str]:
+def _hidden_objects(page, placed: dict[int, tuple] | None = None, stats: dict[str, int] | None = None) -> dict[int, str]:
     """{text object handle: how it is hidden} for a page's hidden text objects ({} if none), and
     ``_UNCHECKED`` when the page held more objects than :data:`MAX_OBJECTS_LOOKED_AT` (or forms
     nested deeper than :data:`MAX_FORM_DEPTH`).
 
     Invisible text (render mode 3) is hidden unless an image of at least a quarter of the page
     lies under it (the text layer of a scanned page); white text unless a coloured shape or an
-    image lies under it (a 0.1 pt coloured dot elsewhere on the page does not show it)."""
+    image lies under it (a 0.1 pt coloured dot elsewhere on the page does not show it).
+
+    ``placed`` receives, for each text object inside a form, the matrix from the form's space to
+    the page's (the forms' matrices multiplied, outermost last): sizes and places are judged on
+    the page, as PDFium draws them."""
     import ctypes
 
     import pypdfium2.raw as r
 
+    if placed is None:
+        placed = {}
     texts: list = []
     covers: list[tuple[float, float, float, float]] = []  # coloured shapes and images: white text on them shows
     width, height = page.get_size()
@@ -184,7 +307,7 @@ def _hidden_objects(page) -> dict[int, str]:
             return None
         return tuple(x.value for x in box)  # left, bottom, right, top
 
-    def walk(count: int, get, depth: int) -> None:
+    def walk(count: int, get, depth: int, outer: tuple | None) -> None:
         for k in range(count):
             if budget[0] <= 0:
                 budget.append(k)  # objects left unlooked at
@@ -193,7 +316,7 @@ def _hidden_objects(page) -> dict[int, str]:
             obj = get(k)
             kind = r.FPDFPageObj_GetType(obj)
             if kind == r.FPDF_PAGEOBJ_TEXT:
-                texts.append((obj, depth))
+                texts.append((obj, depth, outer))
             elif kind in (r.FPDF_PAGEOBJ_IMAGE, r.FPDF_PAGEOBJ_SHADING):
                 box = bounds(obj)
                 if box is None or depth:  # where it lies is not known in the page's space
@@ -215,7 +338,8 @@ def _hidden_objects(page) -> dict[int, str]:
                 if depth >= MAX_FORM_DEPTH:
                     budget.append(-1)  # a form deeper than the walk goes
                     continue
-                walk(r.FPDFFormObj_CountObjects(obj), lambda j, o=obj: r.FPDFFormObj_GetObject(o, j), depth + 1)
+                walk(r.FPDFFormObj_CountObjects(obj), lambda j, o=obj: r.FPDFFormObj_GetObject(o, j), depth + 1,
+                     _times(_matrix(obj), outer))
 
     def covered(obj, depth: int) -> bool:
         if anywhere[0] or (depth and covers):
@@ -225,19 +349,30 @@ def _hidden_objects(page) -> dict[int, str]:
             return True
         return any(c[0] < box[2] and box[0] < c[2] and c[1] < box[3] and box[1] < c[3] for c in covers)
 
-    walk(r.FPDFPage_CountObjects(page.raw), lambda j: r.FPDFPage_GetObject(page.raw, j), 0)
+    walk(r.FPDFPage_CountObjects(page.raw), lambda j: r.FPDFPage_GetObject(page.raw, j), 0, None)
+    if stats is not None:
+        stats["texts"] += len(texts)
     out: dict[int, str] = {_UNCHECKED: "unchecked"} if len(budget) > 1 else {}
-    for obj, depth in texts:
+    if stats is not None:
+        stats["page_rotated"] = False
+    for obj, depth, outer in texts:
         reason = ""
         mode = r.FPDFTextObj_GetTextRenderMode(obj)
+        key = ctypes.cast(obj, ctypes.c_void_p).value
+        if outer is not None:
+            placed[key] = outer
+        if stats is not None and not stats["page_rotated"]:
+            m = _times(_matrix(obj), outer)
+            # turned by more than ~3 degrees: PDFium breaks such text into pieces of lines
+            stats["page_rotated"] = m is not None and abs(m[1]) + abs(m[2]) > 0.05 * (abs(m[0]) + abs(m[3]) + 1e-9)
         if mode in (3, 7) or _transparent(obj, mode):  # invisible; clipping only; fully transparent
             reason = "" if large_image[0] else "invisible text"
-        elif _size(obj) < 1.0:
-            reason = "text of 1 pt or less"
+        elif (size := _size(obj, outer)) < MIN_READABLE_PT:
+            reason = "text of 1 pt or less" if size <= 1.0 else "text under 2 pt"
         elif _drawn_white(obj, mode) and not covered(obj, depth):
             reason = "white text"
         if reason:
-            out[ctypes.cast(obj, ctypes.c_void_p).value] = reason
+            out[key] = reason
     return out
 
 
@@ -281,8 +416,38 @@ def _white(obj, stroke: bool = False) -> bool:
     return alpha > 0 and min(red, green, blue) >= 245  # (0.96 gray and lighter: no reader sees it on white)
 
 
-def _size(obj) -> float:
-    """The size text of this object has on the page, in points."""
+#: Text drawn smaller than this on the page (font size times the whole matrix: text matrix,
+#: current transformation, and the matrices of the forms it is drawn in) is not read: nobody
+#: reads letters under 2 pt (0.7 mm) on paper or on a screen at 100 %.
+MIN_READABLE_PT = 2.0
+
+
+def _matrix(obj) -> tuple | None:
+    """(a, b, c, d, e, f) of a page object (of a form: the form's matrix on its parent's space)."""
+    import ctypes
+
+    import pypdfium2.raw as r
+
+    m = r.FS_MATRIX()
+    if not r.FPDFPageObj_GetMatrix(obj, ctypes.byref(m)):
+        return None
+    return (m.a, m.b, m.c, m.d, m.e, m.f)
+
+
+def _times(m: tuple | None, n: tuple | None) -> tuple | None:
+    """The matrix ``m`` followed by ``n`` (PDF's row-vector order: a point goes through m, then n)."""
+    if m is None:
+        return n
+    if n is None:
+        return m
+    a, b, c, d, e, f = m
+    A, B, C, D, E, F = n
+    return (a * A + b * C, a * B + b * D, c * A + d * C, c * B + d * D, e * A + f * C + E, e * B + f * D + F)
+
+
+def _size(obj, outer: tuple | None = None) -> float:
+    """The size text of this object has on the page, in points (``outer``: the matrix of the
+    forms it lies in)."""
     import ctypes
     import math
 
@@ -291,29 +456,39 @@ def _size(obj) -> float:
     size = ctypes.c_float(0)
     if not r.FPDFTextObj_GetFontSize(obj, ctypes.byref(size)):
         return 99.0
-    m = r.FS_MATRIX()
+    m = _times(_matrix(obj), outer)
     scale = 1.0
-    if r.FPDFPageObj_GetMatrix(obj, ctypes.byref(m)):
+    if m is not None:
         # the smaller of the two axes: letters squeezed to a hundredth of their height are as
         # unreadable as small ones, however wide
-        scale = min(math.hypot(m.a, m.b), math.hypot(m.c, m.d))
+        scale = min(math.hypot(m[0], m[1]), math.hypot(m[2], m[3]))
     return abs(size.value) * scale
 
 
-def _visible_text(textpage, suspects: dict[int, str], hidden: dict[str, int], size: tuple[float, float]) -> str | None:
-    """The page's text without the characters of ``suspects`` (their words counted in ``hidden``)
-    and without text objects lying wholly off the page of ``size`` (as the page's text read the
-    usual way, ``get_text_bounded``, leaves them out). None when the characters cannot be
+def _visible_text(textpage, suspects: dict[int, str], hidden: dict[str, int], size: tuple[float, float],
+                  placed: dict[int, tuple] | None = None, join_turned: bool = False, every: str | None = None,
+                  doubled: set[int] | None = None) -> str | None:
+    """The page's text without the characters of ``suspects`` (their words counted in ``hidden``),
+    without text objects lying wholly off the page of ``size`` (as the page's text read the
+    usual way, ``get_text_bounded``, leaves them out; an object inside a form is placed on the
+    page by its forms' matrix in ``placed``), and without the second copy of letters drawn twice
+    at almost the same place (fake bold, :func:`_fake_bold`). With ``join_turned``, the line
+    breaks PDFium puts between letters of turned text that follow each other along their own
+    direction are taken out (:func:`_turned_breaks`). None when the characters cannot be
     matched to the text (the caller reads it as usual)."""
     import ctypes
     import re
 
     import pypdfium2.raw as r
 
-    text = textpage.get_text_range()
+    text = every if every is not None else textpage.get_text_range()
     n = r.FPDFText_CountChars(textpage.raw)
     if len(text) != n:
         return None
+    placed = placed or {}
+    if doubled is None:
+        doubled = _fake_bold(textpage, text)
+    replaced = _turned_breaks(textpage, text) if join_turned else {}
     width, height = size
     kept: list[str] = []
     gone: dict[str, list[str]] = {}
@@ -321,15 +496,19 @@ def _visible_text(textpage, suspects: dict[int, str], hidden: dict[str, int], si
     box = [ctypes.c_float(0) for _ in range(4)]
     for i, ch in enumerate(text):
         obj = r.FPDFText_GetTextObject(textpage.raw, i)
-        key = ctypes.cast(obj, ctypes.c_void_p).value if obj else None
+        key = ctypes.c_void_p.from_buffer(obj).value if obj else None  # (cast() costs 5 times as much)
         if key != last_obj:
             last_obj, last_reason = key, suspects.get(key, "") if key else ""
             if not last_reason and obj and r.FPDFPageObj_GetBounds(obj, *(ctypes.byref(x) for x in box)):
-                left, bottom, right, top = (x.value for x in box)
+                left, bottom, right, top = _on_page(tuple(x.value for x in box), placed.get(key))
                 if right < 0 or top < 0 or left > width or bottom > height:
                     last_reason = "off the page"
-        if last_reason == "off the page":
+        if last_reason == "off the page" or i in doubled:
             continue
+        if i in replaced:
+            ch = replaced[i]
+            if not ch:
+                continue
         if last_reason:
             gone.setdefault(last_reason, []).append(ch)
         else:
@@ -339,7 +518,212 @@ def _visible_text(textpage, suspects: dict[int, str], hidden: dict[str, int], si
     return "".join(kept)
 
 
+def _on_page(box: tuple, outer: tuple | None) -> tuple:
+    """A (left, bottom, right, top) box of a form's space placed on the page by ``outer``."""
+    if outer is None:
+        return box
+    a, b, c, d, e, f = outer
+    xs, ys = [], []
+    for x in (box[0], box[2]):
+        for y in (box[1], box[3]):
+            xs.append(a * x + c * y + e)
+            ys.append(b * x + d * y + f)
+    return min(xs), min(ys), max(xs), max(ys)
+
+
+def _turned_breaks(textpage, text: str) -> dict[int, str]:
+    """{index: what stands there instead} for the line breaks PDFium generates inside turned
+    text (a label along a river, a dimension written upwards: "S\\naint-S\\na\\nu"): a run of
+    generated breaks between two letters is taken out when the second letter follows the first
+    along the first one's direction (its angle), less than a letter's height after it and not
+    beside it (their loose boxes, whose neighbouring letters touch, projected on that direction),
+    and made one space when the gap is more than 0.12 of the height (a word space is ~0.2)."""
+    import ctypes
+    import math
+
+    import pypdfium2.raw as r
+
+    out: dict[int, str] = {}
+    raw = textpage.raw
+    rect = r.FS_RECTF()
+    x0, y0, x1, y1 = (ctypes.c_double(0) for _ in range(4))
+
+    def box(i: int):
+        if not r.FPDFText_GetLooseCharBox(raw, i, ctypes.byref(rect)):
+            return None
+        return (rect.left, rect.bottom, rect.right, rect.top)
+
+    for m in _GENERATED_BREAK.finditer(text):
+        i, j = m.start() - 1, m.end()
+        if i < 0 or j >= len(text) or not all(r.FPDFText_IsGenerated(raw, k) == 1 for k in range(m.start(), m.end())):
+            continue
+        angle = r.FPDFText_GetCharAngle(raw, i)
+        if angle < 0 or abs(math.sin(angle)) < 0.05:
+            continue  # not turned: PDFium's own lines stand
+        a, b = box(i), box(j)
+        if a is None or b is None:
+            continue
+        dx, dy = math.cos(angle), -math.sin(angle)  # (PDFium measures the angle clockwise)
+        c, s = abs(dx), abs(dy)
+        if abs(c * c - s * s) > 0.3 and r.FPDFText_GetCharOrigin(raw, i, ctypes.byref(x0), ctypes.byref(y0)) \
+                and r.FPDFText_GetCharOrigin(raw, j, ctypes.byref(x1), ctypes.byref(y1)):
+            # the letter's own advance and height, from its upright box turned into the page's
+            # (W = w|cos| + h|sin|, H = w|sin| + h|cos|); the gap from its origin to the next one's
+            width_box, height_box = a[2] - a[0], a[3] - a[1]
+            advance = (width_box * c - height_box * s) / (c * c - s * s)
+            height = (height_box * c - width_box * s) / (c * c - s * s)
+            vx, vy = x1.value - x0.value, y1.value - y0.value
+            gap = vx * dx + vy * dy - advance
+            shift = abs(-vx * dy + vy * dx)
+        else:  # near 45 degrees: the boxes themselves, projected (a word space may be missed)
+            along_a = [px * dx + py * dy for px in (a[0], a[2]) for py in (a[1], a[3])]
+            along_b = [px * dx + py * dy for px in (b[0], b[2]) for py in (b[1], b[3])]
+            across_a = [-px * dy + py * dx for px in (a[0], a[2]) for py in (a[1], a[3])]
+            across_b = [-px * dy + py * dx for px in (b[0], b[2]) for py in (b[1], b[3])]
+            height = max(across_a) - min(across_a)
+            gap = min(along_b) - max(along_a)
+            shift = abs((max(across_b) + min(across_b)) - (max(across_a) + min(across_a))) / 2
+        if height <= 0 or shift > 0.5 * height or gap < -0.5 * height or gap > height:
+            continue
+        for k in range(m.start(), m.end()):
+            out[k] = ""
+        if gap > 0.12 * height:
+            out[m.start()] = " "
+    return out
+
+
+_GENERATED_BREAK = re.compile(r"[\r\n ]+")
+
+
+#: Two equal letters one after the other whose origins are closer than this share of the
+#: letter's height are one letter drawn twice (fake bold: the same glyphs drawn again a
+#: fraction of a point to the side); real doubled letters ("ll", "нн") stand a letter's
+#: width apart, at least ~0.2 of the height.
+FAKE_BOLD_SHARE = 0.12
+_DOUBLED = re.compile(r"(\S)(?=\1)")
+
+
+def _fake_bold(textpage, text: str | None = None) -> set[int]:
+    """Indices of the page's characters that repeat the letter before them drawn at (almost) the
+    same place: the second stroke of fake-bold text (empty: none)."""
+    import ctypes
+
+    import pypdfium2.raw as r
+
+    if text is None:
+        text = textpage.get_text_range()
+        if len(text) != r.FPDFText_CountChars(textpage.raw):
+            return set()
+    out: set[int] = set()
+    x0, y0, x1, y1 = (ctypes.c_double(0) for _ in range(4))
+    rect = r.FS_RECTF()
+    for m in _DOUBLED.finditer(text):
+        i = m.start()
+        if not (r.FPDFText_GetCharOrigin(textpage.raw, i, ctypes.byref(x0), ctypes.byref(y0))
+                and r.FPDFText_GetCharOrigin(textpage.raw, i + 1, ctypes.byref(x1), ctypes.byref(y1))
+                and r.FPDFText_GetLooseCharBox(textpage.raw, i, ctypes.byref(rect))):
+            continue
+        em = max(abs(rect.top - rect.bottom), abs(rect.right - rect.left) * 0.5)
+        if em > 0 and abs(x1.value - x0.value) < FAKE_BOLD_SHARE * em and abs(y1.value - y0.value) < FAKE_BOLD_SHARE * em:
+            out.add(i + 1)
+    return out
+
+
+#: Form fields read per page at most (a page of 100 000 widgets costs no more than this).
+MAX_FIELDS_PER_PAGE = 2_000
+
+
+def _field_values(page, form) -> list[str]:
+    """The values of the page's filled text fields and choice fields, as their widgets show them
+    (a hidden widget's value is not read). Through PDFium's form API when the file has a form
+    (``form``: its handle); a widget of a file without one (its AcroForm gone) is read from its
+    own ``/FT`` and ``/V``."""
+    import ctypes
+
+    import pypdfium2.raw as r
+
+    def string(annot, key: bytes) -> str:
+        size = r.FPDFAnnot_GetStringValue(annot, key, None, 0)
+        if size <= 2 or size > 4 * MAX_TEXT_CHARS:
+            return ""
+        buf = ctypes.create_string_buffer(size)
+        r.FPDFAnnot_GetStringValue(annot, key, ctypes.cast(buf, ctypes.POINTER(r.FPDF_WCHAR)), size)
+        return buf.raw[:size - 2].decode("utf-16-le", "replace")
+
+    out: list[str] = []
+    count = min(r.FPDFPage_GetAnnotCount(page.raw), MAX_FIELDS_PER_PAGE)
+    for k in range(count):
+        annot = r.FPDFPage_GetAnnot(page.raw, k)
+        if not annot:
+            continue
+        try:
+            if r.FPDFAnnot_GetSubtype(annot) != r.FPDF_ANNOT_WIDGET:
+                continue
+            if r.FPDFAnnot_GetFlags(annot) & (r.FPDF_ANNOT_FLAG_HIDDEN | r.FPDF_ANNOT_FLAG_NOVIEW):
+                continue
+            if form is not None:
+                if r.FPDFAnnot_GetFormFieldType(form, annot) not in (r.FPDF_FORMFIELD_TEXTFIELD,
+                                                                     r.FPDF_FORMFIELD_COMBOBOX):
+                    continue
+                size = r.FPDFAnnot_GetFormFieldValue(form, annot, None, 0)
+                if size <= 2 or size > 4 * MAX_TEXT_CHARS:
+                    continue
+                buf = ctypes.create_string_buffer(size)
+                r.FPDFAnnot_GetFormFieldValue(form, annot, ctypes.cast(buf, ctypes.POINTER(r.FPDF_WCHAR)), size)
+                value = buf.raw[:size - 2].decode("utf-16-le", "replace")
+            elif string(annot, b"FT") in ("Tx", "Ch"):
+                value = string(annot, b"V")
+            else:
+                continue
+            value = value.strip()
+            if value:
+                out.append(value.replace("\r\n", "\n").replace("\r", "\n"))
+        finally:
+            r.FPDFPage_CloseAnnot(annot)
+    return out
+
+
+#: Seconds the pdfminer fallback may take on one file (at most the reader's per-file limit):
+#: pdfminer, pure Python, is slow on a file PDFium could not open, and such a file is
+#: usually damaged or crafted.
+PDFMINER_SECONDS = 30.0
+
+
+class _FallbackTimeUp(BaseException):
+    """The pdfminer fallback ran out of its time (a BaseException: pdfminer's own handlers
+    must not take it for a damaged object)."""
+
+
 def _extract_with_pdfminer(path: Path, why: str) -> tuple[str, str, list[str], list[tuple[str, str]]]:
+    import signal
+    import threading
+    import time
+
+    from ..workers import read_limits
+
+    seconds = min(PDFMINER_SECONDS, read_limits()[1])
+    reason = why.removeprefix("PDFium could not open it (").removesuffix(")")
+    timer = threading.current_thread() is threading.main_thread() and hasattr(signal, "setitimer")
+    previous = None
+    if timer:
+        def time_up(_signum, _frame):
+            raise _FallbackTimeUp
+
+        previous = signal.signal(signal.SIGALRM, time_up)
+        signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        return _pdfminer_pages(path, why, time.monotonic() + seconds)
+    except _FallbackTimeUp:
+        raise TooLarge(path, code="error.pdf_fallback_time", why=reason, seconds=f"{seconds:g}") from None
+    finally:
+        if timer:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+            signal.signal(signal.SIGALRM, previous)
+
+
+def _pdfminer_pages(path: Path, why: str, deadline: float) -> tuple[str, str, list[str], list[tuple[str, str]]]:
+    import time
+
     from pdfminer.high_level import extract_pages
     from pdfminer.layout import LTTextContainer
     from pdfminer.pdfdocument import PDFEncryptionError, PDFPasswordIncorrect
@@ -352,6 +736,8 @@ def _extract_with_pdfminer(path: Path, why: str) -> tuple[str, str, list[str], l
             pages.append(_clean("".join(el.get_text() for el in layout if isinstance(el, LTTextContainer))))
             if sum(map(len, pages)) > MAX_TEXT_CHARS:
                 check_text_size(path, "".join(pages))
+            if time.monotonic() > deadline:  # where no timer can interrupt (not the main thread)
+                raise _FallbackTimeUp
     except (PDFPasswordIncorrect, PDFEncryptionError):
         raise EncryptedFile(path, "the PDF is password-protected") from None
     except ExtractError:

@@ -8,6 +8,8 @@ work starts.
 
 from __future__ import annotations
 
+import io
+import re
 import zipfile
 from pathlib import Path
 
@@ -20,20 +22,18 @@ MAX_TEXT_CHARS = 50_000_000
 #: Largest total declared uncompressed size of a .docx/.odt archive, in bytes.
 MAX_ZIP_UNCOMPRESSED = 300 * 1024 * 1024
 #: Largest number of members in a .docx/.odt archive.
-#: A DTD or an entity declaration in an XML part, in UTF-8 (or ASCII) or in UTF-16 either way
-#: (an XML part may be UTF-16: its DTD then escaped a byte scan for the UTF-8 spelling).
-_DTD_MARKS = tuple(mark.encode(enc) for mark in ("<!DOCTYPE", "<!ENTITY")
-                   for enc in ("utf-8", "utf-16-le", "utf-16-be"))
 MAX_ZIP_MEMBERS = 10_000
 #: Largest compression ratio (uncompressed / compressed) of any member larger than
 #: :data:`ZIP_RATIO_MIN_BYTES`; real documents stay far below it, zip bombs far above.
 MAX_ZIP_RATIO = 200
 ZIP_RATIO_MIN_BYTES = 1024 * 1024
-#: How many bytes at the start of each XML member are scanned for a DTD.
-XML_PROLOG_SCAN_BYTES = 64 * 1024
+#: How many bytes of each XML member's prolog (what comes before its root element) are read
+#: looking for entity declarations; a prolog longer than this is refused.
+XML_PROLOG_SCAN_BYTES = 1024 * 1024
 #: One XML part of a .docx or .odt at most: its parsed tree takes ~14 times its size (a
-#: document.xml of 150 MB padded past the compression-ratio check took 2 GB, the reader's limit).
-MAX_XML_PART_BYTES = 96 * 1024 * 1024
+#: document.xml of 150 MB padded past the compression-ratio check took 2 GB), and the reader
+#: may use 1 GB (:data:`sverka.core.workers.READ_MEMORY_BYTES`).
+MAX_XML_PART_BYTES = 48 * 1024 * 1024
 
 
 def check_file_size(path: Path, size: int) -> None:
@@ -56,8 +56,11 @@ def open_checked_zip(path: Path) -> zipfile.ZipFile:
     """Open an office archive after checking its declared sizes (zip bombs) and its XML prologs.
 
     Python's zipfile never inflates a member beyond its declared size, so checking the
-    declared sizes bounds memory. XML members must not carry a DTD: real .docx/.odt files
-    never do, and a DTD is how entity-expansion attacks ("billion laughs") start.
+    declared sizes bounds memory. XML members must not declare entities: that is how
+    entity-expansion attacks ("billion laughs") and external entities start. A document type
+    declaration without entities is harmless and is read (OpenOffice.org 1.x/2.x writes one
+    naming its DTD file in its manifest, formula objects and Basic macro modules; no parser
+    Sverka uses loads such a file).
     """
     try:
         zf = zipfile.ZipFile(path)
@@ -88,18 +91,79 @@ def open_checked_zip(path: Path) -> zipfile.ZipFile:
                     f"archive member {i.filename!r} is compressed {i.file_size // max(i.compress_size, 1):,} "
                     f"times, more than the limit of {MAX_ZIP_RATIO} (a zip bomb?)",
                 )
+        doctypes = []
         for i in infos:
             if i.filename.endswith((".xml", ".rels")):
                 try:
                     with zf.open(i) as f:
-                        head = f.read(XML_PROLOG_SCAN_BYTES)
+                        if check_xml_prolog(path, i.filename, f):
+                            doctypes.append(i.filename)
                 except (zipfile.BadZipFile, EOFError, OSError, ValueError, NotImplementedError) as e:
                     raise CorruptFile(path, f"the file is damaged or truncated ({i.filename}: {e})") from None
-                if any(mark in head for mark in _DTD_MARKS):
-                    raise CorruptFile(
-                        path, f"{i.filename} declares a DTD or XML entities; refused for safety (entity expansion)"
-                    )
     except BaseException:
         zf.close()
         raise
+    zf.sverka_doctype_parts = doctypes  # parts with a (harmless) document type declaration
     return zf
+
+
+class _PrologRead(Exception):
+    """The root element started: the prolog, where any entity is declared, is over."""
+
+
+def check_xml_prolog(path: Path, name: str, f) -> bool:
+    """Whether the XML member ``name`` (open as ``f``) has a document type declaration; refuse it the XML member ``name`` (open as ``f``) if its prolog declares an entity (general
+    or parameter, internal or external) or is longer than :data:`XML_PROLOG_SCAN_BYTES`. Read with
+    expat (so UTF-16 parts are judged too) up to the root element's start tag; expat is told
+    never to read an external DTD or entity. Malformed XML is left to the format's reader,
+    which reports it in its own words. (A limit of 0 switches the check off.)"""
+    import xml.parsers.expat
+
+    if XML_PROLOG_SCAN_BYTES <= 0:
+        return False
+    parser = xml.parsers.expat.ParserCreate()
+    parser.SetParamEntityParsing(xml.parsers.expat.XML_PARAM_ENTITY_PARSING_NEVER)
+
+    def refuse(*_args) -> None:
+        raise CorruptFile(path, f"{name} declares XML entities in its DTD; refused for safety (entity expansion)")
+
+    def root(*_args) -> None:
+        raise _PrologRead
+
+    parser.EntityDeclHandler = refuse
+    parser.UnparsedEntityDeclHandler = refuse
+    parser.StartElementHandler = root
+    doctype = []
+    parser.StartDoctypeDeclHandler = lambda *_args: doctype.append(True)
+    read = 0
+    try:
+        while chunk := f.read(1 << 14):
+            read += len(chunk)
+            parser.Parse(chunk, False)
+            if read >= XML_PROLOG_SCAN_BYTES:
+                raise CorruptFile(path, f"{name} has no root element in its first "
+                                        f"{XML_PROLOG_SCAN_BYTES // 1024:,} KB; refused for safety")
+        parser.Parse(b"", True)
+    except _PrologRead:
+        pass
+    except xml.parsers.expat.ExpatError:
+        pass  # damaged XML: its reader says so
+    return bool(doctype)
+
+
+_DOCTYPE = re.compile(rb"<!DOCTYPE\s[^\[>]*(?:\[[^\]]*\])?\s*>")
+
+
+def without_doctypes(zf: zipfile.ZipFile, names) -> io.BytesIO:
+    """A copy of archive ``zf`` in memory whose members ``names`` (XML parts whose document type
+    declaration declares no entity, :func:`check_xml_prolog`) lose that declaration: a library
+    that refuses any DTD (odfpy parses with defusedxml) reads them as the application does."""
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w") as copy:
+        for info in zf.infolist():
+            data = zf.read(info)
+            if info.filename in names:
+                data = _DOCTYPE.sub(b"", data, count=1)
+            copy.writestr(info, data)
+    out.seek(0)
+    return out

@@ -45,6 +45,26 @@ def word97(text: str) -> bytes:
     return _compound({"WordDocument": bytes(word), "1Table": bytes(table)})
 
 
+def word95(text: str, *, lid: int = 0x0419, codepage: str = "cp1251") -> bytes:
+    """A Word 6/95 .doc (nFib 104) holding ``text`` in the 8-bit ``codepage``, its FIB naming
+    language ``lid``: a FIB of Word 6's layout (fcMin, fcMac, ccpText; no piece table, the file
+    saved in full) and the text right after it."""
+    body = text.replace("\r\n", "\n").replace("\n", "\r")
+    if not body.endswith("\r"):
+        body += "\r"
+    raw = body.encode(codepage)
+    fib = bytearray(0x400)
+    struct.pack_into("<HHHHH", fib, 0, 0xA5EC, 104, 0x6585, lid, 0)
+    struct.pack_into("<H", fib, 10, 0)  # not complex, no extended (Unicode) characters
+    struct.pack_into("<H", fib, 12, 104)  # nFibBack
+    struct.pack_into("<II", fib, 0x18, 0x400, 0x400 + len(raw))  # fcMin, fcMac
+    struct.pack_into("<I", fib, 0x20, 0x400 + len(raw))  # cbMac
+    struct.pack_into("<I", fib, 0x34, len(raw))  # ccpText
+    word = fib + raw
+    word += bytearray(max(0, 4096 - len(word)))
+    return _compound({"WordDocument": bytes(word)})
+
+
 def _compound(streams: dict[str, bytes]) -> bytes:
     """An OLE2 file with these streams (each >= 4096 bytes) in the root storage."""
     names = list(streams)
