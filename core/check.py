@@ -1074,10 +1074,10 @@ def classmate_sources(cross: CrossCheckResult, prepared: Sequence[Prepared | Non
     both ways, so a pair of essays copying each other shows on both. Only a pair the
     cross-check lists (a counted passage) is looked at, and only in the direction the cross-check
     did not align already (``aligned``: its passages of each pair judged)."""
-    index = {name: k for k, name in enumerate(cross.documents)}
+    position = {name: k for k, name in enumerate(cross.documents)}
     out: list[list[SourceMatch]] = [[] for _ in prepared]
     for pair in cross.pairs:
-        i, j = index.get(pair.a), index.get(pair.b)
+        i, j = position.get(pair.a), position.get(pair.b)
         if i is None or j is None or prepared[i] is None or prepared[j] is None:
             continue  # a pair with a collection document
         for s, t in ((i, j), (j, i)):

@@ -16,6 +16,10 @@ from test_main_window import TIMEOUT, add_and_wait, drop
 ORIGINAL = ("Летом мы с друзьями ходили в поход вдоль реки и каждый вечер разводили костёр. "
             "Я научился ставить палатку, варить кашу на огне и различать голоса птиц по утрам. ") * 12
 
+# Sidorov's own words (Petrov's are his own: a classmate sharing them would be a source of his)
+SIDOROV_OWN = ("Зимой я хожу в библиотеку рядом со школой и беру книги о путешествиях и далёких странах. "
+               "Больше всего мне нравятся рассказы о моряках, которые пересекали океан на парусных кораблях. ") * 3
+
 
 def make_class(folder: Path, sample: Path) -> Path:
     essays = folder / "class"
@@ -23,7 +27,7 @@ def make_class(folder: Path, sample: Path) -> Path:
     vanka = (sample / "collection" / "Чехов — Ванька.txt").read_text(encoding="utf-8")
     (essays / "ivanov.txt").write_text("Моё сочинение о рассказе. " + vanka[:2500], encoding="utf-8")
     (essays / "petrov.txt").write_text(ORIGINAL, encoding="utf-8")
-    (essays / "sidorov.txt").write_text(ORIGINAL[:600] + " " + vanka[200:1800], encoding="utf-8")
+    (essays / "sidorov.txt").write_text(SIDOROV_OWN + " " + vanka[200:1800], encoding="utf-8")
     (essays / "broken.docx").write_bytes(b"PK\x03\x04 not really a Word file")
     return essays
 
