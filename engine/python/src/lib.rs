@@ -18,22 +18,27 @@ fn value_error(e: Error) -> PyErr {
     PyValueError::new_err(e.to_string())
 }
 
+/// A count or size from Python: a negative one is refused here, a zero one by the engine.
+fn size(value: i64, what: &str) -> PyResult<usize> {
+    usize::try_from(value).map_err(|_| PyValueError::new_err(format!("{what} must be >= 1, got {value}")))
+}
+
 fn slice<'a, T: numpy::Element>(a: &'a PyReadonlyArray1<'_, T>) -> PyResult<&'a [T]> {
     a.as_slice().map_err(|_| PyValueError::new_err("the engine needs a contiguous array"))
 }
 
 /// shingle_hashes(token_hashes: uint64[n], w, step) -> uint64[count]
 #[pyfunction]
-fn shingle_hashes<'py>(py: Python<'py>, t: PyReadonlyArray1<'py, u64>, w: usize, step: usize) -> PyResult<U64s<'py>> {
-    let t = slice(&t)?;
+fn shingle_hashes<'py>(py: Python<'py>, t: PyReadonlyArray1<'py, u64>, w: i64, step: i64) -> PyResult<U64s<'py>> {
+    let (t, w, step) = (slice(&t)?, size(w, "shingle length")?, size(step, "shingle step")?);
     let out = py.detach(|| shingles::shingle_hashes(t, w, step)).map_err(value_error)?;
     Ok(out.into_pyarray(py))
 }
 
 /// winnow(hashes: uint64[n], k) -> int64 selected positions
 #[pyfunction]
-fn winnow<'py>(py: Python<'py>, h: PyReadonlyArray1<'py, u64>, k: usize) -> PyResult<I64s<'py>> {
-    let h = slice(&h)?;
+fn winnow<'py>(py: Python<'py>, h: PyReadonlyArray1<'py, u64>, k: i64) -> PyResult<I64s<'py>> {
+    let (h, k) = (slice(&h)?, size(k, "winnow window")?);
     let out = py.detach(|| shingles::winnow(h, k)).map_err(value_error)?;
     Ok(out.into_pyarray(py))
 }
@@ -48,8 +53,8 @@ fn mix64<'py>(py: Python<'py>, x: PyReadonlyArray1<'py, u64>) -> PyResult<U64s<'
 
 /// anchors(token_hashes: uint64[n], modulus) -> int64 positions
 #[pyfunction]
-fn anchors<'py>(py: Python<'py>, t: PyReadonlyArray1<'py, u64>, modulus: u64) -> PyResult<I64s<'py>> {
-    let t = slice(&t)?;
+fn anchors<'py>(py: Python<'py>, t: PyReadonlyArray1<'py, u64>, modulus: i64) -> PyResult<I64s<'py>> {
+    let (t, modulus) = (slice(&t)?, size(modulus, "modulus")? as u64);
     let out = py.detach(|| shingles::anchors(t, modulus)).map_err(value_error)?;
     Ok(out.into_pyarray(py))
 }
@@ -59,26 +64,26 @@ fn anchors<'py>(py: Python<'py>, t: PyReadonlyArray1<'py, u64>, modulus: u64) ->
 fn anchor_shingles<'py>(
     py: Python<'py>,
     t: PyReadonlyArray1<'py, u64>,
-    w: usize,
-    modulus: u64,
+    w: i64,
+    modulus: i64,
 ) -> PyResult<(I64s<'py>, U64s<'py>)> {
-    let t = slice(&t)?;
+    let (t, w, modulus) = (slice(&t)?, size(w, "shingle length")?, size(modulus, "modulus")? as u64);
     let (pos, h) = py.detach(|| shingles::anchor_shingles(t, w, modulus)).map_err(value_error)?;
     Ok((pos.into_pyarray(py), h.into_pyarray(py)))
 }
 
 /// minhash_signature(hashes: uint64[m], n, seed) -> uint64[n]
 #[pyfunction]
-fn minhash_signature<'py>(py: Python<'py>, x: PyReadonlyArray1<'py, u64>, n: usize, seed: u64) -> PyResult<U64s<'py>> {
-    let x = slice(&x)?;
+fn minhash_signature<'py>(py: Python<'py>, x: PyReadonlyArray1<'py, u64>, n: i64, seed: u64) -> PyResult<U64s<'py>> {
+    let (x, n) = (slice(&x)?, size(n, "min-hash functions")?);
     let out = py.detach(|| minhash::signature(x, n, seed)).map_err(value_error)?;
     Ok(out.into_pyarray(py))
 }
 
 /// super_shingles(signature: uint64[n], groups) -> uint64[groups], or [0] for an empty document
 #[pyfunction]
-fn super_shingles<'py>(py: Python<'py>, sig: PyReadonlyArray1<'py, u64>, groups: usize) -> PyResult<U64s<'py>> {
-    let sig = slice(&sig)?;
+fn super_shingles<'py>(py: Python<'py>, sig: PyReadonlyArray1<'py, u64>, groups: i64) -> PyResult<U64s<'py>> {
+    let (sig, groups) = (slice(&sig)?, size(groups, "super-shingle groups")?);
     let out = minhash::super_shingles(sig, groups).map_err(value_error)?;
     Ok(out.into_pyarray(py))
 }
