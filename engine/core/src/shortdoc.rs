@@ -14,7 +14,16 @@ pub fn is_space(c: u32) -> bool {
 /// [`full_text_hash`] over the code points of a text (lone surrogates included as they are).
 pub fn full_text_hash<I: IntoIterator<Item = u32>>(codes: I) -> u64 {
     let mut hasher = xxhash_rust::xxh64::Xxh64::new(HASH_SEED);
-    let mut buffer: Vec<u8> = Vec::with_capacity(1 << 16);
+    let mut buffer = [0u8; 1 << 15];
+    let mut used = 0;
+    let mut put = |c: u32, hasher: &mut xxhash_rust::xxh64::Xxh64| {
+        buffer[used..used + 4].copy_from_slice(&c.to_le_bytes());
+        used += 4;
+        if used == buffer.len() {
+            hasher.update(&buffer);
+            used = 0;
+        }
+    };
     let mut space_pending = false;
     let mut started = false;
     for c in codes {
@@ -23,17 +32,14 @@ pub fn full_text_hash<I: IntoIterator<Item = u32>>(codes: I) -> u64 {
             continue;
         }
         if space_pending {
-            buffer.extend_from_slice(&0x20u32.to_le_bytes());
+            put(0x20, &mut hasher);
             space_pending = false;
         }
         started = true;
-        buffer.extend_from_slice(&c.to_le_bytes());
-        if buffer.len() >= (1 << 16) - 8 {
-            hasher.update(&buffer);
-            buffer.clear();
-        }
+        put(c, &mut hasher);
     }
-    hasher.update(&buffer);
+    drop(put);
+    hasher.update(&buffer[..used]);
     hasher.digest()
 }
 
