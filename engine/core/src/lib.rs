@@ -11,10 +11,12 @@
 //! * [`minhash`]: min-hash signatures, super- and mega-shingles (`sverka.core.minhash`).
 //! * [`sentences`]: sentence hashes, Seq2 (`sverka.core.sentences`).
 //! * [`shortdoc`]: the white-space-blind hash of a whole text (`sverka.core.shortdoc`).
+//! * [`scan`]: the words of an ordinary text and the index of seen forms (`sverka.core.scan`).
 
 pub mod error;
 pub mod hashing;
 pub mod minhash;
+pub mod scan;
 pub mod sentences;
 pub mod shingles;
 pub mod shortdoc;

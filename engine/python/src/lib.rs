@@ -9,7 +9,9 @@ use numpy::{IntoPyArray, PyArray1, PyReadonlyArray1};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyString;
-use sverka_engine::{minhash, sentences, shingles, shortdoc, Error};
+use std::sync::RwLock;
+
+use sverka_engine::{minhash, scan, sentences, shingles, shortdoc, Error};
 
 type U64s<'py> = Bound<'py, PyArray1<u64>>;
 type I64s<'py> = Bound<'py, PyArray1<i64>>;
@@ -128,6 +130,94 @@ fn full_text_hash(py: Python<'_>, text: &Bound<'_, PyString>) -> PyResult<u64> {
     }
 }
 
+/// The code points of a Python string (lone surrogates as their code units, as Python counts them).
+fn code_points(text: &Bound<'_, PyString>) -> PyResult<Vec<u32>> {
+    let encoded = text.call_method1("encode", ("utf-32-le", "surrogatepass"))?;
+    let bytes: &[u8] = encoded.extract()?;
+    Ok(bytes.chunks_exact(4).map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect())
+}
+
+type Found<'py> = Option<(I64s<'py>, I64s<'py>, Option<U64s<'py>>)>;
+
+/// scan_words(text, classes: uint8[65536], seed, hashes: bool) -> (starts, ends, hashes | None) | None
+#[pyfunction]
+fn scan_words<'py>(
+    py: Python<'py>,
+    text: &Bound<'py, PyString>,
+    classes: PyReadonlyArray1<'py, u8>,
+    seed: u64,
+    hashes: bool,
+) -> PyResult<Found<'py>> {
+    let classes = slice(&classes)?;
+    if classes.len() != 0x10000 {
+        return Err(PyValueError::new_err("the class table must cover the 65536 characters of the BMP"));
+    }
+    let cps = code_points(text)?;
+    let found = py.detach(|| {
+        let (starts, ends) = scan::bounds(&cps, classes)?;
+        let h = hashes.then(|| {
+            starts.iter().zip(&ends).map(|(&s, &e)| scan::word_hash(&cps[s as usize..e as usize], seed)).collect::<Vec<u64>>()
+        });
+        Some((starts, ends, h))
+    });
+    Ok(found.map(|(s, e, h)| (s.into_pyarray(py), e.into_pyarray(py), h.map(|h| h.into_pyarray(py)))))
+}
+
+/// hash_strings(code_points: uint32[m], ends: int64[k], seed) -> uint64[k]: the word hash of each
+/// string, the strings given one after another
+#[pyfunction]
+fn hash_strings<'py>(
+    py: Python<'py>,
+    cps: PyReadonlyArray1<'py, u32>,
+    ends: PyReadonlyArray1<'py, i64>,
+    seed: u64,
+) -> PyResult<U64s<'py>> {
+    let (cps, ends) = (slice(&cps)?, slice(&ends)?);
+    let mut previous = 0;
+    for &e in ends {
+        if e < previous || e as usize > cps.len() {
+            return Err(PyValueError::new_err("string ends must increase within the code points"));
+        }
+        previous = e;
+    }
+    Ok(py.detach(|| scan::hash_strings(cps, ends, seed)).into_pyarray(py))
+}
+
+/// Word hash (never 0) -> entry id, for many hashes at a time; threads may read while one writes.
+#[pyclass(frozen)]
+struct HashIndex {
+    index: RwLock<scan::HashIndex>,
+}
+
+#[pymethods]
+impl HashIndex {
+    #[new]
+    fn new() -> Self {
+        HashIndex { index: RwLock::new(scan::HashIndex::new()) }
+    }
+
+    fn __len__(&self) -> usize {
+        self.index.read().unwrap_or_else(|e| e.into_inner()).len()
+    }
+
+    /// get(hashes: uint64[n]) -> int64[n], -1 for a hash not in the index (and for 0)
+    fn get<'py>(&self, py: Python<'py>, hashes: PyReadonlyArray1<'py, u64>) -> PyResult<I64s<'py>> {
+        let hashes = slice(&hashes)?;
+        let out = py.detach(|| self.index.read().unwrap_or_else(|e| e.into_inner()).get(hashes));
+        Ok(out.into_pyarray(py))
+    }
+
+    /// add(hashes: uint64[n], ids: int64[n]): sets the id of each hash (0 skipped), later ones winning
+    fn add<'py>(&self, py: Python<'py>, hashes: PyReadonlyArray1<'py, u64>, ids: PyReadonlyArray1<'py, i64>) -> PyResult<()> {
+        let (hashes, ids) = (slice(&hashes)?, slice(&ids)?);
+        if hashes.len() != ids.len() {
+            return Err(PyValueError::new_err(format!("{} hashes but {} ids", hashes.len(), ids.len())));
+        }
+        py.detach(|| self.index.write().unwrap_or_else(|e| e.into_inner()).add(hashes, ids));
+        Ok(())
+    }
+}
+
 #[pymodule]
 fn _engine(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
@@ -142,5 +232,9 @@ fn _engine(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(sentence_hashes, m)?)?;
     m.add_function(wrap_pyfunction!(seq2, m)?)?;
     m.add_function(wrap_pyfunction!(full_text_hash, m)?)?;
+    m.add_function(wrap_pyfunction!(scan_words, m)?)?;
+    m.add_function(wrap_pyfunction!(hash_strings, m)?)?;
+    m.add_class::<HashIndex>()?;
+    m.add("MAX_HASHED", scan::MAX_HASHED)?;
     Ok(())
 }
