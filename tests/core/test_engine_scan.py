@@ -87,11 +87,13 @@ def test_hash_strings_agree_with_the_oracle():
 def test_hash_index_agrees_with_the_oracle():
     rng = np.random.default_rng(9)
     ours, theirs = scan.HashIndex(), oracle.HashIndex()
+    pool = rng.integers(1, 1 << 63, 3000, dtype=np.uint64)  # hashes given again and again, with new ids
     for _ in range(20):
-        hashes = rng.integers(0, 1 << 12, int(rng.integers(0, 2000)), dtype=np.uint64)  # repeats and 0
+        hashes = np.concatenate([pool[rng.integers(0, len(pool), int(rng.integers(0, 2000)))],
+                                 rng.integers(1, 1 << 63, 200, dtype=np.uint64), np.zeros(3, np.uint64)])
         ids = rng.integers(0, 1 << 31, len(hashes))
         ours.add(hashes, ids)
         theirs.add(hashes, ids)
-        probe = rng.integers(0, 1 << 13, 3000, dtype=np.uint64)
+        probe = np.concatenate([pool, rng.integers(1, 1 << 63, 500, dtype=np.uint64), np.zeros(1, np.uint64)])
         assert ours.get(probe).tolist() == theirs.get(probe).tolist()
         assert len(ours) == len(theirs)

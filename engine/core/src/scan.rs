@@ -35,9 +35,9 @@ fn is_blank(c: u32) -> bool {
 /// The words' `(starts, ends)` in code points, or `None` (see the module docs). `classes`
 /// holds the class of every BMP character (65 536 entries).
 pub fn bounds(cps: &[u32], classes: &[u8]) -> Option<(Vec<i64>, Vec<i64>)> {
-    assert_eq!(classes.len(), 0x10000, "the class table covers the BMP");
+    let classes: &[u8; 0x10000] = classes.try_into().expect("the class table covers the BMP");
     let n = cps.len();
-    let class = |i: usize| -> u8 { classes[cps[i] as usize] };
+    let class = |i: usize| -> u8 { classes[(cps[i] & 0xFFFF) as usize] }; // (all <= 0xFFFF here)
     if cps.iter().any(|&c| c > 0xFFFF) {
         return None;
     }
@@ -88,7 +88,7 @@ pub fn bounds(cps: &[u32], classes: &[u8]) -> Option<(Vec<i64>, Vec<i64>)> {
 
 /// Whether the hyphen at `at` (right after a word) is followed by blanks, a line break,
 /// blanks and then a letter, a format character or another hyphen.
-fn joins_across_line_end(cps: &[u32], at: usize, classes: &[u8]) -> bool {
+fn joins_across_line_end(cps: &[u32], at: usize, classes: &[u8; 0x10000]) -> bool {
     let n = cps.len();
     let mut i = at + 1;
     while i < n && is_blank(cps[i]) {
@@ -114,35 +114,39 @@ fn joins_across_line_end(cps: &[u32], at: usize, classes: &[u8]) -> bool {
 /// longer than [`MAX_HASHED`] or holding a character beyond U+FFFF (never hashed).
 #[inline]
 pub fn word_hash(word: &[u32], seed: u64) -> u64 {
+    word_hash_with(&mut [0u8; 2 * MAX_HASHED], word, seed)
+}
+
+/// [`word_hash`] with a buffer the caller keeps from word to word (xxh3 of the UTF-16 units).
+#[inline]
+fn word_hash_with(buffer: &mut [u8; 2 * MAX_HASHED], word: &[u32], seed: u64) -> u64 {
     if word.is_empty() || word.len() > MAX_HASHED || word.iter().any(|&c| c > 0xFFFF) {
         return 0;
     }
-    let mut bytes = [0u8; 2 * MAX_HASHED];
-    for (k, &c) in word.iter().enumerate() {
-        bytes[2 * k..2 * k + 2].copy_from_slice(&(c as u16).to_le_bytes());
+    for (unit, &c) in buffer.chunks_exact_mut(2).zip(word) {
+        unit.copy_from_slice(&(c as u16).to_le_bytes());
     }
-    xxhash_rust::xxh3::xxh3_64_with_seed(&bytes[..2 * word.len()], seed) | 1
+    xxhash_rust::xxh3::xxh3_64_with_seed(&buffer[..2 * word.len()], seed) | 1
+}
+
+/// The [`word_hash`] of every span `cps[starts[k]..ends[k]]`.
+pub fn span_hashes(cps: &[u32], starts: &[i64], ends: &[i64], seed: u64) -> Vec<u64> {
+    let mut buffer = [0u8; 2 * MAX_HASHED];
+    starts.iter().zip(ends).map(|(&s, &e)| word_hash_with(&mut buffer, &cps[s as usize..e as usize], seed)).collect()
 }
 
 /// [`bounds`] and the [`word_hash`] of every word.
 pub fn words(cps: &[u32], classes: &[u8], seed: u64) -> Option<(Vec<i64>, Vec<i64>, Vec<u64>)> {
     let (starts, ends) = bounds(cps, classes)?;
-    let hashes = starts.iter().zip(&ends).map(|(&s, &e)| word_hash(&cps[s as usize..e as usize], seed)).collect();
+    let hashes = span_hashes(cps, &starts, &ends, seed);
     Some((starts, ends, hashes))
 }
 
 /// The [`word_hash`] of each span `cps[ends[k-1]..ends[k]]` (the first from 0): strings
 /// given one after another.
 pub fn hash_strings(cps: &[u32], ends: &[i64], seed: u64) -> Vec<u64> {
-    let mut start = 0usize;
-    ends.iter()
-        .map(|&e| {
-            let e = e as usize;
-            let h = word_hash(&cps[start..e], seed);
-            start = e;
-            h
-        })
-        .collect()
+    let starts: Vec<i64> = std::iter::once(0).chain(ends.iter().copied()).take(ends.len()).collect();
+    span_hashes(cps, &starts, ends, seed)
 }
 
 /// Keys that are already random 64-bit hashes need no hashing again.

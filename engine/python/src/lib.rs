@@ -155,9 +155,7 @@ fn scan_words<'py>(
     let cps = code_points(text)?;
     let found = py.detach(|| {
         let (starts, ends) = scan::bounds(&cps, classes)?;
-        let h = hashes.then(|| {
-            starts.iter().zip(&ends).map(|(&s, &e)| scan::word_hash(&cps[s as usize..e as usize], seed)).collect::<Vec<u64>>()
-        });
+        let h = hashes.then(|| scan::span_hashes(&cps, &starts, &ends, seed));
         Some((starts, ends, h))
     });
     Ok(found.map(|(s, e, h)| (s.into_pyarray(py), e.into_pyarray(py), h.map(|h| h.into_pyarray(py)))))
