@@ -6,6 +6,8 @@ inside a check. The bundle and ``bash installer/bootstrap.sh`` always carry it.
 
 from __future__ import annotations
 
+import numpy as np
+
 try:
     from sverka import _engine as native
 except ImportError as error:  # a developer's environment made with pip install -e . alone
@@ -15,4 +17,19 @@ except ImportError as error:  # a developer's environment made with pip install 
         "(docs/ENGINE.md)"
     ) from error
 
-__all__ = ["native"]
+__all__ = ["i64", "native", "u32", "u64"]
+
+
+# The engine reads arrays in place: C-contiguous, aligned (an array NumPy made over a stored
+# blob at an odd offset is not), native byte order. These give such an array, copying only
+# when the input is not one.
+def u64(x) -> np.ndarray:
+    return np.require(x, np.uint64, "CA")
+
+
+def i64(x) -> np.ndarray:
+    return np.require(x, np.int64, "CA")
+
+
+def u32(x) -> np.ndarray:
+    return np.require(x, np.uint32, "CA")

@@ -33,7 +33,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .engine import native
+from .engine import native, u64
 from .hashing import HASH_SEED
 from .shingles import unique_counts
 
@@ -59,7 +59,7 @@ def minhash_signature(shingle_hashes: np.ndarray, n: int = 84, seed: int = MINHA
 
     Repeats do not change a minimum, so the hashes need not be distinct.
     """
-    return native.minhash_signature(np.ascontiguousarray(shingle_hashes, dtype=np.uint64), n, seed % 2**64)
+    return native.minhash_signature(u64(shingle_hashes), n, seed % 2**64)
 
 
 def _is_empty(sig: np.ndarray) -> bool:
@@ -79,12 +79,12 @@ def minhash_resemblance(sig_a: np.ndarray, sig_b: np.ndarray) -> float:
 
 def super_shingles(sig: np.ndarray, groups: int = 6) -> np.ndarray:
     """``uint64 (groups,)`` super-shingles of a signature; ``(0,)`` for an empty document."""
-    return native.super_shingles(np.ascontiguousarray(sig, dtype=np.uint64), groups)
+    return native.super_shingles(u64(sig), groups)
 
 
 def mega_shingles(supers: np.ndarray) -> np.ndarray:
     """``uint64 (g(g-1)/2,)``: one hash per pair of super-shingles, pairs in lexicographic order."""
-    return native.mega_shingles(np.ascontiguousarray(supers, dtype=np.uint64))
+    return native.mega_shingles(u64(supers))
 
 
 def shared_count(a: np.ndarray, b: np.ndarray) -> int:

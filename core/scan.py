@@ -38,7 +38,7 @@ import numpy as np
 import xxhash
 
 from sverka.core import formcache
-from sverka.core.engine import native
+from sverka.core.engine import i64, native, u32, u64
 
 __all__ = ["HashIndex", "MAX_HASHED", "bounds", "hash_strings", "words"]
 
@@ -110,7 +110,7 @@ def hash_strings(strings: list[str]) -> np.ndarray:
     """The hash :func:`words` gives each of ``strings`` met in a text; 0 for one it would
     never give (empty, longer than :data:`MAX_HASHED`, or holding a character beyond U+FFFF)."""
     lengths = np.fromiter(map(len, strings), dtype=np.int64, count=len(strings))
-    cps = np.frombuffer("".join(strings).encode("utf-32-le", "surrogatepass"), dtype="<u4")
+    cps = u32(np.frombuffer("".join(strings).encode("utf-32-le", "surrogatepass"), dtype="<u4"))
     return native.hash_strings(cps, np.cumsum(lengths), _seed())
 
 
@@ -139,9 +139,9 @@ class HashIndex:
 
     def get(self, hashes: np.ndarray) -> np.ndarray:
         """The id of each hash, -1 for a hash not in the index (and for 0)."""
-        return self._index.get(np.ascontiguousarray(hashes, dtype=np.uint64))
+        return self._index.get(u64(hashes))
 
     def add(self, hashes: np.ndarray, ids: np.ndarray) -> None:
         """Set the id of each of ``hashes`` (0 skipped): a hash already in the index gets the
         new id, as a dict would."""
-        self._index.add(np.ascontiguousarray(hashes, dtype=np.uint64), np.ascontiguousarray(ids, dtype=np.int64))
+        self._index.add(u64(hashes), i64(ids))

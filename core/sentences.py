@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .engine import native
+from .engine import i64, native, u64
 from .shingles import unique_counts
 
 __all__ = ["sentence_hashes", "seq2", "x_measure", "sentence_score"]
@@ -32,14 +32,12 @@ def sentence_hashes(
     ``sentence_index[j]`` is the sentence (in ``0 .. n_sentences-1``) that ``seq1[j]`` hashes,
     in increasing order.
     """
-    wh = np.ascontiguousarray(word_hashes, dtype=np.uint64)
-    ids = np.ascontiguousarray(sentence_ids, dtype=np.int64)
-    return native.sentence_hashes(wh, ids, n_sentences)
+    return native.sentence_hashes(u64(word_hashes), i64(sentence_ids), n_sentences)
 
 
 def seq2(seq1: np.ndarray) -> np.ndarray:
     """``uint64``: sums of adjacent sentence hashes, the last one plus 0 (same length as seq1)."""
-    return native.seq2(np.ascontiguousarray(seq1, dtype=np.uint64))
+    return native.seq2(u64(seq1))
 
 
 def x_measure(seq2_a: np.ndarray, seq2_b: np.ndarray) -> int:

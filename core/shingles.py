@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .engine import native
+from .engine import native, u64
 
 __all__ = [
     "GOLDEN",
@@ -53,13 +53,9 @@ U64 = np.uint64
 GOLDEN = 0x9E3779B97F4A7C15
 
 
-def _u64(x) -> np.ndarray:
-    return np.ascontiguousarray(x, dtype=np.uint64)
-
-
 def mix64(x: np.ndarray) -> np.ndarray:
     """splitmix64 finalizer of a ``uint64`` array (a new array; the input is untouched)."""
-    return native.mix64(_u64(x))
+    return native.mix64(u64(x))
 
 
 def _check_w_step(w: int, step: int) -> None:
@@ -93,7 +89,7 @@ def shingle_hashes(token_hashes: np.ndarray, w: int, step: int = 1) -> np.ndarra
     n // w shingles); any other step: a chosen overlap of ``w - step`` tokens. Empty if
     fewer than ``w`` tokens. The formula is in the module docstring.
     """
-    return native.shingle_hashes(_u64(token_hashes), w, step)
+    return native.shingle_hashes(u64(token_hashes), w, step)
 
 
 # -- measures -------------------------------------------------------------------------
@@ -174,7 +170,7 @@ def winnow(hashes: np.ndarray, k: int) -> np.ndarray:
     window, hence a shared selected hash value (the minimum of that window). Density for
     random hashes is about ``2 / (k + 1)``.
     """
-    return native.winnow(_u64(hashes), k)
+    return native.winnow(u64(hashes), k)
 
 
 def anchors(token_hashes: np.ndarray, modulus: int) -> np.ndarray:
@@ -185,7 +181,7 @@ def anchors(token_hashes: np.ndarray, modulus: int) -> np.ndarray:
     choice does not depend on the low bits of xxh64 alone. About ``1 / modulus`` of the
     tokens are anchors.
     """
-    return native.anchors(_u64(token_hashes), modulus)
+    return native.anchors(u64(token_hashes), modulus)
 
 
 def anchor_shingles(token_hashes: np.ndarray, w: int, modulus: int) -> tuple[np.ndarray, np.ndarray]:
@@ -194,4 +190,4 @@ def anchor_shingles(token_hashes: np.ndarray, w: int, modulus: int) -> tuple[np.
     The hashes equal those of :func:`shingle_hashes` for the same tokens (a subset of them).
     Anchors closer than ``w`` tokens to the end start no shingle.
     """
-    return native.anchor_shingles(_u64(token_hashes), w, modulus)
+    return native.anchor_shingles(u64(token_hashes), w, modulus)

@@ -26,7 +26,7 @@ fn size(value: i64, what: &str) -> PyResult<usize> {
 }
 
 fn slice<'a, T: numpy::Element>(a: &'a PyReadonlyArray1<'_, T>) -> PyResult<&'a [T]> {
-    a.as_slice().map_err(|_| PyValueError::new_err("the engine needs a contiguous array"))
+    a.as_slice().map_err(|_| PyValueError::new_err("the engine needs a C-contiguous, aligned array (sverka.core.engine.u64 and its kin give one)"))
 }
 
 /// shingle_hashes(token_hashes: uint64[n], w, step) -> uint64[count]
