@@ -3,7 +3,7 @@
 //! Converts at the boundary (NumPy arrays of fixed dtypes in and out, `str` in), releases
 //! the GIL around every computation so threads run in parallel, and maps the engine's
 //! errors to `ValueError`. No algorithm lives here: the Python modules of `sverka.core`
-//! (`shingles`, `minhash`, `sentences`, `shortdoc`) document each function.
+//! (`shingles`, `minhash`, `sentences`, `shortdoc`, `scan`) document each function.
 
 use numpy::{IntoPyArray, PyArray1, PyReadonlyArray1};
 use pyo3::exceptions::PyValueError;
