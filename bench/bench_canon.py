@@ -10,6 +10,12 @@ Both wall-clock and CPU time (``time.process_time``, this process only) are show
 shared machine the CPU figure is the one that says what one core does. The warm pass is
 printed beside the reference script's word split (``bench/ref5gram.py``'s ``words``) over the
 same texts in the same run, best of as many passes, as a ratio of times.
+
+Then the seen-forms path that the compiled engine runs: the words of each text with their
+spans and hashes (``sverka.core.scan.words``) and their entries looked up in the table of
+seen forms (``HashIndex.get``), best of as many passes, in words per second, beside the
+NumPy code it replaced (tests/core/scan_oracle.py, its index filled with the same forms)
+and beside the reference's word split, as ratios of times.
 """
 
 from __future__ import annotations
@@ -78,7 +84,64 @@ def main() -> int:
     best = min(w[0] for w in warm)
     print(f"reference (ref5gram.words), best of {len(ref)}, wall {min(ref):6.2f} s  "
           f"{words / min(ref):>10,.0f} words/s; ratio Sverka warm / reference {best / min(ref):.2f} (time)")
+    seen_forms(texts, max(1, args.repeat), min(ref), words)
     return 0
+
+
+def seen_forms(texts: list[str], repeat: int, reference: float, words: int) -> None:
+    """The seen-forms path (module docstring), by the engine and by the NumPy code it replaced."""
+    import numpy as np
+
+    from sverka.core import scan
+    from sverka.core import text as tx
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "core"))
+    try:
+        import scan_oracle
+    except ImportError:  # tests/ not beside bench/
+        scan_oracle = None
+    table = tx._table
+    modes = [tx._reading_mode(text) for text in texts]
+
+    def engine_pass() -> int:
+        found = 0
+        for text, mode in zip(texts, modes):
+            hit = scan.words(text)
+            if hit is not None:
+                found += int((table.hashed[mode].get(hit[2]) >= 0).sum())
+        return found
+
+    def best_of(work) -> tuple[float, float, int]:
+        walls, cpus, found = [], [], 0
+        for _ in range(repeat):
+            wall, cpu = time.perf_counter(), time.process_time()
+            found = work()
+            walls.append(time.perf_counter() - wall)
+            cpus.append(time.process_time() - cpu)
+        return min(walls), min(cpus), found
+
+    engine, engine_cpu, found = best_of(engine_pass)
+    print(f"seen forms (engine: scan + index), best of {repeat}, wall {engine:6.3f} s  "
+          f"{found / engine:>10,.0f} words/s, CPU {engine_cpu:6.3f} s {found / engine_cpu:>10,.0f} words/s "
+          f"({found:,} of {words:,} words scanned and found); ratio / reference {engine / reference:.3f} (time)")
+    if scan_oracle is None:
+        return
+    index = {mode: scan_oracle.HashIndex() for mode in table.hashed}
+    for mode, ids in table.ids.items():
+        forms = list(ids)
+        index[mode].add(scan_oracle.hash_strings(forms), np.array([ids[f] for f in forms], dtype=np.int64))
+
+    def numpy_pass() -> int:
+        found = 0
+        for text, mode in zip(texts, modes):
+            hit = scan_oracle.words(text)
+            if hit is not None:
+                found += int((index[mode].get(hit[2]) >= 0).sum())
+        return found
+
+    former, former_cpu, found_before = best_of(numpy_pass)
+    print(f"seen forms (the NumPy code it replaced), best of {repeat}, wall {former:6.3f} s  "
+          f"{found_before / former:>10,.0f} words/s, CPU {former_cpu:6.3f} s; ratio engine / NumPy {engine / former:.2f}")
 
 
 if __name__ == "__main__":

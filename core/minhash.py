@@ -24,17 +24,18 @@ mega-shingle of the pair ``(i, j)``, ``i < j`` in lexicographic order (15 pairs 
 groups), is ``xxh64(le64(i) + le64(j) + le64(super_i) + le64(super_j))``. ``le64`` is
 8 bytes little-endian. Group indices are hashed in so that equal values can only match
 the same group of another document.
+
+The signature, super- and mega-shingles are computed by the compiled engine
+(``engine/core/src/minhash.rs``).
 """
 
 from __future__ import annotations
 
-from functools import lru_cache
-from itertools import combinations
-
 import numpy as np
 
-from .hashing import HASH_SEED, hash_bytes
-from .shingles import GOLDEN, mix64, unique_counts
+from .engine import native, u64
+from .hashing import HASH_SEED
+from .shingles import unique_counts
 
 __all__ = [
     "EMPTY",
@@ -51,19 +52,6 @@ __all__ = [
 EMPTY = np.uint64(0xFFFFFFFFFFFFFFFF)
 #: Default seed of the hash functions. Changing it invalidates every stored signature.
 MINHASH_SEED = HASH_SEED
-_BLOCK = 4096  # shingles per block: (n x _BLOCK) uint64 stays in cache
-
-
-@lru_cache(maxsize=8)
-def _coefficients(n: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
-    i = np.arange(n, dtype=np.uint64)
-    g = np.uint64(GOLDEN)
-    base = np.uint64(seed % 2**64)
-    a = mix64(base + (2 * i + 1) * g) | np.uint64(1)
-    b = mix64(base + (2 * i + 2) * g)
-    a.flags.writeable = False
-    b.flags.writeable = False
-    return a[:, None], b[:, None]
 
 
 def minhash_signature(shingle_hashes: np.ndarray, n: int = 84, seed: int = MINHASH_SEED) -> np.ndarray:
@@ -71,21 +59,7 @@ def minhash_signature(shingle_hashes: np.ndarray, n: int = 84, seed: int = MINHA
 
     Repeats do not change a minimum, so the hashes need not be distinct.
     """
-    if n < 1:
-        raise ValueError(f"need at least one min-hash function, got {n}")
-    x = np.ascontiguousarray(shingle_hashes, dtype=np.uint64)
-    sig = np.full(n, EMPTY, dtype=np.uint64)
-    if len(x) == 0:
-        return sig
-    a, b = _coefficients(n, seed)
-    buf = np.empty((n, min(_BLOCK, len(x))), dtype=np.uint64)
-    for start in range(0, len(x), _BLOCK):
-        block = x[start : start + _BLOCK]
-        out = buf[:, : len(block)]
-        np.multiply(a, block[None, :], out=out)
-        out += b
-        np.minimum(sig, out.min(axis=1), out=sig)
-    return sig
+    return native.minhash_signature(u64(shingle_hashes), n, seed % 2**64)
 
 
 def _is_empty(sig: np.ndarray) -> bool:
@@ -105,26 +79,12 @@ def minhash_resemblance(sig_a: np.ndarray, sig_b: np.ndarray) -> float:
 
 def super_shingles(sig: np.ndarray, groups: int = 6) -> np.ndarray:
     """``uint64 (groups,)`` super-shingles of a signature; ``(0,)`` for an empty document."""
-    sig = np.asarray(sig, dtype=np.uint64)
-    if groups < 1 or groups > len(sig):
-        raise ValueError(f"cannot split {len(sig)} values into {groups} groups")
-    if _is_empty(sig):
-        return np.empty(0, dtype=np.uint64)
-    parts = np.array_split(sig.astype("<u8"), groups)
-    return np.array(
-        [hash_bytes(np.uint64(g).astype("<u8").tobytes() + part.tobytes()) for g, part in enumerate(parts)],
-        dtype=np.uint64,
-    )
+    return native.super_shingles(u64(sig), groups)
 
 
 def mega_shingles(supers: np.ndarray) -> np.ndarray:
     """``uint64 (g(g-1)/2,)``: one hash per pair of super-shingles, pairs in lexicographic order."""
-    le = np.asarray(supers, dtype=np.uint64).astype("<u8")
-    out = [
-        hash_bytes(np.array([i, j], dtype="<u8").tobytes() + le[i].tobytes() + le[j].tobytes())
-        for i, j in combinations(range(len(le)), 2)
-    ]
-    return np.array(out, dtype=np.uint64)
+    return native.mega_shingles(u64(supers))
 
 
 def shared_count(a: np.ndarray, b: np.ndarray) -> int:

@@ -10,12 +10,15 @@ the xxh64 of every possible base form of the word. Then::
 
 A sentence with no token (only stop words, digits or punctuation) is skipped: it has no
 content to compare, and its neighbours become adjacent.
+
+SH and Seq2 are computed by the compiled engine (``engine/core/src/sentences.rs``).
 """
 
 from __future__ import annotations
 
 import numpy as np
 
+from .engine import i64, native, u64
 from .shingles import unique_counts
 
 __all__ = ["sentence_hashes", "seq2", "x_measure", "sentence_score"]
@@ -29,28 +32,12 @@ def sentence_hashes(
     ``sentence_index[j]`` is the sentence (in ``0 .. n_sentences-1``) that ``seq1[j]`` hashes,
     in increasing order.
     """
-    wh = np.asarray(word_hashes, dtype=np.uint64)
-    ids = np.asarray(sentence_ids, dtype=np.int64)
-    if len(wh) != len(ids):
-        raise ValueError(f"{len(wh)} word hashes but {len(ids)} sentence ids")
-    if len(ids) == 0:
-        return np.empty(0, dtype=np.uint64), np.empty(0, dtype=np.int64)
-    if ids.min() < 0 or ids.max() >= n_sentences:
-        raise ValueError(f"sentence ids outside 0..{n_sentences - 1}")
-    if np.any(ids[1:] < ids[:-1]):
-        order = np.argsort(ids, kind="stable")
-        ids, wh = ids[order], wh[order]
-    first = np.flatnonzero(np.r_[True, ids[1:] != ids[:-1]])
-    seq1 = np.add.reduceat(wh, first).astype(np.uint64)  # uint64 addition wraps mod 2**64
-    return seq1, ids[first]
+    return native.sentence_hashes(u64(word_hashes), i64(sentence_ids), n_sentences)
 
 
 def seq2(seq1: np.ndarray) -> np.ndarray:
     """``uint64``: sums of adjacent sentence hashes, the last one plus 0 (same length as seq1)."""
-    s = np.asarray(seq1, dtype=np.uint64)
-    out = s.copy()
-    out[:-1] += s[1:]
-    return out
+    return native.seq2(u64(seq1))
 
 
 def x_measure(seq2_a: np.ndarray, seq2_b: np.ndarray) -> int:

@@ -1,6 +1,8 @@
 """Shingles, their hashes, the set measures and sampling (ALGORITHMS.md §2).
 
-Every function is pure and works on numpy arrays; nothing loops in Python over tokens.
+Every function is pure and works on numpy arrays; nothing loops in Python over tokens. The
+shingle hashes, winnowing and anchors are computed by the compiled engine
+(``engine/core/src/shingles.rs``); the set measures by numpy.
 
 Shingle hash (stable, 64-bit, order-sensitive)
 ----------------------------------------------
@@ -27,7 +29,8 @@ of hashes are ``uint64``; written to disk they are little-endian (``'<u8'``).
 from __future__ import annotations
 
 import numpy as np
-from numpy.lib.stride_tricks import sliding_window_view
+
+from .engine import native, u64
 
 __all__ = [
     "GOLDEN",
@@ -48,28 +51,11 @@ __all__ = [
 
 U64 = np.uint64
 GOLDEN = 0x9E3779B97F4A7C15
-_M1 = U64(0xBF58476D1CE4E5B9)
-_M2 = U64(0x94D049BB133111EB)
-_S30, _S27, _S31 = U64(30), U64(27), U64(31)
 
 
 def mix64(x: np.ndarray) -> np.ndarray:
     """splitmix64 finalizer of a ``uint64`` array (a new array; the input is untouched)."""
-    z = np.array(x, dtype=np.uint64, copy=True)
-    _mix64_inplace(z)
-    return z
-
-
-def _mix64_inplace(z: np.ndarray) -> None:
-    tmp = np.empty_like(z)
-    np.right_shift(z, _S30, out=tmp)
-    z ^= tmp
-    z *= _M1
-    np.right_shift(z, _S27, out=tmp)
-    z ^= tmp
-    z *= _M2
-    np.right_shift(z, _S31, out=tmp)
-    z ^= tmp
+    return native.mix64(u64(x))
 
 
 def _check_w_step(w: int, step: int) -> None:
@@ -103,17 +89,7 @@ def shingle_hashes(token_hashes: np.ndarray, w: int, step: int = 1) -> np.ndarra
     n // w shingles); any other step: a chosen overlap of ``w - step`` tokens. Empty if
     fewer than ``w`` tokens. The formula is in the module docstring.
     """
-    t = np.ascontiguousarray(token_hashes, dtype=np.uint64)
-    count = shingle_count(len(t), w, step)
-    if count == 0:
-        return np.empty(0, dtype=np.uint64)
-    span = (count - 1) * step + 1
-    acc = t[0:span:step] ^ U64((w * GOLDEN) % 2**64)  # a fresh array
-    _mix64_inplace(acc)
-    for j in range(1, w):
-        acc ^= t[j : j + span : step]
-        _mix64_inplace(acc)
-    return acc
+    return native.shingle_hashes(u64(token_hashes), w, step)
 
 
 # -- measures -------------------------------------------------------------------------
@@ -194,30 +170,7 @@ def winnow(hashes: np.ndarray, k: int) -> np.ndarray:
     window, hence a shared selected hash value (the minimum of that window). Density for
     random hashes is about ``2 / (k + 1)``.
     """
-    if k < 1:
-        raise ValueError(f"winnow window must be >= 1, got {k}")
-    h = np.asarray(hashes, dtype=np.uint64)
-    n = len(h)
-    if n == 0:
-        return np.empty(0, dtype=np.int64)
-    if k == 1:
-        return np.arange(n, dtype=np.int64)
-    k = min(k, n)
-    win = sliding_window_view(h, k)  # (n - k + 1, k), a view
-    # Rightmost minimum of every window: argmin (first) over the reversed window.
-    right = (k - 1) - np.argmin(win[:, ::-1], axis=1)
-    sel = np.arange(len(win), dtype=np.int64) + right
-    mins = h[sel]
-    # Ties: windows holding their minimum more than once. Only there can the robust rule
-    # (keep the previous choice) differ from the rightmost minimum; handle them in order.
-    tied = np.flatnonzero((win == mins[:, None]).sum(axis=1) > 1)
-    for i in tied.tolist():
-        prev = sel[i - 1] if i > 0 else -1
-        if prev >= i and h[prev] == mins[i]:
-            sel[i] = prev
-    keep = np.ones(len(sel), dtype=bool)
-    keep[1:] = sel[1:] != sel[:-1]  # selections never move left, so equal ones are adjacent
-    return sel[keep]
+    return native.winnow(u64(hashes), k)
 
 
 def anchors(token_hashes: np.ndarray, modulus: int) -> np.ndarray:
@@ -228,10 +181,7 @@ def anchors(token_hashes: np.ndarray, modulus: int) -> np.ndarray:
     choice does not depend on the low bits of xxh64 alone. About ``1 / modulus`` of the
     tokens are anchors.
     """
-    if modulus < 1:
-        raise ValueError(f"modulus must be >= 1, got {modulus}")
-    mixed = mix64(np.asarray(token_hashes, dtype=np.uint64))
-    return np.flatnonzero(mixed % U64(modulus) == 0).astype(np.int64)
+    return native.anchors(u64(token_hashes), modulus)
 
 
 def anchor_shingles(token_hashes: np.ndarray, w: int, modulus: int) -> tuple[np.ndarray, np.ndarray]:
@@ -240,14 +190,4 @@ def anchor_shingles(token_hashes: np.ndarray, w: int, modulus: int) -> tuple[np.
     The hashes equal those of :func:`shingle_hashes` for the same tokens (a subset of them).
     Anchors closer than ``w`` tokens to the end start no shingle.
     """
-    t = np.asarray(token_hashes, dtype=np.uint64)
-    pos = anchors(t, modulus)
-    pos = pos[pos + w <= len(t)]
-    if len(pos) == 0:
-        return pos, np.empty(0, dtype=np.uint64)
-    acc = t[pos] ^ U64((w * GOLDEN) % 2**64)  # the formula of shingle_hashes, at the anchors only
-    _mix64_inplace(acc)
-    for j in range(1, w):
-        acc ^= t[pos + j]
-        _mix64_inplace(acc)
-    return pos, acc
+    return native.anchor_shingles(u64(token_hashes), w, modulus)

@@ -2,6 +2,7 @@
 # Sets Sverka up on a fresh Debian/Ubuntu machine with Python >= 3.11, then starts it.
 #   bash installer/bootstrap.sh          install, then start the window (sverka-gui)
 #   bash installer/bootstrap.sh --test   install with the test tools, then run the whole test suite
+#                                        (the engine's cargo test, then pytest)
 #   bash installer/bootstrap.sh --no-run install only
 # Extra arguments after --test go to pytest. SVERKA_VENV overrides the environment folder (.venv).
 set -euo pipefail
@@ -33,13 +34,34 @@ if command -v dpkg-query >/dev/null 2>&1; then
   done
   "$python" -c "import venv, ensurepip" 2>/dev/null || need="$need python3-venv"
 fi
-if [ -n "$need" ]; then
-  echo "Sverka: installing system packages:$need"
+# The compiled engine (engine/, docs/ENGINE.md) is built here from its Rust sources, so the Rust
+# toolchain comes from the distribution when cargo is missing. A rustup toolchain in ~/.cargo wins.
+rust_min="1.85"
+[ -d "$HOME/.cargo/bin" ] && PATH="$HOME/.cargo/bin:$PATH"
+need_rust=0
+command -v cargo >/dev/null 2>&1 || ! command -v apt-get >/dev/null 2>&1 || need_rust=1
+if [ -n "$need" ] || [ "$need_rust" = 1 ]; then
   sudo=""; [ "$(id -u)" -ne 0 ] && sudo="sudo"
   export DEBIAN_FRONTEND=noninteractive
   $sudo apt-get update -qq
+  if [ "$need_rust" = 1 ]; then
+    # Debian 12's rustc is 1.63, too old; its rustc-web and cargo-web (kept current by Debian's
+    # security support for the browsers) are new enough. Elsewhere the plain packages.
+    if apt-cache policy rustc-web 2>/dev/null | grep -q "Candidate: [0-9]"; then
+      need="$need rustc-web cargo-web"
+    else
+      need="$need rustc cargo"
+    fi
+  fi
+  echo "Sverka: installing system packages:$need"
   # shellcheck disable=SC2086
   $sudo apt-get install -y -qq --no-install-recommends $need >/dev/null
+fi
+rust_version="$(rustc --version 2>/dev/null | awk '{print $2}')"
+if [ -z "$rust_version" ] || [ "$(printf '%s\n%s\n' "$rust_min" "$rust_version" | sort -V | head -1)" != "$rust_min" ]; then
+  echo "Sverka's engine needs Rust $rust_min or newer (rustc and cargo); found: ${rust_version:-none}." >&2
+  echo "Install a newer Rust from your distribution (or rustup), then run this again." >&2
+  exit 1
 fi
 
 "$python" -c 'import sys; sys.exit(sys.version_info < (3, 11))' \
@@ -47,6 +69,8 @@ fi
 [ -x "$venv/bin/python" ] || "$python" -m venv "$venv"
 extra=""; [ "$mode" = test ] && extra="[test]"
 "$venv/bin/python" -m pip install -q --upgrade pip >/dev/null
+# The engine's wheel (the module sverka._engine, built by maturin), then Sverka itself, editable.
+"$venv/bin/python" -m pip install -q ./engine/python
 "$venv/bin/python" -m pip install -q -e ".$extra"
 "$venv/bin/python" -m sverka.gui.i18n build >/dev/null || echo "Sverka: interface translations not built (English only)" >&2
 
@@ -67,5 +91,8 @@ fi
 
 case "$mode" in
   run)  exec "$venv/bin/sverka-gui" "$@" ;;
-  test) exec "$venv/bin/python" -m pytest "$@" ;;
+  test)
+    # The engine's algorithms by their own tests (the crate with no Python), then everything by pytest.
+    (cd engine && cargo test --locked -q -p sverka-engine)
+    exec "$venv/bin/python" -m pytest "$@" ;;
 esac

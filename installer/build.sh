@@ -27,6 +27,7 @@ if command -v apt-get >/dev/null 2>&1; then
 else
   [ -x "$venv/bin/python" ] || "$python" -m venv "$venv"
   "$venv/bin/python" -m pip install -q --upgrade pip
+  "$venv/bin/python" -m pip install -q ./engine/python  # the compiled engine (needs Rust >= 1.85)
   "$venv/bin/python" -m pip install -q -e .
 fi
 

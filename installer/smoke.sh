@@ -56,6 +56,8 @@ fi
 
 step "command line"
 run "$bundle/sverka" --version
+# The compiled engine is carried built (compare, index and check below run through it).
+ls "$bundle"/_internal/sverka/_engine.*.so >/dev/null 2>&1 || { echo "smoke: sverka._engine missing from the bundle" >&2; exit 1; }
 for f in suspect.txt source.docx other.pdf other.odt other.rtf other.html; do
   run "$bundle/sverka" extract "$work/docs/$f" >"$work/docs/$f.extracted"
   echo "  extract $f: $(wc -m <"$work/docs/$f.extracted") characters"

@@ -50,3 +50,24 @@ def test_wheel_installs_one_namespace(tmp_path):
                 "sverka/core/extract/__init__.py"):
         assert pkg in names
     assert not any(n.startswith("sverka/__init__.py") for n in names)
+
+
+@pytest.mark.slow
+def test_engine_wheel_adds_one_module_to_the_namespace(tmp_path):
+    """The compiled engine's wheel (engine/python, maturin) holds sverka/_engine and its stub,
+    and no sverka/__init__.py that would hide the editable sverka.core and sverka.gui."""
+    subprocess.run(
+        [sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(tmp_path), str(PROJECT / "engine" / "python")],
+        check=True,
+        capture_output=True,
+    )
+    (wheel,) = tmp_path.glob("sverka_engine-*.whl")
+    names = [n for n in zipfile.ZipFile(wheel).namelist() if not n.split("/")[0].endswith(".dist-info")]
+    assert sorted(names) == ["sverka/_engine.abi3.so", "sverka/_engine.pyi"]
+
+
+def test_engine_and_core_share_the_namespace():
+    code = ("import sverka, sverka.core, sverka._engine, sverka.core.engine as e; "
+            "print(e.native is sverka._engine, len(list(sverka.__path__)) >= 1)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.split() == ["True", "True"]

@@ -10,7 +10,6 @@ from hypothesis import strategies as st
 
 from sverka.core.fingerprints import full_text_hash, longest_words, short_similarity
 from sverka.core.hashing import hash_bytes, hash_text
-from sverka.core.shortdoc import WHITE_SPACE
 
 
 def test_longest_words_choice():
@@ -53,8 +52,11 @@ def test_full_text_hash():
     assert full_text_hash("x") == hash_bytes("x".encode("utf-32-le"))
 
 
-def test_white_space_table_is_str_isspace():
-    assert WHITE_SPACE == [c for c in range(0x110000) if chr(c).isspace()]
+def test_white_space_is_str_isspace():
+    """Every code point (surrogates too) counts as white space exactly when str.isspace says so."""
+    base = full_text_hash("a b")
+    spaces = [c for c in range(0x110000) if full_text_hash(f"a{chr(c)}b") == base]
+    assert spaces == [c for c in range(0x110000) if chr(c).isspace()]
 
 
 @settings(max_examples=300, deadline=None)

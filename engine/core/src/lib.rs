@@ -1,0 +1,24 @@
+//! Sverka's hot paths as pure functions over slices: no Python, no I/O, no SQL.
+//!
+//! The Python front (`sverka.core`) calls them through the thin binding crate
+//! `sverka-engine-python` (module `sverka._engine`). Every function here gives exactly what
+//! the Python implementation it replaced gave (kept as the oracle of the differential tests
+//! in `tests/core/oracles/`); the formulas are in the docstrings of the Python modules named
+//! below, and any change of output must raise `FINGERPRINT_VERSION` there.
+//!
+//! * [`hashing`]: xxh64 with Sverka's seed (`sverka.core.hashing`).
+//! * [`shingles`]: shingle hashes, winnowing, anchors (`sverka.core.shingles`).
+//! * [`minhash`]: min-hash signatures, super- and mega-shingles (`sverka.core.minhash`).
+//! * [`sentences`]: sentence hashes, Seq2 (`sverka.core.sentences`).
+//! * [`shortdoc`]: the white-space-blind hash of a whole text (`sverka.core.shortdoc`).
+//! * [`scan`]: the words of an ordinary text and the index of seen forms (`sverka.core.scan`).
+
+pub mod error;
+pub mod hashing;
+pub mod minhash;
+pub mod scan;
+pub mod sentences;
+pub mod shingles;
+pub mod shortdoc;
+
+pub use error::Error;

@@ -1,0 +1,238 @@
+//! `sverka._engine`: the thin Python binding of the `sverka-engine` crate.
+//!
+//! Converts at the boundary (NumPy arrays of fixed dtypes in and out, `str` in), releases
+//! the GIL around every computation so threads run in parallel, and maps the engine's
+//! errors to `ValueError`. No algorithm lives here: the Python modules of `sverka.core`
+//! (`shingles`, `minhash`, `sentences`, `shortdoc`, `scan`) document each function.
+
+use numpy::{IntoPyArray, PyArray1, PyReadonlyArray1};
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+use pyo3::types::PyString;
+use std::sync::RwLock;
+
+use sverka_engine::{minhash, scan, sentences, shingles, shortdoc, Error};
+
+type U64s<'py> = Bound<'py, PyArray1<u64>>;
+type I64s<'py> = Bound<'py, PyArray1<i64>>;
+
+fn value_error(e: Error) -> PyErr {
+    PyValueError::new_err(e.to_string())
+}
+
+/// A count or size from Python: a negative one is refused here, a zero one by the engine.
+fn size(value: i64, what: &str) -> PyResult<usize> {
+    usize::try_from(value).map_err(|_| PyValueError::new_err(format!("{what} must be >= 1, got {value}")))
+}
+
+fn slice<'a, T: numpy::Element>(a: &'a PyReadonlyArray1<'_, T>) -> PyResult<&'a [T]> {
+    a.as_slice().map_err(|_| PyValueError::new_err("the engine needs a C-contiguous, aligned array (sverka.core.engine.u64 and its kin give one)"))
+}
+
+/// shingle_hashes(token_hashes: uint64[n], w, step) -> uint64[count]
+#[pyfunction]
+fn shingle_hashes<'py>(py: Python<'py>, t: PyReadonlyArray1<'py, u64>, w: i64, step: i64) -> PyResult<U64s<'py>> {
+    let (t, w, step) = (slice(&t)?, size(w, "shingle length")?, size(step, "shingle step")?);
+    let out = py.detach(|| shingles::shingle_hashes(t, w, step)).map_err(value_error)?;
+    Ok(out.into_pyarray(py))
+}
+
+/// winnow(hashes: uint64[n], k) -> int64 selected positions
+#[pyfunction]
+fn winnow<'py>(py: Python<'py>, h: PyReadonlyArray1<'py, u64>, k: i64) -> PyResult<I64s<'py>> {
+    let (h, k) = (slice(&h)?, size(k, "winnow window")?);
+    let out = py.detach(|| shingles::winnow(h, k)).map_err(value_error)?;
+    Ok(out.into_pyarray(py))
+}
+
+/// mix64(x: uint64[n]) -> uint64[n], the splitmix64 finalizer of every value
+#[pyfunction]
+fn mix64<'py>(py: Python<'py>, x: PyReadonlyArray1<'py, u64>) -> PyResult<U64s<'py>> {
+    let x = slice(&x)?;
+    let out: Vec<u64> = py.detach(|| x.iter().map(|&v| shingles::mix64(v)).collect());
+    Ok(out.into_pyarray(py))
+}
+
+/// anchors(token_hashes: uint64[n], modulus) -> int64 positions
+#[pyfunction]
+fn anchors<'py>(py: Python<'py>, t: PyReadonlyArray1<'py, u64>, modulus: i64) -> PyResult<I64s<'py>> {
+    let (t, modulus) = (slice(&t)?, size(modulus, "modulus")? as u64);
+    let out = py.detach(|| shingles::anchors(t, modulus)).map_err(value_error)?;
+    Ok(out.into_pyarray(py))
+}
+
+/// anchor_shingles(token_hashes: uint64[n], w, modulus) -> (int64 positions, uint64 hashes)
+#[pyfunction]
+fn anchor_shingles<'py>(
+    py: Python<'py>,
+    t: PyReadonlyArray1<'py, u64>,
+    w: i64,
+    modulus: i64,
+) -> PyResult<(I64s<'py>, U64s<'py>)> {
+    let (t, w, modulus) = (slice(&t)?, size(w, "shingle length")?, size(modulus, "modulus")? as u64);
+    let (pos, h) = py.detach(|| shingles::anchor_shingles(t, w, modulus)).map_err(value_error)?;
+    Ok((pos.into_pyarray(py), h.into_pyarray(py)))
+}
+
+/// minhash_signature(hashes: uint64[m], n, seed) -> uint64[n]
+#[pyfunction]
+fn minhash_signature<'py>(py: Python<'py>, x: PyReadonlyArray1<'py, u64>, n: i64, seed: u64) -> PyResult<U64s<'py>> {
+    let (x, n) = (slice(&x)?, size(n, "min-hash functions")?);
+    let out = py.detach(|| minhash::signature(x, n, seed)).map_err(value_error)?;
+    Ok(out.into_pyarray(py))
+}
+
+/// super_shingles(signature: uint64[n], groups) -> uint64[groups], or [0] for an empty document
+#[pyfunction]
+fn super_shingles<'py>(py: Python<'py>, sig: PyReadonlyArray1<'py, u64>, groups: i64) -> PyResult<U64s<'py>> {
+    let (sig, groups) = (slice(&sig)?, size(groups, "super-shingle groups")?);
+    let out = minhash::super_shingles(sig, groups).map_err(value_error)?;
+    Ok(out.into_pyarray(py))
+}
+
+/// mega_shingles(supers: uint64[g]) -> uint64[g(g-1)/2]
+#[pyfunction]
+fn mega_shingles<'py>(py: Python<'py>, supers: PyReadonlyArray1<'py, u64>) -> PyResult<U64s<'py>> {
+    Ok(minhash::mega_shingles(slice(&supers)?).into_pyarray(py))
+}
+
+/// sentence_hashes(word_hashes: uint64[n], sentence_ids: int64[n], n_sentences) -> (uint64 seq1, int64 index)
+#[pyfunction]
+fn sentence_hashes<'py>(
+    py: Python<'py>,
+    wh: PyReadonlyArray1<'py, u64>,
+    ids: PyReadonlyArray1<'py, i64>,
+    n_sentences: i64,
+) -> PyResult<(U64s<'py>, I64s<'py>)> {
+    let (wh, ids) = (slice(&wh)?, slice(&ids)?);
+    let (seq1, index) = py.detach(|| sentences::sentence_hashes(wh, ids, n_sentences)).map_err(value_error)?;
+    Ok((seq1.into_pyarray(py), index.into_pyarray(py)))
+}
+
+/// seq2(seq1: uint64[n]) -> uint64[n]
+#[pyfunction]
+fn seq2<'py>(py: Python<'py>, seq1: PyReadonlyArray1<'py, u64>) -> PyResult<U64s<'py>> {
+    Ok(sentences::seq2(slice(&seq1)?).into_pyarray(py))
+}
+
+/// full_text_hash(text: str) -> int
+#[pyfunction]
+fn full_text_hash(py: Python<'_>, text: &Bound<'_, PyString>) -> PyResult<u64> {
+    match text.to_str() {
+        Ok(s) => Ok(py.detach(|| shortdoc::full_text_hash_str(s))),
+        Err(_) => {
+            // Lone surrogates have no UTF-8: hash their code units, as Python's "surrogatepass".
+            let encoded = text.call_method1("encode", ("utf-32-le", "surrogatepass"))?;
+            let bytes: &[u8] = encoded.extract()?;
+            let codes = bytes.chunks_exact(4).map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]));
+            Ok(shortdoc::full_text_hash(codes))
+        }
+    }
+}
+
+/// The code points of a Python string (lone surrogates as their code units, as Python counts them).
+fn code_points(text: &Bound<'_, PyString>) -> PyResult<Vec<u32>> {
+    let encoded = text.call_method1("encode", ("utf-32-le", "surrogatepass"))?;
+    let bytes: &[u8] = encoded.extract()?;
+    Ok(bytes.chunks_exact(4).map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect())
+}
+
+type Found<'py> = Option<(I64s<'py>, I64s<'py>, Option<U64s<'py>>)>;
+
+/// scan_words(text, classes: uint8[65536], seed, hashes: bool) -> (starts, ends, hashes | None) | None
+#[pyfunction]
+fn scan_words<'py>(
+    py: Python<'py>,
+    text: &Bound<'py, PyString>,
+    classes: PyReadonlyArray1<'py, u8>,
+    seed: u64,
+    hashes: bool,
+) -> PyResult<Found<'py>> {
+    let classes = slice(&classes)?;
+    if classes.len() != 0x10000 {
+        return Err(PyValueError::new_err("the class table must cover the 65536 characters of the BMP"));
+    }
+    let cps = code_points(text)?;
+    let found = py.detach(|| {
+        let (starts, ends) = scan::bounds(&cps, classes)?;
+        let h = hashes.then(|| scan::span_hashes(&cps, &starts, &ends, seed));
+        Some((starts, ends, h))
+    });
+    Ok(found.map(|(s, e, h)| (s.into_pyarray(py), e.into_pyarray(py), h.map(|h| h.into_pyarray(py)))))
+}
+
+/// hash_strings(code_points: uint32[m], ends: int64[k], seed) -> uint64[k]: the word hash of each
+/// string, the strings given one after another
+#[pyfunction]
+fn hash_strings<'py>(
+    py: Python<'py>,
+    cps: PyReadonlyArray1<'py, u32>,
+    ends: PyReadonlyArray1<'py, i64>,
+    seed: u64,
+) -> PyResult<U64s<'py>> {
+    let (cps, ends) = (slice(&cps)?, slice(&ends)?);
+    let mut previous = 0;
+    for &e in ends {
+        if e < previous || e as usize > cps.len() {
+            return Err(PyValueError::new_err("string ends must increase within the code points"));
+        }
+        previous = e;
+    }
+    Ok(py.detach(|| scan::hash_strings(cps, ends, seed)).into_pyarray(py))
+}
+
+/// Word hash (never 0) -> entry id, for many hashes at a time; threads may read while one writes.
+#[pyclass(frozen)]
+struct HashIndex {
+    index: RwLock<scan::HashIndex>,
+}
+
+#[pymethods]
+impl HashIndex {
+    #[new]
+    fn new() -> Self {
+        HashIndex { index: RwLock::new(scan::HashIndex::new()) }
+    }
+
+    fn __len__(&self) -> usize {
+        self.index.read().unwrap_or_else(|e| e.into_inner()).len()
+    }
+
+    /// get(hashes: uint64[n]) -> int64[n], -1 for a hash not in the index (and for 0)
+    fn get<'py>(&self, py: Python<'py>, hashes: PyReadonlyArray1<'py, u64>) -> PyResult<I64s<'py>> {
+        let hashes = slice(&hashes)?;
+        let out = py.detach(|| self.index.read().unwrap_or_else(|e| e.into_inner()).get(hashes));
+        Ok(out.into_pyarray(py))
+    }
+
+    /// add(hashes: uint64[n], ids: int64[n]): sets the id of each hash (0 skipped), later ones winning
+    fn add<'py>(&self, py: Python<'py>, hashes: PyReadonlyArray1<'py, u64>, ids: PyReadonlyArray1<'py, i64>) -> PyResult<()> {
+        let (hashes, ids) = (slice(&hashes)?, slice(&ids)?);
+        if hashes.len() != ids.len() {
+            return Err(PyValueError::new_err(format!("{} hashes but {} ids", hashes.len(), ids.len())));
+        }
+        py.detach(|| self.index.write().unwrap_or_else(|e| e.into_inner()).add(hashes, ids));
+        Ok(())
+    }
+}
+
+#[pymodule]
+fn _engine(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    m.add_function(wrap_pyfunction!(shingle_hashes, m)?)?;
+    m.add_function(wrap_pyfunction!(winnow, m)?)?;
+    m.add_function(wrap_pyfunction!(mix64, m)?)?;
+    m.add_function(wrap_pyfunction!(anchors, m)?)?;
+    m.add_function(wrap_pyfunction!(anchor_shingles, m)?)?;
+    m.add_function(wrap_pyfunction!(minhash_signature, m)?)?;
+    m.add_function(wrap_pyfunction!(super_shingles, m)?)?;
+    m.add_function(wrap_pyfunction!(mega_shingles, m)?)?;
+    m.add_function(wrap_pyfunction!(sentence_hashes, m)?)?;
+    m.add_function(wrap_pyfunction!(seq2, m)?)?;
+    m.add_function(wrap_pyfunction!(full_text_hash, m)?)?;
+    m.add_function(wrap_pyfunction!(scan_words, m)?)?;
+    m.add_function(wrap_pyfunction!(hash_strings, m)?)?;
+    m.add_class::<HashIndex>()?;
+    m.add("MAX_HASHED", scan::MAX_HASHED)?;
+    Ok(())
+}
