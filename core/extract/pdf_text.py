@@ -599,7 +599,9 @@ _GENERATED_BREAK = re.compile(r"[\r\n ]+")
 #: fraction of a point to the side); real doubled letters ("ll", "нн") stand a letter's
 #: width apart, at least ~0.2 of the height.
 FAKE_BOLD_SHARE = 0.12
-_DOUBLED = re.compile(r"(\S)(?=\1)")
+#: Fake bold doubles every letter: only runs of two doubled letters or more ("mmuu", "ddee")
+#: are measured (real words have them seldom: "bookkeeper"), not each "ss" of a page.
+_DOUBLED_RUN = re.compile(r"(?:(\S)\1){2,}")
 
 
 def _fake_bold(textpage, text: str | None = None) -> set[int]:
@@ -616,18 +618,19 @@ def _fake_bold(textpage, text: str | None = None) -> set[int]:
     out: set[int] = set()
     x0, y0, x1, y1 = (ctypes.c_double(0) for _ in range(4))
     rect = r.FS_RECTF()
-    for m in _DOUBLED.finditer(text):
-        i = m.start()
-        if not (r.FPDFText_GetCharOrigin(textpage.raw, i, ctypes.byref(x0), ctypes.byref(y0))
-                and r.FPDFText_GetCharOrigin(textpage.raw, i + 1, ctypes.byref(x1), ctypes.byref(y1))):
-            continue
-        if abs(x1.value - x0.value) + abs(y1.value - y0.value) > 3.0:
-            continue  # a letter's width apart, for any text of more than ~8 pt: real doubled letters
-        if not r.FPDFText_GetLooseCharBox(textpage.raw, i, ctypes.byref(rect)):
-            continue
-        em = max(abs(rect.top - rect.bottom), abs(rect.right - rect.left) * 0.5)
-        if em > 0 and abs(x1.value - x0.value) < FAKE_BOLD_SHARE * em and abs(y1.value - y0.value) < FAKE_BOLD_SHARE * em:
-            out.add(i + 1)
+    for run in _DOUBLED_RUN.finditer(text):
+        for i in range(run.start(), run.end(), 2):
+            if not (r.FPDFText_GetCharOrigin(textpage.raw, i, ctypes.byref(x0), ctypes.byref(y0))
+                    and r.FPDFText_GetCharOrigin(textpage.raw, i + 1, ctypes.byref(x1), ctypes.byref(y1))):
+                continue
+            dx, dy = abs(x1.value - x0.value), abs(y1.value - y0.value)
+            if dx + dy > 3.0:
+                continue  # a letter's width apart, for any text of more than ~8 pt: real doubled letters
+            if not r.FPDFText_GetLooseCharBox(textpage.raw, i, ctypes.byref(rect)):
+                continue
+            em = max(abs(rect.top - rect.bottom), abs(rect.right - rect.left) * 0.5)
+            if em > 0 and dx < FAKE_BOLD_SHARE * em and dy < FAKE_BOLD_SHARE * em:
+                out.add(i + 1)
     return out
 
 
