@@ -357,9 +357,8 @@ def _hidden_objects(page, placed: dict[int, tuple] | None = None, stats: dict[st
     for obj, depth, outer in texts:
         reason = ""
         mode = r.FPDFTextObj_GetTextRenderMode(obj)
-        key = ctypes.cast(obj, ctypes.c_void_p).value
         if outer is not None:
-            placed[key] = outer
+            placed[ctypes.c_void_p.from_buffer(obj).value] = outer
         m = _times(_matrix(obj), outer)
         if stats is not None and not stats["page_rotated"]:
             # turned by more than ~3 degrees: PDFium breaks such text into pieces of lines
@@ -371,7 +370,7 @@ def _hidden_objects(page, placed: dict[int, tuple] | None = None, stats: dict[st
         elif _drawn_white(obj, mode) and not covered(obj, depth):
             reason = "white text"
         if reason:
-            out[key] = reason
+            out[ctypes.c_void_p.from_buffer(obj).value] = reason
     return out
 
 
