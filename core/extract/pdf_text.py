@@ -358,21 +358,20 @@ def _hidden_objects(page, placed: dict[int, tuple] | None = None, stats: dict[st
     for obj, depth, outer in texts:
         reason = ""
         mode = r.FPDFTextObj_GetTextRenderMode(obj)
-        key = ctypes.cast(obj, ctypes.c_void_p).value
         if outer is not None:
-            placed[key] = outer
+            placed[ctypes.c_void_p.from_buffer(obj).value] = outer
+        m = _times(_matrix(obj), outer)
         if stats is not None and not stats["page_rotated"]:
-            m = _times(_matrix(obj), outer)
             # turned by more than ~3 degrees: PDFium breaks such text into pieces of lines
             stats["page_rotated"] = m is not None and abs(m[1]) + abs(m[2]) > 0.05 * (abs(m[0]) + abs(m[3]) + 1e-9)
         if mode in (3, 7) or _transparent(obj, mode):  # invisible; clipping only; fully transparent
             reason = "" if large_image[0] else "invisible text"
-        elif (size := _size(obj, outer)) < MIN_READABLE_PT:
+        elif (size := _size(obj, matrix=m)) < MIN_READABLE_PT:
             reason = "text of 1 pt or less" if size <= 1.0 else "text under 2 pt"
         elif _drawn_white(obj, mode) and not covered(obj, depth):
             reason = "white text"
         if reason:
-            out[key] = reason
+            out[ctypes.c_void_p.from_buffer(obj).value] = reason
     return out
 
 
@@ -445,9 +444,9 @@ def _times(m: tuple | None, n: tuple | None) -> tuple | None:
     return (a * A + b * C, a * B + b * D, c * A + d * C, c * B + d * D, e * A + f * C + E, e * B + f * D + F)
 
 
-def _size(obj, outer: tuple | None = None) -> float:
+def _size(obj, outer: tuple | None = None, matrix: tuple | None = None) -> float:
     """The size text of this object has on the page, in points (``outer``: the matrix of the
-    forms it lies in)."""
+    forms it lies in; ``matrix``: its whole matrix, when known already)."""
     import ctypes
     import math
 
@@ -456,7 +455,7 @@ def _size(obj, outer: tuple | None = None) -> float:
     size = ctypes.c_float(0)
     if not r.FPDFTextObj_GetFontSize(obj, ctypes.byref(size)):
         return 99.0
-    m = _times(_matrix(obj), outer)
+    m = matrix if matrix is not None else _times(_matrix(obj), outer)
     scale = 1.0
     if m is not None:
         # the smaller of the two axes: letters squeezed to a hundredth of their height are as
@@ -600,7 +599,9 @@ _GENERATED_BREAK = re.compile(r"[\r\n ]+")
 #: fraction of a point to the side); real doubled letters ("ll", "нн") stand a letter's
 #: width apart, at least ~0.2 of the height.
 FAKE_BOLD_SHARE = 0.12
-_DOUBLED = re.compile(r"(\S)(?=\1)")
+#: Fake bold doubles every letter: only runs of two doubled letters or more ("mmuu", "ddee")
+#: are measured (real words have them seldom: "bookkeeper"), not each "ss" of a page.
+_DOUBLED_RUN = re.compile(r"(?:(\S)\1){2,}")
 
 
 def _fake_bold(textpage, text: str | None = None) -> set[int]:
@@ -617,15 +618,19 @@ def _fake_bold(textpage, text: str | None = None) -> set[int]:
     out: set[int] = set()
     x0, y0, x1, y1 = (ctypes.c_double(0) for _ in range(4))
     rect = r.FS_RECTF()
-    for m in _DOUBLED.finditer(text):
-        i = m.start()
-        if not (r.FPDFText_GetCharOrigin(textpage.raw, i, ctypes.byref(x0), ctypes.byref(y0))
-                and r.FPDFText_GetCharOrigin(textpage.raw, i + 1, ctypes.byref(x1), ctypes.byref(y1))
-                and r.FPDFText_GetLooseCharBox(textpage.raw, i, ctypes.byref(rect))):
-            continue
-        em = max(abs(rect.top - rect.bottom), abs(rect.right - rect.left) * 0.5)
-        if em > 0 and abs(x1.value - x0.value) < FAKE_BOLD_SHARE * em and abs(y1.value - y0.value) < FAKE_BOLD_SHARE * em:
-            out.add(i + 1)
+    for run in _DOUBLED_RUN.finditer(text):
+        for i in range(run.start(), run.end(), 2):
+            if not (r.FPDFText_GetCharOrigin(textpage.raw, i, ctypes.byref(x0), ctypes.byref(y0))
+                    and r.FPDFText_GetCharOrigin(textpage.raw, i + 1, ctypes.byref(x1), ctypes.byref(y1))):
+                continue
+            dx, dy = abs(x1.value - x0.value), abs(y1.value - y0.value)
+            if dx + dy > 3.0:
+                continue  # a letter's width apart, for any text of more than ~8 pt: real doubled letters
+            if not r.FPDFText_GetLooseCharBox(textpage.raw, i, ctypes.byref(rect)):
+                continue
+            em = max(abs(rect.top - rect.bottom), abs(rect.right - rect.left) * 0.5)
+            if em > 0 and dx < FAKE_BOLD_SHARE * em and dy < FAKE_BOLD_SHARE * em:
+                out.add(i + 1)
     return out
 
 
