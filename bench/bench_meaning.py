@@ -74,10 +74,11 @@ def prose_sentences(folder: Path, limit: int | None = None) -> list[str]:
 class Bench:
     """One collection of source documents, its essays, Sverka and the reference over them."""
 
-    def __init__(self, name: str, docs: list[tuple[str, list[str]]], tmp: Path, meaning: bool) -> None:
+    def __init__(self, name: str, docs: list[tuple[str, list[str]]], tmp: Path, meaning: bool,
+                 verbose: bool = False) -> None:
         from sverka.core import api
 
-        self.name, self.docs = name, docs
+        self.name, self.docs, self.verbose = name, docs, verbose
         folder = tmp / name
         folder.mkdir()
         for fname, sents in docs:
@@ -145,6 +146,13 @@ class Bench:
                 ri, _ = share(ref_every, s, e)
             anyi, _ = share(every, s, e)
             out.append([label, src, 2 * i >= n, anyi > 0, 2 * ri >= n, None, False])
+            if self.verbose and src is None and anyi:
+                print(f"  highlighted ({label}): {sent!r}")
+                for src_ in r.sources:
+                    for p in src_.passages:
+                        if p.excluded is None and p.suspect_start < e and s < p.suspect_end:
+                            print(f"     by {p.method}/{p.kind} ({p.words} words): {text[p.suspect_start:p.suspect_end]!r}"
+                                  f"\n     of {src_.title}: {src_.text[p.source_start:p.source_end]!r}")
         if self.meaning:
             self._meaning(parts, spans, every, by_src, share, out)
         return out
@@ -179,6 +187,9 @@ class Bench:
             kind = m.accept(sent, source_sentence, float(sims[k, best[k]]), nb)
             out[k][5] = kind
             out[k][6] = kind is not None and (src is None or f == src)
+            if self.verbose and kind is not None and (src is None or label in ("none",) or f != src):
+                print(f"  meaning accepted ({label}, {kind}, {sims[k, best[k]]:.2f}, {nb} neighbours): {sent!r}"
+                      f"\n     as {f}: {source_sentence!r}")
         self.meaning_time += time.perf_counter() - t0
 
 
@@ -234,7 +245,7 @@ def part_paraphraser(args, rng, tmp: Path) -> None:
         docs.append((name, sents))
         for p, q, c in group:
             src_of[p] = name
-    b = Bench("paraphraser", docs, tmp, args.meaning)
+    b = Bench("paraphraser", docs, tmp, args.meaning, args.verbose)
     rows, opos = [], 0
     label = {1: "strict", 0: "loose", -1: "none"}
     for e in range(0, len(planted), 6):
@@ -266,7 +277,7 @@ def part_stsb(args, rng, tmp: Path) -> None:
     ru_of = {en[k]: ru[k] for k in rows_ok}
     originals = prose_sentences(DATA / "ruslit" / "prose" / "Pushkin")
     rng.shuffle(originals)
-    b = Bench("stsb", docs, tmp, args.meaning)
+    b = Bench("stsb", docs, tmp, args.meaning, args.verbose)
     rows, opos = [], 0
     doc_order = rng.permutation(len(docs)).tolist()
     for e in range(min(args.essays_stsb, len(docs) // 2)):
@@ -304,7 +315,7 @@ def part_synthetic(args, rng, tmp: Path) -> None:
         sents.insert(int(rng.integers(len(sents) + 1)), src)
         docs.append((f"syn{k:03d}.txt", sents))
         src_of[rew] = f"syn{k:03d}.txt"
-    b = Bench("synthetic", docs, tmp, args.meaning)
+    b = Bench("synthetic", docs, tmp, args.meaning, args.verbose)
     rows, opos = [], 0
     order = rng.permutation(len(pairs)).tolist()
     for e in range(0, len(order), 5):
@@ -335,6 +346,7 @@ def main() -> int:
     ap.add_argument("--essays-stsb", type=int, default=60)
     ap.add_argument("--seed", type=int, default=38)
     ap.add_argument("--meaning", action="store_true", help="add the meaning layer post hoc (module docstring)")
+    ap.add_argument("--verbose", action="store_true", help="print highlighted originals and doubtful meaning pairs")
     args = ap.parse_args()
     if not PARA.is_dir() or not (DATA / "ruslit").is_dir():
         print(f"no data at {PARA} or {DATA / 'ruslit'}: skipped")

