@@ -7,7 +7,8 @@ Built on real pairs written by others (``../shared/data/paraphrase``, see its RE
 benchmark skips cleanly when that folder is absent) plus a small synthetic set:
 
 * **paraphraser**: ParaPhraser training pairs (Russian news headlines by different newsrooms;
-  class 1 strict paraphrase, 0 loose, -1 not a paraphrase). ``--per-class`` pairs of each class
+  class 1 strict paraphrase, 0 loose, -1 not a paraphrase; a full stop added where a headline
+  has no closing mark, as an essay's sentence has). ``--per-class`` pairs of each class
   are drawn (seeded), no headline in two drawn pairs; a random side of each is planted in an
   essay, the other side (the counterpart) goes into a source document. A source document is
   10 counterparts interleaved with 15 sentences of Chekhov's and Gorky's prose
@@ -214,6 +215,12 @@ def report(title: str, rows: list[list], labels: dict[str, str], meaning: bool) 
         print(line)
 
 
+def _closed(headline: str) -> str:
+    """A headline as an essay's sentence: with a full stop when it has no closing mark (most
+    ParaPhraser headlines have none, and a sentence without one runs into the next)."""
+    return headline if not headline or headline[-1] in ".!?…»\"" else headline + "."
+
+
 def part_paraphraser(args, rng, tmp: Path) -> None:
     from bench_models import paraphraser
 
@@ -222,6 +229,7 @@ def part_paraphraser(args, rng, tmp: Path) -> None:
     chosen = {1: [], 0: [], -1: []}
     for k in rng.permutation(len(pairs)).tolist():
         pid, a, b, c = pairs[k]
+        a, b = _closed(a), _closed(b)
         if len(chosen[c]) >= args.per_class or a in used or b in used or not a or not b:
             continue
         used.update((a, b))

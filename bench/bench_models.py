@@ -331,7 +331,7 @@ def part_rescore(tmp: Path, rng, n_pairs: int) -> None:
     for half, name in ((0, "even ids"), (1, "odd ids (held out)")):
         part = [k for k in sample if pairs[k][0] % 2 == half]
         print(f"  {name}: of all pairs of this half found (first stage share x second stage share)")
-        for t in (0.86, 0.88, 0.90, 0.92, 0.94):
+        for t in (0.93, 0.94, 0.95, 0.96, 0.97, 0.98):
             got = {}
             for c in (1, 0, -1):
                 ks = [k for k in part if pairs[k][3] == c]

@@ -142,6 +142,22 @@ _TRANSLIT = str.maketrans({
 })
 
 
+#: Number words (by lemma) and the number they stand for, so "двух банков" and "2 банка" agree
+#: and "двух"/"трёх" contradict. Left out: "один" ("один из героев" is not a count),
+#: ordinals (also names: "Первый канал"), and multipliers ("475 тыс." = "475 тысяч").
+_NUMBER_WORDS = {
+    **{w: str(n) for n, ws in enumerate((
+        (), (), ("два", "две", "двое", "two", "дві", "двоє"), ("три", "трое", "three", "троє"),
+        ("четыре", "четверо", "four", "чотири"), ("пять", "пятеро", "five", "п'ять"),
+        ("шесть", "шестеро", "six", "шість"), ("семь", "семеро", "seven", "сім"),
+        ("восемь", "eight", "вісім"), ("девять", "nine", "дев'ять"), ("десять", "ten"),
+        ("одиннадцать", "eleven"), ("двенадцать", "twelve"),
+    )) for w in ws},
+    "двадцать": "20", "twenty": "20", "тридцать": "30", "thirty": "30", "сорок": "40", "forty": "40",
+    "пятьдесят": "50", "fifty": "50",
+}
+
+
 def language_of(sentence: str) -> str:
     """"ru", "uk" or "en" by the letters of ``sentence`` (Cyrillic with і/ї/є/ґ: "uk");
     "" when it has no letters of these alphabets."""
@@ -178,6 +194,9 @@ def _words(sentence: str) -> _Words:
             continue
         form = _norm(w)
         a = morph.analyze(form, lang) if lang else None
+        if a is not None and a.lemma in _NUMBER_WORDS:  # before the stop words: "два" may be one
+            numbers.add(_NUMBER_WORDS[a.lemma])
+            continue
         if a is None or a.is_stop or len(form) < 3:
             continue
         content.append(a.lemma)
@@ -207,7 +226,7 @@ class Evidence:
     share: float  # shared / content words of the shorter sentence (0..1)
     long_shared: int  # of them, lemmas of 7 letters or more (rarer words, by length)
     names_agree: bool  # a name of one is a name of the other (transliterated across scripts)
-    numbers_agree: bool  # both have numbers and share one
+    numbers_agree: bool  # both have numbers (in digits or words: "три" = "3") and share one
     numbers_conflict: bool  # a number of one is missing from the other
 
 

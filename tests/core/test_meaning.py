@@ -154,3 +154,14 @@ def test_real_paraphraser_pairs():
     assert strict >= 0.25  # the rule finds a part of the strict paraphrases on its own ...
     assert wrong <= 0.04  # ... and few of the same-topic non-paraphrases
     assert all(k in (None, "meaning") for k in kinds)  # Russian to Russian: never a translation
+
+
+def test_number_words_count_as_numbers():
+    e = meaning.evidence("ЦБ отозвал лицензии у двух банков.", "ЦБ отозвал лицензии у трёх банков.")
+    assert e.numbers_conflict
+    assert meaning.accept("ЦБ отозвал лицензии у двух банков.", "ЦБ отозвал лицензии у трёх банков.", 0.95) is None
+    e = meaning.evidence("Компания откроет три новых завода.", "The company will open 3 new factories.")
+    assert e.numbers_agree and not e.numbers_conflict
+    # a multiplier after a number is not another number; "один из" is not a count
+    assert not meaning.evidence("Он продал корочку за 475 тыс. руб.", "Он продал корочку за 475 тысяч рублей.").numbers_conflict
+    assert not meaning.evidence("Один из героев романа уехал.", "Герой романа уехал.").numbers_conflict
