@@ -448,7 +448,7 @@ def is_whiteish(c: Colour | None) -> bool:
 
 def same_colour(a: Colour | None, b: Colour | None) -> bool:
     return a is not None and b is not None and a[3] > 0.5 and b[3] > 0.99 and \
-        all(x >= 0 and abs(x - y) <= 8 for x, y in zip(a[:3], b[:3]))
+        all(x >= 0 and y >= 0 and abs(x - y) <= 8 for x, y in zip(a[:3], b[:3]))
 
 
 _FONT_KEYWORDS = {"xx-small": 9.0, "x-small": 10.0, "small": 13.0, "medium": 16.0, "large": 18.0,

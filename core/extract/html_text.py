@@ -500,6 +500,12 @@ class _Reader:
         if s.hidden:
             return s, ""
         d = self._declarations(el, wrapper, s.mode in ("svg", "svgtext"))
+        if tag in ("html", "body"):
+            # a page that hides its whole body is one a script shows (the anti-clickjacking
+            # guard <style>body{display:none}</style> a script removes, a fade-in on load):
+            # what a person sees is the page
+            for name in ("display", "visibility", "opacity", "content-visibility"):
+                d.pop(name, None)
         get = d.get
         # display
         display = get("display")
@@ -676,7 +682,11 @@ class _Reader:
         return tag in _BLOCK
 
     def _start(self, el: _Element, s: _State, display: str) -> None:
-        if s.mode == "silent" or s.hidden:
+        if s.mode == "silent":
+            return
+        if s.hidden:  # a hidden block still parts the text around it (no word is made of two)
+            if el.tag in _BLOCK:
+                self._break(s)
             return
         tag = el.tag
         if tag == "br":
@@ -695,7 +705,11 @@ class _Reader:
             s.pre = True
 
     def _end(self, el: _Element, s: _State, display: str) -> None:
-        if s.mode == "silent" or s.hidden:
+        if s.mode == "silent":
+            return
+        if s.hidden:
+            if el.tag in _BLOCK:
+                self._break(s)
             return
         tag = el.tag
         if s.mode in ("svg", "svgtext") and tag in _SVG_TEXT:
