@@ -401,7 +401,10 @@ class _Reader:
                 continue
             tag = node.tag
             if tag == "-text":
-                parent.children.append(node.text_content or "")
+                text = node.text_content or ""
+                parent.children.append(text)
+                if text and parent.etree is not None and not parent.etree.text:
+                    parent.etree.text = text  # not :empty
                 continue
             if tag is None or tag.startswith(("-", "_", "!")):
                 continue
