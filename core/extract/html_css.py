@@ -264,7 +264,7 @@ class StyleSheets:
 
     #: Steps (ancestors or siblings walked, selectors tried) matching may take per character
     #: of the page, and at least.
-    STEPS_PER_CHAR = 20
+    STEPS_PER_CHAR = 2
     MIN_STEPS = 2_000_000
 
     def __init__(self, sheets: list[str], page_chars: int) -> None:
@@ -326,10 +326,38 @@ class StyleSheets:
                     self._add(inner, rank, depth + 1)
                 # @font-face, @keyframes, @page, @import (not loaded): nothing drawn from them
 
+    def _candidates(self, element, budget: Budget) -> list:
+        """cssselect2's Matcher.match, each selector tried counted against the budget."""
+        m = self.matcher
+        found = []
+        groups = []
+        if element.id is not None and element.id in m.id_selectors:
+            groups.append(m.id_selectors[element.id])
+        for class_name in element.classes:
+            if class_name in m.class_selectors:
+                groups.append(m.class_selectors[class_name])
+        lower_name = element.local_name.lower()
+        if lower_name in m.lower_local_name_selectors:
+            groups.append(m.lower_local_name_selectors[lower_name])
+        if element.namespace_url in m.namespace_selectors:
+            groups.append(m.namespace_selectors[element.namespace_url])
+        if "lang" in element.etree_element.attrib:
+            groups.append(m.lang_attr_selectors)
+        groups.append(m.other_selectors)
+        for group in groups:
+            budget.left -= TEST_STEPS * len(group)
+            if budget.left < 0:
+                raise BudgetExceeded
+            for test, specificity, order, pseudo, payload in group:
+                if test(element):
+                    found.append((specificity, order, pseudo, payload))
+        found.sort()
+        return found
+
     def match(self, wrapper) -> list[tuple[tuple, str, str, bool]]:
         """(priority, name, value, important) of the sheet declarations for an element."""
         out = []
-        for specificity, order, _pseudo, rule in self.matcher.match(wrapper):
+        for specificity, order, _pseudo, rule in self._candidates(wrapper, wrapper.budget):
             layer = rule.layer
             for name, value, important in rule.declarations:
                 # normal: unlayered above layered, later layers above earlier ones; !important
@@ -340,6 +368,10 @@ class StyleSheets:
                     key = (0, 0, 1 << 30 if layer is None else layer, specificity, rule.order)
                 out.append((key, name, value, important))
         return out
+
+
+#: Steps one selector test costs (a step: one ancestor or sibling walked, ~0.1 us).
+TEST_STEPS = 10
 
 
 class BudgetExceeded(Exception):
@@ -551,8 +583,8 @@ def background_colour(value: str) -> Colour | None:
 # --- what of a sheet can matter on this page ---------------------------------------------------
 
 _BRACES = re.compile(r"([{}])")
-_COLOUR_VALUE = re.compile(r"(?<![\w-])(?:-webkit-text-fill-)?color\s*:\s*([^;{}]*)", re.I)
-_FONT_VALUE = re.compile(r"(?<![\w-])font(?:-size)?\s*:\s*([^;{}]*)", re.I)
+_COLOUR_VALUE = re.compile(r"color\s*:\s*([^;{}]*)", re.I)
+_FONT_VALUE = re.compile(r"font(?:-size)?\s*:\s*([^;{}]*)", re.I)
 _OFFSET_VALUE = re.compile(r"(?<![\w-])(?:left|top|text-indent|margin(?:-left|-top)?)\s*:\s*([^;{}]*-[^;{}]*)", re.I)
 _ALWAYS = ("display", "visibility", "opacity", "clip", "clip-path", "content-visibility")
 _GROUPS = {"font": ("font", "font-size"), "colour": ("color", "-webkit-text-fill-color"),
@@ -595,6 +627,11 @@ def _tiny_font(value: str) -> bool:
     return size <= 4 / 3 + 1e-6
 
 
+def _own_name(text: str, at: int) -> bool:
+    """Whether the property name found at ``at`` is not the end of a longer one."""
+    return at == 0 or not (text[at - 1].isalnum() or text[at - 1] in "-_")
+
+
 def relevant_properties(sheets: list[str], white_hides: bool) -> frozenset[str]:
     """The properties whose declarations can change what the page draws: display, visibility,
     opacity, clip always; font sizes if a sheet sets a tiny one somewhere (a larger size inside
@@ -602,10 +639,14 @@ def relevant_properties(sheets: list[str], white_hides: bool) -> frozenset[str]:
     positions and margins if one is far off the page."""
     text = "\n".join(sheets)
     props = set(_ALWAYS)
-    if any(_tiny_font(v) for v in _FONT_VALUE.findall(text)):
+    if "clip" in text:  # clip applies to positioned boxes only
+        props.add("position")
+    if any(_tiny_font(m.group(1)) for m in _FONT_VALUE.finditer(text) if _own_name(text, m.start())):
         props.update(_GROUPS["font"])
-    for v in _COLOUR_VALUE.findall(text):
-        c = parse_colour(v.replace("!important", "").strip())
+    for m in _COLOUR_VALUE.finditer(text):
+        if not (_own_name(text, m.start()) or text.endswith("-webkit-text-fill-", 0, m.start())):
+            continue  # background-color, border-color ...
+        c = parse_colour(m.group(1).replace("!important", "").strip())
         if c is not None and (c[3] <= 0.01 or white_hides and is_whiteish(c)):
             props.update(_GROUPS["colour"])
             break
@@ -618,27 +659,32 @@ def relevant_properties(sheets: list[str], white_hides: bool) -> frozenset[str]:
 
 
 def _may_match(selector: str, keys: tuple[set, set, set]) -> bool:
-    """Whether the rightmost compound of one selector names only classes, an id and a tag that
-    the page has (a selector naming one it has not matches nothing)."""
+    """Whether a selector names only classes, ids and tags that the page has, outside its
+    functional pseudo-classes (every compound of a complex selector matches some element, so
+    one that names what the page has not matches nothing)."""
     s = selector
     for _ in range(3):
         s2 = _PARENS.sub("", s)
         if s2 == s:
             break
         s = s2
-    compound = _COMBINATOR_SPLIT.split(s.strip())[-1]
     classes, ids, tags = keys
-    for c in _CLASS.findall(compound):
-        if _UNESCAPE.sub(r"\1", c) not in classes:
+    for c in _CLASS.findall(s):
+        if c not in classes and _UNESCAPE.sub(r"\1", c) not in classes:
             return False
-    for i in _ID.findall(compound):
-        if _UNESCAPE.sub(r"\1", i) not in ids:
+    for i in _ID.findall(s):
+        if i not in ids and _UNESCAPE.sub(r"\1", i) not in ids:
             return False
-    m = _TAG_NAME.match(compound)
-    return not m or m.group(1).lower() in tags
+    for compound in _COMBINATOR_SPLIT.split(s.strip()):
+        m = _TAG_NAME.match(compound)
+        if m and m.group(1).lower() not in tags:
+            return False
+    return True
 
 
 def _split_selectors(prelude: str) -> list[str]:
+    if "(" not in prelude and "[" not in prelude:
+        return prelude.split(",")
     out, depth, start = [], 0, 0
     for i, ch in enumerate(prelude):
         if ch in "([":
@@ -682,4 +728,13 @@ def reduce_sheet(css: str, props: frozenset[str], keys: tuple[set, set, set]) ->
         pending = parts[i + 1] if i + 1 < n else ""
         i += 2
     out.append(pending)
-    return "".join(out)
+    reduced = "".join(out)
+    for _ in range(4):  # blocks left empty (@media of rules that matter not): nested, at most 4 deep
+        shorter = _EMPTY_BLOCK.sub("", reduced)
+        if len(shorter) == len(reduced):
+            break
+        reduced = shorter
+    return reduced
+
+
+_EMPTY_BLOCK = re.compile(r"@[^{};@]*\{\s*\}")

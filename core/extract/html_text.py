@@ -60,6 +60,11 @@ _BLOCK = frozenset({
     "plaintext", "xmp", "search", "optgroup", "option", "textarea",
 })
 _CELL = frozenset({"td", "th"})
+#: Elements whose own state differs from their parent's whatever their style.
+_SPECIAL = frozenset({"svg", "math", "html", "body", "dialog", "pre", "listing", "plaintext", "xmp", "textarea"}) \
+    | _NOT_RENDERED
+#: Attributes that may change how an element is drawn.
+_STYLING_ATTRIBUTES = frozenset({"style", "hidden", "color", "bgcolor"})
 _BLOCK_DISPLAY = ("block", "flex", "grid", "list-item", "table", "flow-root", "table-row", "table-caption",
                   "table-row-group", "table-header-group", "table-footer-group")
 _SPACE = re.compile(r"[ \t\n\r\f]+")
@@ -278,7 +283,7 @@ def _bounded_nesting(markup: str) -> str:
     :data:`NESTING_BUDGET` times on it, ``markup`` with the elements deeper than Chromium nests
     them emptied (their content follows them) and tags of too many attributes cut."""
     lt = markup.count("<")
-    if lt * lt // 2 <= NESTING_BUDGET:
+    if lt * lt // 2 <= NESTING_BUDGET and markup.count("=") <= MAX_ATTRIBUTES:
         return markup
     steps, too_many = _scan(markup, False)
     if steps <= NESTING_BUDGET and not too_many:
@@ -299,6 +304,7 @@ def html_to_text_and_hidden(markup: str) -> tuple[str, str, dict[str, int]]:
     markup = _bounded_nesting(markup)
     tree = LexborHTMLParser(markup, scripting=True)
     reader = _Reader(white_hides=_DARK_BACKGROUND.search(markup) is None)
+    reader.has_sheets = _STYLE_TAG.search(markup) is not None
     reader.read(tree, len(markup))
     return reader.result(), reader.title, reader.hidden
 
@@ -362,6 +368,7 @@ class _Reader:
         self.sheets: css.StyleSheets | None = None
         self.wrapper_type = None
         self.budget: css.Budget | None = None
+        self.has_sheets = True  # the page may hold a <style>: build the tree selectors match on
         self.keys: tuple[set, set, set] = (set(), set(), set())  # the page's classes, ids and tags
 
     # -- building --------------------------------------------------------------------------
@@ -416,7 +423,7 @@ class _Reader:
             if "id" in attrs:
                 ids.add(attrs["id"] or "")
             etree = ET.Element(tag, {k: (v or "") for k, v in attrs.items() if _NAME_OK.match(k)}) \
-                if parent.etree is not None or tag == "html" else None
+                if parent.etree is not None or tag == "html" and self.has_sheets else None
             if etree is not None and parent.etree is not None:
                 parent.etree.append(etree)
             el = _Element(tag, attrs, etree)
@@ -478,10 +485,16 @@ class _Reader:
 
     def _style(self, el: _Element, parent: _State, wrapper) -> tuple[_State, str]:
         """The state passed to ``el``'s content and its computed display ("" when unset)."""
-        s = parent.child()
         tag = el.tag
-        if s.mode == "silent":
-            return s, ""
+        mode = parent.mode
+        d = None
+        if mode == "silent" or parent.hidden:
+            return parent, ""  # nothing inside is drawn: the same state serves
+        if mode == "html" and tag not in _SPECIAL and not (el.attrs.keys() & _STYLING_ATTRIBUTES):
+            d = self._declarations(el, wrapper, False) if wrapper is not None else None
+            if not d:
+                return parent, ""  # an element that changes nothing passes its parent's state on
+        s = parent.child()
         if s.mode == "svg" or s.mode == "svgtext":
             if tag in _SVG_NOT_DRAWN:
                 s.mode = "silent"
@@ -502,7 +515,8 @@ class _Reader:
             return s, ""
         if s.hidden:
             return s, ""
-        d = self._declarations(el, wrapper, s.mode in ("svg", "svgtext"))
+        if d is None:
+            d = self._declarations(el, wrapper, s.mode in ("svg", "svgtext"))
         if tag in ("html", "body"):
             # a page that hides its whole body is one a script shows (the anti-clickjacking
             # guard <style>body{display:none}</style> a script removes, a fade-in on load):
@@ -755,4 +769,5 @@ class _Reader:
         return "\n".join(self.lines)
 
 
+_STYLE_TAG = re.compile(r"<style", re.I)
 _NAME_OK = re.compile(r"^[A-Za-z_][\w.-]*$")
