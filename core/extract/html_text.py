@@ -65,6 +65,8 @@ _SPECIAL = frozenset({"svg", "math", "html", "body", "dialog", "pre", "listing",
     | _NOT_RENDERED
 #: Attributes that may change how an element is drawn.
 _STYLING_ATTRIBUTES = frozenset({"style", "hidden", "color", "bgcolor"})
+_SVG_STYLING = _STYLING_ATTRIBUTES | {"display", "visibility", "opacity", "font-size", "width", "height"}
+_SVG_STATE = _SVG_NOT_DRAWN | _SVG_TEXT | {"foreignobject", "svg"}
 _BLOCK_DISPLAY = ("block", "flex", "grid", "list-item", "table", "flow-root", "table-row", "table-caption",
                   "table-row-group", "table-header-group", "table-footer-group")
 _SPACE = re.compile(r"[ \t\n\r\f]+")
@@ -250,7 +252,8 @@ def _scan(markup: str, rewrite: bool):
                     out.append(markup[at:i])
                     out.append(" " + " ".join(kept))
                     at = next_gt
-        if name in _VOID or markup[next_gt - 1] == "/" and name not in _RAW:
+        if name in _VOID or markup[next_gt - 1] == "/" and (open_count.get("svg") or open_count.get("math")):
+            # "/>" closes an element in SVG and MathML only: an HTML <div/> stays open
             i = tag_end
             continue
         if name in _RAW:
@@ -416,7 +419,7 @@ class _Reader:
             if tag is None or tag.startswith(("-", "_", "!")):
                 continue
             tag = tag.lower()
-            attrs = {k.lower(): v for k, v in node.attributes.items()}
+            attrs = node.attributes  # names in lower case (SVG's own in their case: viewBox)
             tags.add(tag)
             if "class" in attrs:
                 classes.update((attrs["class"] or "").split())
@@ -451,8 +454,10 @@ class _Reader:
     def _declarations(self, el: _Element, wrapper, svg: bool) -> dict[str, tuple[str, str]]:
         """name -> (value, source) of the winning declarations: sheets, then the style attribute
         ("inline"); presentational attributes below both ("attr")."""
-        won: dict[str, tuple[tuple, str, str]] = {}
         a = el.attrs
+        if wrapper is None and not (a.keys() & _STYLING_ATTRIBUTES) and not (svg and a):
+            return {}
+        won: dict[str, tuple[tuple, str, str]] = {}
         # presentational hints: SVG presentation attributes, <font color>, bgcolor
         for name in ("display", "visibility", "opacity", "font-size", "color") if svg else ("color",):
             v = a.get(name)
@@ -490,7 +495,9 @@ class _Reader:
         d = None
         if mode == "silent" or parent.hidden:
             return parent, ""  # nothing inside is drawn: the same state serves
-        if mode == "html" and tag not in _SPECIAL and not (el.attrs.keys() & _STYLING_ATTRIBUTES):
+        if mode == "html" and tag not in _SPECIAL and not (el.attrs.keys() & _STYLING_ATTRIBUTES) \
+                or mode in ("svg", "svgtext") and tag not in _SVG_STATE and not (el.attrs.keys() & _SVG_STYLING) \
+                or mode == "math" and tag not in _MATH_NOT_DRAWN and not (el.attrs.keys() & _STYLING_ATTRIBUTES):
             d = self._declarations(el, wrapper, False) if wrapper is not None else None
             if not d:
                 return parent, ""  # an element that changes nothing passes its parent's state on
@@ -538,9 +545,11 @@ class _Reader:
             s.mode = "silent"
             return s, "none"
         if tag == "svg" and any(css.length((el.attrs.get(k) or "1").strip(), s.font) == 0
-                                for k in ("width", "height")):
+                                for k in ("width", "height") if k in el.attrs):
             s.hidden = _BY_STYLE
             return s, "none"
+        if not d:
+            return s, ""
         # font size
         size = get("font-size")
         new_font = None
