@@ -10,10 +10,13 @@ External sheets and scripts are not loaded, as for a saved page opened without a
 Text is drawn unless its element or an ancestor is not rendered: ``display: none`` (and the
 ``hidden`` attribute, ``<template>``, ``<script>``, ``<style>``, ``<noscript>``, ``<iframe>``
 content, the ``<head>``), ``visibility: hidden`` (a descendant may show itself again), an
-opacity of 0.01 or less, a font of 1 pt or less, a transparent colour, white text where nothing
-behind it is painted, a position a thousand pixels or more off the top or left of the page, or a
-clip to nothing (``clip: rect(0 0 0 0)``, ``clip-path: inset(50%)``). Hidden text is left out
-and counted (the caller warns about it). Of an inline ``<svg>`` only its ``<text>`` is read; of
+opacity of 0.01 or less (multiplied down the tree), a font of 1 pt or less, a transparent
+colour, white text on a page that sets no background but white (or text of the colour its own
+box or an ancestor's paints behind it), a position 999 CSS px or more off the top or left of the
+page, or a clip to nothing (``clip: rect(0 0 0 0)``, ``clip-path: inset(50%)``: screen-reader
+text). A sheet that hides ``<html>`` or ``<body>`` itself is not applied: such a page is one a
+script shows (the anti-clickjacking guard). Hidden text is left out and counted (the caller
+warns about it). Of an inline ``<svg>`` only its ``<text>`` is read; of
 a ``<math>`` formula its tokens, not its annotations; the fallback content of an ``<object>`` is
 read. Runs of white space collapse to one space, except inside ``<pre>``; blocks, table rows and
 ``<br>`` end a line, table cells are separated by a tab.
