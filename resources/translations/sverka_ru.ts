@@ -588,7 +588,7 @@
     <name>Methods</name>
     <message>
         <source>exact match of word sequences (shingles)</source>
-        <translation>точное совпадение последовательностей слов (шинглы)</translation>
+        <translation>точное совпадение нескольких слов подряд</translation>
     </message>
     <message>
         <source>match with small edits bridged (changed, inserted or deleted words)</source>
@@ -596,7 +596,7 @@
     </message>
     <message>
         <source>sentence with reordered or inflected words (sentence hashes)</source>
-        <translation>предложение с переставленными или изменёнными по форме словами (хэши предложений)</translation>
+        <translation>предложение с переставленными или изменёнными по форме словами</translation>
     </message>
     <message>
         <source>short-text match (longest words)</source>

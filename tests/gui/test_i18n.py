@@ -25,6 +25,13 @@ def test_every_russian_message_is_translated():
             assert (ph in src) == (ph in tr), (src, tr)
 
 
+def test_the_russian_window_speaks_a_teachers_words_not_jargon():
+    # "шинглы", "хэши", "коэффициент Жаккара" mean nothing to a teacher or a committee.
+    jargon = ("шингл", "хэш", "хеш", "жаккар")
+    bad = [t.text for t in ET.parse(TS).iter("translation") if t.text and any(j in t.text.lower() for j in jargon)]
+    assert not bad
+
+
 def test_build_compiles_ts_to_qm(tmp_path, qapp):
     shutil.copy(TS, tmp_path)
     written = i18n.build(tmp_path)
