@@ -127,6 +127,25 @@ def test_a_classmate_copied_from_is_a_source_of_both_essays_in_rows_results_and_
     assert "a_orlova" in report_b and f"{res_b.borrowed_percent:.1f}".replace(".", ",") in report_b.replace(".", ",")
     assert "b_sokolov" in (out / "a_orlova.html").read_text(encoding="utf-8")
 
+    # ... and the PDF reports a committee receives: both name the other essay as a classmate, B's its share
+    out = tmp_path / "pdf"
+    with qtbot.waitSignal(window.jobFinished, timeout=TIMEOUT) as finished:
+        window.export_all(out, "pdf")
+    assert finished.args == ["export_all", None]
+    pdf_b, pdf_a = pdf_words(out / "b_sokolov.pdf"), pdf_words(out / "a_orlova.pdf")
+    assert "a_orlova" in pdf_b and "classmate" in pdf_b and f"{res_b.borrowed_percent:.1f}" in pdf_b
+    assert "b_sokolov" in pdf_a and "classmate" in pdf_a and f"{res_a.borrowed_percent:.1f}" in pdf_a
+
+
+def pdf_words(path: Path) -> str:
+    import pypdfium2 as pdfium
+
+    pdf = pdfium.PdfDocument(str(path))
+    try:
+        return " ".join(page.get_textpage().get_text_range() for page in pdf)
+    finally:
+        pdf.close()
+
 
 def test_the_switch_leaves_classmates_out_of_the_shares_and_is_remembered_per_class(qtbot, copying_class, tmp_path):
     window, (a, b, c) = copying_class
