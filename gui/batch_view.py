@@ -28,7 +28,7 @@ from PySide6.QtWidgets import (
 
 from sverka.core.api import BatchItem, BatchResult
 
-from .i18n import current_language, message_text
+from .i18n import current_language, decimal, message_text
 from .models import OBJECT_ROLE, SORT_ROLE, SortProxy, _TableModel, classmate_mark, heat_colour, short_name
 
 
@@ -169,16 +169,16 @@ class BatchModel(_TableModel):
         if item.result is None:
             return self.tr("not readable") if col == self.BORROWED else ""
         if col in (self.BORROWED, self.CITED, self.ORIGINAL):
-            return f"{values[col]:.1f} %"
+            return f"{decimal(values[col])} %"
         if col == self.SOURCE:
             name, share, mate = values[col]
             if not name:
                 return "\u2014"
-            return (f"{name} \u00b7 {classmate_mark()} ({share * 100:.1f} %)" if mate
-                    else f"{name} ({share * 100:.1f} %)")
+            return (f"{name} \u00b7 {classmate_mark()} ({decimal(share * 100)} %)" if mate
+                    else f"{name} ({decimal(share * 100)} %)")
         if col == self.CLASSMATE:
             name, share = values[col]
-            return f"{name} ({share * 100:.1f} %)" if name else "\u2014"
+            return f"{name} ({decimal(share * 100)} %)" if name else "\u2014"
         return self.warnings_cell(item)
 
     def warnings_cell(self, item: BatchItem) -> str:

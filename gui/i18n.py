@@ -101,6 +101,12 @@ def current_language() -> str:
     return _current
 
 
+def decimal(x: float, digits: int = 1) -> str:
+    """``x`` with ``digits`` decimals as the window's language writes it: "50,4" in Russian."""
+    s = f"{x:.{digits}f}"
+    return s.replace(".", ",") if _current == "ru" else s
+
+
 def message_text(m) -> str:
     """A core message (warning, file error) in the window's language; a plain string as it is."""
     from sverka.core.api import message_text as text

@@ -15,6 +15,7 @@ from PySide6.QtWidgets import QApplication
 
 from sverka.core.api import CrossCheckResult, CrossPair, DocumentInfo, SourceMatch
 from sverka.core.api import source_hue
+from .i18n import decimal
 
 SORT_ROLE = Qt.ItemDataRole.UserRole + 1
 OBJECT_ROLE = Qt.ItemDataRole.UserRole + 2  # the dataclass behind a row
@@ -57,13 +58,13 @@ def human_size(n: int) -> str:
              QCoreApplication.translate("Units", "MB"), QCoreApplication.translate("Units", "GB"))
     for k, unit in enumerate(units):
         if size < 1024 or k == len(units) - 1:
-            return f"{size:.0f} {unit}" if k == 0 else f"{size:.1f} {unit}"
+            return f"{size:.0f} {unit}" if k == 0 else f"{decimal(size)} {unit}"
         size /= 1024
     return f"{n} {units[0]}"
 
 
 def percent(share: float) -> str:
-    return f"{share * 100:.1f} %"
+    return f"{decimal(share * 100)} %"
 
 
 def short_name(path_or_title: str) -> str:

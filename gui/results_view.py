@@ -18,7 +18,7 @@ from PySide6.QtWidgets import (
 
 from sverka.core.api import CheckResult
 
-from .i18n import message_text
+from .i18n import decimal, message_text
 from .compare_view import CompareView
 from .models import SortProxy, SourcesModel
 
@@ -44,7 +44,7 @@ class BigNumber(QFrame):
         layout.addWidget(self.caption)
 
     def set_value(self, percent: float | None) -> None:
-        self.value.setText("\u2014" if percent is None else f"{percent:.1f} %")
+        self.value.setText("\u2014" if percent is None else f"{decimal(percent)} %")
 
 
 class Banner(QLabel):

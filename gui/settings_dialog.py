@@ -10,7 +10,7 @@ take; a check always uses the collection's.
 
 from __future__ import annotations
 
-from PySide6.QtCore import QT_TRANSLATE_NOOP, Qt
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QLocale, Qt
 from PySide6.QtGui import QPalette
 from PySide6.QtWidgets import (
     QCheckBox,
@@ -178,6 +178,8 @@ class SettingsDialog(QDialog):
             return box
         if isinstance(default, float):
             box = QDoubleSpinBox()
+            # "0,5 %" in Russian: the box reads and writes numbers as the window's language does.
+            box.setLocale(QLocale(QLocale.Language.Russian if self.lang == "ru" else QLocale.Language.English))
             box.setDecimals(1)
             box.setRange(info.minimum or 0.0, info.maximum if info.maximum is not None else 100.0)
             box.setSingleStep(0.5)

@@ -12,6 +12,7 @@ from PySide6.QtWidgets import QApplication, QFileDialog
 from sverka.core import api
 from sverka.core.api import CheckResult, CrossCheckResult, Document, History, StoredResult, SverkaError
 
+from ..i18n import decimal
 from ..jobs import Job
 from .common import with_collection_indexing
 
@@ -181,8 +182,8 @@ class CheckActions:
         self.tabs.setCurrentIndex(self.TAB_RESULT)
         self._update_actions()
         self.statusBar().showMessage(self.tr("Borrowed %1 %, cited %3 %, original %2 %").replace(
-            "%1", f"{result.borrowed_percent:.1f}").replace("%2", f"{result.original_percent:.1f}")
-            .replace("%3", f"{result.cited_percent:.1f}"), 10000)
+            "%1", decimal(result.borrowed_percent)).replace("%2", decimal(result.original_percent))
+            .replace("%3", decimal(result.cited_percent)), 10000)
         self.resultShown.emit(result)
 
     def choose_files_to_compare(self) -> None:

@@ -113,3 +113,18 @@ def test_human_size():
     assert human_size(512) == "512 B"
     assert human_size(2048) == "2.0 KB"
     assert human_size(5 * 1024 * 1024) == "5.0 MB"
+
+
+def test_the_russian_window_writes_a_decimal_comma(qapp):
+    # "1,0 КБ", "50,4 %": Russian writes a decimal comma; the English window keeps its point.
+    from sverka.gui.i18n import Translators
+    from sverka.gui.models import percent
+
+    translators = Translators()
+    translators.switch("ru")
+    try:
+        assert human_size(1024) == "1,0 КБ"
+        assert percent(0.504) == "50,4 %"
+    finally:
+        translators.switch("en")
+    assert human_size(1024) == "1.0 KB" and percent(0.504) == "50.4 %"

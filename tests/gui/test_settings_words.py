@@ -55,6 +55,7 @@ def test_russian_settings_dialog_speaks_plain_russian_with_tooltips(qtbot, russi
         assert editor.toolTip() == SETTINGS_INFO[name].help_ru  # the declaration's help
     assert dialog.editor("min_passage_words").suffix() == ""  # the unit is in the label: "..., слов"
     assert dialog.editor("min_source_containment").suffix() == " %"
+    assert dialog.editor("min_source_containment").text() == "0,5 %"  # a decimal comma, as Russian writes it
     assert dialog.editor("min_passage_words").maximum() == SETTINGS_INFO["min_passage_words"].maximum
     # the collection's properties: its own values, read-only, with what changing them takes
     assert dialog.property_labels["shingle_words"].text() == "5 слов"
