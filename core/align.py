@@ -335,10 +335,11 @@ class _Linker:
     * In the suspect, ``s`` begins at most ``max_gap`` tokens after the chain ends (or overlaps
       it by at most ``overlap``) and extends it.
     * Never across a sentence with no matched word: if a whole suspect sentence lies between
-      the chain's last matched token and ``s``, they are two passages, unless every content
-      word of that sentence occurs in the source around the passage (a moved sentence too
-      short to match on its own). An original sentence the student wrote between two
-      borrowed ones is never part of a passage.
+      the chain's last matched token and ``s``, they are two passages, even when each of its
+      words occurs somewhere in the source around them ("«А бог его знает», – ответил он."
+      between two copied sentences is the student's, though "бог", "знает" and "ответил"
+      stand in three sentences of the source). An original sentence the student wrote
+      between two borrowed ones is never part of a passage.
     * Never across suspect tokens another passage has taken (``taken``).
     * In the source, ``s`` lies within ``SOURCE_WINDOW * max_gap`` tokens of the chain's source
       range, in EITHER direction (a skipped sentence, sentences reversed, clauses rotated,
@@ -349,24 +350,9 @@ class _Linker:
 
     def __init__(self, a: Tokens, b: Tokens, max_gap: int, overlap: int, taken: "_Taken | None" = None) -> None:
         self.sid = np.asarray(a.sentence_ids)
-        self.ha = np.asarray(a.hashes)
-        self.hb = np.asarray(b.hashes)
         self.max_gap = max_gap
         self.overlap = overlap
         self.taken = taken
-
-    def _moved_sentences(self, c: _Chain, s: Segment) -> bool:
-        """Are the whole sentences between ``c`` and ``s`` moved source text? Each of their
-        content words must occur in the source around the passage (a copied sentence too short
-        to hold a seed: "Тройка..."); an original sentence almost never passes."""
-        lo = max(0, min(c.b0, s.b0) - self.max_gap)
-        hi = min(len(self.hb), max(c.b1, s.b1) + self.max_gap)  # the passage's own source region
-        if hi - lo > 2000:
-            return False
-        nearby = set(self.hb[lo:hi].tolist())
-        first, last = int(self.sid[c.a1 - 1]), int(self.sid[s.a0])
-        gap = self.ha[c.a1 : s.a0][(self.sid[c.a1 : s.a0] > first) & (self.sid[c.a1 : s.a0] < last)]
-        return all(h in nearby for h in gap.tolist())
 
     def cost(self, c: _Chain, s: Segment) -> int | None:
         ga = s.a0 - c.a1
@@ -391,7 +377,7 @@ class _Linker:
                 return None  # nothing new on the source side: a repeat, not a reordering
             cost = max(ga, 0) + dist + self.max_gap + 1
         if ga > 0:
-            if int(self.sid[s.a0]) - int(self.sid[c.a1 - 1]) >= 2 and not self._moved_sentences(c, s):
+            if int(self.sid[s.a0]) - int(self.sid[c.a1 - 1]) >= 2:
                 return None
             if self.taken is not None and self.taken.overlaps(c.a1, s.a0):
                 return None
