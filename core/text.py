@@ -48,8 +48,9 @@ Rules:
   are Latin, "en" when under 15 % are Cyrillic, "mixed" otherwise, "unknown" when there are no
   such words or other scripts are the majority.
 * Sentences end at . ! ? … (with closing quotes) followed by spaces and a capital (optionally
-  after an opening quote or dash), and at blank lines; a full stop after a one-letter word or
-  a listed abbreviation ("т. е.", "т.д.", "г.", "А. С. Пушкин", "e.g.", "Mr.") is not an end.
+  after an opening quote or dash), and at blank lines; a full stop after a one-letter word
+  (but a lower-case "я": "– сказал я.") or a listed abbreviation ("т. е.", "т.д.", "г.",
+  "А. С. Пушкин", "e.g.", "Mr.") is not an end.
   ``sentence_spans`` lists the sentences that contain a word (stop words included), without
   surrounding spaces; ``sentence_ids`` index it.
 * Speed: forms are analysed once per machine: the table of analysed raw forms starts from

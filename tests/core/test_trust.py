@@ -309,12 +309,16 @@ def test_a_dialogue_line_ending_in_ya_is_a_sentence_of_its_own_and_never_bridged
     assert found == [f"{WOOD[0]} {WOOD[1]}"[:-1], WOOD[3][:-1]]
 
 
-def test_an_own_sentence_whose_words_the_source_holds_apart_is_never_bridged():
+@pytest.mark.parametrize("own, before, added", [
+    ("«А бог его знает», – ответил он.", "Под ногами",
+     "Один бог ведал, куда ведёт тропа. Старик знает эти места и ответил на все наши вопросы. "),
+    ("Мы согласились.", "Мы шли", "Все согласились. "),
+], ids=["words-apart", "one-word-elsewhere"])
+def test_an_own_sentence_whose_words_the_source_holds_apart_is_never_bridged(own, before, added):
     """Each word of the student's line ("бог", "знает", "ответил") stands in another sentence
-    of the source near the copied ones: that is no copy of the line, and no passage crosses it."""
-    source = SOURCE.replace("Под ногами", "Один бог ведал, куда ведёт тропа. Старик знает эти места и "
-                                          "ответил на все наши вопросы. Под ногами")
-    own = "«А бог его знает», – ответил он."
+    of the source near the copied ones, or its one word ("согласились") in a sentence after
+    them, not where the line stands: that is no copy of the line, and no passage crosses it."""
+    source = SOURCE.replace(before, added + before)
     text = " ".join([WOOD[0], WOOD[1], own, WOOD[3]])
     r = api.compare(Document(text), Document(source))
     assert not _covered(text, own, r)
