@@ -18,7 +18,7 @@ The pipeline for one pair (suspect ``a`` × source ``b``):
    texts become segments too, where shingles did not already cover them.
 4. **Chaining** (:class:`_Linker`). Segments sorted by their suspect start join a passage
    when they begin at most ``max_gap`` tokens after it in the SUSPECT (changed, inserted or
-   deleted words are bridged), never across a whole suspect sentence with no matched word,
+   deleted words are bridged), never across a whole suspect sentence with no match of its own,
    and lie near the passage in the SOURCE in either direction (a skipped sentence, sentences
    reversed, clauses rotated: one passage).
 5. **One source region per suspect region.** Chains are taken best (most matched tokens)
@@ -334,11 +334,15 @@ class _Linker:
 
     * In the suspect, ``s`` begins at most ``max_gap`` tokens after the chain ends (or overlaps
       it by at most ``overlap``) and extends it.
-    * Never across a sentence with no matched word: if a whole suspect sentence lies between
-      the chain's last matched token and ``s``, they are two passages, unless every content
-      word of that sentence occurs in the source around the passage (a moved sentence too
-      short to match on its own). An original sentence the student wrote between two
-      borrowed ones is never part of a passage.
+    * Never across a sentence with no match of its own: if a whole suspect sentence lies
+      between the chain's last matched token and ``s``, they are two passages, unless ONE
+      sentence of the source around the passage holds all its content words (a copied sentence
+      edited until no seed is left; a sentence of one content word only from the source's
+      stretch between the two, where it would stand). Words found apart in the source
+      are no match ("«А бог его знает», – ответил он." between two copied sentences is the
+      student's, though "бог", "знает" and "ответил" stand in the source's sentences near
+      them). An original sentence the student wrote between two borrowed ones is never part
+      of a passage.
     * Never across suspect tokens another passage has taken (``taken``).
     * In the source, ``s`` lies within ``SOURCE_WINDOW * max_gap`` tokens of the chain's source
       range, in EITHER direction (a skipped sentence, sentences reversed, clauses rotated,
@@ -351,22 +355,30 @@ class _Linker:
         self.sid = np.asarray(a.sentence_ids)
         self.ha = np.asarray(a.hashes)
         self.hb = np.asarray(b.hashes)
+        self.bsid = np.asarray(b.sentence_ids)
         self.max_gap = max_gap
         self.overlap = overlap
         self.taken = taken
 
-    def _moved_sentences(self, c: _Chain, s: Segment) -> bool:
-        """Are the whole sentences between ``c`` and ``s`` moved source text? Each of their
-        content words must occur in the source around the passage (a copied sentence too short
-        to hold a seed: "Тройка..."); an original sentence almost never passes."""
+    def _copied_sentences(self, c: _Chain, s: Segment) -> bool:
+        """Is each whole sentence between ``c`` and ``s`` a match of its own: all its content
+        words in one sentence of the source around the passage, and for a sentence of one
+        content word, a sentence in the source's stretch between the two (where it would stand)?"""
         lo = max(0, min(c.b0, s.b0) - self.max_gap)
         hi = min(len(self.hb), max(c.b1, s.b1) + self.max_gap)  # the passage's own source region
         if hi - lo > 2000:
             return False
-        nearby = set(self.hb[lo:hi].tolist())
+        source_sentences: dict[int, set[int]] = {}
+        for k, h in zip(self.bsid[lo:hi].tolist(), self.hb[lo:hi].tolist()):
+            source_sentences.setdefault(k, set()).add(h)
         first, last = int(self.sid[c.a1 - 1]), int(self.sid[s.a0])
-        gap = self.ha[c.a1 : s.a0][(self.sid[c.a1 : s.a0] > first) & (self.sid[c.a1 : s.a0] < last)]
-        return all(h in nearby for h in gap.tolist())
+        gap = {}
+        for k, h in zip(self.sid[c.a1 : s.a0].tolist(), self.ha[c.a1 : s.a0].tolist()):
+            if first < k < last:
+                gap.setdefault(k, set()).add(h)
+        between = set(self.bsid[c.b1 : s.b0].tolist())  # the source's sentences where it would stand
+        return all(any(words <= held and (len(words) >= 2 or k in between) for k, held in source_sentences.items())
+                   for words in gap.values())
 
     def cost(self, c: _Chain, s: Segment) -> int | None:
         ga = s.a0 - c.a1
@@ -391,7 +403,7 @@ class _Linker:
                 return None  # nothing new on the source side: a repeat, not a reordering
             cost = max(ga, 0) + dist + self.max_gap + 1
         if ga > 0:
-            if int(self.sid[s.a0]) - int(self.sid[c.a1 - 1]) >= 2 and not self._moved_sentences(c, s):
+            if int(self.sid[s.a0]) - int(self.sid[c.a1 - 1]) >= 2 and not self._copied_sentences(c, s):
                 return None
             if self.taken is not None and self.taken.overlaps(c.a1, s.a0):
                 return None

@@ -48,8 +48,9 @@ Rules:
   are Latin, "en" when under 15 % are Cyrillic, "mixed" otherwise, "unknown" when there are no
   such words or other scripts are the majority.
 * Sentences end at . ! ? … (with closing quotes) followed by spaces and a capital (optionally
-  after an opening quote or dash), and at blank lines; a full stop after a one-letter word or
-  a listed abbreviation ("т. е.", "т.д.", "г.", "А. С. Пушкин", "e.g.", "Mr.") is not an end.
+  after an opening quote or dash), and at blank lines; a full stop after a one-letter word
+  (but a lower-case "я": "– сказал я.") or a listed abbreviation ("т. е.", "т.д.", "г.",
+  "А. С. Пушкин", "e.g.", "Mr.") is not an end.
   ``sentence_spans`` lists the sentences that contain a word (stop words included), without
   surrounding spaces; ``sentence_ids`` index it.
 * Speed: forms are analysed once per machine: the table of analysed raw forms starts from
@@ -875,7 +876,9 @@ def _other_script_lookalike_warning(n: int, language: str) -> Message:
 
 _CAPITAL = "A-Z\u00c0-\u00de\u0391-\u03a9\u0400-\u042f\u0490\u0404\u0406\u0407"
 #: Words whose full stop does not end a sentence (without the stop; any case). Every one-letter
-#: word is one too: initials ("А. С. Пушкин") and pieces of "т. е.", "т.д.", "e.g.".
+#: word is one too: initials ("А. С. Пушкин") and pieces of "т. е.", "т.д.", "e.g.", except the
+#: pronoun "я" in lower case, which ends sentences ("– сказал я. Потом..."): two sentences
+#: read as one would let a passage run over a sentence of the student's own.
 _ABBREVIATIONS = (
     "гг вв см ср стр им ул пр просп обл тыс млн млрд руб коп проф акад доц рис табл гл англ лат "
     "напр изд др мр ок св тов гр нач зам пер "
@@ -887,7 +890,7 @@ _ABBREVIATIONS = (
 def _not_after_abbreviation() -> str:
     """Lookbehinds (one per length, as re wants them fixed-width) refusing a full stop that
     follows an abbreviation or a one-letter word."""
-    by_length: dict[int, list[str]] = {1: [r"[^\W\d_]"]}
+    by_length: dict[int, list[str]] = {1: [r"(?-i:(?!я)[^\W\d_])"]}  # any letter but a lower-case "я"
     for word in _ABBREVIATIONS:
         by_length.setdefault(len(word), []).append(re.escape(word))
     return "".join(

@@ -289,6 +289,59 @@ def test_a_short_sentence_copied_whole_stays_in_the_passage():
     assert essay[p.suspect_start:p.suspect_end] == "Он долго стоял у окна и смотрел на пустую улицу. Стало тихо"
 
 
+def _covered(text: str, own: str, result) -> bool:
+    s = text.index(own)
+    return any(p.suspect_start < s + len(own) and s < p.suspect_end for src in result.sources for p in src.passages)
+
+
+WOOD = sentences(SOURCE)
+
+
+def test_a_dialogue_line_ending_in_ya_is_a_sentence_of_its_own_and_never_bridged():
+    """"– ответил я." ends a sentence (a lower-case "я" is no initial): the student's line and
+    the copied sentence after it are two sentences, and the bridge between the copied ones
+    stops at the line, though it is shorter than the gap a bridge may cross."""
+    own = "«А кто его знает», – ответил я."
+    text = " ".join([WOOD[0], WOOD[1], own, WOOD[3]])
+    r = api.compare(Document(text), Document(SOURCE))
+    assert not _covered(text, own, r)
+    found = [text[p.suspect_start:p.suspect_end] for p in r.sources[0].passages]
+    assert found == [f"{WOOD[0]} {WOOD[1]}"[:-1], WOOD[3][:-1]]
+
+
+@pytest.mark.parametrize("own, before, added", [
+    ("«А бог его знает», – ответил он.", "Под ногами",
+     "Один бог ведал, куда ведёт тропа. Старик знает эти места и ответил на все наши вопросы. "),
+    ("Мы согласились.", "Мы шли", "Все согласились. "),
+], ids=["words-apart", "one-word-elsewhere"])
+def test_an_own_sentence_whose_words_the_source_holds_apart_is_never_bridged(own, before, added):
+    """Each word of the student's line ("бог", "знает", "ответил") stands in another sentence
+    of the source near the copied ones, or its one word ("согласились") in a sentence after
+    them, not where the line stands: that is no copy of the line, and no passage crosses it."""
+    source = SOURCE.replace(before, added + before)
+    text = " ".join([WOOD[0], WOOD[1], own, WOOD[3]])
+    r = api.compare(Document(text), Document(source))
+    assert not _covered(text, own, r)
+    assert [text[p.suspect_start:p.suspect_end] for p in r.sources[0].passages] == [
+        f"{WOOD[0]} {WOOD[1]}"[:-1], WOOD[3][:-1]]
+
+
+def test_an_own_line_between_reworded_sentences_is_never_inside_a_paraphrase_passage():
+    """The paraphrase layer joins reworded sentences that follow each other: the student's line
+    between them ("– ответил я.") is a sentence with no match, so it parts them."""
+    source = ("Весь прошлый век крестьяне деревни жили в бедности и тяжёлом труде. "
+              "Помещик заставлял крестьян работать на полях с рассвета до заката. "
+              "Экипаж корабля собрался на палубе, когда капитан отдал приказ поднимать якорь. "
+              "Дети бегали по лугу, собирали ромашки и плели венки для матерей.")
+    own = "«Не знаю», – ответил я."
+    first = "Помещик принуждал крестьян трудиться на полях с рассвета до заката."
+    second = "Когда капитан отдал распоряжение поднимать якорь, команда судна собралась на палубе."
+    text = " ".join([first, own, second])
+    r = api.compare(Document(text), Document(source))
+    assert not _covered(text, own, r)
+    assert [text[p.suspect_start:p.suspect_end] for p in r.sources[0].passages] == [first[:-1], second[:-1]]
+
+
 # -- 5. the share grades rewriting; each passage says how similar it is -----------------
 
 

@@ -18,11 +18,11 @@ from sverka.core.text import CANON_VERSION, canonize
 
 #: Russian with look-alike Latin letters, a Greek omicron, a soft hyphen and a zero-width space
 #: inside words, a word broken at a line end, ё, stress marks, numbers, quotations and an
-#: abbreviation; words of the old Russian spelling; Ukrainian; English.
+#: abbreviation; a sentence ending in "я."; words of the old Russian spelling; Ukrainian; English.
 GOLDEN = (
     "Мы вышли из дому рано утром. Cтарый дом стоял на берегу; вοда была холодной,\u00ad а "
     "ве\u200bтер — сильным. «Ещё немного, — сказал отец, — и мы до-\nберёмся до леса», т. е. "
-    "к 7 часам. Зна́ние — сила! Въ домѣ было тихо, и міръ казался добрымъ. Розглянемо українські "
+    "к 7 часам. Зна́ние — сила! «Пора», — сказал я. Мы пошли. Въ домѣ было тихо, и міръ казался добрымъ. Розглянемо українські "
     "слова: ліс, річка, її. The quick brown foxes were jumping over 12 lazy dogs, weren't they?"
 )
 
@@ -56,9 +56,11 @@ def fingerprint_digest() -> str:
 #: Canon 2 folds the Greek omicron of "вοда" (look-alikes of every script); the fingerprints'
 #: digest moved with their input only (same algorithm, same FINGERPRINT_VERSION). Canon 3 reads
 #: Russian's old spelling as today's ("Въ домѣ ... міръ ... добрымъ", added to the text then:
-#: the fingerprints' digest moved with it) and the Ukrainian sentence in Ukrainian.
-CANON_GOLDEN = (3, "5c976a1e97cbb246")
-FINGERPRINT_GOLDEN = (1, "9530e3304d90a683")
+#: the fingerprints' digest moved with it) and the Ukrainian sentence in Ukrainian. Canon 4 ends
+#: a sentence at "сказал я." ("«Пора», — сказал я. Мы пошли." added to the text then: the
+#: fingerprints' digest moved with it).
+CANON_GOLDEN = (4, "540bb002d32cd304")
+FINGERPRINT_GOLDEN = (1, "28ba5097b98db012")
 
 
 def test_canonization_is_pinned_by_its_version():
