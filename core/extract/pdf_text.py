@@ -253,10 +253,12 @@ def _vertical_cjk(textpage, text: str) -> bool:
 
 def _pdfminer_if_more(path: Path, pages: list[str]):
     """pdfminer's reading of the file (its CMaps map the CID fonts of Chinese, Japanese and
-    Korean PDFs) when it finds at least half as many words again as PDFium did, else None."""
+    Korean PDFs) when it finds at least half as many words again as PDFium did, else None.
+    Such text is often set in columns: pdfminer joins letters into vertical lines too (a
+    column is read as one line, not a letter a line, in about half the layout work)."""
     found = sum(len(_SCORED_WORD.findall(p)) for p in pages)
     try:
-        text, title, _, meta = _extract_with_pdfminer(path, "")
+        text, title, _, meta = _extract_with_pdfminer(path, "", vertical=True)
     except ExtractError:
         return None
     words = len(_SCORED_WORD.findall(text))
@@ -699,7 +701,7 @@ class _FallbackTimeUp(BaseException):
     must not take it for a damaged object)."""
 
 
-def _extract_with_pdfminer(path: Path, why: str) -> tuple[str, str, list[str], list[tuple[str, str]]]:
+def _extract_with_pdfminer(path: Path, why: str, vertical: bool = False) -> tuple[str, str, list[str], list[tuple[str, str]]]:
     import signal
     import threading
     import time
@@ -717,7 +719,7 @@ def _extract_with_pdfminer(path: Path, why: str) -> tuple[str, str, list[str], l
         previous = signal.signal(signal.SIGALRM, time_up)
         signal.setitimer(signal.ITIMER_REAL, seconds)
     try:
-        return _pdfminer_pages(path, why, time.monotonic() + seconds)
+        return _pdfminer_pages(path, why, time.monotonic() + seconds, vertical)
     except _FallbackTimeUp:
         raise TooLarge(path, code="error.pdf_fallback_time", why=reason, seconds=f"{seconds:g}") from None
     finally:
@@ -726,18 +728,19 @@ def _extract_with_pdfminer(path: Path, why: str) -> tuple[str, str, list[str], l
             signal.signal(signal.SIGALRM, previous)
 
 
-def _pdfminer_pages(path: Path, why: str, deadline: float) -> tuple[str, str, list[str], list[tuple[str, str]]]:
+def _pdfminer_pages(path: Path, why: str, deadline: float,
+                    vertical: bool = False) -> tuple[str, str, list[str], list[tuple[str, str]]]:
     import time
 
     from pdfminer.high_level import extract_pages
-    from pdfminer.layout import LTTextContainer
+    from pdfminer.layout import LAParams, LTTextContainer
     from pdfminer.pdfdocument import PDFEncryptionError, PDFPasswordIncorrect
     from pdfminer.pdfparser import PDFSyntaxError
     from pdfminer.psexceptions import PSException
 
     pages: list[str] = []
     try:
-        for layout in extract_pages(str(path)):
+        for layout in extract_pages(str(path), laparams=LAParams(detect_vertical=vertical)):
             pages.append(_clean("".join(el.get_text() for el in layout if isinstance(el, LTTextContainer))))
             if sum(map(len, pages)) > MAX_TEXT_CHARS:
                 check_text_size(path, "".join(pages))

@@ -211,3 +211,12 @@ def test_hidden_filler_is_not_read_through_the_pdfminer_fallback(tmp_path):
     content = BODY + b"1 1 1 rg BT /F1 10 Tf 72 300 Td (" + filler + b") Tj ET 0 0 0 rg\n" + empty
     doc = extract(_write(tmp_path, "mixed.pdf", page_pdf(content)))
     assert "filler1 " not in doc.text and "white text" in _hidden_warning(doc)
+
+
+@pytest.mark.parametrize("name, column", [("pdf-0011.pdf", "道路交通法施行令の一部を改正する政令"),
+                                          ("pdf-0016.pdf", "わたくしといふ現象は")])
+def test_text_set_in_columns_is_read_a_column_a_line(name, column):
+    """A column of Japanese text is one line of the text (as pdftotext reads it), not a letter a line."""
+    if not (REALDOCS / name).exists():
+        pytest.skip("../shared/data/realdocs is not here")
+    assert column in extract(REALDOCS / name).text
