@@ -454,10 +454,10 @@ def with_classmates(docs: Sequence[Document], results: Sequence[CheckResult], se
     to the classmate."""
     import dataclasses
 
-    from .check import _crosscheck, classmate_sources
+    from .check import classmate_sources, crosscheck_prepared
     from .exclusions import apply_exclusions
 
-    crossed, prepared, aligned = _crosscheck(list(docs), settings, load=_no_load, cancel=cancel)
+    crossed, prepared, aligned = crosscheck_prepared(list(docs), settings, load=_no_load, cancel=cancel)
     extra = classmate_sources(crossed, prepared, settings, aligned)
     out = []
     for k, (doc, result) in enumerate(zip(docs, results)):

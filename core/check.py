@@ -47,7 +47,7 @@ from .tokens import SortOrders
 if TYPE_CHECKING:  # pragma: no cover
     from .store import Store
 
-__all__ = ["Prepared", "check_document", "classmate_sources", "unique_names", "compare_documents", "crosscheck_documents", "prepare", "prepare_many", "match"]
+__all__ = ["Prepared", "check_document", "classmate_sources", "unique_names", "compare_documents", "crosscheck_documents", "crosscheck_prepared", "prepare", "prepare_many", "match"]
 
 
 @dataclass(frozen=True, eq=False)
@@ -963,7 +963,7 @@ def crosscheck_documents(
     is one of ``items`` itself (the same text or path: the class archived and checked again)
     is not paired with them through the collection: their own pair is listed once.
     """
-    return _crosscheck(items, settings, load=load, check=check, templates=templates, progress=progress,
+    return crosscheck_prepared(items, settings, load=load, check=check, templates=templates, progress=progress,
                        cancel=cancel)[0]
 
 
@@ -985,7 +985,7 @@ def unique_names(names: Sequence[str]) -> list[str]:
     return out
 
 
-def _crosscheck(
+def crosscheck_prepared(
     items: Sequence[str | Document],
     settings: Settings,
     *,

@@ -115,7 +115,7 @@ def _prepare_file_in_worker(path: str, size: int, mtime: float, settings: Settin
     otherwise); the pool retries it alone and reports it with the limits."""
     import threading
 
-    from .workers import _CPUTimeUp, _limit_cpu, read_limits
+    from .workers import CPUTimeUp, limit_cpu, read_limits
 
     done = threading.Event()
 
@@ -125,11 +125,11 @@ def _prepare_file_in_worker(path: str, size: int, mtime: float, settings: Settin
 
     threading.Thread(target=watchdog, daemon=True).start()
     seconds = read_limits()[1]
-    _limit_cpu(seconds)  # a reader that computes is stopped here, its worker kept
+    limit_cpu(seconds)  # a reader that computes is stopped here, its worker kept
     try:
         return _prepare_file_handing_forms(path, size, mtime, settings)
-    except _CPUTimeUp:
-        _limit_cpu(seconds)  # no second SIGXCPU while answering
+    except CPUTimeUp:
+        limit_cpu(seconds)  # no second SIGXCPU while answering
         return "failed", message("error.read_time_limit", seconds=f"{seconds:g}"), ()
     finally:
         done.set()

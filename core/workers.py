@@ -39,9 +39,9 @@ from pathlib import Path
 from .errors import SverkaError, TooLarge
 from .messages import message
 
-__all__ = ["READ_MEMORY_BYTES", "READ_SECONDS", "START_METHOD", "LimitExceeded", "Sandbox", "default_workers",
+__all__ = ["READ_MEMORY_BYTES", "READ_SECONDS", "START_METHOD", "CPUTimeUp", "LimitExceeded", "Sandbox", "default_workers",
            "diagnose", "memory_failure", "time_failure",
-           "limit_this_process", "pool_initializer", "process_pool", "read_limits", "sandboxed_extract", "shared_sandbox",
+           "limit_cpu", "limit_this_process", "pool_initializer", "process_pool", "read_limits", "sandboxed_extract", "shared_sandbox",
            "start_kept",
            "trim_memory", "usable_cores"]
 
@@ -161,18 +161,18 @@ def diagnose(path: str, memory: int):
 CPU_GRACE_SECONDS = 1.5
 
 
-class _CPUTimeUp(BaseException):
+class CPUTimeUp(BaseException):
     """The worker used the CPU time one file may take (SIGXCPU): not an error of the reader
     (a BaseException, so that no reader's own ``except Exception`` takes it for damage)."""
 
 
 def _cpu_time_up(_signum, _frame) -> None:
-    raise _CPUTimeUp
+    raise CPUTimeUp
 
 
-def _limit_cpu(seconds: float) -> None:
+def limit_cpu(seconds: float) -> None:
     """Let this process use ``seconds`` more CPU time (then SIGXCPU, handled as
-    :class:`_CPUTimeUp`, and again each second), for the call about to run."""
+    :class:`CPUTimeUp`, and again each second), for the call about to run."""
     try:
         import math
         import resource
@@ -263,12 +263,12 @@ def _serve(conn, memory: int, parent: int, seconds: float | None = None) -> None
         if request is None:
             return
         func, args = request
-        _limit_cpu(seconds)
+        limit_cpu(seconds)
         try:
             result = ("ok", _CALLS[func](*args))
-        except _CPUTimeUp:
+        except CPUTimeUp:
             result = ("time", None)
-            _limit_cpu(seconds)  # no second SIGXCPU while answering
+            limit_cpu(seconds)  # no second SIGXCPU while answering
         except MemoryError:
             result = ("memory", None)
         except SverkaError as e:
