@@ -392,27 +392,24 @@ class Wrapper(ElementWrapper):
 
     budget: Budget = Budget(0)
 
-    @property
-    def ancestors(self):
+    def _walk(self, step: str):
+        """``self``'s chain of ``step`` ("parent" or "previous"), each element counted."""
         b = self.budget
-        el = self.parent
+        el = getattr(self, step)
         while el is not None:
             b.left -= 1
             if b.left < 0:
                 raise BudgetExceeded
             yield el
-            el = el.parent
+            el = getattr(el, step)
+
+    @property
+    def ancestors(self):
+        return self._walk("parent")
 
     @property
     def previous_siblings(self):
-        b = self.budget
-        el = self.previous
-        while el is not None:
-            b.left -= 1
-            if b.left < 0:
-                raise BudgetExceeded
-            yield el
-            el = el.previous
+        return self._walk("previous")
 
 
 # --- values ------------------------------------------------------------------------------------
