@@ -5,14 +5,13 @@ and paragraphs keep theirs; page offsets stay right."""
 from __future__ import annotations
 
 import importlib.util
-import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 from sverka.core.extract.pdf_text import _assemble, join_wrapped_lines
+
+from test_cli import write_pdf  # a text PDF made by Qt in a child process
 
 PARA = ("В рассказе Горького «Старуха Изергиль» есть легенда о юноше Данко, который вывел людей из "
         "тёмного леса, когда они уже отчаялись и были готовы сдаться своим врагам. Он вырвал из груди "
@@ -44,26 +43,12 @@ def test_a_sentence_over_a_page_break_has_no_gap_and_offsets_follow():
     assert [text[o:o + 6] for o in offsets] == ["Первая", "на вто", "Третья", "Четвёр"]
 
 
-def _write_pdf(path: Path, text: str) -> None:
-    code = (
-        "import sys\n"
-        "from PySide6.QtGui import QGuiApplication, QPdfWriter, QTextDocument, QFont, QPageSize\n"
-        "app = QGuiApplication([])\n"
-        "w = QPdfWriter(sys.argv[1]); w.setPageSize(QPageSize(QPageSize.A4)); w.setResolution(150)\n"
-        "d = QTextDocument(); d.setDefaultFont(QFont('DejaVu Sans', 11))\n"
-        "d.setPlainText(sys.stdin.read()); d.print_(w)\n"
-    )
-    env = dict(os.environ, QT_QPA_PLATFORM="offscreen")
-    subprocess.run([sys.executable, "-c", code, str(path)], input=text, text=True, env=env, check=True,
-                   capture_output=True, timeout=120)
-
-
 @pytest.mark.skipif(importlib.util.find_spec("PySide6") is None, reason="PySide6 makes the PDF")
 def test_a_real_pdf_reads_as_paragraphs(tmp_path):
     from sverka.core import api
 
     path = tmp_path / "sidorov.pdf"
-    _write_pdf(path, "Горящее сердце\nСидоров Дмитрий, 9 «Б»\n" + PARA + "\n" + PARA)
+    write_pdf(path, ["Горящее сердце\nСидоров Дмитрий, 9 «Б»\n" + PARA + "\n" + PARA])
     doc = api.load_document(path)
     lines = [x for x in doc.text.split("\n") if x.strip() and not x.strip().isdigit()]  # not the page number
     assert lines[:2] == ["Горящее сердце", "Сидоров Дмитрий, 9 «Б»"]
