@@ -63,7 +63,8 @@ class Diagnoser:
         """(cause, details) of one missed sentence ``text[s:e]``."""
         from sverka.core import paraphrase as P
         from sverka.core.api import document_from_text
-        from sverka.core.check import _align, prepare, retrieve
+        from sverka.core.candidates import retrieve
+        from sverka.core.check import align_prepared as _align, prepare
         from sverka.core.document import Document
         from sverka.core.synonyms import table
 
@@ -167,7 +168,8 @@ class Diagnoser:
         from sverka.core.candidates import PAIR_WORDS, sentence_bounds
         from sverka.core.candidates import rank as rank_candidates
         from sverka.core import check
-        from sverka.core.check import MAX_POSTING, SOURCE_WINDOW
+        from sverka.core.align import SOURCE_WINDOW
+        from sverka.core.candidates import MAX_POSTING
 
         paraphrase_share = getattr(check, "PARAPHRASE_SHARE", 1.0)  # an engine without the rule: 1.0
 

@@ -7,7 +7,7 @@ each printed beside the reference script (bench/ref5gram.py) run in the same com
     which also fills the form table), then one fresh process times, each part alone, what no
     faster matching could remove: canonizing every ruslit text (indexing's first step),
     canonizing the fragments, and the retrieval's SQLite lookups of the fragments' pair and
-    sentence keys (``Store.pair_postings`` / ``sentence_postings``, as ``check.retrieve`` calls
+    sentence keys (``Store.pair_postings`` / ``sentence_postings``, as ``candidates.retrieve`` calls
     them); then the whole check of the fragments in that same process. Each time halved is the
     best two workers could do. The reference (indexing and checking in one process) runs before
     and after the child; their mean is the ratio's base.
@@ -40,7 +40,7 @@ import json, sys, time
 from pathlib import Path
 sys.path.insert(0, sys.argv[3])
 from bench_speed import RUSLIT, fragments
-from sverka.core import api, check, text as tx
+from sverka.core import api, candidates, check, text as tx
 from sverka.core.document import document_from_text
 
 texts = [p.read_text(encoding="utf-8", errors="replace") for p in sorted(RUSLIT.rglob("*.txt"))]
@@ -59,11 +59,11 @@ with api.Collection(Path(sys.argv[1])) as coll:
     for f, k in zip(frags, tokens):
         p = check.prepare(document_from_text(f, title="f"), settings, tokens=k)
         keys.append((check.distinct(p.pairs[0]), check.distinct(p.sentences[0])))
-    st.pair_postings(keys[0][0][:8], max_posting=check.MAX_POSTING)  # the connection's first reads
+    st.pair_postings(keys[0][0][:8], max_posting=candidates.MAX_POSTING)  # the connection's first reads
     t = time.perf_counter()
     for pairs, sentences in keys:
-        st.pair_postings(pairs, max_posting=check.MAX_POSTING)
-        st.sentence_postings(sentences, max_posting=check.MAX_POSTING)
+        st.pair_postings(pairs, max_posting=candidates.MAX_POSTING)
+        st.sentence_postings(sentences, max_posting=candidates.MAX_POSTING)
     sql = time.perf_counter() - t
     t = time.perf_counter()
     for f in frags:

@@ -256,7 +256,8 @@ def _found(result, planted) -> tuple[int, float, int, list[str]]:
 
 def checks(url: str, server, essays: Essays, docs: int, count: int, cold: int) -> dict:
     from sverka.core import api
-    from sverka.core.check import MAX_POSTING, prepare as prepare_suspect
+    from sverka.core.candidates import MAX_POSTING
+    from sverka.core.check import prepare as prepare_suspect
     from sverka.core.document import Document
     from sverka.core.text import canonize
 

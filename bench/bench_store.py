@@ -58,7 +58,8 @@ def _suspects(texts: list[str], held_out: str, n: int):
 
 def _bench_store(name: str, location: str, prepared: list, suspects: list) -> dict:
     from sverka.core import api
-    from sverka.core.check import MAX_POSTING, prepare
+    from sverka.core.candidates import MAX_POSTING
+    from sverka.core.check import prepare
     from sverka.core.store import open_store
 
     rows = sum(len(p.pairs) + len(p.sentences) + len(p.short_words) for p in prepared)

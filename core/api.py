@@ -35,6 +35,7 @@ from .results import (
     SuspectInfo,
 )
 from .settings import Settings
+from .sourcecache import SourceCache
 # What a face shows or keeps beside results (colours, tampered words, saved preferences, the
 # history of results, a class's reports): offered here so the faces import nothing deeper.
 from .batch import write_reports
@@ -177,6 +178,8 @@ class Collection:
         self.index = open_store(self.location, settings)
         self.path = self.index.path if is_server_url(path) else self.location  # a URL: without its password
         self.settings = self.index.settings
+        #: The sources prepared by this collection's checks, kept for the next ones.
+        self.source_cache = SourceCache()
 
     #: The collection file, or the server's URL without the password (for messages).
     path: Path | str
@@ -281,7 +284,7 @@ class Collection:
 
         settings = settings or self.settings
         check_indexing_settings(self.index, settings)
-        return check_document(self.index, suspect, settings, progress, cancel)
+        return check_document(self.index, suspect, settings, progress, cancel, cache=self.source_cache)
 
     @_collection_errors
     def check_many(
@@ -366,7 +369,7 @@ def crosscheck(
     checked against it ("new vs archive": the archive is not compared with itself).
     ``templates`` (the assignment): what a document shares with them counts for no pair.
     Files that cannot be read are listed in ``failed``; the rest goes on."""
-    from .check import crosscheck_documents
+    from .crosscheck import crosscheck_documents
 
     settings = settings or Settings()
     check = None

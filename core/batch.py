@@ -26,6 +26,7 @@ from .document import Document
 from .progress import NEVER_CANCELLED, CancelToken, Progress, no_progress
 from .results import BatchItem, BatchResult, CheckResult, CrossCheckResult
 from .settings import Settings
+from .sourcecache import SourceCache
 
 __all__ = ["KEPT_IDLE_SECONDS", "MIN_PARALLEL", "MIN_PARALLEL_CHARS", "check_files", "check_many", "close_workers",
            "cores", "kept_workers", "prepare_workers", "report_names", "with_classmates", "write_reports"]
@@ -66,6 +67,7 @@ def _init(path: str, parent: int | None = None, niceness: int | None = None) -> 
     _nicer(0, _worker_niceness() if niceness is None else niceness)  # usually done by the parent already
 
     _worker["index"] = open_store(path, None)  # the collection's own indexing settings
+    _worker["sources"] = SourceCache()
     from .text import canonize
 
     canonize("Проверка словарей. Перевірка словників: їжак. Checking the dictionaries.")  # load them now
@@ -250,7 +252,7 @@ def _check_one(doc: Document, settings: Settings, batch: str | None = None) -> C
 
     from .check import check_document
 
-    result = check_document(_worker["index"], doc, settings)
+    result = check_document(_worker["index"], doc, settings, cache=_worker["sources"])
     if batch is None or not result.sources:
         return result
     if _SENT[0] != batch:
@@ -454,7 +456,7 @@ def with_classmates(docs: Sequence[Document], results: Sequence[CheckResult], se
     to the classmate."""
     import dataclasses
 
-    from .check import classmate_sources, crosscheck_prepared
+    from .crosscheck import classmate_sources, crosscheck_prepared
     from .exclusions import apply_exclusions
 
     crossed, prepared, aligned = crosscheck_prepared(list(docs), settings, load=_no_load, cancel=cancel)

@@ -28,7 +28,7 @@ inserted word skipped: :data:`VARIANT_SWAPS`).
 They let retrieval reach the sources of paraphrased sentences, which the paraphrase layer
 (:mod:`sverka.core.paraphrase`) then aligns; they are looked up in the same stored pairs,
 only in the suspect's sentences that no cluster of a document the exact keys found holds
-whole (:func:`rank` gives the clusters' spans; ``sverka.core.check.retrieve``).
+whole (:func:`rank` gives the clusters' spans; :func:`retrieve`).
 In the check's ranking with variant keys, a cluster of 3-4 tokens also counts when it holds
 half of its suspect sentence (``sentence_share``): a paraphrased sentence keeps few
 neighbouring pairs, and the paraphrase layer judges the whole sentence.
@@ -39,11 +39,19 @@ skipped by the store, so boilerplate cannot explode the work of a check.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
 
+from .align import SOURCE_WINDOW
 from .shingles import shingle_hashes, unique_counts
 from .sorting import distinct, lexsort, stable_argsort
 from .text import Tokens
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .check import Prepared
+    from .settings import Settings
+    from .store import Store
 
 __all__ = ["MAX_REPEATS", "MIN_TOKENS", "PAIR_WORDS", "SENTENCE_MIN_TOKENS", "co_occurring", "pair_keys",
            "rank", "sentence_bounds", "sentence_keys", "supported_seeds", "variant_pair_keys"]
@@ -217,7 +225,7 @@ def supported_seeds(d: np.ndarray, i: np.ndarray, j: np.ndarray, near_suspect: i
     ``sentence_bounds`` = (first token of the sentence of each suspect token, one past its
     last token): lets a small cluster count when it is a whole sentence, or, with
     ``sentence_share`` < 1, when it lies inside one sentence and covers at least that share
-    of its tokens (:data:`sverka.core.check.PARAPHRASE_SHARE`).
+    of its tokens (:data:`PARAPHRASE_SHARE`).
 
     Many seeds (a cross-check's) are tested :data:`SUPPORT_SLICE` at a time, each slice whole
     documents (no cluster or support crosses from one ``d`` to another): the same scores, with
@@ -378,3 +386,67 @@ def rank(
         mine = np.isin(cluster_docs, np.array([d for d, _ in ranked], dtype=np.int64))
         spans.extend(zip(first[mine].tolist(), end[mine].tolist()))
     return ranked
+
+
+#: A retrieval key held more than this many times in the collection is skipped (boilerplate).
+MAX_POSTING = 5000
+
+
+#: Documents reached only through variant pair keys (a paraphrase's source) aligned per check,
+#: at most: a variant key of two common words meets many documents by chance.
+VARIANT_CANDIDATES = 6
+#: In the ranking with variant keys, a cluster of 3 or 4 tokens also counts when it covers this
+#: share of its suspect sentence (a whole sentence otherwise): a paraphrased sentence keeps
+#: few neighbouring pairs, and the paraphrase layer judges the sentence, not the run.
+PARAPHRASE_SHARE = 0.5
+
+
+def retrieve(index: "Store", a: "Prepared", settings: "Settings") -> list[tuple[int, int]]:
+    """``[(doc_id, score)]``: the stored documents that may hold a passage of ``a``, best
+    first, at most ``settings.max_candidates`` (see :mod:`sverka.core.candidates`), then
+    at most :data:`VARIANT_CANDIDATES` more that only its variant pair keys reach.
+
+    Variant keys are looked up only in the suspect's sentences that no cluster of the
+    documents already found holds whole: a sentence copied from a source found by its exact
+    keys needs no other source through synonyms (and most of a check's lookups were such keys)."""
+    empty = (np.zeros(0, np.uint64), np.zeros(0, np.int64), np.zeros(0, np.int64))
+    h = a.pairs[0]
+    pair_rows = index.pair_postings(distinct(h), max_posting=MAX_POSTING) if len(h) else empty
+    sent_rows = index.sentence_postings(distinct(a.sentences[0]), max_posting=MAX_POSTING) if len(a.sentences[0]) else empty
+    gap = settings.max_gap_words
+    bounds = sentence_bounds(a.tokens)
+    near = dict(near_suspect=gap + PAIR_WORDS + 1, near_source=gap * SOURCE_WINDOW + 2 * PAIR_WORDS + 2,
+                limit=settings.max_candidates, sentence_bounds=bounds)
+    spans: list[tuple[int, int]] = []
+    exact = rank(a.pairs, pair_rows, a.sentences, sent_rows, sentence_share=1.0, spans=spans, **near)
+    vh, vpos = a.variant_pairs
+    keep = ~_whole_sentences_in(spans, bounds, len(a.tokens))[vpos] if len(vpos) else np.zeros(0, bool)
+    vh, vpos = vh[keep], vpos[keep]
+    # only the documents not found yet are ranked again (a document's clusters are its own: the
+    # rows of the others change nothing of its score)
+    found = np.array(sorted(d for d, _ in exact), dtype=np.int64)
+    pair_rows = tuple(x[~np.isin(pair_rows[1], found)] for x in pair_rows)
+    sent_rows = tuple(x[~np.isin(sent_rows[1], found)] for x in sent_rows)
+    new = np.setdiff1d(distinct(vh), distinct(h), assume_unique=True)
+    if len(new):
+        more = index.pair_postings(new, max_posting=MAX_POSTING)
+        pair_rows = tuple(np.concatenate([x, y[~np.isin(more[1], found)]]) for x, y in zip(pair_rows, more))
+    with_variants = rank((np.concatenate([h, vh]), np.concatenate([a.pairs[1], vpos])), pair_rows,
+                                    a.sentences, sent_rows, sentence_share=PARAPHRASE_SHARE,
+                                    **{**near, "limit": VARIANT_CANDIDATES})
+    return exact + with_variants
+
+
+def _whole_sentences_in(spans: list[tuple[int, int]], bounds: tuple[np.ndarray, np.ndarray], n: int) -> np.ndarray:
+    """bool per token: its whole sentence lies inside one of the token ``spans`` [first, end)."""
+    mark = np.zeros(n + 1, np.int64)
+    if spans:
+        starts, ends = bounds
+        first, end = (np.asarray(x, np.int64) for x in zip(*spans))
+        # each span cut to the whole sentences it holds
+        first = np.where(starts[first] == first, first, ends[first])
+        end = np.where(ends[end - 1] == end, end, starts[end - 1])
+        ok = first < end
+        np.add.at(mark, first[ok], 1)
+        np.add.at(mark, end[ok], -1)
+    return np.cumsum(mark[:-1]) > 0

@@ -1,4 +1,4 @@
-"""Check, compare and cross-check: candidates, alignment, scores.
+"""Check and compare: candidates, alignment, scores.
 
 * :func:`check_document`: a suspect against a collection's store (:mod:`sverka.core.store`).
   Candidates come from the index's retrieval keys (two-word keys with their positions and
@@ -8,27 +8,23 @@
   (:func:`sverka.core.exclusions.apply_exclusions`). A check against a collection holding
   only S gives what :func:`compare_documents` gives for S.
 * :func:`compare_documents`: two documents directly.
-* :func:`crosscheck_documents`: every pair of a set that may share a passage (the same keys,
-  shared between the documents in numpy), aligned and judged like a check; optionally each
-  against an index.
+
+A class's cross-check is :mod:`sverka.core.crosscheck`; the sources kept between checks,
+:mod:`sverka.core.sourcecache`.
 """
 
 from __future__ import annotations
 
-import contextlib
 import dataclasses
 import re
-import secrets
 from dataclasses import dataclass
 from functools import cached_property
-from typing import TYPE_CHECKING, Callable, Sequence
+from typing import TYPE_CHECKING, Sequence
 
 import numpy as np
 
-from .align import SOURCE_WINDOW, SourceSide, align
-from .candidates import (PAIR_WORDS, SENTENCE_MIN_TOKENS, co_occurring, sentence_bounds, sentence_keys,
-                         supported_seeds, variant_pair_keys)
-from .candidates import rank as rank_candidates
+from .align import SourceSide, align
+from .candidates import SENTENCE_MIN_TOKENS, retrieve, sentence_keys, variant_pair_keys
 from .document import Document
 from .errors import CollectionDamaged
 from .exclusions import apply_exclusions, heading_end, marked_spans, merge
@@ -36,18 +32,20 @@ from .fingerprints import DocumentFingerprints, fingerprint_document
 from .messages import Message, message
 from .paraphrase import SourceStats, SuspectKeys, paraphrase_passages, suspect_keys
 from .progress import NEVER_CANCELLED, CancelToken, Progress, no_progress
-from .results import CheckResult, CrossCheckResult, CrossPair, Passage, SourceMatch, SuspectInfo
+from .results import CheckResult, Passage, SourceMatch, SuspectInfo
 from .settings import Settings
 from .shingles import unique_counts
 from .shortdoc import longest_words, short_similarity
 from .sorting import distinct
+from .sourcecache import SourceCache
 from .text import Tokens, canonize, word_starts, words_in
 from .tokens import SortOrders
 
 if TYPE_CHECKING:  # pragma: no cover
     from .store import Store
 
-__all__ = ["Prepared", "check_document", "classmate_sources", "unique_names", "compare_documents", "crosscheck_documents", "crosscheck_prepared", "prepare", "prepare_many", "match"]
+__all__ = ["Prepared", "align_prepared", "check_document", "common_folder", "compare_documents", "compare_prepared",
+           "file_title", "jaccard", "match", "prepare", "sentence_score", "source_match", "suspect_info"]
 
 
 @dataclass(frozen=True, eq=False)
@@ -136,7 +134,7 @@ def _common(a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return hit, at[hit]
 
 
-def _jaccard(a: np.ndarray, b: np.ndarray) -> float:
+def jaccard(a: np.ndarray, b: np.ndarray) -> float:
     """Jaccard of two sorted distinct uint64 arrays."""
     if len(a) == 0 and len(b) == 0:
         return 0.0
@@ -144,7 +142,7 @@ def _jaccard(a: np.ndarray, b: np.ndarray) -> float:
     return inter / (len(a) + len(b) - inter)
 
 
-def _sentence_score(a: Prepared, b: Prepared) -> float:
+def sentence_score(a: Prepared, b: Prepared) -> float:
     """Seq2 (ALGORITHMS.md §5) of ``a`` found in ``b``, each value as often as both hold it, as
     a share of ``a``'s."""
     if len(a.seq2) == 0:
@@ -161,7 +159,7 @@ def _sentence_score(a: Prepared, b: Prepared) -> float:
 SEARCH_MIN_WORDS = 8
 
 
-def _align(a: Prepared, b: Prepared, settings: Settings) -> list[Passage]:
+def align_prepared(a: Prepared, b: Prepared, settings: Settings) -> list[Passage]:
     """The exact layer's passages, then the paraphrase layer's on the sentences they left."""
     min_words = min(settings.min_passage_words, SEARCH_MIN_WORDS)
     exact = align(
@@ -226,20 +224,20 @@ def match(a: Prepared, b: Prepared, settings: Settings, *, short: bool = False,
 
     ``always_score=False``: without passages the measures are not computed (0.0): a check
     drops such a candidate anyway, and hashing a whole novel for nothing is its dearest step."""
-    passages = _align(a, b, settings)
+    passages = align_prepared(a, b, settings)
     if short and not passages:
         p = _short_passage(a, b)
         passages = [p] if p else []
     if not passages and not always_score:
         return passages, 0.0, 0.0
-    return passages, _jaccard(a.distinct, b.distinct), _sentence_score(a, b)
+    return passages, jaccard(a.distinct, b.distinct), sentence_score(a, b)
 
 
 def _is_short(a: Prepared, settings: Settings) -> bool:
     return len(a.tokens) < settings.short_text_words
 
 
-def _file_title(doc: Document) -> str:
+def file_title(doc: Document) -> str:
     """What a checked document is called: its file's name (a PDF's or a DOCX's own title is
     often a template's or a source's: «Горящее сердце» for Sidorov's essay), a pasted text's title."""
     import os
@@ -247,10 +245,10 @@ def _file_title(doc: Document) -> str:
     return (os.path.basename(doc.path) or doc.path) if doc.path else (doc.title or "")
 
 
-def _suspect_info(doc: Document, tokens: Tokens) -> SuspectInfo:
+def suspect_info(doc: Document, tokens: Tokens) -> SuspectInfo:
     return SuspectInfo(
         path=doc.path,
-        title=_file_title(doc),
+        title=file_title(doc),
         chars=len(doc.text),
         words=tokens.word_count,
         language=tokens.language,
@@ -266,70 +264,6 @@ def _coverage(passages: Sequence[Passage], starts: np.ndarray) -> float:
     return words_in(starts, merge(iv for p in passages for iv in p.matched_spans())) / len(starts)
 
 
-#: A retrieval key held more than this many times in the collection is skipped (boilerplate).
-MAX_POSTING = 5000
-
-
-#: Documents reached only through variant pair keys (a paraphrase's source) aligned per check,
-#: at most: a variant key of two common words meets many documents by chance.
-VARIANT_CANDIDATES = 6
-#: In the ranking with variant keys, a cluster of 3 or 4 tokens also counts when it covers this
-#: share of its suspect sentence (a whole sentence otherwise): a paraphrased sentence keeps
-#: few neighbouring pairs, and the paraphrase layer judges the sentence, not the run.
-PARAPHRASE_SHARE = 0.5
-
-
-def retrieve(index: "Store", a: Prepared, settings: Settings) -> list[tuple[int, int]]:
-    """``[(doc_id, score)]``: the stored documents that may hold a passage of ``a``, best
-    first, at most ``settings.max_candidates`` (see :mod:`sverka.core.candidates`), then
-    at most :data:`VARIANT_CANDIDATES` more that only its variant pair keys reach.
-
-    Variant keys are looked up only in the suspect's sentences that no cluster of the
-    documents already found holds whole: a sentence copied from a source found by its exact
-    keys needs no other source through synonyms (and most of a check's lookups were such keys)."""
-    empty = (np.zeros(0, np.uint64), np.zeros(0, np.int64), np.zeros(0, np.int64))
-    h = a.pairs[0]
-    pair_rows = index.pair_postings(distinct(h), max_posting=MAX_POSTING) if len(h) else empty
-    sent_rows = index.sentence_postings(distinct(a.sentences[0]), max_posting=MAX_POSTING) if len(a.sentences[0]) else empty
-    gap = settings.max_gap_words
-    bounds = sentence_bounds(a.tokens)
-    near = dict(near_suspect=gap + PAIR_WORDS + 1, near_source=gap * SOURCE_WINDOW + 2 * PAIR_WORDS + 2,
-                limit=settings.max_candidates, sentence_bounds=bounds)
-    spans: list[tuple[int, int]] = []
-    exact = rank_candidates(a.pairs, pair_rows, a.sentences, sent_rows, sentence_share=1.0, spans=spans, **near)
-    vh, vpos = a.variant_pairs
-    keep = ~_whole_sentences_in(spans, bounds, len(a.tokens))[vpos] if len(vpos) else np.zeros(0, bool)
-    vh, vpos = vh[keep], vpos[keep]
-    # only the documents not found yet are ranked again (a document's clusters are its own: the
-    # rows of the others change nothing of its score)
-    found = np.array(sorted(d for d, _ in exact), dtype=np.int64)
-    pair_rows = tuple(x[~np.isin(pair_rows[1], found)] for x in pair_rows)
-    sent_rows = tuple(x[~np.isin(sent_rows[1], found)] for x in sent_rows)
-    new = np.setdiff1d(distinct(vh), distinct(h), assume_unique=True)
-    if len(new):
-        more = index.pair_postings(new, max_posting=MAX_POSTING)
-        pair_rows = tuple(np.concatenate([x, y[~np.isin(more[1], found)]]) for x, y in zip(pair_rows, more))
-    with_variants = rank_candidates((np.concatenate([h, vh]), np.concatenate([a.pairs[1], vpos])), pair_rows,
-                                    a.sentences, sent_rows, sentence_share=PARAPHRASE_SHARE,
-                                    **{**near, "limit": VARIANT_CANDIDATES})
-    return exact + with_variants
-
-
-def _whole_sentences_in(spans: list[tuple[int, int]], bounds: tuple[np.ndarray, np.ndarray], n: int) -> np.ndarray:
-    """bool per token: its whole sentence lies inside one of the token ``spans`` [first, end)."""
-    mark = np.zeros(n + 1, np.int64)
-    if spans:
-        starts, ends = bounds
-        first, end = (np.asarray(x, np.int64) for x in zip(*spans))
-        # each span cut to the whole sentences it holds
-        first = np.where(starts[first] == first, first, ends[first])
-        end = np.where(ends[end - 1] == end, end, starts[end - 1])
-        ok = first < end
-        np.add.at(mark, first[ok], 1)
-        np.add.at(mark, end[ok], -1)
-    return np.cumsum(mark[:-1]) > 0
-
-
 def check_document(
     index: "Store",
     suspect: Document,
@@ -338,11 +272,13 @@ def check_document(
     cancel: CancelToken = NEVER_CANCELLED,
     *,
     exclude_ids: Sequence[int] = (),
+    cache: SourceCache | None = None,
 ) -> CheckResult:
     """Which documents of ``index`` the suspect borrows from (see the module docstring).
 
     Sources whose passages (before exclusions) cover less than
-    ``settings.min_source_containment`` of the suspect are not listed.
+    ``settings.min_source_containment`` of the suspect are not listed. ``cache`` keeps the
+    sources prepared here for the next checks against the same collection (its owner's).
     """
     progress(0, 0, "phase.reading_suspect")
     a = prepare(suspect, settings)
@@ -378,7 +314,7 @@ def check_document(
     ids = sorted(found, key=lambda d: (-found[d], d))
     sources: list[SourceMatch] = []
     damaged: list[str] = []
-    kept = _kept_for(index)
+    kept = cache if cache is not None else SourceCache(0)
     infos = index.infos(ids)
     for k, doc_id in enumerate(ids):
         cancel.raise_if_cancelled()
@@ -417,7 +353,7 @@ def check_document(
         )
     progress(len(ids), len(ids), "phase.done")
     sources = resolve_overlaps(sources, suspect.text, a.word_starts)
-    info_of_suspect = _suspect_info(suspect, a.tokens)
+    info_of_suspect = suspect_info(suspect, a.tokens)
     if damaged:
         info_of_suspect = dataclasses.replace(info_of_suspect, warnings=info_of_suspect.warnings + tuple(damaged))
     raw = CheckResult(
@@ -533,65 +469,7 @@ def damaged_source_warning(detail: str) -> Message:
     return message("warning.source_damaged", detail=detail)
 
 
-class _Kept:
-    """Candidates prepared by the last checks against one collection, kept for the next ones:
-    a class checked against the same reference texts meets the same sources again, and a
-    source's preparation (reading, decoding, sorting its seeds) costs more than aligning it.
-    Keyed by id, SHA-256 (ids are never reused in one file; the text's hash makes sure) and
-    settings; bounded by ``limit`` (:data:`KEPT_BYTES` unless told), least recently used out first."""
-
-    def __init__(self, limit: int | None = None) -> None:
-        import threading
-        from collections import OrderedDict
-
-        self._items: OrderedDict = OrderedDict()
-        self._bytes = 0
-        self._limit = KEPT_BYTES if limit is None else limit
-        self._lock = threading.Lock()  # the window may check in more than one thread
-
-    @staticmethod
-    def _size(p: Prepared) -> int:  # text (at most 4 bytes a character) and ~15 arrays of tokens
-        return 2 * len(p.doc.text) + 120 * len(p.tokens)
-
-    def get(self, doc_id: int, sha: str, settings: Settings) -> Prepared | None:
-        key = (doc_id, sha, settings)
-        with self._lock:
-            p = self._items.get(key)
-            if p is not None:
-                self._items.move_to_end(key)
-        return p
-
-    def put(self, doc_id: int, sha: str, settings: Settings, p: Prepared) -> Prepared:
-        size = self._size(p)
-        if size > self._limit // 4:  # a very large source: not worth evicting the rest for
-            return p
-        with self._lock:
-            if (doc_id, sha, settings) not in self._items:
-                self._items[(doc_id, sha, settings)] = p
-                self._bytes += size
-            while self._bytes > self._limit and self._items:
-                _, old = self._items.popitem(last=False)
-                self._bytes -= self._size(old)
-        return p
-
-
-#: Memory the prepared candidates kept between checks may take (estimated), per collection.
-KEPT_BYTES = 96 * 1024 * 1024
-#: The same for each worker of a cross-check, whose documents (essays) are cheap to prepare
-#: again: 300 essays of 20 KB took as long with 1, 16, 32 or 96 MB kept (within the machine's
-#: drift), and each worker's peak was 117, 131, 159 and 209-224 MB (docs/BENCHMARKS.md).
-CROSS_KEPT_BYTES = 16 * 1024 * 1024
-
-
-def _kept_for(index: "Store") -> _Kept:
-    kept = getattr(index, "_sverka_kept", None)
-    if kept is None:
-        kept = _Kept()
-        index._sverka_kept = kept
-    return kept
-
-
-def _source_match(b: Prepared, passages: Sequence[Passage], res: float, sent: float) -> SourceMatch:
+def source_match(b: Prepared, passages: Sequence[Passage], res: float, sent: float) -> SourceMatch:
     d = b.doc
     return SourceMatch(
         source_id=None,
@@ -606,7 +484,7 @@ def _source_match(b: Prepared, passages: Sequence[Passage], res: float, sent: fl
     )
 
 
-def _common_folder(paths: Sequence[str | None]) -> str | None:
+def common_folder(paths: Sequence[str | None]) -> str | None:
     """The deepest folder holding every one of ``paths`` (None when none has a path)."""
     import os
 
@@ -624,14 +502,14 @@ def compare_prepared(a: Prepared, b: Prepared, settings: Settings) -> CheckResul
         short = short_similarity(la, lb) >= settings.short_text_similarity
     passages, res, sent = match(a, b, settings, short=short)
     raw = CheckResult(
-        suspect=_suspect_info(a.doc, a.tokens),
+        suspect=suspect_info(a.doc, a.tokens),
         suspect_text=a.doc.text,
-        sources=(_source_match(b, passages, res, sent),),
+        sources=(source_match(b, passages, res, sent),),
         borrowed_percent=0.0,
         original_percent=100.0,
         settings=settings,
         exact_duplicate_of=(b.doc.title or b.doc.path or "") if a.doc.sha256 == b.doc.sha256 else None,
-        collection_root=_common_folder([a.doc.path, b.doc.path]),
+        collection_root=common_folder([a.doc.path, b.doc.path]),
     )
     return apply_exclusions(raw, settings, starts=a.word_starts)
 
@@ -654,439 +532,3 @@ def compare_documents(
     result = compare_prepared(pa, pb, settings)
     progress(3, 3, "phase.done")
     return result
-
-
-# -- cross-check ----------------------------------------------------------------------
-
-
-#: Seeds that keys shared by several documents may make in a cross-check, before the keys held
-#: by the most documents are set aside (bounds a cross-check of thousands of documents).
-PAIR_BUDGET = 4_000_000
-
-
-def candidate_pairs(prepared: Sequence[Prepared | None], settings: Settings,
-                    templates: Sequence[Prepared] = ()) -> list[tuple[int, int]]:
-    """Pairs ``(i, j)``, ``i < j``, of documents that may share a passage, by the same keys
-    and the same clustering as a check's retrieval (:mod:`sverka.core.candidates`). No key is
-    dropped for being common: text that half a class shares is exactly what a cross-check
-    must show. Keys of the ``templates`` (the assignment) are left out."""
-    n = len(prepared)
-    empty = (np.zeros(0, np.uint64), np.zeros(0, np.int64))
-    banned = distinct(np.concatenate([t.pairs[0] for t in templates])) if templates else None
-
-    def keys_of(p: Prepared | None) -> tuple[np.ndarray, np.ndarray]:
-        if p is None:
-            return empty
-        h, pos = p.pairs
-        if banned is not None and len(banned):
-            keep = ~np.isin(h, banned)
-            h, pos = h[keep], pos[keep]
-        return h, pos
-
-    codes, i, j = co_occurring([keys_of(p) for p in prepared], PAIR_BUDGET)
-    # Positions in the first document of each pair, made global so that one array of
-    # sentence bounds serves every document (a small cluster must be a whole sentence).
-    sizes = [len(p.tokens) if p is not None else 0 for p in prepared]
-    offset = np.r_[0, np.cumsum(sizes)].astype(np.int64)
-    bounds = [sentence_bounds(p.tokens) for p in prepared if p is not None and len(p.tokens)]
-    offs = [offset[k] for k, p in enumerate(prepared) if p is not None and len(p.tokens)]
-    starts = np.concatenate([b[0] + o for b, o in zip(bounds, offs)]) if bounds else np.zeros(0, np.int64)
-    ends = np.concatenate([b[1] + o for b, o in zip(bounds, offs)]) if bounds else np.zeros(0, np.int64)
-    gap = settings.max_gap_words
-    score = supported_seeds(codes, offset[codes // n] + i, j, gap + PAIR_WORDS + 1,
-                            gap * SOURCE_WINDOW + 2 * PAIR_WORDS + 2, (starts, ends))
-    sentence_keys_of = [(p.sentences[0], p.sentences[1]) if p is not None else empty for p in prepared]
-    s_codes, _, _ = co_occurring(sentence_keys_of, PAIR_BUDGET)
-    for code in distinct(s_codes).tolist():
-        score[code] = score.get(code, 0) + 1
-    return sorted((int(c // n), int(c % n)) for c in score)
-
-
-#: Below this much text in all, canonizing in worker processes costs more than it saves.
-PARALLEL_MIN_CHARS = 2_000_000
-
-
-def _canonize_chunk(texts: list[str], drop_adjectives: bool) -> list[Tokens]:
-    """The tokens of ``texts``, in a worker, as a cross-check needs them: without the text (the
-    parent has it) and without lemmas, like a stored document's (matching reads the hashes;
-    only seed 000's longest words read lemmas, and a cross-check does not use them): the
-    lemmas of 300 essays were ~900 000 strings pickled here, unpickled there and sent to the
-    workers that align the pairs again."""
-    out = []
-    for t in texts:
-        tokens = canonize(t, drop_adjectives=drop_adjectives)
-        out.append(dataclasses.replace(tokens, text="", lemmas=("",) * len(tokens)))
-    return out
-
-
-def _cores() -> int:
-    from .workers import default_workers
-
-    return default_workers()
-
-
-@contextlib.contextmanager
-def _worker_pool(docs: Sequence[Document | None]):
-    """Worker processes for canonizing ``docs`` and aligning their pairs, or ``None`` when
-    there is too little text (or one core) for workers to pay for their start."""
-    total_chars = sum(len(d.text) for d in docs if d is not None)
-    cores = _cores()
-    if cores < 2 or total_chars < PARALLEL_MIN_CHARS:
-        yield None
-        return
-    from .workers import pool_initializer, process_pool
-
-    pool = process_pool(cores, pool_initializer, (None, True))
-    try:
-        yield pool
-    except BaseException:
-        pool.shutdown(wait=False, cancel_futures=True)
-        raise
-    pool.shutdown(wait=True)
-
-
-def prepare_many(
-    docs: Sequence[Document | None],
-    settings: Settings,
-    tick: Callable[[int], None] = lambda k: None,
-    cancel: CancelToken = NEVER_CANCELLED,
-    pool=None,
-) -> list[Prepared | None]:
-    """:func:`prepare` for many documents; canonization in worker processes (spawned, as
-    the index does) when there is enough text and more than one core, or in ``pool``."""
-    if pool is None:
-        with _worker_pool(docs) as own:
-            if own is not None:
-                return prepare_many(docs, settings, tick, cancel, pool=own)
-    live = [k for k, d in enumerate(docs) if d is not None]
-    out: list[Prepared | None] = [None] * len(docs)
-    if pool is None:
-        for m, k in enumerate(live):
-            cancel.raise_if_cancelled()
-            tick(m)
-            out[k] = prepare(docs[k], settings)
-        return out
-    import concurrent.futures as cf
-
-    size = max(1, min(16, len(live) // (4 * _cores())))
-    chunks = [live[i : i + size] for i in range(0, len(live), size)]
-    futures = {
-        pool.submit(_canonize_chunk, [docs[k].text for k in chunk], settings.drop_adjectives): chunk
-        for chunk in chunks
-    }
-    done = 0
-    try:
-        for fut in cf.as_completed(futures):
-            cancel.raise_if_cancelled()
-            for k, tokens in zip(futures[fut], fut.result()):
-                # the worker's tokens come without the text: this one's
-                out[k] = prepare(docs[k], settings, tokens=dataclasses.replace(tokens, text=docs[k].text))
-            done += len(futures[fut])
-            tick(done)
-    except BaseException:
-        for fut in futures:
-            fut.cancel()
-        raise
-    return out
-
-
-def _name(doc: Document) -> str:
-    return doc.path or doc.title
-
-
-def _clusters(names: Sequence[str], pairs: Sequence[CrossPair], minimum: int = 3) -> tuple[tuple[str, ...], ...]:
-    """Groups of at least ``minimum`` documents linked by listed pairs (text a whole group
-    shares: one source copied by many), largest first."""
-    parent = {n: n for n in names}
-
-    def root(x: str) -> str:
-        while parent[x] != x:
-            parent[x] = parent[parent[x]]
-            x = parent[x]
-        return x
-
-    for p in pairs:
-        if p.a in parent and p.b in parent:
-            parent[root(p.a)] = root(p.b)
-    groups: dict[str, list[str]] = {}
-    for n in names:
-        groups.setdefault(root(n), []).append(n)
-    found = [tuple(g) for g in groups.values() if len(g) >= minimum]
-    return tuple(sorted(found, key=lambda g: (-len(g), g)))
-
-
-def _pairs_among(names: Sequence[str], prepared: Sequence[Prepared | None], template_docs: Sequence[Prepared],
-                 settings: Settings, pool, tick: Callable[[], object]):
-    """The listed pairs among ``prepared``, the containment matrix and the documents' SHA-256."""
-    n = len(prepared)
-    cands = candidate_pairs(prepared, settings, template_docs)
-    matrix = [[0.0] * n for _ in range(n)]
-    for k in range(n):
-        if prepared[k] is not None:
-            matrix[k][k] = 1.0
-    order_key = [p.doc.sha256 if p is not None else "" for p in prepared]
-    # Alignment resolves overlaps on its suspect side, so align each pair in an order fixed
-    # by content, not by the order the user gave the documents in.
-    ordered = sorted((i, j) if order_key[i] <= order_key[j] else (j, i) for i, j in cands)
-    pairs: list[CrossPair] = []
-    judged_pairs = _judge_pairs(ordered, prepared, template_docs, settings, pool, tick)
-    aligned: dict[tuple[int, int], tuple[Passage, ...]] = {}
-    for s, t, a_in_b, b_in_a, shared_words, counted, raw in judged_pairs:
-        aligned[(s, t)] = raw
-        matrix[s][t], matrix[t][s] = a_in_b, b_in_a
-        if counted:  # a counted passage, as a check counts it (a paraphrase's by the words it spans)
-            # the aligned document is "a": the passages are its spans and their places in "b"
-            pairs.append(CrossPair(names[s], names[t], a_in_b, b_in_a,
-                                   _jaccard(prepared[s].distinct, prepared[t].distinct),
-                                   shared_words=shared_words, passages=counted))
-    return pairs, matrix, order_key, aligned
-
-
-def _judge_pair(ps: Prepared, pt: Prepared, templates: Sequence[SourceMatch], settings: Settings):
-    """``ps`` aligned against ``pt`` and judged like a check (exclusions, templates): ``None``
-    when no passage counts, else (share of ps in pt, share of pt in ps, shared words, counted
-    passages, every passage found)."""
-    passages = _align(ps, pt, settings)
-    if not passages:
-        return None
-    judged = apply_exclusions(CheckResult(
-        suspect=_suspect_info(ps.doc, ps.tokens), suspect_text=ps.doc.text,
-        sources=(_source_match(pt, passages, 0.0, 0.0),) + tuple(templates),
-        borrowed_percent=0.0, original_percent=100.0, settings=settings), settings, marked=ps.marked, starts=ps.word_starts)
-    src = next(x for x in judged.sources if not x.is_template)
-    counted = tuple(p for p in src.passages if p.excluded is None)
-    if not counted:
-        return None
-    shared_words = words_in(ps.word_starts, merge(iv for p in counted for iv in p.matched_spans()))
-    t_starts = pt.word_starts
-    t_spans = merge((q[2], q[3]) for p in counted for q in (p.pieces or ((0, 0, p.source_start, p.source_end),)))
-    return src.containment, words_in(t_starts, t_spans) / max(1, len(t_starts)), shared_words, counted, tuple(passages)
-
-
-def _judge_chunk(items: Sequence[tuple[int, int]], docs: dict[int, Prepared], template_docs: Sequence[Prepared],
-                 settings: Settings) -> list[tuple]:
-    """:func:`_judge_pair` for ``items`` (pairs of keys of ``docs``); runs in a worker too."""
-    template_sources: dict[int, tuple[SourceMatch, ...]] = {}
-    out = []
-    for s, t in items:
-        if s not in template_sources:
-            template_sources[s] = tuple(
-                dataclasses.replace(_source_match(tp, *match(docs[s], tp, settings)), is_template=True)
-                for tp in template_docs)
-        judged = _judge_pair(docs[s], docs[t], template_sources[s], settings)
-        if judged is not None:
-            out.append((s, t, *judged))
-    return out
-
-
-#: Pairs per task when pairs are judged in worker processes: each task carries the
-#: canonized documents it needs, so tasks are made of pairs sorted by their first document.
-PAIRS_PER_TASK = 48
-
-
-def _judge_pairs(ordered: Sequence[tuple[int, int]], prepared: Sequence[Prepared | None],
-                 template_docs: Sequence[Prepared], settings: Settings, pool, tick: Callable[[], object]):
-    """Every pair of ``ordered`` judged, in that order: (s, t, a_in_b, b_in_a, words, passages)
-    for the pairs with a counted passage. Alignment is the cost of a cross-check; with a
-    ``pool`` both cores share it."""
-    chunks = [ordered[k : k + PAIRS_PER_TASK] for k in range(0, len(ordered), PAIRS_PER_TASK)]
-    if pool is None or len(chunks) < 2:
-        out = []
-        for chunk in chunks:
-            tick()
-            out.extend(_judge_chunk(chunk, _docs_of(chunk, prepared), template_docs, settings))
-        return out
-    run = secrets.token_hex(8)  # names this cross-check's documents in the workers' caches
-    futures = [pool.submit(_judge_chunk_in_worker, run, chunk, _shipped(chunk, prepared), template_docs, settings)
-               for chunk in chunks]
-    out = []
-    try:
-        for fut in futures:  # in order: the result does not depend on which worker was faster
-            tick()
-            out.extend(fut.result())
-    except BaseException:
-        for fut in futures:
-            fut.cancel()
-        raise
-    return out
-
-
-def _docs_of(chunk: Sequence[tuple[int, int]], prepared: Sequence[Prepared | None]) -> dict[int, Prepared]:
-    return {k: prepared[k] for pair in chunk for k in pair}
-
-
-def _shipped(chunk: Sequence[tuple[int, int]], prepared: Sequence[Prepared | None]) -> dict[int, tuple[Document, Tokens]]:
-    """What a worker needs of the documents of ``chunk``: text and tokens, not what the parent
-    derived from them (retrieval's fingerprints), which the worker has no use for."""
-    return {k: (p.doc, p.tokens) for k, p in _docs_of(chunk, prepared).items()}
-
-
-#: In a worker: (cross-check, its documents prepared so far). A document meets several tasks
-#: (each carries the documents of its pairs); what aligning derives from it (its seeds
-#: sorted, its sentence statistics, its quotations and synonym keys) is kept for the next,
-#: at most :data:`CROSS_KEPT_BYTES` of it.
-_WORKER_DOCS: list = [None, None]
-
-
-def _judge_chunk_in_worker(run: str, items: Sequence[tuple[int, int]], shipped: dict[int, tuple[Document, Tokens]],
-                           template_docs: Sequence[Prepared], settings: Settings) -> list[tuple]:
-    if _WORKER_DOCS[0] != run:
-        _WORKER_DOCS[:] = [run, _Kept(CROSS_KEPT_BYTES)]
-    kept: _Kept = _WORKER_DOCS[1]
-    docs = {}
-    for k, (doc, tokens) in shipped.items():
-        docs[k] = kept.get(k, doc.sha256, settings) or kept.put(k, doc.sha256, settings, Prepared(doc, tokens, settings))
-    return _judge_chunk(items, docs, template_docs, settings)
-
-
-def crosscheck_documents(
-    items: Sequence[str | Document],
-    settings: Settings,
-    *,
-    load: Callable[[str], Document],
-    check: Callable[[Document], CheckResult] | None = None,
-    templates: Sequence[Document] = (),
-    progress: Progress = no_progress,
-    cancel: CancelToken = NEVER_CANCELLED,
-) -> CrossCheckResult:
-    """All pairs among ``items``; with ``check`` (a collection's check), each also against it.
-
-    Each pair is judged like a check: the same exclusions (quotations, bibliography,
-    ``templates``: what a document shares with the assignment counts for no pair, minimum
-    passage). A pair is listed when either share reaches ``settings.crosscheck_threshold``
-    or when it shares a counted passage at all (one copied sentence between two essays is
-    visible). Shares are shares of words. ``load`` turns a path into a Document (raising a
-    SverkaError for an unreadable file).
-
-    Documents are named by their path (a pasted text by its title); two documents of the
-    same name are told apart by " (2)", " (3)"... after the name. A collection document that
-    is one of ``items`` itself (the same text or path: the class archived and checked again)
-    is not paired with them through the collection: their own pair is listed once.
-    """
-    return crosscheck_prepared(items, settings, load=load, check=check, templates=templates, progress=progress,
-                       cancel=cancel)[0]
-
-
-def unique_names(names: Sequence[str]) -> list[str]:
-    """``names`` with each repeated one made unique by " (2)", " (3)"... (in the order given)."""
-    taken = set(names)
-    seen: set[str] = set()
-    out = []
-    for name in names:
-        if name in seen:
-            k = 2
-            while f"{name} ({k})" in taken:
-                k += 1
-            new = f"{name} ({k})"
-            taken.add(new)
-            name = new
-        seen.add(name)
-        out.append(name)
-    return out
-
-
-def crosscheck_prepared(
-    items: Sequence[str | Document],
-    settings: Settings,
-    *,
-    load: Callable[[str], Document],
-    check: Callable[[Document], CheckResult] | None = None,
-    templates: Sequence[Document] = (),
-    progress: Progress = no_progress,
-    cancel: CancelToken = NEVER_CANCELLED,
-) -> tuple[CrossCheckResult, list[Prepared | None], dict[tuple[int, int], tuple[Passage, ...]]]:
-    """:func:`crosscheck_documents`, with each document prepared (None: not read) and the
-    passages found in each pair judged, ``(i, j)``: document i's in document j."""
-    from .errors import SverkaError
-
-    names: list[str] = []
-    docs: list[Document | None] = []
-    failed: list = []  # (path, Message)
-    for item in items:
-        if isinstance(item, Document):
-            names.append(_name(item))
-            docs.append(item)
-            continue
-        try:
-            doc = load(str(item))
-        except SverkaError as e:
-            failed.append((str(item), getattr(e, "message", None) or message("error.unreadable", detail=str(e))))
-            names.append(str(item))
-            docs.append(None)
-            continue
-        names.append(str(item))
-        docs.append(doc)
-    names = unique_names(names)
-    n = len(docs)
-    steps = n + (n if check else 0) + 1
-    with _worker_pool(docs) as pool:
-        prepared = prepare_many(docs, settings, lambda k: progress(k, steps, "phase.reading_documents"), cancel, pool=pool)
-        template_docs = [prepare(t, settings) for t in templates]
-        pairs, matrix, order_key, aligned = _pairs_among(names, prepared, template_docs, settings, pool,
-                                                lambda: (cancel.raise_if_cancelled(),
-                                                         progress(n, steps, "phase.comparing_each_other")))
-    clusters = _clusters([names[k] for k in range(n) if docs[k] is not None], pairs)
-    source_texts: dict[str, str] = {}
-    if check is not None:
-        # the documents compared here, also stored in the collection: paired above already
-        ours_sha = {d.sha256 for d in docs if d is not None}
-        ours_path = {d.path for d in docs if d is not None and d.path}
-        for k, doc in enumerate(docs):
-            if doc is None:
-                continue
-            cancel.raise_if_cancelled()
-            progress(n + 1 + k, steps, "phase.comparing_collection")
-            result = check(doc)
-            for src in result.sources:
-                if src.is_template or src.sha256 in ours_sha or (src.path and src.path in ours_path):
-                    continue
-                counted = [p for p in src.passages if p.excluded is None]
-                if not counted:
-                    continue
-                s_starts = word_starts(src.text)
-                b_in_a = words_in(s_starts, merge((q[2], q[3]) for p in counted for q in (p.pieces or ((0, 0, p.source_start, p.source_end),)))) / max(1, len(s_starts))
-                shared_words = words_in(word_starts(doc.text), merge(iv for p in counted for iv in p.matched_spans()))
-                if counted:  # what the check counts (a paraphrase's passage by the words it spans)
-                    pairs.append(CrossPair(names[k], src.path or src.title, src.containment, b_in_a, src.resemblance,
-                                           shared_words=shared_words, passages=tuple(counted)))
-                    source_texts[src.path or src.title] = src.text
-    progress(steps, steps, "phase.done")
-    pairs.sort(key=lambda p: (-max(p.a_in_b, p.b_in_a), -p.shared_words, p.a, p.b))
-    listed = {name for p in pairs for name in (p.a, p.b)}
-    texts = {names[k]: doc.text for k, doc in enumerate(docs) if doc is not None and names[k] in listed}
-    texts.update(source_texts)
-    return CrossCheckResult(
-        documents=tuple(names),
-        pairs=tuple(pairs),
-        matrix=tuple(tuple(r) for r in matrix),
-        failed=tuple(failed),
-        sha256=tuple(order_key),
-        settings=settings,
-        clusters=clusters,
-        texts=tuple(sorted((name, text) for name, text in texts.items() if name in listed)),
-    ), prepared, aligned
-
-
-def classmate_sources(cross: CrossCheckResult, prepared: Sequence[Prepared | None], settings: Settings,
-                      aligned: dict[tuple[int, int], tuple[Passage, ...]] | None = None) -> list[list[SourceMatch]]:
-    """For each document of a cross-check (``cross``, its documents ``prepared``), the others
-    it shares text with as sources (``SourceMatch.classmate``): every listed pair aligned
-    both ways, so a pair of essays copying each other shows on both. Only a pair the
-    cross-check lists (a counted passage) is looked at, and only in the direction the cross-check
-    did not align already (``aligned``: its passages of each pair judged)."""
-    position = {name: k for k, name in enumerate(cross.documents)}
-    out: list[list[SourceMatch]] = [[] for _ in prepared]
-    for pair in cross.pairs:
-        i, j = position.get(pair.a), position.get(pair.b)
-        if i is None or j is None or prepared[i] is None or prepared[j] is None:
-            continue  # a pair with a collection document
-        for s, t in ((i, j), (j, i)):
-            known = (aligned or {}).get((s, t))  # the cross-check aligned this way already
-            if known is not None:
-                passages, res, sent = list(known), pair.resemblance, _sentence_score(prepared[s], prepared[t])
-            else:
-                passages, res, sent = match(prepared[s], prepared[t], settings)
-            if passages:
-                out[s].append(dataclasses.replace(_source_match(prepared[t], passages, res, sent), classmate=True,
-                                                  title=_file_title(prepared[t].doc)))
-    return out

@@ -32,7 +32,7 @@ For one pair (suspect ``a``, source ``b``):
    missing full stop, a clause added) does not hide it. Each suspect sentence takes its best
    source sentence.
 5. **Passages.** Accepted sentences that follow each other in the suspect (no sentence
-   between them) and lie within :data:`SOURCE_WINDOW` sentences in the source, in either
+   between them) and lie within :data:`SOURCE_WINDOW_SENTENCES` sentences in the source, in either
    order, form one passage. Its pieces are the runs of matched suspect tokens (:func:`_pieces`);
    a replaced or added word is inside the passage but not matched, so the shares count only
    what agrees. An original sentence is never inside such a passage.
@@ -79,7 +79,7 @@ CANDIDATES_PER_SENTENCE = 3
 #: texts: a repetitive text cannot blow up the work.
 PAIRS_PER_TOKEN = 1
 #: Source sentences apart that consecutive suspect sentences may come from and stay one passage.
-SOURCE_WINDOW = 4
+SOURCE_WINDOW_SENTENCES = 4
 #: Unmatched content tokens (stop words are not tokens: ~6-8 words of text) past which agreeing
 #: tokens at the edge of a suspect sentence are cut off from the rest (:func:`_dense`).
 EDGE_GAP = 4
@@ -383,7 +383,7 @@ def paraphrase_passages(a: Tokens, b: Tokens, exact: list[Passage], *, min_words
     for sa in sorted(best):
         _, sb, matched = best[sa]
         g = groups[-1] if groups else None
-        if g is not None and sa == g[-1][0] + 1 and abs(b_index[sb] - b_index[g[-1][1]]) <= SOURCE_WINDOW:
+        if g is not None and sa == g[-1][0] + 1 and abs(b_index[sb] - b_index[g[-1][1]]) <= SOURCE_WINDOW_SENTENCES:
             g.append((sa, sb, matched))
         else:
             groups.append([(sa, sb, matched)])

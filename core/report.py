@@ -472,9 +472,9 @@ def render_html(result: CheckResult | CrossCheckResult, *, paper: bool = False, 
         "generated": format_time(datetime.now(timezone.utc), lang),
     }
     if isinstance(result, CrossCheckResult):
-        from .check import _common_folder
+        from .check import common_folder
 
-        root = _common_folder(list(result.documents))
+        root = common_folder(list(result.documents))
         env.filters["where"] = lambda p: shown_path(p, root, full_paths)
         docs = list(result.documents)
         matrix = [

@@ -13,7 +13,7 @@ A check gives the same passages and scores on either (tests/store/test_equal_res
 The protocol
 ------------
 :class:`Store` lists every operation indexing (core/indexing.add_paths, add_document), checking
-(core/check.py, core/batch.py) and the API (core/api.py) use; nothing else of a store may be
+(core/check.py, core/candidates.py, core/crosscheck.py, core/batch.py) and the API (core/api.py) use; nothing else of a store may be
 called from outside it. Hashes go in as uint64 (or their int64 bit view) and come out as
 uint64 numpy arrays. Every write is one transaction: a batch is written whole or not at all.
 Opening with ``settings=None`` adopts the collection's own indexing settings; other settings

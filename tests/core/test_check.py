@@ -112,15 +112,13 @@ def test_sources_kept_between_checks_follow_the_collection(tmp_path):
     """Candidates prepared by one check are kept for the next (a class against the same
     sources); a removed document's text is never served for a new one, and a source's
     template mark is read afresh."""
-    from sverka.core.check import _kept_for
-
     with api.Collection(tmp_path / "k.sverka") as c:
         c.add_document(Document(OTHER, title="chess"))
         c.add_document(Document(SOURCE, title="climate"))
         suspect = Document("Моё мнение. " + SOURCE, title="essay")
         first = c.check(suspect)
         assert [s.title for s in first.sources] == ["climate"]
-        assert _kept_for(c.index)._items  # kept
+        assert len(c.source_cache)  # kept by the open collection
         again = c.check(suspect)
         assert again.sources[0].passages == first.sources[0].passages
         assert again.borrowed_percent == first.borrowed_percent

@@ -7,7 +7,7 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from sverka.core.check import _common, _jaccard
+from sverka.core.check import _common, jaccard
 
 
 @given(st.lists(st.integers(0, 60), max_size=50), st.lists(st.integers(0, 60), max_size=50))
@@ -19,7 +19,7 @@ def test_shared_values_and_scores_as_intersect1d_gives_them(xs, ys):
     got_a, got_b = _common(a, b)
     assert got_a.tolist() == ia.tolist() and got_b.tolist() == ib.tolist()
     if len(a) or len(b):
-        assert _jaccard(a, b) == len(common) / (len(a) + len(b) - len(common))
+        assert jaccard(a, b) == len(common) / (len(a) + len(b) - len(common))
     # the sentence score: each value as often as both sequences hold it
     sa, sb = np.asarray(xs, np.uint64), np.asarray(ys, np.uint64)
     va, ca = np.unique(sa, return_counts=True)

@@ -106,6 +106,7 @@ def test_a_worker_sends_each_source_text_once_per_batch(col, monkeypatch):
     from sverka.core import batch as b
 
     monkeypatch.setitem(b._worker, "index", col.index)
+    monkeypatch.setitem(b._worker, "sources", b.SourceCache())
     monkeypatch.setattr(b, "_SENT", [None, set()])
     doc = Document(OWN[:300] + " " + SOURCE, title="essay")
     first = b._check_one(doc, api.Settings(), "one")

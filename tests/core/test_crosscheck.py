@@ -96,15 +96,15 @@ def test_crosscheck_against_a_collection(tmp_path):
 def test_pairs_judged_in_workers_equal_pairs_judged_here(monkeypatch):
     """With worker processes (both cores share the alignment) the result is the one of a
     single process: same pairs, shares, passages and matrix, whatever the order of tasks."""
-    from sverka.core import check
+    from sverka.core import crosscheck
 
     docs = [essay(k % 4, k % 3 == 0) for k in range(12)]
     docs = [Document(d.text + f" Вывод номер {k}: всё сказанное выше верно.", title=f"e{k}") for k, d in enumerate(docs)]
     alone = api.crosscheck(docs)
-    monkeypatch.setattr(check, "PARALLEL_MIN_CHARS", 0)
-    monkeypatch.setattr(check, "PAIRS_PER_TASK", 2)
+    monkeypatch.setattr(crosscheck, "PARALLEL_MIN_CHARS", 0)
+    monkeypatch.setattr(crosscheck, "PAIRS_PER_TASK", 2)
     used = []
-    real_pool = check._worker_pool
+    real_pool = crosscheck._worker_pool
 
     @contextlib.contextmanager
     def spy(items):
@@ -112,7 +112,7 @@ def test_pairs_judged_in_workers_equal_pairs_judged_here(monkeypatch):
             used.append(pool)
             yield pool
 
-    monkeypatch.setattr(check, "_worker_pool", spy)
+    monkeypatch.setattr(crosscheck, "_worker_pool", spy)
     shared = api.crosscheck(docs)
     assert used and used[0] is not None  # the workers really ran
     assert len(alone.pairs) >= 6
@@ -123,10 +123,10 @@ def test_worker_tokens_come_back_without_text_and_lemmas():
     """A cross-check's canonizing workers send back hashes and offsets only (the parent has the
     text, and nothing of a cross-check reads lemmas): a cross-check of 300 essays peaked 43 MB
     lower in the parent and 40 MB lower in each worker (docs/BENCHMARKS.md)."""
-    from sverka.core import check
+    from sverka.core import check, crosscheck
 
     text = COPIED + "Лемма каждого слова осталась бы строкой в памяти родителя."
-    (tokens,) = check._canonize_chunk([text], False)
+    (tokens,) = crosscheck._canonize_chunk([text], False)
     here = check.prepare(Document(text), api.Settings())
     assert tokens.text == "" and set(tokens.lemmas) == {""} and len(tokens) == len(here.tokens) > 10
     assert tokens.hashes.tolist() == here.tokens.hashes.tolist()
@@ -160,18 +160,18 @@ def test_prepared_documents_kept_stay_within_their_limit(monkeypatch):
     """Documents kept prepared (a check's sources, a cross-check worker's essays) stay within
     their limit, least recently used out first; a cross-check's workers keep the smaller
     CROSS_KEPT_BYTES (essays are cheap to prepare again)."""
-    from sverka.core import check
+    from sverka.core import check, crosscheck, sourcecache
 
     settings = api.Settings()
     docs = [check.prepare(Document(f"Сочинение номер {k}: осенний лес и река. " * 40), settings) for k in range(6)]
-    size = check._Kept._size(docs[0])
-    kept = check._Kept(limit=4 * size)
+    size = sourcecache.SourceCache.size_of(docs[0])
+    kept = sourcecache.SourceCache(limit=4 * size)
     for k, p in enumerate(docs):
         kept.put(k, p.doc.sha256, settings, p)
     assert kept.get(0, docs[0].doc.sha256, settings) is None and kept.get(1, docs[1].doc.sha256, settings) is None
     assert all(kept.get(k, docs[k].doc.sha256, settings) is docs[k] for k in range(2, 6))
     assert kept._bytes <= 4 * size
-    monkeypatch.setattr(check, "_WORKER_DOCS", [None, None])
-    check._judge_chunk_in_worker("run", [(0, 1)], {0: (docs[0].doc, docs[0].tokens), 1: (docs[1].doc, docs[1].tokens)},
+    monkeypatch.setattr(crosscheck, "_WORKER_DOCS", [None, None])
+    crosscheck._judge_chunk_in_worker("run", [(0, 1)], {0: (docs[0].doc, docs[0].tokens), 1: (docs[1].doc, docs[1].tokens)},
                                  (), settings)
-    assert check._WORKER_DOCS[1]._limit == check.CROSS_KEPT_BYTES < check.KEPT_BYTES
+    assert crosscheck._WORKER_DOCS[1]._limit == sourcecache.CROSS_KEPT_BYTES < sourcecache.KEPT_BYTES

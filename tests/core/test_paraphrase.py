@@ -235,7 +235,7 @@ def test_variant_keys_are_looked_up_only_in_sentences_no_found_source_holds(tmp_
 def test_whole_sentences_inside_clusters():
     import numpy as np
 
-    from sverka.core.check import _whole_sentences_in
+    from sverka.core.candidates import _whole_sentences_in
 
     # sentences of tokens [0, 5), [5, 9), [9, 15)
     starts = np.array([0] * 5 + [5] * 4 + [9] * 6, dtype=np.int64)
@@ -406,7 +406,7 @@ def test_check_reaches_a_source_sharing_half_a_sentence_in_one_run(tmp_path, mon
     """A paraphrased sentence keeping four neighbouring words of its source (3 pair keys, under
     the 5 tokens a retrieval cluster needs) in a sentence of eight: the check reaches the
     source, as comparing the two texts finds the passage."""
-    from sverka.core import check
+    from sverka.core import candidates
 
     own = ["Шахматный клуб нашей школы открылся осенью и собрал двадцать учеников.",
            "Учитель физики показал опыт с магнитами и железными опилками.",
@@ -426,7 +426,7 @@ def test_check_reaches_a_source_sharing_half_a_sentence_in_one_run(tmp_path, mon
             return [s.title for s in col.check(Document(essay, title="essay")).sources]
 
     assert sources() == ["source"]
-    monkeypatch.setattr(check, "PARAPHRASE_SHARE", 1.0)  # a small cluster only as a whole sentence
+    monkeypatch.setattr(candidates, "PARAPHRASE_SHARE", 1.0)  # a small cluster only as a whole sentence
     assert sources() == []
 
 

@@ -1,0 +1,462 @@
+"""A class cross-checked: every pair of a set of documents that may share a passage (the same
+keys, shared between the documents in numpy), aligned and judged like a check; optionally each
+document also checked against a collection; and each document's classmates as its sources.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import secrets
+from typing import Callable, Sequence
+
+import numpy as np
+
+from .align import SOURCE_WINDOW
+from .candidates import PAIR_WORDS, co_occurring, sentence_bounds, supported_seeds
+from .check import Prepared, align_prepared, file_title, jaccard, match, prepare, sentence_score, source_match, suspect_info
+from .document import Document
+from .exclusions import apply_exclusions, merge
+from .messages import message
+from .progress import NEVER_CANCELLED, CancelToken, Progress, no_progress
+from .results import CheckResult, CrossCheckResult, CrossPair, Passage, SourceMatch
+from .settings import Settings
+from .sorting import distinct
+from .sourcecache import CROSS_KEPT_BYTES, SourceCache
+from .text import Tokens, canonize, word_starts, words_in
+
+__all__ = ["candidate_pairs", "classmate_sources", "crosscheck_documents", "crosscheck_prepared", "prepare_many",
+           "unique_names"]
+
+
+#: Seeds that keys shared by several documents may make in a cross-check, before the keys held
+#: by the most documents are set aside (bounds a cross-check of thousands of documents).
+PAIR_BUDGET = 4_000_000
+
+
+def candidate_pairs(prepared: Sequence[Prepared | None], settings: Settings,
+                    templates: Sequence[Prepared] = ()) -> list[tuple[int, int]]:
+    """Pairs ``(i, j)``, ``i < j``, of documents that may share a passage, by the same keys
+    and the same clustering as a check's retrieval (:mod:`sverka.core.candidates`). No key is
+    dropped for being common: text that half a class shares is exactly what a cross-check
+    must show. Keys of the ``templates`` (the assignment) are left out."""
+    n = len(prepared)
+    empty = (np.zeros(0, np.uint64), np.zeros(0, np.int64))
+    banned = distinct(np.concatenate([t.pairs[0] for t in templates])) if templates else None
+
+    def keys_of(p: Prepared | None) -> tuple[np.ndarray, np.ndarray]:
+        if p is None:
+            return empty
+        h, pos = p.pairs
+        if banned is not None and len(banned):
+            keep = ~np.isin(h, banned)
+            h, pos = h[keep], pos[keep]
+        return h, pos
+
+    codes, i, j = co_occurring([keys_of(p) for p in prepared], PAIR_BUDGET)
+    # Positions in the first document of each pair, made global so that one array of
+    # sentence bounds serves every document (a small cluster must be a whole sentence).
+    sizes = [len(p.tokens) if p is not None else 0 for p in prepared]
+    offset = np.r_[0, np.cumsum(sizes)].astype(np.int64)
+    bounds = [sentence_bounds(p.tokens) for p in prepared if p is not None and len(p.tokens)]
+    offs = [offset[k] for k, p in enumerate(prepared) if p is not None and len(p.tokens)]
+    starts = np.concatenate([b[0] + o for b, o in zip(bounds, offs)]) if bounds else np.zeros(0, np.int64)
+    ends = np.concatenate([b[1] + o for b, o in zip(bounds, offs)]) if bounds else np.zeros(0, np.int64)
+    gap = settings.max_gap_words
+    score = supported_seeds(codes, offset[codes // n] + i, j, gap + PAIR_WORDS + 1,
+                            gap * SOURCE_WINDOW + 2 * PAIR_WORDS + 2, (starts, ends))
+    sentence_keys_of = [(p.sentences[0], p.sentences[1]) if p is not None else empty for p in prepared]
+    s_codes, _, _ = co_occurring(sentence_keys_of, PAIR_BUDGET)
+    for code in distinct(s_codes).tolist():
+        score[code] = score.get(code, 0) + 1
+    return sorted((int(c // n), int(c % n)) for c in score)
+
+
+#: Below this much text in all, canonizing in worker processes costs more than it saves.
+PARALLEL_MIN_CHARS = 2_000_000
+
+
+def _canonize_chunk(texts: list[str], drop_adjectives: bool) -> list[Tokens]:
+    """The tokens of ``texts``, in a worker, as a cross-check needs them: without the text (the
+    parent has it) and without lemmas, like a stored document's (matching reads the hashes;
+    only seed 000's longest words read lemmas, and a cross-check does not use them): the
+    lemmas of 300 essays were ~900 000 strings pickled here, unpickled there and sent to the
+    workers that align the pairs again."""
+    out = []
+    for t in texts:
+        tokens = canonize(t, drop_adjectives=drop_adjectives)
+        out.append(dataclasses.replace(tokens, text="", lemmas=("",) * len(tokens)))
+    return out
+
+
+def _cores() -> int:
+    from .workers import default_workers
+
+    return default_workers()
+
+
+@contextlib.contextmanager
+def _worker_pool(docs: Sequence[Document | None]):
+    """Worker processes for canonizing ``docs`` and aligning their pairs, or ``None`` when
+    there is too little text (or one core) for workers to pay for their start."""
+    total_chars = sum(len(d.text) for d in docs if d is not None)
+    cores = _cores()
+    if cores < 2 or total_chars < PARALLEL_MIN_CHARS:
+        yield None
+        return
+    from .workers import pool_initializer, process_pool
+
+    pool = process_pool(cores, pool_initializer, (None, True))
+    try:
+        yield pool
+    except BaseException:
+        pool.shutdown(wait=False, cancel_futures=True)
+        raise
+    pool.shutdown(wait=True)
+
+
+def prepare_many(
+    docs: Sequence[Document | None],
+    settings: Settings,
+    tick: Callable[[int], None] = lambda k: None,
+    cancel: CancelToken = NEVER_CANCELLED,
+    pool=None,
+) -> list[Prepared | None]:
+    """:func:`prepare` for many documents; canonization in worker processes (spawned, as
+    the index does) when there is enough text and more than one core, or in ``pool``."""
+    if pool is None:
+        with _worker_pool(docs) as own:
+            if own is not None:
+                return prepare_many(docs, settings, tick, cancel, pool=own)
+    live = [k for k, d in enumerate(docs) if d is not None]
+    out: list[Prepared | None] = [None] * len(docs)
+    if pool is None:
+        for m, k in enumerate(live):
+            cancel.raise_if_cancelled()
+            tick(m)
+            out[k] = prepare(docs[k], settings)
+        return out
+    import concurrent.futures as cf
+
+    size = max(1, min(16, len(live) // (4 * _cores())))
+    chunks = [live[i : i + size] for i in range(0, len(live), size)]
+    futures = {
+        pool.submit(_canonize_chunk, [docs[k].text for k in chunk], settings.drop_adjectives): chunk
+        for chunk in chunks
+    }
+    done = 0
+    try:
+        for fut in cf.as_completed(futures):
+            cancel.raise_if_cancelled()
+            for k, tokens in zip(futures[fut], fut.result()):
+                # the worker's tokens come without the text: this one's
+                out[k] = prepare(docs[k], settings, tokens=dataclasses.replace(tokens, text=docs[k].text))
+            done += len(futures[fut])
+            tick(done)
+    except BaseException:
+        for fut in futures:
+            fut.cancel()
+        raise
+    return out
+
+
+def _name(doc: Document) -> str:
+    return doc.path or doc.title
+
+
+def _clusters(names: Sequence[str], pairs: Sequence[CrossPair], minimum: int = 3) -> tuple[tuple[str, ...], ...]:
+    """Groups of at least ``minimum`` documents linked by listed pairs (text a whole group
+    shares: one source copied by many), largest first."""
+    parent = {n: n for n in names}
+
+    def root(x: str) -> str:
+        while parent[x] != x:
+            parent[x] = parent[parent[x]]
+            x = parent[x]
+        return x
+
+    for p in pairs:
+        if p.a in parent and p.b in parent:
+            parent[root(p.a)] = root(p.b)
+    groups: dict[str, list[str]] = {}
+    for n in names:
+        groups.setdefault(root(n), []).append(n)
+    found = [tuple(g) for g in groups.values() if len(g) >= minimum]
+    return tuple(sorted(found, key=lambda g: (-len(g), g)))
+
+
+def _pairs_among(names: Sequence[str], prepared: Sequence[Prepared | None], template_docs: Sequence[Prepared],
+                 settings: Settings, pool, tick: Callable[[], object]):
+    """The listed pairs among ``prepared``, the containment matrix and the documents' SHA-256."""
+    n = len(prepared)
+    cands = candidate_pairs(prepared, settings, template_docs)
+    matrix = [[0.0] * n for _ in range(n)]
+    for k in range(n):
+        if prepared[k] is not None:
+            matrix[k][k] = 1.0
+    order_key = [p.doc.sha256 if p is not None else "" for p in prepared]
+    # Alignment resolves overlaps on its suspect side, so align each pair in an order fixed
+    # by content, not by the order the user gave the documents in.
+    ordered = sorted((i, j) if order_key[i] <= order_key[j] else (j, i) for i, j in cands)
+    pairs: list[CrossPair] = []
+    judged_pairs = _judge_pairs(ordered, prepared, template_docs, settings, pool, tick)
+    aligned: dict[tuple[int, int], tuple[Passage, ...]] = {}
+    for s, t, a_in_b, b_in_a, shared_words, counted, raw in judged_pairs:
+        aligned[(s, t)] = raw
+        matrix[s][t], matrix[t][s] = a_in_b, b_in_a
+        if counted:  # a counted passage, as a check counts it (a paraphrase's by the words it spans)
+            # the aligned document is "a": the passages are its spans and their places in "b"
+            pairs.append(CrossPair(names[s], names[t], a_in_b, b_in_a,
+                                   jaccard(prepared[s].distinct, prepared[t].distinct),
+                                   shared_words=shared_words, passages=counted))
+    return pairs, matrix, order_key, aligned
+
+
+def _judge_pair(ps: Prepared, pt: Prepared, templates: Sequence[SourceMatch], settings: Settings):
+    """``ps`` aligned against ``pt`` and judged like a check (exclusions, templates): ``None``
+    when no passage counts, else (share of ps in pt, share of pt in ps, shared words, counted
+    passages, every passage found)."""
+    passages = align_prepared(ps, pt, settings)
+    if not passages:
+        return None
+    judged = apply_exclusions(CheckResult(
+        suspect=suspect_info(ps.doc, ps.tokens), suspect_text=ps.doc.text,
+        sources=(source_match(pt, passages, 0.0, 0.0),) + tuple(templates),
+        borrowed_percent=0.0, original_percent=100.0, settings=settings), settings, marked=ps.marked, starts=ps.word_starts)
+    src = next(x for x in judged.sources if not x.is_template)
+    counted = tuple(p for p in src.passages if p.excluded is None)
+    if not counted:
+        return None
+    shared_words = words_in(ps.word_starts, merge(iv for p in counted for iv in p.matched_spans()))
+    t_starts = pt.word_starts
+    t_spans = merge((q[2], q[3]) for p in counted for q in (p.pieces or ((0, 0, p.source_start, p.source_end),)))
+    return src.containment, words_in(t_starts, t_spans) / max(1, len(t_starts)), shared_words, counted, tuple(passages)
+
+
+def _judge_chunk(items: Sequence[tuple[int, int]], docs: dict[int, Prepared], template_docs: Sequence[Prepared],
+                 settings: Settings) -> list[tuple]:
+    """:func:`_judge_pair` for ``items`` (pairs of keys of ``docs``); runs in a worker too."""
+    template_sources: dict[int, tuple[SourceMatch, ...]] = {}
+    out = []
+    for s, t in items:
+        if s not in template_sources:
+            template_sources[s] = tuple(
+                dataclasses.replace(source_match(tp, *match(docs[s], tp, settings)), is_template=True)
+                for tp in template_docs)
+        judged = _judge_pair(docs[s], docs[t], template_sources[s], settings)
+        if judged is not None:
+            out.append((s, t, *judged))
+    return out
+
+
+#: Pairs per task when pairs are judged in worker processes: each task carries the
+#: canonized documents it needs, so tasks are made of pairs sorted by their first document.
+PAIRS_PER_TASK = 48
+
+
+def _judge_pairs(ordered: Sequence[tuple[int, int]], prepared: Sequence[Prepared | None],
+                 template_docs: Sequence[Prepared], settings: Settings, pool, tick: Callable[[], object]):
+    """Every pair of ``ordered`` judged, in that order: (s, t, a_in_b, b_in_a, words, passages)
+    for the pairs with a counted passage. Alignment is the cost of a cross-check; with a
+    ``pool`` both cores share it."""
+    chunks = [ordered[k : k + PAIRS_PER_TASK] for k in range(0, len(ordered), PAIRS_PER_TASK)]
+    if pool is None or len(chunks) < 2:
+        out = []
+        for chunk in chunks:
+            tick()
+            out.extend(_judge_chunk(chunk, _docs_of(chunk, prepared), template_docs, settings))
+        return out
+    run = secrets.token_hex(8)  # names this cross-check's documents in the workers' caches
+    futures = [pool.submit(_judge_chunk_in_worker, run, chunk, _shipped(chunk, prepared), template_docs, settings)
+               for chunk in chunks]
+    out = []
+    try:
+        for fut in futures:  # in order: the result does not depend on which worker was faster
+            tick()
+            out.extend(fut.result())
+    except BaseException:
+        for fut in futures:
+            fut.cancel()
+        raise
+    return out
+
+
+def _docs_of(chunk: Sequence[tuple[int, int]], prepared: Sequence[Prepared | None]) -> dict[int, Prepared]:
+    return {k: prepared[k] for pair in chunk for k in pair}
+
+
+def _shipped(chunk: Sequence[tuple[int, int]], prepared: Sequence[Prepared | None]) -> dict[int, tuple[Document, Tokens]]:
+    """What a worker needs of the documents of ``chunk``: text and tokens, not what the parent
+    derived from them (retrieval's fingerprints), which the worker has no use for."""
+    return {k: (p.doc, p.tokens) for k, p in _docs_of(chunk, prepared).items()}
+
+
+#: In a worker: (cross-check, its documents prepared so far). A document meets several tasks
+#: (each carries the documents of its pairs); what aligning derives from it (its seeds
+#: sorted, its sentence statistics, its quotations and synonym keys) is kept for the next,
+#: at most :data:`CROSS_KEPT_BYTES` of it.
+_WORKER_DOCS: list = [None, None]
+
+
+def _judge_chunk_in_worker(run: str, items: Sequence[tuple[int, int]], shipped: dict[int, tuple[Document, Tokens]],
+                           template_docs: Sequence[Prepared], settings: Settings) -> list[tuple]:
+    if _WORKER_DOCS[0] != run:
+        _WORKER_DOCS[:] = [run, SourceCache(CROSS_KEPT_BYTES)]
+    kept: SourceCache = _WORKER_DOCS[1]
+    docs = {}
+    for k, (doc, tokens) in shipped.items():
+        docs[k] = kept.get(k, doc.sha256, settings) or kept.put(k, doc.sha256, settings, Prepared(doc, tokens, settings))
+    return _judge_chunk(items, docs, template_docs, settings)
+
+
+def crosscheck_documents(
+    items: Sequence[str | Document],
+    settings: Settings,
+    *,
+    load: Callable[[str], Document],
+    check: Callable[[Document], CheckResult] | None = None,
+    templates: Sequence[Document] = (),
+    progress: Progress = no_progress,
+    cancel: CancelToken = NEVER_CANCELLED,
+) -> CrossCheckResult:
+    """All pairs among ``items``; with ``check`` (a collection's check), each also against it.
+
+    Each pair is judged like a check: the same exclusions (quotations, bibliography,
+    ``templates``: what a document shares with the assignment counts for no pair, minimum
+    passage). A pair is listed when either share reaches ``settings.crosscheck_threshold``
+    or when it shares a counted passage at all (one copied sentence between two essays is
+    visible). Shares are shares of words. ``load`` turns a path into a Document (raising a
+    SverkaError for an unreadable file).
+
+    Documents are named by their path (a pasted text by its title); two documents of the
+    same name are told apart by " (2)", " (3)"... after the name. A collection document that
+    is one of ``items`` itself (the same text or path: the class archived and checked again)
+    is not paired with them through the collection: their own pair is listed once.
+    """
+    return crosscheck_prepared(items, settings, load=load, check=check, templates=templates, progress=progress,
+                       cancel=cancel)[0]
+
+
+def unique_names(names: Sequence[str]) -> list[str]:
+    """``names`` with each repeated one made unique by " (2)", " (3)"... (in the order given)."""
+    taken = set(names)
+    seen: set[str] = set()
+    out = []
+    for name in names:
+        if name in seen:
+            k = 2
+            while f"{name} ({k})" in taken:
+                k += 1
+            new = f"{name} ({k})"
+            taken.add(new)
+            name = new
+        seen.add(name)
+        out.append(name)
+    return out
+
+
+def crosscheck_prepared(
+    items: Sequence[str | Document],
+    settings: Settings,
+    *,
+    load: Callable[[str], Document],
+    check: Callable[[Document], CheckResult] | None = None,
+    templates: Sequence[Document] = (),
+    progress: Progress = no_progress,
+    cancel: CancelToken = NEVER_CANCELLED,
+) -> tuple[CrossCheckResult, list[Prepared | None], dict[tuple[int, int], tuple[Passage, ...]]]:
+    """:func:`crosscheck_documents`, with each document prepared (None: not read) and the
+    passages found in each pair judged, ``(i, j)``: document i's in document j."""
+    from .errors import SverkaError
+
+    names: list[str] = []
+    docs: list[Document | None] = []
+    failed: list = []  # (path, Message)
+    for item in items:
+        if isinstance(item, Document):
+            names.append(_name(item))
+            docs.append(item)
+            continue
+        try:
+            doc = load(str(item))
+        except SverkaError as e:
+            failed.append((str(item), getattr(e, "message", None) or message("error.unreadable", detail=str(e))))
+            names.append(str(item))
+            docs.append(None)
+            continue
+        names.append(str(item))
+        docs.append(doc)
+    names = unique_names(names)
+    n = len(docs)
+    steps = n + (n if check else 0) + 1
+    with _worker_pool(docs) as pool:
+        prepared = prepare_many(docs, settings, lambda k: progress(k, steps, "phase.reading_documents"), cancel, pool=pool)
+        template_docs = [prepare(t, settings) for t in templates]
+        pairs, matrix, order_key, aligned = _pairs_among(names, prepared, template_docs, settings, pool,
+                                                lambda: (cancel.raise_if_cancelled(),
+                                                         progress(n, steps, "phase.comparing_each_other")))
+    clusters = _clusters([names[k] for k in range(n) if docs[k] is not None], pairs)
+    source_texts: dict[str, str] = {}
+    if check is not None:
+        # the documents compared here, also stored in the collection: paired above already
+        ours_sha = {d.sha256 for d in docs if d is not None}
+        ours_path = {d.path for d in docs if d is not None and d.path}
+        for k, doc in enumerate(docs):
+            if doc is None:
+                continue
+            cancel.raise_if_cancelled()
+            progress(n + 1 + k, steps, "phase.comparing_collection")
+            result = check(doc)
+            for src in result.sources:
+                if src.is_template or src.sha256 in ours_sha or (src.path and src.path in ours_path):
+                    continue
+                counted = [p for p in src.passages if p.excluded is None]
+                if not counted:
+                    continue
+                s_starts = word_starts(src.text)
+                b_in_a = words_in(s_starts, merge((q[2], q[3]) for p in counted for q in (p.pieces or ((0, 0, p.source_start, p.source_end),)))) / max(1, len(s_starts))
+                shared_words = words_in(word_starts(doc.text), merge(iv for p in counted for iv in p.matched_spans()))
+                if counted:  # what the check counts (a paraphrase's passage by the words it spans)
+                    pairs.append(CrossPair(names[k], src.path or src.title, src.containment, b_in_a, src.resemblance,
+                                           shared_words=shared_words, passages=tuple(counted)))
+                    source_texts[src.path or src.title] = src.text
+    progress(steps, steps, "phase.done")
+    pairs.sort(key=lambda p: (-max(p.a_in_b, p.b_in_a), -p.shared_words, p.a, p.b))
+    listed = {name for p in pairs for name in (p.a, p.b)}
+    texts = {names[k]: doc.text for k, doc in enumerate(docs) if doc is not None and names[k] in listed}
+    texts.update(source_texts)
+    return CrossCheckResult(
+        documents=tuple(names),
+        pairs=tuple(pairs),
+        matrix=tuple(tuple(r) for r in matrix),
+        failed=tuple(failed),
+        sha256=tuple(order_key),
+        settings=settings,
+        clusters=clusters,
+        texts=tuple(sorted((name, text) for name, text in texts.items() if name in listed)),
+    ), prepared, aligned
+
+
+def classmate_sources(cross: CrossCheckResult, prepared: Sequence[Prepared | None], settings: Settings,
+                      aligned: dict[tuple[int, int], tuple[Passage, ...]] | None = None) -> list[list[SourceMatch]]:
+    """For each document of a cross-check (``cross``, its documents ``prepared``), the others
+    it shares text with as sources (``SourceMatch.classmate``): every listed pair aligned
+    both ways, so a pair of essays copying each other shows on both. Only a pair the
+    cross-check lists (a counted passage) is looked at, and only in the direction the cross-check
+    did not align already (``aligned``: its passages of each pair judged)."""
+    position = {name: k for k, name in enumerate(cross.documents)}
+    out: list[list[SourceMatch]] = [[] for _ in prepared]
+    for pair in cross.pairs:
+        i, j = position.get(pair.a), position.get(pair.b)
+        if i is None or j is None or prepared[i] is None or prepared[j] is None:
+            continue  # a pair with a collection document
+        for s, t in ((i, j), (j, i)):
+            known = (aligned or {}).get((s, t))  # the cross-check aligned this way already
+            if known is not None:
+                passages, res, sent = list(known), pair.resemblance, sentence_score(prepared[s], prepared[t])
+            else:
+                passages, res, sent = match(prepared[s], prepared[t], settings)
+            if passages:
+                out[s].append(dataclasses.replace(source_match(prepared[t], passages, res, sent), classmate=True,
+                                                  title=file_title(prepared[t].doc)))
+    return out

@@ -1,0 +1,66 @@
+"""Candidates prepared by the last checks against one collection, kept for the next ones.
+
+A class checked against the same reference texts meets the same sources again, and a source's
+preparation (reading, decoding, sorting its seeds) costs more than aligning it. The cache
+belongs to the open collection (:class:`sverka.core.api.Collection`), or to a worker of a
+cross-check; :func:`sverka.core.check.check_document` is given it.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .check import Prepared
+    from .settings import Settings
+
+__all__ = ["CROSS_KEPT_BYTES", "KEPT_BYTES", "SourceCache"]
+
+class SourceCache:
+    """Prepared candidates keyed by id, SHA-256 (ids are never reused in one file; the text's
+    hash makes sure) and settings; bounded by ``limit`` (:data:`KEPT_BYTES` unless told), least recently used out first."""
+
+    def __init__(self, limit: int | None = None) -> None:
+        self._items: OrderedDict = OrderedDict()
+        self._bytes = 0
+        self._limit = KEPT_BYTES if limit is None else limit
+        self._lock = threading.Lock()  # the window may check in more than one thread
+
+    def __len__(self) -> int:
+        with self._lock:
+            return len(self._items)
+
+    @staticmethod
+    def size_of(p: Prepared) -> int:  # text (at most 4 bytes a character) and ~15 arrays of tokens
+        return 2 * len(p.doc.text) + 120 * len(p.tokens)
+
+    def get(self, doc_id: int, sha: str, settings: Settings) -> Prepared | None:
+        key = (doc_id, sha, settings)
+        with self._lock:
+            p = self._items.get(key)
+            if p is not None:
+                self._items.move_to_end(key)
+        return p
+
+    def put(self, doc_id: int, sha: str, settings: Settings, p: Prepared) -> Prepared:
+        size = self.size_of(p)
+        if size > self._limit // 4:  # a very large source: not worth evicting the rest for
+            return p
+        with self._lock:
+            if (doc_id, sha, settings) not in self._items:
+                self._items[(doc_id, sha, settings)] = p
+                self._bytes += size
+            while self._bytes > self._limit and self._items:
+                _, old = self._items.popitem(last=False)
+                self._bytes -= self.size_of(old)
+        return p
+
+
+#: Memory the prepared candidates kept between checks may take (estimated), per collection.
+KEPT_BYTES = 96 * 1024 * 1024
+#: The same for each worker of a cross-check, whose documents (essays) are cheap to prepare
+#: again: 300 essays of 20 KB took as long with 1, 16, 32 or 96 MB kept (within the machine's
+#: drift), and each worker's peak was 117, 131, 159 and 209-224 MB (docs/BENCHMARKS.md).
+CROSS_KEPT_BYTES = 16 * 1024 * 1024
