@@ -34,6 +34,7 @@ from pathlib import Path
 
 from ..errors import CorruptFile, TooLarge, UnsupportedFormat
 from ..messages import message
+from .doc_lists import labelled_paragraphs, number_lines
 
 TOOL = "catdoc"
 
@@ -70,7 +71,7 @@ def extract_doc(path: Path, data: bytes) -> tuple[str, str, list[str], list[tupl
     except Exception:  # damaged structure: catdoc reads the file as it is, and says what it finds
         prepared = None
     if prepared is not None:
-        data, codepage, guessed = prepared
+        data, codepage, guessed, paragraphs = prepared
         if codepage:
             options = ["-s", codepage]
             meta.append(("encoding", codepage))
@@ -92,6 +93,8 @@ def extract_doc(path: Path, data: bytes) -> tuple[str, str, list[str], list[tupl
         raise CorruptFile(path, "the Word 97-2003 document is damaged or encrypted"
                           + (f" (catdoc: {why[0][:200]})" if why else ""))
     text = done.stdout.decode("utf-8", "replace").replace("\f", "\n")
+    if prepared is not None and prepared[3]:
+        text = number_lines(text, prepared[3])
     return text, "", warnings, meta
 
 
@@ -118,10 +121,11 @@ _ANCHORS = frozenset((0x01, 0x08))
 _SKIPPED_BY_CATDOC = 0x02
 
 
-def prepare(data: bytes) -> tuple[bytes, str | None, bool] | None:
+def prepare(data: bytes) -> tuple[bytes, str | None, bool, list] | None:
     """(the file's bytes with field codes and anchors made skippable, catdoc's name of the text's
-    8-bit code page or None, whether that code page was guessed), or None when the file's
-    structure is not one read here (catdoc then reads it as it is)."""
+    8-bit code page or None, whether that code page was guessed, the main text's paragraphs with
+    their list labels (:func:`doc_lists.labelled_paragraphs`; [] when none or unreadable)), or
+    None when the file's structure is not one read here (catdoc then reads it as it is)."""
     import io
 
     import olefile
@@ -142,23 +146,31 @@ def prepare(data: bytes) -> tuple[bytes, str | None, bool] | None:
             table_name = "1Table" if flags & 0x0200 else "0Table"
             if not ole.exists(table_name):
                 return None
-            pieces = _pieces_word97(word, ole.openstream(table_name).read())
+            table = ole.openstream(table_name).read()
+            pieces = _pieces_word97(word, table)
         if pieces is None:
             return None
         changed = _blank_field_codes(word, pieces)
         codepage, guessed = None, False
+        paragraphs: list = []
         if old:
             codepage, guessed = _codepage(word, pieces, lid)
+        else:
+            try:
+                paragraphs = labelled_paragraphs(word, table, pieces)
+            except Exception:  # a damaged list table: the text without its numbers
+                paragraphs = []
         if not changed:
-            return data, codepage, guessed
+            return data, codepage, guessed, paragraphs
         out = io.BytesIO(data)
     with olefile.OleFileIO(out, write_mode=True) as ole:
         ole.write_stream("WordDocument", bytes(word))
-    return out.getvalue(), codepage, guessed
+    return out.getvalue(), codepage, guessed, paragraphs
 
 
-def _pieces_word97(word: bytes, table: bytes) -> list[tuple[int, int, bool]] | None:
-    """[(byte offset in WordDocument, characters, 8-bit?)] of the document's text (every story:
+def _pieces_word97(word: bytes, table: bytes) -> list[tuple[int, int, int, bool]] | None:
+    """[(first character position, byte offset in WordDocument, characters, 8-bit?)] of the
+    document's text (every story:
     body, footnotes, headers, ...), from the piece table of the CLX ([MS-DOC] 2.9.38)."""
     fc_clx, lcb_clx = struct.unpack_from("<II", word, 0x1A2)
     if lcb_clx == 0 or fc_clx + lcb_clx > len(table):
@@ -185,11 +197,11 @@ def _pieces_word97(word: bytes, table: bytes) -> list[tuple[int, int, bool]] | N
         start = (fc & 0x3FFFFFFF) // 2 if compressed else fc
         if start + count * (1 if compressed else 2) > len(word):
             return None
-        out.append((start, count, compressed))
+        out.append((cps[k], start, count, compressed))
     return out
 
 
-def _pieces_word6(word: bytes, flags: int) -> list[tuple[int, int, bool]] | None:
+def _pieces_word6(word: bytes, flags: int) -> list[tuple[int, int, int, bool]] | None:
     """The text of a Word 6/95 file: one 8-bit run from fcMin to fcMac (a file saved in full;
     a fast-saved one, fComplex, is read by catdoc as it is)."""
     if flags & 0x0004:
@@ -197,7 +209,7 @@ def _pieces_word6(word: bytes, flags: int) -> list[tuple[int, int, bool]] | None
     fc_min, fc_mac = struct.unpack_from("<II", word, 0x18)
     if not 0 < fc_min <= fc_mac <= len(word):
         return None
-    return [(fc_min, fc_mac - fc_min, True)]
+    return [(0, fc_min, fc_mac - fc_min, True)]
 
 
 def _blank_field_codes(word: bytearray, pieces) -> bool:
@@ -206,7 +218,7 @@ def _blank_field_codes(word: bytearray, pieces) -> bool:
     inside another's code is code too); a result is shown, fields inside it included."""
     depth_in_code: list[bool] = []  # one entry per open field: still in its code?
     changed = False
-    for start, count, narrow in pieces:
+    for _, start, count, narrow in pieces:
         width = 1 if narrow else 2
         for k in range(count):
             at = start + k * width
@@ -238,7 +250,7 @@ def _codepage(word: bytes, pieces, lid: int) -> tuple[str | None, bool]:
         return "cp1251", False
     if primary in _CODEPAGE_OF_LANGUAGE:
         return _CODEPAGE_OF_LANGUAGE[primary], False
-    sample = b"".join(bytes(word[s:s + n]) for s, n, _ in pieces)[:256 * 1024]
+    sample = b"".join(bytes(word[s:s + n]) for _, s, n, _ in pieces)[:256 * 1024]
     if not any(b >= 0x80 for b in sample):
         return None, False  # ASCII: every code page reads it alike
     from charset_normalizer import from_bytes
