@@ -14,7 +14,8 @@ the document's own structure ([MS-DOC]):
   PAPX pages (``PlcBtePapx``) or from its paragraph style (the style sheet, ``STSH``, with the
   styles each is based on).
 
-Paragraphs are numbered as Word numbers them: one counter per list instance and level, the
+Paragraphs are numbered as Word numbers them: one counter per list (or per list instance that
+overrides its list) and level, the
 first item of a level at its start value, deeper levels started again when a higher one counts
 on (unless the level says otherwise, ``fNoRestart``/``ilvlRestartLim``), and the label the
 number text with each placeholder replaced by its level's counter in its level's format
@@ -45,6 +46,7 @@ _FORMATS = {0x00: "decimal", 0x01: "upperRoman", 0x02: "lowerRoman", 0x03: "uppe
 _FOLLOW = {0: "\t", 1: " ", 2: ""}
 _BULLET = "\u2022"
 _WORD = re.compile(r"\w+")
+_PARAGRAPH_END = re.compile("[\r\x07]")
 #: A paragraph of the document is matched with a line of catdoc's at most this many lines on.
 _WINDOW = 64
 
@@ -207,10 +209,14 @@ def _papx_runs(word: bytes, table: bytes, fc: int, lcb: int) -> tuple[list[int],
     n = (lcb - 4) // 8
     starts: list[int] = []
     runs: list[tuple[int, int, int | None, int | None]] = []
+    seen: set[int] = set()  # a page named twice is read once: the work stays within the stream's size
     for k in range(n):
         page = (_u32(table, fc + 4 * (n + 1) + 4 * k) & 0x3FFFFF) * 512
         if page + 512 > len(word):
             raise _Damaged
+        if page in seen:
+            continue
+        seen.add(page)
         fkp = word[page:page + 512]
         crun = fkp[511]
         if 4 * (crun + 1) + 13 * crun > 511:
@@ -288,7 +294,8 @@ def _style_lists(table: bytes, fc: int, lcb: int) -> dict[int, tuple[int | None,
 # -- numbering -------------------------------------------------------------------------------
 
 class _Counter:
-    """Word's counters: one per list instance (LFO) and level."""
+    """Word's counters: one per list and level, and one per list instance (LFO) that overrides
+    its list's start values or levels (as LibreOffice reads them too)."""
 
     def __init__(self, lists: dict[int, dict[int, dict]], overrides) -> None:
         self.lists = lists
@@ -303,7 +310,8 @@ class _Counter:
         spec = levels.get(level)
         if spec is None:
             return ""
-        counts = self.counts.setdefault(ilfo, {})
+        # an LFO that overrides nothing is its list: every such LFO of one list counts on together
+        counts = self.counts.setdefault(ilfo if starts or replaced else -1 - lsid, {})
         counts[level] = counts[level] + 1 if level in counts else starts.get(level, spec["start"])
         for deeper in [k for k in counts if k > level]:
             limit = levels.get(deeper, {}).get("restart_lim")
@@ -340,16 +348,13 @@ def _paragraphs(word: bytes, pieces, ccp_text: int):
         raw = word[start:start + count * width]
         chunk = raw.decode("cp1252", "replace") if narrow else raw.decode("utf-16-le", "replace")
         pos = 0
-        while True:
-            ends = [k for k in (chunk.find("\r", pos), chunk.find("\x07", pos)) if k >= 0]
-            if not ends:
-                text.append(chunk[pos:])
-                break
-            end = min(ends)
+        for mark in _PARAGRAPH_END.finditer(chunk):
+            end = mark.start()
             text.append(chunk[pos:end])
             yield "".join(text), start + end * width
             text = []
             pos = end + 1
+        text.append(chunk[pos:])
 
 
 def _key(text: str) -> tuple[str, ...]:
