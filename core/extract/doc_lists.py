@@ -47,8 +47,10 @@ _FOLLOW = {0: "\t", 1: " ", 2: ""}
 _BULLET = "\u2022"
 _WORD = re.compile(r"\w+")
 _PARAGRAPH_END = re.compile("[\r\x07]")
-#: A paragraph of the document is matched with a line of catdoc's at most this many lines on.
-_WINDOW = 64
+_TAB = re.compile("\t")
+#: A paragraph of the document is matched with a line (or a cell's part of one) of catdoc's at
+#: most this many lines or parts on.
+_WINDOW = 128
 
 
 class _Damaged(Exception):
@@ -396,18 +398,31 @@ def labelled_paragraphs(word: bytes, table: bytes, pieces) -> list[tuple[tuple[s
 
 
 def number_lines(text: str, paragraphs: list[tuple[tuple[str, ...], str]]) -> str:
-    """catdoc's ``text`` with each label written before the line that holds its paragraph:
-    paragraphs are matched with lines in order by their words (a paragraph catdoc wrote
-    otherwise, or one with no words, keeps its number unwritten). The text is otherwise as
-    catdoc gave it."""
+    """catdoc's ``text`` with each label written before the paragraph it belongs to. Paragraphs
+    are matched in order, by their words, with catdoc's lines or, in a table (where catdoc ends
+    a cell with a tab and the cell's last paragraph shares a line with the next cell), with the
+    tab-separated parts of a line. A paragraph catdoc wrote otherwise, or one with no words,
+    keeps its number unwritten; the text is otherwise as catdoc gave it."""
     if not any(label for _, label in paragraphs):
         return text
     lines = text.split("\n")
+    units: list[tuple[int, int]] = []  # (line, offset in it) of each line and each part of a line
+    whole: set[int] = set()  # the units that are a whole line with parts: matched, the parts are done
+    line_end: list[int] = []  # line -> the first unit of the next line
     where: dict[tuple[str, ...], list[int]] = {}
     for k, line in enumerate(lines):
-        key = _key(line)
-        if key:
-            where.setdefault(key, []).append(k)
+        starts = [0] + [m.end() for m in _TAB.finditer(line)] if "\t" in line else [0]
+        ends = [s - 1 for s in starts[1:]] + [len(line)]
+        spans = [(0, len(line))] + list(zip(starts, ends)) if len(starts) > 1 else [(0, len(line))]
+        for n, (begin, end) in enumerate(spans):
+            key = _key(line[begin:end])
+            if key:
+                if n == 0 and len(spans) > 1:
+                    whole.add(len(units))
+                where.setdefault(key, []).append(len(units))
+                units.append((k, begin))
+        line_end.append(len(units))
+    inserts: dict[int, list[tuple[int, str]]] = {}
     at = 0
     for key, label in paragraphs:
         if not key:
@@ -418,8 +433,14 @@ def number_lines(text: str, paragraphs: list[tuple[tuple[str, ...], str]]) -> st
         j = bisect_right(found, at - 1)
         if j == len(found) or found[j] >= at + _WINDOW:
             continue
-        k = found[j]
+        unit = found[j]
         if label:
-            lines[k] = label + lines[k]
-        at = k + 1
+            line, offset = units[unit]
+            inserts.setdefault(line, []).append((offset, label))
+        at = line_end[units[unit][0]] if unit in whole else unit + 1
+    for k, labels in inserts.items():
+        line = lines[k]
+        for offset, label in sorted(labels, reverse=True):
+            line = line[:offset] + label + line[offset:]
+        lines[k] = line
     return "\n".join(lines)

@@ -213,3 +213,99 @@ def test_random_damage_to_the_list_tables_never_fails_or_hangs():
         prepared = prepare(_rewritten(data, damaged_word, damaged, name))
         assert prepared is not None  # the text is read, with or without numbers
     assert time.monotonic() - started < 60
+
+
+def test_numbered_paragraphs_in_a_table_are_numbered_where_catdoc_writes_them():
+    """catdoc ends a cell with a tab: a cell's last paragraph shares a line with the next cell."""
+    _needs_catdoc()
+    assert _lines(FIXTURES / "list-table-libreoffice.doc") == [
+        "До таблицы.", "1.Пункт в ячейке", "2.Второй в ячейке\tСоседняя ячейка", "3.Одна строка\tСправа",
+        "4.После таблицы"]
+
+
+# -- Word's counting, on files written by tests/core/word97.py ----------------------------------
+
+DECIMAL, UPPER_ROMAN, LOWER_ROMAN, UPPER_LETTER, LOWER_LETTER = 0, 1, 2, 3, 4
+ORDINAL, DECIMAL_ZERO, BULLET, RUSSIAN_LOWER, NONE = 5, 0x16, 0x17, 0x3A, 0xFF
+
+
+def _levels(*first, fill: str = "\x00.") -> list[bytes]:
+    from word97 import lvl
+
+    return [*first] + [lvl(fill)] * (9 - len(first))
+
+
+def _read(tmp_path, paragraphs, lists, overrides) -> list[str]:
+    from word97 import word97_lists
+
+    _needs_catdoc()
+    path = tmp_path / "lists.doc"
+    path.write_bytes(word97_lists(paragraphs, lists, overrides))
+    return extract(path).text.rstrip("\n").split("\n")
+
+
+def test_levels_count_and_deeper_levels_start_again(tmp_path):
+    from word97 import lvl
+
+    levels = _levels(lvl("\x00.", DECIMAL), lvl("\x00.\x01.", DECIMAL), lvl("\x02)", LOWER_LETTER, follow=1))
+    paragraphs = [("Начало", 0, 0), ("Один", 1, 0), ("Один-один", 1, 1), ("Буква", 1, 2), ("Ещё буква", 1, 2),
+                  ("Один-два", 1, 1), ("Буква снова", 1, 2), ("Перерыв без номера", 0, 0), ("Два", 1, 0),
+                  ("Два-один", 1, 1)]
+    assert _read(tmp_path, paragraphs, [(10, levels)], [(10, {})]) == [
+        "Начало", "1.\tОдин", "1.1.\tОдин-один", "a) Буква", "b) Ещё буква", "1.2.\tОдин-два", "a) Буква снова",
+        "Перерыв без номера", "2.\tДва", "2.1.\tДва-один"]
+
+
+def test_a_list_override_starts_the_list_again_and_plain_overrides_count_on_together(tmp_path):
+    from word97 import lvl
+
+    levels = _levels(lvl("\x00.", DECIMAL))
+    paragraphs = [("Один", 1, 0), ("Два", 1, 0), ("Три через второе", 2, 0), ("Заново", 3, 0), ("Дальше", 3, 0),
+                  ("Снова первое", 1, 0)]
+    # LFO 1 and 2 override nothing: one list, counted together; LFO 3 starts it at 1 again
+    assert _read(tmp_path, paragraphs, [(10, levels)], [(10, {}), (10, {}), (10, {0: 1})]) == [
+        "1.\tОдин", "2.\tДва", "3.\tТри через второе", "1.\tЗаново", "2.\tДальше", "4.\tСнова первое"]
+
+
+def test_number_formats_start_values_and_what_follows(tmp_path):
+    from word97 import lvl
+
+    lists = [(1, [lvl("\x00.", UPPER_ROMAN, start=3, follow=1)]), (2, [lvl("(\x00)", LOWER_ROMAN, follow=2)]),
+             (3, [lvl("\x00)", LOWER_LETTER, start=26)]), (4, [lvl("\x00)", RUSSIAN_LOWER)]),
+             (5, [lvl("\x00.", DECIMAL_ZERO, start=9)]), (6, [lvl("\uf0b7", BULLET)]),
+             (7, [lvl("\x00", NONE)]), (8, [lvl("\x00", UPPER_LETTER, start=0)]), (9, [lvl("\x00", ORDINAL)])]
+    paragraphs = [("Третий", 1, 0), ("Четвёртый", 1, 0), ("Малый", 2, 0), ("Зет", 3, 0), ("Аа", 3, 0),
+                  ("Русская", 4, 0), ("Вторая русская", 4, 0), ("Девять", 5, 0), ("Десять", 5, 0),
+                  ("Маркер", 6, 0), ("Без номера", 7, 0), ("Ноль", 8, 0), ("Порядковый", 9, 0)]
+    assert _read(tmp_path, paragraphs, lists, [(k, {}) for k in range(1, 10)]) == [
+        "III. Третий", "IV. Четвёртый", "(i)Малый", "z)\tЗет", "aa)\tАа", "а)\tРусская", "б)\tВторая русская",
+        "09.\tДевять", "10.\tДесять", "\u2022\tМаркер", "Без номера", "0\tНоль", "1\tПорядковый"]
+
+
+def test_legal_numbers_and_levels_that_do_not_start_again(tmp_path):
+    from word97 import lvl
+
+    levels = _levels(lvl("\x00.", UPPER_ROMAN), lvl("\x00.\x01.", LOWER_LETTER, legal=True),
+                     lvl("\x02)", DECIMAL, restart_lim=0))
+    paragraphs = [("Раздел", 1, 0), ("Пункт", 1, 1), ("Сквозной", 1, 2), ("Раздел два", 1, 0), ("Пункт два", 1, 1),
+                  ("Сквозной дальше", 1, 2)]
+    assert _read(tmp_path, paragraphs, [(10, levels)], [(10, {})]) == [
+        "I.\tРаздел", "1.1.\tПункт", "1)\tСквозной", "II.\tРаздел два", "2.1.\tПункт два", "2)\tСквозной дальше"]
+
+
+def test_a_paragraph_naming_a_list_that_is_not_there_has_no_number(tmp_path):
+    from word97 import lvl
+
+    paragraphs = [("Есть", 1, 0), ("Нет такого списка", 7, 0), ("Нет такого уровня", 1, 5), ("Дальше", 1, 0),
+                  ("Уровень двенадцать", 1, 12)]
+    assert _read(tmp_path, paragraphs, [(10, [lvl("\x00.")])], [(10, {})]) == [
+        "1.\tЕсть", "Нет такого списка", "Нет такого уровня", "2.\tДальше", "Уровень двенадцать"]
+
+
+def test_paragraphs_catdoc_writes_otherwise_keep_the_count_and_the_text(tmp_path):
+    from word97 import lvl
+
+    paragraphs = [("Первый\x0bс переносом строки", 1, 0), ("", 1, 0), ("\x0cПосле разрыва страницы", 1, 0),
+                  ("Четвёртый", 1, 0)]
+    assert _read(tmp_path, paragraphs, [(10, _levels(lvl("\x00.")))], [(10, {})]) == [
+        "1.\tПервый", "с переносом строки", "", "3.\tПосле разрыва страницы", "4.\tЧетвёртый"]
