@@ -1,5 +1,5 @@
-"""Reading speed per MB of DOCX and PDF: this tree's readers beside an earlier commit's, same
-files, same machine, same run; each beside the reference script's pass over the same text.
+"""Reading speed per MB of DOCX, PDF and DOC: this tree's readers beside an earlier commit's,
+same files, same machine, same run; each beside the reference script's pass over the same text.
 
     python bench/bench_readers.py [--old COMMIT] [--repeat 3] [FILE ...]
 
@@ -8,8 +8,8 @@ imported from there (``PYTHONPATH``), so both readers run the same way: in a fre
 ``sverka.core.extract.extract`` on each file in-process (no sandbox), the best of
 ``--repeat`` runs per file. Files: the DOCX and PDF files of ``../shared/data/realdocs``
 when present, and two made here every run (a DOCX of numbered lists and paragraphs written
-by python-docx, a PDF of 60 text pages written by ``tests/core/pdfgen.py``), or those
-named. Printed per format: MB read, seconds and MB/s of each reader, the ratio (this tree's
+by python-docx, the same saved as Word 97-2003 .doc by LibreOffice when ``soffice`` is
+installed, a PDF of 60 text pages written by ``tests/core/pdfgen.py``), or those named. Printed per format: MB read, seconds and MB/s of each reader, the ratio (this tree's
 time / the earlier one's), and the seconds ``bench/ref5gram.py`` takes to cut the same texts
 into word 5-grams (the reference peer of every figure in docs/BENCHMARKS.md); then the same
 over the files both readers read (the earlier one found at least half the words of this
@@ -21,6 +21,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import shutil
 import subprocess
 import sys
 import tarfile
@@ -63,6 +64,12 @@ def _made_files(folder: Path) -> list[Path]:
                         style="List Number" if k % 3 else None)
     docx_path = folder / "made-lists.docx"
     d.save(str(docx_path))
+    made = [docx_path]
+    if shutil.which("soffice"):
+        subprocess.run(["soffice", "--headless", "--convert-to", "doc:MS Word 97", "--outdir", str(folder),
+                        str(docx_path)], capture_output=True, timeout=300, check=False)
+        if (folder / "made-lists.doc").is_file():
+            made.append(folder / "made-lists.doc")
     objects = [b"<< /Type /Catalog /Pages 2 0 R >>", None, HELVETICA]
     kids = []
     for page in range(60):
@@ -76,7 +83,7 @@ def _made_files(folder: Path) -> list[Path]:
     objects[1] = b"<< /Type /Pages /Kids [" + b" ".join(b"%d 0 R" % k for k in kids) + b"] /Count %d >>" % len(kids)
     pdf_path = folder / "made-pages.pdf"
     pdf_path.write_bytes(build(objects))
-    return [docx_path, pdf_path]
+    return [*made, pdf_path]
 
 
 def _old_tree(commit: str, folder: Path) -> Path:
@@ -122,7 +129,7 @@ def main(argv: list[str] | None = None) -> None:
     print(f"readers of this tree vs {args.old}; {len(files)} files; best of {args.repeat} runs per file")
     print("| format | files | MB | old s | old MB/s | new s | new MB/s | new/old time | ref5gram s (same texts) |")
     print("|---|---|---|---|---|---|---|---|---|")
-    for fmt in ("docx", "pdf"):
+    for fmt in ("docx", "pdf", "doc"):
         chosen = [str(f) for f in files if str(f).endswith("." + fmt)]
         if not chosen:
             continue

@@ -224,8 +224,13 @@ def _papx_runs(word: bytes, table: bytes, fc: int, lcb: int) -> tuple[list[int],
         if 4 * (crun + 1) + 13 * crun > 511:
             raise _Damaged
         fcs = struct.unpack_from(f"<{crun + 1}I", fkp, 0)
+        read: dict[int, tuple[int, int | None, int | None]] = {}  # paragraphs of a page share PAPXs
         for j in range(crun):
             offset = 2 * fkp[4 * (crun + 1) + 13 * j]
+            if offset in read:
+                starts.append(fcs[j])
+                runs.append((fcs[j + 1], *read[offset]))
+                continue
             istd, ilfo, ilvl = 0, None, None
             if offset:
                 cb = fkp[offset]
@@ -237,6 +242,7 @@ def _papx_runs(word: bytes, table: bytes, fc: int, lcb: int) -> tuple[list[int],
                 if body + 2 <= body_end:
                     istd = _u16(fkp, body)
                     ilfo, ilvl = _list_sprms(fkp[body + 2:body_end])
+            read[offset] = (istd, ilfo, ilvl)
             starts.append(fcs[j])
             runs.append((fcs[j + 1], istd, ilfo, ilvl))
     order = sorted(range(len(starts)), key=starts.__getitem__)
@@ -303,19 +309,22 @@ class _Counter:
         self.lists = lists
         self.overrides = overrides
         self.counts: dict[int, dict[int, int]] = {}
+        self._levels: dict[int, dict[int, dict]] = {}
 
     def label(self, ilfo: int, level: int) -> str:
         if not 0 < ilfo <= len(self.overrides):
             return ""
         lsid, starts, replaced = self.overrides[ilfo - 1]
-        levels = {**self.lists.get(lsid, {}), **replaced}
+        levels = self._levels.get(ilfo)
+        if levels is None:
+            levels = self._levels[ilfo] = {**self.lists.get(lsid, {}), **replaced}
         spec = levels.get(level)
         if spec is None:
             return ""
         # an LFO that overrides nothing is its list: every such LFO of one list counts on together
         counts = self.counts.setdefault(ilfo if starts or replaced else -1 - lsid, {})
         counts[level] = counts[level] + 1 if level in counts else starts.get(level, spec["start"])
-        for deeper in [k for k in counts if k > level]:
+        for deeper in [k for k in counts if k > level] if len(counts) > 1 else ():
             limit = levels.get(deeper, {}).get("restart_lim")
             if limit is None or level < limit:
                 del counts[deeper]
@@ -360,7 +369,7 @@ def _paragraphs(word: bytes, pieces, ccp_text: int):
 
 
 def _key(text: str) -> tuple[str, ...]:
-    return tuple(_WORD.findall(text.lower()))
+    return tuple(_WORD.findall(text))
 
 
 def labelled_paragraphs(word: bytes, table: bytes, pieces) -> list[tuple[tuple[str, ...], str]]:
@@ -411,9 +420,16 @@ def number_lines(text: str, paragraphs: list[tuple[tuple[str, ...], str]]) -> st
     line_end: list[int] = []  # line -> the first unit of the next line
     where: dict[tuple[str, ...], list[int]] = {}
     for k, line in enumerate(lines):
-        starts = [0] + [m.end() for m in _TAB.finditer(line)] if "\t" in line else [0]
+        if "\t" not in line:
+            key = _key(line)
+            if key:
+                where.setdefault(key, []).append(len(units))
+                units.append((k, 0))
+            line_end.append(len(units))
+            continue
+        starts = [0] + [m.end() for m in _TAB.finditer(line)]
         ends = [s - 1 for s in starts[1:]] + [len(line)]
-        spans = [(0, len(line))] + list(zip(starts, ends)) if len(starts) > 1 else [(0, len(line))]
+        spans = [(0, len(line))] + list(zip(starts, ends))
         for n, (begin, end) in enumerate(spans):
             key = _key(line[begin:end])
             if key:

@@ -26,6 +26,7 @@ When that structure cannot be read (a damaged file), catdoc reads the file as it
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import struct
 import subprocess
@@ -119,6 +120,10 @@ _CATDOC_NAME = {"koi8_r": "koi8-r"}
 _FIELD_START, _FIELD_SEPARATOR, _FIELD_END = 0x13, 0x14, 0x15
 _ANCHORS = frozenset((0x01, 0x08))
 _SKIPPED_BY_CATDOC = 0x02
+#: The marks in 8-bit and in UTF-16 text (a zero-width match at every place one starts, so
+#: that a match at an odd byte, set aside, never hides one at the even byte after it).
+_MARKS_8 = re.compile(rb"[\x01\x08\x13\x14\x15]")
+_MARKS_16 = re.compile(rb"(?=[\x01\x08\x13\x14\x15]\x00)")
 
 
 def prepare(data: bytes) -> tuple[bytes, str | None, bool, list] | None:
@@ -215,31 +220,46 @@ def _pieces_word6(word: bytes, flags: int) -> list[tuple[int, int, int, bool]] |
 def _blank_field_codes(word: bytearray, pieces) -> bool:
     """Turn every field's start mark, code, separator and end mark, and every object anchor, into
     the character catdoc skips, in place; whether anything changed. Field codes nest (a field
-    inside another's code is code too); a result is shown, fields inside it included."""
+    inside another's code is code too); a result is shown, fields inside it included. Only the
+    marks are looked at one by one (found by a regular expression); the code between them is
+    blanked a stretch at a time."""
     depth_in_code: list[bool] = []  # one entry per open field: still in its code?
+    in_code = 0  # open fields still in their code
     changed = False
     for _, start, count, narrow in pieces:
         width = 1 if narrow else 2
-        for k in range(count):
-            at = start + k * width
-            c = word[at] if narrow else word[at] | word[at + 1] << 8
-            blank = False
+        blank = bytes([_SKIPPED_BY_CATDOC]) if narrow else bytes([_SKIPPED_BY_CATDOC, 0])
+        raw = bytes(word[start:start + count * width])
+        done = 0  # characters of this piece dealt with
+        for m in (_MARKS_8 if narrow else _MARKS_16).finditer(raw):
+            if m.start() % width:
+                continue
+            k = m.start() // width
+            c = raw[m.start()]
+            if in_code and k > done:  # the code up to this mark
+                word[start + done * width:start + k * width] = blank * (k - done)
+                changed = True
+            mark = False
             if c == _FIELD_START:
                 depth_in_code.append(True)
-                blank = True
+                in_code += 1
+                mark = True
             elif c == _FIELD_SEPARATOR and depth_in_code:
+                in_code -= depth_in_code[-1]
                 depth_in_code[-1] = False
-                blank = True
+                mark = True
             elif c == _FIELD_END and depth_in_code:
-                depth_in_code.pop()
-                blank = True
-            elif c in _ANCHORS or any(depth_in_code):
-                blank = True
-            if blank:
-                word[at] = _SKIPPED_BY_CATDOC
-                if not narrow:
-                    word[at + 1] = 0
+                in_code -= depth_in_code.pop()
+                mark = True
+            elif c in _ANCHORS or in_code:
+                mark = True
+            if mark:
+                word[start + k * width:start + (k + 1) * width] = blank
                 changed = True
+            done = k + 1
+        if in_code and count > done:
+            word[start + done * width:start + count * width] = blank * (count - done)
+            changed = True
     return changed
 
 
@@ -266,8 +286,6 @@ def _codepage(word: bytes, pieces, lid: int) -> tuple[str | None, bool]:
 def _latin_reading_plausible(sample: bytes) -> bool:
     """Do the bytes read as Windows-1252 make words of Western European letters (é, ü, ß between
     Latin letters), rather than runs of À-ÿ letters only (Cyrillic text read as Latin)?"""
-    import re
-
     text = sample.decode("cp1252", "replace")
     mixed = len(re.findall(r"[A-Za-z][\u00c0-\u00ff][A-Za-z]", text))
     runs = len(re.findall(r"[\u00c0-\u00ff]{4,}", text))
