@@ -45,7 +45,7 @@ _FORMATS = {0x00: "decimal", 0x01: "upperRoman", 0x02: "lowerRoman", 0x03: "uppe
             0xFF: "none"}
 _FOLLOW = {0: "\t", 1: " ", 2: ""}
 _BULLET = "\u2022"
-_WORD = re.compile(r"\w+")
+_NOT_WORD = re.compile(r"\W+")
 _PARAGRAPH_END = re.compile("[\r\x07]")
 _TAB = re.compile("\t")
 #: A paragraph of the document is matched with a line (or a cell's part of one) of catdoc's at
@@ -368,15 +368,18 @@ def _paragraphs(word: bytes, pieces, ccp_text: int):
         text.append(chunk[pos:])
 
 
-def _key(text: str) -> tuple[str, ...]:
-    return tuple(_WORD.findall(text))
+def _key(text: str) -> str:
+    """What a paragraph and catdoc's line of it share: their letters and digits, run together
+    (catdoc leaves out soft hyphens and writes some signs otherwise)."""
+    return _NOT_WORD.sub("", text)
 
 
-def labelled_paragraphs(word: bytes, table: bytes, pieces) -> list[tuple[tuple[str, ...], str]]:
-    """[(the words of a paragraph of the main text, its list label or "")], in document order,
-    for a Word 97-2003 WordDocument stream ``word`` (its field codes already blanked), its table
-    stream and its pieces [(cp, byte offset, characters, 8-bit?)]; [] when the document has no
-    list. Raises nothing but what a damaged structure does (caller: numbers left out)."""
+def labelled_paragraphs(word: bytes, table: bytes, pieces) -> list[tuple[str, str]]:
+    """[(the letters and digits of a paragraph of the main text, its list label or "")], in
+    document order, for a Word 97-2003 WordDocument stream ``word`` (its field codes already
+    blanked), its table stream and its pieces [(cp, byte offset, characters, 8-bit?)]; [] when
+    the document has no list. Raises nothing but what a damaged structure does (caller: numbers
+    left out)."""
     lst_fc, lst_lcb = _fc_lcb(word, _PLF_LST)
     lfo_fc, lfo_lcb = _fc_lcb(word, _PLF_LFO)
     lists = _lists(table, lst_fc, lst_lcb)
@@ -406,9 +409,9 @@ def labelled_paragraphs(word: bytes, table: bytes, pieces) -> list[tuple[tuple[s
     return out
 
 
-def number_lines(text: str, paragraphs: list[tuple[tuple[str, ...], str]]) -> str:
+def number_lines(text: str, paragraphs: list[tuple[str, str]]) -> str:
     """catdoc's ``text`` with each label written before the paragraph it belongs to. Paragraphs
-    are matched in order, by their words, with catdoc's lines or, in a table (where catdoc ends
+    are matched in order, by their letters and digits, with catdoc's lines or, in a table (where catdoc ends
     a cell with a tab and the cell's last paragraph shares a line with the next cell), with the
     tab-separated parts of a line. A paragraph catdoc wrote otherwise, or one with no words,
     keeps its number unwritten; the text is otherwise as catdoc gave it."""
@@ -418,7 +421,7 @@ def number_lines(text: str, paragraphs: list[tuple[tuple[str, ...], str]]) -> st
     units: list[tuple[int, int]] = []  # (line, offset in it) of each line and each part of a line
     whole: set[int] = set()  # the units that are a whole line with parts: matched, the parts are done
     line_end: list[int] = []  # line -> the first unit of the next line
-    where: dict[tuple[str, ...], list[int]] = {}
+    where: dict[str, list[int]] = {}
     for k, line in enumerate(lines):
         if "\t" not in line:
             key = _key(line)

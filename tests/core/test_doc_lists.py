@@ -309,3 +309,13 @@ def test_paragraphs_catdoc_writes_otherwise_keep_the_count_and_the_text(tmp_path
                   ("Четвёртый", 1, 0)]
     assert _read(tmp_path, paragraphs, [(10, _levels(lvl("\x00.")))], [(10, {})]) == [
         "1.\tПервый", "с переносом строки", "", "3.\tПосле разрыва страницы", "4.\tЧетвёртый"]
+
+
+def test_items_with_a_footnote_a_link_a_soft_hyphen_a_line_break_or_a_field_are_numbered():
+    """catdoc writes these paragraphs otherwise than their characters in the file (no footnote
+    mark, no soft hyphen, the line break as a new line, the field's result only)."""
+    _needs_catdoc()
+    assert _lines(FIXTURES / "list-marks-libreoffice.doc") == [
+        "До списка.", "1.Пункт со сноской в середине", "2.Пункт со ссылкой внутри",
+        "3.Пункт с неразрывным пробелом и мягким переносом — тире", "4.Пункт", "с разрывом строки",
+        "5.Пункт с полем страницы 1 конец", "\tТекст сноски."]
