@@ -458,8 +458,9 @@ def number_lines(text: str, paragraphs: list[tuple[str, str]]) -> str:
             inserts.setdefault(line, []).append((offset, label))
         at = line_end[units[unit][0]] if unit in whole else unit + 1
     for k, labels in inserts.items():
-        line = lines[k]
-        for offset, label in sorted(labels, reverse=True):
-            line = line[:offset] + label + line[offset:]
-        lines[k] = line
+        line, parts, done = lines[k], [], 0
+        for offset, label in sorted(labels):
+            parts += [line[done:offset], label]
+            done = offset
+        lines[k] = "".join(parts) + line[done:]
     return "\n".join(lines)

@@ -193,6 +193,7 @@ def _pieces_word97(word: bytes, table: bytes) -> list[tuple[int, int, int, bool]
         return None
     cps = struct.unpack_from(f"<{n + 1}I", plc, 0)
     out = []
+    total = 0  # characters of all pieces: no more than the stream's bytes (pieces named again and again)
     for k in range(n):
         fc = struct.unpack_from("<I", plc, 4 * (n + 1) + 8 * k + 2)[0]
         count = cps[k + 1] - cps[k]
@@ -200,7 +201,8 @@ def _pieces_word97(word: bytes, table: bytes) -> list[tuple[int, int, int, bool]
             continue
         compressed = bool(fc & 0x40000000)
         start = (fc & 0x3FFFFFFF) // 2 if compressed else fc
-        if start + count * (1 if compressed else 2) > len(word):
+        total += count
+        if start + count * (1 if compressed else 2) > len(word) or total > len(word):
             return None
         out.append((cps[k], start, count, compressed))
     return out

@@ -319,3 +319,23 @@ def test_items_with_a_footnote_a_link_a_soft_hyphen_a_line_break_or_a_field_are_
         "До списка.", "1.Пункт со сноской в середине", "2.Пункт со ссылкой внутри",
         "3.Пункт с неразрывным пробелом и мягким переносом — тире", "4.Пункт", "с разрывом строки",
         "5.Пункт с полем страницы 1 конец", "\tТекст сноски."]
+
+
+def test_a_piece_table_naming_the_text_again_and_again_is_not_read():
+    """Pieces whose positions go up and down name the same text thousands of times: the
+    structure is not used (catdoc reads the file as it is), and no time is spent on it."""
+    from word97 import word97
+
+    data = word97("Один абзац текста.\n" * 50)
+    word, table, name = _streams(data)
+    fc, lcb = struct.unpack_from("<II", word, _fc_lcb_at(33))
+    ccp = struct.unpack_from("<I", word, 76)[0]
+    n = 300
+    cps = [0 if k % 2 == 0 else ccp for k in range(n + 1)]
+    plc = struct.pack(f"<{n + 1}I", *cps) + struct.pack("<HIH", 0, 0x800, 0) * n
+    clx = bytes([0x02]) + struct.pack("<I", len(plc)) + plc
+    table[:len(clx)] = clx
+    struct.pack_into("<II", word, _fc_lcb_at(33), 0, len(clx))
+    started = time.monotonic()
+    assert prepare(_rewritten(data, word, table, name)) is None
+    assert time.monotonic() - started < 5
