@@ -339,3 +339,14 @@ def test_a_piece_table_naming_the_text_again_and_again_is_not_read():
     started = time.monotonic()
     assert prepare(_rewritten(data, word, table, name)) is None
     assert time.monotonic() - started < 5
+
+
+def test_a_list_override_that_replaces_a_level(tmp_path):
+    from word97 import lvl
+
+    levels = _levels(lvl("\x00.", DECIMAL), lvl("\x00.\x01.", DECIMAL))
+    paragraphs = [("Обычный", 1, 0), ("Подпункт", 1, 1), ("Римский с пяти", 2, 0), ("Его подпункт", 2, 1),
+                  ("Шестой", 2, 0)]
+    replaced = {0: lvl("\x00)", UPPER_ROMAN, start=5, follow=1)}
+    assert _read(tmp_path, paragraphs, [(10, levels)], [(10, {}), (10, replaced)]) == [
+        "1.\tОбычный", "1.1.\tПодпункт", "V) Римский с пяти", "V.1.\tЕго подпункт", "VI) Шестой"]

@@ -61,10 +61,10 @@ def lvl(text: str, nfc: int = 0, start: int = 1, follow: int = 0, legal: bool = 
 
 
 def word97_lists(paragraphs: list[tuple[str, int, int]], lists: list[tuple[int, list[bytes]]],
-                 overrides: list[tuple[int, dict[int, int]]]) -> bytes:
+                 overrides: list[tuple[int, dict[int, int | bytes]]]) -> bytes:
     """A .doc of ``paragraphs`` [(text, ilfo, ilvl)] (ilfo 0: not in a list), with ``lists``
     [(lsid, its 9 LVLs, or 1 for a simple list)] and list overrides ``overrides``
-    [(lsid, {level: start value})], ilfo 1 the first: the PlfLst and its LVLs, the PlfLfo and
+    [(lsid, {level: start value, or an LVL that replaces the level})], ilfo 1 the first: the PlfLst and its LVLs, the PlfLfo and
     one PAPX page per twelve paragraphs holding each paragraph's sprmPIlfo and sprmPIlvl."""
     body = "".join(text + "\r" for text, _, _ in paragraphs)
     ccp = len(body)
@@ -75,9 +75,9 @@ def word97_lists(paragraphs: list[tuple[str, int, int]], lists: list[tuple[int, 
     lvls = b"".join(b"".join(levels) for _, levels in lists)
     lfo = struct.pack("<I", len(overrides)) + b"".join(
         struct.pack("<iiiBBBB", lsid, 0, 0, len(starts), 0, 0, 0) for lsid, starts in overrides)
-    lfo += b"".join(struct.pack("<I", 0) + b"".join(struct.pack("<iI", start, level | 0x10)
-                                                    for level, start in starts.items())
-                    for _, starts in overrides)
+    lfo += b"".join(struct.pack("<I", 0) + b"".join(
+        struct.pack("<iI", start, level | 0x10) if isinstance(start, int) else struct.pack("<iI", 0, level | 0x20) + start
+        for level, start in starts.items()) for _, starts in overrides)
     text_end = 0x800 + 2 * ccp
     first_page = -(-text_end // SECTOR)
     marks, cp = [], 0
