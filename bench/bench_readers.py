@@ -1,7 +1,7 @@
 """Reading speed per MB of DOCX, PDF and DOC: this tree's readers beside an earlier commit's,
 same files, same machine, same run; each beside the reference script's pass over the same text.
 
-    python bench/bench_readers.py [--old COMMIT] [--repeat 3] [--rounds 1] [FILE ...]
+    python bench/bench_readers.py [--old COMMIT] [--repeat 3] [--rounds 1] [--doc-from-docx] [FILE ...]
 
 The earlier commit's ``core/`` is taken with ``git archive`` into a temporary folder and
 imported from there (``PYTHONPATH``), so both readers run the same way: in a fresh process,
@@ -9,6 +9,7 @@ imported from there (``PYTHONPATH``), so both readers run the same way: in a fre
 ``--repeat`` runs per file; ``--rounds N`` times both readers N times, alternating, and the
 fastest time of each file counts. Files, unless named: the DOCX and PDF files of
 ``../shared/data/realdocs`` when present, the .doc files of ``tests/core/fixtures`` (saved by
+LibreOffice; with ``--doc-from-docx`` also the realdocs DOCX files saved as .doc by
 LibreOffice), and three made here every run (a DOCX of numbered lists and paragraphs written
 by python-docx, the same saved as Word 97-2003 .doc by LibreOffice when ``soffice`` is
 installed, a PDF of 60 text pages written by ``tests/core/pdfgen.py``). Printed per format:
@@ -116,6 +117,8 @@ def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--old", default="c06556d", help="the commit whose readers are the comparison (default c06556d)")
     ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--doc-from-docx", action="store_true",
+                    help="also the realdocs DOCX files saved as .doc by LibreOffice (soffice)")
     ap.add_argument("--rounds", type=int, default=1, help="old and new timed this many times, alternating; "
                     "the fastest of all counts")
     ap.add_argument("files", nargs="*", type=Path)
@@ -128,6 +131,12 @@ def main(argv: list[str] | None = None) -> None:
                 if (REALDOCS / fmt).is_dir():
                     files += sorted((REALDOCS / fmt).glob(f"*.{fmt}"))
             files += sorted((ROOT / "tests" / "core" / "fixtures").rglob("*.doc"))
+            if args.doc_from_docx and shutil.which("soffice") and (REALDOCS / "docx").is_dir():
+                made = tmp / "doc"
+                subprocess.run(["soffice", "--headless", "--convert-to", "doc:MS Word 97", "--outdir", str(made),
+                                *map(str, sorted((REALDOCS / "docx").glob("*.docx")))],
+                               capture_output=True, timeout=1800, check=False)
+                files += sorted(made.glob("*.doc"))
             files += _made_files(tmp)
         old_tree = str(_old_tree(args.old, tmp))
         old, new = {}, {}
