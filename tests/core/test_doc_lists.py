@@ -350,3 +350,38 @@ def test_a_list_override_that_replaces_a_level(tmp_path):
     replaced = {0: lvl("\x00)", UPPER_ROMAN, start=5, follow=1)}
     assert _read(tmp_path, paragraphs, [(10, levels)], [(10, {}), (10, replaced)]) == [
         "1.\tОбычный", "1.1.\tПодпункт", "V) Римский с пяти", "V.1.\tЕго подпункт", "VI) Шестой"]
+
+
+def _blanked_one_by_one(text: str) -> str:
+    """What Word shows of ``text`` with field marks, one character at a time: the reference for
+    the reader's pass, which blanks stretches found by a regular expression."""
+    out, fields = [], []  # one entry per open field: still in its code?
+    for ch in text:
+        c, blank = ord(ch), False
+        if c == 0x13:
+            fields.append(True)
+            blank = True
+        elif c == 0x14 and fields:
+            fields[-1] = False
+            blank = True
+        elif c == 0x15 and fields:
+            fields.pop()
+            blank = True
+        elif c in (0x01, 0x08) or any(fields):
+            blank = True
+        out.append("\x02" if blank else ch)
+    return "".join(out)
+
+
+def test_field_codes_are_blanked_as_a_character_by_character_reading_would():
+    from word97 import word97
+
+    rng = random.Random(37)
+    alphabet = ["\x13", "\x14", "\x15", "\x01", "\x08", "а", "b", " ", "\u1301", "\u0113", "\u1500", "\u0115"]
+    for _ in range(300):
+        text = "".join(rng.choice(alphabet) for _ in range(rng.randint(0, 60))) + "."
+        prepared = prepare(word97(text))
+        assert prepared is not None
+        word, _, _ = _streams(prepared[0])
+        got = word[0x800:0x800 + 2 * len(text)].decode("utf-16-le")
+        assert got == _blanked_one_by_one(text), text
