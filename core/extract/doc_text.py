@@ -19,8 +19,13 @@ the piece table of [MS-DOC], and the Word 6/95 FIB) to show the text as Word doe
   separator, and its end mark, become characters catdoc skips (0x02, the footnote mark), so
   the result stays where Word shows it. Object and picture anchors (0x01, 0x08), which make
   catdoc drop the paragraph they stand in, are skipped the same way.
+* Automatic list numbers ("1.", "a)", "1.1.", bullets), which catdoc does not give, are
+  computed from the list tables and written before their paragraphs in catdoc's text
+  (:mod:`.doc_lists`; Word 97-2003 files only: the lists of Word 6/95, ANLD autonumbering, are
+  not read).
 
-When that structure cannot be read (a damaged file), catdoc reads the file as it is.
+When that structure cannot be read (a damaged file), catdoc reads the file as it is; damaged
+list tables only leave the numbers out.
 """
 
 from __future__ import annotations
