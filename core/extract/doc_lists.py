@@ -15,11 +15,12 @@ the document's own structure ([MS-DOC]):
   styles each is based on).
 
 Paragraphs are numbered as Word numbers them: one counter per list (or per list instance that
-overrides its list) and level, the
-first item of a level at its start value, deeper levels started again when a higher one counts
-on (unless the level says otherwise, ``fNoRestart``/``ilvlRestartLim``), and the label the
-number text with each placeholder replaced by its level's counter in its level's format
-(``fLegal``: decimal). The labels follow the conventions of the DOCX reader (docx_text), so the
+overrides its list) and level, the first item of a level at its start value, deeper levels
+started again when a higher one counts on (unless the level says otherwise,
+``fNoRestart``/``ilvlRestartLim``), and the label the number text with each placeholder
+replaced by its level's counter in its level's format (``fLegal``: decimal). Only the main
+text is numbered (not headers, footnotes or text boxes), and each label is written before
+the line catdoc gives for its paragraph (:func:`number_lines`). The labels follow the conventions of the DOCX reader (docx_text), so the
 same document saved as .docx and as .doc reads alike: the label, then a tab, a space or
 nothing; a bullet drawn from a symbol font's private-use character is written "•".
 
