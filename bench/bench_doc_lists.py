@@ -50,7 +50,8 @@ def main(argv: list[str] | None = None) -> int:
     with tempfile.TemporaryDirectory(prefix="sverka-doc-lists-") as tmp:
         folder = args.keep or Path(tmp)
         folder.mkdir(parents=True, exist_ok=True)
-        sources = sorted((REALDOCS / "files" / "docx").glob("*.docx")) + sorted((REALDOCS / "files" / "odt").glob("*.odt"))
+        sources = [*sorted((REALDOCS / "files" / "docx").glob("*.docx")),
+                   *sorted((REALDOCS / "files" / "odt").glob("*.odt"))]
         _convert(sources, "doc:MS Word 97", folder)
         docs = sorted(folder.glob("*.doc"))
         _convert(docs, "txt:Text (encoded):UTF8", folder)

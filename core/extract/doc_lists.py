@@ -20,9 +20,10 @@ started again when a higher one counts on (unless the level says otherwise,
 ``fNoRestart``/``ilvlRestartLim``), and the label the number text with each placeholder
 replaced by its level's counter in its level's format (``fLegal``: decimal). Only the main
 text is numbered (not headers, footnotes or text boxes), and each label is written before
-the line catdoc gives for its paragraph (:func:`number_lines`). The labels follow the conventions of the DOCX reader (docx_text), so the
-same document saved as .docx and as .doc reads alike: the label, then a tab, a space or
-nothing; a bullet drawn from a symbol font's private-use character is written "•".
+the line catdoc gives for its paragraph (:func:`number_lines`). The labels follow the
+conventions of the DOCX reader (docx_text), so the same document saved as .docx and as .doc
+reads alike: the label, then a tab, a space or nothing; a bullet drawn from a symbol font's
+private-use character is written "•".
 
 Every count and offset read from the file is checked against the stream it points into; a
 damaged table gives no numbers (the text is read all the same), never an error or a long loop.
@@ -205,7 +206,8 @@ def _list_sprms(grpprl: bytes) -> tuple[int | None, int | None]:
     return ilfo, ilvl
 
 
-def _papx_runs(word: bytes, table: bytes, fc: int, lcb: int) -> tuple[list[int], list[tuple[int, int, int | None, int | None]]]:
+def _papx_runs(word: bytes, table: bytes, fc: int,
+               lcb: int) -> tuple[list[int], list[tuple[int, int, int | None, int | None]]]:
     """Paragraph runs of the PAPX pages: (their start FCs, [(end FC, istd, ilfo, ilvl)])."""
     if lcb < 4 or fc + lcb > len(table):
         return [], []

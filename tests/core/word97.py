@@ -64,8 +64,9 @@ def word97_lists(paragraphs: list[tuple[str, int, int]], lists: list[tuple[int, 
                  overrides: list[tuple[int, dict[int, int | bytes]]]) -> bytes:
     """A .doc of ``paragraphs`` [(text, ilfo, ilvl)] (ilfo 0: not in a list), with ``lists``
     [(lsid, its 9 LVLs, or 1 for a simple list)] and list overrides ``overrides``
-    [(lsid, {level: start value, or an LVL that replaces the level})], ilfo 1 the first: the PlfLst and its LVLs, the PlfLfo and
-    one PAPX page per twelve paragraphs holding each paragraph's sprmPIlfo and sprmPIlvl."""
+    [(lsid, {level: start value, or an LVL that replaces the level})], ilfo 1 the first: the
+    PlfLst and its LVLs, the PlfLfo and one PAPX page per twelve paragraphs holding each
+    paragraph's sprmPIlfo and sprmPIlvl."""
     body = "".join(text + "\r" for text, _, _ in paragraphs)
     ccp = len(body)
     pieces = struct.pack("<II", 0, ccp) + struct.pack("<HIH", 0, 0x800, 0)
@@ -76,7 +77,8 @@ def word97_lists(paragraphs: list[tuple[str, int, int]], lists: list[tuple[int, 
     lfo = struct.pack("<I", len(overrides)) + b"".join(
         struct.pack("<iiiBBBB", lsid, 0, 0, len(starts), 0, 0, 0) for lsid, starts in overrides)
     lfo += b"".join(struct.pack("<I", 0) + b"".join(
-        struct.pack("<iI", start, level | 0x10) if isinstance(start, int) else struct.pack("<iI", 0, level | 0x20) + start
+        struct.pack("<iI", start, level | 0x10) if isinstance(start, int)
+        else struct.pack("<iI", 0, level | 0x20) + start  # a whole LVL
         for level, start in starts.items()) for _, starts in overrides)
     text_end = 0x800 + 2 * ccp
     first_page = -(-text_end // SECTOR)
