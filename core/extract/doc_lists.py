@@ -14,16 +14,16 @@ the document's own structure ([MS-DOC]):
   PAPX pages (``PlcBtePapx``) or from its paragraph style (the style sheet, ``STSH``, with the
   styles each is based on).
 
-Paragraphs are numbered as Word numbers them: one counter per list (or per list instance that
-overrides its list) and level, the first item of a level at its start value, deeper levels
-started again when a higher one counts on (unless the level says otherwise,
-``fNoRestart``/``ilvlRestartLim``), and the label the number text with each placeholder
-replaced by its level's counter in its level's format (``fLegal``: decimal). Only the main
-text is numbered (not headers, footnotes or text boxes), and each label is written before
-the line catdoc gives for its paragraph (:func:`number_lines`). The labels follow the
-conventions of the DOCX reader (docx_text), so the same document saved as .docx and as .doc
-reads alike: the label, then a tab, a space or nothing; a bullet drawn from a symbol font's
-private-use character is written "•".
+Paragraphs are numbered as Word numbers them (and LibreOffice, whose reading of lists follows
+Word's): one counter per list and level (:class:`_Counter` says how list instances share
+them), the first item of a level at its start value, deeper levels started again when a
+higher one counts on (unless the level says otherwise, ``fNoRestart``/``ilvlRestartLim``), and
+the label the number text with each placeholder replaced by its level's counter in its
+level's format (``fLegal``: decimal). Only the main text is numbered (not headers, footnotes
+or text boxes), and each label is written before the line catdoc gives for its paragraph
+(:func:`number_lines`). The labels follow the conventions of the DOCX reader (docx_text), so
+the same document saved as .docx and as .doc reads alike: the label, then a tab, a space or
+nothing; a bullet drawn from a symbol font's private-use character is written "•".
 
 Every count and offset read from the file is checked against the stream it points into; a
 damaged table gives no numbers (the text is read all the same), never an error or a long loop.
@@ -152,9 +152,12 @@ def _overrides(table: bytes, fc: int, lcb: int) -> list[tuple[int, dict[int, int
             flags = _u32(table, at + 4)
             at += 8
             level = flags & 0x0F
-            if flags & 0x20:  # fFormatting: a whole LVL follows
+            if flags & 0x20:  # fFormatting: a whole LVL follows; its start counts with fStartAt only
                 replaced[level], at = _level(table, at)
-                starts[level] = replaced[level]["start"]
+                if flags & 0x10:
+                    starts[level] = replaced[level]["start"]
+                else:
+                    replaced[level]["start"] = None  # the list's own start value
             elif flags & 0x10:  # fStartAt
                 starts[level] = start
         out.append((lsid, starts, replaced))
@@ -305,28 +308,52 @@ def _style_lists(table: bytes, fc: int, lcb: int) -> dict[int, tuple[int | None,
 # -- numbering -------------------------------------------------------------------------------
 
 class _Counter:
-    """Word's counters: one per list and level, and one per list instance (LFO) that overrides
-    its list's start values or levels (as LibreOffice reads them too)."""
+    """Word's counters, as LibreOffice, whose reading follows Word's, keeps them: one per list
+    and level, shared by every list instance (LFO) of the list, and one of its own for an LFO
+    that gives a level other formatting. An LFO that only overrides a level's start value
+    starts the list's count again at that value at the LFO's first paragraph, if that
+    paragraph is of that level."""
 
     def __init__(self, lists: dict[int, dict[int, dict]], overrides) -> None:
         self.lists = lists
         self.overrides = overrides
-        self.counts: dict[int, dict[int, int]] = {}
-        self._levels: dict[int, dict[int, dict]] = {}
+        self.counts: dict[tuple[str, int], dict[int, int]] = {}
+        self._levels: dict[int, tuple[dict[int, dict], bool]] = {}  # ilfo -> (its levels, counted apart?)
+        self._used: set[int] = set()
+
+    def _levels_of(self, ilfo: int, lsid: int, replaced: dict[int, dict]) -> tuple[dict[int, dict], bool]:
+        found = self._levels.get(ilfo)
+        if found is None:
+            own = self.lists.get(lsid, {})
+            levels, apart = dict(own), False
+            for k, spec in replaced.items():
+                base = own.get(k)
+                if spec["start"] is None:
+                    spec = {**spec, "start": base["start"] if base else 1}
+                levels[k] = spec
+                apart = apart or base is None or any(spec[f] != base[f] for f in spec if f != "start")
+            found = self._levels[ilfo] = (levels, apart)
+        return found
 
     def label(self, ilfo: int, level: int) -> str:
         if not 0 < ilfo <= len(self.overrides):
             return ""
         lsid, starts, replaced = self.overrides[ilfo - 1]
-        levels = self._levels.get(ilfo)
-        if levels is None:
-            levels = self._levels[ilfo] = {**self.lists.get(lsid, {}), **replaced}
+        levels, apart = self._levels_of(ilfo, lsid, replaced)
         spec = levels.get(level)
         if spec is None:
             return ""
-        # an LFO that overrides nothing is its list: every such LFO of one list counts on together
-        counts = self.counts.setdefault(ilfo if starts or replaced else -1 - lsid, {})
-        counts[level] = counts[level] + 1 if level in counts else starts.get(level, spec["start"])
+        first_use = ilfo not in self._used
+        self._used.add(ilfo)
+        if apart:
+            counts = self.counts.setdefault(("lfo", ilfo), {})
+            counts[level] = counts[level] + 1 if level in counts else starts.get(level, spec["start"])
+        else:
+            counts = self.counts.setdefault(("list", lsid), {})
+            if first_use and level in starts:
+                counts[level] = starts[level]
+            else:
+                counts[level] = counts[level] + 1 if level in counts else spec["start"]
         for deeper in [k for k in counts if k > level] if len(counts) > 1 else ():
             limit = levels.get(deeper, {}).get("restart_lim")
             if limit is None or level < limit:
@@ -339,7 +366,7 @@ class _Counter:
                 k = ord(ch)
                 if k < 9:
                     other = levels.get(k, {"start": 1, "fmt": "decimal"})
-                    value = counts.get(k, starts.get(k, other["start"]))
+                    value = counts.get(k, starts.get(k, other["start"]) if apart else other["start"])
                     fmt = "decimal" if spec["legal"] and other["fmt"] != "none" else other["fmt"]
                     out.append(format_number(value, fmt))
                 else:
@@ -394,7 +421,7 @@ def labelled_paragraphs(word: bytes, table: bytes, pieces) -> list[tuple[str, st
         return []
     styles = _style_lists(table, *_fc_lcb(word, _STSHF))
     counter = _Counter(lists, overrides)
-    ccp_text = _u32(word, 76)
+    ccp_text = _u32(word, 34 + 2 * _u16(word, 32) + 2 + 12)  # FibRgLw97.ccpText, after csw words
     out = []
     for text, fc in _paragraphs(word, pieces, ccp_text):
         k = bisect_right(fc_starts, fc) - 1
@@ -406,8 +433,8 @@ def labelled_paragraphs(word: bytes, table: bytes, pieces) -> list[tuple[str, st
                 ilfo = style_lfo
             if ilvl is None:
                 ilvl = style_lvl
-            if ilfo and ilfo > 0:
-                label = counter.label(ilfo, min(ilvl or 0, 8))
+            if ilfo and ilfo > 0 and (ilvl or 0) <= 8:  # level 9 or more: body text, no number
+                label = counter.label(ilfo, ilvl or 0)
         out.append((_key(text.split("\x0b", 1)[0]), label))
     return out
 

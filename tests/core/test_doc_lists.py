@@ -256,15 +256,17 @@ def test_levels_count_and_deeper_levels_start_again(tmp_path):
         "Перерыв без номера", "2.\tДва", "2.1.\tДва-один"]
 
 
-def test_a_list_override_starts_the_list_again_and_plain_overrides_count_on_together(tmp_path):
+def test_a_list_override_starts_the_list_again_and_its_instances_count_on_together(tmp_path):
+    """LibreOffice reads this file so too."""
     from word97 import lvl
 
     levels = _levels(lvl("\x00.", DECIMAL))
     paragraphs = [("Один", 1, 0), ("Два", 1, 0), ("Три через второе", 2, 0), ("Заново", 3, 0), ("Дальше", 3, 0),
                   ("Снова первое", 1, 0)]
-    # LFO 1 and 2 override nothing: one list, counted together; LFO 3 starts it at 1 again
+    # LFO 1 and 2 override nothing: one list, counted together; LFO 3 starts it at 1 again at
+    # its first paragraph, and the list counts on from there, whichever LFO names it
     assert _read(tmp_path, paragraphs, [(10, levels)], [(10, {}), (10, {}), (10, {0: 1})]) == [
-        "1.\tОдин", "2.\tДва", "3.\tТри через второе", "1.\tЗаново", "2.\tДальше", "4.\tСнова первое"]
+        "1.\tОдин", "2.\tДва", "3.\tТри через второе", "1.\tЗаново", "2.\tДальше", "3.\tСнова первое"]
 
 
 def test_number_formats_start_values_and_what_follows(tmp_path):
@@ -341,15 +343,21 @@ def test_a_piece_table_naming_the_text_again_and_again_is_not_read():
     assert time.monotonic() - started < 5
 
 
-def test_a_list_override_that_replaces_a_level(tmp_path):
+def test_a_list_override_that_replaces_a_level_counts_apart(tmp_path):
+    """A level of other formatting is a list of its own; its start value counts only with
+    fStartAt (without it, the list's start value). LibreOffice reads these files so too."""
     from word97 import lvl
 
     levels = _levels(lvl("\x00.", DECIMAL), lvl("\x00.\x01.", DECIMAL))
-    paragraphs = [("Обычный", 1, 0), ("Подпункт", 1, 1), ("Римский с пяти", 2, 0), ("Его подпункт", 2, 1),
-                  ("Шестой", 2, 0)]
+    paragraphs = [("Обычный", 1, 0), ("Подпункт", 1, 1), ("Римский", 2, 0), ("Его подпункт", 2, 1),
+                  ("Второй римский", 2, 0), ("Снова обычный", 1, 0)]
     replaced = {0: lvl("\x00)", UPPER_ROMAN, start=5, follow=1)}
     assert _read(tmp_path, paragraphs, [(10, levels)], [(10, {}), (10, replaced)]) == [
-        "1.\tОбычный", "1.1.\tПодпункт", "V) Римский с пяти", "V.1.\tЕго подпункт", "VI) Шестой"]
+        "1.\tОбычный", "1.1.\tПодпункт", "I) Римский", "I.1.\tЕго подпункт", "II) Второй римский",
+        "2.\tСнова обычный"]
+    replaced = {0: (lvl("\x00)", UPPER_ROMAN, start=5, follow=1),)}  # the same with fStartAt
+    assert _read(tmp_path, paragraphs, [(10, levels)], [(10, {}), (10, replaced)])[2:5] == [
+        "V) Римский", "V.1.\tЕго подпункт", "VI) Второй римский"]
 
 
 def _blanked_one_by_one(text: str) -> str:

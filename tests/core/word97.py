@@ -51,11 +51,13 @@ _BTE_PAPX, _PLF_LST, _PLF_LFO = 13, 73, 74
 
 def lvl(text: str, nfc: int = 0, start: int = 1, follow: int = 0, legal: bool = False,
         restart_lim: int | None = None) -> bytes:
-    """One LVL of [MS-DOC]: an LVLF (start value, number format ``nfc``, what follows the number:
-    0 tab, 1 space, 2 nothing; fLegal; fNoRestart with ilvlRestartLim), no properties, and the
-    number text ``text`` (characters 0x00-0x08 stand for the levels' numbers)."""
+    """One LVL of [MS-DOC]: an LVLF (start value, number format ``nfc``, where the numbers stand
+    in the number text, what follows the number: 0 tab, 1 space, 2 nothing; fLegal; fNoRestart
+    with ilvlRestartLim), no properties, and the number text ``text`` (characters 0x00-0x08
+    stand for the levels' numbers)."""
     flags = (0x04 if legal else 0) | (0x08 if restart_lim is not None else 0)
-    lvlf = struct.pack("<iBB9sBiiBBBB", start, nfc, flags, bytes(9), follow, 0, 0, 0, 0, restart_lim or 0, 0)
+    places = bytes(k + 1 for k, ch in enumerate(text) if ord(ch) < 9)[:9]  # rgbxchNums
+    lvlf = struct.pack("<iBB9sBiiBBBB", start, nfc, flags, places, follow, 0, 0, 0, 0, restart_lim or 0, 0)
     assert len(lvlf) == 28
     return lvlf + struct.pack("<H", len(text)) + text.encode("utf-16-le")
 
@@ -64,7 +66,8 @@ def word97_lists(paragraphs: list[tuple[str, int, int]], lists: list[tuple[int, 
                  overrides: list[tuple[int, dict[int, int | bytes]]]) -> bytes:
     """A .doc of ``paragraphs`` [(text, ilfo, ilvl)] (ilfo 0: not in a list), with ``lists``
     [(lsid, its 9 LVLs, or 1 for a simple list)] and list overrides ``overrides``
-    [(lsid, {level: start value, or an LVL that replaces the level})], ilfo 1 the first: the
+    [(lsid, {level: start value, or an LVL that replaces the level, or (that LVL,) whose start
+    value counts too})], ilfo 1 the first: the
     PlfLst and its LVLs, the PlfLfo and one PAPX page per twelve paragraphs holding each
     paragraph's sprmPIlfo and sprmPIlvl."""
     body = "".join(text + "\r" for text, _, _ in paragraphs)
@@ -76,9 +79,10 @@ def word97_lists(paragraphs: list[tuple[str, int, int]], lists: list[tuple[int, 
     lvls = b"".join(b"".join(levels) for _, levels in lists)
     lfo = struct.pack("<I", len(overrides)) + b"".join(
         struct.pack("<iiiBBBB", lsid, 0, 0, len(starts), 0, 0, 0) for lsid, starts in overrides)
-    lfo += b"".join(struct.pack("<I", 0) + b"".join(
-        struct.pack("<iI", start, level | 0x10) if isinstance(start, int)
-        else struct.pack("<iI", 0, level | 0x20) + start  # a whole LVL
+    lfo += b"".join(struct.pack("<I", 0xFFFFFFFF) + b"".join(  # LFOData: cp (none), the LFOLVLs
+        struct.pack("<iI", start, level | 0x10) if isinstance(start, int)  # fStartAt
+        else struct.pack("<iI", 0, level | 0x30) + start[0] if isinstance(start, tuple)  # fFormatting, fStartAt
+        else struct.pack("<iI", 0, level | 0x20) + start  # fFormatting: a whole LVL
         for level, start in starts.items()) for _, starts in overrides)
     text_end = 0x800 + 2 * ccp
     first_page = -(-text_end // SECTOR)
@@ -95,7 +99,8 @@ def word97_lists(paragraphs: list[tuple[str, int, int]], lists: list[tuple[int, 
         struct.pack_into(f"<{crun + 1}I", fkp, 0, start, *(end for end, _, _ in chunk))
         at = 510
         for j, (end, ilfo, ilvl) in enumerate(chunk):
-            grpprl = struct.pack("<Hh", 0x460B, ilfo) + struct.pack("<HB", 0x260A, ilvl) + b"\0" if ilfo else b""
+            # sprmPIlvl, then sprmPIlfo (the order Word and LibreOffice write them in)
+            grpprl = struct.pack("<HB", 0x260A, ilvl) + struct.pack("<Hh", 0x460B, ilfo) + b"\0" if ilfo else b""
             papx = struct.pack("<H", 0) + grpprl  # istd 0, then the sprms
             at -= 2 + len(papx)
             at -= at % 2
