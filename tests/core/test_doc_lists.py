@@ -285,6 +285,8 @@ def test_number_formats_start_values_and_what_follows(tmp_path):
 
 
 def test_legal_numbers_and_levels_that_do_not_start_again(tmp_path):
+    """fLegal: every number of the label in decimal, as Word shows it ([MS-DOC] LVLF; LibreOffice
+    7.4 shows "I.a." here)."""
     from word97 import lvl
 
     levels = _levels(lvl("\x00.", UPPER_ROMAN), lvl("\x00.\x01.", LOWER_LETTER, legal=True),
