@@ -441,10 +441,10 @@ def labelled_paragraphs(word: bytes, table: bytes, pieces) -> list[tuple[str, st
 
 def number_lines(text: str, paragraphs: list[tuple[str, str]]) -> str:
     """catdoc's ``text`` with each label written before the paragraph it belongs to. Paragraphs
-    are matched in order, by their letters and digits, with catdoc's lines or, in a table (where catdoc ends
-    a cell with a tab and the cell's last paragraph shares a line with the next cell), with the
-    tab-separated parts of a line. A paragraph catdoc wrote otherwise, or one with no words,
-    keeps its number unwritten; the text is otherwise as catdoc gave it."""
+    are matched in order, by their letters and digits, with catdoc's lines or, in a table
+    (where catdoc ends a cell with a tab and the cell's last paragraph shares a line with the
+    next cell), with the tab-separated parts of a line. A paragraph catdoc wrote otherwise, or
+    one with no words, keeps its number unwritten; the text is otherwise as catdoc gave it."""
     if not any(label for _, label in paragraphs):
         return text
     lines = text.split("\n")
