@@ -12,6 +12,7 @@
 //! * [`sentences`]: sentence hashes, Seq2 (`sverka.core.sentences`).
 //! * [`shortdoc`]: the white-space-blind hash of a whole text (`sverka.core.shortdoc`).
 //! * [`scan`]: the words of an ordinary text and the index of seen forms (`sverka.core.scan`).
+//! * [`split`]: sentence boundaries and the marks of Ukrainian and Russian (`sverka.core.text`).
 
 pub mod error;
 pub mod hashing;
@@ -20,5 +21,6 @@ pub mod scan;
 pub mod sentences;
 pub mod shingles;
 pub mod shortdoc;
+pub mod split;
 
 pub use error::Error;

@@ -11,10 +11,11 @@ use pyo3::prelude::*;
 use pyo3::types::PyString;
 use std::sync::RwLock;
 
-use sverka_engine::{minhash, scan, sentences, shingles, shortdoc, Error};
+use sverka_engine::{minhash, scan, sentences, shingles, shortdoc, split, Error};
 
 type U64s<'py> = Bound<'py, PyArray1<u64>>;
 type I64s<'py> = Bound<'py, PyArray1<i64>>;
+type I32s<'py> = Bound<'py, PyArray1<i32>>;
 
 fn value_error(e: Error) -> PyErr {
     PyValueError::new_err(e.to_string())
@@ -130,11 +131,26 @@ fn full_text_hash(py: Python<'_>, text: &Bound<'_, PyString>) -> PyResult<u64> {
     }
 }
 
-/// The code points of a Python string (lone surrogates as their code units, as Python counts them).
+/// The code points of a Python string (lone surrogates as their code units, as Python counts
+/// them), copied once by CPython (`PyUnicode_AsUCS4`, in the stable ABI).
 fn code_points(text: &Bound<'_, PyString>) -> PyResult<Vec<u32>> {
-    let encoded = text.call_method1("encode", ("utf-32-le", "surrogatepass"))?;
-    let bytes: &[u8] = encoded.extract()?;
-    Ok(bytes.chunks_exact(4).map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect())
+    let py = text.py();
+    // SAFETY: `text` is a live str; the buffer holds `n` code points, all that CPython writes
+    // (copy_null = 0), and its length is set only after CPython reported success.
+    unsafe {
+        let n = pyo3::ffi::PyUnicode_GetLength(text.as_ptr());
+        if n < 0 {
+            return Err(PyErr::fetch(py));
+        }
+        let mut out: Vec<u32> = Vec::with_capacity(n as usize);
+        if n > 0 {
+            if pyo3::ffi::PyUnicode_AsUCS4(text.as_ptr(), out.as_mut_ptr(), n, 0).is_null() {
+                return Err(PyErr::fetch(py));
+            }
+            out.set_len(n as usize);
+        }
+        Ok(out)
+    }
 }
 
 type Found<'py> = Option<(I64s<'py>, I64s<'py>, Option<U64s<'py>>)>;
@@ -216,6 +232,83 @@ impl HashIndex {
     }
 }
 
+type Read<'py> = (I64s<'py>, I64s<'py>, I64s<'py>, I64s<'py>, Found<'py>);
+
+/// The rules of sentence boundaries and the marks of Ukrainian and Russian (`sverka.core.text`).
+#[pyclass(frozen)]
+struct TextRules {
+    rules: split::Rules,
+}
+
+#[pymethods]
+impl TextRules {
+    /// TextRules(classes: uint8[0x110000], fold_from: uint32[k], fold_to: uint32[k], abbreviations: list[str])
+    #[new]
+    fn new(
+        classes: PyReadonlyArray1<'_, u8>,
+        fold_from: PyReadonlyArray1<'_, u32>,
+        fold_to: PyReadonlyArray1<'_, u32>,
+        abbreviations: Vec<String>,
+    ) -> PyResult<Self> {
+        let (from, to) = (slice(&fold_from)?, slice(&fold_to)?);
+        if from.len() != to.len() {
+            return Err(PyValueError::new_err(format!("{} characters but {} letters to fold them to", from.len(), to.len())));
+        }
+        let fold: Vec<(u32, u32)> = from.iter().copied().zip(to.iter().copied()).collect();
+        let words: Vec<Vec<u32>> = abbreviations.iter().map(|w| w.chars().map(u32::from).collect()).collect();
+        let rules = split::Rules::new(slice(&classes)?.to_vec(), &fold, &words).map_err(value_error)?;
+        Ok(TextRules { rules })
+    }
+
+    /// read(text, scan_classes: uint8[65536], seed, scan: bool) -> (uk_at, ru_at, piece_starts,
+    /// piece_ends, (starts, ends, hashes) | None): the marks, the sentence pieces and, when
+    /// `scan`, the words of an ordinary text (None for one that needs the regular expression)
+    fn read<'py>(
+        &self,
+        py: Python<'py>,
+        text: &Bound<'py, PyString>,
+        scan_classes: PyReadonlyArray1<'py, u8>,
+        seed: u64,
+        scan: bool,
+    ) -> PyResult<Read<'py>> {
+        let classes = slice(&scan_classes)?;
+        if classes.len() != 0x10000 {
+            return Err(PyValueError::new_err("the class table must cover the 65536 characters of the BMP"));
+        }
+        let cps = code_points(text)?;
+        let (uk, ru, starts, ends, found) = py.detach(|| {
+            let (uk, ru) = self.rules.marks(&cps);
+            let (starts, ends) = self.rules.pieces(&cps);
+            let found = if scan { scan::words(&cps, classes, seed) } else { None };
+            (uk, ru, starts, ends, found)
+        });
+        Ok((
+            uk.into_pyarray(py),
+            ru.into_pyarray(py),
+            starts.into_pyarray(py),
+            ends.into_pyarray(py),
+            found.map(|(s, e, h)| (s.into_pyarray(py), e.into_pyarray(py), Some(h.into_pyarray(py)))),
+        ))
+    }
+}
+
+/// sentence_of_words(piece_starts: int64[m], piece_ends: int64[m], word_starts: int64[n]) ->
+/// (int32[n] sentence of each word, int64[2k] [start, end) of each sentence holding a word)
+#[pyfunction]
+fn sentence_of_words<'py>(
+    py: Python<'py>,
+    starts: PyReadonlyArray1<'py, i64>,
+    ends: PyReadonlyArray1<'py, i64>,
+    word_starts: PyReadonlyArray1<'py, i64>,
+) -> PyResult<(I32s<'py>, I64s<'py>)> {
+    let (starts, ends, words) = (slice(&starts)?, slice(&ends)?, slice(&word_starts)?);
+    if starts.len() != ends.len() || starts.is_empty() {
+        return Err(PyValueError::new_err("pieces need as many ends as starts, and at least one"));
+    }
+    let (ids, spans) = py.detach(|| split::sentence_of_words(starts, ends, words));
+    Ok((ids.into_pyarray(py), spans.into_pyarray(py)))
+}
+
 #[pymodule]
 fn _engine(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
@@ -233,6 +326,8 @@ fn _engine(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(scan_words, m)?)?;
     m.add_function(wrap_pyfunction!(hash_strings, m)?)?;
     m.add_class::<HashIndex>()?;
+    m.add_class::<TextRules>()?;
+    m.add_function(wrap_pyfunction!(sentence_of_words, m)?)?;
     m.add("MAX_HASHED", scan::MAX_HASHED)?;
     Ok(())
 }
