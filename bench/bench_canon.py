@@ -108,7 +108,7 @@ def seen_forms(texts: list[str], repeat: int, reference: float, words: int) -> N
         for text, mode in zip(texts, modes):
             hit = scan.words(text)
             if hit is not None:
-                found += int((table.hashed[mode].get(hit[2]) >= 0).sum())
+                found += int((table.hashed(mode, hit[2]) >= 0).sum())
         return found
 
     def best_of(work) -> tuple[float, float, int]:
@@ -126,7 +126,7 @@ def seen_forms(texts: list[str], repeat: int, reference: float, words: int) -> N
           f"({found:,} of {words:,} words scanned and found); ratio / reference {engine / reference:.3f} (time)")
     if scan_oracle is None:
         return
-    index = {mode: scan_oracle.HashIndex() for mode in table.hashed}
+    index = {mode: scan_oracle.HashIndex() for mode in table.ids}
     for mode, ids in table.ids.items():
         forms = list(ids)
         index[mode].add(scan_oracle.hash_strings(forms), np.array([ids[f] for f in forms], dtype=np.int64))

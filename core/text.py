@@ -54,8 +54,9 @@ Rules:
   ``sentence_spans`` lists the sentences that contain a word (stop words included), without
   surrounding spaces; ``sentence_ids`` index it.
 * Speed: forms are analysed once per machine: the table of analysed raw forms starts from
-  :mod:`sverka.core.formcache` and what is new goes back to it; an ordinary text's words are
-  found by numpy (:mod:`sverka.core.scan`, the same words); see docs/BENCHMARKS.md.
+  :mod:`sverka.core.formcache` and what is new goes back to it; an ordinary text's words,
+  sentences and marks are found by the compiled engine in one pass (:mod:`sverka.core.scan`,
+  the same words) and its tokens gathered by it; see docs/BENCHMARKS.md and docs/ENGINE.md.
 """
 
 from __future__ import annotations
@@ -69,6 +70,7 @@ import unicodedata
 import numpy as np
 
 from sverka.core import formcache, morph, scan
+from sverka.core.engine import i64, native, u64
 from sverka.core.hashing import hash_text
 from sverka.core.messages import Message, message
 from sverka.core.tokens import Tokens  # canonize's result, plain data (the store keeps it)
@@ -78,14 +80,16 @@ from sverka.core.versions import CANON_VERSION  # noqa: F401  (raise it there wi
 # ---------------------------------------------------------------------------------------------
 # Implementation.
 #
-# Speed plan (target >= 2 000 000 words/s once the forms are known): a text of ordinary
-# characters is scanned by numpy (:mod:`sverka.core.scan`: word bounds from a table of the
-# BMP's characters, a hash of every raw word from prefix sums) and its raw words looked up in a
-# per-process table raw form -> entry id by that hash; any other text is split by ONE compiled
-# regex (``re.split`` with a capturing group, so offsets are the running sum of the pieces'
-# lengths, all in C) and its raw words looked up by string. Everything per token after that is
-# numpy indexing. Only a raw form never seen before goes through the slow path (joiners, NFKC,
-# look-alikes, dictionaries), once per process.
+# Speed plan (target >= 5 000 000 words/s once the forms are known): one pass of the engine
+# over a text (:func:`sverka.core.scan.read`) finds the marks of Ukrainian and Russian, the
+# sentence pieces and, for a text of ordinary characters, every word with a hash of its raw form;
+# the raw forms are looked up in the engine's index of this process's table and the engine
+# gathers the tokens' arrays and lemmas (``FormTable.tokens``) in one call. Any other text is
+# split by ONE compiled regex (``re.split`` with a capturing group, so offsets are the running
+# sum of the pieces' lengths, all in C) and its raw words looked up by string. Only a raw form
+# never seen before goes through the slow path (joiners, NFKC, look-alikes, dictionaries), once
+# per process, and once per machine when the machine-wide table (:mod:`sverka.core.formcache`)
+# keeps it.
 
 _LINE_BREAK = scan._LINE_BREAKS  # "\n\r\x0b\x0c\x85\u2028", not U+2029: a paragraph ends a sentence
 _HYPHENS = "-\u2010\u00ad"  # hyphen-minus, hyphen, soft hyphen
@@ -354,7 +358,8 @@ def word_analyses(words: list[str], language: str = "ru") -> list[tuple[int, int
     table = _table
     table.load()
     ids = table.lookup(list(words), "uk" if language == "uk" else "ru")
-    return list(zip(table.hashes[ids].tolist(), table.word_hashes[ids].tolist()))
+    lemma_hash, word_hash, _flags, _scripts = table.columns(ids)
+    return list(zip(lemma_hash.tolist(), word_hash.tolist()))
 
 
 @functools.lru_cache(maxsize=4096)
@@ -411,26 +416,31 @@ _STOP, _ADJECTIVE, _TAMPERED, _NUMERIC = 1, 2, 4, 8
 _OTHER, _CYRILLIC, _LATIN = 0, 1, 2
 
 
+#: The reading modes of the canonizer's table, in the engine's order (its indexes 0, 1, 2).
+_MODES = ("ru", "uk", "ru-old")
+_EVERY_MODE = (1 << len(_MODES)) - 1
+
+
 class _Table:
     """Per-process table of analysed raw word forms; grows, never shrinks.
 
     ``ids[mode][raw]`` is the entry of ``raw`` (a word exactly as found in a text) when the
-    document's Cyrillic words are read as ``mode`` ("ru", "uk" or "ru-old"). Entries are written before
-    their id is published in ``ids``, so readers need no lock; writers take ``lock``.
+    document's Cyrillic words are read as ``mode`` ("ru", "uk" or "ru-old"). The entries'
+    columns (lemma, lemma hash, word hash, flags, script) and the index of the raw forms by
+    :mod:`sverka.core.scan`'s hash are the engine's (``native.FormTable``), which gives a
+    text's token arrays in one call (``entries.tokens``). Entries are written before their id is
+    published in ``ids``, so readers need no lock; writers take ``lock``.
     """
 
     def __init__(self) -> None:
         self.lock = threading.Lock()
-        self.ids: dict[str, dict[str, int]] = {"ru": {}, "uk": {}, "ru-old": {}}
-        #: the same ids by :mod:`sverka.core.scan`'s hash of the raw form, for a text scanned by numpy
-        self.hashed: dict[str, scan.HashIndex] = {mode: scan.HashIndex() for mode in self.ids}
-        self.lemmas: list[str] = []
+        self.ids: dict[str, dict[str, int]] = {mode: {} for mode in _MODES}
+        self.entries = native.FormTable()
         # tampering per occurrence of the entries flagged _TAMPERED (few): [Latin in Cyrillic,
         # Cyrillic in Latin, invisible, joins, other scripts in Cyrillic, other scripts in Latin]
         self.tampering: dict[int, tuple[int, ...]] = {}
         self.size = 0
         self.loaded = False
-        self._grow(1 << 15)
 
     def load(self) -> None:
         """Open the machine-wide table (:mod:`sverka.core.formcache`): every raw form an
@@ -441,19 +451,16 @@ class _Table:
                 formcache.find_rows([], "raw-*")  # reads the file once
                 self.loaded = True
 
-    def _grow(self, capacity: int) -> None:
-        def grown(old, dtype):
-            new = np.zeros(capacity, dtype=dtype)
-            if old is not None:
-                new[: len(old)] = old
-            return new
+    def hashed(self, mode: str, hashes: np.ndarray) -> np.ndarray:
+        """The entry of each raw form's hash (:func:`sverka.core.scan.words`) read as ``mode``, -1 for none."""
+        return self.entries.get(_MODES.index(mode), u64(hashes))
 
-        g = self.__dict__.get
-        self.hashes = grown(g("hashes"), np.uint64)
-        self.word_hashes = grown(g("word_hashes"), np.uint64)
-        self.flags = grown(g("flags"), np.uint8)
-        self.scripts = grown(g("scripts"), np.uint8)
-        self.lemma_array = grown(g("lemma_array"), object)  # the lemmas again, to take many at once
+    def columns(self, ids: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """(lemma hashes, word hashes, flags, scripts) of the entries ``ids``."""
+        return self.entries.columns(i64(ids))
+
+    def lemmas(self, ids: np.ndarray) -> tuple[str, ...]:
+        return self.entries.lemmas(i64(ids))
 
     def lookup(self, words: list[str], mode: str) -> np.ndarray:
         """The entry ids of the raw forms ``words`` read as ``mode``, those not in the table yet
@@ -503,25 +510,13 @@ class _Table:
         """Entries of ``raws`` written to the arrays in one go, then their ids published (readers
         take no lock): in every reading mode's dict where ``everywhere[k]``, else in ``mode``'s."""
         i, n = self.size, len(raws)
-        capacity = len(self.hashes)
-        if i + n > capacity:
-            while i + n > capacity:
-                capacity *= 2
-            self._grow(capacity)
-        self.lemmas.extend(lemmas)
-        self.lemma_array[i:i + n] = lemmas
-        self.hashes[i:i + n] = lemma_hash
-        self.word_hashes[i:i + n] = word_hash
-        self.flags[i:i + n] = flags
-        self.scripts[i:i + n] = scripts
         for k, tampering in tampered:
             self.tampering[i + k] = tampering
+        modes = np.where(np.asarray(everywhere, dtype=bool), _EVERY_MODE, 1 << _MODES.index(mode)).astype(np.uint8)
+        self.entries.append(list(lemmas), u64(np.asarray(lemma_hash, dtype=np.uint64)),
+                            u64(np.asarray(word_hash, dtype=np.uint64)), np.ascontiguousarray(flags, dtype=np.uint8),
+                            np.ascontiguousarray(scripts, dtype=np.uint8), u64(scan.hash_strings(raws)), modes)
         self.size = i + n
-        hashes = scan.hash_strings(raws)
-        everywhere = np.asarray(everywhere, dtype=bool)
-        for m, hashed in self.hashed.items():
-            at = np.arange(n) if m == mode else np.flatnonzero(everywhere)
-            hashed.add(hashes[at], i + at)
         tables = tuple(self.ids.values())
         own = self.ids[mode]
         for k, raw in enumerate(raws):
@@ -717,14 +712,14 @@ def canonize(text: str, *, drop_stop_words: bool = True, drop_adjectives: bool =
     found = read.words
     if found is not None:  # an ordinary text: its words found by numpy, looked up by hash
         all_starts, all_ends, hashes = found
-        ids = table.hashed[mode].get(hashes)
+        ids = table.hashed(mode, hashes)
         missing = np.flatnonzero(ids < 0)
         if len(missing):
             ids[missing] = table.lookup([text[a:b] for a, b in zip(all_starts[missing].tolist(),
                                                                     all_ends[missing].tolist())], mode)
     else:
         all_starts, all_ends, ids = _words(text, _split_words, mode, table)
-        if (table.flags[ids] & _NUMERIC).any():  # "x²", "Ⅻвек": split without the numbers
+        if (table.columns(ids)[2] & _NUMERIC).any():  # "x²", "Ⅻвек": split without the numbers
             all_starts, all_ends, ids = _words(text, _split_words_exactly, mode, table)
     n = len(ids)
     sentence_of_word, sentence_spans = scan.sentences(read.piece_starts, read.piece_ends, all_starts)
@@ -732,31 +727,21 @@ def canonize(text: str, *, drop_stop_words: bool = True, drop_adjectives: bool =
         ids = _by_sentence(text, mode, all_starts, all_ends, ids, sentence_of_word, sentence_spans, table,
                            marks)
 
-    flags = table.flags[ids]
     drop = (_STOP if drop_stop_words else 0) | (_ADJECTIVE if drop_adjectives else 0)
-    if drop:
-        keep = (flags & drop) == 0
-        kept = ids[keep]
-        starts, ends = all_starts[keep], all_ends[keep]
-    else:
-        keep = None
-        kept = ids
-        starts, ends = np.ascontiguousarray(all_starts), np.ascontiguousarray(all_ends)
-
-    sentence_ids = sentence_of_word if keep is None else sentence_of_word[keep]
-
+    starts, ends, sentence_ids, lemmas, hashes, word_hashes, scripts, tampered_at = table.entries.tokens(
+        i64(ids), i64(all_starts), i64(all_ends), sentence_of_word, drop, _TAMPERED)
     tampering = (0, 0, 0, 0, 0, 0)
-    if (flags & _TAMPERED).any():
+    if len(tampered_at):
         counts = table.tampering
-        tampering = tuple(map(sum, zip(*(counts[i] for i in ids[(flags & _TAMPERED) != 0].tolist()))))
-    language = _language(np.bincount(table.scripts[ids], minlength=3), mode)
+        tampering = tuple(map(sum, zip(*(counts[i] for i in ids[tampered_at].tolist()))))
+    language = _language(np.array(scripts), mode)
     return Tokens(
         text=text,
         starts=starts,
         ends=ends,
-        lemmas=tuple(table.lemma_array[kept].tolist()),
-        hashes=table.hashes[kept],
-        word_hashes=table.word_hashes[kept],
+        lemmas=lemmas,
+        hashes=hashes,
+        word_hashes=word_hashes,
         sentence_ids=sentence_ids,
         sentence_spans=sentence_spans,
         word_count=n,

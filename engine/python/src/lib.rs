@@ -8,10 +8,10 @@
 use numpy::{IntoPyArray, PyArray1, PyReadonlyArray1};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
-use pyo3::types::PyString;
+use pyo3::types::{PyString, PyTuple};
 use std::sync::RwLock;
 
-use sverka_engine::{minhash, scan, sentences, shingles, shortdoc, split, Error};
+use sverka_engine::{forms, minhash, scan, sentences, shingles, shortdoc, split, Error};
 
 type U64s<'py> = Bound<'py, PyArray1<u64>>;
 type I64s<'py> = Bound<'py, PyArray1<i64>>;
@@ -309,6 +309,128 @@ fn sentence_of_words<'py>(
     Ok((ids.into_pyarray(py), spans.into_pyarray(py)))
 }
 
+type U8s<'py> = Bound<'py, PyArray1<u8>>;
+type Columns<'py> = (U64s<'py>, U64s<'py>, U8s<'py>, U8s<'py>);
+type TokenArrays<'py> = (I64s<'py>, I64s<'py>, I32s<'py>, Bound<'py, PyTuple>, U64s<'py>, U64s<'py>, (i64, i64, i64), I64s<'py>);
+
+/// The canonizer's table of seen raw forms (`sverka.core.text`): the entries' columns and
+/// indexes (the engine's), and their lemmas as Python strings, to give a text's tokens in one
+/// call. Threads may read while one adds (a read-write lock, taken without the GIL).
+#[pyclass(frozen)]
+struct FormTable {
+    entries: RwLock<forms::Entries>,
+    lemmas: RwLock<Vec<Py<PyString>>>,
+}
+
+impl FormTable {
+    fn read(&self) -> std::sync::RwLockReadGuard<'_, forms::Entries> {
+        self.entries.read().unwrap_or_else(|e| e.into_inner())
+    }
+}
+
+#[pymethods]
+impl FormTable {
+    #[new]
+    fn new() -> Self {
+        FormTable { entries: RwLock::new(forms::Entries::new()), lemmas: RwLock::new(Vec::new()) }
+    }
+
+    fn __len__(&self) -> usize {
+        self.read().len()
+    }
+
+    /// append(lemmas: list[str], lemma_hash: uint64[n], word_hash: uint64[n], flags: uint8[n],
+    /// scripts: uint8[n], raw_hashes: uint64[n], modes: uint8[n]): new entries, each indexed by
+    /// its raw form's hash in the modes whose bits `modes` sets
+    #[allow(clippy::too_many_arguments)]
+    fn append<'py>(
+        &self,
+        py: Python<'py>,
+        lemmas: Vec<Bound<'py, PyString>>,
+        lemma_hash: PyReadonlyArray1<'py, u64>,
+        word_hash: PyReadonlyArray1<'py, u64>,
+        flags: PyReadonlyArray1<'py, u8>,
+        scripts: PyReadonlyArray1<'py, u8>,
+        raw_hashes: PyReadonlyArray1<'py, u64>,
+        modes: PyReadonlyArray1<'py, u8>,
+    ) -> PyResult<()> {
+        let (lh, wh, fl, sc, rh, md) =
+            (slice(&lemma_hash)?, slice(&word_hash)?, slice(&flags)?, slice(&scripts)?, slice(&raw_hashes)?, slice(&modes)?);
+        if lemmas.len() != lh.len() {
+            return Err(PyValueError::new_err(format!("{} lemmas for {} entries", lemmas.len(), lh.len())));
+        }
+        let owned: Vec<Py<PyString>> = lemmas.into_iter().map(Bound::unbind).collect();
+        py.detach(|| {
+            // both under the entries' write lock: a reader finds an id only once its lemma is there
+            let mut entries = self.entries.write().unwrap_or_else(|e| e.into_inner());
+            let mut all = self.lemmas.write().unwrap_or_else(|e| e.into_inner());
+            entries.append(lh, wh, fl, sc, rh, md)?;
+            all.extend(owned);
+            Ok::<(), Error>(())
+        })
+        .map_err(value_error)
+    }
+
+    /// get(mode: int, hashes: uint64[n]) -> int64[n]: the entry of each raw form's hash, -1 for none
+    fn get<'py>(&self, py: Python<'py>, mode: usize, hashes: PyReadonlyArray1<'py, u64>) -> PyResult<I64s<'py>> {
+        let hashes = slice(&hashes)?;
+        let out = py.detach(|| self.read().get(mode, hashes)).map_err(value_error)?;
+        Ok(out.into_pyarray(py))
+    }
+
+    /// columns(ids: int64[n]) -> (lemma_hash, word_hash, flags, scripts) of those entries
+    fn columns<'py>(&self, py: Python<'py>, ids: PyReadonlyArray1<'py, i64>) -> PyResult<Columns<'py>> {
+        let ids = slice(&ids)?;
+        let (lh, wh, fl, sc) = py.detach(|| self.read().columns(ids)).map_err(value_error)?;
+        Ok((lh.into_pyarray(py), wh.into_pyarray(py), fl.into_pyarray(py), sc.into_pyarray(py)))
+    }
+
+    /// lemmas(ids: int64[n]) -> tuple[str, ...]
+    fn lemmas<'py>(&self, py: Python<'py>, ids: PyReadonlyArray1<'py, i64>) -> PyResult<Bound<'py, PyTuple>> {
+        let ids = slice(&ids)?;
+        py.detach(|| self.read().columns(ids).map(|_| ())).map_err(value_error)?;
+        self.lemma_tuple(py, ids)
+    }
+
+    /// tokens(ids: int64[n], starts: int64[n], ends: int64[n], sentences: int32[n], drop, tampered)
+    /// -> (starts, ends, sentences, lemmas, lemma_hash, word_hash, (scripts 0, 1, 2), tampered
+    /// places): the kept words' (see the engine's `forms::Entries::tokens`)
+    #[allow(clippy::too_many_arguments)]
+    fn tokens<'py>(
+        &self,
+        py: Python<'py>,
+        ids: PyReadonlyArray1<'py, i64>,
+        starts: PyReadonlyArray1<'py, i64>,
+        ends: PyReadonlyArray1<'py, i64>,
+        sentences: PyReadonlyArray1<'py, i32>,
+        drop: u8,
+        tampered: u8,
+    ) -> PyResult<TokenArrays<'py>> {
+        let (ids, starts, ends, sentences) = (slice(&ids)?, slice(&starts)?, slice(&ends)?, slice(&sentences)?);
+        let t = py.detach(|| self.read().tokens(ids, starts, ends, sentences, drop, tampered)).map_err(value_error)?;
+        let lemmas = self.lemma_tuple(py, &t.ids)?;
+        let places: Vec<i64> = t.tampered.iter().map(|&k| k as i64).collect();
+        Ok((
+            t.starts.into_pyarray(py),
+            t.ends.into_pyarray(py),
+            t.sentences.into_pyarray(py),
+            lemmas,
+            t.lemma_hash.into_pyarray(py),
+            t.word_hash.into_pyarray(py),
+            (t.scripts[0], t.scripts[1], t.scripts[2]),
+            places.into_pyarray(py),
+        ))
+    }
+}
+
+impl FormTable {
+    /// The lemmas of `ids` (checked to be entries) as a tuple, taken under the GIL.
+    fn lemma_tuple<'py>(&self, py: Python<'py>, ids: &[i64]) -> PyResult<Bound<'py, PyTuple>> {
+        let all = self.lemmas.read().unwrap_or_else(|e| e.into_inner());
+        PyTuple::new(py, ids.iter().map(|&i| all[i as usize].bind(py)))
+    }
+}
+
 #[pymodule]
 fn _engine(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
@@ -327,6 +449,7 @@ fn _engine(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(hash_strings, m)?)?;
     m.add_class::<HashIndex>()?;
     m.add_class::<TextRules>()?;
+    m.add_class::<FormTable>()?;
     m.add_function(wrap_pyfunction!(sentence_of_words, m)?)?;
     m.add("MAX_HASHED", scan::MAX_HASHED)?;
     Ok(())
