@@ -710,7 +710,7 @@ def canonize(text: str, *, drop_stop_words: bool = True, drop_adjectives: bool =
     if not table.loaded:
         table.load()
     found = read.words
-    if found is not None:  # an ordinary text: its words found by numpy, looked up by hash
+    if found is not None:  # an ordinary text: its words found by the engine, looked up by hash
         all_starts, all_ends, hashes = found
         ids = table.hashed(mode, hashes)
         missing = np.flatnonzero(ids < 0)
