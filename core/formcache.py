@@ -23,7 +23,10 @@ per machine, not once per process.
   cold check starts 0.1-0.15 s sooner, each process holds ~45 MB less); see
   docs/BENCHMARKS.md. A row whose lemma is not UTF-8 (in a file made to pass its checksum)
   is taken for a form not analysed yet, and the next write replaces the file.
-* Writing (:func:`flush`, also at process exit and every :data:`FLUSH_EVERY` new forms):
+* Writing (:func:`flush`, also at process exit and every :data:`FLUSH_EVERY` new forms, or
+  half as many as the file held when this process last wrote it, whichever is more: a flush
+  rewrites the whole file, so a process meeting many new forms rewrites it a few times, not
+  once per 20 000 forms):
   under an exclusive ``flock`` on ``forms.lock`` the file is read again, this process's new
   forms are added to it, the union goes to a temporary file that replaces the old one
   (``os.replace``): concurrent processes (a class checked on both cores) never corrupt it and
@@ -72,6 +75,8 @@ __all__ = ["READ_ONLY_MAX_BYTES", "RULES_VERSION", "FormCache", "adopt", "cache_
 RULES_VERSION = 1
 MAGIC = b"SVFORMS3"
 FLUSH_EVERY = 20_000
+#: ... and at least every this many (~300 bytes each until written).
+FLUSH_AT_MOST = 100_000
 #: Rows of other processes (:func:`adopt`) kept before a flush (~70 bytes each): a flush
 #: rewrites the whole file, and indexing a collection hands over hundreds of thousands of
 #: forms (ruslit: 250 000 rows, written once, when the adding ends).
@@ -389,6 +394,7 @@ class FormCache:
         self.pending_rows = 0
         self._taken: list[tuple] = []  # a read-only process's analyses as rows, until take_new
         self._written = np.zeros(0, np.uint64)  # the sorted keys of the file last written with adopted rows
+        self._file_rows = 0  # rows of the file as this process last wrote it
 
     def reset(self) -> None:
         """Forget what this process loaded and recorded (tests; after changing the directory)."""
@@ -600,7 +606,7 @@ class FormCache:
         if not self._atexit:
             atexit.register(self._flush_quietly)
             self._atexit = True
-        if self._unflushed >= FLUSH_EVERY:
+        if self._unflushed >= max(FLUSH_EVERY, min(self._file_rows // 2, FLUSH_AT_MOST)):
             self._flush_quietly()
 
     def _flush_quietly(self) -> None:
@@ -679,6 +685,7 @@ class FormCache:
             finally:
                 lockfile.close()
             self._forget_new()
+            self._file_rows = total
             if self._adopted:  # forms this process never analysed: its next lookup reads the new file
                 self._adopted = False
                 self._state = {}  # a new dict: a reader holding the old one finishes with it
