@@ -208,12 +208,14 @@ def _unicode_table() -> tuple[np.ndarray, np.ndarray]:
     return table, pairs
 
 
-def text_rules(abbreviations: list[str], uk_marks: str, ru_marks: str, latin_i: str, beside_i: str):
+def text_rules(abbreviations: list[str], uk_marks: str, ru_marks: str, latin_i: str, beside_i: str,
+               counted: str = ""):
     """The engine's rules of sentence boundaries and marks (:func:`read`): full stops after
     ``abbreviations`` (any case, two letters or more, of :data:`_FOLDABLE`'s letters) and after
     one-letter words but a lower-case "я" end no sentence; the marks of Ukrainian
-    (``uk_marks``, and ``latin_i`` beside one of ``beside_i``) and of Russian (``ru_marks``).
-    The rules themselves are the canonizer's (:mod:`sverka.core.text`)."""
+    (``uk_marks``, and ``latin_i`` beside one of ``beside_i``) and of Russian (``ru_marks``);
+    ``counted``: characters whose number in a text :func:`read` gives. The rules themselves are
+    the canonizer's (:mod:`sverka.core.text`)."""
     table, pairs = _unicode_table()
     table = table.copy()
     for chars, bit in ((uk_marks, UK_MARK), (ru_marks, RU_MARK), (latin_i, LATIN_I), (beside_i, BESIDE_I)):
@@ -223,7 +225,7 @@ def text_rules(abbreviations: list[str], uk_marks: str, ru_marks: str, latin_i: 
         raise ValueError("an abbreviation is two letters or more of a-z, а-я")
     used = np.isin(pairs[:, 1], [ord(c) for c in set("".join(words))])
     return native.TextRules(table, np.ascontiguousarray(pairs[used, 0]), np.ascontiguousarray(pairs[used, 1]),
-                            words)
+                            words, counted)
 
 
 class Read(NamedTuple):
@@ -234,6 +236,7 @@ class Read(NamedTuple):
     piece_starts: np.ndarray  # int64: the pieces between sentence cuts (:func:`sentences`)
     piece_ends: np.ndarray
     words: tuple[np.ndarray, np.ndarray, np.ndarray] | None  # :func:`words`, when asked and not declined
+    counts: list[int]  # how many of each of the rules' counted characters the text holds
 
 
 def read(text: str, rules, scan_words: bool) -> Read:

@@ -641,24 +641,31 @@ def _reading_mode(text: str) -> str:
     return _reading(text)[0]
 
 
-def _reading(text: str, marks: tuple[np.ndarray, np.ndarray] | None = None) -> tuple[str, bool]:
+def _reading(text: str, marks: tuple[np.ndarray, np.ndarray] | None = None,
+             counts: list[int] | None = None) -> tuple[str, bool]:
     """(How to read Cyrillic words that could be either language, whether the text holds
     marks of both languages). How: "uk" when Ukrainian-only
     letters (і ї є ґ) outnumber Russian-only ones (ы э ъ ё); "ru-old" for Russian in the
     spelling before 1918 (at least 5 of ѣ or a word-final ъ, and one per 200 characters: such a
     text has one every 20-30 characters, a text of today quoting an old title a few), where і
-    is Russian; else "ru". ``marks``: :func:`_marks` of the text, when already found."""
-    uk_at, ru_at = _marks(text) if marks is None else marks
+    is Russian; else "ru". ``marks``, ``counts``: those of :data:`_COUNTED` in the text
+    (:func:`sverka.core.scan.read`), when already found."""
+    if marks is None or counts is None:
+        found = scan.read(text, _rules(), False)
+        marks, counts = (found.uk_at, found.ru_at), found.counts
+    uk_at, ru_at = marks
     uk, ru = len(uk_at), len(ru_at)
     if uk and uk > ru:
         return "uk", ru > 0
     need = max(5, len(text) // 200)
-    old = text.count("ѣ")  # (a capital Ѣ is rare: an old text has ѣ and final ъ in plenty)
-    if old < need <= old + text.count("ъ") + text.count("Ъ"):  # enough hard signs to look at
+    old, hard, hard_capital = counts  # (a capital Ѣ is rare: an old text has ѣ and final ъ in plenty)
+    if old < need <= old + hard + hard_capital:  # enough hard signs to look at
         old += sum(1 for _ in itertools.islice(_final_hard_sign.finditer(text), need - old))
     return ("ru-old", False) if old >= need else ("ru", uk > 0 and ru > 0)
 
 
+#: Letters counted by the engine for :func:`_reading`: ѣ, ъ, Ъ.
+_COUNTED = "ѣъЪ"
 #: The Cyrillic letters a Latin i standing for і is written beside (а-я without ё, ґ є і ї).
 _BESIDE_I = "".join(map(chr, range(0x430, 0x450))) + "ґєіїАБВГДЕЖЗИЙКЛМНОПРСТУФХЦЧШЩЪЫЬЭЮЯҐЄІЇ"
 
@@ -666,7 +673,7 @@ _BESIDE_I = "".join(map(chr, range(0x430, 0x450))) + "ґєіїАБВГДЕЖЗИ
 @functools.cache
 def _rules():
     """The engine's rules of sentence boundaries and marks (:func:`sverka.core.scan.text_rules`)."""
-    return scan.text_rules(ABBREVIATIONS, _UK_MARKS, _RU_MARKS, "iIïÏ", _BESIDE_I)
+    return scan.text_rules(ABBREVIATIONS, _UK_MARKS, _RU_MARKS, "iIïÏ", _BESIDE_I, _COUNTED)
 
 
 def _marks(text: str) -> tuple[np.ndarray, np.ndarray]:
@@ -705,7 +712,7 @@ def canonize(text: str, *, drop_stop_words: bool = True, drop_adjectives: bool =
     """Canonical tokens of ``text`` (see the module docstring for the contract)."""
     read = scan.read(text, _rules(), len(text) >= _SCAN_FROM)
     marks = (read.uk_at, read.ru_at)
-    mode, mixed = _reading(text, marks)
+    mode, mixed = _reading(text, marks, read.counts)
     table = _table
     if not table.loaded:
         table.load()

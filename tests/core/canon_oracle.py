@@ -10,6 +10,8 @@ seen forms and its one-call assembly must give.
 
 from __future__ import annotations
 
+import itertools
+
 import numpy as np
 
 import split_oracle
@@ -28,9 +30,22 @@ def _entry(raw: str, mode: str) -> tuple:
     return a.lemma, a.lemma_hash, a.word_hash, flags, script, tampering
 
 
+def reading(text: str, marks) -> tuple[str, bool]:
+    """``text._reading`` as it counted the letters of the old spelling (``str.count``)."""
+    uk_at, ru_at = marks
+    uk, ru = len(uk_at), len(ru_at)
+    if uk and uk > ru:
+        return "uk", ru > 0
+    need = max(5, len(text) // 200)
+    old = text.count("ѣ")
+    if old < need <= old + text.count("ъ") + text.count("Ъ"):
+        old += sum(1 for _ in itertools.islice(tx._final_hard_sign.finditer(text), need - old))
+    return ("ru-old", False) if old >= need else ("ru", uk > 0 and ru > 0)
+
+
 def canonize(text: str, *, drop_stop_words: bool = True, drop_adjectives: bool = False) -> dict:
     marks = split_oracle.marks(text)
-    mode, mixed = tx._reading(text, marks)
+    mode, mixed = reading(text, marks)
     parts = tx._split_words(text)
     words = parts[1::2]
     entries = [_entry(w, mode) for w in words]

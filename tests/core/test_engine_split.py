@@ -20,6 +20,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+import canon_oracle
 import split_oracle as oracle
 from sverka.core import scan
 from sverka.core import text as tx
@@ -52,6 +53,9 @@ def agree(text: str) -> None:
     found = scan.read(text, tx._rules(), False)
     starts, ends = oracle.pieces(text)
     assert found.piece_starts.tolist() == starts.tolist() and found.piece_ends.tolist() == ends.tolist(), text
+    # the letters of the old spelling counted for the reading mode, as str.count counts them
+    assert found.counts == [text.count(c) for c in tx._COUNTED], text
+    assert tx._reading(text) == canon_oracle.reading(text, (want_uk, want_ru)), text
 
 
 @settings(max_examples=1500, deadline=None)

@@ -10,6 +10,9 @@ use crate::Error;
 /// Reading modes of Cyrillic words ("ru", "uk", "ru-old"): one index each.
 pub const MODES: usize = 3;
 
+/// (lemma hashes, word hashes, flags, scripts) of some entries.
+pub type Columns = (Vec<u64>, Vec<u64>, Vec<u8>, Vec<u8>);
+
 /// The entries, in the order they were added (an entry's id is its place).
 #[derive(Default)]
 pub struct Entries {
@@ -96,7 +99,7 @@ impl Entries {
     }
 
     /// (lemma hashes, word hashes, flags, scripts) of the entries `ids`.
-    pub fn columns(&self, ids: &[i64]) -> Result<(Vec<u64>, Vec<u64>, Vec<u8>, Vec<u8>), Error> {
+    pub fn columns(&self, ids: &[i64]) -> Result<Columns, Error> {
         self.check(ids)?;
         let at = |i: &i64| *i as usize;
         Ok((

@@ -25,6 +25,8 @@ pub const UK_MARK: u8 = 8;
 pub const RU_MARK: u8 = 16;
 pub const LATIN_I: u8 = 32;
 pub const BESIDE_I: u8 = 64;
+/// A character [`Rules::marks`] counts (one of the `counted` of [`Rules::new`]).
+pub const COUNTED: u8 = 128;
 
 const TABLE_SIZE: usize = 0x110000;
 const LINE_FEED: u32 = 0x0A;
@@ -83,6 +85,8 @@ pub struct Rules {
     fold_beyond: HashMap<u32, u32>,
     /// The longest abbreviation.
     longest: usize,
+    /// The characters [`Rules::marks`] counts.
+    counted: Vec<u32>,
     /// Abbreviations by length (two letters or more; lower case), shortest first.
     by_length: Vec<(usize, Vec<Vec<u32>>)>,
 }
@@ -91,7 +95,13 @@ impl Rules {
     /// `classes`: the classes of every code point (0x110000 entries); `fold`: pairs (character,
     /// the abbreviations' letter it matches regardless of case); `abbreviations`: words whose
     /// full stop ends no sentence (any case; one-letter words are all such but "я").
-    pub fn new(classes: Vec<u8>, fold: &[(u32, u32)], abbreviations: &[Vec<u32>]) -> Result<Self, crate::Error> {
+    /// `counted`: characters whose number in a text [`Rules::marks`] gives.
+    pub fn new(
+        mut classes: Vec<u8>,
+        fold: &[(u32, u32)],
+        abbreviations: &[Vec<u32>],
+        counted: &[u32],
+    ) -> Result<Self, crate::Error> {
         if classes.len() != TABLE_SIZE {
             return Err(crate::error::bad(format!("the class table must cover 0x110000 code points, got {}", classes.len())));
         }
@@ -116,7 +126,13 @@ impl Rules {
             }
         }
         let longest = by_length.last().map_or(0, |(n, _)| *n);
-        Ok(Rules { classes, fold: bmp, fold_beyond, by_length, longest })
+        for &c in counted {
+            match classes.get_mut(c as usize) {
+                Some(k) => *k |= COUNTED,
+                None => return Err(crate::error::bad(format!("{c:#x} is no code point"))),
+            }
+        }
+        Ok(Rules { classes, fold: bmp, fold_beyond, by_length, longest, counted: counted.to_vec() })
     }
 
     #[inline]
@@ -276,14 +292,21 @@ impl Rules {
     }
 
     /// (positions of the marks of Ukrainian: і ї є ґ, and a Latin i beside a Cyrillic letter
-    /// of [`BESIDE_I`]; positions of the marks of Russian), each rising.
-    pub fn marks(&self, t: &[u32]) -> (Vec<i64>, Vec<i64>) {
+    /// of [`BESIDE_I`]; positions of the marks of Russian), each rising, and how many of each
+    /// of the `counted` characters of [`Rules::new`] the text holds.
+    pub fn marks(&self, t: &[u32]) -> (Vec<i64>, Vec<i64>, Vec<i64>) {
         let (mut uk, mut ru) = (Vec::new(), Vec::new());
+        let mut counts = vec![0i64; self.counted.len()];
         let beside = |i: usize| self.class(t[i]) & BESIDE_I != 0;
         for (i, &c) in t.iter().enumerate() {
             let k = self.class(c);
-            if k & (UK_MARK | RU_MARK | LATIN_I) == 0 {
+            if k & (UK_MARK | RU_MARK | LATIN_I | COUNTED) == 0 {
                 continue;
+            }
+            if k & COUNTED != 0 {
+                if let Some(at) = self.counted.iter().position(|&x| x == c) {
+                    counts[at] += 1;
+                }
             }
             if k & UK_MARK != 0 || (k & LATIN_I != 0 && ((i > 0 && beside(i - 1)) || (i + 1 < t.len() && beside(i + 1)))) {
                 uk.push(i as i64);
@@ -291,7 +314,7 @@ impl Rules {
                 ru.push(i as i64);
             }
         }
-        (uk, ru)
+        (uk, ru, counts)
     }
 }
 
@@ -354,7 +377,7 @@ mod tests {
             .collect();
         let words: Vec<Vec<u32>> = ["гг", "т", "mr"].iter().filter(|w| w.chars().count() > 1)
             .map(|w| w.chars().map(u32::from).collect()).collect();
-        Rules::new(classes, &fold, &words).unwrap()
+        Rules::new(classes, &fold, &words, &['ъ' as u32, 'ѣ' as u32]).unwrap()
     }
 
     fn cps(s: &str) -> Vec<u32> {
@@ -392,8 +415,9 @@ mod tests {
 
     #[test]
     fn marks_by_hand() {
-        let (uk, ru) = rules().marks(&cps("із ы i xi аi"));
+        let (uk, ru, counts) = rules().marks(&cps("із ы i xi аi ъ ѣѣ"));
         assert_eq!(uk, vec![0, 11]);
         assert_eq!(ru, vec![3]);
+        assert_eq!(counts, vec![1, 2]);
     }
 }

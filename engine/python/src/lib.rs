@@ -232,7 +232,7 @@ impl HashIndex {
     }
 }
 
-type Read<'py> = (I64s<'py>, I64s<'py>, I64s<'py>, I64s<'py>, Found<'py>);
+type Read<'py> = (I64s<'py>, I64s<'py>, I64s<'py>, I64s<'py>, Found<'py>, Vec<i64>);
 
 /// The rules of sentence boundaries and the marks of Ukrainian and Russian (`sverka.core.text`).
 #[pyclass(frozen)]
@@ -242,13 +242,15 @@ struct TextRules {
 
 #[pymethods]
 impl TextRules {
-    /// TextRules(classes: uint8[0x110000], fold_from: uint32[k], fold_to: uint32[k], abbreviations: list[str])
+    /// TextRules(classes: uint8[0x110000], fold_from: uint32[k], fold_to: uint32[k], abbreviations: list[str],
+    /// counted: str)
     #[new]
     fn new(
         classes: PyReadonlyArray1<'_, u8>,
         fold_from: PyReadonlyArray1<'_, u32>,
         fold_to: PyReadonlyArray1<'_, u32>,
         abbreviations: Vec<String>,
+        counted: String,
     ) -> PyResult<Self> {
         let (from, to) = (slice(&fold_from)?, slice(&fold_to)?);
         if from.len() != to.len() {
@@ -256,13 +258,15 @@ impl TextRules {
         }
         let fold: Vec<(u32, u32)> = from.iter().copied().zip(to.iter().copied()).collect();
         let words: Vec<Vec<u32>> = abbreviations.iter().map(|w| w.chars().map(u32::from).collect()).collect();
-        let rules = split::Rules::new(slice(&classes)?.to_vec(), &fold, &words).map_err(value_error)?;
+        let counted: Vec<u32> = counted.chars().map(u32::from).collect();
+        let rules = split::Rules::new(slice(&classes)?.to_vec(), &fold, &words, &counted).map_err(value_error)?;
         Ok(TextRules { rules })
     }
 
     /// read(text, scan_classes: uint8[65536], seed, scan: bool) -> (uk_at, ru_at, piece_starts,
-    /// piece_ends, (starts, ends, hashes) | None): the marks, the sentence pieces and, when
-    /// `scan`, the words of an ordinary text (None for one that needs the regular expression)
+    /// piece_ends, (starts, ends, hashes) | None, counts): the marks, the sentence pieces, when
+    /// `scan` the words of an ordinary text (None for one that needs the regular expression),
+    /// and how many of each counted character the text holds
     fn read<'py>(
         &self,
         py: Python<'py>,
@@ -276,11 +280,11 @@ impl TextRules {
             return Err(PyValueError::new_err("the class table must cover the 65536 characters of the BMP"));
         }
         let cps = code_points(text)?;
-        let (uk, ru, starts, ends, found) = py.detach(|| {
-            let (uk, ru) = self.rules.marks(&cps);
+        let (uk, ru, starts, ends, found, counts) = py.detach(|| {
+            let (uk, ru, counts) = self.rules.marks(&cps);
             let (starts, ends) = self.rules.pieces(&cps);
             let found = if scan { scan::words(&cps, classes, seed) } else { None };
-            (uk, ru, starts, ends, found)
+            (uk, ru, starts, ends, found, counts)
         });
         Ok((
             uk.into_pyarray(py),
@@ -288,6 +292,7 @@ impl TextRules {
             starts.into_pyarray(py),
             ends.into_pyarray(py),
             found.map(|(s, e, h)| (s.into_pyarray(py), e.into_pyarray(py), Some(h.into_pyarray(py)))),
+            counts,
         ))
     }
 }

@@ -44,10 +44,11 @@ class TextRules:
         fold_from: npt.NDArray[np.uint32],
         fold_to: npt.NDArray[np.uint32],
         abbreviations: list[str],
+        counted: str,
     ) -> None: ...
     def read(
         self, text: str, scan_classes: npt.NDArray[np.uint8], seed: int, scan: bool
-    ) -> tuple[I64, I64, I64, I64, tuple[I64, I64, U64] | None]: ...
+    ) -> tuple[I64, I64, I64, I64, tuple[I64, I64, U64] | None, list[int]]: ...
 
 def sentence_of_words(
     piece_starts: I64, piece_ends: I64, word_starts: I64
