@@ -36,3 +36,20 @@ class HashIndex:
     def __len__(self) -> int: ...
     def get(self, hashes: U64) -> I64: ...
     def add(self, hashes: U64, ids: I64) -> None: ...
+
+class TextRules:
+    def __init__(
+        self,
+        classes: npt.NDArray[np.uint8],
+        fold_from: npt.NDArray[np.uint32],
+        fold_to: npt.NDArray[np.uint32],
+        abbreviations: list[str],
+        counted: str,
+    ) -> None: ...
+    def read(
+        self, text: str, scan_classes: npt.NDArray[np.uint8], seed: int, scan: bool
+    ) -> tuple[I64, I64, I64, I64, tuple[I64, I64, U64] | None, list[int]]: ...
+
+def sentence_of_words(
+    piece_starts: I64, piece_ends: I64, word_starts: I64
+) -> tuple[npt.NDArray[np.int32], I64]: ...
