@@ -248,7 +248,8 @@ def test_words_outside_reads_only_the_gaps_as_a_full_scan_would():
 
     from hypothesis import given, settings, strategies as st
 
-    from sverka.core.align import _WORD, _norm, _words_outside, merge_ranges
+    from sverka.core.align import merge_ranges
+    from sverka.core.kinds import _WORD, _norm, _words_outside
 
     def full_scan(text, start, end, spans):
         merged = merge_ranges(spans)
@@ -276,7 +277,7 @@ def test_words_outside_reads_only_the_gaps_as_a_full_scan_would():
 @given(st.lists(st.text(alphabet=st.characters(blacklist_characters="\x1f"), max_size=6), max_size=8))
 @settings(max_examples=200, deadline=None)
 def test_words_normalised_together_as_one_by_one(words):
-    from sverka.core.align import _norm, _norms
+    from sverka.core.kinds import _norm, _norms
 
     words = [w for w in words if w] + ["ΑΣ", "ΌΣΟΣ", "İ", "Ёж"]  # a final sigma, a lowering that lengthens
     assert _norms(words) == [_norm(w) for w in words]

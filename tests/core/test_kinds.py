@@ -95,7 +95,7 @@ def test_other_forms_and_places_are_labelled_as_such(case):
 
 
 def test_forms_of_one_word():
-    from sverka.core.align import forms_of_one_word, paired_forms
+    from sverka.core.kinds import forms_of_one_word, paired_forms
     from sverka.core.text import word_analyses
 
     def one(x, y, language="ru"):
