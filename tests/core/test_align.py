@@ -13,7 +13,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from sverka.core.align import join_equal, pair_shingles, runs, align
+from sverka.core.align import join_equal, pair_shingles, align
 from sverka.core.hashing import hash_text
 from sverka.core.text import Tokens
 
@@ -57,12 +57,6 @@ def test_pair_shingles_and_join():
     # more repeats than allowed: dropped
     i, j = join_equal(np.array([5, 5, 5, 6], np.uint64), np.array([5, 6], np.uint64), max_repeats=2)
     assert list(zip(i.tolist(), j.tolist())) == [(3, 1)]
-
-
-def test_runs_group_one_diagonal():
-    i = np.array([0, 1, 2, 10, 11], dtype=np.int64)
-    j = np.array([5, 6, 7, 3, 4], dtype=np.int64)
-    assert runs(i, j, 3).tolist() == [[0, 5, 5, 10], [10, 14, 3, 7]]
 
 
 def test_exact_copy_spans_in_both_texts():

@@ -12,7 +12,9 @@
 //! * [`sentences`]: sentence hashes, Seq2 (`sverka.core.sentences`).
 //! * [`shortdoc`]: the white-space-blind hash of a whole text (`sverka.core.shortdoc`).
 //! * [`scan`]: the words of an ordinary text and the index of seen forms (`sverka.core.scan`).
+//! * [`align`]: seeds joined, runs, sentence segments and chaining (`sverka.core.align`).
 
+pub mod align;
 pub mod error;
 pub mod hashing;
 pub mod minhash;
