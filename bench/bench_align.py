@@ -11,6 +11,8 @@ and beside bench/ref5gram.py, all in one run.
 * essay: a 50 KB suspect of 40 passages of 1 200 characters, from 40 ruslit texts (the 6th
   to the 45th longest), aligned against each of the 40 (what a check does with its
   candidates); the reference marks each pair's shared 5-grams.
+* fragment x novel: 15 KB cut from the middle of a 2 MB "novel" (ruslit's longest texts one
+  after another), aligned against the novel: the cost a long source adds.
 
 Times are the best of ``--repeat`` passes, warm (the first pass unmeasured).
 """
@@ -78,7 +80,11 @@ def main(argv=None) -> int:
     b = _head(_read(big[1]) + _read(big[2]), 500_000) + _head(a, 500_000)
     texts = [_read(f) for f in big[5:45]]
     essay = " ".join(t[len(t) // 3 : len(t) // 3 + 1200] for t in texts)[:50_000]
+    novel = _head("\n\n".join(_read(f) for f in big[:12]), 2_000_000)
+    middle = len(novel) // 2
     cases = {
+        "15 KB fragment x 2 MB novel": [(prepare(Document(novel[middle : middle + 15_000]), s),
+                                         prepare(Document(novel), s))],
         "1 MB pair": [(prepare(Document(a), s), prepare(Document(b), s))],
         "50 KB essay x 40 sources": [(pe, prepare(Document(t), s))
                                      for pe in (prepare(Document(essay), s),) for t in texts],

@@ -57,7 +57,7 @@ from typing import Callable, Sequence
 
 import numpy as np
 
-from .engine import i64, native, u64
+from .engine import i32, i64, native, u64
 from .results import Passage
 from .sorting import checked_order, stable_argsort
 from .text import Tokens, word_starts, words_in, words_within
@@ -245,7 +245,9 @@ def _chains(flat: np.ndarray, sentence: np.ndarray, chain_of: np.ndarray, keep: 
     ``flat`` and ``sentence`` the segments (:func:`_flat`)."""
     if not len(keep):
         return []
-    members = np.flatnonzero(np.isin(chain_of, keep))
+    wanted = np.zeros(int(keep[-1]) + 1, dtype=bool)
+    wanted[keep] = True
+    members = np.flatnonzero(wanted[np.minimum(chain_of, len(wanted) - 1)] & (chain_of <= keep[-1]))
     rows = flat.reshape(-1, 4)[members].tolist()
     out: dict[int, _Chain] = {}
     for k, (a0, a1, b0, b1), t in zip(chain_of[members].tolist(), rows, sentence[members].tolist()):
@@ -429,7 +431,7 @@ def align(
         b_side = SourceSide.of(b, seed_words, min_sentence_words)
     overlap = w
     n = len(a)
-    sid, ha, hb, bsid = i64(a.sentence_ids), u64(a.hashes), u64(b.hashes), i64(b.sentence_ids)
+    sid, ha, hb, bsid = i32(a.sentence_ids), u64(a.hashes), u64(b.hashes), i32(b.sentence_ids)
     # seeds joined, runs, sentence segments, the heading cut off, chaining: the engine
     flat, sentence, chain_of, hulls = native.align_chains(
         u64(a_side.pairs), u64(b_side.pairs), _view(a_side.pairs_sorted), _view(b_side.pairs_sorted),

@@ -107,7 +107,7 @@ def test_source_window_is_the_engines():
 def test_bad_segments_are_refused_with_a_reason():
     from sverka.core.engine import native
 
-    sid = np.zeros(3, np.int64)
+    sid = np.zeros(3, np.int32)
     h = np.arange(3, dtype=np.uint64)
     with pytest.raises(ValueError, match="segment"):
         native.chain(np.array([0, 9, 0, 2], np.int64), np.array([False]), sid, h, h, sid, 6, 2,

@@ -33,6 +33,22 @@ fn stable_order(x: &[u64]) -> (Vec<i64>, Vec<u64>) {
     (order, values)
 }
 
+/// The first index at or after `from` where `before` stops holding (`before` holds on a prefix
+/// of `v[from..]`), by steps doubling then halving: O(log distance).
+fn gallop(v: &[u64], from: usize, before: impl Fn(u64) -> bool) -> usize {
+    let n = v.len();
+    if from >= n || !before(v[from]) {
+        return from;
+    }
+    let (mut lo, mut step) = (from, 1usize); // before(v[lo]) holds
+    while lo + step < n && before(v[lo + step]) {
+        lo += step;
+        step *= 2;
+    }
+    let hi = (lo + step).min(n); // before(v[hi]) fails, or hi == n
+    lo + 1 + v[lo + 1..hi].partition_point(|&z| before(z))
+}
+
 fn checked<'a>(s: SortedRef<'a>, n: usize, what: &str) -> Result<SortedRef<'a>, Error> {
     if s.order.len() != n || s.values.len() != n {
         return Err(bad(format!("{what}: the sorted view has {} and {} entries for {n} values",
@@ -78,7 +94,9 @@ pub fn join_equal(
             SortedRef { order: &own_y.0, values: &own_y.1 }
         }
     };
-    // One merge walk over the two sorted arrays: per value both share, its run in each.
+    // Per distinct value of x (in order), its run in y, found by galloping from where the
+    // previous value's search ended: the cost follows the smaller side (a suspect's few
+    // thousand values against a novel's hundreds of thousands), not the sum of both.
     struct Shared {
         x0: usize,
         x1: usize,
@@ -90,28 +108,14 @@ pub fn join_equal(
     let (mut p, mut q) = (0usize, 0usize);
     while p < xv.len() && q < yv.len() {
         let v = xv[p];
-        if v < yv[q] {
-            p += 1;
-            while p < xv.len() && xv[p] == v {
-                p += 1;
-            }
+        let x0 = p;
+        p = gallop(xv, p, |z| z <= v);
+        q = gallop(yv, q, |z| z < v);
+        if q == yv.len() || yv[q] != v {
             continue;
         }
-        if v > yv[q] {
-            let w = yv[q];
-            q += 1;
-            while q < yv.len() && yv[q] == w {
-                q += 1;
-            }
-            continue;
-        }
-        let (x0, y0) = (p, q);
-        while p < xv.len() && xv[p] == v {
-            p += 1;
-        }
-        while q < yv.len() && yv[q] == v {
-            q += 1;
-        }
+        let y0 = q;
+        q = gallop(yv, q, |z| z <= v);
         let (cx, cy) = ((p - x0) as u64, (q - y0) as u64);
         if max_repeats > 0 && (cx > max_repeats || cy > max_repeats) {
             continue;
@@ -421,10 +425,10 @@ impl Chain {
 /// The two texts' arrays the linker reads: suspect sentence ids and token hashes, source
 /// token hashes and sentence ids.
 pub struct Texts<'a> {
-    pub sid: &'a [i64],
+    pub sid: &'a [i32],
     pub ha: &'a [u64],
     pub hb: &'a [u64],
-    pub bsid: &'a [i64],
+    pub bsid: &'a [i32],
 }
 
 /// When may a segment join a chain (`sverka.core.align._Linker` in the oracle, whose
@@ -444,21 +448,21 @@ impl Linker<'_> {
         if hi - lo > 2000 {
             return false;
         }
-        let mut source_sentences: HashMap<i64, HashSet<u64>> = HashMap::new();
+        let mut source_sentences: HashMap<i32, HashSet<u64>> = HashMap::new();
         if lo < hi {
             for k in lo as usize..hi as usize {
                 source_sentences.entry(bsid[k]).or_default().insert(hb[k]);
             }
         }
         let (first, last) = (sid[(c.a1 - 1) as usize], sid[s.a0 as usize]);
-        let mut gap: HashMap<i64, HashSet<u64>> = HashMap::new();
+        let mut gap: HashMap<i32, HashSet<u64>> = HashMap::new();
         for k in c.a1..s.a0 {
             let id = sid[k as usize];
             if first < id && id < last {
                 gap.entry(id).or_default().insert(ha[k as usize]);
             }
         }
-        let between: HashSet<i64> =
+        let between: HashSet<i32> =
             if c.b1 < s.b0 { bsid[c.b1 as usize..s.b0 as usize].iter().copied().collect() } else { HashSet::new() };
         gap.values().all(|words| {
             source_sentences
@@ -493,7 +497,7 @@ impl Linker<'_> {
         }
         if ga > 0 {
             let sid = self.t.sid;
-            if sid[s.a0 as usize] - sid[(c.a1 - 1) as usize] >= 2 && !self.copied_sentences(c, s) {
+            if sid[s.a0 as usize] as i64 - sid[(c.a1 - 1) as usize] as i64 >= 2 && !self.copied_sentences(c, s) {
                 return None;
             }
             if let Some(taken) = self.taken {
@@ -619,6 +623,26 @@ mod tests {
     }
 
     #[test]
+    fn join_equal_gallops_over_a_long_side() {
+        let mut seed = 11;
+        for trial in 0..50 {
+            let x = pseudo(&mut seed, 1 + trial % 7, 3000);
+            let y = pseudo(&mut seed, 2000 + trial * 13, 3000);
+            for (a, b) in [(&x, &y), (&y, &x)] {
+                let (i, j) = join_equal(a, None, b, None, 0, 0).unwrap();
+                let got: Vec<(i64, i64)> = i.into_iter().zip(j).collect();
+                assert_eq!(got, brute_join(a, b, 0), "trial {trial}");
+            }
+        }
+        let v: Vec<u64> = (0..100).collect();
+        for from in 0..100 {
+            for t in 0..102u64 {
+                assert_eq!(gallop(&v, from, |z| z < t), (t as usize).clamp(from, 100));
+            }
+        }
+    }
+
+    #[test]
     fn the_budget_drops_the_values_making_most_pairs_first() {
         // value 1: 3 x 3 = 9 pairs; value 2: 1 x 2 = 2 pairs; value 3: 1 x 1
         let x = [1, 1, 1, 2, 3];
@@ -663,9 +687,9 @@ mod tests {
     fn a_gap_in_the_suspect_is_bridged_and_an_original_sentence_is_not() {
         let ha: Vec<u64> = (0..30).collect();
         let hb: Vec<u64> = (0..30).collect();
-        let bsid = vec![0i64; 30];
+        let bsid = vec![0i32; 30];
         // one sentence: two runs 3 tokens apart chain into one passage
-        let sid = vec![0i64; 30];
+        let sid = vec![0i32; 30];
         let texts = Texts { sid: &sid, ha: &ha, hb: &hb, bsid: &bsid };
         let segs = [
             Segment { a0: 0, a1: 5, b0: 0, b1: 5, sentence: false },
@@ -675,13 +699,13 @@ mod tests {
         assert_eq!(of, vec![0, 0]);
         assert_eq!(hulls[0], ChainHull { a0: 0, a1: 14, b0: 0, b1: 14, matched: 11 });
         // a whole suspect sentence of words the source lacks between them: two passages
-        let sid: Vec<i64> = (0..30).map(|k| if k < 5 { 0 } else if k < 8 { 1 } else { 2 }).collect();
+        let sid: Vec<i32> = (0..30).map(|k| if k < 5 { 0 } else if k < 8 { 1 } else { 2 }).collect();
         let ha: Vec<u64> = (0..30).map(|k| if (5..8).contains(&k) { 1000 + k } else { k }).collect();
         let texts = Texts { sid: &sid, ha: &ha, hb: &hb, bsid: &bsid };
         let (of, _) = chain(&segs, &texts, 6, 2, None).unwrap();
         assert_eq!(of, vec![0, 1]);
         // taken tokens between them: two passages
-        let sid = vec![0i64; 30];
+        let sid = vec![0i32; 30];
         let texts = Texts { sid: &sid, ha: &ha, hb: &hb, bsid: &bsid };
         let taken = Taken::new(vec![6], vec![7]).unwrap();
         let (of, _) = chain(&segs, &texts, 6, 2, Some(&taken)).unwrap();

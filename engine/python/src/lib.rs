@@ -245,10 +245,10 @@ fn align_chains<'py>(
     sentences_sorted_a: SortedArrays<'py>,
     sentences_sorted_b: SortedArrays<'py>,
     a_first: i64,
-    sid: PyReadonlyArray1<'py, i64>,
+    sid: PyReadonlyArray1<'py, i32>,
     ha: PyReadonlyArray1<'py, u64>,
     hb: PyReadonlyArray1<'py, u64>,
-    bsid: PyReadonlyArray1<'py, i64>,
+    bsid: PyReadonlyArray1<'py, i32>,
 ) -> PyResult<(I64s<'py>, Bools<'py>, I64s<'py>, I64s<'py>)> {
     let (pa, pb, xs, ys) = (slice(&pairs_a)?, slice(&pairs_b)?, sorted_ref(&sorted_a)?, sorted_ref(&sorted_b)?);
     let texts = Texts { sid: slice(&sid)?, ha: slice(&ha)?, hb: slice(&hb)?, bsid: slice(&bsid)? };
@@ -295,10 +295,10 @@ fn chain<'py>(
     py: Python<'py>,
     segments: PyReadonlyArray1<'py, i64>,
     sentence: PyReadonlyArray1<'py, bool>,
-    sid: PyReadonlyArray1<'py, i64>,
+    sid: PyReadonlyArray1<'py, i32>,
     ha: PyReadonlyArray1<'py, u64>,
     hb: PyReadonlyArray1<'py, u64>,
-    bsid: PyReadonlyArray1<'py, i64>,
+    bsid: PyReadonlyArray1<'py, i32>,
     max_gap: i64,
     overlap: i64,
     taken_starts: PyReadonlyArray1<'py, i64>,

@@ -34,6 +34,7 @@ def hash_strings(cps: npt.NDArray[np.uint32], ends: I64, seed: int) -> U64: ...
 SOURCE_WINDOW: int
 ACTIVE_LIMIT: int
 SEGMENTS_PER_TOKEN: int
+I32 = npt.NDArray[np.int32]
 Sorted = tuple[I64, U64] | None
 Sentences = tuple[U64, I64, I64]
 
@@ -42,8 +43,8 @@ def join_equal(x: U64, y: U64, max_repeats: int, budget: int, x_sorted: Sorted =
 def align_chains(pairs_a: U64, pairs_b: U64, sorted_a: Sorted, sorted_b: Sorted, max_seed_repeats: int, budget: int,
                  w: int, max_gap: int, overlap: int, min_sentence_words: int, sentences_a: Sentences,
                  sentences_b: Sentences, sentences_sorted_a: Sorted, sentences_sorted_b: Sorted, a_first: int,
-                 sid: I64, ha: U64, hb: U64, bsid: I64) -> tuple[I64, npt.NDArray[np.bool_], I64, I64]: ...
-def chain(segments: I64, sentence: npt.NDArray[np.bool_], sid: I64, ha: U64, hb: U64, bsid: I64, max_gap: int,
+                 sid: I32, ha: U64, hb: U64, bsid: I32) -> tuple[I64, npt.NDArray[np.bool_], I64, I64]: ...
+def chain(segments: I64, sentence: npt.NDArray[np.bool_], sid: I32, ha: U64, hb: U64, bsid: I32, max_gap: int,
           overlap: int, taken_starts: I64, taken_ends: I64) -> tuple[I64, I64]: ...
 
 class HashIndex:
