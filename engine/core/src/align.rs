@@ -181,8 +181,19 @@ pub fn runs(i: &[i64], j: &[i64], w: i64) -> Result<Vec<Segment>, Error> {
     if i.len() != j.len() {
         return Err(bad(format!("runs: {} and {} seed positions", i.len(), j.len())));
     }
-    let mut seeds: Vec<(i64, i64)> = i.iter().zip(j).map(|(&i, &j)| (j - i, i)).collect();
-    seeds.sort_unstable();
+    let mut seeds: Vec<(i64, i64)> = Vec::with_capacity(i.len());
+    let (lo_i, hi_i) = (i.iter().copied().min().unwrap_or(0), i.iter().copied().max().unwrap_or(0));
+    let lo_d = i.iter().zip(j).map(|(&i, &j)| j - i).min().unwrap_or(0);
+    let hi_d = i.iter().zip(j).map(|(&i, &j)| j - i).max().unwrap_or(0);
+    if lo_i >= 0 && hi_i < 1 << 32 && hi_d - lo_d < 1 << 31 {
+        // (diagonal, position) packed into one integer: one sort of plain integers
+        let mut keys: Vec<u64> = i.iter().zip(j).map(|(&i, &j)| (((j - i - lo_d) as u64) << 32) | i as u64).collect();
+        keys.sort_unstable();
+        seeds.extend(keys.into_iter().map(|k| ((k >> 32) as i64 + lo_d, (k & 0xffff_ffff) as i64)));
+    } else {
+        seeds.extend(i.iter().zip(j).map(|(&i, &j)| (j - i, i)));
+        seeds.sort_unstable();
+    }
     let mut out = Vec::new();
     let mut k = 0;
     while k < seeds.len() {
@@ -195,7 +206,7 @@ pub fn runs(i: &[i64], j: &[i64], w: i64) -> Result<Vec<Segment>, Error> {
         }
         out.push(Segment { a0: start, a1: last + w, b0: start + d, b1: last + w + d, sentence: false });
     }
-    out.sort_by_key(|s| (s.a0, -s.a1, s.b0));
+    out.sort_unstable_by_key(|s| (s.a0, -s.a1, s.b0)); // the key is unique: one run per (start, diagonal)
     Ok(out)
 }
 
