@@ -60,7 +60,7 @@ def passage_kind(segs: Sequence[Segment], pieces: Sequence[tuple[int, int, int, 
 
     def same_text(s: Segment) -> bool:  # the two spans read the same: so do their tokens
         return (s.a1 - s.a0 == s.b1 - s.b0 and s.a1 > s.a0
-                and _norm(ta[a.starts[s.a0]:a.ends[s.a1 - 1]]) == _norm(tb[b.starts[s.b0]:b.ends[s.b1 - 1]]))
+                and _read_alike(ta[a.starts[s.a0]:a.ends[s.a1 - 1]], tb[b.starts[s.b0]:b.ends[s.b1 - 1]]))
 
     reordered = "reordered" in found
     for s in by_a:
@@ -141,7 +141,7 @@ def passage_kind(segs: Sequence[Segment], pieces: Sequence[tuple[int, int, int, 
         # stop words replaced inside a matched part: the canonical tokens agree, the words do
         # not (compared place by place: not when a sentence's words changed their order)
         for q in pieces:
-            if _norm(ta[q[0]:q[1]]) == _norm(tb[q[2]:q[3]]):
+            if _read_alike(ta[q[0]:q[1]], tb[q[2]:q[3]]):
                 continue  # the same words, as written
             wa, wb = _words_at(ta, q[0], q[1]), _words_at(tb, q[2], q[3])
             if len(wa) != len(wb):
@@ -157,6 +157,12 @@ def passage_kind(segs: Sequence[Segment], pieces: Sequence[tuple[int, int, int, 
                 break
             found.add("inflected")
     return _label(found)
+
+
+def _read_alike(x: str, y: str) -> bool:
+    """Do two stretches of text read the same (:func:`_norm`)? Equal as written, they do: a
+    copied passage of a novel is not lowered twice to find so."""
+    return x == y or _norm(x) == _norm(y)
 
 
 def _label(found: set[str]) -> str:
