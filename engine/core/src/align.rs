@@ -51,8 +51,11 @@ fn gallop(v: &[u64], from: usize, before: impl Fn(u64) -> bool) -> usize {
 
 fn checked<'a>(s: SortedRef<'a>, n: usize, what: &str) -> Result<SortedRef<'a>, Error> {
     if s.order.len() != n || s.values.len() != n {
-        return Err(bad(format!("{what}: the sorted view has {} and {} entries for {n} values",
-                                      s.order.len(), s.values.len())));
+        return Err(bad(format!(
+            "{what}: the sorted view has {} and {} entries for {n} values",
+            s.order.len(),
+            s.values.len()
+        )));
     }
     if s.order.iter().any(|&k| k < 0 || k as usize >= n) {
         return Err(bad(format!("{what}: an order index out of range")));
@@ -83,7 +86,10 @@ pub fn join_equal(
         Some(s) => checked(s, x.len(), "join_equal x")?,
         None => {
             own_x = stable_order(x);
-            SortedRef { order: &own_x.0, values: &own_x.1 }
+            SortedRef {
+                order: &own_x.0,
+                values: &own_x.1,
+            }
         }
     };
     let own_y;
@@ -91,7 +97,10 @@ pub fn join_equal(
         Some(s) => checked(s, y.len(), "join_equal y")?,
         None => {
             own_y = stable_order(y);
-            SortedRef { order: &own_y.0, values: &own_y.1 }
+            SortedRef {
+                order: &own_y.0,
+                values: &own_y.1,
+            }
         }
     };
     // Per distinct value of x (in order), its run in y, found by galloping from where the
@@ -120,7 +129,12 @@ pub fn join_equal(
         if max_repeats > 0 && (cx > max_repeats || cy > max_repeats) {
             continue;
         }
-        shared.push(Shared { x0, x1: p, y0, y1: q });
+        shared.push(Shared {
+            x0,
+            x1: p,
+            y0,
+            y1: q,
+        });
     }
     let pairs_of = |s: &Shared| ((s.x1 - s.x0) as u64) * ((s.y1 - s.y0) as u64);
     if budget > 0 {
@@ -179,17 +193,31 @@ pub struct Segment {
 /// belong to one run.
 pub fn runs(i: &[i64], j: &[i64], w: i64) -> Result<Vec<Segment>, Error> {
     if i.len() != j.len() {
-        return Err(bad(format!("runs: {} and {} seed positions", i.len(), j.len())));
+        return Err(bad(format!(
+            "runs: {} and {} seed positions",
+            i.len(),
+            j.len()
+        )));
     }
     let mut seeds: Vec<(i64, i64)> = Vec::with_capacity(i.len());
-    let (lo_i, hi_i) = (i.iter().copied().min().unwrap_or(0), i.iter().copied().max().unwrap_or(0));
+    let (lo_i, hi_i) = (
+        i.iter().copied().min().unwrap_or(0),
+        i.iter().copied().max().unwrap_or(0),
+    );
     let lo_d = i.iter().zip(j).map(|(&i, &j)| j - i).min().unwrap_or(0);
     let hi_d = i.iter().zip(j).map(|(&i, &j)| j - i).max().unwrap_or(0);
     if lo_i >= 0 && hi_i < 1 << 32 && hi_d - lo_d < 1 << 31 {
         // (diagonal, position) packed into one integer: one sort of plain integers
-        let mut keys: Vec<u64> = i.iter().zip(j).map(|(&i, &j)| (((j - i - lo_d) as u64) << 32) | i as u64).collect();
+        let mut keys: Vec<u64> = i
+            .iter()
+            .zip(j)
+            .map(|(&i, &j)| (((j - i - lo_d) as u64) << 32) | i as u64)
+            .collect();
         keys.sort_unstable();
-        seeds.extend(keys.into_iter().map(|k| ((k >> 32) as i64 + lo_d, (k & 0xffff_ffff) as i64)));
+        seeds.extend(
+            keys.into_iter()
+                .map(|k| ((k >> 32) as i64 + lo_d, (k & 0xffff_ffff) as i64)),
+        );
     } else {
         seeds.extend(i.iter().zip(j).map(|(&i, &j)| (j - i, i)));
         seeds.sort_unstable();
@@ -204,7 +232,13 @@ pub fn runs(i: &[i64], j: &[i64], w: i64) -> Result<Vec<Segment>, Error> {
             last = seeds[k].1;
             k += 1;
         }
-        out.push(Segment { a0: start, a1: last + w, b0: start + d, b1: last + w + d, sentence: false });
+        out.push(Segment {
+            a0: start,
+            a1: last + w,
+            b0: start + d,
+            b1: last + w + d,
+            sentence: false,
+        });
     }
     out.sort_unstable_by_key(|s| (s.a0, -s.a1, s.b0)); // the key is unique: one run per (start, diagonal)
     Ok(out)
@@ -238,7 +272,11 @@ pub fn near_others(seg: &[Segment], w: i64, max_gap: i64) -> Vec<Segment> {
             }
         }
     }
-    seg.iter().zip(keep).filter(|(_, k)| *k).map(|(s, _)| *s).collect()
+    seg.iter()
+        .zip(keep)
+        .filter(|(_, k)| *k)
+        .map(|(s, _)| *s)
+        .collect()
 }
 
 /// One side's sentences of at least `min_sentence_words` tokens: their hashes (with a sorted
@@ -305,7 +343,9 @@ fn sentence_segments(seg: &[Segment], input: &SegmentInput<'_>) -> Result<Vec<Se
     let (sa, sb) = (&input.a_sentences, &input.b_sentences);
     for (side, s) in [("suspect", sa), ("source", sb)] {
         if s.first.len() != s.hashes.len() || s.last.len() != s.hashes.len() {
-            return Err(bad(format!("{side} sentences: hashes and ranges of different lengths")));
+            return Err(bad(format!(
+                "{side} sentences: hashes and ranges of different lengths"
+            )));
         }
     }
     // covered[k]: how many of the suspect's first k tokens some run covers
@@ -320,17 +360,32 @@ fn sentence_segments(seg: &[Segment], input: &SegmentInput<'_>) -> Result<Vec<Se
         depth += cov[k];
         covered[k + 1] = covered[k] + (depth > 0) as i64;
     }
-    let (ia, jb) = join_equal(sa.hashes, sa.sorted, sb.hashes, sb.sorted, SENTENCE_MAX_REPEATS, 0)?;
+    let (ia, jb) = join_equal(
+        sa.hashes,
+        sa.sorted,
+        sb.hashes,
+        sb.sorted,
+        SENTENCE_MAX_REPEATS,
+        0,
+    )?;
     let mut out = Vec::new();
     for (&x, &y) in ia.iter().zip(&jb) {
         let (a0, a1) = (sa.first[x as usize], sa.last[x as usize]);
         if a0 < 0 || a1 < a0 || a1 as usize > n {
-            return Err(bad("suspect sentences: a range out of the tokens".to_string()));
+            return Err(bad(
+                "suspect sentences: a range out of the tokens".to_string()
+            ));
         }
         if (covered[a1 as usize] - covered[a0 as usize]) * 2 >= a1 - a0 {
             continue; // shingles found it already
         }
-        out.push(Segment { a0, a1, b0: sb.first[y as usize], b1: sb.last[y as usize], sentence: true });
+        out.push(Segment {
+            a0,
+            a1,
+            b0: sb.first[y as usize],
+            b1: sb.last[y as usize],
+            sentence: true,
+        });
     }
     Ok(out)
 }
@@ -344,7 +399,9 @@ pub struct Taken {
 impl Taken {
     pub fn new(starts: Vec<i64>, ends: Vec<i64>) -> Result<Self, Error> {
         if starts.len() != ends.len() || starts.windows(2).any(|p| p[0] > p[1]) {
-            return Err(bad("taken ranges: starts and ends of different lengths, or unsorted".to_string()));
+            return Err(bad(
+                "taken ranges: starts and ends of different lengths, or unsorted".to_string(),
+            ));
         }
         Ok(Taken { starts, ends })
     }
@@ -394,7 +451,13 @@ pub fn clip(seg: &Segment, taken: &Taken) -> Vec<Segment> {
             } else {
                 (seg.b0 + (x0 - seg.a0), seg.b0 + (x1 - seg.a0))
             };
-            Segment { a0: x0, a1: x1, b0: y0, b1: y1, sentence: seg.sentence }
+            Segment {
+                a0: x0,
+                a1: x1,
+                b0: y0,
+                b1: y1,
+                sentence: seg.sentence,
+            }
         })
         .collect()
 }
@@ -411,7 +474,14 @@ struct Chain {
 
 impl Chain {
     fn new(s: &Segment) -> Self {
-        Chain { a0: s.a0, a1: s.a1, b0: s.b0, b1: s.b1, matched: s.a1 - s.a0, bspans: vec![(s.b0, s.b1)] }
+        Chain {
+            a0: s.a0,
+            a1: s.a1,
+            b0: s.b0,
+            b1: s.b1,
+            matched: s.a1 - s.a0,
+            bspans: vec![(s.b0, s.b1)],
+        }
     }
 
     fn add(&mut self, s: &Segment) {
@@ -429,7 +499,10 @@ impl Chain {
         let k = self.bspans.partition_point(|&p| p < (b0, b0));
         let lo = k.saturating_sub(8);
         let hi = (k + 8).min(self.bspans.len());
-        self.bspans[lo..hi].iter().map(|&(x0, x1)| (b1.min(x1) - b0.max(x0)).max(0)).sum()
+        self.bspans[lo..hi]
+            .iter()
+            .map(|&(x0, x1)| (b1.min(x1) - b0.max(x0)).max(0))
+            .sum()
     }
 }
 
@@ -473,8 +546,11 @@ impl Linker<'_> {
                 gap.entry(id).or_default().insert(ha[k as usize]);
             }
         }
-        let between: HashSet<i32> =
-            if c.b1 < s.b0 { bsid[c.b1 as usize..s.b0 as usize].iter().copied().collect() } else { HashSet::new() };
+        let between: HashSet<i32> = if c.b1 < s.b0 {
+            bsid[c.b1 as usize..s.b0 as usize].iter().copied().collect()
+        } else {
+            HashSet::new()
+        };
         gap.values().all(|words| {
             source_sentences
                 .iter()
@@ -488,15 +564,20 @@ impl Linker<'_> {
             return None;
         }
         let lone = s.a1 - s.a0 <= self.overlap || c.matched <= self.overlap;
-        let window = if lone { self.max_gap } else { self.max_gap * SOURCE_WINDOW };
-        let cost;
-        if s.b0 >= c.b1 - self.overlap {
+        let window = if lone {
+            self.max_gap
+        } else {
+            self.max_gap * SOURCE_WINDOW
+        };
+        let cost = if s.b0 >= c.b1 - self.overlap {
+            // after the source range: the usual continuation
             let gb = s.b0 - c.b1;
             if gb > window || s.b1 <= c.b1 {
                 return None;
             }
-            cost = ga.max(0) + gb.max(0) + (ga - gb).abs();
+            ga.max(0) + gb.max(0) + (ga - gb).abs()
         } else {
+            // before the source range, or inside it
             let dist = (c.b0 - s.b1).max(0);
             if dist > window {
                 return None;
@@ -504,11 +585,13 @@ impl Linker<'_> {
             if (s.b1 - s.b0) - c.b_overlap(s.b0, s.b1) <= 0 {
                 return None; // nothing new on the source side: a repeat, not a reordering
             }
-            cost = ga.max(0) + dist + self.max_gap + 1;
-        }
+            ga.max(0) + dist + self.max_gap + 1
+        };
         if ga > 0 {
             let sid = self.t.sid;
-            if sid[s.a0 as usize] as i64 - sid[(c.a1 - 1) as usize] as i64 >= 2 && !self.copied_sentences(c, s) {
+            if sid[s.a0 as usize] as i64 - sid[(c.a1 - 1) as usize] as i64 >= 2
+                && !self.copied_sentences(c, s)
+            {
                 return None;
             }
             if let Some(taken) = self.taken {
@@ -533,11 +616,18 @@ pub struct ChainHull {
 
 fn check_segments(segments: &[Segment], t: &Texts<'_>) -> Result<(), Error> {
     if t.sid.len() != t.ha.len() || t.bsid.len() != t.hb.len() {
-        return Err(bad("chain: token hashes and sentence ids of different lengths".to_string()));
+        return Err(bad(
+            "chain: token hashes and sentence ids of different lengths".to_string(),
+        ));
     }
     let (na, nb) = (t.sid.len() as i64, t.hb.len() as i64);
-    if segments.iter().any(|s| s.a0 < 0 || s.a1 <= s.a0 || s.a1 > na || s.b0 < 0 || s.b1 <= s.b0 || s.b1 > nb) {
-        return Err(bad("chain: a segment out of the tokens or empty".to_string()));
+    if segments
+        .iter()
+        .any(|s| s.a0 < 0 || s.a1 <= s.a0 || s.a1 > na || s.b0 < 0 || s.b1 <= s.b0 || s.b1 > nb)
+    {
+        return Err(bad(
+            "chain: a segment out of the tokens or empty".to_string()
+        ));
     }
     Ok(())
 }
@@ -555,7 +645,12 @@ pub fn chain(
     taken: Option<&Taken>,
 ) -> Result<(Vec<i64>, Vec<ChainHull>), Error> {
     check_segments(segments, texts)?;
-    let linker = Linker { t: texts, max_gap, overlap, taken };
+    let linker = Linker {
+        t: texts,
+        max_gap,
+        overlap,
+        taken,
+    };
     let mut chains: Vec<Chain> = Vec::new();
     let mut active: Vec<usize> = Vec::new();
     let mut of = Vec::with_capacity(segments.len());
@@ -586,7 +681,16 @@ pub fn chain(
             }
         }
     }
-    let hulls = chains.iter().map(|c| ChainHull { a0: c.a0, a1: c.a1, b0: c.b0, b1: c.b1, matched: c.matched }).collect();
+    let hulls = chains
+        .iter()
+        .map(|c| ChainHull {
+            a0: c.a0,
+            a1: c.a1,
+            b0: c.b0,
+            b1: c.b1,
+            matched: c.matched,
+        })
+        .collect();
     Ok((of, hulls))
 }
 
@@ -613,7 +717,9 @@ mod tests {
     fn pseudo(seed: &mut u64, n: usize, range: u64) -> Vec<u64> {
         (0..n)
             .map(|_| {
-                *seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+                *seed = seed
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
                 (*seed >> 33) % range
             })
             .collect()
@@ -628,7 +734,11 @@ mod tests {
             for mr in [0, 1, 3] {
                 let (i, j) = join_equal(&x, None, &y, None, mr, 0).unwrap();
                 let got: Vec<(i64, i64)> = i.into_iter().zip(j).collect();
-                assert_eq!(got, brute_join(&x, &y, mr), "trial {trial} max_repeats {mr}");
+                assert_eq!(
+                    got,
+                    brute_join(&x, &y, mr),
+                    "trial {trial} max_repeats {mr}"
+                );
             }
         }
     }
@@ -672,10 +782,25 @@ mod tests {
         // seeds (0,10) (1,11) (2,12) one run; (5,3) alone; (4,14) joins the first only with w >= 2
         let (i, j) = (vec![0, 1, 2, 4, 5], vec![10, 11, 12, 14, 3]);
         let r = runs(&i, &j, 2).unwrap();
-        assert_eq!(r, vec![
-            Segment { a0: 0, a1: 6, b0: 10, b1: 16, sentence: false },
-            Segment { a0: 5, a1: 7, b0: 3, b1: 5, sentence: false },
-        ]);
+        assert_eq!(
+            r,
+            vec![
+                Segment {
+                    a0: 0,
+                    a1: 6,
+                    b0: 10,
+                    b1: 16,
+                    sentence: false
+                },
+                Segment {
+                    a0: 5,
+                    a1: 7,
+                    b0: 3,
+                    b1: 5,
+                    sentence: false
+                },
+            ]
+        );
         let r = runs(&i, &j, 1).unwrap();
         assert_eq!(r.len(), 3);
     }
@@ -685,13 +810,49 @@ mod tests {
         let t = Taken::new(vec![2, 8], vec![4, 10]).unwrap();
         assert!(t.overlaps(3, 5) && t.overlaps(0, 3) && !t.overlaps(4, 8) && t.overlaps(9, 20));
         assert_eq!(t.free_parts(0, 12), vec![(0, 2), (4, 8), (10, 12)]);
-        let s = Segment { a0: 1, a1: 9, b0: 101, b1: 109, sentence: false };
-        assert_eq!(clip(&s, &t), vec![
-            Segment { a0: 1, a1: 2, b0: 101, b1: 102, sentence: false },
-            Segment { a0: 4, a1: 8, b0: 104, b1: 108, sentence: false },
-        ]);
-        let s = Segment { a0: 1, a1: 9, b0: 100, b1: 103, sentence: true }; // another length: whole source
-        assert_eq!(clip(&s, &t)[1], Segment { a0: 4, a1: 8, b0: 100, b1: 103, sentence: true });
+        let s = Segment {
+            a0: 1,
+            a1: 9,
+            b0: 101,
+            b1: 109,
+            sentence: false,
+        };
+        assert_eq!(
+            clip(&s, &t),
+            vec![
+                Segment {
+                    a0: 1,
+                    a1: 2,
+                    b0: 101,
+                    b1: 102,
+                    sentence: false
+                },
+                Segment {
+                    a0: 4,
+                    a1: 8,
+                    b0: 104,
+                    b1: 108,
+                    sentence: false
+                },
+            ]
+        );
+        let s = Segment {
+            a0: 1,
+            a1: 9,
+            b0: 100,
+            b1: 103,
+            sentence: true,
+        }; // another length: whole source
+        assert_eq!(
+            clip(&s, &t)[1],
+            Segment {
+                a0: 4,
+                a1: 8,
+                b0: 100,
+                b1: 103,
+                sentence: true
+            }
+        );
     }
 
     #[test]
@@ -701,28 +862,82 @@ mod tests {
         let bsid = vec![0i32; 30];
         // one sentence: two runs 3 tokens apart chain into one passage
         let sid = vec![0i32; 30];
-        let texts = Texts { sid: &sid, ha: &ha, hb: &hb, bsid: &bsid };
+        let texts = Texts {
+            sid: &sid,
+            ha: &ha,
+            hb: &hb,
+            bsid: &bsid,
+        };
         let segs = [
-            Segment { a0: 0, a1: 5, b0: 0, b1: 5, sentence: false },
-            Segment { a0: 8, a1: 14, b0: 8, b1: 14, sentence: false },
+            Segment {
+                a0: 0,
+                a1: 5,
+                b0: 0,
+                b1: 5,
+                sentence: false,
+            },
+            Segment {
+                a0: 8,
+                a1: 14,
+                b0: 8,
+                b1: 14,
+                sentence: false,
+            },
         ];
         let (of, hulls) = chain(&segs, &texts, 6, 2, None).unwrap();
         assert_eq!(of, vec![0, 0]);
-        assert_eq!(hulls[0], ChainHull { a0: 0, a1: 14, b0: 0, b1: 14, matched: 11 });
+        assert_eq!(
+            hulls[0],
+            ChainHull {
+                a0: 0,
+                a1: 14,
+                b0: 0,
+                b1: 14,
+                matched: 11
+            }
+        );
         // a whole suspect sentence of words the source lacks between them: two passages
-        let sid: Vec<i32> = (0..30).map(|k| if k < 5 { 0 } else if k < 8 { 1 } else { 2 }).collect();
-        let ha: Vec<u64> = (0..30).map(|k| if (5..8).contains(&k) { 1000 + k } else { k }).collect();
-        let texts = Texts { sid: &sid, ha: &ha, hb: &hb, bsid: &bsid };
+        let sid: Vec<i32> = (0..30)
+            .map(|k| {
+                if k < 5 {
+                    0
+                } else if k < 8 {
+                    1
+                } else {
+                    2
+                }
+            })
+            .collect();
+        let ha: Vec<u64> = (0..30)
+            .map(|k| if (5..8).contains(&k) { 1000 + k } else { k })
+            .collect();
+        let texts = Texts {
+            sid: &sid,
+            ha: &ha,
+            hb: &hb,
+            bsid: &bsid,
+        };
         let (of, _) = chain(&segs, &texts, 6, 2, None).unwrap();
         assert_eq!(of, vec![0, 1]);
         // taken tokens between them: two passages
         let sid = vec![0i32; 30];
-        let texts = Texts { sid: &sid, ha: &ha, hb: &hb, bsid: &bsid };
+        let texts = Texts {
+            sid: &sid,
+            ha: &ha,
+            hb: &hb,
+            bsid: &bsid,
+        };
         let taken = Taken::new(vec![6], vec![7]).unwrap();
         let (of, _) = chain(&segs, &texts, 6, 2, Some(&taken)).unwrap();
         assert_eq!(of, vec![0, 1]);
         // out-of-range segments are refused
-        let bad = [Segment { a0: 0, a1: 40, b0: 0, b1: 5, sentence: false }];
+        let bad = [Segment {
+            a0: 0,
+            a1: 40,
+            b0: 0,
+            b1: 5,
+            sentence: false,
+        }];
         assert!(chain(&bad, &texts, 6, 2, None).is_err());
     }
 }
