@@ -3,7 +3,8 @@
 Seeds joined (repeat limit, pair budget, sorted views), runs, sentence segments and chaining
 run in ``sverka._engine``; the passages must be the oracle's exactly: spans, pieces, words,
 matched words, methods and kinds. Random token arrays full of repeats and ties, hand-made
-cases, and texts of ../shared/data/ruslit after random edits (skipped when it is absent).
+cases, texts of ../shared/data/ruslit after random edits and pairs of its PAN-2013 sample
+(skipped when they are absent).
 """
 
 from __future__ import annotations
@@ -137,3 +138,18 @@ def test_real_texts_after_random_edits(ruslit, start, size, edits, other):
                           min_sentence_words=s.min_sentence_words)
     if not edits:  # the window copied as it was: found
         assert sum(p.matched_words for p in found) >= size // 2
+
+
+def test_pan13_pairs_give_the_oracles_passages(pan13):
+    """English web pages of the PAN-2013 sample (every 8th listed pair, the suspicious
+    document against its source): the oracle's passages, kinds included."""
+    s = Settings()
+    lines = (pan13 / "pairs").read_text("utf-8").split("\n")
+    pairs = [line.split() for line in lines if line.strip()][::8]
+    found = 0
+    for susp, src in pairs:
+        a = canonize((pan13 / "susp" / susp).read_text("utf-8", "replace"))
+        b = canonize((pan13 / "src" / src).read_text("utf-8", "replace"))
+        found += len(same_passages(a, b, seed_words=s.align_seed_words, max_gap=s.max_gap_words, min_words=8,
+                                   min_sentence_words=s.min_sentence_words))
+    assert found >= len(pairs) // 2  # most annotated pairs share a passage
