@@ -29,6 +29,7 @@ from .document import Document
 from .errors import CollectionDamaged
 from .exclusions import apply_exclusions, heading_end, marked_spans, merge
 from .fingerprints import DocumentFingerprints, fingerprint_document
+from .kinds import passage_kind
 from .messages import Message, message
 from .paraphrase import SourceStats, SuspectKeys, paraphrase_passages, suspect_keys
 from .progress import NEVER_CANCELLED, CancelToken, Progress, no_progress
@@ -173,6 +174,7 @@ def align_prepared(a: Prepared, b: Prepared, settings: Settings) -> list[Passage
         b_side=b.source_side,
         a_side=a.source_side,  # the suspect's seeds and sentences, sorted once for every source
         a_first=a.heading[1],
+        kind_of=passage_kind,
     )
     found = paraphrase_passages(a.tokens, b.tokens, exact, min_words=min_words, a_word_starts=a.word_starts,
                                 b_stats=b.paraphrase_stats, a_keys=a.paraphrase_keys)

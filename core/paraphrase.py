@@ -51,7 +51,8 @@ from functools import cached_property
 
 import numpy as np
 
-from .align import analyses_in, merge_ranges, paired_forms
+from .align import merge_ranges
+from .kinds import analyses_in, paired_forms
 from .results import Passage
 from .sorting import checked_order, stable_argsort
 from .synonyms import table

@@ -14,7 +14,9 @@
 //! * [`scan`]: the words of an ordinary text and the index of seen forms (`sverka.core.scan`).
 //! * [`split`]: sentence boundaries and the marks of Ukrainian and Russian (`sverka.core.text`).
 //! * [`forms`]: the canonizer's table of seen forms and the token arrays of a text (`sverka.core.text`).
+//! * [`align`]: seeds joined, runs, sentence segments and chaining (`sverka.core.align`).
 
+pub mod align;
 pub mod error;
 pub mod forms;
 pub mod hashing;

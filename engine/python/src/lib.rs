@@ -11,6 +11,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyString, PyTuple};
 use std::sync::RwLock;
 
+use sverka_engine::align::{self, ChainHull, Segment, SegmentInput, Sentences, SortedRef, Taken, Texts};
 use sverka_engine::{forms, minhash, scan, sentences, shingles, shortdoc, split, Error};
 
 type U64s<'py> = Bound<'py, PyArray1<u64>>;
@@ -195,6 +196,143 @@ fn hash_strings<'py>(
         previous = e;
     }
     Ok(py.detach(|| scan::hash_strings(cps, ends, seed)).into_pyarray(py))
+}
+
+type SortedArrays<'py> = Option<(PyReadonlyArray1<'py, i64>, PyReadonlyArray1<'py, u64>)>;
+type SentenceArrays<'py> = (PyReadonlyArray1<'py, u64>, PyReadonlyArray1<'py, i64>, PyReadonlyArray1<'py, i64>);
+type Bools<'py> = Bound<'py, PyArray1<bool>>;
+
+fn sorted_ref<'a>(s: &'a SortedArrays<'_>) -> PyResult<Option<SortedRef<'a>>> {
+    Ok(match s {
+        Some((order, values)) => Some(SortedRef { order: slice(order)?, values: slice(values)? }),
+        None => None,
+    })
+}
+
+fn flat_segments(segs: &[Segment]) -> (Vec<i64>, Vec<bool>) {
+    let mut flat = Vec::with_capacity(segs.len() * 4);
+    for s in segs {
+        flat.extend([s.a0, s.a1, s.b0, s.b1]);
+    }
+    (flat, segs.iter().map(|s| s.sentence).collect())
+}
+
+fn flat_hulls(hulls: &[ChainHull]) -> Vec<i64> {
+    hulls.iter().flat_map(|h| [h.a0, h.a1, h.b0, h.b1, h.matched]).collect()
+}
+
+/// join_equal(x: uint64[n], y: uint64[m], max_repeats, budget, x_sorted, y_sorted) -> (int64 i, int64 j);
+/// a sorted view is (order: int64, values: uint64) or None
+#[pyfunction]
+#[pyo3(signature = (x, y, max_repeats, budget, x_sorted=None, y_sorted=None))]
+fn join_equal<'py>(
+    py: Python<'py>,
+    x: PyReadonlyArray1<'py, u64>,
+    y: PyReadonlyArray1<'py, u64>,
+    max_repeats: u64,
+    budget: u64,
+    x_sorted: SortedArrays<'py>,
+    y_sorted: SortedArrays<'py>,
+) -> PyResult<(I64s<'py>, I64s<'py>)> {
+    let (x, y, xs, ys) = (slice(&x)?, slice(&y)?, sorted_ref(&x_sorted)?, sorted_ref(&y_sorted)?);
+    let (i, j) = py.detach(|| align::join_equal(x, xs, y, ys, max_repeats, budget)).map_err(value_error)?;
+    Ok((i.into_pyarray(py), j.into_pyarray(py)))
+}
+
+/// align_chains(...) -> (segments: int64[4k] (a0, a1, b0, b1 each), sentence: bool[k], chain_of: int64[k],
+/// hulls: int64[5c] (a0, a1, b0, b1, matched each)): the seeds of the two texts' shingle hashes joined,
+/// their runs and the sentence segments, chained (sverka.core.align.align, steps 1 to 4)
+#[pyfunction]
+#[allow(clippy::too_many_arguments)]
+fn align_chains<'py>(
+    py: Python<'py>,
+    pairs_a: PyReadonlyArray1<'py, u64>,
+    pairs_b: PyReadonlyArray1<'py, u64>,
+    sorted_a: SortedArrays<'py>,
+    sorted_b: SortedArrays<'py>,
+    max_seed_repeats: u64,
+    budget: u64,
+    w: i64,
+    max_gap: i64,
+    overlap: i64,
+    min_sentence_words: i64,
+    sentences_a: SentenceArrays<'py>,
+    sentences_b: SentenceArrays<'py>,
+    sentences_sorted_a: SortedArrays<'py>,
+    sentences_sorted_b: SortedArrays<'py>,
+    a_first: i64,
+    sid: PyReadonlyArray1<'py, i32>,
+    ha: PyReadonlyArray1<'py, u64>,
+    hb: PyReadonlyArray1<'py, u64>,
+    bsid: PyReadonlyArray1<'py, i32>,
+) -> PyResult<(I64s<'py>, Bools<'py>, I64s<'py>, I64s<'py>)> {
+    let (pa, pb, xs, ys) = (slice(&pairs_a)?, slice(&pairs_b)?, sorted_ref(&sorted_a)?, sorted_ref(&sorted_b)?);
+    let texts = Texts { sid: slice(&sid)?, ha: slice(&ha)?, hb: slice(&hb)?, bsid: slice(&bsid)? };
+    let input = SegmentInput {
+        n_a: texts.ha.len(),
+        n_b: texts.hb.len(),
+        w,
+        max_gap,
+        min_sentence_words,
+        a_sentences: Sentences {
+            hashes: slice(&sentences_a.0)?,
+            sorted: sorted_ref(&sentences_sorted_a)?,
+            first: slice(&sentences_a.1)?,
+            last: slice(&sentences_a.2)?,
+        },
+        b_sentences: Sentences {
+            hashes: slice(&sentences_b.0)?,
+            sorted: sorted_ref(&sentences_sorted_b)?,
+            first: slice(&sentences_b.1)?,
+            last: slice(&sentences_b.2)?,
+        },
+        a_first,
+    };
+    if w < 1 {
+        return Err(PyValueError::new_err(format!("seed words must be >= 1, got {w}")));
+    }
+    let (segs, of, hulls) = py
+        .detach(|| -> Result<_, Error> {
+            let (i, j) = align::join_equal(pa, xs, pb, ys, max_seed_repeats, budget)?;
+            let segs = align::segments(&i, &j, &input)?;
+            let (of, hulls) = align::chain(&segs, &texts, max_gap, overlap, None)?;
+            Ok((segs, of, hulls))
+        })
+        .map_err(value_error)?;
+    let (flat, sentence) = flat_segments(&segs);
+    Ok((flat.into_pyarray(py), sentence.into_pyarray(py), of.into_pyarray(py), flat_hulls(&hulls).into_pyarray(py)))
+}
+
+/// chain(segments: int64[4k], sentence: bool[k], sid, ha, hb, bsid, max_gap, overlap, taken_starts, taken_ends)
+/// -> (chain_of: int64[k], hulls: int64[5c]): segments chained, never across the taken suspect tokens
+#[pyfunction]
+#[allow(clippy::too_many_arguments)]
+fn chain<'py>(
+    py: Python<'py>,
+    segments: PyReadonlyArray1<'py, i64>,
+    sentence: PyReadonlyArray1<'py, bool>,
+    sid: PyReadonlyArray1<'py, i32>,
+    ha: PyReadonlyArray1<'py, u64>,
+    hb: PyReadonlyArray1<'py, u64>,
+    bsid: PyReadonlyArray1<'py, i32>,
+    max_gap: i64,
+    overlap: i64,
+    taken_starts: PyReadonlyArray1<'py, i64>,
+    taken_ends: PyReadonlyArray1<'py, i64>,
+) -> PyResult<(I64s<'py>, I64s<'py>)> {
+    let (flat, sentence) = (slice(&segments)?, slice(&sentence)?);
+    if flat.len() != 4 * sentence.len() {
+        return Err(PyValueError::new_err("segments: four positions for each sentence flag"));
+    }
+    let segs: Vec<Segment> = flat
+        .chunks_exact(4)
+        .zip(sentence)
+        .map(|(q, &sentence)| Segment { a0: q[0], a1: q[1], b0: q[2], b1: q[3], sentence })
+        .collect();
+    let texts = Texts { sid: slice(&sid)?, ha: slice(&ha)?, hb: slice(&hb)?, bsid: slice(&bsid)? };
+    let taken = Taken::new(slice(&taken_starts)?.to_vec(), slice(&taken_ends)?.to_vec()).map_err(value_error)?;
+    let (of, hulls) = py.detach(|| align::chain(&segs, &texts, max_gap, overlap, Some(&taken))).map_err(value_error)?;
+    Ok((of.into_pyarray(py), flat_hulls(&hulls).into_pyarray(py)))
 }
 
 /// Word hash (never 0) -> entry id, for many hashes at a time; threads may read while one writes.
@@ -452,10 +590,16 @@ fn _engine(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(full_text_hash, m)?)?;
     m.add_function(wrap_pyfunction!(scan_words, m)?)?;
     m.add_function(wrap_pyfunction!(hash_strings, m)?)?;
+    m.add_function(wrap_pyfunction!(join_equal, m)?)?;
+    m.add_function(wrap_pyfunction!(align_chains, m)?)?;
+    m.add_function(wrap_pyfunction!(chain, m)?)?;
     m.add_class::<HashIndex>()?;
     m.add_class::<TextRules>()?;
     m.add_class::<FormTable>()?;
     m.add_function(wrap_pyfunction!(sentence_of_words, m)?)?;
     m.add("MAX_HASHED", scan::MAX_HASHED)?;
+    m.add("SOURCE_WINDOW", align::SOURCE_WINDOW)?;
+    m.add("ACTIVE_LIMIT", align::ACTIVE_LIMIT)?;
+    m.add("SEGMENTS_PER_TOKEN", align::SEGMENTS_PER_TOKEN)?;
     Ok(())
 }
