@@ -61,6 +61,9 @@ from pathlib import Path
 import numpy as np
 import xxhash
 
+from .hashing import HASH_SEED
+from .versions import CANON_VERSION
+
 __all__ = ["READ_ONLY_MAX_BYTES", "RULES_VERSION", "adopt", "cache_dir", "find_rows", "flush", "lookup", "path",
            "read_only", "read_only_in_this_process", "record", "reset", "row_entries", "snapshot", "take_new"]
 
@@ -179,12 +182,8 @@ def version_key() -> bytes:
 
 @functools.lru_cache(maxsize=4)
 def _version_key(rules_version: int) -> bytes:
-    from .hashing import HASH_SEED
-
-    from . import text
-
     parts = [f"rules={rules_version}", f"seed={HASH_SEED}",
-             f"canon={text.CANON_VERSION}"]
+             f"canon={CANON_VERSION}"]
     for dist in ("pymorphy3", "pymorphy3-dicts-ru", "pymorphy3-dicts-uk", "simplemma"):
         parts.append(f"{dist}={_version(dist)}")
     h = xxhash.xxh128()

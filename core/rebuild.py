@@ -64,7 +64,7 @@ def rebuild(path: str | Path, progress: Progress = no_progress, cancel: CancelTo
     left out and named in ``skipped``. Raises CollectionError if it needs no rebuild or
     cannot be read."""
     from .fingerprints import fingerprint_document
-    from .indexing import prepare
+    from .preparing import prepare
     from .text import canonize
 
     path = Path(path)

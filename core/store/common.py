@@ -2,7 +2,7 @@
 are given and give back, and how a batch is written.
 
 A store keeps what it is given: a :class:`PreparedDocument` is made by the add pipeline
-(:func:`sverka.core.indexing.prepare`) and its blobs by :mod:`sverka.core.store.codecs`.
+(:func:`sverka.core.preparing.prepare`) and its blobs by :mod:`sverka.core.store.codecs`.
 
 Versions: ``SCHEMA_MAJOR.SCHEMA_MINOR`` is the layout of the tables (``PRAGMA user_version``
 in a file, ``meta.schema_version`` on a server). A newer major version is refused ("update
