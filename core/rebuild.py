@@ -25,7 +25,7 @@ from .messages import from_json
 from .progress import NEVER_CANCELLED, CancelToken, Progress, no_progress
 from .settings import Settings
 from .store.codecs import inflate
-from .store.common import _INDEXING_KEYS, SCHEMA_MAJOR, versions
+from .store.common import INDEXING_KEYS, SCHEMA_MAJOR, versions
 from .store.sqlite import SQLiteStore, read_old_rows
 
 __all__ = ["rebuild"]
@@ -46,7 +46,7 @@ def _settings(meta: dict[str, str]) -> tuple[Settings, bool]:
     default is used for it)."""
     kwargs = {}
     damaged = False
-    for k in _INDEXING_KEYS:
+    for k in INDEXING_KEYS:
         if k in meta:
             try:
                 kwargs[k] = json.loads(meta[k])

@@ -87,7 +87,7 @@ from sverka.core.versions import CANON_VERSION  # noqa: F401  (raise it there wi
 # numpy indexing. Only a raw form never seen before goes through the slow path (joiners, NFKC,
 # look-alikes, dictionaries), once per process.
 
-_LINE_BREAK = scan._LINE_BREAKS  # "\n\r\x0b\x0c\x85\u2028", not U+2029: a paragraph ends a sentence
+_LINE_BREAK = scan.LINE_BREAKS  # "\n\r\x0b\x0c\x85\u2028", not U+2029: a paragraph ends a sentence
 _HYPHENS = "-\u2010\u00ad"  # hyphen-minus, hyphen, soft hyphen
 #: Hangul fillers: letters to Unicode, drawn as nothing: invisible characters, as format ones are
 #: (a word of them padded a copied text with "words" no reader sees).

@@ -157,10 +157,10 @@ def store_errors(method):
         except sqlite3.DatabaseError as e:
             from ..errors import CollectionDamaged, CollectionError
             from .common import damaged_message
-            from .sqlite import _damage
+            from .sqlite import is_damage
 
             path = getattr(self, "path", "")
-            if not _damage(e):
+            if not is_damage(e):
                 raise CollectionError(f"cannot use the collection {path}: {e}") from e
             m = damaged_message(path, f"a part of the file ({e})")
             raise CollectionDamaged(str(m), message=m) from e

@@ -4,6 +4,11 @@
   import put inside a function to dodge a cycle is a cycle all the same. (Imports inside
   functions that keep heavy modules off the command line's cold start stay: they point down.)
   Imports under ``if TYPE_CHECKING:`` are annotations, never run, and are not counted.
+* No private name (a leading underscore) of one module used by another in core/ or gui/, neither
+  imported (``from .x import _y``) nor reached through the module (``x._y``): what modules
+  share is a public name of the module it belongs to. (The tests may touch internals.) The
+  compiled engine's module ``sverka._engine`` is private by name so that one module alone,
+  core/engine.py, wraps it.
 """
 
 from __future__ import annotations
@@ -37,7 +42,6 @@ def _imports(path: Path, module: str) -> list[tuple[str, str | None, int]]:
     """``(imported module, imported name or None, line)`` for every import of the file that is
     run (at module level or inside a function), the ``if TYPE_CHECKING:`` ones left out."""
     tree = ast.parse(path.read_text(encoding="utf-8"))
-    package = module if path.name == "__init__.py" else module.rpartition(".")[0]
     out: list[tuple[str, str | None, int]] = []
 
     def visit(node: ast.AST) -> None:
@@ -48,13 +52,7 @@ def _imports(path: Path, module: str) -> list[tuple[str, str | None, int]]:
         if isinstance(node, ast.Import):
             out.extend((a.name, None, node.lineno) for a in node.names)
         elif isinstance(node, ast.ImportFrom):
-            if node.level:
-                base = package.split(".")
-                base = base[:len(base) - node.level + 1]
-                target = ".".join(base + ([node.module] if node.module else []))
-            else:
-                target = node.module or ""
-            out.extend((target, a.name, node.lineno) for a in node.names)
+            out.extend(_imports_of(node, path, module))
         for child in ast.iter_child_nodes(node):
             visit(child)
 
@@ -122,3 +120,71 @@ def test_a_cycle_is_found(tmp_path):
     seen = {(t, n) for t, n, _ in _imports(module, "sverka.core.mod")}
     assert ("sverka.core", "text") in seen and ("sverka.core.store.sqlite", "SQLiteStore") in seen
     assert ("sverka.core.check", "Prepared") not in seen
+
+
+#: (importing module, the private name it may import): the compiled engine's module, private by
+#: name so that core/engine.py alone wraps it.
+PRIVATE_ALLOWED = {("sverka.core.engine", "sverka._engine")}
+
+
+def _private(name: str) -> bool:
+    return name.startswith("_") and not (name.startswith("__") and name.endswith("__"))
+
+
+def private_uses(path: Path, module: str, modules: set[str]) -> list[str]:
+    """Each private name of another Sverka module that ``path`` imports or reaches through a module."""
+    found = []
+    bound: dict[str, str] = {}  # local name -> the Sverka module it names
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom):
+            for (target, name, line), alias in zip(_imports_of(node, path, module), node.names):
+                if not target.startswith("sverka"):
+                    continue
+                full = f"{target}.{name}"
+                if _private(name) and (module, full) not in PRIVATE_ALLOWED:
+                    found.append(f"{line}: from {target} import {name}")
+                if full in modules:
+                    bound[alias.asname or name] = full
+        elif isinstance(node, ast.Import):
+            for alias in node.names:
+                if alias.name.startswith("sverka.") and alias.asname:
+                    bound[alias.asname] = alias.name
+                if any(_private(part) for part in alias.name.split(".")):
+                    found.append(f"{node.lineno}: import {alias.name}")
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id in bound \
+                and _private(node.attr) and bound[node.value.id] != module:
+            found.append(f"{node.lineno}: {node.value.id}.{node.attr} ({bound[node.value.id]})")
+    return found
+
+
+def _imports_of(node: ast.ImportFrom, path: Path, module: str) -> list[tuple[str, str, int]]:
+    package = module if path.name == "__init__.py" else module.rpartition(".")[0]
+    if node.level:
+        base = package.split(".")
+        base = base[:len(base) - node.level + 1]
+        target = ".".join(base + ([node.module] if node.module else []))
+    else:
+        target = node.module or ""
+    return [(target, a.name, node.lineno) for a in node.names]
+
+
+def test_no_private_name_crosses_modules():
+    modules = set(_modules("core")) | set(_modules("gui"))
+    bad = []
+    for top in ("core", "gui"):
+        for module, path in _modules(top).items():
+            bad += [f"{path.relative_to(ROOT)}:{use}" for use in private_uses(path, module, modules)]
+    assert not bad, "private names used across modules:\n" + "\n".join(bad)
+
+
+def test_a_private_name_across_modules_is_seen(tmp_path):
+    module = tmp_path / "mod.py"
+    module.write_text("from .store.sqlite import _damage\nfrom . import check\nfrom .store import common as c\n"
+                      "from . import __version__\nx = check._common_folder\ny = c.READ + c._KEYS\n", encoding="utf-8")
+    modules = {"sverka.core.check", "sverka.core.store.common", "sverka.core.store.sqlite", "sverka.core.mod"}
+    uses = private_uses(module, "sverka.core.mod", modules)
+    assert [u.split(": ", 1)[1] for u in uses] == [
+        "from sverka.core.store.sqlite import _damage", "check._common_folder (sverka.core.check)",
+        "c._KEYS (sverka.core.store.common)"]
