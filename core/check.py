@@ -24,11 +24,12 @@ from typing import TYPE_CHECKING, Sequence
 import numpy as np
 
 from .align import SourceSide, align
-from .candidates import SENTENCE_MIN_TOKENS, retrieve, sentence_keys, variant_pair_keys
+from .candidates import retrieve, variant_pair_keys
 from .document import Document
 from .errors import CollectionDamaged
 from .exclusions import apply_exclusions, heading_end, marked_spans, merge
 from .fingerprints import DocumentFingerprints, fingerprint_document
+from .keys import SENTENCE_MIN_TOKENS, sentence_keys
 from .messages import Message, message
 from .paraphrase import SourceStats, SuspectKeys, paraphrase_passages, suspect_keys
 from .progress import NEVER_CANCELLED, CancelToken, Progress, no_progress

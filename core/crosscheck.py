@@ -13,10 +13,11 @@ from typing import Callable, Sequence
 import numpy as np
 
 from .align import SOURCE_WINDOW
-from .candidates import PAIR_WORDS, co_occurring, sentence_bounds, supported_seeds
+from .candidates import co_occurring, sentence_bounds, supported_seeds
 from .check import Prepared, align_prepared, file_title, jaccard, match, prepare, sentence_score, source_match, suspect_info
 from .document import Document
 from .exclusions import apply_exclusions, merge
+from .keys import PAIR_WORDS
 from .messages import message
 from .progress import NEVER_CANCELLED, CancelToken, Progress, no_progress
 from .results import CheckResult, CrossCheckResult, CrossPair, Passage, SourceMatch

@@ -81,9 +81,9 @@ class PreparedDocument:
     text_blob: bytes
     tokens_blob: bytes
     text_bytes: int  # UTF-8 size of the text, for batching
-    pairs: np.ndarray  # int64 pair-key hashes (sverka.core.candidates.pair_keys)
+    pairs: np.ndarray  # int64 pair-key hashes (sverka.core.keys.pair_keys)
     pair_pos: np.ndarray  # int64 first token of each
-    sentences: np.ndarray  # int64 sentence-key hashes (sverka.core.candidates.sentence_keys)
+    sentences: np.ndarray  # int64 sentence-key hashes (sverka.core.keys.sentence_keys)
     sentence_pos: np.ndarray  # int64 first token of each
     short_words: np.ndarray  # int64 distinct
     short_length: int

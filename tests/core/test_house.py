@@ -1,5 +1,7 @@
 """The engine's house: how the modules of sverka.core and sverka.gui import one another.
 
+* The layers contract (``.importlinter``: the core's layers, its plain data below them all,
+  no face imported by the core, the window through the API only) holds: ``lint-imports``.
 * No import cycle among the modules of the core, counting the imports inside functions too: an
   import put inside a function to dodge a cycle is a cycle all the same. (Imports inside
   functions that keep heavy modules off the command line's cold start stay: they point down.)
@@ -14,6 +16,8 @@
 from __future__ import annotations
 
 import ast
+import subprocess
+import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -188,3 +192,29 @@ def test_a_private_name_across_modules_is_seen(tmp_path):
     assert [u.split(": ", 1)[1] for u in uses] == [
         "from sverka.core.store.sqlite import _damage", "check._common_folder (sverka.core.check)",
         "c._KEYS (sverka.core.store.common)"]
+
+
+LINT_IMPORTS = Path(sys.executable).with_name("lint-imports")
+
+
+def _lint_imports(config: Path) -> subprocess.CompletedProcess:
+    return subprocess.run([str(LINT_IMPORTS), "--no-cache", str(config)], cwd=ROOT, capture_output=True,
+                          text=True, timeout=300)
+
+
+def test_the_layers_contract_holds():
+    assert LINT_IMPORTS.exists(), "import-linter is missing: pip install -e '.[test]'"
+    run = _lint_imports(ROOT / ".importlinter")
+    assert run.returncode == 0, run.stdout[-4000:] + run.stderr[-2000:]
+    assert "0 broken" in run.stdout and "kept" in run.stdout
+
+
+def test_a_broken_layer_is_reported(tmp_path):
+    """The same contract with two layers swapped (check over the API) fails: lint-imports sees
+    what the contract forbids."""
+    config = (ROOT / ".importlinter").read_text(encoding="utf-8")
+    swapped = config.replace("    api\n    batch\n", "    batch\n    api\n", 1)
+    assert swapped != config
+    (tmp_path / "swapped.ini").write_text(swapped, encoding="utf-8")
+    run = _lint_imports(tmp_path / "swapped.ini")
+    assert run.returncode != 0 and "sverka.core.api -> sverka.core.batch" in run.stdout, run.stdout[-4000:]
