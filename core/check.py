@@ -27,8 +27,9 @@ from .align import SourceSide, align
 from .candidates import retrieve, variant_pair_keys
 from .document import Document
 from .errors import CollectionDamaged
-from .exclusions import apply_exclusions, heading_end, marked_spans, merge
+from .exclusions import apply_exclusions, heading_end, marked_spans
 from .fingerprints import DocumentFingerprints, fingerprint_document
+from .intervals import merge
 from .keys import SENTENCE_MIN_TOKENS, sentence_keys
 from .messages import Message, message
 from .paraphrase import SourceStats, SuspectKeys, paraphrase_passages, suspect_keys

@@ -16,7 +16,8 @@ from .align import SOURCE_WINDOW
 from .candidates import co_occurring, sentence_bounds, supported_seeds
 from .check import Prepared, align_prepared, file_title, jaccard, match, prepare, sentence_score, source_match, suspect_info
 from .document import Document
-from .exclusions import apply_exclusions, merge
+from .exclusions import apply_exclusions
+from .intervals import merge
 from .keys import PAIR_WORDS
 from .messages import message
 from .progress import NEVER_CANCELLED, CancelToken, Progress, no_progress

@@ -39,10 +39,11 @@ import bisect
 import dataclasses
 import re
 from collections import Counter
-from typing import Iterable, Sequence
+from typing import Sequence
 
 import numpy as np
 
+from .intervals import Interval, inside, intersect, merge, subtract
 from .messages import Message, message
 from .results import CheckResult, Passage, SourceMatch, Span
 from .settings import Settings
@@ -54,12 +55,7 @@ __all__ = [
     "find_quotes",
     "heading_end",
     "marked_spans",
-    "merge",
-    "subtract",
-    "total",
 ]
-
-Interval = tuple[int, int]
 
 #: A quotation of the student's longer than this many words is pointed out.
 LONG_QUOTE_WORDS = 40
@@ -67,66 +63,9 @@ LONG_QUOTE_WORDS = 40
 QUOTED_PERCENT = 25.0
 
 
-# -- interval arithmetic over [start, end) character ranges ---------------------------
-
-
-def merge(intervals: Iterable[Interval]) -> list[Interval]:
-    """Sorted, disjoint, non-empty union of the intervals."""
-    out: list[list[int]] = []
-    for s, e in sorted(iv for iv in intervals if iv[1] > iv[0]):
-        if out and s <= out[-1][1]:
-            if e > out[-1][1]:
-                out[-1][1] = e
-        else:
-            out.append([s, e])
-    return [(s, e) for s, e in out]
-
-
-def subtract(a: Sequence[Interval], b: Sequence[Interval]) -> list[Interval]:
-    """``a`` minus ``b``; both sorted and disjoint (as :func:`merge` returns them)."""
-    out: list[Interval] = []
-    k = 0
-    for s, e in a:
-        while k < len(b) and b[k][1] <= s:
-            k += 1
-        pos = s
-        m = k
-        while m < len(b) and b[m][0] < e:
-            if b[m][0] > pos:
-                out.append((pos, b[m][0]))
-            pos = max(pos, b[m][1])
-            m += 1
-        if pos < e:
-            out.append((pos, e))
-    return out
-
-
-def total(intervals: Iterable[Interval]) -> int:
-    return sum(e - s for s, e in intervals)
-
-
-def _inside(s: int, e: int, regions: Sequence[Interval]) -> int:
-    """How many characters of [s, e) lie in the sorted disjoint ``regions``: a binary search
-    for the first region ending after ``s``, then only the regions that overlap (called once
-    per quotation and passage, so a scan from the first region would be quadratic)."""
-    if not regions or e <= s:
-        return 0
-    k = bisect.bisect_right(regions, s, key=_end_of)
-    n = 0
-    while k < len(regions) and regions[k][0] < e:
-        a, b = regions[k]
-        n += min(b, e) - max(a, s)
-        k += 1
-    return n
-
-
-def _end_of(interval: Interval) -> int:
-    return interval[1]
-
-
 def _mostly_inside(p: Passage, regions: Sequence[Interval]) -> bool:
     n = p.suspect_end - p.suspect_start
-    return n > 0 and 2 * _inside(p.suspect_start, p.suspect_end, regions) >= n
+    return n > 0 and 2 * inside(p.suspect_start, p.suspect_end, regions) >= n
 
 
 # -- quotations -----------------------------------------------------------------------
@@ -386,11 +325,6 @@ def _source_excluded(src: SourceMatch, excluded: Sequence[str]) -> bool:
     return bool(excluded) and ((src.path is not None and src.path in excluded) or src.sha256 in excluded)
 
 
-def intersect(a: Sequence[Interval], b: Sequence[Interval]) -> list[Interval]:
-    """``a`` and ``b``; both sorted and disjoint."""
-    return subtract(a, subtract(a, b))
-
-
 def _quotes_from_sources(sources: Sequence[SourceMatch], quotes: list[Interval]) -> list[Interval]:
     """The suspect's quotations that were already quotations in the source they match.
 
@@ -430,7 +364,7 @@ def _quotes_from_sources(sources: Sequence[SourceMatch], quotes: list[Interval])
 
 
 def _mostly_inside_span(s: int, e: int, regions: Sequence[Interval]) -> bool:
-    return e > s and 2 * _inside(s, e, regions) >= e - s
+    return e > s and 2 * inside(s, e, regions) >= e - s
 
 
 _SPACES = re.compile(r"\s+")
@@ -499,7 +433,7 @@ def apply_exclusions(result: CheckResult, settings: Settings, *, marked: tuple[S
     live = [src for src in result.sources if not _source_excluded(src, excluded_sources) and not src.is_template]
     quotes_all = merge((s.start, s.end) for s in marked if s.kind == "quote")
     quotes = subtract(quotes_all, _quotes_from_sources(live, quotes_all))
-    marked = tuple(s for s in marked if s.kind != "quote" or _inside(s.start, s.end, quotes))
+    marked = tuple(s for s in marked if s.kind != "quote" or inside(s.start, s.end, quotes))
     bib = merge((s.start, s.end) for s in marked if s.kind == "bibliography")
     quotes_count = getattr(settings, "count_quotes_as_borrowed", False)
     count_classmates = getattr(settings, "count_classmates", True)
@@ -555,7 +489,7 @@ def apply_exclusions(result: CheckResult, settings: Settings, *, marked: tuple[S
     # a quotation a source holds is cited whole (its words counted as the quotation warning
     # counts them: one computation); of the bibliography, the words a source matches
     matched_parts = merge(cited_parts)
-    cited_quotes = [q for q in student_quotes if _inside(q[0], q[1], matched_parts)]
+    cited_quotes = [q for q in student_quotes if inside(q[0], q[1], matched_parts)]
     cited_region = subtract(merge(cited_quotes + intersect(matched_parts, bib)), merge(templates + borrowed_region))
     if n_words:
         borrowed = round(100.0 * words_in(starts, borrowed_region) / n_words, 4)

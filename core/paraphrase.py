@@ -51,7 +51,8 @@ from functools import cached_property
 
 import numpy as np
 
-from .align import analyses_in, merge_ranges, paired_forms
+from .align import analyses_in, paired_forms
+from .intervals import merge
 from .results import Passage
 from .sorting import checked_order, stable_argsort
 from .synonyms import table
@@ -447,7 +448,7 @@ def _merged(exact: list[Passage], found: list[tuple[list, str]], ws: np.ndarray,
         words = words_in(ws, [(c0, c1)])
         if words < min_words:
             continue
-        matched = words_in(ws, merge_ranges([(q[0], q[1]) for q in pieces]))
+        matched = words_in(ws, merge((q[0], q[1]) for q in pieces))
         kinds = {x[3] for x in c} - {"verbatim"}
         kind = "verbatim" if not kinds else kinds.pop() if len(kinds) == 1 else "paraphrase"
         out.append(Passage(c0, c1, d0, d1, words, "paraphrase", matched=matched, pieces=tuple(pieces), kind=kind))

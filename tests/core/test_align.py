@@ -248,7 +248,8 @@ def test_words_outside_reads_only_the_gaps_as_a_full_scan_would():
 
     from hypothesis import given, settings, strategies as st
 
-    from sverka.core.align import _WORD, _norm, _words_outside, merge_ranges
+    from sverka.core.align import _WORD, _norm, _words_outside
+    from sverka.core.intervals import merge as merge_ranges
 
     def full_scan(text, start, end, spans):
         merged = merge_ranges(spans)

@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from sverka.core.hashing import hash_text
-from sverka.core.align import merge_ranges
+from sverka.core.intervals import merge as merge_ranges
 from sverka.core import text as _tx
 from sverka.core.text import Tokens, canonize, word_starts, words_in, words_within
 
