@@ -16,7 +16,6 @@ A class's cross-check is :mod:`sverka.core.crosscheck`; the sources kept between
 from __future__ import annotations
 
 import dataclasses
-import re
 from dataclasses import dataclass
 from functools import cached_property
 from typing import TYPE_CHECKING, Sequence
@@ -42,6 +41,7 @@ from .sorting import distinct
 from .sourcecache import SourceCache
 from .text import Tokens, canonize, word_starts, words_in
 from .tokens import SortOrders
+from .words import WRITTEN_WORD
 
 if TYPE_CHECKING:  # pragma: no cover
     from .store import Store
@@ -404,15 +404,12 @@ def _without(p: Passage, lo: int, hi: int, text: str, source: str, starts: np.nd
         c0, c1 = min(q[0] for q in part), max(q[1] for q in part)
         matched = words_in(starts, merge((q[0], q[1]) for q in part))
         kind = p.kind
-        if len(part) == 1 and _WORDS.findall(text[c0:c1].lower()) == _WORDS.findall(source[part[0][2]:part[0][3]].lower()):
+        if len(part) == 1 and WRITTEN_WORD.findall(text[c0:c1].lower()) == WRITTEN_WORD.findall(source[part[0][2]:part[0][3]].lower()):
             kind = "verbatim"  # what is left of an edited passage may be a copy word for word
         out.append(dataclasses.replace(p, suspect_start=c0, suspect_end=c1, source_start=min(q[2] for q in part),
                                        source_end=max(q[3] for q in part), words=words_in(starts, [(c0, c1)]),
                                        matched=matched, pieces=tuple(part), kind=kind))
     return out
-
-
-_WORDS = re.compile(r"\w+")
 
 
 def resolve_overlaps(sources: list[SourceMatch], text: str, starts: np.ndarray) -> list[SourceMatch]:

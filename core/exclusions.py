@@ -48,6 +48,7 @@ from .messages import Message, message
 from .results import CheckResult, Passage, SourceMatch, Span
 from .settings import Settings
 from .text import word_starts, words_in
+from .words import WRITTEN_WORD
 
 __all__ = [
     "apply_exclusions",
@@ -99,13 +100,12 @@ def find_quotes(text: str) -> list[Interval]:
 #: attribution: "Горький писал: «...»"). Fewer words are a name: a class ("9 «Б»"), a book
 #: («Война и мир»), a company, a word in its own sense.
 QUOTE_MIN_WORDS = 4
-_QUOTE_WORD = re.compile(r"\w+")
 
 
 def is_quotation(text: str, start: int, end: int) -> bool:
     """Is the quoted ``text[start:end]`` (marks included) a quotation rather than a name?"""
     inner = text[start + 1 : end - 1]
-    if len(_QUOTE_WORD.findall(inner)) >= QUOTE_MIN_WORDS:
+    if len(WRITTEN_WORD.findall(inner)) >= QUOTE_MIN_WORDS:
         return True
     if inner.rstrip().endswith((".", "!", "?", "…")):
         return True
@@ -264,7 +264,6 @@ HEADING_WORDS = 12
 HEADING_SENTENCE_WORDS = 6
 #: At most this many heading lines open a text; more short lines are a poem or a list, not headings.
 HEADING_LINES = 6
-_HEADING_WORD = re.compile(r"\w+")
 _CLOSERS = "\"'»”’)]} \t\r\f\v"
 _SPEECH = "—–-«„“\"'"
 _INITIAL_OR_DATE = re.compile(r"(?:\b\w{1,3}|\d)\.$")
@@ -285,7 +284,7 @@ def heading_end(text: str) -> int:
     shown = [(a, ln) for a, ln in lines if ln.strip()]
     end = 0
     for k, (a, line) in enumerate(shown):
-        words = len(_HEADING_WORD.findall(line))
+        words = len(WRITTEN_WORD.findall(line))
         core = line.rstrip(_CLOSERS)
         if words > HEADING_WORDS or core.endswith((",", ";", "-", "\u00ad")):
             break  # running text (or a line it continues)

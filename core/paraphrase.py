@@ -44,7 +44,6 @@ For one pair (suspect ``a``, source ``b``):
 from __future__ import annotations
 
 import bisect
-import re
 from collections import Counter, defaultdict
 from dataclasses import dataclass
 from functools import cached_property
@@ -57,6 +56,7 @@ from .results import Passage
 from .sorting import checked_order, stable_argsort
 from .synonyms import table
 from .text import Tokens, spelling_key, words_in
+from .words import WRITTEN_WORD
 
 __all__ = ["MIN_AGREE", "MIN_DICE", "MIN_RARE", "SourceStats", "SuspectKeys", "paraphrase_passages",
            "suspect_keys"]
@@ -89,9 +89,6 @@ EDGE_GAP = 4
 def _rare_df(n_sentences: int) -> int:
     """A lemma held by at most this many source sentences is rare (proposes candidates)."""
     return 20 + n_sentences // 200
-
-
-_WORD = re.compile(r"\w+", re.UNICODE)
 
 
 _norm = spelling_key
@@ -589,7 +586,7 @@ def _pieces(matched: list[tuple[int, int, bool]], a: Tokens, b: Tokens) -> list[
     run: list[tuple[int, int, bool]] = []
     text = a.text
     for m in matched:
-        if run and (m[0] != run[-1][0] + 1 or (2 <= m[1] - run[-1][1] <= 3 and _WORD.search(
+        if run and (m[0] != run[-1][0] + 1 or (2 <= m[1] - run[-1][1] <= 3 and WRITTEN_WORD.search(
                 text, int(a.ends[run[-1][0]]), int(a.starts[m[0]])) is not None)):
             out.append(run)
             run = []
@@ -606,7 +603,7 @@ def _left_words(t: Tokens, i0: int, i1: int, paired: set[int]) -> list[tuple[int
     over."""
     c0, c1 = int(t.starts[i0]), int(t.ends[i1 - 1])
     kept = {int(t.starts[i]) for i in paired if i0 <= i < i1}
-    return [(m.start(), _norm(m.group())) for m in _WORD.finditer(t.text, c0, c1) if m.start() not in kept]
+    return [(m.start(), _norm(m.group())) for m in WRITTEN_WORD.finditer(t.text, c0, c1) if m.start() not in kept]
 
 
 def _kind(group, a: Tokens, b: Tokens, a_index, b_index, a_first, a_last, b_first, b_last,
