@@ -194,7 +194,7 @@ def _after_heading(p: Passage, head: int, starts: np.ndarray, min_words: int) ->
         return None
     cut = int(starts[first])
     pieces = tuple((max(q[0], cut), q[1], q[2], q[3])
-                   for q in (p.pieces or ((p.suspect_start, p.suspect_end, p.source_start, p.source_end),)) if q[1] > cut)
+                   for q in p.matched_pieces() if q[1] > cut)
     if not pieces:
         return None
     a0 = min(q[0] for q in pieces)
@@ -371,20 +371,16 @@ def check_document(
     return apply_exclusions(raw, settings, starts=a.word_starts)
 
 
-def _pieces_of(p: Passage) -> tuple[tuple[int, int, int, int], ...]:
-    return p.pieces or ((p.suspect_start, p.suspect_end, p.source_start, p.source_end),)
-
-
 def _explained(p: Passage, lo: int, hi: int, starts: np.ndarray) -> int:
     """Words of the suspect in [lo, hi) that ``p`` matched (inside its pieces)."""
-    return words_in(starts, merge((max(q[0], lo), min(q[1], hi)) for q in _pieces_of(p) if q[0] < hi and q[1] > lo))
+    return words_in(starts, merge((max(q[0], lo), min(q[1], hi)) for q in p.matched_pieces() if q[0] < hi and q[1] > lo))
 
 
 def _without(p: Passage, lo: int, hi: int, text: str, source: str, starts: np.ndarray) -> list[Passage]:
     """``p`` without the suspect's [lo, hi): its pieces before and after, as one or two
     passages (a piece cut there keeps the share of its source text that its part holds)."""
     before, after = [], []
-    for a0, a1, b0, b1 in _pieces_of(p):
+    for a0, a1, b0, b1 in p.matched_pieces():
         if a1 <= lo:
             before.append((a0, a1, b0, b1))
         elif a0 >= hi:

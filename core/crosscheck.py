@@ -231,7 +231,7 @@ def _judge_pair(ps: Prepared, pt: Prepared, templates: Sequence[SourceMatch], se
         return None
     shared_words = words_in(ps.word_starts, merge(iv for p in counted for iv in p.matched_spans()))
     t_starts = pt.word_starts
-    t_spans = merge((q[2], q[3]) for p in counted for q in (p.pieces or ((0, 0, p.source_start, p.source_end),)))
+    t_spans = merge(iv for p in counted for iv in p.source_spans())
     return src.containment, words_in(t_starts, t_spans) / max(1, len(t_starts)), shared_words, counted, tuple(passages)
 
 
@@ -416,7 +416,7 @@ def crosscheck_prepared(
                 if not counted:
                     continue
                 s_starts = word_starts(src.text)
-                b_in_a = words_in(s_starts, merge((q[2], q[3]) for p in counted for q in (p.pieces or ((0, 0, p.source_start, p.source_end),)))) / max(1, len(s_starts))
+                b_in_a = words_in(s_starts, merge(iv for p in counted for iv in p.source_spans())) / max(1, len(s_starts))
                 shared_words = words_in(word_starts(doc.text), merge(iv for p in counted for iv in p.matched_spans()))
                 if counted:  # what the check counts (a paraphrase's passage by the words it spans)
                     pairs.append(CrossPair(names[k], src.path or src.title, src.containment, b_in_a, src.resemblance,

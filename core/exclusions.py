@@ -340,7 +340,7 @@ def _quotes_from_sources(sources: Sequence[SourceMatch], quotes: list[Interval])
     for src in sources:
         mapped: list[tuple[int, int, Interval]] = []  # (m0, m1, suspect quotation)
         for p in src.passages:
-            for a0, a1, b0, b1 in p.pieces or ((p.suspect_start, p.suspect_end, p.source_start, p.source_end),):
+            for a0, a1, b0, b1 in p.matched_pieces():
                 k = max(0, bisect.bisect_right(starts, a0) - 1)
                 while k < len(quotes) and quotes[k][0] < a1:
                     q0, q1 = quotes[k]
@@ -381,7 +381,7 @@ def _exact_words(src: SourceMatch, text: str, starts, counted: Sequence[Interval
     for p in src.passages:
         if p.excluded is not None:
             continue
-        for a0, a1, b0, b1 in p.pieces or ((p.suspect_start, p.suspect_end, p.source_start, p.source_end),):
+        for a0, a1, b0, b1 in p.matched_pieces():
             if _same_words(text[a0:a1], src.text[b0:b1]):
                 exact.append((a0, a1))
     return words_in(starts, intersect(merge(exact), counted))

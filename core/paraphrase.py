@@ -271,7 +271,7 @@ def paraphrase_passages(a: Tokens, b: Tokens, exact: list[Passage], *, min_words
     a_sid, a_first, a_last = keys.sentences
     # sentences the exact layer matched (nearly) whole are left to it; a sentence it matched
     # in part is looked at again, and an accepted one is merged with the exact passage
-    spans = [q[:2] for p in exact for q in (p.pieces or ((p.suspect_start, p.suspect_end),))]
+    spans = [iv for p in exact for iv in p.matched_spans()]
     covered = np.zeros(len(a) + 1, dtype=np.int64)
     if spans:  # tokens inside a piece of an exact passage: +1 at its first, -1 past its last
         q = np.asarray(spans, dtype=np.int64)
@@ -420,8 +420,7 @@ def _rare_rows(keys: SuspectKeys, stats: SourceStats, token_ok: np.ndarray
 def _merged(exact: list[Passage], found: list[tuple[list, str]], ws: np.ndarray, min_words: int) -> list[Passage]:
     """The exact passages with the paraphrase groups: a group overlapping exact passages on the
     suspect side becomes one passage with them (pieces united); the rest stand alone."""
-    items = [(p.suspect_start, p.suspect_end, list(p.pieces or ((p.suspect_start, p.suspect_end, p.source_start,
-              p.source_end),)), p.kind, p) for p in exact]
+    items = [(p.suspect_start, p.suspect_end, list(p.matched_pieces()), p.kind, p) for p in exact]
     for pieces, kind in found:
         items.append((min(q[0] for q in pieces), max(q[1] for q in pieces), pieces, kind, None))
     items.sort(key=lambda x: (x[0], x[1]))
