@@ -44,6 +44,9 @@ from .report import colour_slots, source_hue, source_key
 from .store.history import History, StoredResult
 from .tampering import tampered_words
 from .words import WRITTEN_WORD
+# Imports inside functions below keep the checking, indexing and reading stages (numpy, the
+# canonizer, the readers) off the cold start of the command line and the window until a call
+# needs them; like every import they point down the layers (.importlinter), never round a cycle.
 
 __all__ = [
     "KEPT_IDLE_SECONDS",

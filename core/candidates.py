@@ -42,6 +42,7 @@ from .align import SOURCE_WINDOW
 from .keys import PAIR_WORDS
 from .shingles import shingle_hashes
 from .sorting import distinct, lexsort, stable_argsort
+from .synonyms import table
 from .text import Tokens
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -75,8 +76,6 @@ def _pair_hashes(x: np.ndarray, y: np.ndarray) -> np.ndarray:
 def variant_pair_keys(tokens: Tokens) -> tuple[np.ndarray, np.ndarray]:
     """(uint64 hashes, int64 positions) of the suspect's variant pair keys (module docstring),
     inside sentences only; the exact pair keys are not repeated."""
-    from .synonyms import table
-
     h = np.asarray(tokens.hashes, dtype=np.uint64)
     sid = np.asarray(tokens.sentence_ids)
     n = len(h)

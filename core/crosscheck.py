@@ -16,6 +16,7 @@ from .align import SOURCE_WINDOW
 from .candidates import co_occurring, sentence_bounds, supported_seeds
 from .check import Prepared, align_prepared, file_title, jaccard, match, prepare, sentence_score, source_match, suspect_info
 from .document import Document
+from .errors import SverkaError
 from .exclusions import apply_exclusions
 from .intervals import merge
 from .keys import PAIR_WORDS
@@ -26,6 +27,7 @@ from .settings import Settings
 from .sorting import distinct
 from .sourcecache import CROSS_KEPT_BYTES, SourceCache
 from .text import Tokens, canonize, word_starts, words_in
+from .workers import default_workers, pool_initializer, process_pool
 
 __all__ = ["candidate_pairs", "classmate_sources", "crosscheck_documents", "crosscheck_prepared", "prepare_many",
            "unique_names"]
@@ -92,8 +94,6 @@ def _canonize_chunk(texts: list[str], drop_adjectives: bool) -> list[Tokens]:
 
 
 def _cores() -> int:
-    from .workers import default_workers
-
     return default_workers()
 
 
@@ -106,8 +106,6 @@ def _worker_pool(docs: Sequence[Document | None]):
     if cores < 2 or total_chars < PARALLEL_MIN_CHARS:
         yield None
         return
-    from .workers import pool_initializer, process_pool
-
     pool = process_pool(cores, pool_initializer, (None, True))
     try:
         yield pool
@@ -369,8 +367,6 @@ def crosscheck_prepared(
 ) -> tuple[CrossCheckResult, list[Prepared | None], dict[tuple[int, int], tuple[Passage, ...]]]:
     """:func:`crosscheck_documents`, with each document prepared (None: not read) and the
     passages found in each pair judged, ``(i, j)``: document i's in document j."""
-    from .errors import SverkaError
-
     names: list[str] = []
     docs: list[Document | None] = []
     failed: list = []  # (path, Message)

@@ -42,6 +42,9 @@ if TYPE_CHECKING:  # pragma: no cover
     from ..results import DocumentInfo
     from ..settings import Settings
 
+# Imports inside functions below open a store's driver (sqlite3, psycopg) only when that kind of
+# collection is opened: the window and the command line start without either.
+
 __all__ = ["STORE_METHODS", "Store", "is_server_url", "open_store", "store_errors"]
 
 #: Location schemes that name a PostgreSQL database rather than a file.
