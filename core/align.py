@@ -58,6 +58,7 @@ from typing import Callable, Sequence
 import numpy as np
 
 from .engine import i32, i64, native, u64
+from .intervals import merge as merge_ranges
 from .results import Passage
 from .sorting import checked_order, stable_argsort
 from .text import Tokens, word_starts, words_in, words_within
@@ -70,7 +71,6 @@ __all__ = [
     "SourceSide",
     "align",
     "join_equal",
-    "merge_ranges",
     "pair_shingles",
     "sentence_hashes_of",
 ]
@@ -608,16 +608,6 @@ def _trim_overhang(c: _Chain, sid: np.ndarray) -> _Chain:
 def _token_ranges(segs: list[Segment]) -> list[tuple[int, int]]:
     """Union of the segments' suspect token ranges, sorted and disjoint."""
     return merge_ranges([(s.a0, s.a1) for s in segs])
-
-
-def merge_ranges(ranges: list[tuple[int, int]]) -> list[tuple[int, int]]:
-    out: list[list[int]] = []
-    for x0, x1 in sorted(ranges):
-        if out and x0 <= out[-1][1]:
-            out[-1][1] = max(out[-1][1], x1)
-        else:
-            out.append([x0, x1])
-    return [(x0, x1) for x0, x1 in out]
 
 
 def _char_ranges(token_ranges: list[tuple[int, int]], starts: np.ndarray, ends: np.ndarray) -> list[tuple[int, int]]:

@@ -5,12 +5,7 @@ tokens and from whole sentences whose sentence hash (any word order, any word fo
 equal. Retrieval looks at exactly those keys, so a source whose passages the alignment
 would accept is never left out for want of a longer shared run:
 
-* **Pair keys**: the hash of every run of :data:`PAIR_WORDS` canonical tokens
-  (:func:`sverka.core.shingles.shingle_hashes` with ``w = 2``) with its first token's
-  position. A key occurring more than :data:`MAX_REPEATS` times in one document is a refrain
-  the alignment ignores too, and is not kept.
-* **Sentence keys**: SH of every sentence holding at least :data:`SENTENCE_MIN_TOKENS`
-  tokens (ALGORITHMS.md §5), with its first token's position.
+* **Pair keys** and **sentence keys** (:mod:`sverka.core.keys`, stored with every document).
 
 Ranking (:func:`rank`): a key shared by chance is scattered; a borrowed passage is a cluster.
 A shared pair key is *supported* when another shared pair key of the same document lies
@@ -44,8 +39,10 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from .align import SOURCE_WINDOW
-from .shingles import shingle_hashes, unique_counts
+from .keys import PAIR_WORDS
+from .shingles import shingle_hashes
 from .sorting import distinct, lexsort, stable_argsort
+from .synonyms import table
 from .text import Tokens
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -53,29 +50,12 @@ if TYPE_CHECKING:  # pragma: no cover
     from .settings import Settings
     from .store import Store
 
-__all__ = ["MAX_REPEATS", "MIN_TOKENS", "PAIR_WORDS", "SENTENCE_MIN_TOKENS", "co_occurring", "pair_keys",
-           "rank", "sentence_bounds", "sentence_keys", "supported_seeds", "variant_pair_keys"]
+__all__ = ["MIN_TOKENS", "co_occurring", "rank", "retrieve", "sentence_bounds", "supported_seeds", "variant_pair_keys"]
 
-PAIR_WORDS = 2
-MAX_REPEATS = 50
-SENTENCE_MIN_TOKENS = 3
 #: A cluster of keys covering this many suspect tokens may be a passage whatever its
 #: sentences (sverka.core.align.SHORT_PASSAGE_TOKENS); a smaller one (3 or 4 tokens, the
 #: least a passage holds) only if it is a whole sentence of the suspect.
 MIN_TOKENS = 5
-
-
-def pair_keys(tokens: Tokens) -> tuple[np.ndarray, np.ndarray]:
-    """(uint64 hashes, int64 first-token positions) of the pair keys of a document."""
-    h = shingle_hashes(tokens.hashes, PAIR_WORDS)
-    pos = np.arange(len(h), dtype=np.int64)
-    if len(h) > MAX_REPEATS:
-        values, counts = unique_counts(h)
-        common = values[counts > MAX_REPEATS]
-        if len(common):
-            keep = ~np.isin(h, common)
-            h, pos = h[keep], pos[keep]
-    return h, pos
 
 
 #: Also swapped neighbours and pairs skipping one word as variant keys. Off: on the paraphrase
@@ -86,7 +66,7 @@ MAX_ALTERNATIVES = 8
 
 
 def _pair_hashes(x: np.ndarray, y: np.ndarray) -> np.ndarray:
-    """The pair key of tokens ``(x[k], y[k])`` for every k (as :func:`pair_keys` hashes them)."""
+    """The pair key of tokens ``(x[k], y[k])`` for every k (as :func:`sverka.core.keys.pair_keys` hashes them)."""
     if len(x) == 0:
         return np.zeros(0, np.uint64)
     return shingle_hashes(np.stack([np.asarray(x, np.uint64), np.asarray(y, np.uint64)], 1).ravel(), PAIR_WORDS,
@@ -96,8 +76,6 @@ def _pair_hashes(x: np.ndarray, y: np.ndarray) -> np.ndarray:
 def variant_pair_keys(tokens: Tokens) -> tuple[np.ndarray, np.ndarray]:
     """(uint64 hashes, int64 positions) of the suspect's variant pair keys (module docstring),
     inside sentences only; the exact pair keys are not repeated."""
-    from .synonyms import table
-
     h = np.asarray(tokens.hashes, dtype=np.uint64)
     sid = np.asarray(tokens.sentence_ids)
     n = len(h)
@@ -135,21 +113,6 @@ def variant_pair_keys(tokens: Tokens) -> tuple[np.ndarray, np.ndarray]:
     x, y, p = np.concatenate(xs), np.concatenate(ys), np.concatenate(ps).astype(np.int64)
     keep = x != y
     return _pair_hashes(x[keep], y[keep]), p[keep]
-
-
-def sentence_keys(tokens: Tokens, min_tokens: int = SENTENCE_MIN_TOKENS) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """(uint64 SH, int64 first token, int64 token count) of every sentence of at least
-    ``min_tokens`` tokens."""
-    sid = np.asarray(tokens.sentence_ids)
-    if len(sid) == 0:
-        empty = np.zeros(0, np.int64)
-        return np.zeros(0, np.uint64), empty, empty
-    first = np.flatnonzero(np.concatenate(([True], sid[1:] != sid[:-1])))
-    last = np.append(first[1:], len(sid))
-    sums = np.add.reduceat(np.asarray(tokens.word_hashes, dtype=np.uint64), first).astype(np.uint64)
-    size = last - first
-    keep = size >= max(1, min_tokens)
-    return sums[keep], first[keep].astype(np.int64), size[keep].astype(np.int64)
 
 
 def sentence_bounds(tokens: Tokens) -> tuple[np.ndarray, np.ndarray]:

@@ -16,7 +16,6 @@ A class's cross-check is :mod:`sverka.core.crosscheck`; the sources kept between
 from __future__ import annotations
 
 import dataclasses
-import re
 from dataclasses import dataclass
 from functools import cached_property
 from typing import TYPE_CHECKING, Sequence
@@ -24,12 +23,14 @@ from typing import TYPE_CHECKING, Sequence
 import numpy as np
 
 from .align import SourceSide, align
-from .candidates import SENTENCE_MIN_TOKENS, retrieve, sentence_keys, variant_pair_keys
+from .candidates import retrieve, variant_pair_keys
 from .document import Document
 from .errors import CollectionDamaged
-from .exclusions import apply_exclusions, heading_end, marked_spans, merge
+from .exclusions import apply_exclusions, heading_end, marked_spans
 from .fingerprints import DocumentFingerprints, fingerprint_document
 from .kinds import passage_kind
+from .intervals import merge
+from .keys import SENTENCE_MIN_TOKENS, sentence_keys
 from .messages import Message, message
 from .paraphrase import SourceStats, SuspectKeys, paraphrase_passages, suspect_keys
 from .progress import NEVER_CANCELLED, CancelToken, Progress, no_progress
@@ -41,6 +42,7 @@ from .sorting import distinct
 from .sourcecache import SourceCache
 from .text import Tokens, canonize, word_starts, words_in
 from .tokens import SortOrders
+from .words import WRITTEN_WORD
 
 if TYPE_CHECKING:  # pragma: no cover
     from .store import Store
@@ -194,7 +196,7 @@ def _after_heading(p: Passage, head: int, starts: np.ndarray, min_words: int) ->
         return None
     cut = int(starts[first])
     pieces = tuple((max(q[0], cut), q[1], q[2], q[3])
-                   for q in (p.pieces or ((p.suspect_start, p.suspect_end, p.source_start, p.source_end),)) if q[1] > cut)
+                   for q in p.matched_pieces() if q[1] > cut)
     if not pieces:
         return None
     a0 = min(q[0] for q in pieces)
@@ -371,20 +373,16 @@ def check_document(
     return apply_exclusions(raw, settings, starts=a.word_starts)
 
 
-def _pieces_of(p: Passage) -> tuple[tuple[int, int, int, int], ...]:
-    return p.pieces or ((p.suspect_start, p.suspect_end, p.source_start, p.source_end),)
-
-
 def _explained(p: Passage, lo: int, hi: int, starts: np.ndarray) -> int:
     """Words of the suspect in [lo, hi) that ``p`` matched (inside its pieces)."""
-    return words_in(starts, merge((max(q[0], lo), min(q[1], hi)) for q in _pieces_of(p) if q[0] < hi and q[1] > lo))
+    return words_in(starts, merge((max(q[0], lo), min(q[1], hi)) for q in p.matched_pieces() if q[0] < hi and q[1] > lo))
 
 
 def _without(p: Passage, lo: int, hi: int, text: str, source: str, starts: np.ndarray) -> list[Passage]:
     """``p`` without the suspect's [lo, hi): its pieces before and after, as one or two
     passages (a piece cut there keeps the share of its source text that its part holds)."""
     before, after = [], []
-    for a0, a1, b0, b1 in _pieces_of(p):
+    for a0, a1, b0, b1 in p.matched_pieces():
         if a1 <= lo:
             before.append((a0, a1, b0, b1))
         elif a0 >= hi:
@@ -404,15 +402,12 @@ def _without(p: Passage, lo: int, hi: int, text: str, source: str, starts: np.nd
         c0, c1 = min(q[0] for q in part), max(q[1] for q in part)
         matched = words_in(starts, merge((q[0], q[1]) for q in part))
         kind = p.kind
-        if len(part) == 1 and _WORDS.findall(text[c0:c1].lower()) == _WORDS.findall(source[part[0][2]:part[0][3]].lower()):
+        if len(part) == 1 and WRITTEN_WORD.findall(text[c0:c1].lower()) == WRITTEN_WORD.findall(source[part[0][2]:part[0][3]].lower()):
             kind = "verbatim"  # what is left of an edited passage may be a copy word for word
         out.append(dataclasses.replace(p, suspect_start=c0, suspect_end=c1, source_start=min(q[2] for q in part),
                                        source_end=max(q[3] for q in part), words=words_in(starts, [(c0, c1)]),
                                        matched=matched, pieces=tuple(part), kind=kind))
     return out
-
-
-_WORDS = re.compile(r"\w+")
 
 
 def resolve_overlaps(sources: list[SourceMatch], text: str, starts: np.ndarray) -> list[SourceMatch]:

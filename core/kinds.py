@@ -15,20 +15,21 @@ synonym table (:mod:`sverka.core.synonyms`). The paraphrase layer
 from __future__ import annotations
 
 import bisect
-import re
 from collections import Counter
 from typing import Sequence
 
 import numpy as np
 
-from .align import Segment, merge_ranges
+from .align import Segment
+from .intervals import merge as merge_ranges
+from .words import WRITTEN_WORD
 from .synonyms import table
 from .text import Tokens, lemma_hashes, spelling_key, word_analyses
 
 __all__ = ["PAIRED_FORMS_LIMIT", "analyses_in", "forms_of_one_word", "paired_forms", "passage_kind"]
 
 #: A word in raw text, as the labels read it.
-_WORD = re.compile(r"\w+", re.UNICODE)
+_WORD = WRITTEN_WORD  # a written word (sverka.core.words)
 
 _norm = spelling_key  # words compared as the reader sees them: case, ё and the old spelling aside
 

@@ -44,19 +44,19 @@ For one pair (suspect ``a``, source ``b``):
 from __future__ import annotations
 
 import bisect
-import re
 from collections import Counter, defaultdict
 from dataclasses import dataclass
 from functools import cached_property
 
 import numpy as np
 
-from .align import merge_ranges
+from .intervals import merge
 from .kinds import analyses_in, paired_forms
 from .results import Passage
 from .sorting import checked_order, stable_argsort
 from .synonyms import table
 from .text import Tokens, spelling_key, words_in
+from .words import WRITTEN_WORD
 
 __all__ = ["MIN_AGREE", "MIN_DICE", "MIN_RARE", "SourceStats", "SuspectKeys", "paraphrase_passages",
            "suspect_keys"]
@@ -89,9 +89,6 @@ EDGE_GAP = 4
 def _rare_df(n_sentences: int) -> int:
     """A lemma held by at most this many source sentences is rare (proposes candidates)."""
     return 20 + n_sentences // 200
-
-
-_WORD = re.compile(r"\w+", re.UNICODE)
 
 
 _norm = spelling_key
@@ -274,7 +271,7 @@ def paraphrase_passages(a: Tokens, b: Tokens, exact: list[Passage], *, min_words
     a_sid, a_first, a_last = keys.sentences
     # sentences the exact layer matched (nearly) whole are left to it; a sentence it matched
     # in part is looked at again, and an accepted one is merged with the exact passage
-    spans = [q[:2] for p in exact for q in (p.pieces or ((p.suspect_start, p.suspect_end),))]
+    spans = [iv for p in exact for iv in p.matched_spans()]
     covered = np.zeros(len(a) + 1, dtype=np.int64)
     if spans:  # tokens inside a piece of an exact passage: +1 at its first, -1 past its last
         q = np.asarray(spans, dtype=np.int64)
@@ -423,8 +420,7 @@ def _rare_rows(keys: SuspectKeys, stats: SourceStats, token_ok: np.ndarray
 def _merged(exact: list[Passage], found: list[tuple[list, str]], ws: np.ndarray, min_words: int) -> list[Passage]:
     """The exact passages with the paraphrase groups: a group overlapping exact passages on the
     suspect side becomes one passage with them (pieces united); the rest stand alone."""
-    items = [(p.suspect_start, p.suspect_end, list(p.pieces or ((p.suspect_start, p.suspect_end, p.source_start,
-              p.source_end),)), p.kind, p) for p in exact]
+    items = [(p.suspect_start, p.suspect_end, list(p.matched_pieces()), p.kind, p) for p in exact]
     for pieces, kind in found:
         items.append((min(q[0] for q in pieces), max(q[1] for q in pieces), pieces, kind, None))
     items.sort(key=lambda x: (x[0], x[1]))
@@ -448,7 +444,7 @@ def _merged(exact: list[Passage], found: list[tuple[list, str]], ws: np.ndarray,
         words = words_in(ws, [(c0, c1)])
         if words < min_words:
             continue
-        matched = words_in(ws, merge_ranges([(q[0], q[1]) for q in pieces]))
+        matched = words_in(ws, merge((q[0], q[1]) for q in pieces))
         kinds = {x[3] for x in c} - {"verbatim"}
         kind = "verbatim" if not kinds else kinds.pop() if len(kinds) == 1 else "paraphrase"
         out.append(Passage(c0, c1, d0, d1, words, "paraphrase", matched=matched, pieces=tuple(pieces), kind=kind))
@@ -589,7 +585,7 @@ def _pieces(matched: list[tuple[int, int, bool]], a: Tokens, b: Tokens) -> list[
     run: list[tuple[int, int, bool]] = []
     text = a.text
     for m in matched:
-        if run and (m[0] != run[-1][0] + 1 or (2 <= m[1] - run[-1][1] <= 3 and _WORD.search(
+        if run and (m[0] != run[-1][0] + 1 or (2 <= m[1] - run[-1][1] <= 3 and WRITTEN_WORD.search(
                 text, int(a.ends[run[-1][0]]), int(a.starts[m[0]])) is not None)):
             out.append(run)
             run = []
@@ -606,7 +602,7 @@ def _left_words(t: Tokens, i0: int, i1: int, paired: set[int]) -> list[tuple[int
     over."""
     c0, c1 = int(t.starts[i0]), int(t.ends[i1 - 1])
     kept = {int(t.starts[i]) for i in paired if i0 <= i < i1}
-    return [(m.start(), _norm(m.group())) for m in _WORD.finditer(t.text, c0, c1) if m.start() not in kept]
+    return [(m.start(), _norm(m.group())) for m in WRITTEN_WORD.finditer(t.text, c0, c1) if m.start() not in kept]
 
 
 def _kind(group, a: Tokens, b: Tokens, a_index, b_index, a_first, a_last, b_first, b_last,

@@ -42,7 +42,7 @@ import xxhash
 from sverka.core import formcache
 from sverka.core.engine import i64, native, u32, u64
 
-__all__ = ["HashIndex", "MAX_HASHED", "Read", "bounds", "hash_strings", "read", "sentences", "text_rules", "words"]
+__all__ = ["HashIndex", "LINE_BREAKS", "MAX_HASHED", "Read", "bounds", "hash_strings", "read", "sentences", "text_rules", "words"]
 
 #: Classes of a BMP character in :func:`_table`; 0 for anything else.
 LETTER, MARK, HYPHEN, FORMAT = 1, 2, 4, 8
@@ -53,7 +53,7 @@ FILLERS = "\u115f\u1160\u3164\uffa0"
 MAX_HASHED = native.MAX_HASHED
 #: What ends a line for a line-end hyphen (:mod:`sverka.core.text`'s ``_LINE_BREAK``, which
 #: imports this module); the engine's ``is_line_break`` holds the same characters.
-_LINE_BREAKS = "\n\r\x0b\x0c\x85\u2028"
+LINE_BREAKS = "\n\r\x0b\x0c\x85\u2028"
 
 
 def _build_table() -> np.ndarray:

@@ -30,6 +30,7 @@ from pathlib import Path
 
 import numpy as np
 
+from .formcache import cache_dir, replacing
 from .hashing import HASH_SEED, hash_text
 
 __all__ = ["FORMAT_VERSION", "SynonymTable", "class_key", "table"]
@@ -173,8 +174,6 @@ def load(path: Path = PATH) -> SynonymTable:
 
 def _cache_file(digest: str) -> Path | None:
     try:
-        from .formcache import cache_dir
-
         return cache_dir() / f"synonyms-{digest[:16]}-{HASH_SEED:x}.npz"
     except Exception:  # no usable cache folder: build in memory
         return None
@@ -195,8 +194,6 @@ def _read_cache(file: Path):
 def _write_cache(file: Path, arrays) -> None:
     """Written to a temporary file that replaces the old one (readers never see half a file);
     a read-only or full disk only costs the next process the build."""
-    from .formcache import replacing
-
     try:
         file.parent.mkdir(parents=True, exist_ok=True)
         with replacing(file) as tmp, open(tmp, "wb") as out:

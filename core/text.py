@@ -91,7 +91,7 @@ from sverka.core.versions import CANON_VERSION  # noqa: F401  (raise it there wi
 # per process, and once per machine when the machine-wide table (:mod:`sverka.core.formcache`)
 # keeps it.
 
-_LINE_BREAK = scan._LINE_BREAKS  # "\n\r\x0b\x0c\x85\u2028", not U+2029: a paragraph ends a sentence
+_LINE_BREAK = scan.LINE_BREAKS  # "\n\r\x0b\x0c\x85\u2028", not U+2029: a paragraph ends a sentence
 _HYPHENS = "-\u2010\u00ad"  # hyphen-minus, hyphen, soft hyphen
 #: Hangul fillers: letters to Unicode, drawn as nothing: invisible characters, as format ones are
 #: (a word of them padded a copied text with "words" no reader sees).

@@ -39,6 +39,7 @@ import tempfile
 from pathlib import Path
 
 from ..errors import CorruptFile, TooLarge, UnsupportedFormat
+from ..limits import read_limits
 from ..messages import message
 from .doc_lists import labelled_paragraphs, number_lines
 
@@ -66,8 +67,6 @@ def extract_doc(path: Path, data: bytes) -> tuple[str, str, list[str], list[tupl
         raise UnsupportedFormat(
             path, "an old Word 97-2003 document (.doc); reading it needs the catdoc program, which is not "
             "installed (Debian/Ubuntu: apt-get install catdoc); or save it as .docx")
-    from ..workers import read_limits
-
     seconds = read_limits()[1]
     warnings: list = []
     meta = [("reader", "catdoc")]

@@ -42,6 +42,9 @@ if TYPE_CHECKING:  # pragma: no cover
     from ..results import DocumentInfo
     from ..settings import Settings
 
+# Imports inside functions below open a store's driver (sqlite3, psycopg) only when that kind of
+# collection is opened: the window and the command line start without either.
+
 __all__ = ["STORE_METHODS", "Store", "is_server_url", "open_store", "store_errors"]
 
 #: Location schemes that name a PostgreSQL database rather than a file.
@@ -157,10 +160,10 @@ def store_errors(method):
         except sqlite3.DatabaseError as e:
             from ..errors import CollectionDamaged, CollectionError
             from .common import damaged_message
-            from .sqlite import _damage
+            from .sqlite import is_damage
 
             path = getattr(self, "path", "")
-            if not _damage(e):
+            if not is_damage(e):
                 raise CollectionError(f"cannot use the collection {path}: {e}") from e
             m = damaged_message(path, f"a part of the file ({e})")
             raise CollectionDamaged(str(m), message=m) from e

@@ -66,7 +66,7 @@ from .common import (BUSY_TIMEOUT, SCHEMA_MAJOR, SCHEMA_MINOR, PreparedDocument,
                      check_indexing_settings, damaged_message, indexing_meta, other_version, read_only_message,
                      storable_text, stored_settings, versions)
 
-__all__ = ["SQLiteStore", "read_old_rows"]
+__all__ = ["SQLiteStore", "is_damage", "read_old_rows"]
 
 #: Rows handed to SQLite per executemany call when a batch is written.
 _ROWS_PER_CALL = 16_384
@@ -145,7 +145,7 @@ def _info(row) -> DocumentInfo:
                         is_template=bool(row[9]))
 
 
-def _damage(e: sqlite3.Error) -> bool:
+def is_damage(e: sqlite3.Error) -> bool:
     """Whether an SQLite error means the file's contents are damaged (not busy, full, ...)."""
     if not isinstance(e, sqlite3.OperationalError):
         return isinstance(e, sqlite3.DatabaseError)
@@ -263,7 +263,7 @@ class SQLiteStore:
                 raise self._busy_error() from e
             if not self.read_only and ("readonly" in str(e).lower() or "read-only" in str(e).lower()):
                 raise _ReadOnlyFile() from e
-            if _damage(e):
+            if is_damage(e):
                 raise _error(CollectionDamaged, damaged_message(self.path, f"a part of the file ({e})")) from e
             raise CollectionError.of("error.cannot_open_collection", path=str(self.path), detail=str(e)) from e
         except sqlite3.DatabaseError as e:

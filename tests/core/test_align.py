@@ -242,7 +242,7 @@ def test_words_outside_reads_only_the_gaps_as_a_full_scan_would():
 
     from hypothesis import given, settings, strategies as st
 
-    from sverka.core.align import merge_ranges
+    from sverka.core.intervals import merge as merge_ranges
     from sverka.core.kinds import _WORD, _norm, _words_outside
 
     def full_scan(text, start, end, spans):

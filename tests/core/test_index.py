@@ -82,7 +82,7 @@ def test_sort_orders_ride_at_the_end_of_the_tokens_blob(tmp_path):
     reader that predates them never looks: the blob stays format 2 and its tokens read the
     same; a tail of any other size is no orders."""
     from sverka.core.align import sort_orders
-    from sverka.core.indexing import ORDERS_MIN_TOKENS
+    from sverka.core.preparing import ORDERS_MIN_TOKENS
     from sverka.core.text import canonize
 
     t = canonize(" ".join(f"Мама мыла раму номер {k}. Рама была чистой, а мама мыла её снова и снова."

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 import split_oracle
 from sverka.core.hashing import hash_text
-from sverka.core.align import merge_ranges
+from sverka.core.intervals import merge as merge_ranges
 from sverka.core import text as _tx
 from sverka.core.text import Tokens, canonize, word_starts, words_in, words_within
 
