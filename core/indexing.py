@@ -34,6 +34,7 @@ from .sorting import distinct
 from .store.codecs import encode_text, encode_tokens, i64
 from .store.common import PreparedDocument
 from .tokens import Tokens
+from .windows import whole_stats
 from .workers import default_workers, pool_initializer, process_pool, trim_memory
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -58,6 +59,7 @@ def prepare(doc: Document, tokens: Tokens, fp, *, size_bytes: int = 0,
     from .align import sort_orders
 
     orders = sort_orders(tokens.hashes) if len(tokens) >= ORDERS_MIN_TOKENS else None
+    whole = whole_stats(tokens) if orders is not None else None  # a long document: read in windows
     words = fp.long_words
     short = distinct(i64(words))
     text_utf8 = len(doc.text.encode("utf-8", "surrogatepass"))
@@ -67,7 +69,7 @@ def prepare(doc: Document, tokens: Tokens, fp, *, size_bytes: int = 0,
         format=doc.format, sha256=doc.sha256, chars=len(doc.text), words=int(tokens.word_count),
         size_bytes=int(size_bytes or text_utf8), mtime=mtime, language=tokens.language,
         warnings=tuple(doc.warnings) + tuple(w for w in tokens.warnings if w not in doc.warnings),
-        text_blob=encode_text(doc.text), tokens_blob=encode_tokens(tokens, orders), text_bytes=text_utf8,
+        text_blob=encode_text(doc.text), tokens_blob=encode_tokens(tokens, orders, whole), text_bytes=text_utf8,
         pairs=i64(fp.pair_hashes).copy(),
         pair_pos=np.asarray(fp.pair_positions, dtype=np.int64).copy(),
         sentences=i64(fp.sentence_keys).copy(),

@@ -12,7 +12,7 @@ import numpy as np
 
 from .messages import Message
 
-__all__ = ["SortOrders", "Tokens"]
+__all__ = ["SortOrders", "Tokens", "WholeStats"]
 
 
 @dataclass(frozen=True, eq=False)
@@ -49,3 +49,21 @@ class SortOrders:
 
     lemmas: np.ndarray  # int64 (n,)
     pairs: np.ndarray  # int64 (n - 1,), or (0,) for fewer than two tokens
+
+
+@dataclass(frozen=True, eq=False)
+class WholeStats:
+    """What a check reading a long stored document in windows (:mod:`sverka.core.windows`)
+    needs to know of the whole of it, made when it is added and kept with its tokens
+    (:mod:`sverka.core.store.codecs`): where its sentences begin in tokens and in bytes of
+    its UTF-8 text (a window of whole sentences is read without decoding the rest), how many
+    of its sentences hold each lemma (the paraphrase layer's rarity and weights are the whole
+    text's), and the keys the alignment ignores for their repeats in the whole text."""
+
+    sentence_tokens: np.ndarray  # int64 (m + 1,): first token of each sentence (its tokens' sentence id >= it); n last
+    sentence_bytes: np.ndarray  # int64 (m + 1,): byte of the UTF-8 text where each sentence span starts; its length last
+    sentences: int  # sentences holding a token
+    lemmas: np.ndarray  # uint64 (v,): the distinct lemma hashes, sorted
+    lemma_sentences: np.ndarray  # int64 (v,): sentences holding each
+    common_pairs: np.ndarray  # uint64, sorted: alignment seeds held more often than it keeps a seed
+    common_sentences: np.ndarray  # uint64, sorted: sentence hashes held more often than it keeps a sentence

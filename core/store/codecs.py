@@ -26,6 +26,18 @@
 
   Readers before them stop at the spans and never see it; :func:`decode_stored` gives them
   (or None: absent, or not of that exact size), each checked where it is used.
+
+  A long document's blob (one with sort orders) then ends with what a check reading it in
+  windows needs of the whole (:class:`~sverka.core.tokens.WholeStats`, :mod:`sverka.core.windows`)::
+
+    b"WHL1", '<5I' m + 1, v, p, q, sentences,
+    sentence first tokens '<i8'[m + 1], sentence first bytes '<i8'[m + 1],
+    lemmas '<u8'[v], sentences holding each '<i4'[v], common pairs '<u8'[p], common sentences '<u8'[q]
+
+  Every array of the blob lies at an offset its head tells (:func:`tokens_layout`), so a
+  window of tokens is read by itself (:func:`read_window`). Readers before this section
+  (2026-11-27) take the orders for absent (the blob is no longer their exact size) and sort
+  the document again: they read it right, a little slower.
 """
 
 from __future__ import annotations
@@ -34,15 +46,18 @@ import itertools
 import json
 import struct
 import zlib
+from collections.abc import Callable
+from dataclasses import dataclass
 
 import numpy as np
 
 from ..errors import CollectionVersionError
 from ..messages import from_json, to_json
-from ..tokens import SortOrders, Tokens
+from ..tokens import SortOrders, Tokens, WholeStats
 
-__all__ = ["READABLE_TOKENS_FORMATS", "TOKENS_FORMAT", "decode_stored", "decode_text", "decode_tokens",
-           "encode_text", "encode_tokens", "i64", "inflate", "rows_array", "u64"]
+__all__ = ["READABLE_TOKENS_FORMATS", "TOKENS_FORMAT", "TokensLayout", "decode_stored", "decode_text",
+           "decode_tokens", "encode_text", "encode_tokens", "i64", "inflate", "read_whole", "read_window",
+           "rows_array", "tokens_layout", "u64"]
 
 #: 2: raw little-endian arrays (a check reads them without decompressing); 1: zlib of the same.
 TOKENS_FORMAT = 2
@@ -92,8 +107,14 @@ def decode_text(blob) -> str:
 ORDERS_MARK = b"ORD2"
 
 
-def encode_tokens(tokens: Tokens, orders: SortOrders | None = None) -> bytes:
-    """The tokens blob (see the module docstring for its layout), with ``orders`` at its end."""
+#: Marks what a windowed check needs of the whole document, after the sort orders.
+WHOLE_MARK = b"WHL1"
+_WHOLE_HEAD = struct.Struct("<4s5I")
+
+
+def encode_tokens(tokens: Tokens, orders: SortOrders | None = None, whole: WholeStats | None = None) -> bytes:
+    """The tokens blob (see the module docstring for its layout), with ``orders`` at its end,
+    and ``whole`` after them (only with them)."""
     n = len(tokens.starts)
     spans = np.asarray(tokens.sentence_spans, dtype="<i8").reshape(-1, 2)
     meta = json.dumps({"language": tokens.language, "warnings": [to_json(w) for w in tokens.warnings]},
@@ -112,6 +133,17 @@ def encode_tokens(tokens: Tokens, orders: SortOrders | None = None) -> bytes:
     if orders is not None:
         payload += b"".join((ORDERS_MARK, np.asarray(orders.lemmas, dtype="<i4").tobytes(),
                              np.asarray(orders.pairs, dtype="<i4").tobytes()))
+        if whole is not None:
+            payload += b"".join((
+                _WHOLE_HEAD.pack(WHOLE_MARK, len(whole.sentence_tokens), len(whole.lemmas), len(whole.common_pairs),
+                                 len(whole.common_sentences), whole.sentences),
+                np.asarray(whole.sentence_tokens, dtype="<i8").tobytes(),
+                np.asarray(whole.sentence_bytes, dtype="<i8").tobytes(),
+                np.asarray(whole.lemmas, dtype="<u8").tobytes(),
+                np.asarray(whole.lemma_sentences, dtype="<i4").tobytes(),
+                np.asarray(whole.common_pairs, dtype="<u8").tobytes(),
+                np.asarray(whole.common_sentences, dtype="<u8").tobytes(),
+            ))
     return bytes([TOKENS_FORMAT]) + payload
 
 
@@ -151,10 +183,95 @@ def decode_stored(blob: bytes, text: str) -> tuple[Tokens, SortOrders | None]:
                     warnings=tuple(map(from_json, meta["warnings"])))
     orders = None
     n_pairs = max(n - 1, 0)
-    if len(payload) - off == len(ORDERS_MARK) + 4 * (n + n_pairs) and bytes(payload[off:off + 4]) == ORDERS_MARK:
+    size = len(ORDERS_MARK) + 4 * (n + n_pairs)
+    if len(payload) - off >= size and bytes(payload[off:off + 4]) == ORDERS_MARK and \
+            (len(payload) - off == size or _whole_size(payload, off + size) == len(payload) - off - size):
         off += len(ORDERS_MARK)
         orders = SortOrders(take("<i4", n, np.int64), take("<i4", n_pairs, np.int64))
     return tokens, orders
+
+
+def _whole_size(buf, at: int) -> int:
+    """Bytes of the :data:`WHOLE_MARK` section starting at ``at`` of ``buf`` (-1: none there)."""
+    if len(buf) - at < _WHOLE_HEAD.size:
+        return -1
+    mark, m1, v, p, q, _ = _WHOLE_HEAD.unpack_from(buf, at)
+    return -1 if mark != WHOLE_MARK else _WHOLE_HEAD.size + 16 * m1 + 12 * v + 8 * (p + q)
+
+
+@dataclass(frozen=True)
+class TokensLayout:
+    """Where the arrays of a format 2 tokens blob with a :data:`WHOLE_MARK` section lie (byte
+    offsets from the blob's start), read from its head alone (:func:`tokens_layout`)."""
+
+    n: int  # tokens
+    m: int  # sentence spans
+    language: str
+    starts: int  # '<i8'[n]; then ends '<i8'[n], hashes '<u8'[n], word hashes '<u8'[n]
+    sentence_ids: int  # '<i4'[n]
+    spans: int  # '<i8'[m, 2]
+    whole: int  # the WHOLE_MARK section
+
+    def array(self, which: str) -> tuple[int, str]:
+        """(offset, dtype) of a per-token array."""
+        k = ("starts", "ends", "hashes", "word_hashes").index(which) if which != "sentence_ids" else -1
+        return (self.sentence_ids, "<i4") if k < 0 else (self.starts + 8 * k * self.n, "<u8" if k > 1 else "<i8")
+
+
+Reader = Callable[[int, int], bytes]  # (offset, length) -> the blob's bytes there
+
+
+def tokens_layout(read: Reader, size: int) -> TokensLayout | None:
+    """The layout of a tokens blob of ``size`` bytes read through ``read``; None when it has
+    no :data:`WHOLE_MARK` section (older collections, short documents, format 1): such a
+    document is read whole."""
+    head = struct.calcsize("<7I")
+    if size < 1 + head:
+        return None
+    first = read(0, 1 + head)
+    if first[0] != TOKENS_FORMAT:
+        return None
+    n, m, _, _, _, _, jlen = struct.unpack_from("<7I", first, 1)
+    starts = 1 + head + jlen
+    orders = starts + 36 * n + 16 * m
+    whole = orders + len(ORDERS_MARK) + 4 * (n + max(n - 1, 0))
+    if size < whole + _WHOLE_HEAD.size or read(orders, len(ORDERS_MARK)) != ORDERS_MARK:
+        return None
+    if _whole_size(read(whole, _WHOLE_HEAD.size), 0) != size - whole:
+        return None
+    meta = json.loads(read(1 + head, jlen).decode("utf-8", "surrogatepass"))
+    return TokensLayout(n, m, meta["language"], starts, starts + 32 * n, starts + 36 * n, whole)
+
+
+def read_whole(read: Reader, layout: TokensLayout) -> WholeStats:
+    """The :class:`WholeStats` section of a blob."""
+    at = layout.whole
+    _, m1, v, p, q, sentences = _WHOLE_HEAD.unpack(read(at, _WHOLE_HEAD.size))
+    body = read(at + _WHOLE_HEAD.size, 16 * m1 + 12 * v + 8 * (p + q))
+    off = 0
+
+    def take(dtype: str, count: int, native) -> np.ndarray:
+        nonlocal off
+        a = np.frombuffer(body, dtype=dtype, count=count, offset=off).astype(native, copy=False)
+        off += count * np.dtype(dtype).itemsize
+        return a
+
+    return WholeStats(take("<i8", m1, np.int64), take("<i8", m1, np.int64), sentences, take("<u8", v, np.uint64),
+                      take("<i4", v, np.int64), take("<u8", p, np.uint64), take("<u8", q, np.uint64))
+
+
+def read_window(read: Reader, layout: TokensLayout, t0: int, t1: int, s0: int, s1: int) -> dict[str, np.ndarray]:
+    """Tokens ``t0:t1`` (starts, ends, hashes, word_hashes, sentence_ids) and sentence spans
+    ``s0:s1`` of a blob, each read by itself."""
+    out = {}
+    for name in ("starts", "ends", "hashes", "word_hashes", "sentence_ids"):
+        at, dtype = layout.array(name)
+        size = np.dtype(dtype).itemsize
+        out[name] = np.frombuffer(read(at + size * t0, size * (t1 - t0)), dtype=dtype).astype(
+            np.dtype(dtype).newbyteorder("="), copy=False)
+    out["spans"] = np.frombuffer(read(layout.spans + 16 * s0, 16 * (s1 - s0)), dtype="<i8").astype(
+        np.int64, copy=False).reshape(-1, 2)
+    return out
 
 
 def _max_payload(chars: int) -> int:
