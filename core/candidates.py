@@ -440,11 +440,12 @@ def retrieve(index: "Store", a: "Prepared", settings: "Settings",
         docs = [d for d, _ in exact + with_variants]
         pairs_of = seed_hits(np.concatenate([h, vh]), np.concatenate([a.pairs[1], vpos]),
                              tuple(np.concatenate([x, y]) for x, y in zip(first_pairs, more)), docs)
-        sentences_of = seed_hits(a.sentences[0], a.sentences[1], first_sentences, docs)
+        sentences_of = seed_hits(a.sentences[0], a.sentences[2], first_sentences, docs)  # with their sizes
         none = (np.zeros(0, np.int64), np.zeros(0, np.int64))
         for d in docs:
-            (pi, pj), (si, sj) = pairs_of.get(d, none), sentences_of.get(d, none)
-            hits[d] = (np.concatenate([pi, si]), np.concatenate([pj, sj]), np.repeat([False, True], [len(pi), len(si)]))
+            (pi, pj), (size, sj) = pairs_of.get(d, none), sentences_of.get(d, none)
+            hits[d] = (np.concatenate([pi, np.zeros(len(sj), np.int64)]), np.concatenate([pj, sj]),
+                       np.concatenate([np.zeros(len(pi), np.int64), size]))
     return exact + with_variants
 
 

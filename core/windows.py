@@ -73,7 +73,7 @@ MARGIN_SENTENCES = 2
 #: Windows fewer sentences apart than this are read as one.
 MERGE_SENTENCES = 8
 #: A key is kept when another lies within this many times the alignment's distances.
-NEAR_FACTOR = 2
+NEAR_FACTOR = 1
 #: Windows covering more than this share of a document's tokens: it is read whole.
 MAX_SHARE = 0.5
 #: Changes a hash the windows must not match (any fixed odd constant will do).
@@ -115,21 +115,25 @@ def _common(values: np.ndarray, limit: int) -> np.ndarray:
 
 
 def kept_hits(i: np.ndarray, j: np.ndarray, sentence: np.ndarray, settings: Settings) -> np.ndarray:
-    """The source positions of the keys that may start a passage (module docstring): sentence
-    keys, and pair keys with another within ``NEAR_FACTOR`` times the alignment's distances."""
+    """The source positions of the keys that may start a passage (module docstring): shared
+    sentences the alignment matches (``sentence``: their tokens, 0 for a pair key), and pair
+    keys with another pair key within ``NEAR_FACTOR`` times the alignment's distances."""
     w = max(1, settings.align_seed_words)
     near_a = NEAR_FACTOR * (settings.max_gap_words + 2 * w)
     near_b = NEAR_FACTOR * (settings.max_gap_words * SOURCE_WINDOW + 2 * w)
+    pair = sentence == 0
+    whole = j[~pair & (sentence >= settings.min_sentence_words)]
+    i, j = i[pair], j[pair]
     order = np.lexsort((j, i))
-    i, j, sentence = i[order], j[order], sentence[order]
-    keep = sentence.copy()
+    i, j = i[order], j[order]
+    keep = np.zeros(len(i), bool)
     for shift in range(1, 17):
         if shift >= len(i):
             break
         ok = (i[shift:] - i[:-shift] <= near_a) & (np.abs(j[shift:] - j[:-shift]) <= near_b) & (j[shift:] != j[:-shift])
         keep[shift:] |= ok
         keep[:-shift] |= ok
-    return j[keep]
+    return np.concatenate([j[keep], whole])
 
 
 def sentence_windows(hits: np.ndarray, whole: WholeStats, n: int, settings: Settings) -> list[tuple[int, int]]:
@@ -142,17 +146,15 @@ def sentence_windows(hits: np.ndarray, whole: WholeStats, n: int, settings: Sett
     lo = np.clip(hits - margin, 0, n - 1)
     hi = np.clip(hits + w + margin, 1, n)
     first = whole.sentence_tokens
-    s0 = np.searchsorted(first, lo, "right") - 1 - MARGIN_SENTENCES
-    s1 = np.searchsorted(first, hi - 1, "right") + MARGIN_SENTENCES
+    s0 = np.clip(np.searchsorted(first, lo, "right") - 1 - MARGIN_SENTENCES, 0, m)
+    s1 = np.clip(np.searchsorted(first, hi - 1, "right") + MARGIN_SENTENCES, 0, m)
     order = np.argsort(s0, kind="stable")
-    out: list[list[int]] = []
-    for a, b in zip(np.clip(s0[order], 0, m).tolist(), np.clip(s1[order], 0, m).tolist()):
-        if out and a <= out[-1][1] + MERGE_SENTENCES:
-            out[-1][1] = max(out[-1][1], b)
-        else:
-            out.append([a, b])
+    s0, s1 = s0[order], np.maximum.accumulate(s1[order])
+    new = np.concatenate(([True], s0[1:] > s1[:-1] + MERGE_SENTENCES))
+    starts = s0[new]
+    ends = s1[np.append(np.flatnonzero(new)[1:] - 1, len(s0) - 1)]
     # sentences holding no token at a window's edge change nothing: the tokens decide
-    return [(a, b) for a, b in out if first[b] > first[a]]
+    return [(a, b) for a, b in zip(starts.tolist(), ends.tolist()) if first[b] > first[a]]
 
 
 @dataclass(frozen=True, eq=False)
