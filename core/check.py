@@ -40,7 +40,7 @@ from .sorting import distinct
 from .sourcecache import SourceCache
 from .text import Tokens, canonize, word_starts, words_in
 from .tokens import SortOrders
-from .windows import Window, kept_hits, read_windows, to_whole
+from .windows import Window, kept_hits, read_windows, scores, to_whole
 
 if TYPE_CHECKING:  # pragma: no cover
     from .store import Store
@@ -299,8 +299,9 @@ def check_document(
     ``settings.min_source_containment`` of the suspect are not listed. ``cache`` keeps the
     sources prepared here for the next checks against the same collection (its owner's).
     A long source not kept there is aligned in windows around the suspect's keys
-    (:mod:`sverka.core.windows`), and read whole only when it has passages (its text is shown
-    and scored); ``whole_sources``: read and align every source whole (the differential test's
+    (:mod:`sverka.core.windows`) and scored from them and the counts kept with its tokens; only
+    the text of one with passages is read whole (it is shown beside the suspect).
+    ``whole_sources``: read, align and score every source whole (the differential test's
     reference).
     """
     progress(0, 0, "phase.reading_suspect")
@@ -349,6 +350,7 @@ def check_document(
         b = kept.get(doc_id, info.sha256, settings)
         window = _windows(index, doc_id, hits[doc_id], settings) if b is None and doc_id in hits \
             and doc_id not in short_ok and not whole_sources else None
+        scored = None
         if window is not None:  # a long source: aligned in the windows around its keys
             if not len(window.tokens):
                 continue
@@ -359,16 +361,21 @@ def check_document(
             passages = to_whole(passages, window)
             if _coverage(passages, a.word_starts) < settings.min_source_containment:
                 continue
-        if b is None:  # the whole source: aligned (unless in windows), shown beside the suspect, scored
-            try:
+            scored = scores(window, settings.shingle_words, a.distinct, a.seq2_counts, len(a.seq2))
+        try:  # the whole text: shown beside the suspect; the whole source: aligned and scored
+            if scored is not None:
+                text = index.text(doc_id)
+            elif b is None:
                 stored = index.load(doc_id, info)  # its description read with the others'
-            except CollectionDamaged as e:  # the check goes on with the other documents
-                if doc_id in index.infos([doc_id]):  # not removed since (another desktop): damaged
-                    damaged.append(damaged_source_warning(str(e)))
-                continue
-            b = kept.put(doc_id, info.sha256, settings,
-                         prepare(Document(stored.text), settings, tokens=stored.tokens, orders=stored.orders))
-        if window is not None:
+                b = kept.put(doc_id, info.sha256, settings,
+                             prepare(Document(stored.text), settings, tokens=stored.tokens, orders=stored.orders))
+        except CollectionDamaged as e:  # the check goes on with the other documents
+            if doc_id in index.infos([doc_id]):  # not removed since (another desktop): damaged
+                damaged.append(damaged_source_warning(str(e)))
+            continue
+        if scored is not None:
+            res, sent = scored
+        elif window is not None:
             res, sent = jaccard(a.distinct, b.distinct), sentence_score(a, b)
         else:
             passages, res, sent = match(a, b, settings, short=doc_id in short_ok, always_score=False)
@@ -376,12 +383,14 @@ def check_document(
             continue
         if _coverage(passages, a.word_starts) < settings.min_source_containment and doc_id not in short_ok:
             continue
+        if scored is None:
+            text = b.doc.text
         sources.append(
             SourceMatch(
                 source_id=info.id,
                 path=info.path,
                 title=info.title,
-                text=b.doc.text,
+                text=text,
                 sha256=info.sha256,
                 containment=0.0,
                 resemblance=res,

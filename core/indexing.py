@@ -59,7 +59,8 @@ def prepare(doc: Document, tokens: Tokens, fp, *, size_bytes: int = 0,
     from .align import sort_orders
 
     orders = sort_orders(tokens.hashes) if len(tokens) >= ORDERS_MIN_TOKENS else None
-    whole = whole_stats(tokens) if orders is not None else None  # a long document: read in windows
+    whole = whole_stats(tokens, fp.shingle_words, fp.distinct_shingles, fp.sentence_seq2) \
+        if orders is not None else None  # a long document: read in windows
     words = fp.long_words
     short = distinct(i64(words))
     text_utf8 = len(doc.text.encode("utf-8", "surrogatepass"))

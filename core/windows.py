@@ -57,12 +57,14 @@ from .align import ORDER_PAIR_WORDS, SOURCE_WINDOW, SourceSide, Sorted, pair_shi
 from .candidates import SENTENCE_MIN_TOKENS
 from .paraphrase import SourceStats
 from .results import Passage
+from .shingles import shingle_hashes
 from .settings import Settings
 from .store.codecs import Reader, TokensLayout, read_whole, read_window, tokens_layout
 from .tokens import Tokens, WholeStats
 
 __all__ = ["MARGIN_SENTENCES", "MAX_SHARE", "MERGE_SENTENCES", "NEAR_FACTOR", "SEED_REPEATS", "SENTENCE_REPEATS",
-           "Window", "kept_hits", "margin_tokens", "read_windows", "sentence_windows", "to_whole", "whole_stats"]
+           "Window", "kept_hits", "margin_tokens", "read_windows", "scores", "sentence_windows", "to_whole",
+           "whole_stats"]
 
 #: Seeds held more often than this by a source are not aligned (``align.align``'s
 #: ``max_seed_repeats``, as a check calls it); sentences likewise (``align._sentence_segments``).
@@ -86,9 +88,12 @@ def margin_tokens(settings: Settings) -> int:
     return settings.max_gap_words * (SOURCE_WINDOW + 2) + 4 * w
 
 
-def whole_stats(tokens: Tokens) -> WholeStats | None:
+def whole_stats(tokens: Tokens, shingle_words: int = 0, distinct_shingles: int = 0,
+                seq2: np.ndarray | None = None) -> WholeStats | None:
     """The :class:`WholeStats` of a document being added (None: its sentences do not rise
-    with its tokens, and it is always read whole)."""
+    with its tokens, and it is always read whole). ``shingle_words``, ``distinct_shingles``
+    and ``seq2``: its fingerprints' (:class:`sverka.core.fingerprints.DocumentFingerprints`);
+    without them its scores are read whole."""
     sid = np.asarray(tokens.sentence_ids, dtype=np.int64)
     spans = np.asarray(tokens.sentence_spans, dtype=np.int64).reshape(-1, 2)
     m = len(spans)
@@ -102,11 +107,13 @@ def whole_stats(tokens: Tokens) -> WholeStats | None:
     stats = SourceStats.of(tokens)
     pairs = pair_shingles(tokens.hashes, ORDER_PAIR_WORDS)
     sentences = sentence_hashes_of(tokens, 1)[0]
+    values, counts = (None, None) if seq2 is None else np.unique(np.asarray(seq2, np.uint64), return_counts=True)
     return WholeStats(
         sentence_tokens=np.searchsorted(sid, np.arange(m + 1)).astype(np.int64),
         sentence_bytes=sentence_bytes, sentences=stats.n_sentences, lemmas=stats.values,
         lemma_sentences=stats.counts, common_pairs=_common(pairs, SEED_REPEATS),
-        common_sentences=_common(sentences, SENTENCE_REPEATS))
+        common_sentences=_common(sentences, SENTENCE_REPEATS), shingle_words=shingle_words if seq2 is not None else 0,
+        distinct_shingles=distinct_shingles, seq2=values, seq2_counts=counts)
 
 
 def _common(values: np.ndarray, limit: int) -> np.ndarray:
@@ -169,6 +176,8 @@ class Window:
     at: np.ndarray  # int64: each window's first character in the joined text
     chars: np.ndarray  # int64: the same character's offset in the whole text
     share: float  # share of the document's tokens read
+    whole: WholeStats | None = None
+    joins: np.ndarray | None = None  # int64: the first token of each window after the first
 
 
 def read_windows(read_tokens: Reader, tokens_size: int, read_text: Reader, hits: np.ndarray,
@@ -231,7 +240,36 @@ def _joined(read_tokens: Reader, read_text: Reader, layout: TokensLayout, whole:
     side = SourceSide(settings.align_seed_words, settings.min_sentence_words, pairs, Sorted.of(pairs), sent,
                       Sorted.of(sent[0]))
     stats = SourceStats.of(tokens, None, (whole.lemmas, whole.lemma_sentences, whole.sentences, layout.n))
-    return Window(tokens, side, stats, np.asarray(at, np.int64), np.asarray(chars, np.int64), share)
+    return Window(tokens, side, stats, np.asarray(at, np.int64), np.asarray(chars, np.int64), share, whole,
+                  np.asarray(joins, np.int64))
+
+
+def scores(window: Window, shingle_words: int, a_distinct: np.ndarray, a_seq2: tuple[np.ndarray, np.ndarray],
+           a_seq2_len: int) -> tuple[float, float] | None:
+    """(resemblance, sentence score) of a suspect (its distinct shingles of ``shingle_words``
+    tokens, its Seq2's distinct values and counts, and its Seq2's length) against the whole
+    document ``window`` was read from, as :func:`sverka.core.check.jaccard` and
+    :func:`~sverka.core.check.sentence_score` give them; None when its blob keeps no counts
+    of that width (it is read whole). The shingles both hold are found in the windows: a
+    shingle shared is a run of shared pair keys, so its tokens lie in a window (not across
+    the join of two); the document's distinct shingles and its Seq2 counts are the blob's."""
+    whole = window.whole
+    if whole is None or whole.seq2 is None or whole.shingle_words != shingle_words:
+        return None
+    h = shingle_hashes(np.asarray(window.tokens.hashes, np.uint64), shingle_words)
+    if len(h) and len(window.joins):
+        across = np.zeros(len(h) + shingle_words, bool)
+        for k in range(1, shingle_words):  # shingles starting less than its width before a join
+            across[np.maximum(window.joins - k, 0)] = True
+        h = h[~across[:len(h)]]
+    shared = len(np.intersect1d(a_distinct, h))
+    union = len(a_distinct) + whole.distinct_shingles - shared
+    resemblance = shared / union if union else 0.0
+    if a_seq2_len == 0:
+        return resemblance, 0.0
+    (va, ca), vb, cb = a_seq2, whole.seq2, whole.seq2_counts
+    _, ia, ib = np.intersect1d(va, vb, assume_unique=True, return_indices=True)
+    return resemblance, float(np.minimum(ca[ia], cb[ib]).sum()) / a_seq2_len
 
 
 def to_whole(passages: list[Passage], window: Window) -> list[Passage]:

@@ -30,9 +30,10 @@
   A long document's blob (one with sort orders) then ends with what a check reading it in
   windows needs of the whole (:class:`~sverka.core.tokens.WholeStats`, :mod:`sverka.core.windows`)::
 
-    b"WHL1", '<5I' m + 1, v, p, q, sentences,
+    b"WHL1", '<8I' m + 1, v, p, q, sentences, shingle width, distinct shingles, r,
     sentence first tokens '<i8'[m + 1], sentence first bytes '<i8'[m + 1],
-    lemmas '<u8'[v], sentences holding each '<i4'[v], common pairs '<u8'[p], common sentences '<u8'[q]
+    lemmas '<u8'[v], sentences holding each '<i4'[v], common pairs '<u8'[p], common sentences '<u8'[q],
+    Seq2 values '<u8'[r], their counts '<i4'[r]
 
   Every array of the blob lies at an offset its head tells (:func:`tokens_layout`), so a
   window of tokens is read by itself (:func:`read_window`). Readers before this section
@@ -109,7 +110,7 @@ ORDERS_MARK = b"ORD2"
 
 #: Marks what a windowed check needs of the whole document, after the sort orders.
 WHOLE_MARK = b"WHL1"
-_WHOLE_HEAD = struct.Struct("<4s5I")
+_WHOLE_HEAD = struct.Struct("<4s8I")
 
 
 def encode_tokens(tokens: Tokens, orders: SortOrders | None = None, whole: WholeStats | None = None) -> bytes:
@@ -134,15 +135,20 @@ def encode_tokens(tokens: Tokens, orders: SortOrders | None = None, whole: Whole
         payload += b"".join((ORDERS_MARK, np.asarray(orders.lemmas, dtype="<i4").tobytes(),
                              np.asarray(orders.pairs, dtype="<i4").tobytes()))
         if whole is not None:
+            seq2 = np.zeros(0, np.uint64) if whole.seq2 is None else whole.seq2
+            seq2_counts = np.zeros(0, np.int64) if whole.seq2_counts is None else whole.seq2_counts
             payload += b"".join((
                 _WHOLE_HEAD.pack(WHOLE_MARK, len(whole.sentence_tokens), len(whole.lemmas), len(whole.common_pairs),
-                                 len(whole.common_sentences), whole.sentences),
+                                 len(whole.common_sentences), whole.sentences, whole.shingle_words,
+                                 whole.distinct_shingles, len(seq2)),
                 np.asarray(whole.sentence_tokens, dtype="<i8").tobytes(),
                 np.asarray(whole.sentence_bytes, dtype="<i8").tobytes(),
                 np.asarray(whole.lemmas, dtype="<u8").tobytes(),
                 np.asarray(whole.lemma_sentences, dtype="<i4").tobytes(),
                 np.asarray(whole.common_pairs, dtype="<u8").tobytes(),
                 np.asarray(whole.common_sentences, dtype="<u8").tobytes(),
+                np.asarray(seq2, dtype="<u8").tobytes(),
+                np.asarray(seq2_counts, dtype="<i4").tobytes(),
             ))
     return bytes([TOKENS_FORMAT]) + payload
 
@@ -195,8 +201,8 @@ def _whole_size(buf, at: int) -> int:
     """Bytes of the :data:`WHOLE_MARK` section starting at ``at`` of ``buf`` (-1: none there)."""
     if len(buf) - at < _WHOLE_HEAD.size:
         return -1
-    mark, m1, v, p, q, _ = _WHOLE_HEAD.unpack_from(buf, at)
-    return -1 if mark != WHOLE_MARK else _WHOLE_HEAD.size + 16 * m1 + 12 * v + 8 * (p + q)
+    mark, m1, v, p, q, _, _, _, r = _WHOLE_HEAD.unpack_from(buf, at)
+    return -1 if mark != WHOLE_MARK else _WHOLE_HEAD.size + 16 * m1 + 12 * (v + r) + 8 * (p + q)
 
 
 @dataclass(frozen=True)
@@ -246,8 +252,8 @@ def tokens_layout(read: Reader, size: int) -> TokensLayout | None:
 def read_whole(read: Reader, layout: TokensLayout) -> WholeStats:
     """The :class:`WholeStats` section of a blob."""
     at = layout.whole
-    _, m1, v, p, q, sentences = _WHOLE_HEAD.unpack(read(at, _WHOLE_HEAD.size))
-    body = read(at + _WHOLE_HEAD.size, 16 * m1 + 12 * v + 8 * (p + q))
+    _, m1, v, p, q, sentences, width, shingles, r = _WHOLE_HEAD.unpack(read(at, _WHOLE_HEAD.size))
+    body = read(at + _WHOLE_HEAD.size, 16 * m1 + 12 * (v + r) + 8 * (p + q))
     off = 0
 
     def take(dtype: str, count: int, native) -> np.ndarray:
@@ -257,7 +263,8 @@ def read_whole(read: Reader, layout: TokensLayout) -> WholeStats:
         return a
 
     return WholeStats(take("<i8", m1, np.int64), take("<i8", m1, np.int64), sentences, take("<u8", v, np.uint64),
-                      take("<i4", v, np.int64), take("<u8", p, np.uint64), take("<u8", q, np.uint64))
+                      take("<i4", v, np.int64), take("<u8", p, np.uint64), take("<u8", q, np.uint64), width, shingles,
+                      take("<u8", r, np.uint64), take("<i4", r, np.int64))
 
 
 def read_window(read: Reader, layout: TokensLayout, t0: int, t1: int, s0: int, s1: int) -> dict[str, np.ndarray]:
