@@ -34,13 +34,22 @@ alignment decides from the whole source is given to it from the blob's
 whole text are not seeds in a window either (their hashes are changed so that nothing matches
 them), nor is a pair across the join of two windows; the paraphrase layer weighs and picks
 rare lemmas by the whole text's sentences (:meth:`sverka.core.paraphrase.SourceStats.of`).
+A source with passages is scored the same way (:func:`scores`): the shingles it shares with
+the suspect lie in its windows, its distinct shingles and its Seq2 counts are the blob's;
+only its text is then read whole, to be shown beside the suspect.
 
 What can differ (the differential test, tests/core/test_windows.py, and docs/BENCHMARKS.md):
 the alignment's seed budget (4 seed pairs per token of the two texts) counts the window's
 tokens, so a text repetitive enough to exceed it keeps other seeds; a source sentence the
 paraphrase layer would pair with a suspect sentence far from every key (no variant key of it
 found there either) is not looked at; two paraphrased sentences from places of the source far
-apart but next to each other in joined windows may make one passage instead of two.
+apart but next to each other in joined windows may make one passage instead of two; a
+shingle the suspect shares with the source far from every kept key (all its pairs repeated in
+the source more often than it indexes them, or in more documents than a lookup reads) is not
+counted in the resemblance. And one difference is a better judgment (docs/BENCHMARKS.md): the
+alignment keeps a one-seed run when another run lies close by among the next eight runs in
+suspect order; in a whole novel chance runs elsewhere crowd those eight, and a run inside a
+copied passage could be lost; in windows it is not.
 
 A document without a :class:`WholeStats` section (older collections, short documents), a
 check with other seed widths, or windows covering more than :data:`MAX_SHARE` of the document
