@@ -362,6 +362,9 @@ def check_document(
             if _coverage(passages, a.word_starts) < settings.min_source_containment:
                 continue
             scored = scores(window, settings.shingle_words, a.distinct, a.seq2_counts, len(a.seq2))
+        if scored is not None and kept.worth_keeping(doc_id, info.sha256, int(window.whole.sentence_bytes[-1]),
+                                                     int(window.whole.sentence_tokens[-1])):
+            scored = None  # met again: read whole and kept prepared for the next checks (the same scores)
         try:  # the whole text: shown beside the suspect; the whole source: aligned and scored
             if scored is not None:
                 text = index.text(doc_id)

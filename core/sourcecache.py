@@ -16,7 +16,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from .check import Prepared
     from .settings import Settings
 
-__all__ = ["CROSS_KEPT_BYTES", "KEPT_BYTES", "SourceCache"]
+__all__ = ["CROSS_KEPT_BYTES", "KEPT_BYTES", "MET_LIMIT", "SourceCache"]
 
 class SourceCache:
     """Prepared candidates keyed by id, SHA-256 (ids are never reused in one file; the text's
@@ -27,6 +27,7 @@ class SourceCache:
         self._bytes = 0
         self._limit = KEPT_BYTES if limit is None else limit
         self._lock = threading.Lock()  # the window may check in more than one thread
+        self._met: OrderedDict = OrderedDict()  # long sources found once in windows (worth_keeping)
 
     def __len__(self) -> int:
         with self._lock:
@@ -35,6 +36,22 @@ class SourceCache:
     @staticmethod
     def size_of(p: Prepared) -> int:  # text (at most 4 bytes a character) and ~15 arrays of tokens
         return 2 * len(p.doc.text) + 120 * len(p.tokens)
+
+    def worth_keeping(self, doc_id: int, sha: str, chars: int, tokens: int) -> bool:
+        """Should a long source read in windows (:mod:`sverka.core.windows`) be read whole and
+        kept? When :meth:`put` would keep one of ``chars`` characters and ``tokens`` tokens
+        and this is the second time a check finds passages in it (a class checked against
+        the same books meets them again; checks of unrelated texts do not, and reading a
+        novel whole costs more than its windows)."""
+        if not 0 < 2 * chars + 120 * tokens <= self._limit // 4:
+            return False
+        with self._lock:
+            if (doc_id, sha) in self._met:
+                return True
+            self._met[(doc_id, sha)] = None
+            while len(self._met) > MET_LIMIT:
+                self._met.popitem(last=False)
+        return False
 
     def get(self, doc_id: int, sha: str, settings: Settings) -> Prepared | None:
         key = (doc_id, sha, settings)
@@ -58,6 +75,8 @@ class SourceCache:
         return p
 
 
+#: Long sources found in windows remembered, at most (:meth:`SourceCache.worth_keeping`).
+MET_LIMIT = 4096
 #: Memory the prepared candidates kept between checks may take (estimated), per collection.
 KEPT_BYTES = 96 * 1024 * 1024
 #: The same for each worker of a cross-check, whose documents (essays) are cheap to prepare

@@ -185,7 +185,7 @@ class Window:
     at: np.ndarray  # int64: each window's first character in the joined text
     chars: np.ndarray  # int64: the same character's offset in the whole text
     share: float  # share of the document's tokens read
-    whole: WholeStats | None = None
+    whole: WholeStats | None = None  # also gives the document's tokens (its first tokens' last) and bytes
     joins: np.ndarray | None = None  # int64: the first token of each window after the first
 
 

@@ -22,6 +22,7 @@ from sverka.core.check import check_document
 from sverka.core.document import document_from_text
 from sverka.core.results import Passage
 from sverka.core.settings import Settings
+from sverka.core.sourcecache import SourceCache
 from sverka.core.store import codecs
 from sverka.core.text import canonize
 
@@ -239,3 +240,26 @@ def test_windowed_checks_judge_as_whole_ones(long_collection, monkeypatch):
     assert any(used), "no source was read in windows"
     assert not differ, f"suspects {differ} were judged differently in windows"
     assert same >= 16, f"only {same} of 24 suspects were judged exactly alike"
+
+
+def test_a_long_source_met_again_is_kept_whole_with_the_same_result(long_collection):
+    coll, texts, other = long_collection
+    doc = document_from_text(texts[0][20_000:26_000] + "\n\n" + other[:1500], title="twice")
+    want = check_document(coll.index, doc, coll.settings, whole_sources=True)
+    kept = SourceCache()
+    first = check_document(coll.index, doc, coll.settings, cache=kept)  # in windows, remembered
+    assert len(kept) == 0 and first.sources
+    second = check_document(coll.index, doc, coll.settings, cache=kept)  # met again: read whole, kept
+    assert len(kept) == 1
+    third = check_document(coll.index, doc, coll.settings, cache=kept)  # aligned prepared
+    assert _key(first) == _key(second) == _key(third) == _key(want)
+
+
+def test_worth_keeping_the_second_time_and_only_what_fits():
+    kept = SourceCache(1_000_000)
+    assert not kept.worth_keeping(1, "a", 1000, 100)
+    assert kept.worth_keeping(1, "a", 1000, 100)
+    assert not kept.worth_keeping(1, "b", 1000, 100)  # another text under the same id
+    assert not kept.worth_keeping(2, "c", 1_000_000, 10) and not kept.worth_keeping(2, "c", 1_000_000, 10)
+    nothing = SourceCache(0)
+    assert not nothing.worth_keeping(3, "d", 10, 10) and not nothing.worth_keeping(3, "d", 10, 10)
