@@ -24,7 +24,7 @@ from .errors import CollectionError, CollectionVersionError
 from .messages import from_json
 from .progress import NEVER_CANCELLED, CancelToken, Progress, no_progress
 from .settings import Settings
-from .store.codecs import inflate
+from .store.codecs import decode_text, inflate
 from .store.common import _INDEXING_KEYS, SCHEMA_MAJOR, versions
 from .store.sqlite import SQLiteStore, read_old_rows
 
@@ -99,7 +99,7 @@ def rebuild(path: str | Path, progress: Progress = no_progress, cancel: CancelTo
                 progress(k, len(rows), "phase.rebuilding")
                 try:
                     raw = inflate(blob, MAX_TEXT_BYTES) if major == 1 else bytes(blob)
-                    text = raw.decode("utf-8", "surrogatepass")
+                    text = decode_text(raw)  # UTF-8, or UTF-16 after its mark
                     kept_warnings = json.loads(warnings or "[]")
                     if not isinstance(kept_warnings, list):
                         kept_warnings = []

@@ -62,7 +62,7 @@ class WholeStats:
     resemblance and sentence score count of it."""
 
     sentence_tokens: np.ndarray  # int64 (m + 1,): first token of each sentence (its tokens' sentence id >= it); n last
-    sentence_bytes: np.ndarray  # int64 (m + 1,): byte of the UTF-8 text where each sentence span starts; its length last
+    sentence_bytes: np.ndarray  # int64 (m + 1,): byte of the stored text where each sentence span starts; its length last
     sentences: int  # sentences holding a token
     lemmas: np.ndarray  # uint64 (v,): the distinct lemma hashes, sorted
     lemma_sentences: np.ndarray  # int64 (v,): sentences holding each

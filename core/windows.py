@@ -68,7 +68,7 @@ from .paraphrase import SourceStats
 from .results import Passage
 from .shingles import shingle_hashes
 from .settings import Settings
-from .store.codecs import Reader, TokensLayout, read_whole, read_window, tokens_layout
+from .store.codecs import Reader, TokensLayout, encoded_length, read_whole, read_window, tokens_layout
 from .tokens import Tokens, WholeStats
 
 __all__ = ["MARGIN_SENTENCES", "MAX_SHARE", "MERGE_SENTENCES", "NEAR_FACTOR", "SEED_REPEATS", "SENTENCE_REPEATS",
@@ -111,8 +111,8 @@ def whole_stats(tokens: Tokens, shingle_words: int = 0, distinct_shingles: int =
         return None
     text = tokens.text
     cuts = [0, *spans[:, 0].tolist(), len(text)]
-    sizes = [len(text[x:y].encode("utf-8", "surrogatepass")) for x, y in zip(cuts[:-1], cuts[1:])]
-    sentence_bytes = np.cumsum(sizes, dtype=np.int64)  # the byte of each span's start; the text's length last
+    sizes = [encoded_length(text[x:y]) for x, y in zip(cuts[:-1], cuts[1:])]
+    sentence_bytes = np.cumsum(sizes, dtype=np.int64)  # the byte of each span's start as stored; the text's length last
     stats = SourceStats.of(tokens)
     pairs = pair_shingles(tokens.hashes, ORDER_PAIR_WORDS)
     sentences = sentence_hashes_of(tokens, 1)[0]
@@ -221,7 +221,7 @@ def _joined(read_tokens: Reader, read_text: Reader, layout: TokensLayout, whole:
         spans = got["spans"]
         c0 = int(spans[0, 0]) if s0 > 0 and len(spans) else 0
         b0, b1 = (int(at_byte[s0]) if s0 > 0 else 0), int(at_byte[s1])
-        text = read_text(b0, b1 - b0).decode("utf-8", "surrogatepass")
+        text = read_text(layout.text_at + b0, b1 - b0).decode(layout.text_codec, "surrogatepass")
         shift = length - c0
         parts.append((got["starts"] + shift, got["ends"] + shift, got["hashes"], got["word_hashes"],
                       got["sentence_ids"].astype(np.int64) - s0 + sentences, spans[: s1 - s0] + shift))

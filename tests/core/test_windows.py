@@ -68,7 +68,9 @@ def test_blob_windows_read_as_the_whole_blob_gives_them():
     got = codecs.read_whole(_read(blob), layout)
     for name in ("sentence_tokens", "sentence_bytes", "lemmas", "lemma_sentences", "common_pairs", "common_sentences"):
         assert np.array_equal(getattr(got, name), getattr(whole, name)), name
-    raw = text.encode("utf-8")
+    raw = codecs.encode_text(text)[len(codecs.TEXT_MARK):]
+    assert codecs.decode_text(codecs.encode_text(text)) == text
+    assert codecs.decode_text(text.encode("utf-8")) == text  # a text stored before (UTF-8)
     spans = np.asarray(t.sentence_spans)
     for s0, s1 in [(0, 3), (5, 40), (len(spans) - 7, len(spans))]:
         t0, t1 = int(got.sentence_tokens[s0]), int(got.sentence_tokens[s1])
@@ -80,7 +82,7 @@ def test_blob_windows_read_as_the_whole_blob_gives_them():
         c0 = int(spans[s0][0]) if s0 else 0
         c1 = int(spans[s1][0]) if s1 < len(spans) else len(text)
         b0 = int(got.sentence_bytes[s0]) if s0 else 0
-        assert raw[b0:int(got.sentence_bytes[s1])].decode("utf-8") == text[c0:c1]
+        assert raw[b0:int(got.sentence_bytes[s1])].decode(layout.text_codec) == text[c0:c1]
 
 
 def test_blobs_without_the_section_are_read_whole():
