@@ -349,7 +349,8 @@ def check_document(
             continue
         b = kept.get(doc_id, info.sha256, settings)
         window = _windows(index, doc_id, hits[doc_id], settings) if b is None and doc_id in hits \
-            and doc_id not in short_ok and not whole_sources else None
+            and doc_id not in short_ok and not whole_sources \
+            and not kept.worth_keeping(doc_id, info.sha256, info.chars, info.words) else None
         scored = None
         if window is not None:  # a long source: aligned in the windows around its keys
             if not len(window.tokens):
@@ -362,9 +363,6 @@ def check_document(
             if _coverage(passages, a.word_starts) < settings.min_source_containment:
                 continue
             scored = scores(window, settings.shingle_words, a.distinct, a.seq2_counts, len(a.seq2))
-        if scored is not None and kept.worth_keeping(doc_id, info.sha256, int(window.whole.sentence_bytes[-1]),
-                                                     int(window.whole.sentence_tokens[-1])):
-            scored = None  # met again: read whole and kept prepared for the next checks (the same scores)
         try:  # the whole text: shown beside the suspect; the whole source: aligned and scored
             if scored is not None:
                 text = index.text(doc_id)

@@ -38,20 +38,21 @@ class SourceCache:
         return 2 * len(p.doc.text) + 120 * len(p.tokens)
 
     def worth_keeping(self, doc_id: int, sha: str, chars: int, tokens: int) -> bool:
-        """Should a long source read in windows (:mod:`sverka.core.windows`) be read whole and
-        kept? When :meth:`put` would keep one of ``chars`` characters and ``tokens`` tokens
-        and this is the second time a check finds passages in it (a class checked against
-        the same books meets them again; checks of unrelated texts do not, and reading a
-        novel whole costs more than its windows)."""
-        if not 0 < 2 * chars + 120 * tokens <= self._limit // 4:
-            return False
+        """Should a long source a check would read in windows (:mod:`sverka.core.windows`) be
+        read whole and kept instead? When this is not the first check meeting it (a class
+        checked against the same books meets them again and again), one of ``chars``
+        characters and ``tokens`` tokens is one :meth:`put` keeps, and it fits beside what is
+        kept without putting anything out: checks of unrelated texts against a collection
+        larger than the cache would only trade one novel for another, and reading a novel
+        whole costs more than its windows."""
+        size = 2 * chars + 120 * tokens
         with self._lock:
-            if (doc_id, sha) in self._met:
-                return True
-            self._met[(doc_id, sha)] = None
-            while len(self._met) > MET_LIMIT:
-                self._met.popitem(last=False)
-        return False
+            met = (doc_id, sha) in self._met
+            if not met:
+                self._met[(doc_id, sha)] = None
+                while len(self._met) > MET_LIMIT:
+                    self._met.popitem(last=False)
+            return met and 0 < size <= self._limit // 4 and self._bytes + size <= self._limit
 
     def get(self, doc_id: int, sha: str, settings: Settings) -> Prepared | None:
         key = (doc_id, sha, settings)

