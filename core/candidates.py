@@ -50,7 +50,8 @@ if TYPE_CHECKING:  # pragma: no cover
     from .settings import Settings
     from .store import Store
 
-__all__ = ["MIN_TOKENS", "co_occurring", "rank", "retrieve", "sentence_bounds", "supported_seeds", "variant_pair_keys"]
+__all__ = ["MIN_TOKENS", "co_occurring", "rank", "retrieve", "seed_hits", "sentence_bounds", "supported_seeds",
+           "variant_pair_keys"]
 
 #: A cluster of keys covering this many suspect tokens may be a passage whatever its
 #: sentences (sverka.core.align.SHORT_PASSAGE_TOKENS); a smaller one (3 or 4 tokens, the
@@ -364,7 +365,8 @@ VARIANT_CANDIDATES = 6
 PARAPHRASE_SHARE = 0.5
 
 
-def retrieve(index: "Store", a: "Prepared", settings: "Settings") -> list[tuple[int, int]]:
+def retrieve(index: "Store", a: "Prepared", settings: "Settings",
+             hits: dict[int, tuple[np.ndarray, np.ndarray, np.ndarray]] | None = None) -> list[tuple[int, int]]:
     """``[(doc_id, score)]``: the stored documents that may hold a passage of ``a``, best
     first, at most ``settings.max_candidates`` (see :mod:`sverka.core.candidates`), then
     at most :data:`VARIANT_CANDIDATES` more that only its variant pair keys reach.
@@ -381,6 +383,7 @@ def retrieve(index: "Store", a: "Prepared", settings: "Settings") -> list[tuple[
     near = dict(near_suspect=gap + PAIR_WORDS + 1, near_source=gap * SOURCE_WINDOW + 2 * PAIR_WORDS + 2,
                 limit=settings.max_candidates, sentence_bounds=bounds)
     spans: list[tuple[int, int]] = []
+    first_pairs, first_sentences = pair_rows, sent_rows
     exact = rank(a.pairs, pair_rows, a.sentences, sent_rows, sentence_share=1.0, spans=spans, **near)
     vh, vpos = a.variant_pairs
     keep = ~_whole_sentences_in(spans, bounds, len(a.tokens))[vpos] if len(vpos) else np.zeros(0, bool)
@@ -391,13 +394,41 @@ def retrieve(index: "Store", a: "Prepared", settings: "Settings") -> list[tuple[
     pair_rows = tuple(x[~np.isin(pair_rows[1], found)] for x in pair_rows)
     sent_rows = tuple(x[~np.isin(sent_rows[1], found)] for x in sent_rows)
     new = np.setdiff1d(distinct(vh), distinct(h), assume_unique=True)
+    more = index.pair_postings(new, max_posting=MAX_POSTING) if len(new) else empty
     if len(new):
-        more = index.pair_postings(new, max_posting=MAX_POSTING)
         pair_rows = tuple(np.concatenate([x, y[~np.isin(more[1], found)]]) for x, y in zip(pair_rows, more))
     with_variants = rank((np.concatenate([h, vh]), np.concatenate([a.pairs[1], vpos])), pair_rows,
                                     a.sentences, sent_rows, sentence_share=PARAPHRASE_SHARE,
                                     **{**near, "limit": VARIANT_CANDIDATES})
+    if hits is not None:  # where the keys of each document found lie, for its windows
+        docs = [d for d, _ in exact + with_variants]
+        pairs_of = seed_hits(np.concatenate([h, vh]), np.concatenate([a.pairs[1], vpos]),
+                             tuple(np.concatenate([x, y]) for x, y in zip(first_pairs, more)), docs)
+        sentences_of = seed_hits(a.sentences[0], a.sentences[2], first_sentences, docs)  # with their sizes
+        none = (np.zeros(0, np.int64), np.zeros(0, np.int64))
+        for d in docs:
+            (pi, pj), (size, sj) = pairs_of.get(d, none), sentences_of.get(d, none)
+            hits[d] = (np.concatenate([pi, np.zeros(len(sj), np.int64)]), np.concatenate([pj, sj]),
+                       np.concatenate([np.zeros(len(pi), np.int64), size]))
     return exact + with_variants
+
+
+def seed_hits(keys: np.ndarray, key_pos: np.ndarray, rows: tuple[np.ndarray, np.ndarray, np.ndarray],
+              docs: list[int]) -> dict[int, tuple[np.ndarray, np.ndarray]]:
+    """``{doc: (suspect positions, its positions)}`` of the stored ``rows`` (hash, doc_id,
+    position) whose hash is among the suspect's ``keys`` (at ``key_pos``), for ``docs``."""
+    rh, rd, rp = (np.asarray(x) for x in rows)
+    mine = np.isin(rd, np.asarray(docs, np.int64))
+    if not len(keys) or not mine.any():
+        return {}
+    r, i = _expand(np.asarray(keys, np.uint64), np.asarray(key_pos, np.int64), rh[mine].astype(np.uint64))
+    d, j = rd[mine][r].astype(np.int64), rp[mine][r].astype(np.int64)
+    if len(d) == 0:
+        return {}
+    order = stable_argsort(d)
+    d, i, j = d[order], i[order], j[order]
+    cuts = np.flatnonzero(np.concatenate(([True], d[1:] != d[:-1], [True])))
+    return {int(d[x]): (i[x:y], j[x:y]) for x, y in zip(cuts[:-1], cuts[1:])}
 
 
 def _whole_sentences_in(spans: list[tuple[int, int]], bounds: tuple[np.ndarray, np.ndarray], n: int) -> np.ndarray:

@@ -43,6 +43,7 @@ from .sourcecache import SourceCache
 from .text import Tokens, canonize, word_starts, words_in
 from .tokens import SortOrders
 from .words import WRITTEN_WORD
+from .windows import Window, kept_hits, read_windows, scores, to_whole
 
 if TYPE_CHECKING:  # pragma: no cover
     from .store import Store
@@ -115,6 +116,23 @@ class Prepared:
     @cached_property
     def sentences(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:  # retrieval sentence keys
         return sentence_keys(self.tokens, max(SENTENCE_MIN_TOKENS, self.settings.min_sentence_words))
+
+
+@dataclass(frozen=True, eq=False)
+class _Windowed(Prepared):
+    """Windows of a long stored document as a source to align (:mod:`sverka.core.windows`):
+    its seeds, sentences and paraphrase statistics made with the whole document's repeats
+    and rarity."""
+
+    window: Window | None = None
+
+    @property
+    def source_side(self) -> SourceSide:
+        return self.window.side
+
+    @property
+    def paraphrase_stats(self) -> SourceStats:
+        return self.window.stats
 
 
 def prepare(doc: Document, settings: Settings, tokens: Tokens | None = None,
@@ -277,12 +295,18 @@ def check_document(
     *,
     exclude_ids: Sequence[int] = (),
     cache: SourceCache | None = None,
+    whole_sources: bool = False,
 ) -> CheckResult:
     """Which documents of ``index`` the suspect borrows from (see the module docstring).
 
     Sources whose passages (before exclusions) cover less than
     ``settings.min_source_containment`` of the suspect are not listed. ``cache`` keeps the
     sources prepared here for the next checks against the same collection (its owner's).
+    A long source not kept there is aligned in windows around the suspect's keys
+    (:mod:`sverka.core.windows`) and scored from them and the counts kept with its tokens; only
+    the text of one with passages is read whole (it is shown beside the suspect).
+    ``whole_sources``: read, align and score every source whole (the differential test's
+    reference).
     """
     progress(0, 0, "phase.reading_suspect")
     a = prepare(suspect, settings)
@@ -298,7 +322,8 @@ def check_document(
     in_collection = index.info(itself[0]) if itself else None
 
     limit = settings.max_candidates
-    found: dict[int, int] = dict(retrieve(index, a, settings))
+    hits: dict[int, tuple[np.ndarray, np.ndarray, np.ndarray]] = {}
+    found: dict[int, int] = dict(retrieve(index, a, settings, hits))
     short_ok: set[int] = set()
     short = _is_short(a, settings)
     if short and len(a.tokens):
@@ -327,26 +352,50 @@ def check_document(
         if info is None:  # removed since retrieval found it (another desktop sharing the archive)
             continue
         b = kept.get(doc_id, info.sha256, settings)
-        if b is None:
-            try:
-                stored = index.load(doc_id, info)  # its description read with the others'
-            except CollectionDamaged as e:  # the check goes on with the other documents
-                if doc_id in index.infos([doc_id]):  # not removed since (another desktop): damaged
-                    damaged.append(damaged_source_warning(str(e)))
+        window = _windows(index, doc_id, hits[doc_id], settings) if b is None and doc_id in hits \
+            and doc_id not in short_ok and not whole_sources \
+            and not kept.worth_keeping(doc_id, info.sha256, info.chars, info.words) else None
+        scored = None
+        if window is not None:  # a long source: aligned in the windows around its keys
+            if not len(window.tokens):
                 continue
-            b = kept.put(doc_id, info.sha256, settings,
-                         prepare(Document(stored.text), settings, tokens=stored.tokens, orders=stored.orders))
-        passages, res, sent = match(a, b, settings, short=doc_id in short_ok, always_score=False)
+            passages = align_prepared(a, _Windowed(Document(window.tokens.text), window.tokens, settings,
+                                                   window=window), settings)
+            if not passages:
+                continue
+            passages = to_whole(passages, window)
+            if _coverage(passages, a.word_starts) < settings.min_source_containment:
+                continue
+            scored = scores(window, settings.shingle_words, a.distinct, a.seq2_counts, len(a.seq2))
+        try:  # the whole text: shown beside the suspect; the whole source: aligned and scored
+            if scored is not None:
+                text = index.text(doc_id)
+            elif b is None:
+                stored = index.load(doc_id, info)  # its description read with the others'
+                b = kept.put(doc_id, info.sha256, settings,
+                             prepare(Document(stored.text), settings, tokens=stored.tokens, orders=stored.orders))
+        except CollectionDamaged as e:  # the check goes on with the other documents
+            if doc_id in index.infos([doc_id]):  # not removed since (another desktop): damaged
+                damaged.append(damaged_source_warning(str(e)))
+            continue
+        if scored is not None:
+            res, sent = scored
+        elif window is not None:
+            res, sent = jaccard(a.distinct, b.distinct), sentence_score(a, b)
+        else:
+            passages, res, sent = match(a, b, settings, short=doc_id in short_ok, always_score=False)
         if not passages:
             continue
         if _coverage(passages, a.word_starts) < settings.min_source_containment and doc_id not in short_ok:
             continue
+        if scored is None:
+            text = b.doc.text
         sources.append(
             SourceMatch(
                 source_id=info.id,
                 path=info.path,
                 title=info.title,
-                text=b.doc.text,
+                text=text,
                 sha256=info.sha256,
                 containment=0.0,
                 resemblance=res,
@@ -371,6 +420,21 @@ def check_document(
         collection_root=index.root(),
     )
     return apply_exclusions(raw, settings, starts=a.word_starts)
+
+
+def _windows(index: "Store", doc_id: int, hit: tuple[np.ndarray, np.ndarray, np.ndarray],
+             settings: Settings) -> Window | None:
+    """The windows of a stored document around the suspect's keys in it; None when it is read
+    whole (a short or older document, or one whose windows would hold most of it)."""
+    try:
+        with index.blob_readers(doc_id) as (read_tokens, size, read_text):
+            return read_windows(read_tokens, size, read_text, kept_hits(*hit, settings), settings)
+    except Exception:  # noqa: BLE001 - any failure to read a part: read whole, where damage is reported
+        return None
+
+
+def _pieces_of(p: Passage) -> tuple[tuple[int, int, int, int], ...]:
+    return p.pieces or ((p.suspect_start, p.suspect_end, p.source_start, p.source_end),)
 
 
 def _explained(p: Passage, lo: int, hi: int, starts: np.ndarray) -> int:

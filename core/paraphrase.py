@@ -122,10 +122,15 @@ class SourceStats:
     rare: np.ndarray  # uint64: the lemmas held by at most _rare_df(n_sentences) sentences, sorted
     rare_start: np.ndarray  # int64: where rare[k]'s tokens start in sorted_hashes
     rare_count: np.ndarray  # int64: how many tokens hold rare[k]
+    whole_tokens: int = 0  # tokens of the whole source when ``t`` is a window of it (0: t is whole)
 
     @classmethod
-    def of(cls, t: Tokens, order: np.ndarray | None = None) -> "SourceStats":
-        """``order``: ``stable_argsort(t.hashes)`` if known (a stored document's, checked)."""
+    def of(cls, t: Tokens, order: np.ndarray | None = None,
+           whole: "tuple[np.ndarray, np.ndarray, int, int] | None" = None) -> "SourceStats":
+        """``order``: ``stable_argsort(t.hashes)`` if known (a stored document's, checked).
+        ``whole``: ``t`` is a window of whole sentences of a longer source
+        (:mod:`sverka.core.windows`), whose (lemma hashes sorted, sentences holding each,
+        sentences, tokens) these are: rarity and weights are the whole source's."""
         sid = np.asarray(t.sentence_ids, dtype=np.int64)
         h = np.asarray(t.hashes, dtype=np.uint64)
         if len(h) == 0:
@@ -152,9 +157,17 @@ class SourceStats:
         n_sentences = int(1 + np.count_nonzero(sid[1:] != sid[:-1]))
         run_start = np.flatnonzero(np.concatenate(([True], other)))  # values[k]'s tokens in hs
         run_count = np.diff(np.append(run_start, len(hs)))
+        whole_tokens = 0
+        if whole is not None:  # the window's lemmas counted in the whole source
+            lemmas, held, n_sentences, whole_tokens = whole
+            counts = _lookup(lemmas, held, values)
+            df_token = _lookup(lemmas, held, h)
+            window_values, values = values, lemmas
+        else:
+            window_values, held = values, counts
         rare = counts <= _rare_df(n_sentences)
-        return cls(n_sentences, values, counts, df_token, order, hs, sentences, sentence_len, sid, values[rare],
-                   run_start[rare], run_count[rare])
+        return cls(n_sentences, values, held, df_token, order, hs, sentences, sentence_len, sid, window_values[rare],
+                   run_start[rare], run_count[rare], whole_tokens)
 
 
 def _unique_counts(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -297,7 +310,7 @@ def paraphrase_passages(a: Tokens, b: Tokens, exact: list[Passage], *, min_words
     df_b = stats.df_token
     # every (source token u, suspect token i) agreeing through a rare lemma; bounded by the
     # texts' lengths (the lemmas making the most pairs dropped first)
-    budget = PAIRS_PER_TOKEN * (len(a) + len(b))
+    budget = PAIRS_PER_TOKEN * (len(a) + (stats.whole_tokens or len(b)))
     if int(cnt.sum()) > budget:
         per_lemma = cnt * df_b[at]  # ~ pairs the lemma makes
         limit = np.sort(per_lemma)[np.searchsorted(np.cumsum(np.sort(cnt)), budget)] \

@@ -14,6 +14,7 @@ import numpy as np
 
 from . import formcache
 from .align import sort_orders
+from .windows import whole_stats
 from .document import Document
 from .errors import ExtractError, SverkaError
 from .extract import extract
@@ -41,6 +42,8 @@ def prepare(doc: Document, tokens: Tokens, fp, *, size_bytes: int = 0,
     for :meth:`~sverka.core.store.Store.write_batch`. ``added``: the date of adding to keep
     (a rebuild); None means now."""
     orders = sort_orders(tokens.hashes) if len(tokens) >= ORDERS_MIN_TOKENS else None
+    whole = whole_stats(tokens, fp.shingle_words, fp.distinct_shingles, fp.sentence_seq2) \
+        if orders is not None else None  # a long document: read in windows
     words = fp.long_words
     short = distinct(i64(words))
     text_utf8 = len(doc.text.encode("utf-8", "surrogatepass"))
@@ -50,7 +53,7 @@ def prepare(doc: Document, tokens: Tokens, fp, *, size_bytes: int = 0,
         format=doc.format, sha256=doc.sha256, chars=len(doc.text), words=int(tokens.word_count),
         size_bytes=int(size_bytes or text_utf8), mtime=mtime, language=tokens.language,
         warnings=tuple(doc.warnings) + tuple(w for w in tokens.warnings if w not in doc.warnings),
-        text_blob=encode_text(doc.text), tokens_blob=encode_tokens(tokens, orders), text_bytes=text_utf8,
+        text_blob=encode_text(doc.text), tokens_blob=encode_tokens(tokens, orders, whole), text_bytes=text_utf8,
         pairs=i64(fp.pair_hashes).copy(),
         pair_pos=np.asarray(fp.pair_positions, dtype=np.int64).copy(),
         sentences=i64(fp.sentence_keys).copy(),

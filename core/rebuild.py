@@ -26,7 +26,7 @@ from .messages import from_json
 from .preparing import prepare
 from .progress import NEVER_CANCELLED, CancelToken, Progress, no_progress
 from .settings import Settings
-from .store.codecs import inflate
+from .store.codecs import decode_text, inflate
 from .store.common import INDEXING_KEYS, SCHEMA_MAJOR, versions
 from .store.sqlite import SQLiteStore, read_old_rows
 from .text import canonize
@@ -98,7 +98,7 @@ def rebuild(path: str | Path, progress: Progress = no_progress, cancel: CancelTo
                 progress(k, len(rows), "phase.rebuilding")
                 try:
                     raw = inflate(blob, MAX_TEXT_BYTES) if major == 1 else bytes(blob)
-                    text = raw.decode("utf-8", "surrogatepass")
+                    text = decode_text(raw)  # UTF-8, or UTF-16 after its mark
                     kept_warnings = json.loads(warnings or "[]")
                     if not isinstance(kept_warnings, list):
                         kept_warnings = []

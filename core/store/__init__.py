@@ -33,11 +33,12 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import TYPE_CHECKING, Iterable, Protocol, Sequence, runtime_checkable
+from typing import TYPE_CHECKING, ContextManager, Iterable, Protocol, Sequence, runtime_checkable
 
 import numpy as np
 
 if TYPE_CHECKING:  # pragma: no cover
+    from .codecs import Reader
     from .common import PreparedDocument, StoredDocument
     from ..results import DocumentInfo
     from ..settings import Settings
@@ -110,6 +111,11 @@ class Store(Protocol):
     def load(self, doc_id: int, info: "DocumentInfo | None" = None) -> "StoredDocument":
         """A stored document with its text and tokens (``info``: its description, if the caller
         has read it already)."""
+
+    def blob_readers(self, doc_id: int) -> "ContextManager[tuple[Reader, int, Reader]]":
+        """``(read_tokens, tokens_size, read_text)`` of a stored document: readers of parts of
+        its tokens blob and of its UTF-8 text (``read(offset, length) -> bytes``), for a check
+        reading a long document in windows (:mod:`sverka.core.windows`)."""
 
     def pairs(self, doc_id: int) -> tuple[np.ndarray, np.ndarray]:
         """A document's pair keys: (hashes uint64, token positions int64), by position."""
