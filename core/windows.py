@@ -63,7 +63,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from .align import ORDER_PAIR_WORDS, SOURCE_WINDOW, SourceSide, Sorted, pair_shingles, sentence_hashes_of
-from .candidates import SENTENCE_MIN_TOKENS
+from .keys import SENTENCE_MIN_TOKENS
 from .paraphrase import SourceStats
 from .results import Passage
 from .shingles import shingle_hashes
