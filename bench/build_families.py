@@ -44,10 +44,9 @@ OUT = ROOT / "core" / "data" / "families_ru.tsv.gz"
 #: tag); stripped longest first, again and again. A noun's bare ending (нужд-а, жизн-ь) and a
 #: verb's reflexive -ся are stripped first.
 SUFFIXES = {
-    "NOUN": ("ичность", "ичество", "ность", "ость", "ение", "ание", "яние", "ение", "ствие", "ство", "ация",
+    "NOUN": ("ичность", "ичество", "ительство", "ность", "ость", "ение", "ание", "яние", "ствие", "ство", "ация",
              "яция", "иция", "ция", "изм", "ист", "итель", "атель", "тель", "ика", "ота", "ие"),
-    "ADJF": ("ический", "ичный", "ческий", "альный", "ельный", "енный", "онный", "ивный", "ский", "ный", "ной",
-             "ний", "ый", "ий", "ой"),
+    "ADJF": ("ический", "ичный", "ческий", "ский", "ный", "ной", "ний", "ый", "ий", "ой"),
     "INFN": ("изировать", "ировать", "овать", "евать", "ывать", "ивать", "ать", "ять", "ить", "еть", "уть",
              "ти", "чь"),
     "ADVB": ("ически", "ично", "но", "о"),
@@ -68,7 +67,7 @@ def family_stem(lemma: str, pos: str | None, min_stem: int, alternation: bool = 
     w = lemma
     if pos == "INFN" and (w.endswith("ся") or w.endswith("сь")):
         w = w[:-2]
-    suffixes = SUFFIXES.get(pos or "", ())
+    suffixes = sorted(SUFFIXES.get(pos or "", ()), key=len, reverse=True)  # the longest that fits
     cut = False
     for s in suffixes:
         if w.endswith(s) and len(w) - len(s) >= min_stem:

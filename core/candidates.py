@@ -96,7 +96,7 @@ def _pair_hashes(x: np.ndarray, y: np.ndarray) -> np.ndarray:
 def variant_pair_keys(tokens: Tokens) -> tuple[np.ndarray, np.ndarray]:
     """(uint64 hashes, int64 positions) of the suspect's variant pair keys (module docstring),
     inside sentences only; the exact pair keys are not repeated."""
-    from .synonyms import table
+    from .synonyms import related_of
 
     h = np.asarray(tokens.hashes, dtype=np.uint64)
     sid = np.asarray(tokens.sentence_ids)
@@ -116,7 +116,7 @@ def variant_pair_keys(tokens: Tokens) -> tuple[np.ndarray, np.ndarray]:
     # one of two neighbours replaced by a synonym (both at once is rare): for each neighbour
     # pair, the left word's alternatives beside the right word, then the right word's beside
     # the left, each word's first MAX_ALTERNATIVES
-    which, alt = table().alternatives_of(h)
+    which, alt, _ = related_of(h)  # its synonyms, then the other words of its family
     rank = np.arange(len(which)) - np.searchsorted(which, which, "left")
     which, alt, rank = which[rank < MAX_ALTERNATIVES], alt[rank < MAX_ALTERNATIVES], rank[rank < MAX_ALTERNATIVES]
     is_near = np.zeros(n + 1, dtype=bool)
