@@ -9,7 +9,11 @@ For one pair (suspect ``a``, source ``b``):
 
 1. **Bags.** Each sentence is the bag of its content tokens (canonical lemmas: stop words are
    already gone). Two tokens *agree* when their lemmas are equal or synonyms
-   (:mod:`sverka.core.synonyms`: they share a synonym class).
+   (:mod:`sverka.core.synonyms`: they share a synonym class), or, more weakly, words of one
+   derivational family (ритмичный / ритмический, отражение / отражать: the family table of
+   :func:`sverka.core.synonyms.family_table`): such a token weighs :data:`FAMILY_WEIGHT` of its
+   weight in the Dice and is not counted towards :data:`MIN_AGREE` (it supports a pair that
+   equal lemmas and synonyms make, never makes one).
 2. **Rarity.** A token's weight is its IDF over the sentences of the source,
    ``ln((n + 1) / (df + 0.5))``: a word most sentences hold weighs little, a rare one much.
 3. **Candidates.** Sentence pairs sharing at least :data:`MIN_RARE` agreeing tokens whose
@@ -18,8 +22,8 @@ For one pair (suspect ``a``, source ``b``):
    of its two sentences; per suspect sentence the :data:`CANDIDATES_PER_SENTENCE` sharing the
    most are scored. The (source token, suspect token) pairs are bounded by :data:`PAIRS_PER_TOKEN`
    per token of the two texts, the lemmas making the most dropped first.
-4. **Acceptance.** Tokens are matched one to one (equal lemmas first, then synonyms, heaviest
-   first); agreeing tokens at an edge of the suspect sentence, fewer than :data:`MIN_AGREE`
+4. **Acceptance.** Tokens are matched one to one (equal lemmas first, then synonyms, then
+   words of one family, heaviest first); agreeing tokens at an edge of the suspect sentence, fewer than :data:`MIN_AGREE`
    together and parted from the rest by more than :data:`EDGE_GAP` unmatched tokens, are
    dropped and the rest matched again (a sentence of the student's own that runs into the
    borrowed one without a full stop, "William R. Start the New Year", lends it no word);
@@ -38,7 +42,8 @@ For one pair (suspect ``a``, source ``b``):
    what agrees. An original sentence is never inside such a passage.
 6. **Kind** (``results.KINDS``): ``synonyms`` when synonyms replaced words and nothing else
    changed; otherwise the changes found (edited: words added, dropped or replaced by a
-   non-synonym, stop words included; reordered; inflected) and ``paraphrase`` when several.
+   non-synonym, a word of its family included, stop words too; reordered; inflected) and
+   ``paraphrase`` when several.
 """
 
 from __future__ import annotations
@@ -370,7 +375,7 @@ def paraphrase_passages(a: Tokens, b: Tokens, exact: list[Passage], *, min_words
             # the student's part took (a second "New", "area") goes to its place in the borrowed part
             matched = _dense(_match(range(matched[0][0], matched[-1][0] + 1), range(b0, b1), ha, hb, syn, wa_tok,
                                     keys.synonyms_of))
-        if len(matched) < MIN_AGREE:
+        if sum(1 for m in matched if m[2] != FAMILY) < MIN_AGREE:  # a family supports, never makes, a pair
             continue
         if sum(1 for _, u, _ in matched if df_b[u] <= rare_df) < MIN_RARE:
             continue
