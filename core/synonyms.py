@@ -227,8 +227,8 @@ def related_of(hashes: np.ndarray, synonyms=None, families=None) -> tuple[np.nda
     """(index into ``hashes``, hash of a related lemma, :data:`SYNONYM` or :data:`FAMILY`) for
     every synonym and every other lemma of the family of every lemma hash: by index, each
     index's synonyms first (in the order of :meth:`SynonymTable.alternatives`), then its
-    family's lemmas that are not its synonyms. ``synonyms`` and ``families``: tables with
-    ``alternatives_of`` (the shipped ones when None; ``families=False``: none)."""
+    family's lemmas (a lemma that is both comes twice, as a synonym first). ``synonyms`` and
+    ``families``: tables with ``alternatives_of`` (the shipped ones when None; ``families=False``: none)."""
     sw, sa = (table() if synonyms is None else synonyms).alternatives_of(hashes)
     if families is False:
         fw, fa = np.zeros(0, np.int64), np.zeros(0, np.uint64)
@@ -236,12 +236,10 @@ def related_of(hashes: np.ndarray, synonyms=None, families=None) -> tuple[np.nda
         fw, fa = (family_table() if families is None else families).alternatives_of(hashes)
     sw, sa, fw, fa = (np.asarray(sw, np.int64), np.asarray(sa, np.uint64), np.asarray(fw, np.int64),
                       np.asarray(fa, np.uint64))
-    if len(fw) and len(sw):  # a synonym that is also of the family stays a synonym
-        mix = np.uint64(0x9E3779B97F4A7C15)
-        new = ~np.isin(fw.astype(np.uint64) * mix ^ fa, sw.astype(np.uint64) * mix ^ sa)
-        fw, fa = fw[new], fa[new]
     which = np.concatenate([sw, fw])
     alt = np.concatenate([sa, fa])
     kind = np.concatenate([np.full(len(sw), SYNONYM, np.int8), np.full(len(fw), FAMILY, np.int8)])
-    order = np.lexsort((kind, which))  # stable: each kind keeps its order
-    return which[order], alt[order], kind[order]
+    if len(fw) and len(sw):  # by index, each kind in its order: a stable sort of one key
+        order = np.argsort(which * 2 + (kind == FAMILY), kind="stable")
+        return which[order], alt[order], kind[order]
+    return which, alt, kind

@@ -98,7 +98,10 @@ def test_an_original_sentence_sharing_words_of_their_families_is_not_highlighted
     assert _found(source, original) == []
 
 
-def test_variant_pair_keys_hold_a_word_of_the_family_the_source_has(monkeypatch):
+def test_variant_pair_keys_hold_a_word_of_the_family_the_source_has_when_asked(monkeypatch):
+    from sverka.core import candidates
+
+    monkeypatch.setattr(candidates, "VARIANT_FAMILIES", True)
     suspect = canonize("Танцоры совершали ритмичные движения под музыку.")
     source = canonize("Танцоры совершали ритмические движения под музыку.")
     from sverka.core.candidates import pair_keys
@@ -107,3 +110,5 @@ def test_variant_pair_keys_hold_a_word_of_the_family_the_source_has(monkeypatch)
     assert wanted and wanted <= set(variant_pair_keys(suspect)[0].tolist())
     _no_families(monkeypatch)
     assert not wanted & set(variant_pair_keys(suspect)[0].tolist())
+    monkeypatch.undo()  # as shipped: off (docs/BENCHMARKS.md, "Word families")
+    assert not candidates.VARIANT_FAMILIES and not wanted & set(variant_pair_keys(suspect)[0].tolist())
