@@ -22,7 +22,13 @@ against false families (a wrong accusation is the worst error):
 * a stem of fewer than ``--min-stem`` letters is never a family (мир / мирить, вод-а /
   вод-ить share only three letters);
 * a family of more than ``--max-family`` lemmas is dropped (a large one is a loose root);
-* families of one lemma are dropped.
+* families of one lemma are dropped;
+* names of people, abbreviations and words the dictionary does not know are in no family; a
+  place (pymorphy3's ``Geox`` noun) joins only the family of its adjective in -ский, when the
+  place, its last vowel or soft sign dropped, -ия read as -ий or a final -ск dropped, plus
+  "ский" is that adjective (Азербайджан / азербайджанский, Ставрополье / ставропольский,
+  Смоленск / смоленский, Россия / российский): news and essays say "в Азербайджане" and
+  "азербайджанский" for one another.
 
 Output: the synonym table's format (:mod:`sverka.core.synonyms`, read by the same loader):
 gzip UTF-8 text, ``#`` header lines, then ``lemma<TAB>family id``.
@@ -94,6 +100,23 @@ def alternated(stem: str) -> str:
     return stem[:-1] + ALTERNATION[stem[-1]] if stem[-1:] in ALTERNATION else stem
 
 
+def place_adjective(place: str, lemmas: set[str]) -> str | None:
+    """The adjective in -ский of the place ``place`` among ``lemmas`` (module docstring), or None."""
+    stems = [place]
+    if place[-1:] in "аяоеьй":
+        stems.append(place[:-1])
+    if place.endswith("ия"):
+        stems.append(place[:-2] + "ий")
+    if place.endswith("ск"):
+        stems.append(place[:-2])
+    return next((s + "ский" for s in stems if s + "ский" in lemmas), None)
+
+
+def _is_place(analyzer, lemma: str) -> bool:
+    a = analyzer.parse(lemma)[0]
+    return a.is_known and a.tag.POS == "NOUN" and "Geox" in a.tag.grammemes
+
+
 def _pos(analyzer, lemma: str) -> str | None:
     """The part of speech of ``lemma`` as its likeliest dictionary parse reads it; None for a
     word the dictionary does not know, a name, a place, an abbreviation (never in a family)."""
@@ -127,7 +150,7 @@ def vocabulary(n_words: int) -> list[str]:
     return sorted(lemmas)
 
 
-def families(lemmas: list[str], min_stem: int, max_family: int, alternation: bool = False
+def families(lemmas: list[str], min_stem: int, max_family: int, alternation: bool = False, places: bool = True
              ) -> tuple[dict[str, list[str]], int]:
     """Family stem -> its lemmas (two or more, at most ``max_family``), and how many were too large."""
     import pymorphy3
@@ -147,6 +170,18 @@ def families(lemmas: list[str], min_stem: int, max_family: int, alternation: boo
             if len(fam) + len(m) <= max_family:
                 kept[stem] = sorted(set(fam) | set(m))
     too_large = sum(1 for m in by_stem.values() if len(m) > max_family)
+    if places:
+        known = set(lemmas)
+        family_of = {w: s for s, m in kept.items() for w in m}
+        for lemma in lemmas:
+            adjective = place_adjective(lemma, known) if _is_place(analyzer, lemma) else None
+            if adjective is None:
+                continue
+            s = family_of.get(adjective, "\x1e" + adjective)
+            fam = kept.get(s, [adjective])
+            if len(fam) < max_family:
+                kept[s] = sorted(set(fam) | {lemma})
+                family_of[adjective] = s
     return kept, too_large
 
 
@@ -157,10 +192,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--max-family", type=int, default=8)
     ap.add_argument("--out", type=Path, default=OUT)
     ap.add_argument("--alternation", action="store_true", help="read alternating final consonants as one (measured: off)")
+    ap.add_argument("--no-places", action="store_true", help="leave places out (module docstring)")
     ap.add_argument("--sample", type=int, default=0, help="print this many random pairs of one family (seeded)")
     args = ap.parse_args(argv)
     lemmas = vocabulary(args.words)
-    fams, too_large = families(lemmas, args.min_stem, args.max_family, args.alternation)
+    fams, too_large = families(lemmas, args.min_stem, args.max_family, args.alternation, not args.no_places)
     ordered = sorted(sorted(m) for m in fams.values())
     by_lemma: dict[str, list[int]] = defaultdict(list)
     for k, m in enumerate(ordered):

@@ -23,6 +23,9 @@ OWN = "Я люблю летние вечера у реки, когда вода 
     ("отражение", "отражать"), ("потребность", "потребовать"), ("потребность", "потребный"),
     ("быстрый", "быстро"), ("эффективный", "эффективность"), ("организация", "организовать"),
     ("жестокий", "жестокость"), ("работа", "работать"), ("слабость", "слабый"), ("изучение", "изучить"),
+    # a place and its adjective in -ский
+    ("азербайджан", "азербайджанский"), ("ставрополье", "ставропольский"), ("смоленск", "смоленский"),
+    ("россия", "российский"),
 ])
 def test_words_of_one_family_are_found(a, b):
     assert family_table().are_synonyms(a, b)
@@ -33,6 +36,7 @@ def test_words_of_one_family_are_found(a, b):
     ("вода", "водить"), ("вода", "водный"), ("рот", "рота"),
     ("отражать", "выражать"),  # prefixes are kept
     ("ритм", "ритуал"),
+    ("иван", "иванов"), ("петр", "петровский"),  # names of people are in no family
 ])
 def test_words_sharing_letters_by_accident_are_not_one_family(a, b):
     assert not family_table().are_synonyms(a, b)
@@ -82,6 +86,14 @@ def _found(source_sentence: str, suspect_sentence: str) -> list:
 def test_a_sentence_rewritten_with_words_of_their_families_is_found_only_through_them(source, suspect, monkeypatch):
     found = _found(source, suspect)
     assert found and all(k == "paraphrase" for *_, k in found)
+    _no_families(monkeypatch)
+    assert _found(source, suspect) == []
+
+
+def test_a_sentence_naming_the_place_by_its_adjective_is_found(monkeypatch):
+    source = "Учёные из Смоленска нашли в архиве неизвестные письма знаменитого поэта прошлого века."
+    suspect = "Смоленские исследователи отыскали неизвестные письма знаменитого поэта в старом архиве."
+    assert _found(source, suspect)
     _no_families(monkeypatch)
     assert _found(source, suspect) == []
 
