@@ -7,14 +7,17 @@ dependency of Sverka:
 
     pip install wordfreq     # build-time only, any virtualenv
     .venv/bin/python bench/build_families.py [--words 400000] [--min-stem 4] [--max-family 8]
-    .venv/bin/python bench/build_families.py --sample 80 --out /tmp/f.tsv.gz   # pairs to check by hand
+    .venv/bin/python bench/build_families.py --sample 100 --out /tmp/f.tsv.gz   # pairs to check by hand
 
 How a family is found (measured against the alternatives in docs/BENCHMARKS.md, "Word
-families"): each lemma is reduced to a *family stem* by a small table of Russian derivational
-suffixes and endings (:data:`SUFFIXES`, longest first, by part of speech as pymorphy3 reads
-the lemma), stripped again and again while at least ``--min-stem`` letters stay, and a final
-consonant of an alternation (ж/з/г, ч/т/к, ш/с/х, щ/ст) read as one letter. Prefixes are
-kept: отражать and выражать are not one family. Lemmas sharing a stem are one family. Rules
+families in the lexical layers"): each lemma is reduced to a *family stem* by a small table of
+Russian derivational suffixes and endings (:data:`SUFFIXES`: the longest that fits, by part of
+speech as pymorphy3 reads the lemma), then by :data:`INNER` once or twice, while at least
+``--min-stem`` letters stay (``--alternation`` also reads the final consonants of an
+alternation, ж/з/г, ч/т/к, ш/с/х, щ/ст, as one: measured, it made more false families than it
+found, so it is off). Prefixes are kept: отражать and выражать are not one family. Lemmas
+sharing a stem are one family; a lemma left whole joins the family whose stem it is (ритм:
+ритмичный). Rules
 against false families (a wrong accusation is the worst error):
 
 * the vocabulary is the ``--words`` commonest Russian words of wordfreq, reduced by Sverka's

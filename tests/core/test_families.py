@@ -6,12 +6,12 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from sverka.core import api, synonyms
-from sverka.core.candidates import variant_pair_keys
+from sverka.core import api, candidates, synonyms
+from sverka.core.candidates import pair_keys, variant_pair_keys
 from sverka.core.document import Document
+from sverka.core.hashing import hash_text
 from sverka.core.synonyms import FAMILY, SYNONYM, SynonymTable, family_table, related_of
 from sverka.core.text import canonize
-from sverka.core.hashing import hash_text
 
 OTHER = ("Весь прошлый век крестьяне деревни жили в бедности и тяжёлом труде. "
          "Дети бегали по лугу, собирали ромашки и плели венки для матерей.")
@@ -111,16 +111,12 @@ def test_an_original_sentence_sharing_words_of_their_families_is_not_highlighted
 
 
 def test_variant_pair_keys_hold_a_word_of_the_family_the_source_has_when_asked(monkeypatch):
-    from sverka.core import candidates
-
     monkeypatch.setattr(candidates, "VARIANT_FAMILIES", True)
     suspect = canonize("Танцоры совершали ритмичные движения под музыку.")
     source = canonize("Танцоры совершали ритмические движения под музыку.")
-    from sverka.core.candidates import pair_keys
-
     wanted = set(pair_keys(source)[0].tolist()) - set(pair_keys(suspect)[0].tolist())
     assert wanted and wanted <= set(variant_pair_keys(suspect)[0].tolist())
     _no_families(monkeypatch)
     assert not wanted & set(variant_pair_keys(suspect)[0].tolist())
-    monkeypatch.undo()  # as shipped: off (docs/BENCHMARKS.md, "Word families")
+    monkeypatch.undo()  # as shipped: off (docs/BENCHMARKS.md, "Word families in the lexical layers")
     assert not candidates.VARIANT_FAMILIES and not wanted & set(variant_pair_keys(suspect)[0].tolist())
