@@ -42,7 +42,7 @@ from .align import SOURCE_WINDOW
 from .keys import PAIR_WORDS
 from .shingles import shingle_hashes
 from .sorting import distinct, lexsort, stable_argsort
-from .synonyms import related_of, table
+from .synonyms import related_of
 from .text import Tokens
 
 if TYPE_CHECKING:  # pragma: no cover

@@ -7,7 +7,8 @@ import numpy as np
 import pytest
 
 from sverka.core import api, candidates, synonyms
-from sverka.core.candidates import pair_keys, variant_pair_keys
+from sverka.core.candidates import variant_pair_keys
+from sverka.core.keys import pair_keys
 from sverka.core.document import Document
 from sverka.core.hashing import hash_text
 from sverka.core.synonyms import FAMILY, SYNONYM, SynonymTable, family_table, related_of
