@@ -378,10 +378,8 @@ def check_document(
             if doc_id in index.infos([doc_id]):  # not removed since (another desktop): damaged
                 damaged.append(damaged_source_warning(str(e)))
             continue
-        if scored is not None:
+        if scored is not None:  # a window always ends scored (or the source is passed over above)
             res, sent = scored
-        elif window is not None:
-            res, sent = jaccard(a.distinct, b.distinct), sentence_score(a, b)
         else:
             passages, res, sent = match(a, b, settings, short=doc_id in short_ok, always_score=False)
         if not passages:
