@@ -63,6 +63,22 @@ fn checked<'a>(s: SortedRef<'a>, n: usize, what: &str) -> Result<SortedRef<'a>, 
     Ok(s)
 }
 
+/// The sorted view of `x`: the one given (checked), else one made into `own`.
+fn sorted_view<'a>(
+    x: &[u64],
+    given: Option<SortedRef<'a>>,
+    own: &'a mut Option<(Vec<i64>, Vec<u64>)>,
+    what: &str,
+) -> Result<SortedRef<'a>, Error> {
+    match given {
+        Some(s) => checked(s, x.len(), what),
+        None => {
+            let (order, values) = own.insert(stable_order(x));
+            Ok(SortedRef { order, values })
+        }
+    }
+}
+
 /// All pairs `(i, j)` with `x[i] == y[j]`, sorted by `i` then `j`.
 ///
 /// Values occurring more than `max_repeats` times in `x` or in `y` are skipped (0: no
@@ -81,28 +97,9 @@ pub fn join_equal(
     if x.is_empty() || y.is_empty() {
         return Ok((Vec::new(), Vec::new()));
     }
-    let own_x;
-    let xs = match x_sorted {
-        Some(s) => checked(s, x.len(), "join_equal x")?,
-        None => {
-            own_x = stable_order(x);
-            SortedRef {
-                order: &own_x.0,
-                values: &own_x.1,
-            }
-        }
-    };
-    let own_y;
-    let ys = match y_sorted {
-        Some(s) => checked(s, y.len(), "join_equal y")?,
-        None => {
-            own_y = stable_order(y);
-            SortedRef {
-                order: &own_y.0,
-                values: &own_y.1,
-            }
-        }
-    };
+    let (mut own_x, mut own_y) = (None, None);
+    let xs = sorted_view(x, x_sorted, &mut own_x, "join_equal x")?;
+    let ys = sorted_view(y, y_sorted, &mut own_y, "join_equal y")?;
     // Per distinct value of x (in order), its run in y, found by galloping from where the
     // previous value's search ended: the cost follows the smaller side (a suspect's few
     // thousand values against a novel's hundreds of thousands), not the sum of both.
