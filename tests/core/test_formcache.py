@@ -481,3 +481,33 @@ def test_dictionary_versions_as_importlib_metadata_gives_them(dist):
     except metadata.PackageNotFoundError:
         expected = "-"
     assert formcache._version(dist) == expected
+
+
+def _write_in_another_process(words: list[str]) -> None:
+    for w in words:
+        morph.analyze(w, "ru")
+    formcache.flush()
+
+
+def test_a_reader_keeps_the_file_it_opened_while_another_process_replaces_it(cache, monkeypatch):
+    """A reader maps the file rather than copying it (where the system lets a mapped file be
+    replaced); another process's flush replaces the file meanwhile: the reader's rows stay the
+    ones it read, whole, and the next reader finds both processes' forms."""
+    _write_in_another_process(["бежали", "домами"])
+    formcache.reset()
+    morph._cache.clear()
+    state = formcache.snapshot()
+    rows = formcache.find_rows(["бежали", "домами", "книги"], "ru", state)
+    assert rows[0] >= 0 and rows[1] >= 0 and rows[2] == -1
+    ctx = multiprocessing.get_context("spawn")
+    p = ctx.Process(target=_write_in_another_process, args=(["книги", "странах"],))
+    p.start()
+    p.join(60)
+    assert p.exitcode == 0
+    assert formcache.row_entries(rows[:2].tolist(), state)[0] == ["бежать", "дом"]
+    assert formcache.find_rows(["бежали", "книги"], "ru", state)[1] == -1  # the file as this process read it
+    formcache.reset()
+    calls = _slow_path_calls(monkeypatch)
+    morph._cache.clear()
+    assert [morph.analyze(w, "ru").lemma for w in ("бежали", "книги", "странах")] == ["бежать", "книга", "страна"]
+    assert calls == []
