@@ -69,7 +69,7 @@ import xxhash
 from .hashing import HASH_SEED
 from .versions import CANON_VERSION
 
-__all__ = ["READ_ONLY_MAX_BYTES", "RULES_VERSION", "FormCache", "adopt", "cache_dir", "find_rows", "flush", "lookup", "path",
+__all__ = ["LEMMA_SEPARATOR", "READ_ONLY_MAX_BYTES", "RULES_VERSION", "FormCache", "adopt", "cache_dir", "find_rows", "flush", "lookup", "path",
            "read_only", "read_only_in_this_process", "record", "record_raw", "reset", "row_entries", "snapshot", "table",
            "take_new"]
 
@@ -87,8 +87,16 @@ ADOPTED_FLUSH_EVERY = 500_000
 #: RAW form (the word exactly as in a text) and reading mode: "raw-ru", "raw-uk", "raw-ru-old"
 #: (Russian in the spelling before 1918), or "raw-*" for a raw form read the same in every
 #: mode. Raw entries keep the canonizer's flags in the low 4 bits and its script in the high
-#: 4; words with tampering are not kept raw.
-_LANGS = ("ru", "uk", "en", "raw-ru", "raw-uk", "raw-*", "raw-ru-old")
+#: 4; words with tampering are not kept raw. "lemmas-ru", "lemmas-uk": every lemma the
+#: dictionary allows a normalised form of more than one (:func:`sverka.core.morph.lemmas_of`),
+#: joined by :data:`LEMMA_SEPARATOR` in the lemma's place (its hashes: the most likely lemma's
+#: and the form's WH), so that a passage's label needs no dictionary in a process that has
+#: not loaded one.
+_LANGS = ("ru", "uk", "en", "raw-ru", "raw-uk", "raw-*", "raw-ru-old", "lemmas-ru", "lemmas-uk")
+#: The kinds of rows whose stop-word lists the version key digests: those of the file's first
+#: format (a kind of row added since reads no list, and needs no new file).
+_KEYED_LANGS = _LANGS[:7]
+LEMMA_SEPARATOR = "\t"
 _LANG_CODE = {lang: i for i, lang in enumerate(_LANGS)}
 _STOP, _ADJECTIVE = 1, 2
 _HEAD = struct.Struct("<QQQ")
@@ -182,7 +190,7 @@ def _version_key(rules_version: int) -> bytes:
     for dist in ("pymorphy3", "pymorphy3-dicts-ru", "pymorphy3-dicts-uk", "simplemma"):
         parts.append(f"{dist}={_version(dist)}")
     h = xxhash.xxh128()
-    for lang in _LANGS:
+    for lang in _KEYED_LANGS:
         data = resources.files("sverka.core").joinpath("data", f"stopwords_{lang}.txt")
         try:
             h.update(data.read_bytes())
