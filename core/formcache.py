@@ -66,6 +66,7 @@ from pathlib import Path
 import numpy as np
 import xxhash
 
+from .engine import i64, native, u32, u64
 from .hashing import HASH_SEED
 from .versions import CANON_VERSION
 
@@ -296,7 +297,14 @@ def _empty():
 
 
 def _key_of(encoded: bytes, code: int) -> int:
+    """The key of a row: xxh64 of the form's UTF-8, the kind of row as its seed (the engine's
+    ``formfile::Rows::key``, which :meth:`FormCache.find_rows` uses, computes the same)."""
     return xxhash.xxh64_intdigest(encoded, code)
+
+
+def _bytes(blob) -> np.ndarray:
+    """A text blob of the file (a memoryview of its bytes) as the engine reads it, not copied."""
+    return np.frombuffer(blob, np.uint8) if len(blob) else np.zeros(0, np.uint8)
 
 
 def _encode(key: bytes, langs, flags, lemma_hash, word_hash, row_key, forms, lemmas, fb: list, lb: list) -> list:
@@ -550,15 +558,22 @@ class FormCache:
         if not len(keys) or not forms or lang not in _LANG_CODE:
             return out
         code = _LANG_CODE[lang]
+        data, starts, ends = st["forms"]
+        # the engine: each form's UTF-8, key, search and comparison, for every form at once
+        out = native.form_rows(forms, code, u64(keys), u32(starts), u32(ends), _bytes(data))
+        odd = np.flatnonzero(out == -2)  # a lone surrogate: encoded here as the file does
+        if not len(odd):
+            return out
+        forms = [forms[k] for k in odd.tolist()]
+        out[odd] = -1
         encoded = [f.encode("utf-8", "surrogatepass") for f in forms]
         wanted = np.fromiter((_key_of(b, code) for b in encoded), np.uint64, len(forms))
         at = np.minimum(np.searchsorted(keys, wanted), len(keys) - 1)
         hit = np.flatnonzero(keys[at] == wanted)
-        data, starts, ends = st["forms"]
         rows = at[hit]
         for k, row, a, b in zip(hit.tolist(), rows.tolist(), starts[rows].tolist(), ends[rows].tolist()):
             if data[a:b] == encoded[k]:  # as _rows_of encodes it
-                out[k] = row
+                out[odd[k]] = row
         return out
 
     def row_entries(self, rows: list[int], state: dict | None = None
@@ -568,12 +583,13 @@ class FormCache:
         text (a file made to pass its checksum): that form is to be analysed."""
         st = state or self._state or self._load()
         data, starts, ends = st["lemmas"]
-        lemmas: list[str | None] = []
-        for a, b in zip(starts[rows].tolist(), ends[rows].tolist()):
+        lemmas: list[str | None] = native.form_texts(i64(np.asarray(rows, np.int64)), u32(starts), u32(ends),
+                                                     _bytes(data))
+        for k in (k for k, lemma in enumerate(lemmas) if lemma is None):  # not UTF-8: a lone surrogate, or damage
             try:
-                lemmas.append(str(data[a:b], "utf-8", "surrogatepass"))
+                lemmas[k] = _text(st["lemmas"], rows[k])
             except UnicodeDecodeError:  # only in a file made to pass its checksum: not analysed yet
-                lemmas.append(None)
+                pass
         return lemmas, st["lemma_hash"][rows], st["word_hash"][rows], st["flags"][rows]
 
     def lookup(self, form: str, lang: str):

@@ -431,7 +431,9 @@ def test_two_forms_sharing_a_row_key_are_told_apart(cache, monkeypatch):
     for w, row, hit in zip(("бежали", "домами", "книги"), rows[:3].tolist(), found):
         assert row == -1 or formcache.row_entries([row])[0] == [morph._analyze(w, "ru").lemma]
         assert hit is None or hit[0] == morph._analyze(w, "ru").lemma
-    assert sum(r >= 0 for r in rows[:3].tolist()) == 1  # the one row of the key, for its own form only
+    # the one row of the key, for its own form only (find_rows computes the real keys in the
+    # engine, which finds none of these rows; it tells forms of one key apart in its own tests)
+    assert sum(hit is not None for hit in found) == 1
 
 
 def test_canonization_identical_on_ruslit(cache, monkeypatch, ruslit):
