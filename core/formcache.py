@@ -576,20 +576,21 @@ class FormCache:
                 out[odd[k]] = row
         return out
 
-    def row_entries(self, rows: list[int], state: dict | None = None
+    def row_entries(self, rows, state: dict | None = None
                     ) -> tuple[list[str | None], np.ndarray, np.ndarray, np.ndarray]:
-        """(lemmas, lemma hashes, word hashes, flags) of the file's ``rows`` (of the
+        """(lemmas, lemma hashes, word hashes, flags) of the file's ``rows`` (ints; of the
         :func:`snapshot` ``state`` they were found in); a lemma is None where the row's is not
         text (a file made to pass its checksum): that form is to be analysed."""
         st = state or self._state or self._load()
         data, starts, ends = st["lemmas"]
-        lemmas: list[str | None] = native.form_texts(i64(np.asarray(rows, np.int64)), u32(starts), u32(ends),
-                                                     _bytes(data))
-        for k in (k for k, lemma in enumerate(lemmas) if lemma is None):  # not UTF-8: a lone surrogate, or damage
-            try:
-                lemmas[k] = _text(st["lemmas"], rows[k])
-            except UnicodeDecodeError:  # only in a file made to pass its checksum: not analysed yet
-                pass
+        rows = i64(np.asarray(rows, np.int64))
+        lemmas: list[str | None] = native.form_texts(rows, u32(starts), u32(ends), _bytes(data))
+        if None in lemmas:  # not UTF-8: a lone surrogate, or damage
+            for k in [k for k, lemma in enumerate(lemmas) if lemma is None]:
+                try:
+                    lemmas[k] = _text(st["lemmas"], int(rows[k]))
+                except UnicodeDecodeError:  # only in a file made to pass its checksum: not analysed yet
+                    pass
         return lemmas, st["lemma_hash"][rows], st["word_hash"][rows], st["flags"][rows]
 
     def lookup(self, form: str, lang: str):
@@ -792,7 +793,7 @@ def find_rows(forms: list[str], lang: str, state: dict | None = None) -> np.ndar
     return _table.find_rows(forms, lang, state)
 
 
-def row_entries(rows: list[int], state: dict | None = None
+def row_entries(rows, state: dict | None = None
                 ) -> tuple[list[str | None], np.ndarray, np.ndarray, np.ndarray]:
     """:meth:`FormCache.row_entries` of this process's table."""
     return _table.row_entries(rows, state)

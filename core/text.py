@@ -509,7 +509,7 @@ class _Table:
         found = np.flatnonzero(rows >= 0)
         if not len(found):
             return raws
-        lemmas, lemma_hash, word_hash, flags = formcache.row_entries(rows[found].tolist(), state)
+        lemmas, lemma_hash, word_hash, flags = formcache.row_entries(rows[found], state)
         if None in lemmas:  # a row the file cannot give (damage made to pass its checksum): analysed
             good = np.array([x is not None for x in lemmas])
             rows[found[~good]] = -1
