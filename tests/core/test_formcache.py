@@ -542,3 +542,17 @@ def test_every_lemma_of_a_form_comes_from_the_table(cache, monkeypatch):
         assert set(morph.lemmas_of(w, lang)) == lemmas, (w, lang)
     assert asked == []
     assert morph.lemmas_of("стали", "ru")[0] == morph.analyze("стали", "ru").lemma  # the most likely first
+
+
+def test_a_form_not_utf8_is_found_as_the_file_keeps_it(cache):
+    """The engine looks up forms that are UTF-8; one holding a lone surrogate (kept by the file
+    as Python's "surrogatepass" writes it) is looked up in Python, and found all the same, beside
+    ordinary forms of the same call."""
+    odd = "ab\ud800cd"
+    formcache.record(odd, "en", "ab\ud800cd", 1, 1, False, False)
+    formcache.record("plain", "en", "plain", 2, 2, False, False)
+    formcache.flush()
+    formcache.reset()
+    rows = formcache.find_rows(["plain", odd, "absent"], "en")
+    assert rows[0] >= 0 and rows[1] >= 0 and rows[2] == -1
+    assert formcache.row_entries(rows[:2])[0] == ["plain", odd]
