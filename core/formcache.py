@@ -71,8 +71,8 @@ from .hashing import HASH_SEED
 from .versions import CANON_VERSION
 
 __all__ = ["LEMMA_SEPARATOR", "READ_ONLY_MAX_BYTES", "RULES_VERSION", "FormCache", "adopt", "cache_dir", "find_rows",
-           "flush", "lookup", "path", "read_only", "read_only_in_this_process", "record", "record_raw", "reset", "row_entries", "snapshot", "table",
-           "take_new"]
+           "flush", "lookup", "path", "read_only", "read_only_in_this_process", "record", "record_raw", "reset",
+           "row_entries", "snapshot", "table", "take_new"]
 
 #: Bump when what :func:`sverka.core.morph.analyze` computes from the dictionaries changes.
 RULES_VERSION = 1
