@@ -30,9 +30,9 @@ from .sourcecache import SourceCache
 # The API imports this module at its start: imports inside functions below keep the workers,
 # the checker and the reports off that start until a class needs them (down the layers).
 
-__all__ = ["KEPT_IDLE_SECONDS", "MIN_PARALLEL", "MIN_PARALLEL_CHARS", "TWO_CORES_PARALLEL_CHARS", "check_files", "check_many", "close_workers",
-           "cores", "kept_workers", "parallel_chars", "prepare_workers", "report_names", "with_classmates",
-           "write_reports"]
+__all__ = ["KEPT_IDLE_SECONDS", "MIN_PARALLEL", "MIN_PARALLEL_CHARS", "TWO_CORES_PARALLEL_CHARS", "check_files",
+           "check_many", "close_workers", "cores", "kept_workers", "parallel_chars", "prepare_workers", "report_names",
+           "with_classmates", "write_reports"]
 
 _worker: dict = {}
 #: Fewer suspects than this are checked in this process unless ``workers`` is given (or
