@@ -3,7 +3,9 @@
 Builds the index of a corpus once with ``sverka index`` (kept in --db for the next runs),
 makes a ~50 KB suspect (own prose with paragraphs of several corpus files spliced in),
 then times ``sverka check --db DB SUSPECT --json`` as a user would run it: a new process
-each time. Prints the figures and the markdown row for docs/BENCHMARKS.md.
+each time. Beside it, from the same run: ``bench/ref5gram.py CORPUS SUSPECT`` from the shell
+(it has no index to keep: it reads and indexes the corpus every time), and the ratio.
+Prints the figures and the markdown row for docs/BENCHMARKS.md.
 
     .venv/bin/python bench/bench_cli.py [--corpus ../shared/data/ruslit] [--db /tmp/ruslit.sverka] [--runs 7]
 """
@@ -23,6 +25,12 @@ from pathlib import Path
 
 PROJECT = Path(__file__).resolve().parents[1]
 SVERKA = Path(sys.executable).with_name("sverka")
+REF = Path(__file__).resolve().parent / "ref5gram.py"
+#: The children's environment: Python writes its compiled modules (``__pycache__``), as an
+#: installed Sverka has them (pip compiles a wheel's modules; the bundle carries them). With
+#: ``PYTHONDONTWRITEBYTECODE`` set, as on some development machines, every run would compile
+#: Sverka's modules again, which no user pays.
+CHILD_ENV = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
 
 OWN_WORDS = (
     "исследование показывает что современная школа опирается на традицию однако ученики "
@@ -70,6 +78,7 @@ def main() -> int:
     ap.add_argument("--db", type=Path, default=Path("/tmp/sverka-bench-ruslit.sverka"))
     ap.add_argument("--size", type=int, default=50_000, help="suspect size in bytes of UTF-8")
     ap.add_argument("--runs", type=int, default=7)
+    ap.add_argument("--ref-runs", type=int, default=3, help="runs of the reference script (median)")
     args = ap.parse_args()
     if not args.corpus.is_dir():
         print(f"corpus not found: {args.corpus}", file=sys.stderr)
@@ -88,15 +97,20 @@ def main() -> int:
     suspect.write_text(text, encoding="utf-8")
     cmd = [str(SVERKA), "check", "--db", str(args.db), "--json", str(suspect)]
 
-    subprocess.run(cmd, check=True, capture_output=True)  # warm the disk cache once
-    times, cpu = [], []
-    for _ in range(args.runs):
+    subprocess.run(cmd, check=True, capture_output=True, env=CHILD_ENV)  # warm the disk cache once
+    times, cpu, ref = [], [], []
+    for run in range(args.runs):
         before = resource.getrusage(resource.RUSAGE_CHILDREN)
         t = time.perf_counter()
-        out = subprocess.run(cmd, check=True, capture_output=True, text=True)
+        out = subprocess.run(cmd, check=True, capture_output=True, text=True, env=CHILD_ENV)
         times.append(time.perf_counter() - t)
         after = resource.getrusage(resource.RUSAGE_CHILDREN)
         cpu.append(after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime)
+        if run < args.ref_runs:  # alternating, so the machine's drift falls on both alike
+            t = time.perf_counter()
+            subprocess.run([sys.executable, str(REF), str(args.corpus), str(suspect)], check=True,
+                           stdout=subprocess.DEVNULL, env=CHILD_ENV)
+            ref.append(time.perf_counter() - t)
     result = json.loads(out.stdout)
     found = {Path(s["path"]).relative_to(args.corpus).as_posix() for s in result["sources"]
              if s["containment"] > 0 and s["path"].startswith(str(args.corpus))}
@@ -111,6 +125,10 @@ def main() -> int:
           f"max {max(times):.3f}")
     print(f"CPU (user+sys, s): min {min(cpu):.3f}  median {statistics.median(cpu):.3f}; "
           f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs")
+    if ref:
+        r = statistics.median(ref)
+        print(f"ref5gram.py CORPUS SUSPECT from the shell (reads and indexes the corpus each time): median of "
+              f"{len(ref)} {r:.3f} s; ratio {statistics.median(times) / r:.2f}")
     print()
     print(f"| `sverka check --db DB SUSPECT --json` | {len(listed)} docs (ruslit) | {size // 1000} KB | "
           f"{min(times):.2f} | {statistics.median(times):.2f} | {max(times):.2f} | {statistics.median(cpu):.2f} |")

@@ -4,7 +4,7 @@
 order: each suspect is checked by :func:`sverka.core.check.check_document` (the same code
 as a single check) in a worker process (spawned, as the index's workers are) that opened the
 collection once. One core, fewer than :data:`MIN_PARALLEL` suspects or fewer than
-:data:`MIN_PARALLEL_CHARS` characters of them in all: no workers at all.
+:func:`parallel_chars` characters of them in all: no workers at all.
 
 Workers kept (``keep_workers=True``, the window's classes): the pool is not shut down after a
 class but kept for the next class against the same collection file (or server), so only the
@@ -30,8 +30,9 @@ from .sourcecache import SourceCache
 # The API imports this module at its start: imports inside functions below keep the workers,
 # the checker and the reports off that start until a class needs them (down the layers).
 
-__all__ = ["KEPT_IDLE_SECONDS", "MIN_PARALLEL", "MIN_PARALLEL_CHARS", "check_files", "check_many", "close_workers",
-           "cores", "kept_workers", "prepare_workers", "report_names", "with_classmates", "write_reports"]
+__all__ = ["KEPT_IDLE_SECONDS", "MIN_PARALLEL", "MIN_PARALLEL_CHARS", "TWO_CORES_PARALLEL_CHARS", "check_files",
+           "check_many", "close_workers", "cores", "kept_workers", "parallel_chars", "prepare_workers", "report_names",
+           "with_classmates", "write_reports"]
 
 _worker: dict = {}
 #: Fewer suspects than this are checked in this process unless ``workers`` is given (or
@@ -44,6 +45,12 @@ MIN_PARALLEL = 4
 #: workers; fragments of ruslit, 73 000 characters 1.0-1.07 against 1.13-1.26 s, 140 000 even,
 #: 270 000 2.0-2.1 against 1.85 s (docs/BENCHMARKS.md).
 MIN_PARALLEL_CHARS = 200_000
+#: ... and on two cores this many, since the checks moved into the compiled engine: a class of
+#: 30 essays (344 000 characters) took 1.34 s of CPU in one process against 2.28 s with two
+#: workers (their start-up, each preparing its own sources, results pickled back), 45 essays
+#: (518 000) 2.04 s against 3.57 s; the second core never gave back what they cost
+#: (bench/bench_class.py, docs/BENCHMARKS.md "Fixed costs"). More cores: not measured again.
+TWO_CORES_PARALLEL_CHARS = 600_000
 #: How long a face may keep idle workers before it calls :func:`close_workers` (each holds
 #: the dictionaries, ~150-250 MB).
 KEPT_IDLE_SECONDS = 600
@@ -235,9 +242,15 @@ def _kept_pool(path: str | Path, workers: int, start: bool):
 def _workers_for(n: int, workers: int | None, chars: int | None = None) -> int:
     """Workers for ``n`` suspects of ``chars`` characters in all (None: not known yet)."""
     if workers is None:  # starting the workers costs ~1-2 s of CPU: worth it for enough text only
-        enough = n >= MIN_PARALLEL and (chars is None or chars >= MIN_PARALLEL_CHARS)
+        enough = n >= MIN_PARALLEL and (chars is None or chars >= parallel_chars())
         workers = cores() if enough else 1
     return min(workers, n)
+
+
+def parallel_chars() -> int:
+    """Characters of suspects from which :func:`check_many` spreads them over workers on this
+    machine: :data:`TWO_CORES_PARALLEL_CHARS` on two cores, else :data:`MIN_PARALLEL_CHARS`."""
+    return TWO_CORES_PARALLEL_CHARS if cores() == 2 else MIN_PARALLEL_CHARS
 
 
 #: In a worker: the batch it is checking and the SHA-256 of the source texts it has already
@@ -303,7 +316,7 @@ def check_many(
 
     ``serial`` checks one document in this process (used when workers would not pay off);
     ``workers`` defaults to the number of usable cores (at most the number of documents) from
-    :data:`MIN_PARALLEL` documents and :data:`MIN_PARALLEL_CHARS` characters on, else 1.
+    :data:`MIN_PARALLEL` documents and :func:`parallel_chars` characters on, else 1.
     ``keep_workers``: use the workers kept for this collection (any number of documents) or
     start them and keep them (see the module's docstring). ``pool``: workers already started (by the caller, who ends them)."""
     n = len(docs)

@@ -16,7 +16,8 @@ per machine, not once per process.
   padding to 8, the forms (UTF-8, in the order they were added), the lemmas likewise, then the
   xxh64 of all of that. A file that is short, of another key or whose checksum fails is
   ignored (and replaced on the next write).
-* Reading: the whole file once per process on the first lookup (one read, arrays by
+* Reading: the whole file once per process on the first lookup (mapped, not copied, where
+  the system allows it; its checksum verified; arrays by
   ``np.frombuffer``: no text is decoded, searched or sorted before a form is asked for); a
   form is found by its row key among the sorted keys (its bytes compared too), so a process
   pays for the forms it meets, not for every row of the file (no dict of 200 000 strings: a
@@ -52,6 +53,7 @@ import atexit
 import codecs
 import contextlib
 import functools
+import mmap
 import os
 import re
 import struct
@@ -64,12 +66,13 @@ from pathlib import Path
 import numpy as np
 import xxhash
 
+from .engine import i64, native, u32, u64
 from .hashing import HASH_SEED
 from .versions import CANON_VERSION
 
-__all__ = ["READ_ONLY_MAX_BYTES", "RULES_VERSION", "FormCache", "adopt", "cache_dir", "find_rows", "flush", "lookup", "path",
-           "read_only", "read_only_in_this_process", "record", "record_raw", "reset", "row_entries", "snapshot", "table",
-           "take_new"]
+__all__ = ["LEMMA_SEPARATOR", "READ_ONLY_MAX_BYTES", "RULES_VERSION", "FormCache", "adopt", "cache_dir", "find_rows",
+           "flush", "lookup", "path", "read_only", "read_only_in_this_process", "record", "record_raw", "reset",
+           "row_entries", "snapshot", "table", "take_new"]
 
 #: Bump when what :func:`sverka.core.morph.analyze` computes from the dictionaries changes.
 RULES_VERSION = 1
@@ -85,8 +88,16 @@ ADOPTED_FLUSH_EVERY = 500_000
 #: RAW form (the word exactly as in a text) and reading mode: "raw-ru", "raw-uk", "raw-ru-old"
 #: (Russian in the spelling before 1918), or "raw-*" for a raw form read the same in every
 #: mode. Raw entries keep the canonizer's flags in the low 4 bits and its script in the high
-#: 4; words with tampering are not kept raw.
-_LANGS = ("ru", "uk", "en", "raw-ru", "raw-uk", "raw-*", "raw-ru-old")
+#: 4; words with tampering are not kept raw. "lemmas-ru", "lemmas-uk": every lemma the
+#: dictionary allows a normalised form of more than one (:func:`sverka.core.morph.lemmas_of`),
+#: joined by :data:`LEMMA_SEPARATOR` in the lemma's place (its hashes: the most likely lemma's
+#: and the form's WH), so that a passage's label needs no dictionary in a process that has
+#: not loaded one.
+_LANGS = ("ru", "uk", "en", "raw-ru", "raw-uk", "raw-*", "raw-ru-old", "lemmas-ru", "lemmas-uk")
+#: The kinds of rows whose stop-word lists the version key digests: those of the file's first
+#: format (a kind of row added since reads no list, and needs no new file).
+_KEYED_LANGS = _LANGS[:7]
+LEMMA_SEPARATOR = "\t"
 _LANG_CODE = {lang: i for i, lang in enumerate(_LANGS)}
 _STOP, _ADJECTIVE = 1, 2
 _HEAD = struct.Struct("<QQQ")
@@ -180,7 +191,7 @@ def _version_key(rules_version: int) -> bytes:
     for dist in ("pymorphy3", "pymorphy3-dicts-ru", "pymorphy3-dicts-uk", "simplemma"):
         parts.append(f"{dist}={_version(dist)}")
     h = xxhash.xxh128()
-    for lang in _LANGS:
+    for lang in _KEYED_LANGS:
         data = resources.files("sverka.core").joinpath("data", f"stopwords_{lang}.txt")
         try:
             h.update(data.read_bytes())
@@ -203,15 +214,19 @@ def _read(file: Path, key: bytes, checked: bool = False):
     bytes as memoryviews of the file's). ``checked``: also the rows' order, bounds and texts
     checked (a writer, before it copies the rows into a new file)."""
     try:
-        data = file.read_bytes()
-    except OSError:
+        data = file.read_bytes() if checked else _mapped(file)
+    except (OSError, ValueError):  # ValueError: an empty file cannot be mapped
         return None
     fixed = len(MAGIC) + _HEAD.size + len(key)
-    if len(data) < fixed + 8 or not data.startswith(MAGIC):
+    if len(data) < fixed + 8 or data[: len(MAGIC)] != MAGIC:
         return None
     body = memoryview(data)[:-8]
     if xxhash.xxh64_intdigest(body) != int.from_bytes(data[-8:], "little"):
         return None
+    if isinstance(data, mmap.mmap) and hasattr(mmap, "MADV_DONTNEED"):
+        # the checksum read every page: give them back (they stay in the system's file cache),
+        # so the process holds only the pages its lookups touch, not the whole table
+        data.madvise(mmap.MADV_DONTNEED)
     n, nf, nl = _HEAD.unpack_from(data, len(MAGIC))
     if data[len(MAGIC) + _HEAD.size : fixed] != key:
         return None
@@ -251,6 +266,18 @@ def _read(file: Path, key: bytes, checked: bool = False):
     return langs, flags, lemma_hash, word_hash, row_key, (fs, fe), (ls, le), fb, lb
 
 
+def _mapped(file: Path):
+    """The bytes of ``file`` for a reader: mapped read-only where the system allows a mapped file
+    to be replaced (POSIX: a writer's ``os.replace`` leaves this mapping on the old file), so a
+    process does not copy the whole table (tens of MB on a machine that checked many texts:
+    69 MB read took 0.07-0.17 s of every cold check) to look up the forms of one text; read
+    whole elsewhere (on Windows a mapped file cannot be replaced: writers would fail)."""
+    if os.name != "posix":
+        return file.read_bytes()
+    with open(file, "rb") as f:
+        return mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ)
+
+
 def _is_utf8(blob, chunk: int = 1 << 20) -> bool:
     """Whether ``blob`` is UTF-8 (lone surrogates allowed), decoded a chunk at a time: the
     whole text at once would hold twice the file's size in memory while a flush runs."""
@@ -270,7 +297,14 @@ def _empty():
 
 
 def _key_of(encoded: bytes, code: int) -> int:
+    """The key of a row: xxh64 of the form's UTF-8, the kind of row as its seed (the engine's
+    ``formfile::Rows::key``, which :meth:`FormCache.find_rows` uses, computes the same)."""
     return xxhash.xxh64_intdigest(encoded, code)
+
+
+def _bytes(blob) -> np.ndarray:
+    """A text blob of the file (a memoryview of its bytes) as the engine reads it, not copied."""
+    return np.frombuffer(blob, np.uint8) if len(blob) else np.zeros(0, np.uint8)
 
 
 def _encode(key: bytes, langs, flags, lemma_hash, word_hash, row_key, forms, lemmas, fb: list, lb: list) -> list:
@@ -524,30 +558,39 @@ class FormCache:
         if not len(keys) or not forms or lang not in _LANG_CODE:
             return out
         code = _LANG_CODE[lang]
+        data, starts, ends = st["forms"]
+        # the engine: each form's UTF-8, key, search and comparison, for every form at once
+        out = native.form_rows(forms, code, u64(keys), u32(starts), u32(ends), _bytes(data))
+        odd = np.flatnonzero(out == -2)  # a lone surrogate: encoded here as the file does
+        if not len(odd):
+            return out
+        forms = [forms[k] for k in odd.tolist()]
+        out[odd] = -1
         encoded = [f.encode("utf-8", "surrogatepass") for f in forms]
         wanted = np.fromiter((_key_of(b, code) for b in encoded), np.uint64, len(forms))
         at = np.minimum(np.searchsorted(keys, wanted), len(keys) - 1)
         hit = np.flatnonzero(keys[at] == wanted)
-        data, starts, ends = st["forms"]
         rows = at[hit]
         for k, row, a, b in zip(hit.tolist(), rows.tolist(), starts[rows].tolist(), ends[rows].tolist()):
             if data[a:b] == encoded[k]:  # as _rows_of encodes it
-                out[k] = row
+                out[odd[k]] = row
         return out
 
-    def row_entries(self, rows: list[int], state: dict | None = None
+    def row_entries(self, rows, state: dict | None = None
                     ) -> tuple[list[str | None], np.ndarray, np.ndarray, np.ndarray]:
-        """(lemmas, lemma hashes, word hashes, flags) of the file's ``rows`` (of the
+        """(lemmas, lemma hashes, word hashes, flags) of the file's ``rows`` (ints; of the
         :func:`snapshot` ``state`` they were found in); a lemma is None where the row's is not
         text (a file made to pass its checksum): that form is to be analysed."""
         st = state or self._state or self._load()
         data, starts, ends = st["lemmas"]
-        lemmas: list[str | None] = []
-        for a, b in zip(starts[rows].tolist(), ends[rows].tolist()):
-            try:
-                lemmas.append(str(data[a:b], "utf-8", "surrogatepass"))
-            except UnicodeDecodeError:  # only in a file made to pass its checksum: not analysed yet
-                lemmas.append(None)
+        rows = i64(np.asarray(rows, np.int64))
+        lemmas: list[str | None] = native.form_texts(rows, u32(starts), u32(ends), _bytes(data))
+        if None in lemmas:  # not UTF-8: a lone surrogate, or damage
+            for k in [k for k, lemma in enumerate(lemmas) if lemma is None]:
+                try:
+                    lemmas[k] = _text(st["lemmas"], int(rows[k]))
+                except UnicodeDecodeError:  # only in a file made to pass its checksum: not analysed yet
+                    pass
         return lemmas, st["lemma_hash"][rows], st["word_hash"][rows], st["flags"][rows]
 
     def lookup(self, form: str, lang: str):
@@ -750,7 +793,7 @@ def find_rows(forms: list[str], lang: str, state: dict | None = None) -> np.ndar
     return _table.find_rows(forms, lang, state)
 
 
-def row_entries(rows: list[int], state: dict | None = None
+def row_entries(rows, state: dict | None = None
                 ) -> tuple[list[str | None], np.ndarray, np.ndarray, np.ndarray]:
     """:meth:`FormCache.row_entries` of this process's table."""
     return _table.row_entries(rows, state)

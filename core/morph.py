@@ -18,7 +18,7 @@
 from __future__ import annotations
 
 import threading
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from importlib import resources
 
 from sverka.core import formcache
@@ -51,6 +51,8 @@ class Analysis:
     word_hash: int  # WH: sum mod 2**64 of hash_text of every possible lemma
     is_stop: bool  # one letter long, or the form or its lemma is on the stop-word list
     is_adjective: bool  # pymorphy's most likely part of speech is ADJF or ADJS
+    #: every lemma, the most likely first, when the dictionaries were asked (not from the table)
+    lemmas: tuple[str, ...] = field(default=(), compare=False, repr=False)
 
 
 def stop_words(lang: str) -> frozenset[str]:
@@ -174,6 +176,7 @@ def analyze(form: str, lang: str) -> Analysis:
         found = _analyze(form, lang)
         if lang in LANGUAGES:
             formcache.record(form, lang, *_fields(found))
+            _record_lemmas(form, lang, found)
     if len(_cache) >= _CACHE_LIMIT:
         _cache.clear()
     _cache[key] = found
@@ -202,15 +205,45 @@ def _analyze(form: str, lang: str) -> Analysis:
         word_hash=word_hash,
         is_stop=len(form) == 1 or form in stops or lemma in stops,
         is_adjective=is_adjective,
+        lemmas=tuple(lemmas),
     )
+
+
+def _record_lemmas(form: str, lang: str, a: Analysis) -> None:
+    """Keep machine-wide every lemma of a form that has others than its most likely one (its
+    WH is then not its lemma's hash): :func:`lemmas_of` answers from the table."""
+    if a.word_hash != a.lemma_hash and a.lemmas and lang in _LEMMA_ROWS:
+        formcache.record(form, _LEMMA_ROWS[lang], formcache.LEMMA_SEPARATOR.join(a.lemmas), a.lemma_hash,
+                         a.word_hash, False, False)
+
+
+#: The form table's rows of every lemma of a form (:mod:`sverka.core.formcache`), by language.
+_LEMMA_ROWS = {"ru": "lemmas-ru", "uk": "lemmas-uk"}
 
 
 def lemmas_of(form: str, lang: str) -> tuple[str, ...]:
     """Every lemma the dictionary of ``lang`` allows the normalised ``form``, the most likely
     first (a form of no language it reads: itself). Never raises. Not cached: for the few
-    words of a passage's label, not for canonization."""
+    words of a passage's label, not for canonization.
+
+    From the machine-wide table when it knows the form (loading pymorphy3's dictionary costs a
+    process 0.1-0.3 s, more than the rest of a label): a form whose WH is its lemma's hash has
+    that lemma alone; one of several has them kept in a row of their own
+    (:func:`_record_lemmas`). Else the dictionary is asked, and the form's analysis kept."""
+    if lang not in LANGUAGES:
+        return (form,)
     try:
-        return _lemmas(form, lang)[1] if lang in LANGUAGES else (form,)
+        rows = _LEMMA_ROWS.get(lang)
+        kept = formcache.lookup(form, rows) if rows else None
+        if kept is not None:
+            return tuple(kept[0].split(formcache.LEMMA_SEPARATOR))
+        found = analyze(form, lang)  # kept machine-wide, with its lemmas, when analysed now
+        if found.word_hash == found.lemma_hash:
+            return (found.lemma,)
+        if not found.lemmas:  # analysed before its lemmas were kept
+            found = _analyze(form, lang)
+            _record_lemmas(form, lang, found)
+        return found.lemmas
     except Exception:  # a dictionary library must not take the caller down
         return (form,)
 

@@ -101,11 +101,13 @@ def test_a_few_short_suspects_are_checked_without_starting_workers(col, monkeypa
 
     monkeypatch.setattr(batch, "_start_pool", no_pool)
     short = [Document(f"{OTHER} Номер {k}.", title=str(k)) for k in range(2 * batch.MIN_PARALLEL)]
-    assert sum(len(d.text) for d in short) < batch.MIN_PARALLEL_CHARS
+    assert sum(len(d.text) for d in short) < batch.parallel_chars()
     assert [r.sources[0].title for r in col.check_many(short)] == ["chess"] * len(short)
-    assert batch._workers_for(len(short), None, batch.MIN_PARALLEL_CHARS) == min(batch.cores(), len(short))
+    assert batch._workers_for(len(short), None, batch.parallel_chars()) == min(batch.cores(), len(short))
+    assert batch._workers_for(len(short), None, batch.parallel_chars() - 1) == 1
     assert batch._workers_for(len(short), 2, 10) == 2  # asked for
-    assert batch._workers_for(batch.MIN_PARALLEL - 1, None, 10 * batch.MIN_PARALLEL_CHARS) == 1
+    assert batch._workers_for(batch.MIN_PARALLEL - 1, None, 10 * batch.parallel_chars()) == 1
+    assert batch.parallel_chars() == (batch.TWO_CORES_PARALLEL_CHARS if batch.cores() == 2 else batch.MIN_PARALLEL_CHARS)
 
 
 def test_sources_kept_between_checks_follow_the_collection(tmp_path):

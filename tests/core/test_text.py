@@ -424,3 +424,32 @@ def test_sentences_are_cut_where_the_rule_as_first_written_cuts(s):
     want = sorted({(starts[k], ends[k]) for k in piece.tolist()})
     assert spans.tolist() == [list(x) for x in want]
     assert sentence_of_word.tolist() == [want.index((starts[k], ends[k])) for k in piece.tolist()]
+
+
+_ALPHABET = "абвгдеёжзийклмнопрстуфхцчшщъыьэюяАБВГДЕЁЖЗИЙКЛМНОПРСТУФХЦЧШЩЪЫЬЭЮЯ"
+# the old spelling's endings and prefixes, hushing consonants before о, a final ъ: every branch of today's form
+_PIECES = ["аго", "яго", "ыя", "ия", "без", "раз", "из", "чрез", "жо", "чо", "шо", "що", "ъ", "Ъ", "ё", "Ё", "итти", "оне"]
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.one_of(st.sampled_from(list(_ALPHABET)), st.sampled_from(_PIECES)), min_size=1, max_size=8),
+       st.sampled_from(["ru", "uk", "ru-old"]))
+def test_a_word_of_the_russian_alphabet_is_normalised_as_any_word(pieces, mode):
+    """The short way of a word of the Russian alphabet alone gives what the whole
+    normalisation gives (form, script, tampering, language, same in every mode)."""
+    raw = "".join(pieces)
+    assert _tx._plain_russian.fullmatch(raw)
+    assert _tx._normalise(raw, mode) == _tx._normalise_any(raw, mode)
+
+
+def test_the_words_of_russian_texts_are_normalised_as_any_word(ruslit):
+    words = set()
+    for f in sorted(ruslit.rglob("*.txt"))[::7]:
+        words.update(re.findall(r"[^\W\d_]+", f.read_text(encoding="utf-8", errors="replace")[:200_000]))
+    plain = [w for w in words if _tx._plain_russian.fullmatch(w)]
+    assert len(plain) > 10_000 and len(plain) < len(words)
+    for mode in ("ru", "uk", "ru-old"):
+        for w in plain:
+            assert _tx._normalise(w, mode) == _tx._normalise_any(w, mode), (w, mode)
+    for w in words - set(plain):  # the others take the whole way
+        assert _tx._normalise(w, "ru") == _tx._normalise_any(w, "ru")

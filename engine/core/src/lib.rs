@@ -15,9 +15,11 @@
 //! * [`split`]: sentence boundaries and the marks of Ukrainian and Russian (`sverka.core.text`).
 //! * [`forms`]: the canonizer's table of seen forms and the token arrays of a text (`sverka.core.text`).
 //! * [`align`]: seeds joined, runs, sentence segments and chaining (`sverka.core.align`).
+//! * [`formfile`]: forms looked up in the machine-wide table's file (`sverka.core.formcache`).
 
 pub mod align;
 pub mod error;
+pub mod formfile;
 pub mod forms;
 pub mod hashing;
 pub mod minhash;

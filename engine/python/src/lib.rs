@@ -12,7 +12,7 @@ use pyo3::types::{PyString, PyTuple};
 use std::sync::RwLock;
 
 use sverka_engine::align::{self, ChainHull, Segment, SegmentInput, Sentences, SortedRef, Taken, Texts};
-use sverka_engine::{forms, minhash, scan, sentences, shingles, shortdoc, split, Error};
+use sverka_engine::{formfile, forms, minhash, scan, sentences, shingles, shortdoc, split, Error};
 
 type U64s<'py> = Bound<'py, PyArray1<u64>>;
 type I64s<'py> = Bound<'py, PyArray1<i64>>;
@@ -574,6 +574,49 @@ impl FormTable {
     }
 }
 
+/// form_rows(forms: list[str], kind, keys: uint64[n], starts: uint32[n], ends: uint32[n],
+/// texts: uint8[m]) -> int64[len(forms)]: the row of each form (its UTF-8) among a form table
+/// file's rows of `kind`, -1 for none, -2 for a form holding a lone surrogate (not UTF-8: the
+/// caller encodes it as the file does)
+#[pyfunction]
+fn form_rows<'py>(
+    py: Python<'py>,
+    forms: Vec<Bound<'py, PyString>>,
+    kind: u64,
+    keys: PyReadonlyArray1<'py, u64>,
+    starts: PyReadonlyArray1<'py, u32>,
+    ends: PyReadonlyArray1<'py, u32>,
+    texts: PyReadonlyArray1<'py, u8>,
+) -> PyResult<I64s<'py>> {
+    let rows = formfile::Rows::new(slice(&keys)?, slice(&starts)?, slice(&ends)?, slice(&texts)?).map_err(value_error)?;
+    let encoded: Vec<Option<&str>> = forms.iter().map(|f| f.to_str().ok()).collect();
+    let out: Vec<i64> = py.detach(|| encoded.iter().map(|f| f.map_or(-2, |f| rows.find(f.as_bytes(), kind))).collect());
+    Ok(out.into_pyarray(py))
+}
+
+/// form_texts(rows: int64[k], starts: uint32[n], ends: uint32[n], texts: uint8[m]) -> list[str | None]:
+/// the text of each row of a form table file, None where it is not UTF-8 or out of the file
+#[pyfunction]
+fn form_texts<'py>(
+    py: Python<'py>,
+    rows: PyReadonlyArray1<'py, i64>,
+    starts: PyReadonlyArray1<'py, u32>,
+    ends: PyReadonlyArray1<'py, u32>,
+    texts: PyReadonlyArray1<'py, u8>,
+) -> PyResult<Vec<Option<Bound<'py, PyString>>>> {
+    let (starts, ends) = (slice(&starts)?, slice(&ends)?);
+    let (texts, at) = (slice(&texts)?, slice(&rows)?);
+    Ok(at
+        .iter()
+        .map(|&row| {
+            let row = usize::try_from(row).ok()?;
+            let (a, b) = (*starts.get(row)? as usize, *ends.get(row)? as usize);
+            let text = texts.get(a..b)?;
+            std::str::from_utf8(text).ok().map(|s| PyString::new(py, s))
+        })
+        .collect())
+}
+
 #[pymodule]
 fn _engine(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
@@ -596,6 +639,8 @@ fn _engine(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<HashIndex>()?;
     m.add_class::<TextRules>()?;
     m.add_class::<FormTable>()?;
+    m.add_function(wrap_pyfunction!(form_rows, m)?)?;
+    m.add_function(wrap_pyfunction!(form_texts, m)?)?;
     m.add_function(wrap_pyfunction!(sentence_of_words, m)?)?;
     m.add("MAX_HASHED", scan::MAX_HASHED)?;
     m.add("SOURCE_WINDOW", align::SOURCE_WINDOW)?;
