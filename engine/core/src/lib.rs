@@ -15,12 +15,14 @@
 //! * [`split`]: sentence boundaries and the marks of Ukrainian and Russian (`sverka.core.text`).
 //! * [`forms`]: the canonizer's table of seen forms and the token arrays of a text (`sverka.core.text`).
 //! * [`align`]: seeds joined, runs, sentence segments and chaining (`sverka.core.align`).
+//! * [`paraphrase`]: the paraphrase layer's matching (`sverka.core.paraphrase`).
 
 pub mod align;
 pub mod error;
 pub mod forms;
 pub mod hashing;
 pub mod minhash;
+pub mod paraphrase;
 pub mod scan;
 pub mod sentences;
 pub mod shingles;

@@ -12,6 +12,7 @@ use pyo3::types::{PyString, PyTuple};
 use std::sync::RwLock;
 
 use sverka_engine::align::{self, ChainHull, Segment, SegmentInput, Sentences, SortedRef, Taken, Texts};
+use sverka_engine::paraphrase::{self, Params, Related, Source, Suspect};
 use sverka_engine::{forms, minhash, scan, sentences, shingles, shortdoc, split, Error};
 
 type U64s<'py> = Bound<'py, PyArray1<u64>>;
@@ -335,6 +336,232 @@ fn chain<'py>(
     Ok((of.into_pyarray(py), flat_hulls(&hulls).into_pyarray(py)))
 }
 
+// The paraphrase layer's matching (sverka.core.paraphrase): the suspect's keys and the
+// source's statistics come as the tuples `SuspectKeys.native` and `SourceStats.native` hold.
+
+type RoI64<'py> = PyReadonlyArray1<'py, i64>;
+type RoU64<'py> = PyReadonlyArray1<'py, u64>;
+/// (token keys: uint64, key start: int64[n + 1], key kind: int8)
+type RelatedArrays<'py> = (RoU64<'py>, RoI64<'py>, PyReadonlyArray1<'py, i8>);
+/// (sentence ids, first token, one past the last token, sentence id per token, tokens per sentence id)
+type SentenceTable<'py> = (RoI64<'py>, RoI64<'py>, RoI64<'py>, RoI64<'py>, RoI64<'py>);
+/// (lemma hashes, tokens of the sorted keys, related, distinct keys, their starts, their counts, sentences)
+type SuspectArrays<'py> = (RoU64<'py>, RoI64<'py>, RelatedArrays<'py>, RoU64<'py>, RoI64<'py>, RoI64<'py>, SentenceTable<'py>);
+/// (lemma hashes, sentences, values, counts, df per token, order, rare, rare start, rare count, sentences,
+/// tokens of the whole source or 0, the most sentences a rare lemma is held by)
+type SourceArrays<'py> =
+    (RoU64<'py>, i64, RoU64<'py>, RoI64<'py>, RoI64<'py>, RoI64<'py>, RoU64<'py>, RoI64<'py>, RoI64<'py>, SentenceTable<'py>, i64, i64);
+/// (min_agree, min_rare, min_dice, family_weight, source_kept, min_sentence_tokens, candidates_per_sentence,
+/// pairs_per_token, edge_gap, place_crowded)
+type ParamsTuple = (i64, i64, f64, f64, f64, i64, i64, i64, i64, bool);
+
+fn related_ref<'a>(r: &'a RelatedArrays<'_>) -> PyResult<Related<'a>> {
+    Ok(Related { keys: slice(&r.0)?, start: slice(&r.1)?, kinds: slice(&r.2)? })
+}
+
+fn sentences_ref<'a>(s: &'a SentenceTable<'_>) -> PyResult<(paraphrase::Sentences<'a>, &'a [i64], &'a [i64])> {
+    Ok((paraphrase::Sentences { ids: slice(&s.0)?, first: slice(&s.1)?, last: slice(&s.2)? }, slice(&s.3)?, slice(&s.4)?))
+}
+
+fn suspect_ref<'a>(k: &'a SuspectArrays<'_>) -> PyResult<Suspect<'a>> {
+    let (sentences, sentence_of, sentence_len) = sentences_ref(&k.6)?;
+    Ok(Suspect {
+        hashes: slice(&k.0)?,
+        key_tokens: slice(&k.1)?,
+        related: related_ref(&k.2)?,
+        sentences,
+        distinct: slice(&k.3)?,
+        distinct_start: slice(&k.4)?,
+        distinct_count: slice(&k.5)?,
+        sentence_of,
+        sentence_len,
+    })
+}
+
+fn source_ref<'a>(s: &'a SourceArrays<'_>) -> PyResult<Source<'a>> {
+    let (sentences, sentence_of, sentence_len) = sentences_ref(&s.9)?;
+    Ok(Source {
+        hashes: slice(&s.0)?,
+        n_sentences: s.1,
+        values: slice(&s.2)?,
+        counts: slice(&s.3)?,
+        df_token: slice(&s.4)?,
+        order: slice(&s.5)?,
+        sentences,
+        sentence_len,
+        sentence_of,
+        rare: slice(&s.6)?,
+        rare_start: slice(&s.7)?,
+        rare_count: slice(&s.8)?,
+        whole_tokens: s.10,
+        rare_df: s.11,
+    })
+}
+
+/// A count from Python that may be 0.
+fn count(value: i64, what: &str) -> PyResult<usize> {
+    usize::try_from(value).map_err(|_| PyValueError::new_err(format!("{what} must be >= 0, got {value}")))
+}
+
+fn params_of(p: ParamsTuple) -> PyResult<Params> {
+    Ok(Params {
+        min_agree: count(p.0, "min_agree")?,
+        min_rare: count(p.1, "min_rare")?,
+        min_dice: p.2,
+        family_weight: p.3,
+        source_kept: p.4,
+        min_sentence_tokens: p.5,
+        candidates_per_sentence: count(p.6, "candidates_per_sentence")?,
+        pairs_per_token: p.7,
+        edge_gap: p.8,
+        place_crowded: p.9,
+    })
+}
+
+fn flat_pairs(pairs: &[paraphrase::Pair]) -> Vec<i64> {
+    pairs.iter().flat_map(|&(i, u, how)| [i, u, i64::from(how)]).collect()
+}
+
+/// Suspect token ranges checked against the arrays they index.
+fn token_range(r0: i64, r1: i64, n: usize, what: &str) -> PyResult<std::ops::Range<i64>> {
+    if r0 < 0 || r1 < r0 || r1 as usize > n {
+        return Err(PyValueError::new_err(format!("{what}: tokens {r0}..{r1} outside 0..{n}")));
+    }
+    Ok(r0..r1)
+}
+
+/// paraphrase_accepted(suspect, source, starts, ends, spans, params) -> (sa, sb, ka, kb: int64[k], dice: float64[k],
+/// match_start: int64[k + 1], matched: int64[3m] (suspect token, source token, how)): each suspect sentence
+/// the exact passages' pieces (`spans`: [start, end, ...] in characters) left, with its best source sentence
+#[pyfunction]
+fn paraphrase_accepted<'py>(
+    py: Python<'py>,
+    suspect: SuspectArrays<'py>,
+    source: SourceArrays<'py>,
+    starts: RoI64<'py>,
+    ends: RoI64<'py>,
+    spans: RoI64<'py>,
+    params: ParamsTuple,
+) -> PyResult<(I64s<'py>, I64s<'py>, I64s<'py>, I64s<'py>, Bound<'py, PyArray1<f64>>, I64s<'py>, I64s<'py>)> {
+    let (keys, src, params) = (suspect_ref(&suspect)?, source_ref(&source)?, params_of(params)?);
+    let (starts, ends, spans) = (slice(&starts)?, slice(&ends)?, slice(&spans)?);
+    let found = py
+        .detach(|| -> Result<_, Error> {
+            let covered = paraphrase::covered(starts, ends, spans)?;
+            paraphrase::accepted(&keys, &src, &covered, &params)
+        })
+        .map_err(value_error)?;
+    let column = |f: &dyn Fn(&paraphrase::Accepted) -> i64| found.iter().map(f).collect::<Vec<i64>>().into_pyarray(py);
+    let mut match_start = vec![0i64];
+    let mut matched = Vec::new();
+    for a in &found {
+        matched.extend(flat_pairs(&a.matched));
+        match_start.push((matched.len() / 3) as i64);
+    }
+    Ok((
+        column(&|a| a.sa),
+        column(&|a| a.sb),
+        column(&|a| a.ka as i64),
+        column(&|a| a.kb as i64),
+        found.iter().map(|a| a.dice).collect::<Vec<f64>>().into_pyarray(py),
+        match_start.into_pyarray(py),
+        matched.into_pyarray(py),
+    ))
+}
+
+/// paraphrase_match(a0, a1, b0, b1, ha, hb, weights: float64[a1 - a0], related, place_crowded) -> int64[3m]:
+/// the one-to-one agreeing tokens (suspect token, source token, how) of two sentences, sorted
+#[pyfunction]
+#[allow(clippy::too_many_arguments)]
+fn paraphrase_match<'py>(
+    py: Python<'py>,
+    a0: i64,
+    a1: i64,
+    b0: i64,
+    b1: i64,
+    ha: RoU64<'py>,
+    hb: RoU64<'py>,
+    weights: PyReadonlyArray1<'py, f64>,
+    related: RelatedArrays<'py>,
+    place_crowded: bool,
+) -> PyResult<I64s<'py>> {
+    let (ha, hb, w, related) = (slice(&ha)?, slice(&hb)?, slice(&weights)?, related_ref(&related)?);
+    let (ia, ib) = (token_range(a0, a1, ha.len(), "suspect")?, token_range(b0, b1, hb.len(), "source")?);
+    if w.len() != ia.clone().count() || related.start.len() != ha.len() + 1 {
+        return Err(PyValueError::new_err("a weight per suspect token of the range, the related lemmas of every token"));
+    }
+    let out = py.detach(|| paraphrase::match_tokens(ia.clone(), ib, ha, hb, |i| w[(i - ia.start) as usize], &related, place_crowded));
+    Ok(flat_pairs(&out).into_pyarray(py))
+}
+
+/// paraphrase_dense(suspect_tokens: int64[m] rising, edge_gap, min_agree) -> (lo, hi): the matched pairs kept
+#[pyfunction]
+fn paraphrase_dense(tokens: RoI64<'_>, edge_gap: i64, min_agree: i64) -> PyResult<(usize, usize)> {
+    let pairs: Vec<paraphrase::Pair> = slice(&tokens)?.iter().map(|&i| (i, 0, 0)).collect();
+    let r = paraphrase::dense(&pairs, edge_gap, count(min_agree, "min_agree")?);
+    Ok((r.start, r.end))
+}
+
+/// paraphrase_bound(a_first, a_last, b_first, b_last: int64[k], related, hb) -> int64[k]: at most how many
+/// tokens the matcher pairs in each sentence pair
+#[pyfunction]
+fn paraphrase_bound<'py>(
+    py: Python<'py>,
+    a_first: RoI64<'py>,
+    a_last: RoI64<'py>,
+    b_first: RoI64<'py>,
+    b_last: RoI64<'py>,
+    related: RelatedArrays<'py>,
+    hb: RoU64<'py>,
+) -> PyResult<I64s<'py>> {
+    let (a0, a1, b0, b1) = (slice(&a_first)?, slice(&a_last)?, slice(&b_first)?, slice(&b_last)?);
+    let (related, hb) = (related_ref(&related)?, slice(&hb)?);
+    let n_a = related.start.len().saturating_sub(1);
+    let k = a0.len();
+    if a1.len() != k || b0.len() != k || b1.len() != k {
+        return Err(PyValueError::new_err("as many sentence bounds on each side"));
+    }
+    let ranges = (0..k)
+        .map(|p| Ok((token_range(a0[p], a1[p], n_a, "suspect")?, token_range(b0[p], b1[p], hb.len(), "source")?)))
+        .collect::<PyResult<Vec<_>>>()?;
+    let out: Vec<i64> = py.detach(|| ranges.into_iter().map(|(ia, ib)| paraphrase::agreeing_bound(ia, ib, &related, hb) as i64).collect());
+    Ok(out.into_pyarray(py))
+}
+
+/// paraphrase_rare_rows(suspect, source, token_ok: bool[n]) -> (at, lo, cnt, ki: int64): source token at[k]
+/// agrees with suspect tokens ki[lo[k]:lo[k] + cnt[k]] through a lemma rare in the source
+#[pyfunction]
+fn paraphrase_rare_rows<'py>(
+    py: Python<'py>,
+    suspect: SuspectArrays<'py>,
+    source: SourceArrays<'py>,
+    token_ok: PyReadonlyArray1<'py, bool>,
+) -> PyResult<(I64s<'py>, I64s<'py>, I64s<'py>, I64s<'py>)> {
+    let (keys, src, ok) = (suspect_ref(&suspect)?, source_ref(&source)?, slice(&token_ok)?);
+    if ok.len() != keys.hashes.len() {
+        return Err(PyValueError::new_err("a flag per suspect token"));
+    }
+    let covered = vec![false; ok.len()];
+    let (at, lo, cnt, ki) = py
+        .detach(|| -> Result<_, Error> {
+            paraphrase::check(&keys, &src, &covered)?;
+            Ok(paraphrase::rare_rows(&keys, &src, ok))
+        })
+        .map_err(value_error)?;
+    Ok((at.into_pyarray(py), lo.into_pyarray(py), cnt.into_pyarray(py), ki.into_pyarray(py)))
+}
+
+/// paraphrase_intersect(x, y: uint64 sorted distinct) -> (ix, iy: int64): where the values both hold lie
+#[pyfunction]
+fn paraphrase_intersect<'py>(py: Python<'py>, x: RoU64<'py>, y: RoU64<'py>) -> PyResult<(I64s<'py>, I64s<'py>)> {
+    let (x, y) = (slice(&x)?, slice(&y)?);
+    let both = py.detach(|| paraphrase::intersect(x, y));
+    Ok((
+        both.iter().map(|p| p.0 as i64).collect::<Vec<_>>().into_pyarray(py),
+        both.iter().map(|p| p.1 as i64).collect::<Vec<_>>().into_pyarray(py),
+    ))
+}
+
 /// Word hash (never 0) -> entry id, for many hashes at a time; threads may read while one writes.
 #[pyclass(frozen)]
 struct HashIndex {
@@ -593,6 +820,12 @@ fn _engine(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(join_equal, m)?)?;
     m.add_function(wrap_pyfunction!(align_chains, m)?)?;
     m.add_function(wrap_pyfunction!(chain, m)?)?;
+    m.add_function(wrap_pyfunction!(paraphrase_accepted, m)?)?;
+    m.add_function(wrap_pyfunction!(paraphrase_match, m)?)?;
+    m.add_function(wrap_pyfunction!(paraphrase_dense, m)?)?;
+    m.add_function(wrap_pyfunction!(paraphrase_bound, m)?)?;
+    m.add_function(wrap_pyfunction!(paraphrase_rare_rows, m)?)?;
+    m.add_function(wrap_pyfunction!(paraphrase_intersect, m)?)?;
     m.add_class::<HashIndex>()?;
     m.add_class::<TextRules>()?;
     m.add_class::<FormTable>()?;
