@@ -469,16 +469,25 @@ pub fn accepted(keys: &Suspect<'_>, source: &Source<'_>, covered: &[bool], p: &P
     let budget = p.pairs_per_token * (n_a as i64 + whole);
     if cnt.iter().sum::<i64>() > budget {
         let per_lemma: Vec<i64> = cnt.iter().zip(&at).map(|(&c, &u)| c * source.df_token[u as usize]).collect();
-        let mut sorted_cnt = cnt.clone();
-        sorted_cnt.sort_unstable();
+        // the first k with the k + 1 smallest counts summing to the budget (counts are at most
+        // the suspect's keys: counted, not sorted), then the k-th smallest lemma's pairs
+        let mut histogram = vec![0i64; cnt.iter().copied().max().unwrap_or(0) as usize + 1];
+        for &c in &cnt {
+            histogram[c as usize] += 1;
+        }
+        let (mut cum, mut k) = (0i64, 0i64);
+        for (c, &times) in histogram.iter().enumerate() {
+            let c = c as i64;
+            if c > 0 && cum + c * times >= budget {
+                k += (budget - cum + c - 1) / c - 1; // rows of this count before the sum reaches it
+                break;
+            }
+            cum += c * times;
+            k += times;
+        }
+        let k = (k.max(0) as usize).min(per_lemma.len() - 1);
         let mut sorted_per = per_lemma.clone();
-        sorted_per.sort_unstable();
-        let mut cum = 0i64;
-        let k = sorted_cnt.iter().position(|&c| {
-            cum += c;
-            cum >= budget
-        });
-        let limit = sorted_per[k.unwrap_or(sorted_per.len() - 1)];
+        let limit = *sorted_per.select_nth_unstable(k).1;
         let keep: Vec<bool> = per_lemma.iter().map(|&x| x < limit).collect();
         let mut j = 0;
         for k in 0..keep.len() {
@@ -494,24 +503,9 @@ pub fn accepted(keys: &Suspect<'_>, source: &Source<'_>, covered: &[bool], p: &P
         cnt.truncate(j);
     }
     // sentence pairs with at least min_rare distinct suspect tokens agreeing
-    let mut triples: Vec<(i64, i64, i64)> = Vec::new();
-    for k in 0..at.len() {
-        let sb = source.sentence_of[at[k] as usize];
-        for &i in &ki[lo[k] as usize..(lo[k] + cnt[k]) as usize] {
-            triples.push((keys.sentence_of[i as usize], sb, i));
-        }
-    }
-    if triples.is_empty() {
+    let mut pairs = agreeing_pairs(keys, source, (&at, &lo, &cnt, &ki), p.min_rare as i64);
+    if pairs.is_empty() {
         return Ok(Vec::new());
-    }
-    triples.sort_unstable();
-    triples.dedup();
-    let mut pairs: Vec<(i64, i64, i64)> = Vec::new(); // (sa, sb, agreeing)
-    for &(sa, sb, _) in &triples {
-        match pairs.last_mut() {
-            Some(last) if last.0 == sa && last.1 == sb => last.2 += 1,
-            _ => pairs.push((sa, sb, 1)),
-        }
     }
     pairs.retain(|&(sa, sb, n)| {
         n >= p.min_rare as i64 && 4 * n >= keys.sentence_len[sa as usize].min(source.sentence_len[sb as usize])
@@ -579,6 +573,85 @@ pub fn accepted(keys: &Suspect<'_>, source: &Source<'_>, covered: &[bool], p: &P
         }
     }
     Ok(best)
+}
+
+/// `(sa, sb, n)`: the suspect sentence `sa` and source sentence `sb` that `n >= at_least`
+/// distinct suspect tokens agree between through the rows (`rare_rows`' arrays, the rows of
+/// one lemma together), by rising `sa` then `sb`. Without sorting the pairs: each lemma's
+/// source sentences are read once, each suspect token's gathered in its own bucket, and each
+/// suspect sentence's buckets counted in an array over the source's sentence ids.
+fn agreeing_pairs(
+    keys: &Suspect<'_>,
+    source: &Source<'_>,
+    rows: (&[i64], &[i64], &[i64], &[i64]),
+    at_least: i64,
+) -> Vec<(i64, i64, i64)> {
+    let (at, lo, cnt, ki) = rows;
+    let n_a = keys.hashes.len();
+    // per lemma (a run of rows with one lo): its distinct source sentences, in order
+    let mut groups: Vec<(usize, usize, usize, usize)> = Vec::new(); // (ki lo, ki count, sentences lo, sentences count)
+    let mut sentences: Vec<i64> = Vec::new();
+    let mut k = 0;
+    while k < at.len() {
+        let (l, c) = (lo[k] as usize, cnt[k] as usize);
+        let s0 = sentences.len();
+        while k < at.len() && lo[k] as usize == l {
+            let sb = source.sentence_of[at[k] as usize];
+            if sentences.len() == s0 || sentences[sentences.len() - 1] != sb {
+                sentences.push(sb);
+            }
+            k += 1;
+        }
+        groups.push((l, c, s0, sentences.len() - s0));
+    }
+    let mut size = vec![0usize; n_a + 1];
+    for &(l, c, _, m) in &groups {
+        for &i in &ki[l..l + c] {
+            size[i as usize + 1] += m;
+        }
+    }
+    for i in 0..n_a {
+        size[i + 1] += size[i];
+    }
+    let mut fill = size.clone();
+    let mut bucket = vec![0i64; size[n_a]];
+    for &(l, c, s0, m) in &groups {
+        for &i in &ki[l..l + c] {
+            let f = &mut fill[i as usize];
+            bucket[*f..*f + m].copy_from_slice(&sentences[s0..s0 + m]);
+            *f += m;
+        }
+    }
+    let n_sb = source.sentence_len.len();
+    let mut count = vec![0i64; n_sb];
+    let mut last_token = vec![-1i64; n_sb]; // a token counts once per source sentence
+    let mut touched: Vec<i64> = Vec::new();
+    let mut out = Vec::new();
+    let sents = &keys.sentences;
+    for s in 0..sents.ids.len() {
+        for i in sents.first[s]..sents.last[s] {
+            for &sb in &bucket[size[i as usize]..size[i as usize + 1]] {
+                let b = sb as usize;
+                if last_token[b] != i {
+                    last_token[b] = i;
+                    if count[b] == 0 {
+                        touched.push(sb);
+                    }
+                    count[b] += 1;
+                }
+            }
+        }
+        let first = out.len();
+        for &sb in &touched {
+            if count[sb as usize] >= at_least {
+                out.push((sents.ids[s], sb, count[sb as usize]));
+            }
+            count[sb as usize] = 0;
+        }
+        touched.clear();
+        out[first..].sort_unstable();
+    }
+    out
 }
 
 /// counts[k] where values[k] == h, else 0 (values sorted).
