@@ -65,7 +65,7 @@ from .engine import i64, native, u64
 from .intervals import merge
 from .kinds import analyses_in, paired_forms
 from .results import Passage
-from .sorting import checked_order, stable_argsort
+from .sorting import stable_argsort
 from .synonyms import FAMILY, SYNONYM, related_of, table
 from .text import Tokens, spelling_key, words_in
 from .words import WRITTEN_WORD
@@ -161,51 +161,20 @@ class SourceStats:
         if len(h) == 0:
             e = np.zeros(0, np.int64)
             return cls(0, h, e, e, e, h, (e, e, e), e, e, h, e, e)
-        # by lemma, then sentence: sentence ids rise with the tokens, so a stable sort by lemma
-        # alone gives that order (one sort, not lexsort's two)
-        rising = bool(np.all(sid[1:] >= sid[:-1]))
-        known = checked_order(h, order) if order is not None and rising else None
-        if known is not None:
-            order, hs = known
-        else:
-            order = stable_argsort(h) if rising else np.lexsort((sid, h))
-            hs = h[order]
-        ss = sid[order]
-        other = hs[1:] != hs[:-1]
-        new = np.concatenate(([True], other | (ss[1:] != ss[:-1])))
-        values, counts = _runs(hs[new])  # sorted already
-        df_token = np.empty(len(h), dtype=np.int64)  # each token's count, read off its run
-        df_token[order] = counts[np.cumsum(np.concatenate(([0], other)))]
-        sentences = _sentences(t)
-        sentence_len = np.zeros(int(sid.max()) + 1, np.int64)
-        sentence_len[sentences[0]] = sentences[2] - sentences[1]
-        n_sentences = int(1 + np.count_nonzero(sid[1:] != sid[:-1]))
-        run_start = np.flatnonzero(np.concatenate(([True], other)))  # values[k]'s tokens in hs
-        run_count = np.diff(np.append(run_start, len(hs)))
-        whole_tokens = 0
+        # by lemma, then sentence (the engine's; a stored order is checked before it is used)
         if whole is not None:  # the window's lemmas counted in the whole source
             lemmas, held, n_sentences, whole_tokens = whole
-            counts = _lookup(lemmas, held, values)
-            df_token = _lookup(lemmas, held, h)
-            window_values, values = values, lemmas
+            lemmas, held = u64(lemmas), i64(held)
         else:
-            window_values, held = values, counts
-        rare = counts <= _rare_df(n_sentences)
-        return cls(n_sentences, values, held, df_token, order, hs, sentences, sentence_len, sid, window_values[rare],
-                   run_start[rare], run_count[rare], whole_tokens)
-
-
-def _unique_counts(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """(sorted distinct values, counts) by one sort (numpy's hashed unique is slower here)."""
-    return _runs(np.sort(x))
-
-
-def _lookup(values: np.ndarray, counts: np.ndarray, h: np.ndarray) -> np.ndarray:
-    """counts[k] where values[k] == h, else 0 (values sorted)."""
-    if len(values) == 0:
-        return np.zeros(len(h), np.int64)
-    at = np.minimum(np.searchsorted(values, h), len(values) - 1)
-    return np.where(values[at] == h, counts[at], 0)
+            lemmas = held = None
+            n_sentences, whole_tokens = int(1 + np.count_nonzero(sid[1:] != sid[:-1])), 0
+        values, counts, df_token, order, hs, sentences, sentence_len, rare, rare_start, rare_count = \
+            native.paraphrase_source_stats(u64(h), i64(sid), None if order is None else i64(order), lemmas, held,
+                                           _rare_df(n_sentences))
+        if whole is not None:
+            values, counts = lemmas, held
+        return cls(n_sentences, values, counts, df_token, order, hs, sentences, sentence_len, sid, rare, rare_start,
+                   rare_count, whole_tokens)
 
 
 
@@ -273,14 +242,6 @@ def _intersect(x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """(ix, iy) with x[ix] == y[iy]: the values two sorted distinct arrays share, rising; the
     shorter array is looked up in the longer (a poem against a novel costs the poem)."""
     return native.paraphrase_intersect(u64(x), u64(y))
-
-
-def _runs(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """(distinct values, run lengths) of the SORTED array ``x``."""
-    if len(x) == 0:
-        return x, np.zeros(0, np.int64)
-    first = np.flatnonzero(np.concatenate(([True], x[1:] != x[:-1])))
-    return x[first], np.diff(np.append(first, len(x)))
 
 
 def _params() -> tuple:

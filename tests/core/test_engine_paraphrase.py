@@ -182,3 +182,37 @@ def test_bad_arrays_are_refused_with_a_reason():
     short = (source[0][:-1], *source[1:])
     with pytest.raises(ValueError, match="source"):
         native.paraphrase_accepted(keys.native, short, starts, ends, spans, paraphrase._params())
+
+
+_FIELDS = ("n_sentences", "values", "counts", "df_token", "order", "sorted_hashes", "sentence_len", "sentence_of",
+           "rare", "rare_start", "rare_count", "whole_tokens")
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.tuples(st.integers(1, 9), st.integers(0, 5)), max_size=60), st.booleans(), st.booleans(),
+       st.sampled_from([None, "stable", "spoiled"]), st.integers(0, 40))
+def test_source_statistics_are_the_oracles(tokens, rising, whole, order, extra):
+    """A source's sorted lemmas, sentences per lemma, counts per token, sentences and rare
+    lemmas: the oracle's, with sentence ids rising or not, a stored order right or spoiled,
+    and as a window of a whole source whose counts are given."""
+    from sverka.core.text import Tokens
+
+    if rising:
+        tokens = sorted(tokens, key=lambda t: t[1])
+    n = len(tokens)
+    t = Tokens(text="", starts=np.arange(n, dtype=np.int64), ends=np.arange(n, dtype=np.int64) + 1,
+               lemmas=("",) * n, hashes=np.asarray([h for h, _ in tokens], np.uint64),
+               word_hashes=np.asarray([h for h, _ in tokens], np.uint64),
+               sentence_ids=np.asarray([s for _, s in tokens], np.int32), sentence_spans=np.zeros((6, 2), np.int64),
+               word_count=n, language="ru")
+    stable = np.argsort(t.hashes, kind="stable")
+    given_order = None if order is None else stable if order == "stable" else stable[::-1].copy()
+    w = None
+    if whole:
+        lemmas = np.arange(2, 12, 2, dtype=np.uint64)
+        w = (lemmas, (lemmas.astype(np.int64) * 7 + extra) % 50, 60 + extra, 2 * n + 1)
+    got, expected = paraphrase.SourceStats.of(t, given_order, w), oracle.SourceStats.of(t, given_order, w)
+    for name in _FIELDS:
+        assert np.array_equal(getattr(got, name), getattr(expected, name)), name
+    for x, y in zip(got.sentences, expected.sentences):
+        assert np.array_equal(x, y)

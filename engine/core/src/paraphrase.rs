@@ -78,8 +78,14 @@ pub struct Related<'a> {
 
 impl Related<'_> {
     fn of(&self, i: i64) -> impl Iterator<Item = (u64, u8)> + '_ {
-        let (k0, k1) = (self.start[i as usize] as usize + 1, self.start[i as usize + 1] as usize);
-        self.keys[k0..k1].iter().zip(&self.kinds[k0..k1]).map(|(&y, &how)| (y, how as u8))
+        let (k0, k1) = (
+            self.start[i as usize] as usize + 1,
+            self.start[i as usize + 1] as usize,
+        );
+        self.keys[k0..k1]
+            .iter()
+            .zip(&self.kinds[k0..k1])
+            .map(|(&y, &how)| (y, how as u8))
     }
 
     fn all(&self, i: i64) -> &[u64] {
@@ -98,12 +104,18 @@ impl Related<'_> {
         let mut last = 0i64;
         for &s in self.start {
             if s < last || s as usize > self.keys.len() {
-                return Err(bad("related lemmas: the starts must rise within the keys".into()));
+                return Err(bad(
+                    "related lemmas: the starts must rise within the keys".into()
+                ));
             }
             last = s;
         }
-        if self.start.first().is_some_and(|&s| s != 0) || (1..=n).any(|i| self.start[i] == self.start[i - 1]) {
-            return Err(bad("related lemmas: every token's own lemma comes first".into()));
+        if self.start.first().is_some_and(|&s| s != 0)
+            || (1..=n).any(|i| self.start[i] == self.start[i - 1])
+        {
+            return Err(bad(
+                "related lemmas: every token's own lemma comes first".into()
+            ));
         }
         Ok(())
     }
@@ -141,11 +153,17 @@ pub fn match_tokens(
 ) -> Vec<Pair> {
     let mut free: Map<Free> = Map::default();
     for u in ib {
-        free.entry(hb[u as usize]).or_insert_with(|| Free { tokens: Vec::new(), next: 0 }).tokens.push(u);
+        free.entry(hb[u as usize])
+            .or_insert_with(|| Free {
+                tokens: Vec::new(),
+                next: 0,
+            })
+            .tokens
+            .push(u);
     }
     let mut order: Vec<(i64, f64)> = ia.clone().map(|i| (i, weight(i))).collect();
     order.sort_by(|x, y| y.1.partial_cmp(&x.1).unwrap_or(std::cmp::Ordering::Equal)); // stable
-    // each lemma's suspect tokens, lemmas in order of first sighting
+                                                                                      // each lemma's suspect tokens, lemmas in order of first sighting
     let mut lemma_at: Map<usize> = Map::default();
     let mut of_lemma: Vec<(u64, Vec<i64>)> = Vec::new();
     for i in ia.clone() {
@@ -197,7 +215,9 @@ pub fn match_tokens(
                         None
                     };
                     let pick = match at {
-                        Some(at) => (0..left.len()).min_by_key(|&j| ((left[j] - at).abs(), left[j])).unwrap_or(0),
+                        Some(at) => (0..left.len())
+                            .min_by_key(|&j| ((left[j] - at).abs(), left[j]))
+                            .unwrap_or(0),
                         None => 0,
                     };
                     let i = left.remove(pick);
@@ -208,7 +228,11 @@ pub fn match_tokens(
         }
         out.extend(placed);
     }
-    let mut rest: Vec<i64> = order.iter().map(|&(i, _)| i).filter(|&i| !paired[(i - ia.start) as usize]).collect();
+    let mut rest: Vec<i64> = order
+        .iter()
+        .map(|&(i, _)| i)
+        .filter(|&i| !paired[(i - ia.start) as usize])
+        .collect();
     for wanted in [SYNONYM, FAMILY] {
         if rest.is_empty() {
             break;
@@ -275,17 +299,29 @@ impl Sentences<'_> {
     fn check(&self, n: usize, what: &str) -> Result<(), Error> {
         let m = self.ids.len();
         if self.first.len() != m || self.last.len() != m {
-            return Err(bad(format!("{what}: {m} sentence ids, {} firsts, {} lasts", self.first.len(), self.last.len())));
+            return Err(bad(format!(
+                "{what}: {m} sentence ids, {} firsts, {} lasts",
+                self.first.len(),
+                self.last.len()
+            )));
         }
         let mut at = 0i64;
         for k in 0..m {
-            if self.first[k] != at || self.last[k] <= at || (k > 0 && self.ids[k] <= self.ids[k - 1]) || self.ids[k] < 0 {
-                return Err(bad(format!("{what}: sentences must follow each other over the tokens, ids rising")));
+            if self.first[k] != at
+                || self.last[k] <= at
+                || (k > 0 && self.ids[k] <= self.ids[k - 1])
+                || self.ids[k] < 0
+            {
+                return Err(bad(format!(
+                    "{what}: sentences must follow each other over the tokens, ids rising"
+                )));
             }
             at = self.last[k];
         }
         if at as usize != n {
-            return Err(bad(format!("{what}: the sentences hold {at} tokens of {n}")));
+            return Err(bad(format!(
+                "{what}: the sentences hold {at} tokens of {n}"
+            )));
         }
         Ok(())
     }
@@ -332,7 +368,11 @@ pub struct Source<'a> {
 /// cnt[k]]` through a lemma rare in the source (the suspect token's own or a related one), of
 /// the suspect tokens `token_ok` allows. Lemma by lemma (rising hash), each lemma's source
 /// tokens in token order, and its suspect tokens too.
-pub fn rare_rows(keys: &Suspect<'_>, source: &Source<'_>, token_ok: &[bool]) -> (Vec<i64>, Vec<i64>, Vec<i64>, Vec<i64>) {
+pub fn rare_rows(
+    keys: &Suspect<'_>,
+    source: &Source<'_>,
+    token_ok: &[bool],
+) -> (Vec<i64>, Vec<i64>, Vec<i64>, Vec<i64>) {
     let (mut at, mut lo, mut cnt, mut ki) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
     for (dk, rk) in intersect(keys.distinct, source.rare) {
         let k0 = ki.len();
@@ -388,7 +428,9 @@ pub fn agreeing_bound(ia: Range<i64>, ib: Range<i64>, related: &Related<'_>, hb:
         keys.extend_from_slice(ks);
     }
     keys.sort_unstable();
-    let on_b = ib.filter(|&u| keys.binary_search(&hb[u as usize]).is_ok()).count();
+    let on_b = ib
+        .filter(|&u| keys.binary_search(&hb[u as usize]).is_ok())
+        .count();
     on_a.min(on_b)
 }
 
@@ -397,7 +439,12 @@ pub fn agreeing_bound(ia: Range<i64>, ib: Range<i64>, related: &Related<'_>, hb:
 /// after a span's start to the last ending at or before its end.
 pub fn covered(starts: &[i64], ends: &[i64], spans: &[i64]) -> Result<Vec<bool>, Error> {
     if starts.len() != ends.len() || spans.len() % 2 != 0 {
-        return Err(bad(format!("covered: {} starts, {} ends, {} span bounds", starts.len(), ends.len(), spans.len())));
+        return Err(bad(format!(
+            "covered: {} starts, {} ends, {} span bounds",
+            starts.len(),
+            ends.len(),
+            spans.len()
+        )));
     }
     let n = starts.len();
     let mut diff = vec![0i64; n + 1];
@@ -437,7 +484,12 @@ pub struct Accepted {
 /// For one pair of texts: each suspect sentence the exact layer matched less than 80 % of
 /// (`covered`: per suspect token, inside a piece of an exact passage) with its best source
 /// sentence, by rising suspect sentence.
-pub fn accepted(keys: &Suspect<'_>, source: &Source<'_>, covered: &[bool], p: &Params) -> Result<Vec<Accepted>, Error> {
+pub fn accepted(
+    keys: &Suspect<'_>,
+    source: &Source<'_>,
+    covered: &[bool],
+    p: &Params,
+) -> Result<Vec<Accepted>, Error> {
     let (n_a, n_b) = (keys.hashes.len(), source.hashes.len());
     check(keys, source, covered)?;
     if n_a == 0 || n_b == 0 {
@@ -465,10 +517,18 @@ pub fn accepted(keys: &Suspect<'_>, source: &Source<'_>, covered: &[bool], p: &P
         return Ok(Vec::new());
     }
     // bounded by the texts' lengths, the lemmas making the most pairs dropped first
-    let whole = if source.whole_tokens != 0 { source.whole_tokens } else { n_b as i64 };
+    let whole = if source.whole_tokens != 0 {
+        source.whole_tokens
+    } else {
+        n_b as i64
+    };
     let budget = p.pairs_per_token * (n_a as i64 + whole);
     if cnt.iter().sum::<i64>() > budget {
-        let per_lemma: Vec<i64> = cnt.iter().zip(&at).map(|(&c, &u)| c * source.df_token[u as usize]).collect();
+        let per_lemma: Vec<i64> = cnt
+            .iter()
+            .zip(&at)
+            .map(|(&c, &u)| c * source.df_token[u as usize])
+            .collect();
         // the first k with the k + 1 smallest counts summing to the budget (counts are at most
         // the suspect's keys: counted, not sorted), then the k-th smallest lemma's pairs
         let mut histogram = vec![0i64; cnt.iter().copied().max().unwrap_or(0) as usize + 1];
@@ -508,14 +568,19 @@ pub fn accepted(keys: &Suspect<'_>, source: &Source<'_>, covered: &[bool], p: &P
         return Ok(Vec::new());
     }
     pairs.retain(|&(sa, sb, n)| {
-        n >= p.min_rare as i64 && 4 * n >= keys.sentence_len[sa as usize].min(source.sentence_len[sb as usize])
+        n >= p.min_rare as i64
+            && 4 * n >= keys.sentence_len[sa as usize].min(source.sentence_len[sb as usize])
     });
     // per suspect sentence, the candidates_per_sentence sharing the most
     pairs.sort_by_key(|&(sa, sb, n)| (sa, -n, sb));
     let mut candidates: Vec<(i64, i64)> = Vec::new();
     let mut rank = 0usize;
     for k in 0..pairs.len() {
-        rank = if k > 0 && pairs[k].0 == pairs[k - 1].0 { rank + 1 } else { 0 };
+        rank = if k > 0 && pairs[k].0 == pairs[k - 1].0 {
+            rank + 1
+        } else {
+            0
+        };
         if rank < p.candidates_per_sentence {
             candidates.push((pairs[k].0, pairs[k].1));
         }
@@ -524,44 +589,99 @@ pub fn accepted(keys: &Suspect<'_>, source: &Source<'_>, covered: &[bool], p: &P
     let mut best: Vec<Accepted> = Vec::new(); // by rising sa: candidates come so
     for (sa, sb) in candidates {
         let (ka, kb) = (sents.index(sa), bsents.index(sb));
-        let (a0, a1, b0, b1) = (sents.first[ka], sents.last[ka], bsents.first[kb], bsents.last[kb]);
+        let (a0, a1, b0, b1) = (
+            sents.first[ka],
+            sents.last[ka],
+            bsents.first[kb],
+            bsents.last[kb],
+        );
         if agreeing_bound(a0..a1, b0..b1, &keys.related, source.hashes) < p.min_agree {
             continue;
         }
-        let wa: Vec<f64> = (a0..a1).map(|i| weight(source.n_sentences, lookup(source.values, source.counts, keys.hashes[i as usize]))).collect();
-        let wb: Vec<f64> = (b0..b1).map(|u| weight(source.n_sentences, source.df_token[u as usize])).collect();
+        let wa: Vec<f64> = (a0..a1)
+            .map(|i| {
+                weight(
+                    source.n_sentences,
+                    lookup(source.values, source.counts, keys.hashes[i as usize]),
+                )
+            })
+            .collect();
+        let wb: Vec<f64> = (b0..b1)
+            .map(|u| weight(source.n_sentences, source.df_token[u as usize]))
+            .collect();
         let wa_of = |i: i64| wa[(i - a0) as usize];
-        let mut matched = match_tokens(a0..a1, b0..b1, keys.hashes, source.hashes, wa_of, &keys.related, p.place_crowded);
+        let mut matched = match_tokens(
+            a0..a1,
+            b0..b1,
+            keys.hashes,
+            source.hashes,
+            wa_of,
+            &keys.related,
+            p.place_crowded,
+        );
         let mut kept = dense(&matched, p.edge_gap, p.min_agree);
         matched = matched[kept.clone()].to_vec();
         if !matched.is_empty() && (matched[0].0 > a0 || matched[matched.len() - 1].0 < a1 - 1) {
             // an agreeing word was cut off an edge: matched again inside what is left
             let inner = matched[0].0..matched[matched.len() - 1].0 + 1;
-            let again = match_tokens(inner, b0..b1, keys.hashes, source.hashes, wa_of, &keys.related, p.place_crowded);
+            let again = match_tokens(
+                inner,
+                b0..b1,
+                keys.hashes,
+                source.hashes,
+                wa_of,
+                &keys.related,
+                p.place_crowded,
+            );
             kept = dense(&again, p.edge_gap, p.min_agree);
             matched = again[kept].to_vec();
         }
         if matched.iter().filter(|m| m.2 != FAMILY).count() < p.min_agree {
             continue; // a family supports, never makes, a pair
         }
-        if matched.iter().filter(|m| source.df_token[m.1 as usize] <= rare_df).count() < p.min_rare {
+        if matched
+            .iter()
+            .filter(|m| source.df_token[m.1 as usize] <= rare_df)
+            .count()
+            < p.min_rare
+        {
             continue;
         }
         let factor = |how: u8| if how == FAMILY { p.family_weight } else { 1.0 };
         let wa_sum: f64 = wa.iter().fold(0.0, |s, &x| s + x);
         let wb_sum: f64 = wb.iter().fold(0.0, |s, &x| s + x);
-        let wm_b = matched.iter().fold(0.0, |s, &(_, u, how)| s + wb[(u - b0) as usize] * factor(how));
-        let wm = matched.iter().fold(0.0, |s, &(i, _, how)| s + wa_of(i) * factor(how)) + wm_b;
-        let mut dice = if wa_sum + wb_sum != 0.0 { wm / (wa_sum + wb_sum) } else { 0.0 };
+        let wm_b = matched.iter().fold(0.0, |s, &(_, u, how)| {
+            s + wb[(u - b0) as usize] * factor(how)
+        });
+        let wm = matched
+            .iter()
+            .fold(0.0, |s, &(i, _, how)| s + wa_of(i) * factor(how))
+            + wm_b;
+        let mut dice = if wa_sum + wb_sum != 0.0 {
+            wm / (wa_sum + wb_sum)
+        } else {
+            0.0
+        };
         if dice < p.min_dice && wm_b >= p.source_kept * wb_sum {
             // the source sentence kept nearly whole inside a longer suspect sentence: weighed
             // from the first agreeing token to the last
             let (first_i, last_i) = (matched[0].0, matched[matched.len() - 1].0);
             let wa_part = (first_i..=last_i).fold(0.0, |s, i| s + wa_of(i));
-            dice = if wa_part + wb_sum != 0.0 { wm / (wa_part + wb_sum) } else { 0.0 };
+            dice = if wa_part + wb_sum != 0.0 {
+                wm / (wa_part + wb_sum)
+            } else {
+                0.0
+            };
         }
         if dice >= p.min_dice {
-            let pair = Accepted { sa, sb, ka, kb, dice, matched };
+            let pair = Accepted {
+                sa,
+                sb,
+                ka,
+                kb,
+                dice,
+                matched,
+            };
             match best.last_mut() {
                 Some(last) if last.sa == sa => {
                     if dice > last.dice {
@@ -654,6 +774,162 @@ fn agreeing_pairs(
     out
 }
 
+/// What the layer needs of a source alone (`sverka.core.paraphrase.SourceStats`).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Stats {
+    /// the source's distinct lemma hashes, sorted, and the sentences holding each (of the
+    /// whole source, looked up, when the source is a window of one)
+    pub values: Vec<u64>,
+    pub counts: Vec<i64>,
+    /// per token: the sentences holding its lemma
+    pub df_token: Vec<i64>,
+    /// the tokens by lemma hash (then sentence id), stably, and their hashes in that order
+    pub order: Vec<i64>,
+    pub sorted: Vec<u64>,
+    /// the runs of one sentence id over the tokens: id, first token, one past the last
+    pub sentence_ids: Vec<i64>,
+    pub first: Vec<i64>,
+    pub last: Vec<i64>,
+    /// per sentence id up to the largest: its tokens
+    pub sentence_len: Vec<i64>,
+    /// the lemmas held by at most `rare_df` sentences, where their tokens start in `sorted`, how many
+    pub rare: Vec<u64>,
+    pub rare_start: Vec<i64>,
+    pub rare_count: Vec<i64>,
+}
+
+/// Whether `order` is the stable order of `h` by value: every index in range, the values
+/// rising, equal values in rising positions (which makes it a permutation).
+fn is_stable_order(h: &[u64], order: &[i64]) -> bool {
+    let n = h.len();
+    if order.len() != n || order.iter().any(|&k| k < 0 || k as usize >= n) {
+        return false;
+    }
+    order.windows(2).all(|w| {
+        let (x, y) = (h[w[0] as usize], h[w[1] as usize]);
+        x < y || (x == y && w[0] < w[1])
+    })
+}
+
+/// The [`Stats`] of a source of lemma hashes `h` and sentence ids `sid` (one per token).
+/// `order`: its stable order by lemma if known (checked, else made). `whole`: the source is a
+/// window of a longer one, whose sorted distinct lemmas and the sentences holding each these
+/// are: rarity and each token's count are the whole source's.
+pub fn source_stats(
+    h: &[u64],
+    sid: &[i64],
+    order: Option<&[i64]>,
+    whole: Option<(&[u64], &[i64])>,
+    rare_df: i64,
+) -> Result<Stats, Error> {
+    let n = h.len();
+    if sid.len() != n {
+        return Err(bad(format!(
+            "source statistics: {} sentence ids for {n} tokens",
+            sid.len()
+        )));
+    }
+    if sid.iter().any(|&s| s < 0) {
+        return Err(bad("source statistics: a negative sentence id".into()));
+    }
+    if let Some((lemmas, held)) = whole {
+        if lemmas.len() != held.len() || lemmas.windows(2).any(|w| w[0] >= w[1]) {
+            return Err(bad(
+                "source statistics: the whole source's lemmas must rise, one count each".into(),
+            ));
+        }
+    }
+    if n == 0 {
+        return Ok(Stats::default());
+    }
+    let rising = sid.windows(2).all(|w| w[0] <= w[1]);
+    let order: Vec<i64> = match order {
+        Some(o) if rising && is_stable_order(h, o) => o.to_vec(),
+        _ if rising => {
+            let mut keyed: Vec<(u64, u32)> = (0..n).map(|k| (h[k], k as u32)).collect();
+            keyed.sort_unstable(); // positions are distinct: the stable order
+            keyed.into_iter().map(|(_, k)| k as i64).collect()
+        }
+        _ => {
+            let mut keyed: Vec<(u64, i64, u32)> =
+                (0..n).map(|k| (h[k], sid[k], k as u32)).collect();
+            keyed.sort_unstable();
+            keyed.into_iter().map(|(_, _, k)| k as i64).collect()
+        }
+    };
+    let sorted: Vec<u64> = order.iter().map(|&k| h[k as usize]).collect();
+    // runs of one lemma in the sorted tokens; per run, its distinct sentences
+    let (mut values, mut counts, mut run_start) = (Vec::new(), Vec::new(), Vec::new());
+    let mut run_of = vec![0usize; n];
+    for k in 0..n {
+        let other = k == 0 || sorted[k] != sorted[k - 1];
+        if other {
+            values.push(sorted[k]);
+            counts.push(0i64);
+            run_start.push(k as i64);
+        }
+        if other || sid[order[k] as usize] != sid[order[k - 1] as usize] {
+            *counts.last_mut().unwrap_or(&mut 0) += 1;
+        }
+        run_of[k] = values.len() - 1;
+    }
+    let run_count: Vec<i64> = (0..values.len())
+        .map(|r| run_start.get(r + 1).copied().unwrap_or(n as i64) - run_start[r])
+        .collect();
+    let mut df_token = vec![0i64; n];
+    let (mut sentence_ids, mut first, mut last) = (Vec::new(), Vec::new(), Vec::new());
+    for k in 0..n {
+        if k == 0 || sid[k] != sid[k - 1] {
+            sentence_ids.push(sid[k]);
+            first.push(k as i64);
+            if k > 0 {
+                last.push(k as i64);
+            }
+        }
+    }
+    last.push(n as i64);
+    let mut sentence_len = vec![0i64; sid.iter().copied().max().unwrap_or(0) as usize + 1];
+    for r in 0..sentence_ids.len() {
+        sentence_len[sentence_ids[r] as usize] = last[r] - first[r];
+    }
+    let rarity: Vec<i64> = match whole {
+        Some((lemmas, held)) => {
+            for (u, d) in df_token.iter_mut().enumerate() {
+                *d = lookup(lemmas, held, h[u]);
+            }
+            values.iter().map(|&v| lookup(lemmas, held, v)).collect()
+        }
+        None => {
+            for k in 0..n {
+                df_token[order[k] as usize] = counts[run_of[k]];
+            }
+            counts.clone()
+        }
+    };
+    let (mut rare, mut rare_start, mut rare_count) = (Vec::new(), Vec::new(), Vec::new());
+    for r in 0..values.len() {
+        if rarity[r] <= rare_df {
+            rare.push(values[r]);
+            rare_start.push(run_start[r]);
+            rare_count.push(run_count[r]);
+        }
+    }
+    Ok(Stats {
+        values,
+        counts,
+        df_token,
+        order,
+        sorted,
+        sentence_ids,
+        first,
+        last,
+        sentence_len,
+        rare,
+        rare_start,
+        rare_count,
+    })
+}
+
 /// counts[k] where values[k] == h, else 0 (values sorted).
 fn lookup(values: &[u64], counts: &[i64], h: u64) -> i64 {
     match values.binary_search(&h) {
@@ -667,43 +943,78 @@ fn lookup(values: &[u64], counts: &[i64], h: u64) -> i64 {
 pub fn check(keys: &Suspect<'_>, source: &Source<'_>, covered: &[bool]) -> Result<(), Error> {
     let (n_a, n_b) = (keys.hashes.len(), source.hashes.len());
     if covered.len() != n_a {
-        return Err(bad(format!("covered: {} flags for {n_a} suspect tokens", covered.len())));
+        return Err(bad(format!(
+            "covered: {} flags for {n_a} suspect tokens",
+            covered.len()
+        )));
     }
     keys.related.check(n_a)?;
     keys.sentences.check(n_a, "suspect sentences")?;
     source.sentences.check(n_b, "source sentences")?;
     let n_keys = keys.key_tokens.len();
-    if keys.distinct_start.len() != keys.distinct.len() || keys.distinct_count.len() != keys.distinct.len() {
-        return Err(bad("suspect keys: the distinct values, starts and counts differ in length".into()));
+    if keys.distinct_start.len() != keys.distinct.len()
+        || keys.distinct_count.len() != keys.distinct.len()
+    {
+        return Err(bad(
+            "suspect keys: the distinct values, starts and counts differ in length".into(),
+        ));
     }
     if keys.key_tokens.iter().any(|&t| t < 0 || t as usize >= n_a)
-        || keys.distinct_start.iter().zip(keys.distinct_count).any(|(&s, &c)| s < 0 || c < 0 || (s + c) as usize > n_keys)
+        || keys
+            .distinct_start
+            .iter()
+            .zip(keys.distinct_count)
+            .any(|(&s, &c)| s < 0 || c < 0 || (s + c) as usize > n_keys)
     {
         return Err(bad("suspect keys: a token or a run out of range".into()));
     }
     let max_sid = |s: &Sentences<'_>| s.ids.last().copied().unwrap_or(-1);
-    if keys.sentence_of.len() != n_a || (keys.sentence_len.len() as i64) <= max_sid(&keys.sentences) {
-        return Err(bad("suspect: a sentence id per token and a length per sentence id".into()));
+    if keys.sentence_of.len() != n_a || (keys.sentence_len.len() as i64) <= max_sid(&keys.sentences)
+    {
+        return Err(bad(
+            "suspect: a sentence id per token and a length per sentence id".into(),
+        ));
     }
-    if keys.sentence_of.iter().any(|&s| s < 0 || s as usize >= keys.sentence_len.len()) {
+    if keys
+        .sentence_of
+        .iter()
+        .any(|&s| s < 0 || s as usize >= keys.sentence_len.len())
+    {
         return Err(bad("suspect: a token's sentence id out of range".into()));
     }
-    if source.df_token.len() != n_b || source.sentence_of.len() != n_b || source.values.len() != source.counts.len() {
-        return Err(bad("source: a count and a sentence id per token, a count per lemma".into()));
+    if source.df_token.len() != n_b
+        || source.sentence_of.len() != n_b
+        || source.values.len() != source.counts.len()
+    {
+        return Err(bad(
+            "source: a count and a sentence id per token, a count per lemma".into(),
+        ));
     }
     if (source.sentence_len.len() as i64) <= max_sid(&source.sentences)
-        || source.sentence_of.iter().any(|&s| s < 0 || s as usize >= source.sentence_len.len())
+        || source
+            .sentence_of
+            .iter()
+            .any(|&s| s < 0 || s as usize >= source.sentence_len.len())
     {
         return Err(bad("source: a token's sentence id out of range".into()));
     }
-    if source.rare_start.len() != source.rare.len() || source.rare_count.len() != source.rare.len() {
-        return Err(bad("source: the rare lemmas, starts and counts differ in length".into()));
+    if source.rare_start.len() != source.rare.len() || source.rare_count.len() != source.rare.len()
+    {
+        return Err(bad(
+            "source: the rare lemmas, starts and counts differ in length".into(),
+        ));
     }
     if source.order.len() != n_b
         || source.order.iter().any(|&u| u < 0 || u as usize >= n_b)
-        || source.rare_start.iter().zip(source.rare_count).any(|(&s, &c)| s < 0 || c < 0 || (s + c) as usize > n_b)
+        || source
+            .rare_start
+            .iter()
+            .zip(source.rare_count)
+            .any(|(&s, &c)| s < 0 || c < 0 || (s + c) as usize > n_b)
     {
-        return Err(bad("source: the order or a rare lemma's run out of range".into()));
+        return Err(bad(
+            "source: the order or a rare lemma's run out of range".into()
+        ));
     }
     Ok(())
 }
@@ -749,11 +1060,19 @@ mod tests {
         // suspect: 1 2 3 4, source: 4 9 1 8; 2 ~ 9 synonyms, 3 ~ 8 family
         let ha = [1u64, 2, 3, 4];
         let hb = [4u64, 9, 1, 8];
-        let (keys, start, kinds) = related(&ha, &[(1, 9, SYNONYM), (2, 8, FAMILY), (2, 9, SYNONYM)]);
-        let r = Related { keys: &keys, start: &start, kinds: &kinds };
+        let (keys, start, kinds) =
+            related(&ha, &[(1, 9, SYNONYM), (2, 8, FAMILY), (2, 9, SYNONYM)]);
+        let r = Related {
+            keys: &keys,
+            start: &start,
+            kinds: &kinds,
+        };
         let got = match_tokens(0..4, 0..4, &ha, &hb, |_| 1.0, &r, true);
         // token 1 comes first (equal weights: in order) and takes 9; token 2 then takes family 8
-        assert_eq!(got, vec![(0, 2, SAME), (1, 1, SYNONYM), (2, 3, FAMILY), (3, 0, SAME)]);
+        assert_eq!(
+            got,
+            vec![(0, 2, SAME), (1, 1, SYNONYM), (2, 3, FAMILY), (3, 0, SAME)]
+        );
         assert_eq!(agreeing_bound(0..4, 0..4, &r, &hb), 4);
     }
 
@@ -763,7 +1082,11 @@ mod tests {
         let ha = [5u64, 7, 7, 7, 5, 1, 2];
         let hb = [5u64, 1, 2];
         let (keys, start, kinds) = related(&ha, &[]);
-        let r = Related { keys: &keys, start: &start, kinds: &kinds };
+        let r = Related {
+            keys: &keys,
+            start: &start,
+            kinds: &kinds,
+        };
         let got = match_tokens(0..7, 0..3, &ha, &hb, |_| 1.0, &r, true);
         assert_eq!(got, vec![(4, 0, SAME), (5, 1, SAME), (6, 2, SAME)]);
         let first = match_tokens(0..7, 0..3, &ha, &hb, |_| 1.0, &r, false);
@@ -775,9 +1098,55 @@ mod tests {
         let ha = [3u64, 3];
         let hb = [3u64, 3];
         let (keys, start, kinds) = related(&ha, &[]);
-        let r = Related { keys: &keys, start: &start, kinds: &kinds };
-        let got = match_tokens(0..2, 0..2, &ha, &hb, |i| if i == 1 { 2.0 } else { 1.0 }, &r, true);
+        let r = Related {
+            keys: &keys,
+            start: &start,
+            kinds: &kinds,
+        };
+        let got = match_tokens(
+            0..2,
+            0..2,
+            &ha,
+            &hb,
+            |i| if i == 1 { 2.0 } else { 1.0 },
+            &r,
+            true,
+        );
         assert_eq!(got, vec![(0, 1, SAME), (1, 0, SAME)]);
+    }
+
+    #[test]
+    fn source_stats_count_sentences_per_lemma() {
+        // sentences 0: [5 7 5], 1: [7 9]; 7 is held by two sentences, 5 and 9 by one
+        let h = [5u64, 7, 5, 7, 9];
+        let sid = [0i64, 0, 0, 1, 1];
+        let s = source_stats(&h, &sid, None, None, 1).unwrap();
+        assert_eq!(s.values, vec![5, 7, 9]);
+        assert_eq!(s.counts, vec![1, 2, 1]);
+        assert_eq!(s.df_token, vec![1, 2, 1, 2, 1]);
+        assert_eq!(s.order, vec![0, 2, 1, 3, 4]);
+        assert_eq!(
+            (s.sentence_ids.clone(), s.first.clone(), s.last.clone()),
+            (vec![0, 1], vec![0, 3], vec![3, 5])
+        );
+        assert_eq!(s.sentence_len, vec![3, 2]);
+        assert_eq!(
+            (s.rare.clone(), s.rare_start.clone(), s.rare_count.clone()),
+            (vec![5, 9], vec![0, 4], vec![2, 1])
+        );
+        // a known order is taken, a wrong one replaced
+        assert_eq!(
+            source_stats(&h, &sid, Some(&[0, 2, 1, 3, 4]), None, 1).unwrap(),
+            s
+        );
+        assert_eq!(
+            source_stats(&h, &sid, Some(&[2, 0, 1, 3, 4]), None, 1).unwrap(),
+            s
+        );
+        // a window of a whole source where 5 is held by 30 sentences, 9 by none of those given
+        let w = source_stats(&h, &sid, None, Some((&[5, 7], &[30, 2])), 20).unwrap();
+        assert_eq!(w.df_token, vec![30, 2, 30, 2, 0]);
+        assert_eq!(w.rare, vec![7, 9]);
     }
 
     #[test]

@@ -551,6 +551,44 @@ fn paraphrase_rare_rows<'py>(
     Ok((at.into_pyarray(py), lo.into_pyarray(py), cnt.into_pyarray(py), ki.into_pyarray(py)))
 }
 
+type StatsArrays<'py> = (U64s<'py>, I64s<'py>, I64s<'py>, I64s<'py>, U64s<'py>, (I64s<'py>, I64s<'py>, I64s<'py>), I64s<'py>, U64s<'py>, I64s<'py>, I64s<'py>);
+
+/// paraphrase_source_stats(hashes: uint64[n], sentence_ids: int64[n], order: int64[n] | None, whole_lemmas:
+/// uint64 | None, whole_held: int64 | None, rare_df) -> (values, counts, df_token, order, sorted hashes,
+/// (sentence ids, first, last), sentence_len, rare, rare_start, rare_count): a source's statistics
+#[pyfunction]
+#[pyo3(signature = (hashes, sentence_ids, order, whole_lemmas, whole_held, rare_df))]
+fn paraphrase_source_stats<'py>(
+    py: Python<'py>,
+    hashes: RoU64<'py>,
+    sentence_ids: RoI64<'py>,
+    order: Option<RoI64<'py>>,
+    whole_lemmas: Option<RoU64<'py>>,
+    whole_held: Option<RoI64<'py>>,
+    rare_df: i64,
+) -> PyResult<StatsArrays<'py>> {
+    let (h, sid) = (slice(&hashes)?, slice(&sentence_ids)?);
+    let order = order.as_ref().map(slice).transpose()?;
+    let whole = match (&whole_lemmas, &whole_held) {
+        (Some(l), Some(c)) => Some((slice(l)?, slice(c)?)),
+        (None, None) => None,
+        _ => return Err(PyValueError::new_err("the whole source's lemmas and counts come together")),
+    };
+    let s = py.detach(|| paraphrase::source_stats(h, sid, order, whole, rare_df)).map_err(value_error)?;
+    Ok((
+        s.values.into_pyarray(py),
+        s.counts.into_pyarray(py),
+        s.df_token.into_pyarray(py),
+        s.order.into_pyarray(py),
+        s.sorted.into_pyarray(py),
+        (s.sentence_ids.into_pyarray(py), s.first.into_pyarray(py), s.last.into_pyarray(py)),
+        s.sentence_len.into_pyarray(py),
+        s.rare.into_pyarray(py),
+        s.rare_start.into_pyarray(py),
+        s.rare_count.into_pyarray(py),
+    ))
+}
+
 /// paraphrase_intersect(x, y: uint64 sorted distinct) -> (ix, iy: int64): where the values both hold lie
 #[pyfunction]
 fn paraphrase_intersect<'py>(py: Python<'py>, x: RoU64<'py>, y: RoU64<'py>) -> PyResult<(I64s<'py>, I64s<'py>)> {
@@ -826,6 +864,7 @@ fn _engine(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(paraphrase_bound, m)?)?;
     m.add_function(wrap_pyfunction!(paraphrase_rare_rows, m)?)?;
     m.add_function(wrap_pyfunction!(paraphrase_intersect, m)?)?;
+    m.add_function(wrap_pyfunction!(paraphrase_source_stats, m)?)?;
     m.add_class::<HashIndex>()?;
     m.add_class::<TextRules>()?;
     m.add_class::<FormTable>()?;
