@@ -136,6 +136,26 @@ def test_a_rewritten_window_is_found_alike(ruslit):
     assert hits >= 5
 
 
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.integers(0, 10**9), st.integers(40, 160), st.integers(3, 8), st.integers(0, 10**9))
+def test_repetitive_texts_where_the_pair_budget_bites(ruslit, start, size, times, seed):
+    """A window repeated several times in both texts: its lemmas make more (source token,
+    suspect token) pairs than the budget allows, and the lemmas making the most are dropped
+    as the oracle drops them."""
+    words = _ruslit_words()
+    start %= max(1, len(words) - size)
+    window = list(words[start:start + size])
+    rng = random.Random(seed)
+    suspect = " ".join(w for _ in range(times) for w in rewritten(window, rng, 0.2))
+    source = " ".join(window * times)
+    a, b = canonize(suspect), canonize(source)
+    keys, stats = oracle.suspect_keys(a), oracle.SourceStats.of(b)
+    _, _, cnt, _ = oracle._rare_rows(keys, stats, np.ones(len(a), bool))
+    assert int(cnt.sum()) > oracle.PAIRS_PER_TOKEN * (len(a) + len(b))  # the budget bites
+    both(a, b, True)
+    both(a, b, False)
+
+
 _LEMMAS = st.integers(1, 14)
 
 

@@ -364,16 +364,25 @@ pub struct Source<'a> {
     pub rare_df: i64,
 }
 
-/// `(at, lo, cnt, ki)`: source token `at[k]` agrees with suspect tokens `ki[lo[k]..lo[k] +
-/// cnt[k]]` through a lemma rare in the source (the suspect token's own or a related one), of
-/// the suspect tokens `token_ok` allows. Lemma by lemma (rising hash), each lemma's source
-/// tokens in token order, and its suspect tokens too.
-pub fn rare_rows(
+/// A lemma rare in the source that allowed suspect tokens agree with (their own or a related
+/// one): its suspect tokens `ki[ki_lo..ki_lo + ki_n]`, its source tokens
+/// `order[src_lo..src_lo + src_n]`, and the sentences holding it in the source.
+#[derive(Clone, Copy, Debug)]
+struct Lemma {
+    ki_lo: usize,
+    ki_n: usize,
+    src_lo: usize,
+    src_n: usize,
+    df: i64,
+}
+
+/// The rare lemmas both texts hold, by rising hash, and the suspect tokens of each (`ki`).
+fn lemma_groups(
     keys: &Suspect<'_>,
     source: &Source<'_>,
     token_ok: &[bool],
-) -> (Vec<i64>, Vec<i64>, Vec<i64>, Vec<i64>) {
-    let (mut at, mut lo, mut cnt, mut ki) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+) -> (Vec<Lemma>, Vec<i64>) {
+    let (mut groups, mut ki) = (Vec::new(), Vec::new());
     for (dk, rk) in intersect(keys.distinct, source.rare) {
         let k0 = ki.len();
         let p0 = keys.distinct_start[dk] as usize;
@@ -383,18 +392,92 @@ pub fn rare_rows(
                 ki.push(t);
             }
         }
-        let n = (ki.len() - k0) as i64;
-        if n == 0 {
+        if ki.len() == k0 {
             continue;
         }
-        let s0 = source.rare_start[rk] as usize;
-        for s in s0..s0 + source.rare_count[rk] as usize {
+        let src_lo = source.rare_start[rk] as usize;
+        let src_n = source.rare_count[rk] as usize;
+        let df = if src_n > 0 {
+            source.df_token[source.order[src_lo] as usize]
+        } else {
+            0
+        };
+        groups.push(Lemma {
+            ki_lo: k0,
+            ki_n: ki.len() - k0,
+            src_lo,
+            src_n,
+            df,
+        });
+    }
+    (groups, ki)
+}
+
+/// `(at, lo, cnt, ki)`: source token `at[k]` agrees with suspect tokens `ki[lo[k]..lo[k] +
+/// cnt[k]]` through a lemma rare in the source (the suspect token's own or a related one), of
+/// the suspect tokens `token_ok` allows. Lemma by lemma (rising hash), each lemma's source
+/// tokens in token order, and its suspect tokens too.
+pub fn rare_rows(
+    keys: &Suspect<'_>,
+    source: &Source<'_>,
+    token_ok: &[bool],
+) -> (Vec<i64>, Vec<i64>, Vec<i64>, Vec<i64>) {
+    let (groups, ki) = lemma_groups(keys, source, token_ok);
+    let (mut at, mut lo, mut cnt) = (Vec::new(), Vec::new(), Vec::new());
+    for g in &groups {
+        for s in g.src_lo..g.src_lo + g.src_n {
             at.push(source.order[s]);
-            lo.push(k0 as i64);
-            cnt.push(n);
+            lo.push(g.ki_lo as i64);
+            cnt.push(g.ki_n as i64);
         }
     }
     (at, lo, cnt, ki)
+}
+
+/// The lemmas whose pairs fit in `budget` (source token, suspect token) pairs: when they all
+/// make more, those making the most are dropped, as the rows' rule says: with the rows' counts
+/// sorted, the first whose running sum reaches the budget gives a position, and the rows'
+/// pair counts (suspect tokens times sentences of the lemma) sorted give the limit at that
+/// position; the lemmas below it stay.
+fn within_budget(groups: Vec<Lemma>, budget: i64) -> Vec<Lemma> {
+    let total: i64 = groups.iter().map(|g| (g.ki_n * g.src_n) as i64).sum();
+    if total <= budget {
+        return groups;
+    }
+    // the rows sorted by count, counted (a lemma is src_n rows of count ki_n)
+    let mut histogram = vec![0i64; groups.iter().map(|g| g.ki_n).max().unwrap_or(0) + 1];
+    for g in &groups {
+        histogram[g.ki_n] += g.src_n as i64;
+    }
+    let (mut cum, mut k) = (0i64, 0i64);
+    for (c, &times) in histogram.iter().enumerate() {
+        let c = c as i64;
+        if c > 0 && cum + c * times >= budget {
+            k += (budget - cum + c - 1) / c - 1; // rows of this count before the sum reaches it
+            break;
+        }
+        cum += c * times;
+        k += times;
+    }
+    // the k-th smallest of the rows' pair counts
+    let mut per: Vec<(i64, i64)> = groups
+        .iter()
+        .map(|g| (g.ki_n as i64 * g.df, g.src_n as i64))
+        .collect();
+    per.sort_unstable();
+    let mut seen = 0i64;
+    let mut limit = per.last().map_or(0, |x| x.0);
+    for &(value, rows) in &per {
+        seen += rows;
+        if seen > k.max(0) {
+            limit = value;
+            break;
+        }
+    }
+    groups
+        .into_iter()
+        .filter(|g| (g.ki_n as i64 * g.df) < limit)
+        .collect()
 }
 
 /// `(ix, iy)` of the values two sorted distinct arrays share, rising: the shorter looked up
@@ -406,7 +489,13 @@ pub fn intersect(x: &[u64], y: &[u64]) -> Vec<(usize, usize)> {
     let mut out = Vec::new();
     let mut from = 0usize;
     for (i, &v) in x.iter().enumerate() {
-        from += y[from..].partition_point(|&z| z < v);
+        // galloping: steps doubling from where the last value was found, then halving
+        let mut step = 1usize;
+        while from + step < y.len() && y[from + step] < v {
+            step *= 2;
+        }
+        let end = (from + step + 1).min(y.len());
+        from += y[from..end].partition_point(|&z| z < v);
         if from < y.len() && y[from] == v {
             out.push((i, from));
         }
@@ -512,8 +601,8 @@ pub fn accepted(
         return Ok(Vec::new());
     }
     let rare_df = source.rare_df;
-    let (mut at, mut lo, mut cnt, ki) = rare_rows(keys, source, &token_ok);
-    if at.len() < p.min_rare {
+    let (groups, ki) = lemma_groups(keys, source, &token_ok);
+    if groups.iter().map(|g| g.src_n).sum::<usize>() < p.min_rare {
         return Ok(Vec::new());
     }
     // bounded by the texts' lengths, the lemmas making the most pairs dropped first
@@ -522,48 +611,9 @@ pub fn accepted(
     } else {
         n_b as i64
     };
-    let budget = p.pairs_per_token * (n_a as i64 + whole);
-    if cnt.iter().sum::<i64>() > budget {
-        let per_lemma: Vec<i64> = cnt
-            .iter()
-            .zip(&at)
-            .map(|(&c, &u)| c * source.df_token[u as usize])
-            .collect();
-        // the first k with the k + 1 smallest counts summing to the budget (counts are at most
-        // the suspect's keys: counted, not sorted), then the k-th smallest lemma's pairs
-        let mut histogram = vec![0i64; cnt.iter().copied().max().unwrap_or(0) as usize + 1];
-        for &c in &cnt {
-            histogram[c as usize] += 1;
-        }
-        let (mut cum, mut k) = (0i64, 0i64);
-        for (c, &times) in histogram.iter().enumerate() {
-            let c = c as i64;
-            if c > 0 && cum + c * times >= budget {
-                k += (budget - cum + c - 1) / c - 1; // rows of this count before the sum reaches it
-                break;
-            }
-            cum += c * times;
-            k += times;
-        }
-        let k = (k.max(0) as usize).min(per_lemma.len() - 1);
-        let mut sorted_per = per_lemma.clone();
-        let limit = *sorted_per.select_nth_unstable(k).1;
-        let keep: Vec<bool> = per_lemma.iter().map(|&x| x < limit).collect();
-        let mut j = 0;
-        for k in 0..keep.len() {
-            if keep[k] {
-                at[j] = at[k];
-                lo[j] = lo[k];
-                cnt[j] = cnt[k];
-                j += 1;
-            }
-        }
-        at.truncate(j);
-        lo.truncate(j);
-        cnt.truncate(j);
-    }
+    let groups = within_budget(groups, p.pairs_per_token * (n_a as i64 + whole));
     // sentence pairs with at least min_rare distinct suspect tokens agreeing
-    let mut pairs = agreeing_pairs(keys, source, (&at, &lo, &cnt, &ki), p.min_rare as i64);
+    let mut pairs = agreeing_pairs(keys, source, &groups, &ki, p.min_rare as i64);
     if pairs.is_empty() {
         return Ok(Vec::new());
     }
@@ -703,27 +753,25 @@ pub fn accepted(
 fn agreeing_pairs(
     keys: &Suspect<'_>,
     source: &Source<'_>,
-    rows: (&[i64], &[i64], &[i64], &[i64]),
+    groups: &[Lemma],
+    ki: &[i64],
     at_least: i64,
 ) -> Vec<(i64, i64, i64)> {
-    let (at, lo, cnt, ki) = rows;
     let n_a = keys.hashes.len();
-    // per lemma (a run of rows with one lo): its distinct source sentences, in order
-    let mut groups: Vec<(usize, usize, usize, usize)> = Vec::new(); // (ki lo, ki count, sentences lo, sentences count)
+    // per lemma: its distinct source sentences, in order
+    let mut spans: Vec<(usize, usize, usize, usize)> = Vec::with_capacity(groups.len()); // (ki lo, ki count, sentences lo, count)
     let mut sentences: Vec<i64> = Vec::new();
-    let mut k = 0;
-    while k < at.len() {
-        let (l, c) = (lo[k] as usize, cnt[k] as usize);
+    for g in groups {
         let s0 = sentences.len();
-        while k < at.len() && lo[k] as usize == l {
-            let sb = source.sentence_of[at[k] as usize];
+        for s in g.src_lo..g.src_lo + g.src_n {
+            let sb = source.sentence_of[source.order[s] as usize];
             if sentences.len() == s0 || sentences[sentences.len() - 1] != sb {
                 sentences.push(sb);
             }
-            k += 1;
         }
-        groups.push((l, c, s0, sentences.len() - s0));
+        spans.push((g.ki_lo, g.ki_n, s0, sentences.len() - s0));
     }
+    let groups = spans;
     let mut size = vec![0usize; n_a + 1];
     for &(l, c, _, m) in &groups {
         for &i in &ki[l..l + c] {
@@ -743,8 +791,8 @@ fn agreeing_pairs(
         }
     }
     let n_sb = source.sentence_len.len();
-    let mut count = vec![0i64; n_sb];
-    let mut last_token = vec![-1i64; n_sb]; // a token counts once per source sentence
+    let mut count = vec![0u32; n_sb];
+    let mut last_token = vec![0u32; n_sb]; // a token (plus one) counts once per source sentence
     let mut touched: Vec<i64> = Vec::new();
     let mut out = Vec::new();
     let sents = &keys.sentences;
@@ -752,8 +800,8 @@ fn agreeing_pairs(
         for i in sents.first[s]..sents.last[s] {
             for &sb in &bucket[size[i as usize]..size[i as usize + 1]] {
                 let b = sb as usize;
-                if last_token[b] != i {
-                    last_token[b] = i;
+                if last_token[b] != i as u32 + 1 {
+                    last_token[b] = i as u32 + 1;
                     if count[b] == 0 {
                         touched.push(sb);
                     }
@@ -763,8 +811,8 @@ fn agreeing_pairs(
         }
         let first = out.len();
         for &sb in &touched {
-            if count[sb as usize] >= at_least {
-                out.push((sents.ids[s], sb, count[sb as usize]));
+            if i64::from(count[sb as usize]) >= at_least {
+                out.push((sents.ids[s], sb, i64::from(count[sb as usize])));
             }
             count[sb as usize] = 0;
         }

@@ -430,6 +430,8 @@ fn token_range(r0: i64, r1: i64, n: usize, what: &str) -> PyResult<std::ops::Ran
     Ok(r0..r1)
 }
 
+type AcceptedArrays<'py> = (I64s<'py>, I64s<'py>, I64s<'py>, I64s<'py>, Bound<'py, PyArray1<f64>>, I64s<'py>, I64s<'py>);
+
 /// paraphrase_accepted(suspect, source, starts, ends, spans, params) -> (sa, sb, ka, kb: int64[k], dice: float64[k],
 /// match_start: int64[k + 1], matched: int64[3m] (suspect token, source token, how)): each suspect sentence
 /// the exact passages' pieces (`spans`: [start, end, ...] in characters) left, with its best source sentence
@@ -442,7 +444,7 @@ fn paraphrase_accepted<'py>(
     ends: RoI64<'py>,
     spans: RoI64<'py>,
     params: ParamsTuple,
-) -> PyResult<(I64s<'py>, I64s<'py>, I64s<'py>, I64s<'py>, Bound<'py, PyArray1<f64>>, I64s<'py>, I64s<'py>)> {
+) -> PyResult<AcceptedArrays<'py>> {
     let (keys, src, params) = (suspect_ref(&suspect)?, source_ref(&source)?, params_of(params)?);
     let (starts, ends, spans) = (slice(&starts)?, slice(&ends)?, slice(&spans)?);
     let found = py
