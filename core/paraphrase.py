@@ -142,12 +142,13 @@ class SourceStats:
     whole_tokens: int = 0  # tokens of the whole source when ``t`` is a window of it (0: t is whole)
 
     @cached_property
-    def native(self) -> tuple:  # the arrays as the engine reads them (paraphrase_accepted's source, but its hashes)
+    def native(self):  # the engine's copy, checked once (a source met by many suspects)
         sid, first, last = self.sentences
-        return (self.n_sentences, u64(self.values), i64(self.counts), i64(self.df_token), i64(self.order),
-                u64(self.rare), i64(self.rare_start), i64(self.rare_count),
-                (i64(sid), i64(first), i64(last), i64(self.sentence_of), i64(self.sentence_len)),
-                self.whole_tokens, _rare_df(self.n_sentences))
+        return native.ParaphraseSource((
+            self.n_sentences, u64(self.values), i64(self.counts), i64(self.df_token), i64(self.order),
+            u64(self.sorted_hashes), u64(self.rare), i64(self.rare_start), i64(self.rare_count),
+            (i64(sid), i64(first), i64(last), i64(self.sentence_of), i64(self.sentence_len)), self.whole_tokens,
+            _rare_df(self.n_sentences)))
 
     @classmethod
     def of(cls, t: Tokens, order: np.ndarray | None = None,
@@ -205,11 +206,12 @@ class SuspectKeys:
         return self.token_keys, self.key_start, self.key_kind
 
     @cached_property
-    def native(self) -> tuple:  # the arrays as the engine reads them (paraphrase_accepted's suspect)
+    def native(self):  # the engine's copy, checked once (the suspect meets every candidate source)
         sid, first, last = self.sentences
-        return (u64(self.own), i64(self.tokens), self.synonyms_of, u64(self.distinct), i64(self.distinct_start),
-                i64(self.distinct_count), (i64(sid), i64(first), i64(last), i64(self.sentence_of),
-                                           i64(self.sentence_len)))
+        return native.ParaphraseSuspect((
+            u64(self.own), i64(self.tokens), self.synonyms_of, u64(self.distinct), i64(self.distinct_start),
+            i64(self.distinct_count), (i64(sid), i64(first), i64(last), i64(self.sentence_of),
+                                       i64(self.sentence_len))))
 
 
 def suspect_keys(a: Tokens) -> SuspectKeys:
@@ -266,7 +268,7 @@ def paraphrase_passages(a: Tokens, b: Tokens, exact: list[Passage], *, min_words
     # in part is looked at again, and an accepted one is merged with the exact passage
     spans = np.asarray([x for p in exact for iv in p.matched_spans() for x in iv], dtype=np.int64)
     sa, sb, ka, kb, _, start, flat = native.paraphrase_accepted(
-        keys.native, (u64(b.hashes), *stats.native), i64(a.starts), i64(a.ends), spans, _params())
+        keys.native, stats.native, i64(a.starts), i64(a.ends), spans, _params())
     if len(sa) == 0:
         return exact
     sa, sb, start = sa.tolist(), sb.tolist(), start.tolist()
@@ -292,13 +294,6 @@ def paraphrase_passages(a: Tokens, b: Tokens, exact: list[Passage], *, min_words
     return _merged(exact, out, a_word_starts, min_words)
 
 
-def _source_arrays(stats: SourceStats) -> tuple:
-    """``stats`` as the engine reads a source, its token hashes put back from its sort order."""
-    hb = np.empty(len(stats.order), np.uint64)
-    hb[stats.order] = stats.sorted_hashes
-    return (hb, *stats.native)
-
-
 def _rare_rows(keys: SuspectKeys, stats: SourceStats, token_ok: np.ndarray
                ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """The (source token, suspect token) pairs agreeing through a lemma rare in the source (the
@@ -307,7 +302,7 @@ def _rare_rows(keys: SuspectKeys, stats: SourceStats, token_ok: np.ndarray
     ``ki[lo[k]:lo[k] + cnt[k]]``. Lemma by lemma (rising hash), each lemma's source tokens in
     token order, and its suspect tokens too. (The engine's step that ``paraphrase_passages``
     runs inside one call.)"""
-    return native.paraphrase_rare_rows(keys.native, _source_arrays(stats), np.asarray(token_ok, dtype=bool))
+    return native.paraphrase_rare_rows(keys.native, stats.native, np.asarray(token_ok, dtype=bool))
 
 
 def _agreeing_tokens(sa: np.ndarray, sb: np.ndarray, a_keys: SuspectKeys, hb: np.ndarray,

@@ -194,14 +194,25 @@ def test_bad_arrays_are_refused_with_a_reason():
     keys, stats = paraphrase.suspect_keys(a), paraphrase.SourceStats.of(a)
     spans = np.zeros(0, np.int64)
     starts, ends = np.asarray(a.starts, np.int64), np.asarray(a.ends, np.int64)
-    source = (np.asarray(a.hashes, np.uint64), *stats.native)
-    ok = native.paraphrase_accepted(keys.native, source, starts, ends, spans, paraphrase._params())
+    ok = native.paraphrase_accepted(keys.native, stats.native, starts, ends, spans, paraphrase._params())
     assert ok[0].tolist() == [0]  # a sentence against itself, no exact passage: accepted
     with pytest.raises(ValueError, match="covered"):
-        native.paraphrase_accepted(keys.native, source, starts[:-1], ends, spans, paraphrase._params())
-    short = (source[0][:-1], *source[1:])
-    with pytest.raises(ValueError, match="source"):
-        native.paraphrase_accepted(keys.native, short, starts, ends, spans, paraphrase._params())
+        native.paraphrase_accepted(keys.native, stats.native, starts[:-1], ends, spans, paraphrase._params())
+    sid, first, last = stats.sentences
+    arrays = [stats.n_sentences, stats.values, stats.counts, stats.df_token, stats.order, stats.sorted_hashes,
+              stats.rare, stats.rare_start, stats.rare_count, (sid, first, last, stats.sentence_of, stats.sentence_len),
+              0, 20]
+    native.ParaphraseSource(tuple(arrays))
+    spoiled = list(arrays)
+    spoiled[4] = np.zeros(len(stats.order), np.int64)
+    with pytest.raises(ValueError, match="permutation"):
+        native.ParaphraseSource(tuple(spoiled))
+    spoiled = list(arrays)
+    spoiled[9] = (sid, first, last, stats.sentence_of + 5, stats.sentence_len)
+    with pytest.raises(ValueError, match="sentence id"):
+        native.ParaphraseSource(tuple(spoiled))
+    k = keys.native  # made once, kept
+    assert keys.native is k
 
 
 _FIELDS = ("n_sentences", "values", "counts", "df_token", "order", "sorted_hashes", "sentence_len", "sentence_of",

@@ -352,13 +352,17 @@ pub struct Source<'a> {
     pub values: &'a [u64],
     pub counts: &'a [i64],
     pub df_token: &'a [i64],
+    /// the tokens by lemma, and the sentence id of each in that order
     pub order: &'a [i64],
+    pub sorted_sentence: &'a [i64],
     pub sentences: Sentences<'a>,
     pub sentence_len: &'a [i64],
     pub sentence_of: &'a [i64],
+    /// the rare lemmas, where their tokens start in `order`, how many, the sentences holding each
     pub rare: &'a [u64],
     pub rare_start: &'a [i64],
     pub rare_count: &'a [i64],
+    pub rare_held: &'a [i64],
     pub whole_tokens: i64,
     /// a lemma held by at most this many source sentences is rare
     pub rare_df: i64,
@@ -397,11 +401,7 @@ fn lemma_groups(
         }
         let src_lo = source.rare_start[rk] as usize;
         let src_n = source.rare_count[rk] as usize;
-        let df = if src_n > 0 {
-            source.df_token[source.order[src_lo] as usize]
-        } else {
-            0
-        };
+        let df = source.rare_held[rk];
         groups.push(Lemma {
             ki_lo: k0,
             ki_n: ki.len() - k0,
@@ -572,7 +572,8 @@ pub struct Accepted {
 
 /// For one pair of texts: each suspect sentence the exact layer matched less than 80 % of
 /// (`covered`: per suspect token, inside a piece of an exact passage) with its best source
-/// sentence, by rising suspect sentence.
+/// sentence, by rising suspect sentence. Both sides as their `check` accepts them (else an
+/// index out of range panics).
 pub fn accepted(
     keys: &Suspect<'_>,
     source: &Source<'_>,
@@ -580,7 +581,12 @@ pub fn accepted(
     p: &Params,
 ) -> Result<Vec<Accepted>, Error> {
     let (n_a, n_b) = (keys.hashes.len(), source.hashes.len());
-    check(keys, source, covered)?;
+    if covered.len() != n_a {
+        return Err(bad(format!(
+            "covered: {} flags for {n_a} suspect tokens",
+            covered.len()
+        )));
+    }
     if n_a == 0 || n_b == 0 {
         return Ok(Vec::new());
     }
@@ -764,7 +770,7 @@ fn agreeing_pairs(
     for g in groups {
         let s0 = sentences.len();
         for s in g.src_lo..g.src_lo + g.src_n {
-            let sb = source.sentence_of[source.order[s] as usize];
+            let sb = source.sorted_sentence[s];
             if sentences.len() == s0 || sentences[sentences.len() - 1] != sb {
                 sentences.push(sb);
             }
@@ -986,85 +992,90 @@ fn lookup(values: &[u64], counts: &[i64], h: u64) -> i64 {
     }
 }
 
-/// The suspect's and the source's arrays agree with each other: lengths, and every index
-/// within what it indexes.
-pub fn check(keys: &Suspect<'_>, source: &Source<'_>, covered: &[bool]) -> Result<(), Error> {
-    let (n_a, n_b) = (keys.hashes.len(), source.hashes.len());
-    if covered.len() != n_a {
-        return Err(bad(format!(
-            "covered: {} flags for {n_a} suspect tokens",
-            covered.len()
-        )));
-    }
-    keys.related.check(n_a)?;
-    keys.sentences.check(n_a, "suspect sentences")?;
-    source.sentences.check(n_b, "source sentences")?;
-    let n_keys = keys.key_tokens.len();
-    if keys.distinct_start.len() != keys.distinct.len()
-        || keys.distinct_count.len() != keys.distinct.len()
-    {
-        return Err(bad(
-            "suspect keys: the distinct values, starts and counts differ in length".into(),
-        ));
-    }
-    if keys.key_tokens.iter().any(|&t| t < 0 || t as usize >= n_a)
-        || keys
-            .distinct_start
-            .iter()
-            .zip(keys.distinct_count)
-            .any(|(&s, &c)| s < 0 || c < 0 || (s + c) as usize > n_keys)
-    {
-        return Err(bad("suspect keys: a token or a run out of range".into()));
-    }
-    let max_sid = |s: &Sentences<'_>| s.ids.last().copied().unwrap_or(-1);
-    if keys.sentence_of.len() != n_a || (keys.sentence_len.len() as i64) <= max_sid(&keys.sentences)
-    {
-        return Err(bad(
-            "suspect: a sentence id per token and a length per sentence id".into(),
-        ));
-    }
-    if keys
-        .sentence_of
-        .iter()
-        .any(|&s| s < 0 || s as usize >= keys.sentence_len.len())
-    {
-        return Err(bad("suspect: a token's sentence id out of range".into()));
-    }
-    if source.df_token.len() != n_b
-        || source.sentence_of.len() != n_b
-        || source.values.len() != source.counts.len()
-    {
-        return Err(bad(
-            "source: a count and a sentence id per token, a count per lemma".into(),
-        ));
-    }
-    if (source.sentence_len.len() as i64) <= max_sid(&source.sentences)
-        || source
+impl Suspect<'_> {
+    /// Its arrays agree with each other: lengths, and every index within what it indexes
+    /// ([`accepted`] and [`rare_rows`] index without asking again).
+    pub fn check(&self) -> Result<(), Error> {
+        let n_a = self.hashes.len();
+        self.related.check(n_a)?;
+        self.sentences.check(n_a, "suspect sentences")?;
+        let n_keys = self.key_tokens.len();
+        if self.distinct_start.len() != self.distinct.len()
+            || self.distinct_count.len() != self.distinct.len()
+        {
+            return Err(bad(
+                "suspect keys: the distinct values, starts and counts differ in length".into(),
+            ));
+        }
+        if self.key_tokens.iter().any(|&t| t < 0 || t as usize >= n_a)
+            || self
+                .distinct_start
+                .iter()
+                .zip(self.distinct_count)
+                .any(|(&s, &c)| s < 0 || c < 0 || (s + c) as usize > n_keys)
+        {
+            return Err(bad("suspect keys: a token or a run out of range".into()));
+        }
+        if self.sentence_of.len() != n_a
+            || (self.sentence_len.len() as i64) <= self.sentences.ids.last().copied().unwrap_or(-1)
+        {
+            return Err(bad(
+                "suspect: a sentence id per token and a length per sentence id".into(),
+            ));
+        }
+        if self
             .sentence_of
             .iter()
-            .any(|&s| s < 0 || s as usize >= source.sentence_len.len())
-    {
-        return Err(bad("source: a token's sentence id out of range".into()));
+            .any(|&s| s < 0 || s as usize >= self.sentence_len.len())
+        {
+            return Err(bad("suspect: a token's sentence id out of range".into()));
+        }
+        Ok(())
     }
-    if source.rare_start.len() != source.rare.len() || source.rare_count.len() != source.rare.len()
-    {
-        return Err(bad(
-            "source: the rare lemmas, starts and counts differ in length".into(),
-        ));
+}
+
+impl Source<'_> {
+    /// Its arrays agree with each other: lengths, and every index within what it indexes
+    /// ([`accepted`] and [`rare_rows`] index without asking again).
+    pub fn check(&self) -> Result<(), Error> {
+        let n_b = self.hashes.len();
+        self.sentences.check(n_b, "source sentences")?;
+        if self.df_token.len() != n_b
+            || self.sentence_of.len() != n_b
+            || self.order.len() != n_b
+            || self.sorted_sentence.len() != n_b
+            || self.values.len() != self.counts.len()
+        {
+            return Err(bad("source: a count, a sentence id and a place in the order per token, a count per lemma".into()));
+        }
+        if (self.sentence_len.len() as i64) <= self.sentences.ids.last().copied().unwrap_or(-1)
+            || self
+                .sentence_of
+                .iter()
+                .chain(self.sorted_sentence)
+                .any(|&s| s < 0 || s as usize >= self.sentence_len.len())
+        {
+            return Err(bad("source: a token's sentence id out of range".into()));
+        }
+        let m = self.rare.len();
+        if self.rare_start.len() != m || self.rare_count.len() != m || self.rare_held.len() != m {
+            return Err(bad(
+                "source: the rare lemmas, starts, counts and sentences differ in length".into(),
+            ));
+        }
+        if self.order.iter().any(|&u| u < 0 || u as usize >= n_b)
+            || self
+                .rare_start
+                .iter()
+                .zip(self.rare_count)
+                .any(|(&s, &c)| s < 0 || c < 0 || (s + c) as usize > n_b)
+        {
+            return Err(bad(
+                "source: the order or a rare lemma's run out of range".into()
+            ));
+        }
+        Ok(())
     }
-    if source.order.len() != n_b
-        || source.order.iter().any(|&u| u < 0 || u as usize >= n_b)
-        || source
-            .rare_start
-            .iter()
-            .zip(source.rare_count)
-            .any(|(&s, &c)| s < 0 || c < 0 || (s + c) as usize > n_b)
-    {
-        return Err(bad(
-            "source: the order or a rare lemma's run out of range".into()
-        ));
-    }
-    Ok(())
 }
 
 #[cfg(test)]

@@ -347,10 +347,10 @@ type RelatedArrays<'py> = (RoU64<'py>, RoI64<'py>, PyReadonlyArray1<'py, i8>);
 type SentenceTable<'py> = (RoI64<'py>, RoI64<'py>, RoI64<'py>, RoI64<'py>, RoI64<'py>);
 /// (lemma hashes, tokens of the sorted keys, related, distinct keys, their starts, their counts, sentences)
 type SuspectArrays<'py> = (RoU64<'py>, RoI64<'py>, RelatedArrays<'py>, RoU64<'py>, RoI64<'py>, RoI64<'py>, SentenceTable<'py>);
-/// (lemma hashes, sentences, values, counts, df per token, order, rare, rare start, rare count, sentences,
+/// (sentences, values, counts, df per token, order, sorted hashes, rare, rare start, rare count, sentences,
 /// tokens of the whole source or 0, the most sentences a rare lemma is held by)
 type SourceArrays<'py> =
-    (RoU64<'py>, i64, RoU64<'py>, RoI64<'py>, RoI64<'py>, RoI64<'py>, RoU64<'py>, RoI64<'py>, RoI64<'py>, SentenceTable<'py>, i64, i64);
+    (i64, RoU64<'py>, RoI64<'py>, RoI64<'py>, RoI64<'py>, RoU64<'py>, RoU64<'py>, RoI64<'py>, RoI64<'py>, SentenceTable<'py>, i64, i64);
 /// (min_agree, min_rare, min_dice, family_weight, source_kept, min_sentence_tokens, candidates_per_sentence,
 /// pairs_per_token, edge_gap, place_crowded)
 type ParamsTuple = (i64, i64, f64, f64, f64, i64, i64, i64, i64, bool);
@@ -359,43 +359,160 @@ fn related_ref<'a>(r: &'a RelatedArrays<'_>) -> PyResult<Related<'a>> {
     Ok(Related { keys: slice(&r.0)?, start: slice(&r.1)?, kinds: slice(&r.2)? })
 }
 
-fn sentences_ref<'a>(s: &'a SentenceTable<'_>) -> PyResult<(paraphrase::Sentences<'a>, &'a [i64], &'a [i64])> {
-    Ok((paraphrase::Sentences { ids: slice(&s.0)?, first: slice(&s.1)?, last: slice(&s.2)? }, slice(&s.3)?, slice(&s.4)?))
+/// A suspect's keys as the paraphrase layer reads them (`SuspectKeys.native`), checked once.
+#[pyclass(frozen)]
+struct ParaphraseSuspect {
+    hashes: Vec<u64>,
+    key_tokens: Vec<i64>,
+    keys: Vec<u64>,
+    start: Vec<i64>,
+    kinds: Vec<i8>,
+    distinct: Vec<u64>,
+    distinct_start: Vec<i64>,
+    distinct_count: Vec<i64>,
+    sentences: [Vec<i64>; 5], // ids, first, last, sentence of each token, tokens per sentence id
 }
 
-fn suspect_ref<'a>(k: &'a SuspectArrays<'_>) -> PyResult<Suspect<'a>> {
-    let (sentences, sentence_of, sentence_len) = sentences_ref(&k.6)?;
-    Ok(Suspect {
-        hashes: slice(&k.0)?,
-        key_tokens: slice(&k.1)?,
-        related: related_ref(&k.2)?,
-        sentences,
-        distinct: slice(&k.3)?,
-        distinct_start: slice(&k.4)?,
-        distinct_count: slice(&k.5)?,
-        sentence_of,
-        sentence_len,
-    })
+impl ParaphraseSuspect {
+    fn view(&self) -> Suspect<'_> {
+        let [ids, first, last, sentence_of, sentence_len] = &self.sentences;
+        Suspect {
+            hashes: &self.hashes,
+            key_tokens: &self.key_tokens,
+            related: Related { keys: &self.keys, start: &self.start, kinds: &self.kinds },
+            sentences: paraphrase::Sentences { ids, first, last },
+            distinct: &self.distinct,
+            distinct_start: &self.distinct_start,
+            distinct_count: &self.distinct_count,
+            sentence_of,
+            sentence_len,
+        }
+    }
 }
 
-fn source_ref<'a>(s: &'a SourceArrays<'_>) -> PyResult<Source<'a>> {
-    let (sentences, sentence_of, sentence_len) = sentences_ref(&s.9)?;
-    Ok(Source {
-        hashes: slice(&s.0)?,
-        n_sentences: s.1,
-        values: slice(&s.2)?,
-        counts: slice(&s.3)?,
-        df_token: slice(&s.4)?,
-        order: slice(&s.5)?,
-        sentences,
-        sentence_len,
-        sentence_of,
-        rare: slice(&s.6)?,
-        rare_start: slice(&s.7)?,
-        rare_count: slice(&s.8)?,
-        whole_tokens: s.10,
-        rare_df: s.11,
-    })
+fn table_of(t: &SentenceTable<'_>) -> PyResult<[Vec<i64>; 5]> {
+    Ok([slice(&t.0)?.to_vec(), slice(&t.1)?.to_vec(), slice(&t.2)?.to_vec(), slice(&t.3)?.to_vec(), slice(&t.4)?.to_vec()])
+}
+
+#[pymethods]
+impl ParaphraseSuspect {
+    /// ParaphraseSuspect((lemma hashes, tokens of the sorted keys, (keys, key start, key kind), distinct keys,
+    /// their starts, their counts, (sentence ids, first, last, sentence of each token, tokens per sentence id)))
+    #[new]
+    fn new(k: SuspectArrays<'_>) -> PyResult<Self> {
+        let (related, sentences) = (&k.2, &k.6);
+        let out = ParaphraseSuspect {
+            hashes: slice(&k.0)?.to_vec(),
+            key_tokens: slice(&k.1)?.to_vec(),
+            keys: slice(&related.0)?.to_vec(),
+            start: slice(&related.1)?.to_vec(),
+            kinds: slice(&related.2)?.to_vec(),
+            distinct: slice(&k.3)?.to_vec(),
+            distinct_start: slice(&k.4)?.to_vec(),
+            distinct_count: slice(&k.5)?.to_vec(),
+            sentences: table_of(sentences)?,
+        };
+        out.view().check().map_err(value_error)?;
+        Ok(out)
+    }
+}
+
+/// A source's statistics as the paraphrase layer reads them (`SourceStats.native`), checked
+/// once; its token hashes put back from the sort order.
+#[pyclass(frozen)]
+struct ParaphraseSource {
+    hashes: Vec<u64>,
+    n_sentences: i64,
+    values: Vec<u64>,
+    counts: Vec<i64>,
+    df_token: Vec<i64>,
+    order: Vec<i64>,
+    sorted_sentence: Vec<i64>,
+    rare: Vec<u64>,
+    rare_start: Vec<i64>,
+    rare_count: Vec<i64>,
+    rare_held: Vec<i64>,
+    sentences: [Vec<i64>; 5],
+    whole_tokens: i64,
+    rare_df: i64,
+}
+
+impl ParaphraseSource {
+    fn view(&self) -> Source<'_> {
+        let [ids, first, last, sentence_of, sentence_len] = &self.sentences;
+        Source {
+            hashes: &self.hashes,
+            n_sentences: self.n_sentences,
+            values: &self.values,
+            counts: &self.counts,
+            df_token: &self.df_token,
+            order: &self.order,
+            sorted_sentence: &self.sorted_sentence,
+            sentences: paraphrase::Sentences { ids, first, last },
+            sentence_len,
+            sentence_of,
+            rare: &self.rare,
+            rare_start: &self.rare_start,
+            rare_count: &self.rare_count,
+            rare_held: &self.rare_held,
+            whole_tokens: self.whole_tokens,
+            rare_df: self.rare_df,
+        }
+    }
+}
+
+#[pymethods]
+impl ParaphraseSource {
+    /// ParaphraseSource((sentences, values, counts, df per token, order, sorted hashes, rare, rare start,
+    /// rare count, (sentence ids, first, last, sentence of each token, tokens per sentence id), tokens of the
+    /// whole source or 0, the most sentences a rare lemma is held by))
+    #[new]
+    fn new(s: SourceArrays<'_>) -> PyResult<Self> {
+        let (order, sorted) = (slice(&s.4)?, slice(&s.5)?);
+        let n = order.len();
+        if sorted.len() != n {
+            return Err(PyValueError::new_err("source: a sorted hash per place in the order"));
+        }
+        let mut hashes = vec![0u64; n];
+        let mut seen = vec![false; n];
+        for (&u, &h) in order.iter().zip(sorted) {
+            match usize::try_from(u) {
+                Ok(u) if u < n && !seen[u] => {
+                    seen[u] = true;
+                    hashes[u] = h;
+                }
+                _ => return Err(PyValueError::new_err("source: the order must be a permutation of the tokens")),
+            }
+        }
+        let sentences = table_of(&s.9)?;
+        let sentence_of = &sentences[3];
+        if sentence_of.len() != n {
+            return Err(PyValueError::new_err("source: a sentence id per token"));
+        }
+        let df_token = slice(&s.3)?.to_vec();
+        let (rare_start, rare_count) = (slice(&s.7)?.to_vec(), slice(&s.8)?.to_vec());
+        if df_token.len() != n || rare_start.iter().zip(&rare_count).any(|(&a, &c)| a < 0 || c < 1 || (a + c) as usize > n) {
+            return Err(PyValueError::new_err("source: a count per token, and each rare lemma a run of the order"));
+        }
+        let out = ParaphraseSource {
+            n_sentences: s.0,
+            values: slice(&s.1)?.to_vec(),
+            counts: slice(&s.2)?.to_vec(),
+            sorted_sentence: order.iter().map(|&u| sentence_of[u as usize]).collect(),
+            rare_held: rare_start.iter().map(|&a| df_token[order[a as usize] as usize]).collect(),
+            df_token,
+            order: order.to_vec(),
+            hashes,
+            rare: slice(&s.6)?.to_vec(),
+            rare_start,
+            rare_count,
+            sentences,
+            whole_tokens: s.10,
+            rare_df: s.11,
+        };
+        out.view().check().map_err(value_error)?;
+        Ok(out)
+    }
 }
 
 /// A count from Python that may be 0.
@@ -438,14 +555,14 @@ type AcceptedArrays<'py> = (I64s<'py>, I64s<'py>, I64s<'py>, I64s<'py>, Bound<'p
 #[pyfunction]
 fn paraphrase_accepted<'py>(
     py: Python<'py>,
-    suspect: SuspectArrays<'py>,
-    source: SourceArrays<'py>,
+    suspect: &ParaphraseSuspect,
+    source: &ParaphraseSource,
     starts: RoI64<'py>,
     ends: RoI64<'py>,
     spans: RoI64<'py>,
     params: ParamsTuple,
 ) -> PyResult<AcceptedArrays<'py>> {
-    let (keys, src, params) = (suspect_ref(&suspect)?, source_ref(&source)?, params_of(params)?);
+    let (keys, src, params) = (suspect.view(), source.view(), params_of(params)?);
     let (starts, ends, spans) = (slice(&starts)?, slice(&ends)?, slice(&spans)?);
     let found = py
         .detach(|| -> Result<_, Error> {
@@ -535,21 +652,15 @@ fn paraphrase_bound<'py>(
 #[pyfunction]
 fn paraphrase_rare_rows<'py>(
     py: Python<'py>,
-    suspect: SuspectArrays<'py>,
-    source: SourceArrays<'py>,
+    suspect: &ParaphraseSuspect,
+    source: &ParaphraseSource,
     token_ok: PyReadonlyArray1<'py, bool>,
 ) -> PyResult<(I64s<'py>, I64s<'py>, I64s<'py>, I64s<'py>)> {
-    let (keys, src, ok) = (suspect_ref(&suspect)?, source_ref(&source)?, slice(&token_ok)?);
+    let (keys, src, ok) = (suspect.view(), source.view(), slice(&token_ok)?);
     if ok.len() != keys.hashes.len() {
         return Err(PyValueError::new_err("a flag per suspect token"));
     }
-    let covered = vec![false; ok.len()];
-    let (at, lo, cnt, ki) = py
-        .detach(|| -> Result<_, Error> {
-            paraphrase::check(&keys, &src, &covered)?;
-            Ok(paraphrase::rare_rows(&keys, &src, ok))
-        })
-        .map_err(value_error)?;
+    let (at, lo, cnt, ki) = py.detach(|| paraphrase::rare_rows(&keys, &src, ok));
     Ok((at.into_pyarray(py), lo.into_pyarray(py), cnt.into_pyarray(py), ki.into_pyarray(py)))
 }
 
@@ -868,6 +979,8 @@ fn _engine(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(paraphrase_intersect, m)?)?;
     m.add_function(wrap_pyfunction!(paraphrase_source_stats, m)?)?;
     m.add_class::<HashIndex>()?;
+    m.add_class::<ParaphraseSuspect>()?;
+    m.add_class::<ParaphraseSource>()?;
     m.add_class::<TextRules>()?;
     m.add_class::<FormTable>()?;
     m.add_function(wrap_pyfunction!(sentence_of_words, m)?)?;
