@@ -1,7 +1,7 @@
 """Speed of the matching engine, each figure beside the reference script's (bench/ref5gram.py).
 
     .venv/bin/python bench/bench_check.py [--skip-index] [--collection PATH] [--suspects N]
-        [--skip-crosscheck [--without-paraphrase | --python-paraphrase]] [--skip-compare]
+        [--skip-crosscheck [--without-paraphrase | --python-paraphrase]] [--skip-compare] [--time-layer]
 
 * check: a 50 KB suspect (fragments of five ruslit files plus text of a file left out)
   against an index of ALL of ruslit, warm, in-process (median of ``--suspects``, 5 unless
@@ -88,6 +88,7 @@ def bench_check(collection: Path | None, suspects: int = 5) -> dict:
     gc.collect()
     gc.freeze()
     times, cpu, ref_times = [], [], []
+    LAYER.update(cpu=0.0, calls=0)
     for seed in range(1, suspects + 1):
         doc = suspect(seed)
         t, c = time.perf_counter(), time.process_time()
@@ -197,6 +198,26 @@ def _python_paraphrase() -> None:
     check.paraphrase_passages = layer
 
 
+#: CPU seconds spent in the paraphrase layer, and its calls (--time-layer).
+LAYER = {"cpu": 0.0, "calls": 0}
+
+
+def _time_layer() -> None:
+    from sverka.core import check
+
+    layer = check.paraphrase_passages
+
+    def timed(*args, **kwargs):
+        c = time.process_time()
+        try:
+            return layer(*args, **kwargs)
+        finally:
+            LAYER["cpu"] += time.process_time() - c
+            LAYER["calls"] += 1
+
+    check.paraphrase_passages = timed
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--collection", type=Path, default=None, help="an existing index of ruslit")
@@ -211,6 +232,8 @@ def main(argv=None) -> int:
     ap.add_argument("--python-paraphrase", action="store_true",
                     help="the paraphrase layer's Python matching it had before the engine (tests/core/"
                          "paraphrase_oracle.py), to time the two in one build (needs --skip-crosscheck)")
+    ap.add_argument("--time-layer", action="store_true",
+                    help="also the CPU time of the paraphrase layer (check's paraphrase_passages) per check")
     args = ap.parse_args(argv)
     if args.python_paraphrase:
         if not args.skip_crosscheck:
@@ -224,6 +247,8 @@ def main(argv=None) -> int:
 
         check.paraphrase_passages = lambda a, b, exact, **kw: exact
         print("the paraphrase layer is off (its cost split from the rest; not a result Sverka gives)")
+    if args.time_layer:
+        _time_layer()
     if not RUSLIT.is_dir():
         print(f"ruslit not found at {RUSLIT}")
         return 1
@@ -244,6 +269,9 @@ def main(argv=None) -> int:
         print(f"check a suspect of {r['suspect_chars']} characters against all ruslit: {r['seconds']:.3f} s warm, "
               f"CPU {r['cpu']:.3f} s (median of {r['suspects']}; {r['sources']} sources, borrowed {r['borrowed']:.1f} %); "
               f"reference {r['ref']:.3f} s (check and mark its 10 best sources); ratio {r['seconds'] / r['ref']:.2f}")
+        if args.time_layer:
+            print(f"  the paraphrase layer: CPU {LAYER['cpu'] / args.suspects * 1e3:.1f} ms a check "
+                  f"({LAYER['calls'] / args.suspects:.0f} pairs a check)")
     print(f"load average {os.getloadavg()[0]:.1f} at the end")
     return 0
 

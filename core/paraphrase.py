@@ -141,6 +141,9 @@ class SourceStats:
     rare_count: np.ndarray  # int64: how many tokens hold rare[k]
     whole_tokens: int = 0  # tokens of the whole source when ``t`` is a window of it (0: t is whole)
 
+    def __getstate__(self) -> dict:  # pickled (a template sent to a worker) without the engine's copy
+        return {k: v for k, v in self.__dict__.items() if k != "native"}
+
     @cached_property
     def native(self):  # the engine's copy, checked once (a source met by many suspects)
         sid, first, last = self.sentences
@@ -204,6 +207,9 @@ class SuspectKeys:
         :func:`sverka.core.synonyms.related_of` gives them (synonyms, then words of its
         family): (keys, start per token and one past the last, kind of each key)."""
         return self.token_keys, self.key_start, self.key_kind
+
+    def __getstate__(self) -> dict:  # pickled without the engine's copy, made again where it is needed
+        return {k: v for k, v in self.__dict__.items() if k != "native"}
 
     @cached_property
     def native(self):  # the engine's copy, checked once (the suspect meets every candidate source)

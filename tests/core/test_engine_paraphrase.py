@@ -247,3 +247,19 @@ def test_source_statistics_are_the_oracles(tokens, rising, whole, order, extra):
         assert np.array_equal(getattr(got, name), getattr(expected, name)), name
     for x, y in zip(got.sentences, expected.sentences):
         assert np.array_equal(x, y)
+
+
+def test_kept_parts_are_pickled_without_the_engines_copy():
+    """A template's prepared parts go to the cross-check's workers pickled: the engine's copy
+    stays behind and is made again there."""
+    import pickle
+
+    a = canonize("Помещик принуждал крестьян трудиться на полях с рассвета до заката. Вечером пели.")
+    stats, keys = paraphrase.SourceStats.of(a), paraphrase.suspect_keys(a)
+    first = paraphrase.paraphrase_passages(a, a, [], min_words=1, a_word_starts=np.asarray(a.word_starts),
+                                           b_stats=stats, a_keys=keys)
+    stats2, keys2 = pickle.loads(pickle.dumps(stats)), pickle.loads(pickle.dumps(keys))
+    assert "native" not in vars(stats2) and "native" not in vars(keys2)
+    assert paraphrase.paraphrase_passages(a, a, [], min_words=1, a_word_starts=np.asarray(a.word_starts),
+                                          b_stats=stats2, a_keys=keys2) == first
+    assert first
