@@ -155,6 +155,15 @@ fn code_points(text: &Bound<'_, PyString>) -> PyResult<Vec<u32>> {
     }
 }
 
+/// The scan's class of each of the 65 536 characters of the BMP (`sverka.core.scan`), checked.
+fn bmp_classes<'a>(classes: &'a PyReadonlyArray1<'_, u8>) -> PyResult<&'a [u8]> {
+    let classes = slice(classes)?;
+    if classes.len() != 0x10000 {
+        return Err(PyValueError::new_err("the class table must cover the 65536 characters of the BMP"));
+    }
+    Ok(classes)
+}
+
 type Found<'py> = Option<(I64s<'py>, I64s<'py>, Option<U64s<'py>>)>;
 
 /// scan_words(text, classes: uint8[65536], seed, hashes: bool) -> (starts, ends, hashes | None) | None
@@ -166,10 +175,7 @@ fn scan_words<'py>(
     seed: u64,
     hashes: bool,
 ) -> PyResult<Found<'py>> {
-    let classes = slice(&classes)?;
-    if classes.len() != 0x10000 {
-        return Err(PyValueError::new_err("the class table must cover the 65536 characters of the BMP"));
-    }
+    let classes = bmp_classes(&classes)?;
     let cps = code_points(text)?;
     let found = py.detach(|| {
         let (starts, ends) = scan::bounds(&cps, classes)?;
@@ -791,10 +797,7 @@ impl TextRules {
         seed: u64,
         scan: bool,
     ) -> PyResult<Read<'py>> {
-        let classes = slice(&scan_classes)?;
-        if classes.len() != 0x10000 {
-            return Err(PyValueError::new_err("the class table must cover the 65536 characters of the BMP"));
-        }
+        let classes = bmp_classes(&scan_classes)?;
         let cps = code_points(text)?;
         let (uk, ru, starts, ends, found, counts) = py.detach(|| {
             let (uk, ru, counts) = self.rules.marks(&cps);
