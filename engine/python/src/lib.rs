@@ -396,8 +396,8 @@ impl ParaphraseSuspect {
     }
 }
 
-fn table_of(t: &SentenceTable<'_>) -> PyResult<[Vec<i64>; 5]> {
-    Ok([slice(&t.0)?.to_vec(), slice(&t.1)?.to_vec(), slice(&t.2)?.to_vec(), slice(&t.3)?.to_vec(), slice(&t.4)?.to_vec()])
+fn table_of<'a>(t: &'a SentenceTable<'_>) -> PyResult<[&'a [i64]; 5]> {
+    Ok([slice(&t.0)?, slice(&t.1)?, slice(&t.2)?, slice(&t.3)?, slice(&t.4)?])
 }
 
 #[pymethods]
@@ -405,21 +405,25 @@ impl ParaphraseSuspect {
     /// ParaphraseSuspect((lemma hashes, tokens of the sorted keys, (keys, key start, key kind), distinct keys,
     /// their starts, their counts, (sentence ids, first, last, sentence of each token, tokens per sentence id)))
     #[new]
-    fn new(k: SuspectArrays<'_>) -> PyResult<Self> {
-        let (related, sentences) = (&k.2, &k.6);
-        let out = ParaphraseSuspect {
-            hashes: slice(&k.0)?.to_vec(),
-            key_tokens: slice(&k.1)?.to_vec(),
-            keys: slice(&related.0)?.to_vec(),
-            start: slice(&related.1)?.to_vec(),
-            kinds: slice(&related.2)?.to_vec(),
-            distinct: slice(&k.3)?.to_vec(),
-            distinct_start: slice(&k.4)?.to_vec(),
-            distinct_count: slice(&k.5)?.to_vec(),
-            sentences: table_of(sentences)?,
-        };
-        out.view().check().map_err(value_error)?;
-        Ok(out)
+    fn new(py: Python<'_>, k: SuspectArrays<'_>) -> PyResult<Self> {
+        let (related, table) = (&k.2, table_of(&k.6)?);
+        let parts = [slice(&k.1)?, slice(&related.1)?, slice(&k.4)?, slice(&k.5)?];
+        let (hashes, keys, kinds, distinct) = (slice(&k.0)?, slice(&related.0)?, slice(&related.2)?, slice(&k.3)?);
+        py.detach(|| {
+            let out = ParaphraseSuspect {
+                hashes: hashes.to_vec(),
+                key_tokens: parts[0].to_vec(),
+                keys: keys.to_vec(),
+                start: parts[1].to_vec(),
+                kinds: kinds.to_vec(),
+                distinct: distinct.to_vec(),
+                distinct_start: parts[2].to_vec(),
+                distinct_count: parts[3].to_vec(),
+                sentences: table.map(<[i64]>::to_vec),
+            };
+            out.view().check().map_err(value_error)?;
+            Ok(out)
+        })
     }
 }
 
@@ -473,51 +477,56 @@ impl ParaphraseSource {
     /// rare count, (sentence ids, first, last, sentence of each token, tokens per sentence id), tokens of the
     /// whole source or 0, the most sentences a rare lemma is held by))
     #[new]
-    fn new(s: SourceArrays<'_>) -> PyResult<Self> {
-        let (order, sorted) = (slice(&s.4)?, slice(&s.5)?);
-        let n = order.len();
-        if sorted.len() != n {
-            return Err(PyValueError::new_err("source: a sorted hash per place in the order"));
-        }
-        let mut hashes = vec![0u64; n];
-        let mut seen = vec![false; n];
-        for (&u, &h) in order.iter().zip(sorted) {
-            match usize::try_from(u) {
-                Ok(u) if u < n && !seen[u] => {
-                    seen[u] = true;
-                    hashes[u] = h;
-                }
-                _ => return Err(PyValueError::new_err("source: the order must be a permutation of the tokens")),
+    fn new(py: Python<'_>, s: SourceArrays<'_>) -> PyResult<Self> {
+        let (order, sorted, table) = (slice(&s.4)?, slice(&s.5)?, table_of(&s.9)?);
+        let (values, counts, df_token, rare) = (slice(&s.1)?, slice(&s.2)?, slice(&s.3)?, slice(&s.6)?);
+        let (rare_start, rare_count) = (slice(&s.7)?, slice(&s.8)?);
+        let (n_sentences, whole_tokens, rare_df) = (s.0, s.10, s.11);
+        py.detach(|| {
+            let n = order.len();
+            if sorted.len() != n {
+                return Err(PyValueError::new_err("source: a sorted hash per place in the order"));
             }
-        }
-        let sentences = table_of(&s.9)?;
-        let sentence_of = &sentences[3];
-        if sentence_of.len() != n {
-            return Err(PyValueError::new_err("source: a sentence id per token"));
-        }
-        let df_token = slice(&s.3)?.to_vec();
-        let (rare_start, rare_count) = (slice(&s.7)?.to_vec(), slice(&s.8)?.to_vec());
-        if df_token.len() != n || rare_start.iter().zip(&rare_count).any(|(&a, &c)| a < 0 || c < 1 || (a + c) as usize > n) {
-            return Err(PyValueError::new_err("source: a count per token, and each rare lemma a run of the order"));
-        }
-        let out = ParaphraseSource {
-            n_sentences: s.0,
-            values: slice(&s.1)?.to_vec(),
-            counts: slice(&s.2)?.to_vec(),
-            sorted_sentence: order.iter().map(|&u| sentence_of[u as usize]).collect(),
-            rare_held: rare_start.iter().map(|&a| df_token[order[a as usize] as usize]).collect(),
-            df_token,
-            order: order.to_vec(),
-            hashes,
-            rare: slice(&s.6)?.to_vec(),
-            rare_start,
-            rare_count,
-            sentences,
-            whole_tokens: s.10,
-            rare_df: s.11,
-        };
-        out.view().check().map_err(value_error)?;
-        Ok(out)
+            let mut hashes = vec![0u64; n];
+            let mut seen = vec![false; n];
+            for (&u, &h) in order.iter().zip(sorted) {
+                match usize::try_from(u) {
+                    Ok(u) if u < n && !seen[u] => {
+                        seen[u] = true;
+                        hashes[u] = h;
+                    }
+                    _ => return Err(PyValueError::new_err("source: the order must be a permutation of the tokens")),
+                }
+            }
+            let sentence_of = table[3];
+            if sentence_of.len() != n {
+                return Err(PyValueError::new_err("source: a sentence id per token"));
+            }
+            if df_token.len() != n
+                || rare_start.len() != rare_count.len()
+                || rare_start.iter().zip(rare_count).any(|(&a, &c)| a < 0 || c < 1 || (a + c) as usize > n)
+            {
+                return Err(PyValueError::new_err("source: a count per token, and each rare lemma a run of the order"));
+            }
+            let out = ParaphraseSource {
+                n_sentences,
+                values: values.to_vec(),
+                counts: counts.to_vec(),
+                sorted_sentence: order.iter().map(|&u| sentence_of[u as usize]).collect(),
+                rare_held: rare_start.iter().map(|&a| df_token[order[a as usize] as usize]).collect(),
+                df_token: df_token.to_vec(),
+                order: order.to_vec(),
+                hashes,
+                rare: rare.to_vec(),
+                rare_start: rare_start.to_vec(),
+                rare_count: rare_count.to_vec(),
+                sentences: table.map(<[i64]>::to_vec),
+                whole_tokens,
+                rare_df,
+            };
+            out.view().check().map_err(value_error)?;
+            Ok(out)
+        })
     }
 }
 
