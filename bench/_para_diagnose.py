@@ -107,7 +107,9 @@ class Diagnoser:
         n_b = stats.n_sentences
         df = stats.df_token
         rare_df = P._rare_df(n_b)
-        wa_all = np.log((n_b + 1) / (P._lookup(stats.values, stats.counts, ha) + 0.5))
+        at = np.minimum(np.searchsorted(stats.values, ha), max(len(stats.values) - 1, 0))
+        held = np.where(stats.values[at] == ha, stats.counts[at], 0) if len(stats.values) else np.zeros(len(ha))
+        wa_all = np.log((n_b + 1) / (held + 0.5))
         wa_tok = {int(i): float(wa_all[i]) for i in a_rng}
         wb_tok = {int(u): float(np.log((n_b + 1) / (df[u] + 0.5))) for u in b_rng}
         matched = P._match(range(int(a_rng[0]), int(a_rng[-1]) + 1), range(int(b_rng[0]), int(b_rng[-1]) + 1),

@@ -1,7 +1,7 @@
 """Speed of the matching engine, each figure beside the reference script's (bench/ref5gram.py).
 
     .venv/bin/python bench/bench_check.py [--skip-index] [--collection PATH] [--suspects N]
-        [--skip-crosscheck [--without-paraphrase]] [--skip-compare]
+        [--skip-crosscheck [--without-paraphrase | --python-paraphrase]] [--skip-compare] [--time-layer]
 
 * check: a 50 KB suspect (fragments of five ruslit files plus text of a file left out)
   against an index of ALL of ruslit, warm, in-process (median of ``--suspects``, 5 unless
@@ -88,6 +88,7 @@ def bench_check(collection: Path | None, suspects: int = 5) -> dict:
     gc.collect()
     gc.freeze()
     times, cpu, ref_times = [], [], []
+    LAYER.update(cpu=0.0, calls=0)
     for seed in range(1, suspects + 1):
         doc = suspect(seed)
         t, c = time.perf_counter(), time.process_time()
@@ -171,6 +172,54 @@ def bench_crosscheck(n: int = 300, size: int = 20_000) -> dict:
             "ref": time.perf_counter() - t, "ref_pairs": ref_pairs}
 
 
+def _python_paraphrase() -> None:
+    """The check runs the Python paraphrase layer (the oracle of the engine's), with its own
+    statistics made once per source and suspect as the check keeps the engine's."""
+    import weakref
+
+    sys.path.insert(0, str(ROOT / "tests" / "core"))
+    import paraphrase_oracle
+    from sverka.core import check
+
+    stats: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+    keys: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+    def layer(a, b, exact, *, min_words, a_word_starts, b_stats=None, a_keys=None):
+        if b_stats is not None and b_stats not in stats:
+            whole = (b_stats.values, b_stats.counts, b_stats.n_sentences, b_stats.whole_tokens) \
+                if b_stats.whole_tokens else None
+            stats[b_stats] = paraphrase_oracle.SourceStats.of(b, None if whole else b_stats.order, whole)
+        if a_keys is not None and a_keys not in keys:
+            keys[a_keys] = paraphrase_oracle.suspect_keys(a)
+        return paraphrase_oracle.paraphrase_passages(
+            a, b, exact, min_words=min_words, a_word_starts=a_word_starts,
+            b_stats=None if b_stats is None else stats[b_stats], a_keys=None if a_keys is None else keys[a_keys])
+
+    check.paraphrase_passages = layer
+
+
+#: CPU seconds spent in the paraphrase layer, and its calls (--time-layer).
+LAYER = {"cpu": 0.0, "calls": 0}
+
+
+def _time_layer() -> None:
+    from sverka.core import check, morph
+
+    morph.lemmas_of("столы", "ru")  # pymorphy3 loaded (~0.1 s once a process), not timed as the layer's
+
+    layer = check.paraphrase_passages
+
+    def timed(*args, **kwargs):
+        c = time.process_time()
+        try:
+            return layer(*args, **kwargs)
+        finally:
+            LAYER["cpu"] += time.process_time() - c
+            LAYER["calls"] += 1
+
+    check.paraphrase_passages = timed
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--collection", type=Path, default=None, help="an existing index of ruslit")
@@ -182,7 +231,18 @@ def main(argv=None) -> int:
     ap.add_argument("--without-paraphrase", action="store_true",
                     help="to split the cost only: the paraphrase layer replaced by one that returns the exact "
                          "passages (in this process; needs --skip-crosscheck, whose workers would still run it)")
+    ap.add_argument("--python-paraphrase", action="store_true",
+                    help="the paraphrase layer's Python matching it had before the engine (tests/core/"
+                         "paraphrase_oracle.py), to time the two in one build (needs --skip-crosscheck)")
+    ap.add_argument("--time-layer", action="store_true",
+                    help="also the CPU time of the paraphrase layer (check's paraphrase_passages) per check; the "
+                         "dictionary its labels may ask is loaded beforehand, as in a process that labelled before")
     args = ap.parse_args(argv)
+    if args.python_paraphrase:
+        if not args.skip_crosscheck:
+            ap.error("--python-paraphrase needs --skip-crosscheck")
+        _python_paraphrase()
+        print("the paraphrase layer's matching is the Python one it had before the engine")
     if args.without_paraphrase:
         if not args.skip_crosscheck:
             ap.error("--without-paraphrase needs --skip-crosscheck")
@@ -190,6 +250,8 @@ def main(argv=None) -> int:
 
         check.paraphrase_passages = lambda a, b, exact, **kw: exact
         print("the paraphrase layer is off (its cost split from the rest; not a result Sverka gives)")
+    if args.time_layer:
+        _time_layer()
     if not RUSLIT.is_dir():
         print(f"ruslit not found at {RUSLIT}")
         return 1
@@ -210,6 +272,9 @@ def main(argv=None) -> int:
         print(f"check a suspect of {r['suspect_chars']} characters against all ruslit: {r['seconds']:.3f} s warm, "
               f"CPU {r['cpu']:.3f} s (median of {r['suspects']}; {r['sources']} sources, borrowed {r['borrowed']:.1f} %); "
               f"reference {r['ref']:.3f} s (check and mark its 10 best sources); ratio {r['seconds'] / r['ref']:.2f}")
+        if args.time_layer:
+            print(f"  the paraphrase layer: CPU {LAYER['cpu'] / args.suspects * 1e3:.1f} ms a check "
+                  f"({LAYER['calls'] / args.suspects:.0f} pairs a check)")
     print(f"load average {os.getloadavg()[0]:.1f} at the end")
     return 0
 

@@ -34,8 +34,9 @@ class SourceCache:
             return len(self._items)
 
     @staticmethod
-    def size_of(p: Prepared) -> int:  # text (at most 4 bytes a character) and ~15 arrays of tokens
-        return 2 * len(p.doc.text) + 120 * len(p.tokens)
+    def size_of(p: Prepared) -> int:  # text (at most 4 bytes a character), ~15 arrays of tokens and
+        # the paraphrase layer's copy of its statistics in the engine (~9 more)
+        return 2 * len(p.doc.text) + 190 * len(p.tokens)
 
     def worth_keeping(self, doc_id: int, sha: str, chars: int, tokens: int) -> bool:
         """Should a long source a check would read in windows (:mod:`sverka.core.windows`) be

@@ -308,8 +308,7 @@ def test_a_word_of_the_students_own_run_into_a_borrowed_sentence_is_not_highligh
     _, ps = passages_of(text, EDGE_SOURCE)
     assert [text[p.suspect_start:p.suspect_end] for p in ps] == [EDGE_COPIED[:-1]]
     monkeypatch.undo()
-    monkeypatch.setattr(paraphrase, "_placed", lambda crowded, of_lemma, free_b, anchors: [
-        (of_lemma[x][k], u, False) for x in crowded for k, u in enumerate(free_b.pop(x, ()))])
+    monkeypatch.setattr(paraphrase, "PLACE_CROWDED", False)
     _, ps = passages_of(text, EDGE_SOURCE)
     assert [text[p.suspect_start:p.suspect_end] for p in ps] == [EDGE_COPIED[:-1]]
     monkeypatch.setattr(paraphrase, "EDGE_GAP", 10 ** 6)  # neither: the own words highlighted

@@ -16,6 +16,7 @@
 //! * [`forms`]: the canonizer's table of seen forms and the token arrays of a text (`sverka.core.text`).
 //! * [`align`]: seeds joined, runs, sentence segments and chaining (`sverka.core.align`).
 //! * [`formfile`]: forms looked up in the machine-wide table's file (`sverka.core.formcache`).
+//! * [`paraphrase`]: the paraphrase layer's matching (`sverka.core.paraphrase`).
 
 pub mod align;
 pub mod error;
@@ -23,6 +24,7 @@ pub mod formfile;
 pub mod forms;
 pub mod hashing;
 pub mod minhash;
+pub mod paraphrase;
 pub mod scan;
 pub mod sentences;
 pub mod shingles;

@@ -12,6 +12,7 @@ use pyo3::types::{PyString, PyTuple};
 use std::sync::RwLock;
 
 use sverka_engine::align::{self, ChainHull, Segment, SegmentInput, Sentences, SortedRef, Taken, Texts};
+use sverka_engine::paraphrase::{self, Params, Related, Source, Suspect};
 use sverka_engine::{formfile, forms, minhash, scan, sentences, shingles, shortdoc, split, Error};
 
 type U64s<'py> = Bound<'py, PyArray1<u64>>;
@@ -154,6 +155,15 @@ fn code_points(text: &Bound<'_, PyString>) -> PyResult<Vec<u32>> {
     }
 }
 
+/// The scan's class of each of the 65 536 characters of the BMP (`sverka.core.scan`), checked.
+fn bmp_classes<'a>(classes: &'a PyReadonlyArray1<'_, u8>) -> PyResult<&'a [u8]> {
+    let classes = slice(classes)?;
+    if classes.len() != 0x10000 {
+        return Err(PyValueError::new_err("the class table must cover the 65536 characters of the BMP"));
+    }
+    Ok(classes)
+}
+
 type Found<'py> = Option<(I64s<'py>, I64s<'py>, Option<U64s<'py>>)>;
 
 /// scan_words(text, classes: uint8[65536], seed, hashes: bool) -> (starts, ends, hashes | None) | None
@@ -165,10 +175,7 @@ fn scan_words<'py>(
     seed: u64,
     hashes: bool,
 ) -> PyResult<Found<'py>> {
-    let classes = slice(&classes)?;
-    if classes.len() != 0x10000 {
-        return Err(PyValueError::new_err("the class table must cover the 65536 characters of the BMP"));
-    }
+    let classes = bmp_classes(&classes)?;
     let cps = code_points(text)?;
     let found = py.detach(|| {
         let (starts, ends) = scan::bounds(&cps, classes)?;
@@ -335,6 +342,392 @@ fn chain<'py>(
     Ok((of.into_pyarray(py), flat_hulls(&hulls).into_pyarray(py)))
 }
 
+// The paraphrase layer's matching (sverka.core.paraphrase): the suspect's keys and the
+// source's statistics come as the tuples `SuspectKeys.native` and `SourceStats.native` hold.
+
+type RoI64<'py> = PyReadonlyArray1<'py, i64>;
+type RoU64<'py> = PyReadonlyArray1<'py, u64>;
+/// (token keys: uint64, key start: int64[n + 1], key kind: int8)
+type RelatedArrays<'py> = (RoU64<'py>, RoI64<'py>, PyReadonlyArray1<'py, i8>);
+/// (sentence ids, first token, one past the last token, sentence id per token, tokens per sentence id)
+type SentenceTable<'py> = (RoI64<'py>, RoI64<'py>, RoI64<'py>, RoI64<'py>, RoI64<'py>);
+/// (lemma hashes, tokens of the sorted keys, related, distinct keys, their starts, their counts, sentences)
+type SuspectArrays<'py> = (RoU64<'py>, RoI64<'py>, RelatedArrays<'py>, RoU64<'py>, RoI64<'py>, RoI64<'py>, SentenceTable<'py>);
+/// (sentences, values, counts, df per token, order, sorted hashes, rare, rare start, rare count, sentences,
+/// tokens of the whole source or 0, the most sentences a rare lemma is held by)
+type SourceArrays<'py> =
+    (i64, RoU64<'py>, RoI64<'py>, RoI64<'py>, RoI64<'py>, RoU64<'py>, RoU64<'py>, RoI64<'py>, RoI64<'py>, SentenceTable<'py>, i64, i64);
+/// (min_agree, min_rare, min_dice, family_weight, source_kept, min_sentence_tokens, candidates_per_sentence,
+/// pairs_per_token, edge_gap, place_crowded)
+type ParamsTuple = (i64, i64, f64, f64, f64, i64, i64, i64, i64, bool);
+
+fn related_ref<'a>(r: &'a RelatedArrays<'_>) -> PyResult<Related<'a>> {
+    Ok(Related { keys: slice(&r.0)?, start: slice(&r.1)?, kinds: slice(&r.2)? })
+}
+
+/// A suspect's keys as the paraphrase layer reads them (`SuspectKeys.native`), checked once.
+#[pyclass(frozen)]
+struct ParaphraseSuspect {
+    hashes: Vec<u64>,
+    key_tokens: Vec<i64>,
+    keys: Vec<u64>,
+    start: Vec<i64>,
+    kinds: Vec<i8>,
+    distinct: Vec<u64>,
+    distinct_start: Vec<i64>,
+    distinct_count: Vec<i64>,
+    sentences: [Vec<i64>; 5], // ids, first, last, sentence of each token, tokens per sentence id
+}
+
+impl ParaphraseSuspect {
+    fn view(&self) -> Suspect<'_> {
+        let [ids, first, last, sentence_of, sentence_len] = &self.sentences;
+        Suspect {
+            hashes: &self.hashes,
+            key_tokens: &self.key_tokens,
+            related: Related { keys: &self.keys, start: &self.start, kinds: &self.kinds },
+            sentences: paraphrase::Sentences { ids, first, last },
+            distinct: &self.distinct,
+            distinct_start: &self.distinct_start,
+            distinct_count: &self.distinct_count,
+            sentence_of,
+            sentence_len,
+        }
+    }
+}
+
+fn table_of<'a>(t: &'a SentenceTable<'_>) -> PyResult<[&'a [i64]; 5]> {
+    Ok([slice(&t.0)?, slice(&t.1)?, slice(&t.2)?, slice(&t.3)?, slice(&t.4)?])
+}
+
+#[pymethods]
+impl ParaphraseSuspect {
+    /// ParaphraseSuspect((lemma hashes, tokens of the sorted keys, (keys, key start, key kind), distinct keys,
+    /// their starts, their counts, (sentence ids, first, last, sentence of each token, tokens per sentence id)))
+    #[new]
+    fn new(py: Python<'_>, k: SuspectArrays<'_>) -> PyResult<Self> {
+        let (related, table) = (&k.2, table_of(&k.6)?);
+        let parts = [slice(&k.1)?, slice(&related.1)?, slice(&k.4)?, slice(&k.5)?];
+        let (hashes, keys, kinds, distinct) = (slice(&k.0)?, slice(&related.0)?, slice(&related.2)?, slice(&k.3)?);
+        py.detach(|| {
+            let out = ParaphraseSuspect {
+                hashes: hashes.to_vec(),
+                key_tokens: parts[0].to_vec(),
+                keys: keys.to_vec(),
+                start: parts[1].to_vec(),
+                kinds: kinds.to_vec(),
+                distinct: distinct.to_vec(),
+                distinct_start: parts[2].to_vec(),
+                distinct_count: parts[3].to_vec(),
+                sentences: table.map(<[i64]>::to_vec),
+            };
+            out.view().check().map_err(value_error)?;
+            Ok(out)
+        })
+    }
+}
+
+/// A source's statistics as the paraphrase layer reads them (`SourceStats.native`), checked
+/// once; its token hashes put back from the sort order.
+#[pyclass(frozen)]
+struct ParaphraseSource {
+    hashes: Vec<u64>,
+    n_sentences: i64,
+    values: Vec<u64>,
+    counts: Vec<i64>,
+    df_token: Vec<i64>,
+    order: Vec<i64>,
+    sorted_sentence: Vec<i64>,
+    rare: Vec<u64>,
+    rare_start: Vec<i64>,
+    rare_count: Vec<i64>,
+    rare_held: Vec<i64>,
+    sentences: [Vec<i64>; 5],
+    whole_tokens: i64,
+    rare_df: i64,
+}
+
+impl ParaphraseSource {
+    fn view(&self) -> Source<'_> {
+        let [ids, first, last, sentence_of, sentence_len] = &self.sentences;
+        Source {
+            hashes: &self.hashes,
+            n_sentences: self.n_sentences,
+            values: &self.values,
+            counts: &self.counts,
+            df_token: &self.df_token,
+            order: &self.order,
+            sorted_sentence: &self.sorted_sentence,
+            sentences: paraphrase::Sentences { ids, first, last },
+            sentence_len,
+            sentence_of,
+            rare: &self.rare,
+            rare_start: &self.rare_start,
+            rare_count: &self.rare_count,
+            rare_held: &self.rare_held,
+            whole_tokens: self.whole_tokens,
+            rare_df: self.rare_df,
+        }
+    }
+}
+
+#[pymethods]
+impl ParaphraseSource {
+    /// ParaphraseSource((sentences, values, counts, df per token, order, sorted hashes, rare, rare start,
+    /// rare count, (sentence ids, first, last, sentence of each token, tokens per sentence id), tokens of the
+    /// whole source or 0, the most sentences a rare lemma is held by))
+    #[new]
+    fn new(py: Python<'_>, s: SourceArrays<'_>) -> PyResult<Self> {
+        let (order, sorted, table) = (slice(&s.4)?, slice(&s.5)?, table_of(&s.9)?);
+        let (values, counts, df_token, rare) = (slice(&s.1)?, slice(&s.2)?, slice(&s.3)?, slice(&s.6)?);
+        let (rare_start, rare_count) = (slice(&s.7)?, slice(&s.8)?);
+        let (n_sentences, whole_tokens, rare_df) = (s.0, s.10, s.11);
+        py.detach(|| {
+            let n = order.len();
+            if sorted.len() != n {
+                return Err(PyValueError::new_err("source: a sorted hash per place in the order"));
+            }
+            let mut hashes = vec![0u64; n];
+            let mut seen = vec![false; n];
+            for (&u, &h) in order.iter().zip(sorted) {
+                match usize::try_from(u) {
+                    Ok(u) if u < n && !seen[u] => {
+                        seen[u] = true;
+                        hashes[u] = h;
+                    }
+                    _ => return Err(PyValueError::new_err("source: the order must be a permutation of the tokens")),
+                }
+            }
+            let sentence_of = table[3];
+            if sentence_of.len() != n {
+                return Err(PyValueError::new_err("source: a sentence id per token"));
+            }
+            if df_token.len() != n
+                || rare_start.len() != rare_count.len()
+                || rare_start.iter().zip(rare_count).any(|(&a, &c)| a < 0 || c < 1 || (a + c) as usize > n)
+            {
+                return Err(PyValueError::new_err("source: a count per token, and each rare lemma a run of the order"));
+            }
+            let out = ParaphraseSource {
+                n_sentences,
+                values: values.to_vec(),
+                counts: counts.to_vec(),
+                sorted_sentence: order.iter().map(|&u| sentence_of[u as usize]).collect(),
+                rare_held: rare_start.iter().map(|&a| df_token[order[a as usize] as usize]).collect(),
+                df_token: df_token.to_vec(),
+                order: order.to_vec(),
+                hashes,
+                rare: rare.to_vec(),
+                rare_start: rare_start.to_vec(),
+                rare_count: rare_count.to_vec(),
+                sentences: table.map(<[i64]>::to_vec),
+                whole_tokens,
+                rare_df,
+            };
+            out.view().check().map_err(value_error)?;
+            Ok(out)
+        })
+    }
+}
+
+/// A count from Python that may be 0.
+fn count(value: i64, what: &str) -> PyResult<usize> {
+    usize::try_from(value).map_err(|_| PyValueError::new_err(format!("{what} must be >= 0, got {value}")))
+}
+
+fn params_of(p: ParamsTuple) -> PyResult<Params> {
+    Ok(Params {
+        min_agree: count(p.0, "min_agree")?,
+        min_rare: count(p.1, "min_rare")?,
+        min_dice: p.2,
+        family_weight: p.3,
+        source_kept: p.4,
+        min_sentence_tokens: p.5,
+        candidates_per_sentence: count(p.6, "candidates_per_sentence")?,
+        pairs_per_token: p.7,
+        edge_gap: p.8,
+        place_crowded: p.9,
+    })
+}
+
+fn flat_pairs(pairs: &[paraphrase::Pair]) -> Vec<i64> {
+    pairs.iter().flat_map(|&(i, u, how)| [i, u, i64::from(how)]).collect()
+}
+
+/// Suspect token ranges checked against the arrays they index.
+fn token_range(r0: i64, r1: i64, n: usize, what: &str) -> PyResult<std::ops::Range<i64>> {
+    if r0 < 0 || r1 < r0 || r1 as usize > n {
+        return Err(PyValueError::new_err(format!("{what}: tokens {r0}..{r1} outside 0..{n}")));
+    }
+    Ok(r0..r1)
+}
+
+type AcceptedArrays<'py> = (I64s<'py>, I64s<'py>, I64s<'py>, I64s<'py>, Bound<'py, PyArray1<f64>>, I64s<'py>, I64s<'py>);
+
+/// paraphrase_accepted(suspect, source, starts, ends, spans, params) -> (sa, sb, ka, kb: int64[k], dice: float64[k],
+/// match_start: int64[k + 1], matched: int64[3m] (suspect token, source token, how)): each suspect sentence
+/// the exact passages' pieces (`spans`: [start, end, ...] in characters) left, with its best source sentence
+#[pyfunction]
+fn paraphrase_accepted<'py>(
+    py: Python<'py>,
+    suspect: &ParaphraseSuspect,
+    source: &ParaphraseSource,
+    starts: RoI64<'py>,
+    ends: RoI64<'py>,
+    spans: RoI64<'py>,
+    params: ParamsTuple,
+) -> PyResult<AcceptedArrays<'py>> {
+    let (keys, src, params) = (suspect.view(), source.view(), params_of(params)?);
+    let (starts, ends, spans) = (slice(&starts)?, slice(&ends)?, slice(&spans)?);
+    let found = py
+        .detach(|| -> Result<_, Error> {
+            let covered = paraphrase::covered(starts, ends, spans)?;
+            paraphrase::accepted(&keys, &src, &covered, &params)
+        })
+        .map_err(value_error)?;
+    let column = |f: &dyn Fn(&paraphrase::Accepted) -> i64| found.iter().map(f).collect::<Vec<i64>>().into_pyarray(py);
+    let mut match_start = vec![0i64];
+    let mut matched = Vec::new();
+    for a in &found {
+        matched.extend(flat_pairs(&a.matched));
+        match_start.push((matched.len() / 3) as i64);
+    }
+    Ok((
+        column(&|a| a.sa),
+        column(&|a| a.sb),
+        column(&|a| a.ka as i64),
+        column(&|a| a.kb as i64),
+        found.iter().map(|a| a.dice).collect::<Vec<f64>>().into_pyarray(py),
+        match_start.into_pyarray(py),
+        matched.into_pyarray(py),
+    ))
+}
+
+/// paraphrase_match(a0, a1, b0, b1, ha, hb, weights: float64[a1 - a0], related, place_crowded) -> int64[3m]:
+/// the one-to-one agreeing tokens (suspect token, source token, how) of two sentences, sorted
+#[pyfunction]
+#[allow(clippy::too_many_arguments)]
+fn paraphrase_match<'py>(
+    py: Python<'py>,
+    a0: i64,
+    a1: i64,
+    b0: i64,
+    b1: i64,
+    ha: RoU64<'py>,
+    hb: RoU64<'py>,
+    weights: PyReadonlyArray1<'py, f64>,
+    related: RelatedArrays<'py>,
+    place_crowded: bool,
+) -> PyResult<I64s<'py>> {
+    let (ha, hb, w, related) = (slice(&ha)?, slice(&hb)?, slice(&weights)?, related_ref(&related)?);
+    let (ia, ib) = (token_range(a0, a1, ha.len(), "suspect")?, token_range(b0, b1, hb.len(), "source")?);
+    if w.len() != ia.clone().count() || related.start.len() != ha.len() + 1 {
+        return Err(PyValueError::new_err("a weight per suspect token of the range, the related lemmas of every token"));
+    }
+    let out = py.detach(|| paraphrase::match_tokens(ia.clone(), ib, ha, hb, |i| w[(i - ia.start) as usize], &related, place_crowded));
+    Ok(flat_pairs(&out).into_pyarray(py))
+}
+
+/// paraphrase_dense(suspect_tokens: int64[m] rising, edge_gap, min_agree) -> (lo, hi): the matched pairs kept
+#[pyfunction]
+fn paraphrase_dense(tokens: RoI64<'_>, edge_gap: i64, min_agree: i64) -> PyResult<(usize, usize)> {
+    let pairs: Vec<paraphrase::Pair> = slice(&tokens)?.iter().map(|&i| (i, 0, 0)).collect();
+    let r = paraphrase::dense(&pairs, edge_gap, count(min_agree, "min_agree")?);
+    Ok((r.start, r.end))
+}
+
+/// paraphrase_bound(a_first, a_last, b_first, b_last: int64[k], related, hb) -> int64[k]: at most how many
+/// tokens the matcher pairs in each sentence pair
+#[pyfunction]
+fn paraphrase_bound<'py>(
+    py: Python<'py>,
+    a_first: RoI64<'py>,
+    a_last: RoI64<'py>,
+    b_first: RoI64<'py>,
+    b_last: RoI64<'py>,
+    related: RelatedArrays<'py>,
+    hb: RoU64<'py>,
+) -> PyResult<I64s<'py>> {
+    let (a0, a1, b0, b1) = (slice(&a_first)?, slice(&a_last)?, slice(&b_first)?, slice(&b_last)?);
+    let (related, hb) = (related_ref(&related)?, slice(&hb)?);
+    let n_a = related.start.len().saturating_sub(1);
+    let k = a0.len();
+    if a1.len() != k || b0.len() != k || b1.len() != k {
+        return Err(PyValueError::new_err("as many sentence bounds on each side"));
+    }
+    let ranges = (0..k)
+        .map(|p| Ok((token_range(a0[p], a1[p], n_a, "suspect")?, token_range(b0[p], b1[p], hb.len(), "source")?)))
+        .collect::<PyResult<Vec<_>>>()?;
+    let out: Vec<i64> = py.detach(|| ranges.into_iter().map(|(ia, ib)| paraphrase::agreeing_bound(ia, ib, &related, hb) as i64).collect());
+    Ok(out.into_pyarray(py))
+}
+
+/// paraphrase_rare_rows(suspect, source, token_ok: bool[n]) -> (at, lo, cnt, ki: int64): source token at[k]
+/// agrees with suspect tokens ki[lo[k]:lo[k] + cnt[k]] through a lemma rare in the source
+#[pyfunction]
+fn paraphrase_rare_rows<'py>(
+    py: Python<'py>,
+    suspect: &ParaphraseSuspect,
+    source: &ParaphraseSource,
+    token_ok: PyReadonlyArray1<'py, bool>,
+) -> PyResult<(I64s<'py>, I64s<'py>, I64s<'py>, I64s<'py>)> {
+    let (keys, src, ok) = (suspect.view(), source.view(), slice(&token_ok)?);
+    if ok.len() != keys.hashes.len() {
+        return Err(PyValueError::new_err("a flag per suspect token"));
+    }
+    let (at, lo, cnt, ki) = py.detach(|| paraphrase::rare_rows(&keys, &src, ok));
+    Ok((at.into_pyarray(py), lo.into_pyarray(py), cnt.into_pyarray(py), ki.into_pyarray(py)))
+}
+
+type StatsArrays<'py> = (U64s<'py>, I64s<'py>, I64s<'py>, I64s<'py>, U64s<'py>, (I64s<'py>, I64s<'py>, I64s<'py>), I64s<'py>, U64s<'py>, I64s<'py>, I64s<'py>);
+
+/// paraphrase_source_stats(hashes: uint64[n], sentence_ids: int64[n], order: int64[n] | None, whole_lemmas:
+/// uint64 | None, whole_held: int64 | None, rare_df) -> (values, counts, df_token, order, sorted hashes,
+/// (sentence ids, first, last), sentence_len, rare, rare_start, rare_count): a source's statistics
+#[pyfunction]
+#[pyo3(signature = (hashes, sentence_ids, order, whole_lemmas, whole_held, rare_df))]
+fn paraphrase_source_stats<'py>(
+    py: Python<'py>,
+    hashes: RoU64<'py>,
+    sentence_ids: RoI64<'py>,
+    order: Option<RoI64<'py>>,
+    whole_lemmas: Option<RoU64<'py>>,
+    whole_held: Option<RoI64<'py>>,
+    rare_df: i64,
+) -> PyResult<StatsArrays<'py>> {
+    let (h, sid) = (slice(&hashes)?, slice(&sentence_ids)?);
+    let order = order.as_ref().map(slice).transpose()?;
+    let whole = match (&whole_lemmas, &whole_held) {
+        (Some(l), Some(c)) => Some((slice(l)?, slice(c)?)),
+        (None, None) => None,
+        _ => return Err(PyValueError::new_err("the whole source's lemmas and counts come together")),
+    };
+    let s = py.detach(|| paraphrase::source_stats(h, sid, order, whole, rare_df)).map_err(value_error)?;
+    Ok((
+        s.values.into_pyarray(py),
+        s.counts.into_pyarray(py),
+        s.df_token.into_pyarray(py),
+        s.order.into_pyarray(py),
+        s.sorted.into_pyarray(py),
+        (s.sentence_ids.into_pyarray(py), s.first.into_pyarray(py), s.last.into_pyarray(py)),
+        s.sentence_len.into_pyarray(py),
+        s.rare.into_pyarray(py),
+        s.rare_start.into_pyarray(py),
+        s.rare_count.into_pyarray(py),
+    ))
+}
+
+/// paraphrase_intersect(x, y: uint64 sorted distinct) -> (ix, iy: int64): where the values both hold lie
+#[pyfunction]
+fn paraphrase_intersect<'py>(py: Python<'py>, x: RoU64<'py>, y: RoU64<'py>) -> PyResult<(I64s<'py>, I64s<'py>)> {
+    let (x, y) = (slice(&x)?, slice(&y)?);
+    let both = py.detach(|| paraphrase::intersect(x, y));
+    Ok((
+        both.iter().map(|p| p.0 as i64).collect::<Vec<_>>().into_pyarray(py),
+        both.iter().map(|p| p.1 as i64).collect::<Vec<_>>().into_pyarray(py),
+    ))
+}
+
 /// Word hash (never 0) -> entry id, for many hashes at a time; threads may read while one writes.
 #[pyclass(frozen)]
 struct HashIndex {
@@ -413,10 +806,7 @@ impl TextRules {
         seed: u64,
         scan: bool,
     ) -> PyResult<Read<'py>> {
-        let classes = slice(&scan_classes)?;
-        if classes.len() != 0x10000 {
-            return Err(PyValueError::new_err("the class table must cover the 65536 characters of the BMP"));
-        }
+        let classes = bmp_classes(&scan_classes)?;
         let cps = code_points(text)?;
         let (uk, ru, starts, ends, found, counts) = py.detach(|| {
             let (uk, ru, counts) = self.rules.marks(&cps);
@@ -636,7 +1026,16 @@ fn _engine(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(join_equal, m)?)?;
     m.add_function(wrap_pyfunction!(align_chains, m)?)?;
     m.add_function(wrap_pyfunction!(chain, m)?)?;
+    m.add_function(wrap_pyfunction!(paraphrase_accepted, m)?)?;
+    m.add_function(wrap_pyfunction!(paraphrase_match, m)?)?;
+    m.add_function(wrap_pyfunction!(paraphrase_dense, m)?)?;
+    m.add_function(wrap_pyfunction!(paraphrase_bound, m)?)?;
+    m.add_function(wrap_pyfunction!(paraphrase_rare_rows, m)?)?;
+    m.add_function(wrap_pyfunction!(paraphrase_intersect, m)?)?;
+    m.add_function(wrap_pyfunction!(paraphrase_source_stats, m)?)?;
     m.add_class::<HashIndex>()?;
+    m.add_class::<ParaphraseSuspect>()?;
+    m.add_class::<ParaphraseSource>()?;
     m.add_class::<TextRules>()?;
     m.add_class::<FormTable>()?;
     m.add_function(wrap_pyfunction!(form_rows, m)?)?;
