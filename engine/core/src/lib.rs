@@ -15,8 +15,10 @@
 //! * [`split`]: sentence boundaries and the marks of Ukrainian and Russian (`sverka.core.text`).
 //! * [`forms`]: the canonizer's table of seen forms and the token arrays of a text (`sverka.core.text`).
 //! * [`align`]: seeds joined, runs, sentence segments and chaining (`sverka.core.align`).
+//! * [`candidates`]: postings read from sorted arrays, seeds and their clusters (`sverka.core.candidates`).
 
 pub mod align;
+pub mod candidates;
 pub mod error;
 pub mod forms;
 pub mod hashing;
