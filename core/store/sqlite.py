@@ -44,6 +44,7 @@ which reads a file :func:`sverka.core.rebuild.rebuild` must rebuild, document by
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import json
 import os
 import sqlite3
@@ -60,8 +61,9 @@ from ..messages import Message, to_json
 from ..results import DocumentInfo
 from ..settings import Settings
 from ..sorting import distinct
-from . import common
+from . import common, postings
 from .codecs import Reader, decode_stored, decode_text, decode_tokens, i64, rows_array, u64
+from .postings import PostingsFile, documents_digest
 from .common import (BUSY_TIMEOUT, SCHEMA_MAJOR, SCHEMA_MINOR, PreparedDocument, StoredDocument,
                      check_indexing_settings, damaged_message, indexing_meta, other_version, read_only_message,
                      storable_text, stored_settings, versions)
@@ -113,6 +115,9 @@ _HASH_TABLES = ("pairs", "sentences", "short_words", "super_shingles", "mega_shi
 #: 8 MB kept too few of those pages between checks (a 50 KB check against ruslit: its
 #: lookups ~10 ms faster with 64 MB). Pages are taken as they are read, never reserved.
 LOOKUP_CACHE_KB = 64 * 1024
+#: The digest of a collection without documents (sverka.core.store.postings.documents_digest).
+_EMPTY_DIGEST = hashlib.sha256().hexdigest()
+_NO_ROWS = (np.zeros(0, np.int64), np.zeros(1, np.uint64), np.zeros(0, np.uint32), np.zeros(0, np.uint32))
 _INFO_COLUMNS = "id, path, title, format, chars, words, size_bytes, added, sha256, is_template"
 
 
@@ -182,6 +187,10 @@ class SQLiteStore:
                  busy_timeout: float = BUSY_TIMEOUT) -> None:
         self.path = Path(path)
         self.busy_timeout = busy_timeout
+        #: The postings file (sverka.core.store.postings) when it holds this collection's state.
+        self._side: PostingsFile | None = None
+        self._side_state: tuple | None = None  # (data_version, own commits) when it was last judged
+        self._commits = 0  # transactions committed through this connection
         #: Opened for reading only (a read-only medium or file): checks work, changes raise
         #: CollectionReadOnly.
         self.read_only = self.path.exists() and not _writable(self.path)
@@ -345,6 +354,7 @@ class SQLiteStore:
         try:
             yield db
             db.execute("COMMIT")
+            self._commits += 1
         except BaseException as e:
             if db.in_transaction:  # SQLite may have rolled back already (disk full, I/O error)
                 db.execute("ROLLBACK")
@@ -372,8 +382,19 @@ class SQLiteStore:
                     template: bool = False) -> list[tuple[str, str, str]]:
         """Write prepared documents in ONE transaction; classify each against what is stored
         (:func:`sverka.core.store.common.write_batch`)."""
-        with self.transaction() as db:
-            return common.write_batch(_Batch(self, db), items, template=template)
+        pending = None
+        try:
+            with self.transaction() as db:
+                before = self._postings_before(db)
+                batch = _Batch(self, db)
+                out = common.write_batch(batch, items, template=template)
+                pending = self._postings_after(db, before, batch.removed, batch.added)
+        except BaseException:
+            if pending is not None:  # written for a state never committed
+                pending.unlink(missing_ok=True)
+            raise
+        self._install(pending)
+        return out
 
     def _delete_documents(self, db, ids: list[int], *, hashes: bool = True, rows_only: bool = False) -> None:
         """Delete documents: their rows (unless rows_only) and/or their hash rows."""
@@ -394,11 +415,91 @@ class SQLiteStore:
         ids = sorted({int(i) for i in ids})
         if not ids:
             return 0
-        with self.transaction() as db:
-            marks = ",".join("?" * len(ids))
-            n = db.execute(f"SELECT count(*) FROM documents WHERE id IN ({marks})", ids).fetchone()[0]
-            self._delete_documents(db, ids)
+        pending = None
+        try:
+            with self.transaction() as db:
+                before = self._postings_before(db)
+                marks = ",".join("?" * len(ids))
+                n = db.execute(f"SELECT count(*) FROM documents WHERE id IN ({marks})", ids).fetchone()[0]
+                self._delete_documents(db, ids)
+                pending = self._postings_after(db, before, set(ids), {}) if n else None
+        except BaseException:
+            if pending is not None:
+                pending.unlink(missing_ok=True)
+            raise
+        self._install(pending)
         return n
+
+    # ---- the postings file (sverka.core.store.postings): a cache of the key tables
+
+    def _postings_before(self, db) -> PostingsFile | None:
+        """Inside a write transaction, before writing: the postings file if it holds the
+        state being changed (then the write updates it), else None."""
+        digest = documents_digest(db)
+        side = self._side if self._side is not None and self._side.digest == digest else None
+        if side is None:
+            side = PostingsFile.open(postings.path_for(self.path), digest)
+        if side is None and digest == _EMPTY_DIGEST:  # a new collection: its file starts empty
+            side = PostingsFile(digest, {t: _NO_ROWS for t in postings.TABLES}, (), None)
+        return side
+
+    def _postings_after(self, db, before: PostingsFile | None, removed: set[int],
+                        added: dict[str, list[np.ndarray]]) -> Path | None:
+        """Inside a write transaction, after writing: the updated postings file written under a
+        temporary name (renamed into place after the commit, :meth:`_install`), or None when
+        there was none to update or it cannot be written (the store then asks SQLite)."""
+        if before is None or not _writable(self.path.parent):
+            return None
+        digest = documents_digest(db)
+        if digest == before.digest:
+            return None
+        try:
+            return postings.write(postings.path_for(self.path), digest,
+                                  postings.merge_tables(before.tables, removed, added, self.path.parent))
+        except (OSError, ValueError, MemoryError):
+            return None
+
+    def _install(self, pending: Path | None) -> None:
+        """Rename a postings file written for a committed state into place."""
+        if pending is None:
+            return
+        try:
+            os.replace(pending, postings.path_for(self.path))
+        except OSError:
+            pending.unlink(missing_ok=True)
+
+    def _current_postings(self) -> PostingsFile | None:
+        """The postings file if it holds the collection's current state (built when missing
+        or out of date and the folder can be written), else None: judged again only when
+        the collection may have changed."""
+        state = (self._db.execute("PRAGMA data_version").fetchone()[0], self._commits)
+        if state == self._side_state:
+            return self._side
+        self._side_state, self._side = state, None
+        path = postings.path_for(self.path)
+        pending = None
+        self._db.execute("BEGIN")  # the digest and the rows of one state
+        try:
+            digest = documents_digest(self._db)
+            side = self._side
+            if side is None or side.digest != digest or side.stat != PostingsFile.file_stat(path):
+                side = PostingsFile.open(path, digest)
+            pending = None
+            if side is None and not self.read_only and _writable(self.path.parent):
+                try:
+                    pending = postings.write(path, digest, postings.build_tables(self._db, self.path.parent))
+                except (OSError, ValueError, MemoryError):
+                    pending = None
+        except sqlite3.DatabaseError:  # SQLite's own queries say what is wrong with the file
+            return None
+        finally:
+            if self._db.in_transaction:
+                self._db.execute("COMMIT")
+        if pending is not None:
+            self._install(pending)
+            side = PostingsFile.open(path, digest)
+        self._side = side
+        return side
 
     def set_template(self, doc_id: int, template: bool) -> None:
         with self.transaction() as db:
@@ -595,6 +696,14 @@ class SQLiteStore:
         return self._postings("sentences", hashes, max_posting)
 
     def _postings(self, table: str, hashes, max_posting: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        side = self._current_postings()
+        if side is not None:
+            return side.lookup(table, hashes, max_posting)
+        return self.postings_from_tables(table, hashes, max_posting)
+
+    def postings_from_tables(self, table: str, hashes, max_posting: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """:meth:`pair_postings` / :meth:`sentence_postings` (``table``) asked of SQLite's tables
+        (what a check uses when the postings file cannot be)."""
         if not self._lookup_cache:  # the first lookup of a check: the larger page cache from now on
             self._db.execute(f"PRAGMA cache_size=-{LOOKUP_CACHE_KB}")
             self._lookup_cache = True
@@ -645,6 +754,8 @@ class _Batch:
 
     def __init__(self, store: SQLiteStore, db: sqlite3.Connection) -> None:
         self.store, self.db = store, db
+        self.removed: set[int] = set()  # documents whose rows went (for the postings file)
+        self.added: dict[str, list[np.ndarray]] = {}  # per table: the columns of the rows written
 
     def name_of(self, doc_id: int) -> str | None:
         row = self.db.execute("SELECT path, title FROM documents WHERE id=?", (doc_id,)).fetchone()
@@ -662,6 +773,7 @@ class _Batch:
 
     def drop(self, doc_id: int) -> None:
         self.store._delete_documents(self.db, [doc_id], hashes=False)
+        self.removed.add(int(doc_id))
 
     def by_sha256(self, sha: str) -> tuple[int, str] | None:
         row = self.db.execute("SELECT id, path, title FROM documents WHERE sha256=?", (sha,)).fetchone()
@@ -682,10 +794,13 @@ class _Batch:
 
     def drop_rows(self, ids: list[int]) -> None:
         self.store._delete_documents(self.db, ids, rows_only=True)
+        self.removed.update(int(i) for i in ids)
 
     def append_rows(self, table: str, columns: list[np.ndarray], order: np.ndarray) -> None:
         # flat columns handed over as a zip of tolist()s: several times faster than a nested
         # tolist(); in slices, so that the Python integers of a large batch never all exist at once
+        if table in postings.TABLES:
+            self.added[table] = columns
         sql = f"INSERT INTO {table} VALUES({','.join('?' * len(columns))})"
         for k in range(0, len(order), _ROWS_PER_CALL):
             take = order[k : k + _ROWS_PER_CALL]
