@@ -34,6 +34,13 @@ impl<'a> Postings<'a> {
         }
         Ok(Postings { keys, offsets, docs, pos })
     }
+
+    /// The arrays of a table [`Postings::new`] accepted before (a postings file checked when it
+    /// was opened, never written in place): not checked again. [`lookup`] still reads nothing
+    /// out of bounds whatever they hold.
+    pub fn checked_before(keys: &'a [i64], offsets: &'a [u64], docs: &'a [u32], pos: &'a [u32]) -> Self {
+        Postings { keys, offsets, docs, pos }
+    }
 }
 
 /// The rows `(hash, doc_id, pos)` of the distinct `query` keys held, by key (as i64), each key's
@@ -59,7 +66,10 @@ pub fn lookup(p: &Postings, query: &[i64], max_posting: usize) -> (Vec<i64>, Vec
         if at >= p.keys.len() || p.keys[at] != key {
             continue;
         }
-        let (a, b) = (p.offsets[at] as usize, p.offsets[at + 1] as usize);
+        let (Some(&a), Some(&b)) = (p.offsets.get(at), p.offsets.get(at + 1)) else {
+            continue; // never met: Postings::new refuses such arrays
+        };
+        let (a, b) = (a as usize, b as usize);
         if a > b || b > p.docs.len() || b > p.pos.len() {
             continue; // never met: Postings::new refuses such arrays
         }

@@ -588,16 +588,14 @@ fn postings_check<'py>(py: Python<'py>, keys: PyReadonlyArray1<'py, i64>, offset
 }
 
 /// postings_lookup(keys, offsets, docs, pos, query: int64[q], max_posting) -> (hash, doc_id, pos) int64 rows
+/// (the arrays as postings_check accepted them)
 #[pyfunction]
 fn postings_lookup<'py>(py: Python<'py>, keys: PyReadonlyArray1<'py, i64>, offsets: PyReadonlyArray1<'py, u64>,
                         docs: PyReadonlyArray1<'py, u32>, pos: PyReadonlyArray1<'py, u32>,
                         query: PyReadonlyArray1<'py, i64>, max_posting: i64) -> PyResult<Seeds<'py>> {
     let (k, o, d, p, q) = (slice(&keys)?, slice(&offsets)?, slice(&docs)?, slice(&pos)?, slice(&query)?);
     let cap = usize::try_from(max_posting).map_err(|_| PyValueError::new_err("max_posting must be >= 0"))?;
-    let (h, d, j) = py.detach(|| {
-        let table = Postings::new(k, o, d, p)?;
-        Ok(cand::lookup(&table, q, cap))
-    }).map_err(value_error)?;
+    let (h, d, j) = py.detach(|| cand::lookup(&Postings::checked_before(k, o, d, p), q, cap));
     Ok((h.into_pyarray(py), d.into_pyarray(py), j.into_pyarray(py)))
 }
 
