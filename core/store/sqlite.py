@@ -35,8 +35,14 @@ File format
   The hash tables are ``WITHOUT ROWID`` with the hash first in the primary key, so every
   candidate query reads one index only.
 
+Beside the file, ``<name>.postings`` (:mod:`sverka.core.store.postings`) holds the ``pairs``
+and ``sentences`` rows as sorted arrays the engine searches: a cache of those tables, used only
+while it holds the collection's current documents (adds and removals update it, a check
+rebuilds it when it does not), so the schema did not change for it.
+
 The operations are the store protocol's (:class:`sverka.core.store.Store`); candidate queries
-are one grouped query each, chunked only if the IN list exceeds SQLite's variable limit.
+are answered from the postings file, or by SQLite with one grouped query each, chunked only if
+the IN list exceeds SQLite's variable limit.
 Besides them: :meth:`SQLiteStore.transaction` (tests), ``read_only`` and :func:`read_old_rows`,
 which reads a file :func:`sverka.core.rebuild.rebuild` must rebuild, document by document.
 """
