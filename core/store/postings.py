@@ -10,9 +10,9 @@ a check against all of ruslit, where the engine's search of these arrays (memory
 The record stays SQLite's: the file is only ever used when it holds exactly what the
 collection holds, and is never needed:
 
-* Its header names the state it was made from: the SHA-256 of every document's id and text
-  SHA-256 (:func:`documents_digest`; ids are never reused, a document's keys follow from its
-  text and the collection's settings). A store compares it with the collection's current
+* Its header names the state it was made from: the SHA-256 of the collection's ``meta`` and
+  of every document's id and text SHA-256 (:func:`documents_digest`; ids are never reused, a
+  document's keys follow from its text and the versions and settings ``meta`` holds). A store compares it with the collection's current
   digest whenever the file may have changed (``PRAGMA data_version``, its own commits): any
   other state (a document added or removed by another process, by an earlier Sverka that knows
   nothing of the file, a collection file replaced by another) and the file is not used.
@@ -69,8 +69,13 @@ def path_for(collection: Path) -> Path:
 
 
 def documents_digest(db) -> str:
-    """The state of a collection's documents (see the module docstring), read through ``db``."""
+    """The state of a collection's documents (see the module docstring), read through ``db``:
+    its ``meta`` (the versions and settings the keys are made with: a collection rebuilt for a
+    new canonization holds the same texts under the same ids, and other keys), then every
+    document's id and text SHA-256."""
     h = hashlib.sha256()
+    for key, value in db.execute("SELECT key, value FROM meta ORDER BY key"):
+        h.update(f"{key}={value}\n".encode())
     for doc_id, sha in db.execute("SELECT id, sha256 FROM documents ORDER BY id"):
         h.update(f"{doc_id}:{sha}\n".encode())
     return h.hexdigest()

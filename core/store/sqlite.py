@@ -50,7 +50,6 @@ which reads a file :func:`sverka.core.rebuild.rebuild` must rebuild, document by
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import json
 import os
 import sqlite3
@@ -121,8 +120,6 @@ _HASH_TABLES = ("pairs", "sentences", "short_words", "super_shingles", "mega_shi
 #: 8 MB kept too few of those pages between checks (a 50 KB check against ruslit: its
 #: lookups ~10 ms faster with 64 MB). Pages are taken as they are read, never reserved.
 LOOKUP_CACHE_KB = 64 * 1024
-#: The digest of a collection without documents (sverka.core.store.postings.documents_digest).
-_EMPTY_DIGEST = hashlib.sha256().hexdigest()
 _NO_ROWS = (np.zeros(0, np.int64), np.zeros(1, np.uint64), np.zeros(0, np.uint32), np.zeros(0, np.uint32))
 _INFO_COLUMNS = "id, path, title, format, chars, words, size_bytes, added, sha256, is_template"
 
@@ -445,7 +442,8 @@ class SQLiteStore:
         side = self._side if self._side is not None and self._side.digest == digest else None
         if side is None:
             side = PostingsFile.open(postings.path_for(self.path), digest)
-        if side is None and digest == _EMPTY_DIGEST:  # a new collection: its file starts empty
+        if side is None and db.execute("SELECT 1 FROM documents LIMIT 1").fetchone() is None:
+            # no documents yet: the file starts empty
             side = PostingsFile(digest, {t: _NO_ROWS for t in postings.TABLES}, (), None)
         return side
 

@@ -219,3 +219,15 @@ def test_large_tables_are_merged_a_range_at_a_time(store, monkeypatch):
     postings.path_for(store.path).unlink()
     store._side_state = None
     _same_as_tables(store)  # rebuilt in ranges
+
+
+def test_a_rebuilt_collection_does_not_take_the_old_file(store):
+    """The same texts under the same ids, keys made by another canonization (a rebuild after a
+    new version): the collection's meta is part of the state the file names."""
+    _add(store, _texts(4, 14), "a")
+    assert store._current_postings() is not None
+    old = store._current_postings().digest
+    store._db.execute("UPDATE meta SET value = value || '-next' WHERE key = 'canon_version'")
+    store._commits += 1  # as after a transaction of this connection
+    side = store._current_postings()
+    assert side is None or side.digest != old
