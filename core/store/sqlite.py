@@ -329,6 +329,7 @@ class SQLiteStore:
         return CollectionBusy.of("error.collection_busy", path=str(self.path))
 
     def close(self) -> None:
+        self._side = None  # its map closes with the last array read from it
         if self._db is not None:
             self._db.close()
             self._db = None
@@ -476,6 +477,8 @@ class SQLiteStore:
         """The postings file if it holds the collection's current state (built when missing
         or out of date and the folder can be written), else None: judged again only when
         the collection may have changed."""
+        if self._db.in_transaction:  # inside a caller's transaction: its own view, SQLite's tables
+            return None
         state = (self._db.execute("PRAGMA data_version").fetchone()[0], self._commits)
         if state == self._side_state:
             return self._side

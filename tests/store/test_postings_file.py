@@ -231,3 +231,18 @@ def test_a_rebuilt_collection_does_not_take_the_old_file(store):
     store._commits += 1  # as after a transaction of this connection
     side = store._current_postings()
     assert side is None or side.digest != old
+
+
+def test_inside_a_transaction_the_tables_answer(store):
+    """Lookups made inside a caller's transaction see its uncommitted rows: SQLite answers, and
+    the transaction is neither committed nor ended by the lookup."""
+    _add(store, _texts(4, 15), "a")
+    gone = store.documents()[0].id
+    with pytest.raises(RuntimeError):
+        with store.transaction() as db:
+            db.execute("DELETE FROM pairs WHERE doc_id=?", (gone,))
+            assert gone not in _docs_seen(store)
+            assert db.in_transaction
+            raise RuntimeError  # rolled back
+    assert gone in _docs_seen(store)
+    _same_as_tables(store)
