@@ -246,3 +246,21 @@ def test_inside_a_transaction_the_tables_answer(store):
             raise RuntimeError  # rolled back
     assert gone in _docs_seen(store)
     _same_as_tables(store)
+
+
+def test_a_rebuild_brings_its_postings_file_along(tmp_path):
+    from sverka.core.rebuild import rebuild
+
+    path = tmp_path / "c.sverka"
+    s = SQLiteStore(path, Settings())
+    _add(s, _texts(5, 16), "a")
+    s._db.execute("UPDATE meta SET value = '0' WHERE key = 'canon_version'")  # made by an older Sverka
+    s.close()
+    assert rebuild(path) == 5
+    assert not postings.path_for(path.with_name(path.name + ".rebuild")).exists()
+    made = postings.path_for(path).stat().st_mtime_ns
+    s = SQLiteStore(path)
+    assert s._current_postings() is not None
+    _same_as_tables(s)
+    assert postings.path_for(path).stat().st_mtime_ns == made  # used as it came, not rebuilt
+    s.close()
