@@ -83,6 +83,45 @@ pub fn lookup(p: &Postings, query: &[i64], max_posting: usize) -> (Vec<i64>, Vec
     (h, d, j)
 }
 
+/// Sorts `items` by `key`, stably: least significant byte first, a pass per byte in which the
+/// items differ (the seeds and keys of a check are tens of thousands of 64-bit numbers, which a
+/// comparison sort orders several times slower).
+fn radix_sort_by_key<T: Copy, F: Fn(&T) -> u64>(items: &mut Vec<T>, key: F) {
+    let n = items.len();
+    if n < 64 {
+        items.sort_by_key(|x| key(x));
+        return;
+    }
+    let mut buffer: Vec<T> = items.clone();
+    let (mut from, mut to) = (items, &mut buffer);
+    let mut swapped = false;
+    for shift in (0..64).step_by(8) {
+        let mut counts = [0usize; 256];
+        for x in from.iter() {
+            counts[((key(x) >> shift) & 0xFF) as usize] += 1;
+        }
+        if counts.iter().any(|&c| c == n) {
+            continue; // every item has this byte: the pass would change nothing
+        }
+        let mut at = [0usize; 256];
+        let mut sum = 0;
+        for b in 0..256 {
+            at[b] = sum;
+            sum += counts[b];
+        }
+        for x in from.iter() {
+            let b = ((key(x) >> shift) & 0xFF) as usize;
+            to[at[b]] = *x;
+            at[b] += 1;
+        }
+        std::mem::swap(&mut from, &mut to);
+        swapped = !swapped;
+    }
+    if swapped {
+        to.copy_from_slice(from);
+    }
+}
+
 /// The seeds of `rows` (hash, doc, pos) whose hash is among the suspect's `keys` (at
 /// `key_pos`): `(doc, suspect position, document position)`, once per occurrence of the hash in
 /// the suspect, by row, then by suspect order of the occurrences (`candidates._expand`).
@@ -91,17 +130,32 @@ pub fn expand(keys: &[u64], key_pos: &[i64], row_hash: &[u64], row_doc: &[i64], 
     if keys.len() != key_pos.len() || row_hash.len() != row_doc.len() || row_hash.len() != row_pos.len() {
         return Err(bad("expand: the arrays' lengths disagree".into()));
     }
+    // the keys in the order of the rows' hashes as signed numbers (SQLite's and the postings
+    // file's), so that sorted rows are met in one walk; rows in any other order are searched
+    const SIGN: u64 = 1 << 63;
     let mut order: Vec<u32> = (0..keys.len() as u32).collect();
-    order.sort_by_key(|&k| keys[k as usize]); // stable: equal keys stay in suspect order
-    let sorted: Vec<u64> = order.iter().map(|&k| keys[k as usize]).collect();
+    radix_sort_by_key(&mut order, |&k| keys[k as usize] ^ SIGN); // stable: equal keys stay in suspect order
+    let sorted: Vec<u64> = order.iter().map(|&k| keys[k as usize] ^ SIGN).collect();
     let (mut d, mut i, mut j) = (Vec::new(), Vec::new(), Vec::new());
+    let mut a = 0usize;
+    let mut previous: Option<u64> = None;
     for (r, &h) in row_hash.iter().enumerate() {
-        let a = sorted.partition_point(|&x| x < h);
-        let b = a + sorted[a..].partition_point(|&x| x == h);
-        for &k in &order[a..b] {
+        let h = h ^ SIGN;
+        match previous {
+            Some(p) if p <= h => {
+                while a < sorted.len() && sorted[a] < h {
+                    a += 1;
+                }
+            }
+            _ => a = sorted.partition_point(|&x| x < h),
+        }
+        previous = Some(h);
+        let mut b = a;
+        while b < sorted.len() && sorted[b] == h {
             d.push(row_doc[r]);
-            i.push(key_pos[k as usize]);
+            i.push(key_pos[order[b] as usize]);
             j.push(row_pos[r]);
+            b += 1;
         }
     }
     Ok((d, i, j))
@@ -222,19 +276,35 @@ pub fn clusters(d: &[i64], i: &[i64], j: &[i64], rules: &ClusterRules) -> Result
         return Err(bad("clusters: the arrays' lengths disagree".into()));
     }
     const POS: i64 = (1 << 32) - 1;
-    let mut seeds: Vec<Packed> = Vec::with_capacity(d.len());
     for k in 0..d.len() {
         if d[k] < 0 || !(0..POS).contains(&i[k]) || !(0..POS).contains(&j[k]) {
             return Err(bad("clusters: a negative document or a position out of range".into()));
         }
-        seeds.push(Packed(((d[k] as u128) << 64) | ((i[k] as u128) << 32) | j[k] as u128));
     }
-    seeds.sort_unstable(); // by (d, i, j): one number per seed
-    let ok = supported_sorted(&seeds, rules.near_suspect, rules.near_source);
-    let kept: Vec<(i64, i64)> = (0..seeds.len()).filter(|&k| ok[k]).map(|k| {
-        let (d, i, _) = seeds[k].parts();
-        (d, i)
-    }).collect();
+    let bits = |x: &[i64]| 64 - x.iter().copied().max().unwrap_or(0).leading_zeros();
+    let (bd, bi, bj) = (bits(d), bits(i), bits(j));
+    let kept: Vec<(i64, i64)> = if bd + bi + bj <= 64 {
+        // the seeds as one 64-bit number each (the usual case), sorted by bytes
+        let mut seeds: Vec<u64> = (0..d.len())
+            .map(|k| ((d[k] as u64) << (bi + bj)) | ((i[k] as u64) << bj) | j[k] as u64)
+            .collect();
+        radix_sort_by_key(&mut seeds, |&x| x);
+        let (mi, mj) = ((1u64 << bi) - 1, (1u64 << bj) - 1);
+        let unpack = |s: u64| ((s >> (bi + bj)) as i64, ((s >> bj) & mi) as i64, (s & mj) as i64);
+        let tuples: Vec<(i64, i64, i64)> = seeds.iter().map(|&s| unpack(s)).collect();
+        let ok = supported_sorted(&tuples, rules.near_suspect, rules.near_source);
+        (0..tuples.len()).filter(|&k| ok[k]).map(|k| (tuples[k].0, tuples[k].1)).collect()
+    } else {
+        let mut seeds: Vec<Packed> = (0..d.len())
+            .map(|k| Packed(((d[k] as u128) << 64) | ((i[k] as u128) << 32) | j[k] as u128))
+            .collect();
+        seeds.sort_unstable(); // by (d, i, j): one number per seed
+        let ok = supported_sorted(&seeds, rules.near_suspect, rules.near_source);
+        (0..seeds.len()).filter(|&k| ok[k]).map(|k| {
+            let (d, i, _) = seeds[k].parts();
+            (d, i)
+        }).collect()
+    };
     let mut out = Clusters::default();
     let pw = rules.pair_words;
     let mut k = 0;
@@ -288,6 +358,26 @@ mod tests {
     fn rules() -> ClusterRules<'static> {
         ClusterRules { near_suspect: 9, near_source: 30, min_tokens: 5, pair_words: 2, sentence_bounds: None,
                        sentence_share: 1.0 }
+    }
+
+    #[test]
+    fn radix_sort_is_stable_and_sorts() {
+        let mut x: Vec<(u64, usize)> = (0..5000).map(|k| ((k as u64 * 2_654_435_761) % 977 << 40 | (k as u64 % 3), k)).collect();
+        let mut want = x.clone();
+        want.sort_by_key(|p| p.0); // stable
+        radix_sort_by_key(&mut x, |p| p.0);
+        assert_eq!(x, want);
+        let mut big: Vec<u64> = (0..300).map(|k| u64::MAX - k * 7919).collect();
+        radix_sort_by_key(&mut big, |&v| v);
+        assert!(big.windows(2).all(|w| w[0] <= w[1]));
+    }
+
+    #[test]
+    fn wide_seeds_sort_as_128_bit_numbers() {
+        let d = [1i64 << 40, 3, 1 << 40];
+        let c = clusters(&d, &[5, 4, 4], &[(1 << 31) + 1, 20, 1 << 31], &rules()).unwrap();
+        assert_eq!(c.docs, vec![1 << 40]);
+        assert_eq!(c.first, vec![4]);
     }
 
     #[test]
