@@ -264,3 +264,21 @@ def test_a_rebuild_brings_its_postings_file_along(tmp_path):
     _same_as_tables(s)
     assert postings.path_for(path).stat().st_mtime_ns == made  # used as it came, not rebuilt
     s.close()
+
+
+def test_an_add_of_many_batches_builds_the_file_once_at_its_end(store, monkeypatch):
+    """Within one add, updates stop once they have copied ADD_COPY_FACTOR times the file's rows;
+    the file is then built at the end, and holds the collection's state."""
+    from sverka.core.store import sqlite
+
+    _add(store, _texts(6, 17), "first")  # one batch alone: updated in place
+    copies = []
+    real = postings.merge_tables
+    monkeypatch.setattr(sqlite.postings, "merge_tables", lambda *a: copies.append(1) or real(*a))
+    with store.adding():
+        for k in range(8):
+            _add(store, _texts(3, 18 + k), f"batch {k}")
+    assert 1 <= len(copies) < 8  # the first batches updated it, the later ones left it
+    side = store._current_postings()
+    assert side is not None and side.digest == sqlite.documents_digest(store._db)
+    _same_as_tables(store)
