@@ -202,8 +202,6 @@ def main(argv=None) -> int:
     side = {t: _Sidecar(folder, t) for t in ("pairs", "sentences")}
     rows_total = db.execute("SELECT (SELECT count(*) FROM pairs) + (SELECT count(*) FROM sentences)").fetchone()[0]
 
-    print(f"collection: {store.count()} documents, {rows_total} key rows; one-time builds: "
-          + ", ".join(f"{k} {v:.2f} s" for k, v in builds.items()))
     ref = ref5gram.Collection()
     for f in files[:-1]:
         ref.add(str(f), bench_check._read(f))
@@ -218,6 +216,8 @@ def main(argv=None) -> int:
     t = time.perf_counter()
     assert store._current_postings() is not None
     builds["postings_file"] = time.perf_counter() - t
+    print(f"collection: {store.count()} documents, {rows_total} key rows; one-time builds: "
+          + ", ".join(f"{k} {v:.2f} s" for k, v in builds.items()))
     ways = {
         "per_key": lambda t, h: store.postings_from_tables(t, h, MAX_POSTING),
         "packed": lambda t, h: _packed(db, t, h, MAX_POSTING),
