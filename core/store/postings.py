@@ -41,6 +41,7 @@ import hashlib
 import json
 import mmap
 import os
+import tempfile
 from pathlib import Path
 
 import numpy as np
@@ -91,8 +92,6 @@ class _Sections:
     chunk's) into temporary files beside the collection."""
 
     def __init__(self, folder: Path) -> None:
-        import tempfile
-
         self.files = {name: tempfile.TemporaryFile(dir=folder, prefix=".postings-") for name in _DTYPES}
         self.rows = 0
         self.keys = 0
@@ -239,7 +238,6 @@ def write(path: Path, digest: str, tables: dict[str, _Sections]) -> Path:
     return tmp
 
 
-
 class PostingsFile:
     """An opened postings file (memory-mapped); :meth:`open` checks it whole."""
 
@@ -289,7 +287,7 @@ class PostingsFile:
                     arrays.append(np.frombuffer(buffer, _DTYPES[name], int(count), start + int(at)))
                 native.postings_check(*arrays)
                 tables[table] = tuple(arrays)
-        except (ValueError, KeyError, TypeError, IndexError, UnicodeDecodeError):
+        except (ValueError, KeyError, TypeError, IndexError, AttributeError, UnicodeDecodeError):
             tables = arrays = None  # noqa: F841 (the views go before the map closes)
             try:
                 buffer.close()

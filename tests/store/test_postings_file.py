@@ -118,7 +118,7 @@ def test_changes_by_a_connection_that_ignores_the_file(store, tmp_path):
     other.close()
 
 
-@pytest.mark.parametrize("damage", ["garbage", "truncated", "flipped", "empty", "header"])
+@pytest.mark.parametrize("damage", ["garbage", "truncated", "flipped", "empty", "header", "list"])
 def test_a_damaged_file_is_never_used(tmp_path, damage):
     s = SQLiteStore(tmp_path / "c.sverka", Settings())
     _add(s, _texts(6, 5), "a")
@@ -133,6 +133,9 @@ def test_a_damaged_file_is_never_used(tmp_path, damage):
         data[-40] ^= 0x10  # a document id or position
     elif damage == "empty":
         data = bytearray()
+    elif damage == "list":  # a header of valid JSON that is no header
+        size = int.from_bytes(data[8:16], "little")
+        data[16:16 + size] = b"[" + b" " * (size - 2) + b"]"
     else:
         data[20] = ord("{") if data[20] != ord("{") else ord("[")
     path.write_bytes(bytes(data))
