@@ -510,13 +510,12 @@ class SQLiteStore:
         state = (self._db.execute("PRAGMA data_version").fetchone()[0], self._commits)
         if state == self._side_state:
             return self._side
-        self._side_state, self._side = state, None
+        side, self._side_state, self._side = self._side, state, None
         path = postings.path_for(self.path)
         pending = None
         self._db.execute("BEGIN")  # the digest and the rows of one state
         try:
             digest = documents_digest(self._db)
-            side = self._side
             if side is None or side.digest != digest or side.stat != PostingsFile.file_stat(path):
                 side = PostingsFile.open(path, digest)
             pending = None

@@ -285,3 +285,16 @@ def test_an_add_of_many_batches_builds_the_file_once_at_its_end(store, monkeypat
     side = store._current_postings()
     assert side is not None and side.digest == sqlite.documents_digest(store._db)
     _same_as_tables(store)
+
+
+def test_a_change_that_leaves_the_documents_keeps_the_opened_file(store, monkeypatch):
+    """A template flag set (a commit that changes no key) is judged again, and the file opened
+    before is kept rather than read and checked again."""
+    _add(store, _texts(4, 19), "a")
+    side = store._current_postings()
+    assert side is not None
+    opened = []
+    monkeypatch.setattr(postings.PostingsFile, "open", classmethod(lambda cls, *a: opened.append(a) or None))
+    store.set_template(store.documents()[0].id, True)
+    assert store._current_postings() is side and not opened
+    _same_as_tables(store)
