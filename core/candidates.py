@@ -39,6 +39,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from .align import SOURCE_WINDOW
+from .engine import i64, native, u64
 from .keys import PAIR_WORDS
 from .shingles import shingle_hashes
 from .sorting import distinct, lexsort, stable_argsort
@@ -131,24 +132,12 @@ def sentence_bounds(tokens: Tokens) -> tuple[np.ndarray, np.ndarray]:
     return first[which].astype(np.int64), ends[which].astype(np.int64)
 
 
-def _expand(keys: np.ndarray, key_pos: np.ndarray, row_hash: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """For every row whose hash is among ``keys``: (row index, suspect position), once per
-    occurrence of the hash in the suspect."""
-    order = stable_argsort(keys)
-    ks, kp = keys[order], key_pos[order]
-    lo = np.searchsorted(ks, row_hash, "left")
-    hi = np.searchsorted(ks, row_hash, "right")
-    cnt = hi - lo
-    rows = np.repeat(np.arange(len(row_hash)), cnt)
-    first = np.repeat(np.cumsum(cnt) - cnt, cnt)
-    at = np.repeat(lo, cnt) + (np.arange(int(cnt.sum())) - first)
-    return rows, kp[at]
-
-
-def _order(*columns: np.ndarray) -> np.ndarray:
-    """``np.lexsort(columns[::-1])``: the order by the first column, then the next, ... (by one
-    sort of a single number per row where they fit in 63 bits together: :func:`sorting.lexsort`)."""
-    return lexsort(columns[::-1])
+def _seeds(keys: np.ndarray, key_pos: np.ndarray, rows: tuple[np.ndarray, np.ndarray, np.ndarray]
+           ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``(doc, suspect position, its position)`` for every row ``(hash, doc, pos)`` whose hash is
+    among ``keys`` (at ``key_pos``), once per occurrence of the hash in the suspect, by row."""
+    rh, rd, rp = rows
+    return native.expand_seeds(u64(keys), i64(key_pos), u64(rh), i64(rd), i64(rp))
 
 
 def _supported(d: np.ndarray, i: np.ndarray, j: np.ndarray, near_suspect: int, near_source: int) -> np.ndarray:
@@ -159,29 +148,9 @@ def _supported(d: np.ndarray, i: np.ndarray, j: np.ndarray, near_suspect: int, n
     Two seeds at one suspect position (a pair of words the source holds twice close by) or at
     one source position (a pair the suspect repeats) are no evidence: the alignment never links
     two runs over the same suspect tokens, nor two that match the same source tokens
-    (``sverka.core.align._Linker``), so such a cluster can never become a passage."""
-    supported = np.zeros(len(d), dtype=bool)
-    diag = j - i
-    by_diag = _order(d, diag - int(diag.min()), i)
-    dd, gg, ii = d[by_diag], diag[by_diag], i[by_diag]
-    run = (dd[1:] == dd[:-1]) & (gg[1:] == gg[:-1]) & (ii[1:] - ii[:-1] == 1)
-    supported[by_diag[1:][run]] = True
-    supported[by_diag[:-1][run]] = True
-    # Document and suspect position as one sorted key: a seed whose next seed is already too
-    # far in the suspect has no nearer one further on, so each shift looks only at the seeds
-    # the previous one left (most seeds are alone).
-    key = d * (int(i.max()) + near_suspect + 1) + i
-    alive = np.arange(len(d) - 1)
-    for shift in range(1, 9):
-        alive = alive[alive + shift < len(d)]
-        alive = alive[key[alive + shift] - key[alive] <= near_suspect]
-        if len(alive) == 0:
-            break
-        jump = j[alive + shift] - j[alive]
-        ok = alive[(np.abs(jump) <= near_source) & (key[alive + shift] != key[alive]) & (jump != 0)]
-        supported[ok] = True
-        supported[ok + shift] = True
-    return supported
+    (``sverka.core.align._Linker``), so such a cluster can never become a passage.
+    (The engine's ``seed_support``; :func:`_clusters` computes it inside the engine.)"""
+    return native.seed_support(i64(d), i64(i), i64(j), int(near_suspect), int(near_source))
 
 
 def supported_seeds(d: np.ndarray, i: np.ndarray, j: np.ndarray, near_suspect: int, near_source: int,
@@ -226,42 +195,25 @@ def _scores(docs: np.ndarray, covered: np.ndarray) -> dict[int, int]:
     return dict(zip(ids.tolist(), totals.astype(np.int64).tolist()))
 
 
+def _bounds(sentence_bounds: tuple[np.ndarray, np.ndarray] | None) -> dict:
+    if sentence_bounds is None:
+        return {}
+    return {"starts": i64(sentence_bounds[0]), "ends": i64(sentence_bounds[1])}
+
+
 def _clusters(d: np.ndarray, i: np.ndarray, j: np.ndarray, near_suspect: int, near_source: int,
               sentence_bounds: tuple[np.ndarray, np.ndarray] | None,
               sentence_share: float) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """The clusters that count (:func:`supported_seeds`): (document, first suspect token, one
-    past the last, tokens covered), by document and suspect position."""
-    empty = np.zeros(0, np.int64)
-    if len(d) == 0:
-        return empty, empty, empty, empty
-    order = _order(d, i, j)
-    d, i, j = d[order], i[order], j[order]
-    supported = _supported(d, i, j, near_suspect, near_source)
-    if not supported.any():
-        return empty, empty, empty, empty
-    d, i = d[supported], i[supported]  # still in (document, suspect position) order
-    # Passages, roughly: supported seeds close together in the suspect. A cluster covering
-    # MIN_TOKENS tokens or more may be a passage; a smaller one only if it is a whole sentence.
-    gap = np.diff(i)
-    brk = np.concatenate(([True], (d[1:] != d[:-1]) | (gap > near_suspect)))
-    cluster = np.cumsum(brk) - 1
-    step = np.minimum(np.append(gap, PAIR_WORDS), PAIR_WORDS)
-    step[np.append(brk[1:], True)] = PAIR_WORDS  # the last seed of a cluster covers its two tokens
-    covered = np.bincount(cluster, weights=step).astype(np.int64)
-    first = i[brk]
-    last = i[np.append(brk[1:], True)]
-    ok = covered >= MIN_TOKENS
-    if sentence_bounds is not None:
-        starts, ends = sentence_bounds
-        small = (~ok) & (covered >= 3)
-        whole = (starts[first] >= first) & (ends[last + PAIR_WORDS - 1] <= last + PAIR_WORDS)
-        if sentence_share < 1.0:
-            one = starts[first] == starts[last + PAIR_WORDS - 1]
-            whole |= one & (covered >= sentence_share * (ends[first] - starts[first]))
-        ok |= small & whole
-    else:
-        ok |= covered >= 3
-    return d[brk][ok], first[ok], last[ok] + PAIR_WORDS, covered[ok]
+    past the last, tokens covered), by document and suspect position.
+
+    Passages, roughly: supported seeds (:func:`_supported`) close together in the suspect. A
+    cluster covering :data:`MIN_TOKENS` tokens or more may be a passage; a smaller one (3 or 4
+    tokens) only if it is a whole sentence (or, with ``sentence_share`` < 1, that share of
+    one sentence); without ``sentence_bounds``, any cluster of 3 tokens or more counts.
+    Computed by the engine (``seed_clusters``)."""
+    return native.seed_clusters(i64(d), i64(i), i64(j), int(near_suspect), int(near_source), MIN_TOKENS, PAIR_WORDS,
+                                sentence_share=float(sentence_share), **_bounds(sentence_bounds))
 
 
 def co_occurring(keys: list[tuple[np.ndarray, np.ndarray]], budget: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -337,16 +289,16 @@ def rank(
     rh, rd, rp = (np.asarray(x) for x in pair_rows)
     cluster_docs = first = end = np.zeros(0, np.int64)
     if len(h) and len(rh):
-        rows, i = _expand(np.asarray(h, np.uint64), np.asarray(p, np.int64), rh.astype(np.uint64))
-        cluster_docs, first, end, covered = _clusters(rd[rows].astype(np.int64), i, rp[rows].astype(np.int64),
-                                                      near_suspect, near_source, sentence_bounds, sentence_share)
+        cluster_docs, first, end, covered = native.pair_clusters(
+            u64(h), i64(p), u64(rh), i64(rd), i64(rp), int(near_suspect), int(near_source), MIN_TOKENS, PAIR_WORDS,
+            sentence_share=float(sentence_share), **_bounds(sentence_bounds))
         score.update(_scores(cluster_docs, covered))
     if suspect_sentences is not None and sentence_rows is not None:
         sh, _, size = suspect_sentences
         rh, rd, _ = (np.asarray(x) for x in sentence_rows)
         if len(sh) and len(rh):
-            rows, tokens = _expand(np.asarray(sh, np.uint64), np.asarray(size, np.int64), rh.astype(np.uint64))
-            for doc, t in zip(rd[rows].tolist(), tokens.tolist()):
+            docs, tokens, _ = _seeds(sh, size, (rh, rd, rd))  # each row's document and sentence size
+            for doc, t in zip(docs.tolist(), tokens.tolist()):
                 score[doc] = score.get(doc, 0) + int(t)
     ranked = sorted(score.items(), key=lambda kv: (-kv[1], kv[0]))
     ranked = ranked[:limit] if limit else ranked
@@ -425,8 +377,7 @@ def seed_hits(keys: np.ndarray, key_pos: np.ndarray, rows: tuple[np.ndarray, np.
     mine = np.isin(rd, np.asarray(docs, np.int64))
     if not len(keys) or not mine.any():
         return {}
-    r, i = _expand(np.asarray(keys, np.uint64), np.asarray(key_pos, np.int64), rh[mine].astype(np.uint64))
-    d, j = rd[mine][r].astype(np.int64), rp[mine][r].astype(np.int64)
+    d, i, j = _seeds(keys, key_pos, (rh[mine], rd[mine], rp[mine]))
     if len(d) == 0:
         return {}
     order = stable_argsort(d)

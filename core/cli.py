@@ -373,7 +373,7 @@ def _guard_reports(args: argparse.Namespace, targets: list[tuple[Path | None, st
 
             db = Path(args.db) if args.db else api.default_collection_path()
             kept.append((db, "the collection"))
-            side = {os.path.realpath(f"{db}{end}"): "the collection" for end in ("", "-wal", "-shm", "-journal")}
+            side = {os.path.realpath(f"{db}{end}"): "the collection" for end in ("", "-wal", "-shm", "-journal", ".postings")}
 
     def refuse(target: Path, code: str, **kw) -> None:
         args.parser.error(f"{target}: " + text(message(code, **kw), lang))

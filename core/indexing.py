@@ -145,7 +145,15 @@ def add_paths(index: Store, paths: Iterable[str | Path], *, template: bool = Fal
     files: the batch being prepared is dropped and the summary (``cancelled=True``) lists
     only what earlier batches committed. ``on_commit(statuses)`` is called after each commit
     (tests use it). Raises CollectionBusy if another writer holds the collection too long.
+    Its batches are one add for the store (:meth:`sverka.core.store.Store.adding`).
     """
+    with index.adding():
+        return _add_paths(index, paths, template=template, progress=progress, cancel=cancel, workers=workers,
+                          on_commit=on_commit, follow_links=follow_links)
+
+
+def _add_paths(index: Store, paths: Iterable[str | Path], *, template: bool, progress: Progress,
+               cancel: CancelToken, workers: int | None, on_commit, follow_links: bool) -> AddSummary:
     index.require_writable()
     settings = index.settings
     failed: list[tuple[str, str]] = []

@@ -26,6 +26,7 @@ from .messages import from_json
 from .preparing import prepare
 from .progress import NEVER_CANCELLED, CancelToken, Progress, no_progress
 from .settings import Settings
+from .store import postings
 from .store.codecs import decode_text, inflate
 from .store.common import INDEXING_KEYS, SCHEMA_MAJOR, versions
 from .store.sqlite import SQLiteStore, read_old_rows
@@ -80,7 +81,7 @@ def rebuild(path: str | Path, progress: Progress = no_progress, cancel: CancelTo
     if major not in (1, SCHEMA_MAJOR):
         raise CollectionVersionError(f"the collection {path} has format {major}, which this Sverka cannot read")
     new_path = path.with_name(path.name + ".rebuild")
-    for leftover in (new_path, Path(f"{new_path}-wal"), Path(f"{new_path}-shm")):
+    for leftover in (new_path, Path(f"{new_path}-wal"), Path(f"{new_path}-shm"), postings.path_for(new_path)):
         leftover.unlink(missing_ok=True)
     try:
         with SQLiteStore(new_path, settings) as index:
@@ -121,8 +122,12 @@ def rebuild(path: str | Path, progress: Progress = no_progress, cancel: CancelTo
         for side in ("-wal", "-shm"):
             Path(f"{path}{side}").unlink(missing_ok=True)
         os.replace(new_path, path)
+        try:  # the new collection's postings file with it (a cache: it names what it holds)
+            os.replace(postings.path_for(new_path), postings.path_for(path))
+        except OSError:
+            postings.path_for(new_path).unlink(missing_ok=True)
     except BaseException:
-        for leftover in (new_path, Path(f"{new_path}-wal"), Path(f"{new_path}-shm")):
+        for leftover in (new_path, Path(f"{new_path}-wal"), Path(f"{new_path}-shm"), postings.path_for(new_path)):
             leftover.unlink(missing_ok=True)
         raise
     return count

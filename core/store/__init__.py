@@ -134,6 +134,11 @@ class Store(Protocol):
     def short_candidates(self, word_hashes, *, min_shared: int = 2, limit: int = 50) -> list[tuple[int, int]]:
         """``[(doc_id, shared)]`` sharing at least ``min_shared`` longest-word hashes, most first."""
 
+    def adding(self) -> "ContextManager[object]":
+        """Around the batches of one add of many files: what a store keeps beside its record
+        may be brought up to date once at the end rather than after every batch (the SQLite
+        file's postings file, :mod:`sverka.core.store.postings`)."""
+
     # ---- upkeep
     def integrity_check(self) -> str:
         """"ok" when the store is sound, else what is wrong."""

@@ -401,6 +401,11 @@ class PostgresStore:
         with self._cursor() as cur:  # autocommit: VACUUM runs outside a transaction
             cur.execute("VACUUM (ANALYZE) documents, pairs, sentences, short_words")
 
+    @contextlib.contextmanager
+    def adding(self) -> Iterator["PostgresStore"]:
+        """See :meth:`sverka.core.store.Store.adding`: the server keeps nothing beside its tables."""
+        yield self
+
     def set_posting_cap(self, cap: int) -> None:
         """Set the collection's own cap (0: none): a key with more than ``cap`` rows is left out
         of every candidate query whole, whatever cap the query asks for (a lower one still

@@ -17,8 +17,10 @@
 //! * [`align`]: seeds joined, runs, sentence segments and chaining (`sverka.core.align`).
 //! * [`formfile`]: forms looked up in the machine-wide table's file (`sverka.core.formcache`).
 //! * [`paraphrase`]: the paraphrase layer's matching (`sverka.core.paraphrase`).
+//! * [`candidates`]: postings read from sorted arrays, seeds and their clusters (`sverka.core.candidates`).
 
 pub mod align;
+pub mod candidates;
 pub mod error;
 pub mod formfile;
 pub mod forms;

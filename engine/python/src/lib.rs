@@ -12,6 +12,7 @@ use pyo3::types::{PyString, PyTuple};
 use std::sync::RwLock;
 
 use sverka_engine::align::{self, ChainHull, Segment, SegmentInput, Sentences, SortedRef, Taken, Texts};
+use sverka_engine::candidates::{self as cand, ClusterRules, Postings};
 use sverka_engine::paraphrase::{self, Params, Related, Source, Suspect};
 use sverka_engine::{formfile, forms, minhash, scan, sentences, shingles, shortdoc, split, Error};
 
@@ -1007,6 +1008,106 @@ fn form_texts<'py>(
         .collect())
 }
 
+type Seeds<'py> = (I64s<'py>, I64s<'py>, I64s<'py>);
+type ClusterArrays<'py> = (I64s<'py>, I64s<'py>, I64s<'py>, I64s<'py>);
+
+/// postings_check(keys: int64[k], offsets: uint64[k + 1], docs: uint32[n], pos: uint32[n]):
+/// ValueError unless the arrays are a postings table (sverka.core.store.postings)
+#[pyfunction]
+fn postings_check<'py>(py: Python<'py>, keys: PyReadonlyArray1<'py, i64>, offsets: PyReadonlyArray1<'py, u64>,
+                       docs: PyReadonlyArray1<'py, u32>, pos: PyReadonlyArray1<'py, u32>) -> PyResult<()> {
+    let (k, o, d, p) = (slice(&keys)?, slice(&offsets)?, slice(&docs)?, slice(&pos)?);
+    py.detach(|| Postings::new(k, o, d, p).map(|_| ())).map_err(value_error)
+}
+
+/// postings_lookup(keys, offsets, docs, pos, query: int64[q], max_posting) -> (hash, doc_id, pos) int64 rows
+/// (the arrays as postings_check accepted them)
+#[pyfunction]
+fn postings_lookup<'py>(py: Python<'py>, keys: PyReadonlyArray1<'py, i64>, offsets: PyReadonlyArray1<'py, u64>,
+                        docs: PyReadonlyArray1<'py, u32>, pos: PyReadonlyArray1<'py, u32>,
+                        query: PyReadonlyArray1<'py, i64>, max_posting: i64) -> PyResult<Seeds<'py>> {
+    let (k, o, d, p, q) = (slice(&keys)?, slice(&offsets)?, slice(&docs)?, slice(&pos)?, slice(&query)?);
+    let cap = usize::try_from(max_posting).map_err(|_| PyValueError::new_err("max_posting must be >= 0"))?;
+    let (h, d, j) = py.detach(|| cand::lookup(&Postings::checked_before(k, o, d, p), q, cap));
+    Ok((h.into_pyarray(py), d.into_pyarray(py), j.into_pyarray(py)))
+}
+
+/// expand_seeds(keys: uint64, key_pos: int64, row_hash: uint64, row_doc: int64, row_pos: int64) -> (d, i, j)
+#[pyfunction]
+fn expand_seeds<'py>(py: Python<'py>, keys: PyReadonlyArray1<'py, u64>, key_pos: PyReadonlyArray1<'py, i64>,
+                     row_hash: PyReadonlyArray1<'py, u64>, row_doc: PyReadonlyArray1<'py, i64>,
+                     row_pos: PyReadonlyArray1<'py, i64>) -> PyResult<Seeds<'py>> {
+    let (k, kp, rh, rd, rp) = (slice(&keys)?, slice(&key_pos)?, slice(&row_hash)?, slice(&row_doc)?, slice(&row_pos)?);
+    let (d, i, j) = py.detach(|| cand::expand(k, kp, rh, rd, rp)).map_err(value_error)?;
+    Ok((d.into_pyarray(py), i.into_pyarray(py), j.into_pyarray(py)))
+}
+
+/// seed_support(d, i, j: int64 sorted by (d, i, j), near_suspect, near_source) -> bool per seed
+#[pyfunction]
+fn seed_support<'py>(py: Python<'py>, d: PyReadonlyArray1<'py, i64>, i: PyReadonlyArray1<'py, i64>,
+                     j: PyReadonlyArray1<'py, i64>, near_suspect: i64, near_source: i64)
+                     -> PyResult<Bound<'py, PyArray1<bool>>> {
+    let (d, i, j) = (slice(&d)?, slice(&i)?, slice(&j)?);
+    if d.len() != i.len() || d.len() != j.len() {
+        return Err(PyValueError::new_err("seed_support: the arrays' lengths disagree"));
+    }
+    let out = py.detach(|| cand::supported(d, i, j, near_suspect, near_source));
+    Ok(out.into_pyarray(py))
+}
+
+fn cluster_rules<'a>(near_suspect: i64, near_source: i64, min_tokens: i64, pair_words: i64,
+                     bounds: Option<(&'a [i64], &'a [i64])>, sentence_share: f64) -> ClusterRules<'a> {
+    ClusterRules { near_suspect, near_source, min_tokens, pair_words, sentence_bounds: bounds, sentence_share }
+}
+
+fn cluster_arrays<'py>(py: Python<'py>, c: cand::Clusters) -> ClusterArrays<'py> {
+    (c.docs.into_pyarray(py), c.first.into_pyarray(py), c.end.into_pyarray(py), c.covered.into_pyarray(py))
+}
+
+/// seed_clusters(d, i, j: int64, near_suspect, near_source, min_tokens, pair_words, starts=None, ends=None,
+/// sentence_share=1.0) -> (docs, first, end, covered) of the clusters that count
+#[pyfunction]
+#[pyo3(signature = (d, i, j, near_suspect, near_source, min_tokens, pair_words, starts=None, ends=None, sentence_share=1.0))]
+#[allow(clippy::too_many_arguments)]
+fn seed_clusters<'py>(py: Python<'py>, d: PyReadonlyArray1<'py, i64>, i: PyReadonlyArray1<'py, i64>,
+                      j: PyReadonlyArray1<'py, i64>, near_suspect: i64, near_source: i64, min_tokens: i64,
+                      pair_words: i64, starts: Option<PyReadonlyArray1<'py, i64>>,
+                      ends: Option<PyReadonlyArray1<'py, i64>>, sentence_share: f64) -> PyResult<ClusterArrays<'py>> {
+    let (d, i, j) = (slice(&d)?, slice(&i)?, slice(&j)?);
+    let bounds = match (&starts, &ends) {
+        (Some(s), Some(e)) => Some((slice(s)?, slice(e)?)),
+        _ => None,
+    };
+    let rules = cluster_rules(near_suspect, near_source, min_tokens, pair_words, bounds, sentence_share);
+    let c = py.detach(|| cand::clusters(d, i, j, &rules)).map_err(value_error)?;
+    Ok(cluster_arrays(py, c))
+}
+
+/// pair_clusters(keys: uint64, key_pos: int64, row_hash: uint64, row_doc: int64, row_pos: int64, near_suspect,
+/// near_source, min_tokens, pair_words, starts=None, ends=None, sentence_share=1.0): the seeds of the rows
+/// (expand_seeds) and their clusters (seed_clusters) in one call
+#[pyfunction]
+#[pyo3(signature = (keys, key_pos, row_hash, row_doc, row_pos, near_suspect, near_source, min_tokens, pair_words,
+                    starts=None, ends=None, sentence_share=1.0))]
+#[allow(clippy::too_many_arguments)]
+fn pair_clusters<'py>(py: Python<'py>, keys: PyReadonlyArray1<'py, u64>, key_pos: PyReadonlyArray1<'py, i64>,
+                      row_hash: PyReadonlyArray1<'py, u64>, row_doc: PyReadonlyArray1<'py, i64>,
+                      row_pos: PyReadonlyArray1<'py, i64>, near_suspect: i64, near_source: i64, min_tokens: i64,
+                      pair_words: i64, starts: Option<PyReadonlyArray1<'py, i64>>,
+                      ends: Option<PyReadonlyArray1<'py, i64>>, sentence_share: f64) -> PyResult<ClusterArrays<'py>> {
+    let (k, kp, rh, rd, rp) = (slice(&keys)?, slice(&key_pos)?, slice(&row_hash)?, slice(&row_doc)?, slice(&row_pos)?);
+    let bounds = match (&starts, &ends) {
+        (Some(s), Some(e)) => Some((slice(s)?, slice(e)?)),
+        _ => None,
+    };
+    let rules = cluster_rules(near_suspect, near_source, min_tokens, pair_words, bounds, sentence_share);
+    let c = py.detach(|| {
+        let (d, i, j) = cand::expand(k, kp, rh, rd, rp)?;
+        cand::clusters(&d, &i, &j, &rules)
+    }).map_err(value_error)?;
+    Ok(cluster_arrays(py, c))
+}
+
 #[pymodule]
 fn _engine(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
@@ -1033,6 +1134,12 @@ fn _engine(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(paraphrase_rare_rows, m)?)?;
     m.add_function(wrap_pyfunction!(paraphrase_intersect, m)?)?;
     m.add_function(wrap_pyfunction!(paraphrase_source_stats, m)?)?;
+    m.add_function(wrap_pyfunction!(postings_check, m)?)?;
+    m.add_function(wrap_pyfunction!(postings_lookup, m)?)?;
+    m.add_function(wrap_pyfunction!(expand_seeds, m)?)?;
+    m.add_function(wrap_pyfunction!(seed_support, m)?)?;
+    m.add_function(wrap_pyfunction!(seed_clusters, m)?)?;
+    m.add_function(wrap_pyfunction!(pair_clusters, m)?)?;
     m.add_class::<HashIndex>()?;
     m.add_class::<ParaphraseSuspect>()?;
     m.add_class::<ParaphraseSource>()?;
