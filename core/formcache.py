@@ -68,7 +68,7 @@ from .hashing import HASH_SEED
 from .versions import CANON_VERSION
 
 __all__ = ["READ_ONLY_MAX_BYTES", "RULES_VERSION", "FormCache", "adopt", "cache_dir", "find_rows", "flush", "lookup", "path",
-           "read_only", "read_only_in_this_process", "record", "record_raw", "reset", "row_entries", "snapshot", "table",
+           "read_only", "read_only_in_this_process", "record", "record_raw", "refresh", "reset", "row_entries", "snapshot", "table",
            "take_new"]
 
 #: Bump when what :func:`sverka.core.morph.analyze` computes from the dictionaries changes.
@@ -81,6 +81,13 @@ FLUSH_AT_MOST = 100_000
 #: rewrites the whole file, and indexing a collection hands over hundreds of thousands of
 #: forms (ruslit: 250 000 rows, written once, when the adding ends).
 ADOPTED_FLUSH_EVERY = 500_000
+#: ... but while files are being added, at least this many, or half as many as the file held
+#: when this process last wrote it, are written at once: the workers read the file again when
+#: it changes (:func:`refresh`), so a form one worker analysed is not analysed again by the
+#: other, nor by itself after it trimmed its table (a collection of novels made of the same
+#: stories analysed most of its forms once per novel). Half the file each time: the rewrites
+#: add up to about twice the file's final size.
+ADOPTED_SHARE_EVERY = 20_000
 #: Analyses of normalised forms per language, and whole entries of the canonizer's table per
 #: RAW form (the word exactly as in a text) and reading mode: "raw-ru", "raw-uk", "raw-ru-old"
 #: (Russian in the spelling before 1918), or "raw-*" for a raw form read the same in every
@@ -369,6 +376,16 @@ def _small_enough(file: Path) -> bool:
         return False
 
 
+def _file_stamp(file: Path) -> tuple[int, int, int] | None:
+    """What tells one version of the file from another (it is replaced whole, never changed
+    in place): inode, size and modification time; None when there is none."""
+    try:
+        st = file.stat()
+    except OSError:
+        return None
+    return st.st_ino, st.st_size, st.st_mtime_ns
+
+
 def _text(blob: tuple, row: int) -> str:
     data, starts, ends = blob
     return str(data[starts[row]:ends[row]], "utf-8", "surrogatepass")
@@ -412,10 +429,11 @@ class FormCache:
                 return self._state
             key = version_key()
             file = path()
+            seen = _file_stamp(file)  # before reading it: a file replaced meanwhile is read again (refresh)
             found = (_read(file, key) if enabled() and (self._recording or _small_enough(file)) else None) or _empty()
             langs, flags, lemma_hash, word_hash, row_key, form_bounds, lemma_bounds, fb, lb = found
             self._state.update(key=key, path=file, flags=flags, lemma_hash=lemma_hash, word_hash=word_hash,
-                          keys=row_key, forms=(fb, *form_bounds), lemmas=(lb, *lemma_bounds))
+                          keys=row_key, forms=(fb, *form_bounds), lemmas=(lb, *lemma_bounds), stamp=seen)
             return self._state
 
     def read_only_in_this_process(self) -> None:
@@ -424,6 +442,18 @@ class FormCache:
         at every flush: +6 s of CPU on ruslit). What it analyses waits for :func:`take_new`. See
         :func:`sverka.core.text.trim_table`."""
         self._recording = False
+
+    def refresh(self) -> None:
+        """In a read-only process (an indexing worker), between files: when the file on disk is
+        not the one this process read (the process adding the files wrote the forms the workers
+        handed over, :data:`ADOPTED_SHARE_EVERY`), the next lookup reads it again. One
+        ``stat``; nothing when the file is the same, or not read yet."""
+        state = self._state
+        if self._recording or not state or _file_stamp(state["path"]) == state.get("stamp"):
+            return
+        with self._lock:
+            if self._state is state:
+                self._state = {}  # a new dict: a reader holding the old one finishes with it
 
     def take_new(self) -> tuple:
         """The analyses this process made since the last call, handed over as rows of the file
@@ -466,7 +496,7 @@ class FormCache:
             if not self._atexit:
                 atexit.register(self._flush_quietly)
                 self._atexit = True
-            if self.pending_rows >= ADOPTED_FLUSH_EVERY:
+            if self.pending_rows >= min(ADOPTED_FLUSH_EVERY, max(ADOPTED_SHARE_EVERY, self._file_rows // 2)):
                 self._flush_quietly()
 
     def _spill(self, rows: tuple) -> None:
@@ -728,6 +758,10 @@ def read_only_in_this_process() -> None:
 
 def read_only() -> bool:
     return _table.read_only()
+
+
+def refresh() -> None:
+    table().refresh()
 
 
 def take_new() -> tuple:

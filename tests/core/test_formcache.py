@@ -231,6 +231,43 @@ def test_a_read_only_process_hands_its_forms_to_the_one_adding_the_files(cache, 
     assert formcache.table().pending_rows == 0, "a file the workers no longer read is not grown"
 
 
+def test_forms_one_worker_analysed_reach_the_other_while_files_are_added(cache, monkeypatch):
+    """The process adding files writes the forms handed over once they reach
+    ``ADOPTED_SHARE_EVERY`` (not only when the adding ends), and a worker that had read the
+    file reads it again between files when it changed (refresh): a form one worker analysed is
+    not analysed again by the other (nor by itself once its table is trimmed)."""
+    _fresh_table(monkeypatch)
+    monkeypatch.setattr(formcache.table(), "_recording", True)  # put back after the test
+    formcache.read_only_in_this_process()
+    text.canonize("Девочка читала книги.")  # worker A, on its first file
+    rows = formcache.take_new()
+    assert len(rows[0])
+    # worker B has read the file (empty) before A's forms came back
+    formcache.reset()
+    _fresh_table(monkeypatch)
+    state = formcache.snapshot()
+    assert len(state["keys"]) == 0
+    formcache.refresh()
+    assert formcache.snapshot() is state, "the same file: kept as read"
+    # the adding process adopts A's rows: at the threshold it writes them at once
+    monkeypatch.setattr(formcache, "ADOPTED_SHARE_EVERY", len(rows[0]) + 1)
+    waiting = formcache.FormCache()
+    waiting.adopt(rows)
+    assert waiting.pending_rows == len(rows[0]) and not formcache.path().exists(), "under the threshold: kept"
+    waiting._forget_pending()
+    monkeypatch.setattr(formcache, "ADOPTED_SHARE_EVERY", len(rows[0]))
+    adding = formcache.FormCache()
+    adding.adopt(rows)
+    assert adding.pending_rows == 0 and formcache.path().is_file(), "at the threshold: written"
+    # worker B, between files, sees the new file and takes A's forms from it
+    formcache.refresh()
+    assert formcache.snapshot() is not state
+    calls = _slow_path_calls(monkeypatch)
+    text.canonize("Девочка читала книги.")
+    assert calls == [], "the forms the other worker analysed are not analysed again"
+    assert len(formcache.take_new()[0]) == 0
+
+
 def test_rows_handed_over_when_the_disk_is_full_are_dropped(cache, monkeypatch):
     """The adding process keeps handed-over rows in a temporary file: when it cannot be
     written they are dropped, and the adding goes on (the table only saves time)."""
