@@ -64,6 +64,7 @@ from pathlib import Path
 import numpy as np
 import xxhash
 
+from .engine import i64, native, u32, u64
 from .hashing import HASH_SEED
 from .versions import CANON_VERSION
 
@@ -386,6 +387,18 @@ def _file_stamp(file: Path) -> tuple[int, int, int] | None:
     return st.st_ino, st.st_size, st.st_mtime_ns
 
 
+def _engine_view(state: dict, which: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The file's texts ``which`` ("forms" or "lemmas") as the engine reads them (bytes, starts,
+    ends: uint8, uint32, uint32, aligned), made once per reading of the file (no copy where the
+    file's own arrays serve)."""
+    view = state.get("engine-" + which)
+    if view is None:
+        data, starts, ends = state[which]
+        view = (np.frombuffer(data, np.uint8), u32(starts), u32(ends))
+        state["engine-" + which] = view
+    return view
+
+
 def _text(blob: tuple, row: int) -> str:
     data, starts, ends = blob
     return str(data[starts[row]:ends[row]], "utf-8", "surrogatepass")
@@ -550,20 +563,12 @@ class FormCache:
         compared (two forms sharing a 64-bit key are told apart). ``state``: a :func:`snapshot`."""
         st = state or self._state or self._load()
         keys = st["keys"]
-        out = np.full(len(forms), -1, dtype=np.int64)
         if not len(keys) or not forms or lang not in _LANG_CODE:
-            return out
-        code = _LANG_CODE[lang]
-        encoded = [f.encode("utf-8", "surrogatepass") for f in forms]
-        wanted = np.fromiter((_key_of(b, code) for b in encoded), np.uint64, len(forms))
-        at = np.minimum(np.searchsorted(keys, wanted), len(keys) - 1)
-        hit = np.flatnonzero(keys[at] == wanted)
-        data, starts, ends = st["forms"]
-        rows = at[hit]
-        for k, row, a, b in zip(hit.tolist(), rows.tolist(), starts[rows].tolist(), ends[rows].tolist()):
-            if data[a:b] == encoded[k]:  # as _rows_of encodes it
-                out[k] = row
-        return out
+            return np.full(len(forms), -1, dtype=np.int64)
+        blob, starts, ends = _engine_view(st, "forms")
+        lengths = np.fromiter(map(len, forms), dtype=np.int64, count=len(forms))
+        cps = u32(np.frombuffer("".join(forms).encode("utf-32-le", "surrogatepass"), dtype="<u4"))
+        return native.form_rows(u64(keys), blob, starts, ends, cps, np.cumsum(lengths), _LANG_CODE[lang])
 
     def row_entries(self, rows: list[int], state: dict | None = None
                     ) -> tuple[list[str | None], np.ndarray, np.ndarray, np.ndarray]:
@@ -571,13 +576,14 @@ class FormCache:
         :func:`snapshot` ``state`` they were found in); a lemma is None where the row's is not
         text (a file made to pass its checksum): that form is to be analysed."""
         st = state or self._state or self._load()
-        data, starts, ends = st["lemmas"]
-        lemmas: list[str | None] = []
-        for a, b in zip(starts[rows].tolist(), ends[rows].tolist()):
-            try:
-                lemmas.append(str(data[a:b], "utf-8", "surrogatepass"))
-            except UnicodeDecodeError:  # only in a file made to pass its checksum: not analysed yet
-                lemmas.append(None)
+        lemmas = native.utf8_texts(*_engine_view(st, "lemmas"), i64(np.asarray(rows, dtype=np.int64)))
+        if None in lemmas:  # a lone surrogate (Python writes it as three bytes), or not text at all
+            data, starts, ends = st["lemmas"]
+            for k in [k for k, x in enumerate(lemmas) if x is None]:
+                try:
+                    lemmas[k] = str(data[starts[rows[k]]:ends[rows[k]]], "utf-8", "surrogatepass")
+                except UnicodeDecodeError:  # only in a file made to pass its checksum: not analysed yet
+                    pass
         return lemmas, st["lemma_hash"][rows], st["word_hash"][rows], st["flags"][rows]
 
     def lookup(self, form: str, lang: str):

@@ -12,7 +12,7 @@ use pyo3::types::{PyString, PyTuple};
 use std::sync::RwLock;
 
 use sverka_engine::align::{self, ChainHull, Segment, SegmentInput, Sentences, SortedRef, Taken, Texts};
-use sverka_engine::{forms, minhash, scan, sentences, shingles, shortdoc, split, Error};
+use sverka_engine::{formfile, forms, minhash, scan, sentences, shingles, shortdoc, split, Error};
 
 type U64s<'py> = Bound<'py, PyArray1<u64>>;
 type I64s<'py> = Bound<'py, PyArray1<i64>>;
@@ -574,6 +574,59 @@ impl FormTable {
     }
 }
 
+/// form_rows(keys: uint64[n], blob: uint8[m], starts: uint32[n], ends: uint32[n],
+/// code_points: uint32[c], form_ends: int64[k], code) -> int64[k]: the row of each form (given
+/// one after another) in the form table's file, -1 for none (`formfile::Rows::find`)
+#[pyfunction]
+#[allow(clippy::too_many_arguments)]
+fn form_rows<'py>(
+    py: Python<'py>,
+    keys: PyReadonlyArray1<'py, u64>,
+    blob: PyReadonlyArray1<'py, u8>,
+    starts: PyReadonlyArray1<'py, u32>,
+    ends: PyReadonlyArray1<'py, u32>,
+    cps: PyReadonlyArray1<'py, u32>,
+    form_ends: PyReadonlyArray1<'py, i64>,
+    code: u64,
+) -> PyResult<I64s<'py>> {
+    let rows = formfile::Rows { keys: slice(&keys)?, blob: slice(&blob)?, starts: slice(&starts)?, ends: slice(&ends)? };
+    let (cps, form_ends) = (slice(&cps)?, slice(&form_ends)?);
+    let mut previous = 0;
+    for &e in form_ends {
+        if e < previous || e as usize > cps.len() {
+            return Err(PyValueError::new_err("form ends must increase within the code points"));
+        }
+        previous = e;
+    }
+    Ok(py.detach(|| rows.find(cps, form_ends, code)).into_pyarray(py))
+}
+
+/// utf8_texts(blob: uint8[m], starts: uint32[n], ends: uint32[n], rows: int64[k]) -> list[str | None]:
+/// the text of each row, None where its bytes are not UTF-8 or lie outside the blob
+#[pyfunction]
+fn utf8_texts<'py>(
+    py: Python<'py>,
+    blob: PyReadonlyArray1<'py, u8>,
+    starts: PyReadonlyArray1<'py, u32>,
+    ends: PyReadonlyArray1<'py, u32>,
+    rows: PyReadonlyArray1<'py, i64>,
+) -> PyResult<Vec<Option<Bound<'py, PyString>>>> {
+    let (blob, starts, ends, rows) = (slice(&blob)?, slice(&starts)?, slice(&ends)?, slice(&rows)?);
+    let n = starts.len().min(ends.len());
+    rows.iter()
+        .map(|&r| {
+            if r < 0 || r as usize >= n {
+                return Err(PyValueError::new_err(format!("row {r} is not among the {n} rows")));
+            }
+            let (a, b) = (starts[r as usize] as usize, ends[r as usize] as usize);
+            Ok((a <= b && b <= blob.len())
+                .then(|| std::str::from_utf8(&blob[a..b]).ok())
+                .flatten()
+                .map(|t| PyString::new(py, t)))
+        })
+        .collect()
+}
+
 #[pymodule]
 fn _engine(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
@@ -590,6 +643,8 @@ fn _engine(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(full_text_hash, m)?)?;
     m.add_function(wrap_pyfunction!(scan_words, m)?)?;
     m.add_function(wrap_pyfunction!(hash_strings, m)?)?;
+    m.add_function(wrap_pyfunction!(form_rows, m)?)?;
+    m.add_function(wrap_pyfunction!(utf8_texts, m)?)?;
     m.add_function(wrap_pyfunction!(join_equal, m)?)?;
     m.add_function(wrap_pyfunction!(align_chains, m)?)?;
     m.add_function(wrap_pyfunction!(chain, m)?)?;
