@@ -721,9 +721,13 @@ def canonize(text: str, *, drop_stop_words: bool = True, drop_adjectives: bool =
         all_starts, all_ends, hashes = found
         ids = table.hashed(mode, hashes)
         missing = np.flatnonzero(ids < 0)
-        if len(missing):
-            ids[missing] = table.lookup([text[a:b] for a, b in zip(all_starts[missing].tolist(),
-                                                                    all_ends[missing].tolist())], mode)
+        if len(missing):  # each distinct word once (a novel new to the table repeats most of them)
+            hashed = hashes[missing] != 0  # 0: a word never hashed (scan.hash_strings), looked up each time
+            _, first, again = np.unique(hashes[missing[hashed]], return_index=True, return_inverse=True)
+            once = np.concatenate([missing[hashed][first], missing[~hashed]])
+            found = table.lookup([text[a:b] for a, b in zip(all_starts[once].tolist(), all_ends[once].tolist())], mode)
+            ids[missing[hashed]] = found[again.ravel()]
+            ids[missing[~hashed]] = found[len(first):]
     else:
         all_starts, all_ends, ids = _words(text, _split_words, mode, table)
         if (table.columns(ids)[2] & _NUMERIC).any():  # "x²", "Ⅻвек": split without the numbers
