@@ -288,13 +288,15 @@ def _encode(key: bytes, langs, flags, lemma_hash, word_hash, row_key, forms, lem
     together."""
     n = len(langs)
     nf, nl = sum(map(len, fb)), sum(map(len, lb))
+    # arrays, not their bytes: written and digested as they are (a copy of each would add a
+    # third of the file to the peak of the process writing it)
     return [
         MAGIC, _HEAD.pack(n, nf, nl), key,
-        np.asarray(langs, np.uint8).tobytes(), np.asarray(flags, np.uint8).tobytes(),
+        np.ascontiguousarray(langs, np.uint8), np.ascontiguousarray(flags, np.uint8),
         b"\0" * ((-2 * n) % 8),
-        np.asarray(lemma_hash, "<u8").tobytes(), np.asarray(word_hash, "<u8").tobytes(),
-        np.asarray(row_key, "<u8").tobytes(),
-        np.asarray([*forms, *lemmas], "<u4").tobytes(), b"\0" * ((-16 * n) % 8), *fb, *lb,
+        np.ascontiguousarray(lemma_hash, "<u8"), np.ascontiguousarray(word_hash, "<u8"),
+        np.ascontiguousarray(row_key, "<u8"),
+        *(np.ascontiguousarray(a, "<u4") for a in (*forms, *lemmas)), b"\0" * ((-16 * n) % 8), *fb, *lb,
     ]  # the writer appends xxh64 of all of them, 8 bytes little-endian
 
 
@@ -354,7 +356,9 @@ def _texts(blob: bytes, ends: np.ndarray, keep: np.ndarray) -> tuple[bytes, np.n
 
 
 def _joined(batches: list[tuple]) -> tuple:
-    """Several :func:`_rows_of` as one."""
+    """Several :func:`_rows_of` as one (no copy when only one holds rows)."""
+    if len(batches) > 1:
+        batches = [b for b in batches if len(b[0])] or batches[:1]
     if len(batches) == 1:
         return batches[0]
     out = [np.concatenate([b[k] for b in batches]) for k in range(5)]
@@ -682,7 +686,9 @@ class FormCache:
                 once[first] = True
                 keep &= once
                 at = np.flatnonzero(keep)
-                rk, langs, flags, lh, wh, forms, form_ends, lemmas, lemma_ends = _take(rows, at)
+                # every row kept (the usual case: adopt kept only rows the file lacked): no copy
+                rk, langs, flags, lh, wh, forms, form_ends, lemmas, lemma_ends = \
+                    rows if len(at) == len(rk) else _take(rows, at)
                 del rows
 
                 def appended(blob, texts: bytes, ends: np.ndarray, starts0, ends0):  # the file's texts, then the new
