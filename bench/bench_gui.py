@@ -197,7 +197,7 @@ def child_memory(db: str, suspect: str, home: str) -> None:
 def measure_memory(corpus: Path) -> dict:
     """The window with the collection of ``corpus`` open and one result shown: the collection
     is indexed first by the command line (its own process), then a fresh window opens it and
-    checks a 20 KB text made of two of its documents' pieces and text of its own."""
+    checks a text of ~8 000 characters made of two of its documents' pieces and a sentence of its own."""
     import random
 
     with tempfile.TemporaryDirectory() as home:
