@@ -1,6 +1,7 @@
 """Desktop application figures: start to a visible window, and responsiveness while indexing.
 
     xvfb-run -a -s "-screen 0 1400x900x24" .venv/bin/python bench/bench_gui.py [--runs 5] [--corpus ../shared/data/ruslit]
+    .venv/bin/python bench/bench_gui.py --only-memory    # 3. alone
 
 1. Start-up: a fresh interpreter runs ``sverka-gui``'s own code path (application,
    translator, main window) and reports when the window is first exposed; measured from
@@ -8,6 +9,9 @@
 2. Responsiveness: a 10 ms QTimer ticks in the GUI thread while the window indexes the
    corpus through its own "add folder" path; the longest gap between two ticks is what a
    user would feel as a freeze.
+3. Memory: the window with the corpus's collection open and one result shown (``--only-memory``
+   measures only this): resident memory of the window's process and of the processes it
+   started (the sandboxed reader), read from /proc once the result is drawn.
 
 Temporary collection and settings only; never the user's.
 """
@@ -128,17 +132,117 @@ def measure_indexing(corpus: Path) -> dict:
     }
 
 
+def _memory_kb(pid: int, field: str) -> int:
+    """``field`` ("VmRSS" from status, "Pss" from smaps_rollup) of a process, in KB; 0 if gone."""
+    name = "status" if field.startswith("Vm") else "smaps_rollup"
+    try:
+        with open(f"/proc/{pid}/{name}") as f:
+            for line in f:
+                if line.startswith(field + ":"):
+                    return int(line.split()[1])
+    except OSError:
+        pass
+    return 0
+
+
+def _family(pid: int) -> list[int]:
+    """``pid`` and every process below it (Linux)."""
+    out, todo = [], [pid]
+    while todo:
+        p = todo.pop()
+        out.append(p)
+        try:
+            for tid in os.listdir(f"/proc/{p}/task"):
+                with open(f"/proc/{p}/task/{tid}/children") as f:
+                    todo += [int(x) for x in f.read().split()]
+        except OSError:
+            pass
+    return out
+
+
+def child_memory(db: str, suspect: str, home: str) -> None:
+    """Runs in a spawned interpreter: the window opens the collection ``db``, checks the text of
+    ``suspect`` through its own check path and shows the result; then prints the resident
+    memory of the window's process and of every process it started (the sandboxed reader)."""
+    from PySide6.QtCore import QEventLoop, QSettings, QTimer
+
+    from sverka.gui.app import create_app
+    from sverka.gui.main_window import MainWindow
+    from sverka.gui.preferences import Preferences
+
+    app = create_app(sys.argv[:1])  # noqa: F841 - the application lives while the window does
+    prefs = Preferences(QSettings(os.path.join(home, "sverka.ini"), QSettings.Format.IniFormat))
+    window = MainWindow(Path(db), prefs)
+    window.show()
+    loop = QEventLoop()
+    window.collectionChanged.connect(loop.quit)
+    loop.exec()  # the first listing
+    shown = QEventLoop()
+    window.resultShown.connect(lambda _r: QTimer.singleShot(500, shown.quit))  # and drawn
+    window.jobFinished.connect(lambda name, _e: name == "open" and QTimer.singleShot(0, window.check))
+    t = time.perf_counter()
+    window.load_suspect(suspect)
+    shown.exec()
+    took = time.perf_counter() - t
+    pids = _family(os.getpid())
+    rss = {p: _memory_kb(p, "VmRSS") for p in pids}
+    pss = sum(_memory_kb(p, "Pss") for p in pids)
+    print(json.dumps({"documents": len(window.documents), "sources": len(window.result.sources) if window.result else None,
+                      "check_s": round(took, 2), "window_kb": rss[os.getpid()], "all_kb": sum(rss.values()),
+                      "pss_kb": pss, "processes": len(pids),
+                      "window_max_kb": __import__("resource").getrusage(0).ru_maxrss}), flush=True)
+    window.close()
+
+
+def measure_memory(corpus: Path) -> dict:
+    """The window with the collection of ``corpus`` open and one result shown: the collection
+    is indexed first by the command line (its own process), then a fresh window opens it and
+    checks a text of ~8 000 characters made of two of its documents' pieces and a sentence of its own."""
+    import random
+
+    with tempfile.TemporaryDirectory() as home:
+        db = Path(home) / "collection.sverka"
+        env = {**os.environ, "SVERKA_CACHE_DIR": os.path.join(home, "cache")}
+        subprocess.run([str(Path(sys.executable).with_name("sverka")), "index", "--db", str(db), str(corpus)],
+                       check=True, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        files = sorted(p for p in corpus.rglob("*.txt") if p.stat().st_size > 40_000)
+        rng = random.Random(37)
+        parts = []
+        for p in rng.sample(files, 2):
+            t = p.read_text(encoding="utf-8", errors="replace")
+            at = rng.randrange(0, len(t) - 8000)
+            parts.append(t[at:at + 4000])
+        suspect = Path(home) / "suspect.txt"
+        suspect.write_text(parts[0] + "\n\nЭтот текст написан учеником сам, своими словами, без помощи.\n\n" + parts[1],
+                           encoding="utf-8")
+        out = subprocess.run([sys.executable, str(HERE), "--child-memory", str(db), str(suspect), home], env=env,
+                             check=True, capture_output=True, text=True).stdout
+        return json.loads(out.strip().splitlines()[-1])
+
+
 def main() -> int:
     if len(sys.argv) == 3 and sys.argv[1] == "--child-startup":
         child_startup(sys.argv[2])
+        return 0
+    if len(sys.argv) == 5 and sys.argv[1] == "--child-memory":
+        child_memory(*sys.argv[2:])
         return 0
     parser = argparse.ArgumentParser(description="Sverka desktop application benchmark")
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--corpus", type=Path, default=DEFAULT_CORPUS)
     parser.add_argument("--skip-indexing", action="store_true")
+    parser.add_argument("--only-memory", action="store_true",
+                        help="only the memory of the window with the collection open and one result shown")
     args = parser.parse_args()
     os.environ.setdefault("QT_QPA_PLATFORM", "xcb" if os.environ.get("DISPLAY") else "offscreen")
     print(f"platform: {os.environ['QT_QPA_PLATFORM']}, cores: {os.cpu_count()}")
+    if args.only_memory:
+        m = measure_memory(args.corpus)
+        print(f"window with {args.corpus.name} open ({m['documents']} documents) and one result shown "
+              f"({m['sources']} sources, checked in {m['check_s']} s): window {m['window_kb'] / 1024:.0f} MB "
+              f"resident (its peak {m['window_max_kb'] / 1024:.0f} MB), with the {m['processes'] - 1} processes it "
+              f"started {m['all_kb'] / 1024:.0f} MB (PSS {m['pss_kb'] / 1024:.0f} MB); target <= 250 MB")
+        return 0
     startup = measure_startup(args.runs)
     print(f"start to visible window: median {statistics.median(startup):.2f} s, max {max(startup):.2f} s "
           f"over {len(startup)} runs ({', '.join(f'{t:.2f}' for t in startup)})")

@@ -71,7 +71,7 @@ from .hashing import HASH_SEED
 from .versions import CANON_VERSION
 
 __all__ = ["LEMMA_SEPARATOR", "READ_ONLY_MAX_BYTES", "RULES_VERSION", "FormCache", "adopt", "cache_dir", "find_rows",
-           "flush", "lookup", "path", "read_only", "read_only_in_this_process", "record", "record_raw", "reset",
+           "flush", "lookup", "path", "read_only", "read_only_in_this_process", "record", "record_raw", "refresh", "reset",
            "row_entries", "snapshot", "table", "take_new"]
 
 #: Bump when what :func:`sverka.core.morph.analyze` computes from the dictionaries changes.
@@ -84,6 +84,13 @@ FLUSH_AT_MOST = 100_000
 #: rewrites the whole file, and indexing a collection hands over hundreds of thousands of
 #: forms (ruslit: 250 000 rows, written once, when the adding ends).
 ADOPTED_FLUSH_EVERY = 500_000
+#: ... but while files are being added, at least this many, or half as many as the file held
+#: when this process last wrote it, are written at once: the workers read the file again when
+#: it changes (:func:`refresh`), so a form one worker analysed is not analysed again by the
+#: other, nor by itself after it trimmed its table (a collection of novels made of the same
+#: stories analysed most of its forms once per novel). Half the file each time: the rewrites
+#: add up to about twice the file's final size.
+ADOPTED_SHARE_EVERY = 20_000
 #: Analyses of normalised forms per language, and whole entries of the canonizer's table per
 #: RAW form (the word exactly as in a text) and reading mode: "raw-ru", "raw-uk", "raw-ru-old"
 #: (Russian in the spelling before 1918), or "raw-*" for a raw form read the same in every
@@ -314,13 +321,15 @@ def _encode(key: bytes, langs, flags, lemma_hash, word_hash, row_key, forms, lem
     together."""
     n = len(langs)
     nf, nl = sum(map(len, fb)), sum(map(len, lb))
+    # arrays, not their bytes: written and digested as they are (a copy of each would add a
+    # third of the file to the peak of the process writing it)
     return [
         MAGIC, _HEAD.pack(n, nf, nl), key,
-        np.asarray(langs, np.uint8).tobytes(), np.asarray(flags, np.uint8).tobytes(),
+        np.ascontiguousarray(langs, np.uint8), np.ascontiguousarray(flags, np.uint8),
         b"\0" * ((-2 * n) % 8),
-        np.asarray(lemma_hash, "<u8").tobytes(), np.asarray(word_hash, "<u8").tobytes(),
-        np.asarray(row_key, "<u8").tobytes(),
-        np.asarray([*forms, *lemmas], "<u4").tobytes(), b"\0" * ((-16 * n) % 8), *fb, *lb,
+        np.ascontiguousarray(lemma_hash, "<u8"), np.ascontiguousarray(word_hash, "<u8"),
+        np.ascontiguousarray(row_key, "<u8"),
+        *(np.ascontiguousarray(a, "<u4") for a in (*forms, *lemmas)), b"\0" * ((-16 * n) % 8), *fb, *lb,
     ]  # the writer appends xxh64 of all of them, 8 bytes little-endian
 
 
@@ -380,7 +389,9 @@ def _texts(blob: bytes, ends: np.ndarray, keep: np.ndarray) -> tuple[bytes, np.n
 
 
 def _joined(batches: list[tuple]) -> tuple:
-    """Several :func:`_rows_of` as one."""
+    """Several :func:`_rows_of` as one (no copy when only one holds rows)."""
+    if len(batches) > 1:
+        batches = [b for b in batches if len(b[0])] or batches[:1]
     if len(batches) == 1:
         return batches[0]
     out = [np.concatenate([b[k] for b in batches]) for k in range(5)]
@@ -401,6 +412,16 @@ def _small_enough(file: Path) -> bool:
         return file.stat().st_size <= READ_ONLY_MAX_BYTES
     except OSError:
         return False
+
+
+def _file_stamp(file: Path) -> tuple[int, int, int] | None:
+    """What tells one version of the file from another (it is replaced whole, never changed
+    in place): inode, size and modification time; None when there is none."""
+    try:
+        st = file.stat()
+    except OSError:
+        return None
+    return st.st_ino, st.st_size, st.st_mtime_ns
 
 
 def _text(blob: tuple, row: int) -> str:
@@ -446,10 +467,11 @@ class FormCache:
                 return self._state
             key = version_key()
             file = path()
+            seen = _file_stamp(file)  # before reading it: a file replaced meanwhile is read again (refresh)
             found = (_read(file, key) if enabled() and (self._recording or _small_enough(file)) else None) or _empty()
             langs, flags, lemma_hash, word_hash, row_key, form_bounds, lemma_bounds, fb, lb = found
             self._state.update(key=key, path=file, flags=flags, lemma_hash=lemma_hash, word_hash=word_hash,
-                          keys=row_key, forms=(fb, *form_bounds), lemmas=(lb, *lemma_bounds))
+                          keys=row_key, forms=(fb, *form_bounds), lemmas=(lb, *lemma_bounds), stamp=seen)
             return self._state
 
     def read_only_in_this_process(self) -> None:
@@ -458,6 +480,18 @@ class FormCache:
         at every flush: +6 s of CPU on ruslit). What it analyses waits for :func:`take_new`. See
         :func:`sverka.core.text.trim_table`."""
         self._recording = False
+
+    def refresh(self) -> None:
+        """In a read-only process (an indexing worker), between files: when the file on disk is
+        not the one this process read (the process adding the files wrote the forms the workers
+        handed over, :data:`ADOPTED_SHARE_EVERY`), the next lookup reads it again. One
+        ``stat``; nothing when the file is the same, or not read yet."""
+        state = self._state
+        if self._recording or not state or _file_stamp(state["path"]) == state.get("stamp"):
+            return
+        with self._lock:
+            if self._state is state:
+                self._state = {}  # a new dict: a reader holding the old one finishes with it
 
     def take_new(self) -> tuple:
         """The analyses this process made since the last call, handed over as rows of the file
@@ -500,7 +534,7 @@ class FormCache:
             if not self._atexit:
                 atexit.register(self._flush_quietly)
                 self._atexit = True
-            if self.pending_rows >= ADOPTED_FLUSH_EVERY:
+            if self.pending_rows >= min(ADOPTED_FLUSH_EVERY, max(ADOPTED_SHARE_EVERY, self._file_rows // 2)):
                 self._flush_quietly()
 
     def _spill(self, rows: tuple) -> None:
@@ -531,9 +565,9 @@ class FormCache:
             n, nf, nl = _SPILL_HEAD.unpack_from(data, at)
             at += _SPILL_HEAD.size
             parts = []
-            for dtype, native in (("<u8", np.uint64), ("u1", np.uint8), ("u1", np.uint8), ("<u8", np.uint64),
-                                  ("<u8", np.uint64), ("<i8", np.int64), ("<i8", np.int64)):
-                parts.append(np.frombuffer(data, dtype, n, at).astype(native, copy=False))
+            for dtype, kept in (("<u8", np.uint64), ("u1", np.uint8), ("u1", np.uint8), ("<u8", np.uint64),
+                                ("<u8", np.uint64), ("<i8", np.int64), ("<i8", np.int64)):
+                parts.append(np.frombuffer(data, dtype, n, at).astype(kept, copy=False))
                 at += n * np.dtype(dtype).itemsize
             rk, codes, flags, lh, wh, form_ends, lemma_ends = parts
             out.append((rk, codes, flags, lh, wh, data[at:at + nf], form_ends, data[at + nf:at + nf + nl], lemma_ends))
@@ -689,7 +723,9 @@ class FormCache:
                 once[first] = True
                 keep &= once
                 at = np.flatnonzero(keep)
-                rk, langs, flags, lh, wh, forms, form_ends, lemmas, lemma_ends = _take(rows, at)
+                # every row kept (the usual case: adopt kept only rows the file lacked): no copy
+                rk, langs, flags, lh, wh, forms, form_ends, lemmas, lemma_ends = \
+                    rows if len(at) == len(rk) else _take(rows, at)
                 del rows
 
                 def appended(blob, texts: bytes, ends: np.ndarray, starts0, ends0):  # the file's texts, then the new
@@ -771,6 +807,10 @@ def read_only_in_this_process() -> None:
 
 def read_only() -> bool:
     return _table.read_only()
+
+
+def refresh() -> None:
+    table().refresh()
 
 
 def take_new() -> tuple:

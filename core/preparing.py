@@ -90,7 +90,9 @@ def prepare_file_handing_forms(path: str, size: int, mtime: float, settings: Set
     """:func:`prepare_file` in a reader that writes no form table (a pool's worker, the
     sandboxed reader): then its table of raw forms trimmed (:func:`sverka.core.text.trim_table`)
     and the forms it analysed for the file handed over with the result, for the adding process
-    to keep (:func:`sverka.core.formcache.take_new`)."""
+    to keep (:func:`sverka.core.formcache.take_new`). Before it, the machine-wide table is
+    read again if it changed (:func:`sverka.core.formcache.refresh`)."""
+    formcache.refresh()  # the forms the other readers analysed meanwhile, once the adding process wrote them
     try:
         status, payload = prepare_file(path, size, mtime, settings)
     finally:

@@ -68,7 +68,7 @@ from .paraphrase import SourceStats
 from .results import Passage
 from .shingles import shingle_hashes
 from .settings import Settings
-from .store.codecs import Reader, TokensLayout, encoded_length, read_whole, read_window, tokens_layout
+from .store.codecs import Reader, TokensLayout, encoded_offsets, read_whole, read_window, tokens_layout
 from .tokens import Tokens, WholeStats
 
 __all__ = ["MARGIN_SENTENCES", "MAX_SHARE", "MERGE_SENTENCES", "NEAR_FACTOR", "SEED_REPEATS", "SENTENCE_REPEATS",
@@ -110,9 +110,8 @@ def whole_stats(tokens: Tokens, shingle_words: int = 0, distinct_shingles: int =
             int(sid[-1]) >= m or spans[0, 0] < 0 or spans[-1, 0] > len(tokens.text):
         return None
     text = tokens.text
-    cuts = [0, *spans[:, 0].tolist(), len(text)]
-    sizes = [encoded_length(text[x:y]) for x, y in zip(cuts[:-1], cuts[1:])]
-    sentence_bytes = np.cumsum(sizes, dtype=np.int64)  # the byte of each span's start as stored; the text's length last
+    # the byte of each span's start as stored; the text's length last
+    sentence_bytes = encoded_offsets(text, np.append(spans[:, 0], len(text)))
     stats = SourceStats.of(tokens)
     pairs = pair_shingles(tokens.hashes, ORDER_PAIR_WORDS)
     sentences = sentence_hashes_of(tokens, 1)[0]

@@ -59,7 +59,7 @@ from ..messages import from_json, to_json
 from ..tokens import SortOrders, Tokens, WholeStats
 
 __all__ = ["READABLE_TOKENS_FORMATS", "TOKENS_FORMAT", "TokensLayout", "decode_stored", "decode_text",
-           "decode_tokens", "encode_text", "encode_tokens", "encoded_length", "i64", "inflate", "read_whole", "read_window",
+           "decode_tokens", "encode_text", "encode_tokens", "encoded_length", "encoded_offsets", "i64", "inflate", "read_whole", "read_window",
            "rows_array", "tokens_layout", "u64"]
 
 #: 3: as 2, its text stored as UTF-16 (:func:`encode_text`); 2: raw little-endian arrays (a check
@@ -109,6 +109,17 @@ def encode_text(text: str) -> bytes:
 def encoded_length(text: str) -> int:
     """Bytes :func:`encode_text` gives ``text`` after its mark."""
     return len(text.encode("utf-16-le", "surrogatepass"))
+
+
+def encoded_offsets(text: str, at) -> np.ndarray:
+    """Bytes :func:`encode_text` gives ``text[:a]`` (after its mark) for each offset ``a`` of
+    ``at`` (int64): two per character, four for one beyond U+FFFF (found only when the text
+    holds one: its UTF-16 is then longer than two bytes a character)."""
+    at = np.asarray(at, dtype=np.int64)
+    if len(text.encode("utf-16-le", "surrogatepass")) == 2 * len(text):
+        return 2 * at
+    wide = np.flatnonzero(np.frombuffer(text.encode("utf-32-le", "surrogatepass"), "<u4") > 0xFFFF)
+    return 2 * (at + np.searchsorted(wide, at))
 
 
 def decode_text(blob) -> str:

@@ -227,3 +227,52 @@ def test_pool_add_of_a_real_folder(tmp_path, ruslit):
         assert s.added == tuple(str(p) for p in src)
         assert [c.index.find_by_path(str(p)).id for p in src] == sorted(
             c.index.find_by_path(str(p)).id for p in src)
+
+
+@pytest.mark.slow
+def test_pool_add_writes_batches_in_order_while_the_next_is_read(tmp_path, monkeypatch):
+    """With worker processes a batch is written by one writer thread while the next is read:
+    batches commit one at a time and in order, every file is reported, and a batch that
+    cannot be written stops the adding with its error, the batches before it committed."""
+    import threading
+
+    from sverka.core.errors import CollectionBusy
+
+    folder = tmp_path / "docs"
+    for i in range(24):
+        write(folder / f"d{i:02}.txt", essay(900 + i, 12))
+    monkeypatch.setattr(indexing, "BATCH_FILES", 4)
+    with Collection(tmp_path / "c.sverka") as c:
+        real = c.index.write_batch
+        threads, active, order = set(), [], []
+
+        def watched(items, **kw):
+            assert not active, "one batch at a time"
+            active.append(1)
+            threads.add(threading.current_thread().name)
+            try:
+                out = real(items, **kw)
+                order.extend(name for _, name, _ in out)
+                return out
+            finally:
+                active.pop()
+
+        monkeypatch.setattr(c.index, "write_batch", watched)
+        s = indexing.add_paths(c.index, [folder], workers=2)
+        assert list(s.added) == order == [str(p) for p in sorted(folder.iterdir())]
+        assert threads and all(t.startswith("sverka-writer") for t in threads)
+
+    calls = []
+
+    def busy_third(items, **kw):
+        calls.append(len(items))
+        if len(calls) == 3:
+            raise CollectionBusy("busy")
+        return real2(items, **kw)
+
+    with Collection(tmp_path / "d.sverka") as c:
+        real2 = c.index.write_batch
+        monkeypatch.setattr(c.index, "write_batch", busy_third)
+        with pytest.raises(CollectionBusy):
+            indexing.add_paths(c.index, [folder], workers=2)
+        assert len(calls) == 3 and c.index.count() == 8

@@ -54,6 +54,9 @@ def test_random_texts_long_enough_to_be_scanned(text):
     "", " ", "ы", "Он пришёл домой. Она ушла!", "кни-\nга Kнига вοда", "x² Ⅻвек",
     "Студенты написали курсовые. Викладач уважно прочитав кожну роботу та знайшов їх. Студенты сдали.",
     "Въ домѣ міръ. " * 80, "Mr. Smith and the cat. " * 60, "😀 слово \ud800 слово",
+    # scanned, with words the engine never hashes (longer than MAX_HASHED), two of them,
+    # repeated, among words it hashes: each one its own entry
+    ("Кот " + "а" * 300 + " пёс " + "б" * 300 + " кот " + "а" * 300 + " пёс. ") * 6,
 ])
 def test_by_hand(text):
     agree(text)

@@ -231,6 +231,43 @@ def test_a_read_only_process_hands_its_forms_to_the_one_adding_the_files(cache, 
     assert formcache.table().pending_rows == 0, "a file the workers no longer read is not grown"
 
 
+def test_forms_one_worker_analysed_reach_the_other_while_files_are_added(cache, monkeypatch):
+    """The process adding files writes the forms handed over once they reach
+    ``ADOPTED_SHARE_EVERY`` (not only when the adding ends), and a worker that had read the
+    file reads it again between files when it changed (refresh): a form one worker analysed is
+    not analysed again by the other (nor by itself once its table is trimmed)."""
+    _fresh_table(monkeypatch)
+    monkeypatch.setattr(formcache.table(), "_recording", True)  # put back after the test
+    formcache.read_only_in_this_process()
+    text.canonize("Девочка читала книги.")  # worker A, on its first file
+    rows = formcache.take_new()
+    assert len(rows[0])
+    # worker B has read the file (empty) before A's forms came back
+    formcache.reset()
+    _fresh_table(monkeypatch)
+    state = formcache.snapshot()
+    assert len(state["keys"]) == 0
+    formcache.refresh()
+    assert formcache.snapshot() is state, "the same file: kept as read"
+    # the adding process adopts A's rows: at the threshold it writes them at once
+    monkeypatch.setattr(formcache, "ADOPTED_SHARE_EVERY", len(rows[0]) + 1)
+    waiting = formcache.FormCache()
+    waiting.adopt(rows)
+    assert waiting.pending_rows == len(rows[0]) and not formcache.path().exists(), "under the threshold: kept"
+    waiting._forget_pending()
+    monkeypatch.setattr(formcache, "ADOPTED_SHARE_EVERY", len(rows[0]))
+    adding = formcache.FormCache()
+    adding.adopt(rows)
+    assert adding.pending_rows == 0 and formcache.path().is_file(), "at the threshold: written"
+    # worker B, between files, sees the new file and takes A's forms from it
+    formcache.refresh()
+    assert formcache.snapshot() is not state
+    calls = _slow_path_calls(monkeypatch)
+    text.canonize("Девочка читала книги.")
+    assert calls == [], "the forms the other worker analysed are not analysed again"
+    assert len(formcache.take_new()[0]) == 0
+
+
 def test_rows_handed_over_when_the_disk_is_full_are_dropped(cache, monkeypatch):
     """The adding process keeps handed-over rows in a temporary file: when it cannot be
     written they are dropped, and the adding goes on (the table only saves time)."""
@@ -418,22 +455,27 @@ def test_a_process_takes_from_the_file_only_the_forms_its_texts_hold(cache, monk
 
 def test_two_forms_sharing_a_row_key_are_told_apart(cache, monkeypatch):
     """A form is found by a 64-bit key; should two forms share one, the text of the row is
-    compared, so a form never gets another form's lemma (it is analysed again instead)."""
-    monkeypatch.setattr(formcache, "_key_of", lambda encoded, code: 7)  # every form, one key
+    compared, so a form never gets another form's lemma (it is analysed again instead). The
+    file is written with every form under the key of "домами": one row, бежали's, the first."""
+    import formfile_oracle
+
+    real = formcache._key_of
+    shared = real("домами".encode(), formcache._LANG_CODE["ru"])
+    monkeypatch.setattr(formcache, "_key_of", lambda encoded, code: shared)
     _fresh_table(monkeypatch)
     for w in ("бежали", "домами", "книги"):
         morph.analyze(w, "ru")
     formcache.flush()  # keeps one row of the key
+    monkeypatch.setattr(formcache, "_key_of", real)
     formcache.reset()
-    rows = formcache.find_rows(["бежали", "домами", "книги", "стали"], "ru")
-    found = [formcache.lookup(w, "ru") for w in ("бежали", "домами", "книги")]
-    assert rows[3] == -1
-    for w, row, hit in zip(("бежали", "домами", "книги"), rows[:3].tolist(), found):
-        assert row == -1 or formcache.row_entries([row])[0] == [morph._analyze(w, "ru").lemma]
-        assert hit is None or hit[0] == morph._analyze(w, "ru").lemma
-    # the one row of the key, for its own form only (find_rows computes the real keys in the
-    # engine, which finds none of these rows; it tells forms of one key apart in its own tests)
-    assert sum(hit is not None for hit in found) == 1
+    state = formcache.snapshot()
+    assert len(state["keys"]) == 1 and formcache._text(state["forms"], 0) == "бежали"
+    asked = ["бежали", "домами", "книги", "стали"]
+    rows = formcache.find_rows(asked, "ru")
+    assert rows.tolist() == [-1, -1, -1, -1], "домами meets бежали's row under its key and is told apart"
+    assert np.array_equal(rows, formfile_oracle.find_rows(state, asked, formcache._LANG_CODE["ru"]))
+    hit = formcache.lookup("домами", "ru")
+    assert hit is None or hit[0] == morph._analyze("домами", "ru").lemma
 
 
 def test_canonization_identical_on_ruslit(cache, monkeypatch, ruslit):
@@ -556,3 +598,38 @@ def test_a_form_not_utf8_is_found_as_the_file_keeps_it(cache):
     rows = formcache.find_rows(["plain", odd, "absent"], "en")
     assert rows[0] >= 0 and rows[1] >= 0 and rows[2] == -1
     assert formcache.row_entries(rows[:2])[0] == ["plain", odd]
+
+
+def test_the_engine_finds_the_rows_the_python_code_found(cache):
+    """Forms are looked up in the file by the engine (``form_rows``, ``utf8_texts``): the same
+    rows and lemmas as the Python code it replaced (tests/core/formfile_oracle.py), for forms
+    the file holds in that language or another, forms one letter away, lone surrogates, letters
+    beyond the BMP, empty and long forms."""
+    import random
+
+    import formfile_oracle
+
+    rng = random.Random(37)
+    letters = "абвгдеёжзийклмнопрстуфхцчшщъыьэюяієїґabcdefxyz\u0301\udcff𝄞"
+    forms = sorted({"".join(rng.choice(letters) for _ in range(rng.randint(1, 14))) for _ in range(3000)})
+    forms += ["", "д" * 300, "\udcff", "жёлтый"]
+    langs = list(formcache._LANGS)
+    table = formcache.table()
+    for k, form in enumerate(forms):
+        lemma = form[::-1] + ("\udcfe" if k % 97 == 0 else "")
+        table.record(form, langs[k % len(langs)], lemma, k, 2 * k, bool(k % 2), bool(k % 3))
+    assert formcache.flush() > 2000
+    formcache.reset()
+    state = formcache.snapshot()
+    asked = forms + [f + "а" for f in forms[::7]] + [f[:-1] for f in forms[::5]]
+    rng.shuffle(asked)
+    for lang in langs:
+        rows = formcache.find_rows(asked, lang, state)
+        assert np.array_equal(rows, formfile_oracle.find_rows(state, asked, formcache._LANG_CODE[lang])), lang
+        assert (rows >= 0).sum() > 100
+        found = rows[rows >= 0].tolist()
+        lemmas = formcache.row_entries(found, state)[0]
+        assert lemmas == formfile_oracle.row_lemmas(state, found)
+        assert all(x is not None for x in lemmas) and any("\udcfe" in x for x in lemmas)
+    assert formcache.find_rows([], "ru", state).tolist() == []
+    assert formcache.find_rows(["дом"], "no such language", state).tolist() == [-1]

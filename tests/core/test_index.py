@@ -374,3 +374,16 @@ def test_collection_of_tokens_format_1_opens(tmp_path):
             db.execute("UPDATE meta SET value='9' WHERE key='tokens_format'")
     with pytest.raises(CollectionVersionError, match="rebuild"):
         SQLiteStore(path)
+
+
+def test_encoded_offsets_are_the_bytes_of_the_text_before_them():
+    """The byte offsets a long document keeps of its sentences (codecs.encoded_offsets, one
+    call for the whole text) are those of the stored text before each: two bytes a
+    character, four for one beyond U+FFFF, lone surrogates two."""
+    import random
+
+    rng = random.Random(5)
+    for _ in range(300):
+        text = "".join(rng.choice("аб в.\n𝄞\udcffx") for _ in range(rng.randint(0, 200)))
+        at = sorted(rng.randint(0, len(text)) for _ in range(rng.randint(0, 20)))
+        assert codecs.encoded_offsets(text, at).tolist() == [codecs.encoded_length(text[:a]) for a in at]

@@ -13,6 +13,7 @@
 //! * [`shortdoc`]: the white-space-blind hash of a whole text (`sverka.core.shortdoc`).
 //! * [`scan`]: the words of an ordinary text and the index of seen forms (`sverka.core.scan`).
 //! * [`split`]: sentence boundaries and the marks of Ukrainian and Russian (`sverka.core.text`).
+//! * [`formfile`]: forms looked up in the machine-wide form table's file (`sverka.core.formcache`).
 //! * [`forms`]: the canonizer's table of seen forms and the token arrays of a text (`sverka.core.text`).
 //! * [`align`]: seeds joined, runs, sentence segments and chaining (`sverka.core.align`).
 //! * [`formfile`]: forms looked up in the machine-wide table's file (`sverka.core.formcache`).
