@@ -601,7 +601,7 @@ def test_a_form_not_utf8_is_found_as_the_file_keeps_it(cache):
 
 
 def test_the_engine_finds_the_rows_the_python_code_found(cache):
-    """Forms are looked up in the file by the engine (``form_rows``, ``utf8_texts``): the same
+    """Forms are looked up in the file by the engine (``form_rows``, ``form_texts``): the same
     rows and lemmas as the Python code it replaced (tests/core/formfile_oracle.py), for forms
     the file holds in that language or another, forms one letter away, lone surrogates, letters
     beyond the BMP, empty and long forms."""
