@@ -16,6 +16,7 @@ under a GUI with threads. Programs that add folders must therefore guard their m
 
 from __future__ import annotations
 
+import dataclasses
 import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Iterable, Iterator
@@ -31,15 +32,17 @@ from .progress import NEVER_CANCELLED, CancelToken, Progress, no_progress
 from .results import AddSummary
 from .settings import Settings
 from .sorting import distinct
-from .store.codecs import encode_text, encode_tokens, i64
+from .meaning import span_vectors, vector_spans
+from .store.codecs import decode_text, encode_text, encode_tokens, i64
 from .store.common import PreparedDocument
+from .text import word_starts
 from .tokens import Tokens
 from .workers import default_workers, pool_initializer, process_pool, trim_memory
 
 if TYPE_CHECKING:  # pragma: no cover
     from .store import Store
 
-__all__ = ["BATCH_FILES", "BATCH_TEXT_BYTES", "add_document", "add_paths", "prepare"]
+__all__ = ["BATCH_FILES", "BATCH_TEXT_BYTES", "add_document", "add_paths", "prepare", "with_vectors"]
 
 BATCH_TEXT_BYTES = 1_000_000  # UTF-8 bytes of extracted text per committed batch (texts and tokens are stored uncompressed)
 BATCH_FILES = 50
@@ -51,10 +54,12 @@ ORDERS_MIN_TOKENS = 4096
 
 
 def prepare(doc: Document, tokens: Tokens, fp, *, size_bytes: int = 0,
-            mtime: float | None = None, path: str | None = None, added: str | None = None) -> PreparedDocument:
+            mtime: float | None = None, path: str | None = None, added: str | None = None,
+            meaning: bool = False) -> PreparedDocument:
     """Pack a document, its tokens and its :class:`~sverka.core.fingerprints.DocumentFingerprints`
     for :meth:`~sverka.core.store.Store.write_batch`. ``added``: the date of adding to keep
-    (a rebuild); None means now."""
+    (a rebuild); None means now. ``meaning``: the sentences to give vectors of meaning are
+    chosen (``vector_spans``); :func:`with_vectors` computes the vectors before writing."""
     from .align import sort_orders
 
     orders = sort_orders(tokens.hashes) if len(tokens) >= ORDERS_MIN_TOKENS else None
@@ -73,7 +78,36 @@ def prepare(doc: Document, tokens: Tokens, fp, *, size_bytes: int = 0,
         sentences=i64(fp.sentence_keys).copy(),
         sentence_pos=np.asarray(fp.sentence_key_positions, dtype=np.int64).copy(), short_words=short,
         short_length=len(short), added=added,
+        vector_spans=vector_spans(tokens.sentence_spans, tokens.word_starts if tokens.word_starts is not None
+                                  else word_starts(doc.text)) if meaning else None,
     )
+
+
+def with_vectors(items: list) -> list:
+    """``items`` (:class:`PreparedDocument` or ``("unchanged", id)``) with the vectors of
+    meaning of every document whose sentences were chosen (``vector_spans``), encoded here,
+    in the adding process, in one run for the batch.
+
+    Here and not in the readers: the encoder is ~100 MB a process and loads in seconds
+    (:func:`sverka.core.meaning.encoder`), the readers' processes have memory and time limits
+    meant for hostile files, and the window's checks share this process's encoder."""
+    todo = [k for k, p in enumerate(items) if isinstance(p, PreparedDocument) and p.vector_spans is not None
+            and p.vectors is None and len(p.vector_spans)]
+    if not todo:
+        return items
+    texts = [decode_text(items[k].text_blob) for k in todo]
+    joined, spans, at = [], [], 0
+    for k, text in zip(todo, texts):
+        joined.append(text)
+        spans.append(items[k].vector_spans + at)
+        at += len(text)
+    vectors = span_vectors("".join(joined), np.concatenate(spans))
+    out, pos = list(items), 0
+    for k in todo:
+        n = len(items[k].vector_spans)
+        out[k] = dataclasses.replace(items[k], vectors=vectors[pos:pos + n])
+        pos += n
+    return out
 
 
 def _prepare_file(path: str, size: int, mtime: float, settings: Settings) -> tuple[str, object]:
@@ -90,7 +124,8 @@ def _prepare_file(path: str, size: int, mtime: float, settings: Settings) -> tup
         doc = extract(path)
         tokens = canonize(doc.text, drop_adjectives=settings.drop_adjectives)
         fp = fingerprint_document(tokens, settings)
-        return "ok", prepare(doc, tokens, fp, size_bytes=size, mtime=mtime, path=path)
+        return "ok", prepare(doc, tokens, fp, size_bytes=size, mtime=mtime, path=path,
+                             meaning=settings.find_by_meaning)
     except ExtractError as e:
         return "failed", e.message
     except SverkaError as e:
@@ -240,7 +275,7 @@ def add_paths(index: Store, paths: Iterable[str | Path], *, template: bool = Fal
     res: dict[str, list] = {"added": [], "updated": [], "unchanged": [], "duplicate": []}
 
     def commit(items: list, batch_failed: list) -> None:
-        statuses = index.write_batch(items, template=template) if items else []
+        statuses = index.write_batch(with_vectors(items), template=template) if items else []
         for status, name, detail in statuses:
             res[status].append((name, detail) if status == "duplicate" else name)
         failed.extend(batch_failed)
@@ -328,8 +363,8 @@ def add_document(index: Store, doc: Document, *, template: bool = False) -> AddS
     else:
         mtime = None
     p = prepare(doc, tokens, fp, size_bytes=size, mtime=mtime,
-                path=os.path.abspath(doc.path) if doc.path else None)
-    (status, name, detail), = index.write_batch([p], template=template)
+                path=os.path.abspath(doc.path) if doc.path else None, meaning=index.settings.find_by_meaning)
+    (status, name, detail), = index.write_batch(with_vectors([p]), template=template)
     if status == "duplicate":
         return AddSummary(duplicates=((name, detail),))
     return AddSummary(**{status: (name,)})

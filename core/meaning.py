@@ -43,8 +43,8 @@ from typing import Sequence
 import numpy as np
 
 __all__ = [
-    "DIM", "KINDS", "QUANT_MAX", "Evidence", "accept", "cosine", "encoder", "evidence",
-    "language_of", "quantise", "sentence_vectors",
+    "DIM", "KINDS", "MAX_CHARS", "MIN_WORDS", "QUANT_MAX", "Evidence", "accept", "cosine", "encoder", "evidence",
+    "language_of", "quantise", "sentence_vectors", "span_vectors", "vector_spans",
 ]
 
 #: Dimensions of a sentence vector.
@@ -100,6 +100,34 @@ def sentence_vectors(sentences: Sequence[str]) -> np.ndarray:
     with _encode_lock:  # the backend sets BLAS threads process-wide around each call: one at a time
         floats = model.encode(sentences)
     return quantise(np.asarray(floats, np.float32))
+
+
+#: Sentences of fewer words get no vector: too little to judge a borrowing by its meaning.
+MIN_WORDS = 4
+#: Characters of a sentence given to the encoder (a "sentence" of a poem or table without full
+#: stops may run for pages; its beginning is what it means).
+MAX_CHARS = 1000
+#: Sentences encoded per call (the encoder's memory grows with the batch).
+ENCODE_BATCH = 2000
+
+
+def vector_spans(spans: np.ndarray, word_starts: np.ndarray) -> np.ndarray:
+    """The sentences (of ``spans``, [start, end) int64 (m, 2): ``Tokens.sentence_spans``) that
+    get a vector: those of at least :data:`MIN_WORDS` words (``word_starts``: every word's start)."""
+    spans = np.asarray(spans, np.int64).reshape(-1, 2)
+    if not len(spans):
+        return spans
+    starts = np.asarray(word_starts, np.int64)
+    words = np.searchsorted(starts, spans[:, 1], "left") - np.searchsorted(starts, spans[:, 0], "left")
+    return np.ascontiguousarray(spans[words >= MIN_WORDS])
+
+
+def span_vectors(text: str, spans: np.ndarray) -> np.ndarray:
+    """int8 vectors (n, :data:`DIM`) of the sentences of ``text`` at ``spans`` (whitespace runs
+    made one space, at most :data:`MAX_CHARS` characters each)."""
+    pieces = [" ".join(text[a:b].split())[:MAX_CHARS] for a, b in np.asarray(spans).reshape(-1, 2).tolist()]
+    out = [sentence_vectors(pieces[k:k + ENCODE_BATCH]) for k in range(0, len(pieces), ENCODE_BATCH)]
+    return np.concatenate(out) if out else np.zeros((0, DIM), np.int8)
 
 
 def quantise(vectors: np.ndarray) -> np.ndarray:

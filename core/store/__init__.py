@@ -125,6 +125,16 @@ class Store(Protocol):
     def short_candidates(self, word_hashes, *, min_shared: int = 2, limit: int = 50) -> list[tuple[int, int]]:
         """``[(doc_id, shared)]`` sharing at least ``min_shared`` longest-word hashes, most first."""
 
+    # ---- vectors of meaning (sverka.core.bymeaning, sverka.core.vectorindex)
+    def vector_documents(self) -> np.ndarray:
+        """Ids (int64, sorted) of the documents that have vectors of meaning."""
+
+    def vectors(self, doc_id: int) -> tuple[np.ndarray, np.ndarray]:
+        """A document's sentences with vectors: ([start, stop) int64 (n, 2), int8 (n, dim)), by index."""
+
+    def vectors_at(self, keys: Sequence[tuple[int, int]]) -> dict[tuple[int, int], tuple[int, int, np.ndarray]]:
+        """``{(doc_id, sentence index): (start, stop, int8 vector)}`` of those still stored."""
+
     # ---- upkeep
     def integrity_check(self) -> str:
         """"ok" when the store is sound, else what is wrong."""
