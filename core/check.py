@@ -24,11 +24,13 @@ from typing import TYPE_CHECKING, Sequence
 import numpy as np
 
 from .align import SourceSide, align
+from .bymeaning import add_meaning
 from .candidates import SENTENCE_MIN_TOKENS, retrieve, sentence_keys, variant_pair_keys
 from .document import Document
 from .errors import CollectionDamaged
 from .exclusions import apply_exclusions, heading_end, marked_spans, merge
 from .fingerprints import DocumentFingerprints, fingerprint_document
+from .meaning import span_vectors, vector_spans
 from .messages import Message, message
 from .paraphrase import SourceStats, SuspectKeys, paraphrase_passages, suspect_keys
 from .progress import NEVER_CANCELLED, CancelToken, Progress, no_progress
@@ -351,6 +353,8 @@ def check_document(
                 is_template=info.is_template or info.id in templates,
             )
         )
+    sources = add_meaning(suspect.text, a.tokens, a.word_starts, sources, settings, store=index,
+                          template_ids=sorted(templates), exclude_ids=(*exclude_ids, *itself))
     progress(len(ids), len(ids), "phase.done")
     sources = resolve_overlaps(sources, suspect.text, a.word_starts)
     info_of_suspect = suspect_info(suspect, a.tokens)
@@ -495,16 +499,24 @@ def common_folder(paths: Sequence[str | None]) -> str | None:
         return None
 
 
+def _vectors_of(b: Prepared) -> tuple[np.ndarray, np.ndarray]:
+    """The sentence spans and vectors of meaning of a document compared directly."""
+    spans = vector_spans(b.tokens.sentence_spans, b.word_starts)
+    return spans, span_vectors(b.doc.text, spans)
+
+
 def compare_prepared(a: Prepared, b: Prepared, settings: Settings) -> CheckResult:
     short = _is_short(a, settings) or _is_short(b, settings)
     if short:
         la, lb = longest_words(a.tokens.lemmas), longest_words(b.tokens.lemmas)
         short = short_similarity(la, lb) >= settings.short_text_similarity
     passages, res, sent = match(a, b, settings, short=short)
+    found = add_meaning(a.doc.text, a.tokens, a.word_starts, [source_match(b, passages, res, sent)], settings,
+                        source_vectors=lambda n, src: _vectors_of(b))
     raw = CheckResult(
         suspect=suspect_info(a.doc, a.tokens),
         suspect_text=a.doc.text,
-        sources=(source_match(b, passages, res, sent),),
+        sources=tuple(found),
         borrowed_percent=0.0,
         original_percent=100.0,
         settings=settings,

@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Iterable, Iterator
 
 import numpy as np
 
-from . import formcache
+from . import bymeaning, formcache, vectorindex
 from .document import Document
 from .errors import SverkaError
 from .files import collect as _collect
@@ -341,7 +341,21 @@ def add_paths(index: Store, paths: Iterable[str | Path], *, template: bool = Fal
             pass
     if res["added"] or res["updated"]:
         index.analyze()
+        if settings.find_by_meaning:
+            update_vector_index(index)
     return summary(False)
+
+
+def update_vector_index(index: Store) -> None:
+    """Bring the collection's index of sentence vectors up to date after an add, so the next
+    check does not build it (:mod:`sverka.core.vectorindex`: a cache; a failure here costs
+    that check the time, never a result)."""
+    if not bymeaning.available():
+        return
+    try:
+        vectorindex.synced(index)
+    except (OSError, RuntimeError, ValueError, ImportError):
+        pass
 
 
 def add_document(index: Store, doc: Document, *, template: bool = False) -> AddSummary:

