@@ -48,8 +48,11 @@ __all__ = ["INDEX_HITS", "METHOD", "NEIGHBOUR_FLOOR", "SOURCE_SENTENCES_MAX", "a
 #: The method of every passage this layer makes (results.METHODS).
 METHOD = "meaning"
 #: Cosine at which an unexplained neighbour's own nearest sentence counts as matched to it
-#: (for the neighbour rule of :func:`~sverka.core.meaning.accept`; bench/bench_meaning.py).
-NEIGHBOUR_FLOOR = 0.5
+#: (for the neighbour rule of :func:`~sverka.core.meaning.accept`): the lowest similarity any
+#: pair is accepted at, so two sentences matched only by meaning corroborate each other only
+#: when each of them reaches it (at 0.5 two own sentences on a source's topic, 0.74 and 0.58,
+#: were taken for a translation).
+NEIGHBOUR_FLOOR = meaning.TRANSLATION_WITH_NEIGHBOUR
 #: Nearest sentences asked of the vector index per suspect sentence (each checked against the table).
 INDEX_HITS = 8
 #: Sentences of the lexically found sources compared directly, at most (the rest through the index).

