@@ -19,7 +19,7 @@ benchmark skips cleanly when that folder is absent) plus a small synthetic set:
   documents of 8 sentences; its Russian translation (the same row of ``stsb-ru-dev.csv``) is
   planted in Russian essays: 2 runs of 3 consecutive translated sentences of one document, in
   their order (a student translates a run, not a lone sentence), and 6 original sentences of
-  Pushkin. Reported: translated sentences found with the right source; originals flagged.
+  Pushkin. A sentence without a closing mark (a headline) gets a full stop on both sides. Reported: translated sentences found with the right source; originals flagged.
 * **synthetic**: ``bench/data/meaning_synthetic.tsv``, 30 hand-written pairs (derivation,
   voice, clause moves, other constructions, mixed Russian-English, English -> Russian): a
   second, harder opinion; SYNTHETIC, small, figures per change.
@@ -231,7 +231,8 @@ def part_paraphraser(args, rng, tmp: Path) -> None:
 def part_stsb(args, rng, tmp: Path) -> None:
     from bench_models import stsb
 
-    en, ru = [r[0] for r in stsb("en")], [r[0] for r in stsb("ru")]
+    # with a closing mark where a sentence (often a headline) has none, as in an essay or a document
+    en, ru = [_closed(r[0].strip()) for r in stsb("en")], [_closed(r[0].strip()) for r in stsb("ru")]
     seen, rows_ok = set(), []
     for k in range(len(en)):
         if en[k].strip() and ru[k].strip() and en[k] not in seen and len(WORD.findall(en[k])) >= 4:

@@ -43,7 +43,7 @@ from .tokens import Tokens
 if TYPE_CHECKING:  # pragma: no cover
     from .store import Store
 
-__all__ = ["INDEX_HITS", "METHOD", "NEIGHBOUR_FLOOR", "SOURCE_SENTENCES_MAX", "add_meaning", "available"]
+__all__ = ["INDEX_HITS", "MAX_LENGTH_RATIO", "METHOD", "NEIGHBOUR_FLOOR", "SOURCE_SENTENCES_MAX", "add_meaning", "available"]
 
 #: The method of every passage this layer makes (results.METHODS).
 METHOD = "meaning"
@@ -53,6 +53,11 @@ METHOD = "meaning"
 #: when each of them reaches it (at 0.5 two own sentences on a source's topic, 0.74 and 0.58,
 #: were taken for a translation).
 NEIGHBOUR_FLOOR = meaning.TRANSLATION_WITH_NEIGHBOUR
+#: A pair whose longer sentence has more than this many times the characters of the shorter
+#: is refused: a passage says the whole suspect sentence came from the source sentence (a
+#: headline without a full stop, read as one sentence with the next, was taken whole for the
+#: translation of the headline alone).
+MAX_LENGTH_RATIO = 2.0
 #: Nearest sentences asked of the vector index per suspect sentence (each checked against the table).
 INDEX_HITS = 8
 #: Sentences of the lexically found sources compared directly, at most (the rest through the index).
@@ -178,6 +183,9 @@ def add_meaning(
         if key not in texts:
             texts[key] = s_text if s_text is not None else _stored_text(store, key[1])
         if not texts[key]:
+            continue
+        mine, theirs = b - a, span[1] - span[0]
+        if max(mine, theirs) > MAX_LENGTH_RATIO * max(1, min(mine, theirs)):
             continue
         nb = sum(1 for dk in (-1, 1) if 0 <= k + dk < len(spans) and matched[k + dk] == (key, j + dk))
         kind = meaning.accept(text[a:b], texts[key][span[0]:span[1]], c, nb)

@@ -184,7 +184,7 @@ SETTINGS_INFO: dict[str, SettingInfo] = {i.name: i for i in (
            "Когда работы класса сравниваются и между собой, текст, совпавший с работой одноклассника, "
            "входит в долю заимствований. Если выключено, одноклассники показываются среди источников, "
            "но их фрагменты не учитываются."), ),
-    _info("find_by_meaning", "check",
+    _info("find_by_meaning", "advanced",
           ("Find reworded and translated sentences by meaning", "Искать пересказ и перевод по смыслу"),
           ("Sentences that no passage of matching words explains are compared by their meaning with the "
            "sentences of the collection, in Russian, Ukrainian and English: a sentence reworded beyond its words, "
