@@ -191,10 +191,10 @@ def add_meaning(
         kind = meaning.accept(text[a:b], texts[key][span[0]:span[1]], c, nb)
         if kind is None:
             continue
-        accepted.setdefault(key, []).append(Passage(a, b, span[0], span[1], words_in(starts, [(a, b)]), METHOD,
-                                                    kind=kind))
+        accepted.setdefault(key, []).append((k, j, (a, b, span[0], span[1]), kind))
     if not accepted:
         return sources
+    accepted = {key: _runs(pairs, starts) for key, pairs in accepted.items()}
     out = []
     for n, src in enumerate(sources):
         key = ("d", src.source_id) if src.source_id is not None else ("p", n)
@@ -216,6 +216,33 @@ def add_meaning(
             out.append(SourceMatch(source_id=info.id, path=info.path, title=info.title, text=texts[key],
                                    sha256=info.sha256, containment=0.0, resemblance=0.0, sentence_score=0.0,
                                    passages=tuple(passages), is_template=info.is_template or info.id in templates))
+    return out
+
+
+def _runs(pairs: list, starts: np.ndarray) -> list[Passage]:
+    """Passages of the accepted pairs of one source: a run of consecutive suspect sentences
+    matched to consecutive source sentences is one passage (each sentence a piece), as a run of
+    translated sentences is one borrowing; its matched words are its sentences' words."""
+    out: list[Passage] = []
+    run: list = []
+
+    def close() -> None:
+        if not run:
+            return
+        pieces = tuple(q for _, _, q, _ in run)
+        a0, a1 = pieces[0][0], pieces[-1][1]
+        kinds = {kind for *_, kind in run}
+        out.append(Passage(a0, a1, min(q[2] for q in pieces), max(q[3] for q in pieces), words_in(starts, [(a0, a1)]),
+                           METHOD, matched=words_in(starts, [(q[0], q[1]) for q in pieces]),
+                           pieces=pieces if len(pieces) > 1 else (),
+                           kind="translation" if kinds == {"translation"} else "meaning"))
+        run.clear()
+
+    for item in sorted(pairs, key=lambda x: x[0]):
+        if run and not (item[0] == run[-1][0] + 1 and item[1] == run[-1][1] + 1):
+            close()
+        run.append(item)
+    close()
     return out
 
 

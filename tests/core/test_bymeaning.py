@@ -84,12 +84,14 @@ def test_translation_found_with_its_source(collection):
     assert found, "the translated sentences were not found"
     assert {s.title for s, _ in found} == {"lighthouse"}
     assert {p.kind for _, p in found} == {"translation"}
-    covered = {text[p.suspect_start:p.suspect_end] for _, p in found}
-    assert covered == set(RU)  # every translated sentence, and only they
+    assert len(found) == 1  # the run of translated sentences is one passage, each sentence a piece
+    passage = found[0][1]
+    assert text[passage.suspect_start:passage.suspect_end] == " ".join(RU)
+    assert passage.matched_words == passage.words and passage.excluded is None  # counted whole
+    lighthouse = found[0][0]
+    pairs = {text[a0:a1]: lighthouse.text[b0:b1] for a0, a1, b0, b1 in passage.pieces}
+    assert pairs == dict(zip(RU, EN))  # every translated sentence beside its English one, and only they
     assert result.borrowed_percent > 40
-    lighthouse = next(s for s in result.sources if s.title == "lighthouse")
-    pairs = {text[p.suspect_start:p.suspect_end]: lighthouse.text[p.source_start:p.source_end] for p in lighthouse.passages}
-    assert pairs[RU[2]] == EN[2]  # each shown beside its English sentence
 
 
 def test_own_sentences_flag_nothing(collection):
@@ -110,8 +112,8 @@ def test_compare_finds_a_translation():
     a = api.document_from_text(" ".join(OWN[:1] + RU + OWN[1:2]), "essay")
     b = api.document_from_text(" ".join(EN), "source")
     result = api.compare(a, b)
-    kinds = [p.kind for s in result.sources for p in s.passages]
-    assert kinds.count("translation") == len(RU)
+    passages = [p for s in result.sources for p in s.passages]
+    assert [p.kind for p in passages] == ["translation"] and len(passages[0].pieces) == len(RU)
     off = api.compare(a, b, settings=Settings(find_by_meaning=False))
     assert not [p for s in off.sources for p in s.passages]
 
