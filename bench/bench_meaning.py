@@ -129,13 +129,14 @@ class Bench:
             for src in r.sources:
                 name = Path(src.path).name if src.path else src.title
                 by_src[name] = [(p.suspect_start, p.suspect_end) for p in src.passages if p.excluded is None]
-                kinds[name] = [(p.suspect_start, p.suspect_end, p.kind) for p in src.passages if p.excluded is None]
+                kinds[name] = [(p.suspect_start, p.suspect_end, p.kind if p.excluded is None else f"{p.excluded}:{p.kind}")
+                               for p in src.passages if p.excluded in (None, "short")]
             every = _merge(iv for ivs in by_src.values() for iv in ivs)
             out = []
             for (s, e), (sent, src, label) in zip(spans, parts):
                 i, n = share(_merge(by_src.get(src, [])) if src is not None else every, s, e)
                 anyi, _ = share(every, s, e)
-                ks = {k for ps in kinds.values() for a, b, k in ps if a < e and s < b}
+                ks = {k for name, ps in kinds.items() for a, b, k in ps if a < e and s < b and (src is None or name == src)}
                 out.append((2 * i >= n, anyi > 0, ks))
             return out
 
@@ -167,9 +168,11 @@ def report(title: str, rows: list[list], labels: dict[str, str]) -> None:
             continue
         off, on, ref = sum(r[2] for r in rs), sum(r[5] for r in rs), sum(r[4] for r in rs)
         kinds = sum(1 for r in rs if r[5] and r[7] & {"meaning", "translation"})
+        short = sum(1 for r in rs if not r[5] and r[7] & {"short:meaning", "short:translation"})
         print(f"  {what:<44} without the layer {_pct(off, len(rs))} (any word {100 * sum(r[3] for r in rs) / len(rs):.1f} %); "
               f"with it {_pct(on, len(rs))} (any word {100 * sum(r[6] for r in rs) / len(rs):.1f} %, "
-              f"{kinds} by meaning); 5-gram {_pct(ref, len(rs))}")
+              f"{kinds} by meaning, {short} more shown by meaning but not counted: shorter than the shortest "
+              f"counted passage); 5-gram {_pct(ref, len(rs))}")
 
 
 def _closed(headline: str) -> str:
