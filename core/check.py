@@ -6,7 +6,9 @@
   longest words); each candidate's stored tokens are aligned with the suspect
   (:func:`sverka.core.align.align`); exclusions and scores are applied last
   (:func:`sverka.core.exclusions.apply_exclusions`). A check against a collection holding
-  only S gives what :func:`compare_documents` gives for S.
+  only S gives what :func:`compare_documents` gives for S. After the lexical layers, the
+  meaning layer (:func:`sverka.core.bymeaning.add_meaning`) judges the sentences they left
+  unexplained: reworded and translated ones, also from sources only it finds.
 * :func:`compare_documents`: two documents directly.
 
 A class's cross-check is :mod:`sverka.core.crosscheck`; the sources kept between checks,
