@@ -88,9 +88,9 @@ def with_vectors(items: list) -> list:
     meaning of every document whose sentences were chosen (``vector_spans``), encoded here,
     in the adding process, in one run for the batch.
 
-    Here and not in the readers: the encoder is ~100 MB a process and loads in seconds
-    (:func:`sverka.core.meaning.encoder`), the readers' processes have memory and time limits
-    meant for hostile files, and the window's checks share this process's encoder."""
+    The readers encode their own files (:func:`_prepare_file`: the cores share the encoding as
+    they share the reading, each reader process loading the encoder once, ~100 MB); what a
+    reader could not encode, and a pasted text, are encoded here."""
     todo = [k for k, p in enumerate(items) if isinstance(p, PreparedDocument) and p.vector_spans is not None
             and p.vectors is None and len(p.vector_spans)]
     if not todo:
@@ -124,8 +124,12 @@ def _prepare_file(path: str, size: int, mtime: float, settings: Settings) -> tup
         doc = extract(path)
         tokens = canonize(doc.text, drop_adjectives=settings.drop_adjectives)
         fp = fingerprint_document(tokens, settings)
-        return "ok", prepare(doc, tokens, fp, size_bytes=size, mtime=mtime, path=path,
-                             meaning=settings.find_by_meaning)
+        p = prepare(doc, tokens, fp, size_bytes=size, mtime=mtime, path=path, meaning=settings.find_by_meaning)
+        try:  # here, in the reader: the cores share the encoding as they share the reading
+            p = with_vectors([p])[0]
+        except Exception:  # noqa: BLE001 (memory, a damaged encoder): the adding process encodes it
+            pass
+        return "ok", p
     except ExtractError as e:
         return "failed", e.message
     except SverkaError as e:
