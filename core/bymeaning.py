@@ -194,7 +194,16 @@ def add_meaning(
         accepted.setdefault(key, []).append((k, j, (a, b, span[0], span[1]), kind))
     if not accepted:
         return sources
-    accepted = {key: _runs(pairs, starts) for key, pairs in accepted.items()}
+    # a sentence partly matched by words against the same source keeps the lexical passage: one
+    # source's passages never overlap (the lexical layers explained what they could of it)
+    taken = {(("d", src.source_id) if src.source_id is not None else ("p", n)): [(p.suspect_start, p.suspect_end)
+                                                                                for p in src.passages]
+             for n, src in enumerate(sources)}
+    accepted = {key: [x for x in pairs if not any(a0 < x[2][1] and x[2][0] < a1 for a0, a1 in taken.get(key, ()))]
+                for key, pairs in accepted.items()}
+    accepted = {key: _runs(pairs, starts) for key, pairs in accepted.items() if pairs}
+    if not accepted:
+        return sources
     out = []
     for n, src in enumerate(sources):
         key = ("d", src.source_id) if src.source_id is not None else ("p", n)

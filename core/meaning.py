@@ -93,7 +93,10 @@ _encode_lock = threading.Lock()
 
 def sentence_vectors(sentences: Sequence[str]) -> np.ndarray:
     """int8 vectors (n, :data:`DIM`) of ``sentences``, quantised as the module docstring says."""
-    sentences = list(sentences)
+    # a lone surrogate (an undecodable byte of a file kept as such) is no character the
+    # tokenizer can take: it becomes U+FFFD, as in any UTF-8 text
+    sentences = [x.encode("utf-8", "surrogatepass").decode("utf-8", "replace") if not x.isascii() else x
+                 for x in sentences]
     if not sentences:
         return np.zeros((0, DIM), np.int8)
     model = encoder()

@@ -141,3 +141,10 @@ def test_index_rebuilt_when_missing_and_removed_documents_leave_it(tmp_path, fol
         assert all(int(k) >> vectorindex.KEY_BITS != lighthouse for k in index.keys)
     finally:
         c.close()
+
+
+def test_a_lone_surrogate_in_a_sentence_is_encoded():
+    from sverka.core import meaning
+
+    v = meaning.sentence_vectors(["студенты\ud800студенты читают книги в библиотеке", "ok"])
+    assert v.shape == (2, meaning.DIM)
