@@ -101,16 +101,19 @@ def add_meaning(
     template_ids: Sequence[int] = (),
     exclude_ids: Sequence[int] = (),
     source_vectors: Callable[[int, SourceMatch], tuple[np.ndarray, np.ndarray]] | None = None,
+    heading_end: int = 0,
 ) -> list[SourceMatch]:
     """``sources`` with the meaning layer's passages added, and the sources it alone found
     (module docstring). ``store``: the collection (None: only ``sources`` are compared);
     ``exclude_ids``: documents never to list (the suspect itself); ``source_vectors(k, source)``:
     the sentence spans and vectors of a given source that has no ``source_id`` (a document
-    compared directly), by default computed from its text."""
+    compared directly), by default computed from its text. ``heading_end``: where the heading
+    lines at the top end (a title, the student's name: never part of a passage)."""
     if not settings.find_by_meaning or not available():
         return sources
     starts = np.asarray(word_starts, np.int64)
     spans = meaning.vector_spans(tokens.sentence_spans, starts)
+    spans = spans[spans[:, 0] >= heading_end] if heading_end else spans
     if not len(spans):
         return sources
     lexical = [p for s in sources if not s.is_template for p in s.passages]

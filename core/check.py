@@ -318,6 +318,7 @@ def check_document(
     ids = sorted(found, key=lambda d: (-found[d], d))
     sources: list[SourceMatch] = []
     damaged: list[str] = []
+    unreadable: list[int] = []
     kept = cache if cache is not None else SourceCache(0)
     infos = index.infos(ids)
     for k, doc_id in enumerate(ids):
@@ -331,6 +332,7 @@ def check_document(
             try:
                 stored = index.load(doc_id, info)  # its description read with the others'
             except CollectionDamaged as e:  # the check goes on with the other documents
+                unreadable.append(doc_id)  # nor compared by meaning: the warning says "not compared"
                 if doc_id in index.infos([doc_id]):  # not removed since (another desktop): damaged
                     damaged.append(damaged_source_warning(str(e)))
                 continue
@@ -356,7 +358,8 @@ def check_document(
             )
         )
     sources = add_meaning(suspect.text, a.tokens, a.word_starts, sources, settings, store=index,
-                          template_ids=sorted(templates), exclude_ids=(*exclude_ids, *itself))
+                          template_ids=sorted(templates), exclude_ids=(*exclude_ids, *itself, *unreadable),
+                          heading_end=a.heading[0])
     progress(len(ids), len(ids), "phase.done")
     sources = resolve_overlaps(sources, suspect.text, a.word_starts)
     info_of_suspect = suspect_info(suspect, a.tokens)
@@ -514,7 +517,7 @@ def compare_prepared(a: Prepared, b: Prepared, settings: Settings) -> CheckResul
         short = short_similarity(la, lb) >= settings.short_text_similarity
     passages, res, sent = match(a, b, settings, short=short)
     found = add_meaning(a.doc.text, a.tokens, a.word_starts, [source_match(b, passages, res, sent)], settings,
-                        source_vectors=lambda n, src: _vectors_of(b))
+                        source_vectors=lambda n, src: _vectors_of(b), heading_end=a.heading[0])
     raw = CheckResult(
         suspect=suspect_info(a.doc, a.tokens),
         suspect_text=a.doc.text,
