@@ -165,7 +165,8 @@ class Diagnoser:
     @staticmethod
     def _retrieval(col, a, source_name: str, i0: int, i1: int) -> str:
         """Where the source stood in the check's two rankings (exact keys; with variant keys)."""
-        from sverka.core.candidates import PAIR_WORDS, sentence_bounds
+        from sverka.core.candidates import sentence_bounds
+        from sverka.core.keys import PAIR_WORDS
         from sverka.core.candidates import rank as rank_candidates
         from sverka.core import check
         from sverka.core.align import SOURCE_WINDOW

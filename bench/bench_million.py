@@ -62,7 +62,7 @@ BULK_SETTINGS = {"shared_buffers": "2GB", "maintenance_work_mem": "2GB", "max_wa
 def _names():
     """The prepared-document factory, the fingerprinter and the store opener."""
     from sverka.core.fingerprints import fingerprint_document
-    from sverka.core.indexing import prepare
+    from sverka.core.preparing import prepare
     from sverka.core.store import open_store
 
     return prepare, fingerprint_document, open_store

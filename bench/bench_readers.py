@@ -1,19 +1,23 @@
-"""Reading speed per MB of DOCX and PDF: this tree's readers beside an earlier commit's, same
-files, same machine, same run; each beside the reference script's pass over the same text.
+"""Reading speed per MB of DOCX, PDF and DOC: this tree's readers beside an earlier commit's,
+same files, same machine, same run; each beside the reference script's pass over the same text.
 
-    python bench/bench_readers.py [--old COMMIT] [--repeat 3] [FILE ...]
+    python bench/bench_readers.py [--old COMMIT] [--repeat 3] [--rounds 1] [--doc-from-docx] [FILE ...]
 
 The earlier commit's ``core/`` is taken with ``git archive`` into a temporary folder and
 imported from there (``PYTHONPATH``), so both readers run the same way: in a fresh process,
 ``sverka.core.extract.extract`` on each file in-process (no sandbox), the best of
-``--repeat`` runs per file. Files: the DOCX and PDF files of ``../shared/data/realdocs``
-when present, and two made here every run (a DOCX of numbered lists and paragraphs written
-by python-docx, a PDF of 60 text pages written by ``tests/core/pdfgen.py``), or those
-named. Printed per format: MB read, seconds and MB/s of each reader, the ratio (this tree's
-time / the earlier one's), and the seconds ``bench/ref5gram.py`` takes to cut the same texts
-into word 5-grams (the reference peer of every figure in docs/BENCHMARKS.md); then the same
-over the files both readers read (the earlier one found at least half the words of this
-one: a file it lost is not the same job).
+``--repeat`` runs per file; ``--rounds N`` times both readers N times, alternating, and the
+fastest time of each file counts. Files, unless named: the DOCX and PDF files of
+``../shared/data/realdocs`` when present, the .doc files of ``tests/core/fixtures`` (saved by
+LibreOffice; with ``--doc-from-docx`` also the realdocs DOCX files saved as .doc by
+LibreOffice), and three made here every run (a DOCX of numbered lists and paragraphs written
+by python-docx, the same saved as Word 97-2003 .doc by LibreOffice when ``soffice`` is
+installed, a PDF of 60 text pages written by ``tests/core/pdfgen.py``). Printed per format:
+MB read, seconds and MB/s of each reader, the ratio (this tree's time / the earlier one's),
+and the seconds ``bench/ref5gram.py`` takes to cut the same texts into word 5-grams (the
+reference peer of every figure in docs/BENCHMARKS.md); then the same over the files both
+readers read (the earlier one found at least half the words of this one: a file it lost is
+not the same job).
 """
 
 from __future__ import annotations
@@ -21,6 +25,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import shutil
 import subprocess
 import sys
 import tarfile
@@ -63,6 +68,12 @@ def _made_files(folder: Path) -> list[Path]:
                         style="List Number" if k % 3 else None)
     docx_path = folder / "made-lists.docx"
     d.save(str(docx_path))
+    made = [docx_path]
+    if shutil.which("soffice"):
+        subprocess.run(["soffice", "--headless", "--convert-to", "doc:MS Word 97", "--outdir", str(folder),
+                        str(docx_path)], capture_output=True, timeout=300, check=False)
+        if (folder / "made-lists.doc").is_file():
+            made.append(folder / "made-lists.doc")
     objects = [b"<< /Type /Catalog /Pages 2 0 R >>", None, HELVETICA]
     kids = []
     for page in range(60):
@@ -76,7 +87,7 @@ def _made_files(folder: Path) -> list[Path]:
     objects[1] = b"<< /Type /Pages /Kids [" + b" ".join(b"%d 0 R" % k for k in kids) + b"] /Count %d >>" % len(kids)
     pdf_path = folder / "made-pages.pdf"
     pdf_path.write_bytes(build(objects))
-    return [docx_path, pdf_path]
+    return [*made, pdf_path]
 
 
 def _old_tree(commit: str, folder: Path) -> Path:
@@ -106,6 +117,10 @@ def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--old", default="c06556d", help="the commit whose readers are the comparison (default c06556d)")
     ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--doc-from-docx", action="store_true",
+                    help="also the realdocs DOCX files saved as .doc by LibreOffice (soffice)")
+    ap.add_argument("--rounds", type=int, default=1, help="old and new timed this many times, alternating; "
+                    "the fastest of all counts")
     ap.add_argument("files", nargs="*", type=Path)
     args = ap.parse_args(argv)
     with tempfile.TemporaryDirectory(prefix="sverka-bench-readers-") as tmp:
@@ -115,14 +130,27 @@ def main(argv: list[str] | None = None) -> None:
             for fmt in ("docx", "pdf"):
                 if (REALDOCS / fmt).is_dir():
                     files += sorted((REALDOCS / fmt).glob(f"*.{fmt}"))
+            files += sorted((ROOT / "tests" / "core" / "fixtures").rglob("*.doc"))
+            if args.doc_from_docx and shutil.which("soffice") and (REALDOCS / "docx").is_dir():
+                made = tmp / "doc"
+                subprocess.run(["soffice", "--headless", "--convert-to", "doc:MS Word 97", "--outdir", str(made),
+                                *map(str, sorted((REALDOCS / "docx").glob("*.docx")))],
+                               capture_output=True, timeout=1800, check=False)
+                files += sorted(made.glob("*.doc"))
             files += _made_files(tmp)
-        old = _time(files, args.repeat, str(_old_tree(args.old, tmp)))
-        new = _time(files, args.repeat, None)
+        old_tree = str(_old_tree(args.old, tmp))
+        old, new = {}, {}
+        for _ in range(args.rounds):  # alternating, so that the machine's drifting speed falls on both
+            for timed, tree in ((old, old_tree), (new, None)):
+                for f, row in _time(files, args.repeat, tree).items():
+                    if f not in timed or row["seconds"] < timed[f]["seconds"]:
+                        timed[f] = row
         sizes = {str(f): f.stat().st_size for f in files}
-    print(f"readers of this tree vs {args.old}; {len(files)} files; best of {args.repeat} runs per file")
+    print(f"readers of this tree vs {args.old}; {len(files)} files; best of {args.repeat} runs per file"
+          f" in each of {args.rounds} alternating round(s)")
     print("| format | files | MB | old s | old MB/s | new s | new MB/s | new/old time | ref5gram s (same texts) |")
     print("|---|---|---|---|---|---|---|---|---|")
-    for fmt in ("docx", "pdf"):
+    for fmt in ("docx", "pdf", "doc"):
         chosen = [str(f) for f in files if str(f).endswith("." + fmt)]
         if not chosen:
             continue

@@ -111,7 +111,7 @@ def main() -> int:
     if not RUSLIT.is_dir():
         print(f"corpus not found: {RUSLIT}", file=sys.stderr)
         return 2
-    from sverka.core import indexing
+    from sverka.core import preparing
     from sverka.core.extract import extract
     from sverka.core.fingerprints import fingerprint_document
     from sverka.core.settings import Settings
@@ -127,7 +127,7 @@ def main() -> int:
     prepared = []
     for f, d in zip(files, docs):
         tokens = canonize(d.text)
-        prepared.append(indexing.prepare(d, tokens, fingerprint_document(tokens, settings), path=str(f)))
+        prepared.append(preparing.prepare(d, tokens, fingerprint_document(tokens, settings), path=str(f)))
     print(f"{len(files)} ruslit files, {sum(len(d.text) for d in docs) / 1e6:.1f} M characters, prepared in "
           f"{time.perf_counter() - t:.1f} s; {os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.1f}")
     texts = [d.text for d in docs]

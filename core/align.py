@@ -1,11 +1,15 @@
 """Alignment: the passages two texts share, as character spans in BOTH texts.
 
-Pure functions over :class:`~sverka.core.text.Tokens` (ALGORITHMS.md §2, §5; ISSUE 4 item 2).
+Pure functions over :class:`~sverka.core.text.Tokens` (docs/ALGORITHMS.md §2, §5). Steps 1 to 4
+run in the compiled engine (``engine/core/src/align.rs``, one call per pair, the GIL released);
+the rest reads characters and stays here. A passage's kind is told after alignment, by the
+``kind_of`` the caller gives (:func:`sverka.core.kinds.passage_kind`).
 
 The pipeline for one pair (suspect ``a`` × source ``b``):
 
 1. **Seeds.** Every overlapping shingle of ``seed_words`` canonical tokens of each text is
-   hashed on the fly; the two hash arrays are joined with a numpy sort + ``searchsorted``.
+   hashed on the fly; the two hash arrays, each sorted once (:class:`Sorted`), are joined
+   by one merge walk.
    A hash occurring more than ``max_seed_repeats`` times on either side (a refrain, a
    formula) is dropped: it would only multiply seeds. The seeds of one pair are bounded by
    :data:`SEED_BUDGET_PER_TOKEN` times the texts' length (the hashes making the most pairs
@@ -16,11 +20,18 @@ The pipeline for one pair (suspect ``a`` × source ``b``):
 3. **Sentences.** Sentences of at least ``min_sentence_words`` tokens whose sentence hash
    (sum of WH, ALGORITHMS.md §5: word order and word form do not matter) is equal in both
    texts become segments too, where shingles did not already cover them.
-4. **Chaining** (:class:`_Linker`). Segments sorted by their suspect start join a passage
-   when they begin at most ``max_gap`` tokens after it in the SUSPECT (changed, inserted or
-   deleted words are bridged), never across a whole suspect sentence with no match of its own,
-   and lie near the passage in the SOURCE in either direction (a skipped sentence, sentences
-   reversed, clauses rotated: one passage).
+4. **Chaining.** Segments sorted by their suspect start join a passage (the cheapest of the
+   last 16 still open; the plain continuation of the diagonal is cheapest) when they begin at
+   most ``max_gap`` tokens after it in the SUSPECT (changed, inserted or deleted words are
+   bridged) and extend it; never across a whole suspect sentence with no match of its own,
+   unless ONE sentence of the source around the passage holds all its content words (a
+   copied sentence edited until no seed is left; a sentence of one content word only from the
+   source's stretch between the two parts): an original sentence the student wrote between
+   two borrowed ones is never part of a passage; never across suspect tokens another passage
+   has taken; and they lie within :data:`SOURCE_WINDOW` times ``max_gap`` tokens of the
+   passage in the SOURCE in either direction (a skipped sentence, sentences reversed, clauses
+   rotated: one passage; only ``max_gap`` for a run of one seed), matching source tokens the
+   passage has not matched yet.
 5. **One source region per suspect region.** Chains are taken best (most matched tokens)
    first; a later chain loses the suspect tokens already taken, so passages never overlap
    on the suspect side. A passage needs ``min_words`` matched words of the text and
@@ -40,26 +51,27 @@ from __future__ import annotations
 
 import bisect
 import re
-from collections import Counter
 from dataclasses import dataclass
 from functools import cached_property
+from typing import Callable, Sequence
 
 import numpy as np
 
+from .engine import i32, i64, native, u64
+from .intervals import merge as merge_ranges
 from .results import Passage
-from .sorting import checked_order, lexsort, stable_argsort
-from .text import Tokens, lemma_hashes, spelling_key, word_analyses, word_starts, words_in, words_within
+from .sorting import checked_order, stable_argsort
+from .text import Tokens, word_starts, words_in, words_within
 from .tokens import SortOrders
 
 __all__ = [
+    "KindOf",
     "Segment",
     "Sorted",
     "SourceSide",
     "align",
     "join_equal",
-    "merge_ranges",
     "pair_shingles",
-    "runs",
     "sentence_hashes_of",
 ]
 
@@ -115,66 +127,22 @@ class Sorted:
 
 def join_equal(x: np.ndarray, y: np.ndarray, max_repeats: int = 0, budget: int = 0,
                y_sorted: Sorted | None = None, x_sorted: Sorted | None = None) -> tuple[np.ndarray, np.ndarray]:
-    """All pairs ``(i, j)`` with ``x[i] == y[j]``, sorted by ``i`` then ``j``.
+    """All pairs ``(i, j)`` with ``x[i] == y[j]``, sorted by ``i`` then ``j`` (the engine's
+    ``join_equal``).
 
     Values occurring more than ``max_repeats`` times in ``x`` or in ``y`` are skipped
     (``0`` = no limit). With a ``budget`` (0 = none), at most that many pairs are made: the
     values making the most pairs (count in x times count in y: refrains, formulas of a
     repetitive text) are dropped first, so memory and time stay linear in the inputs.
-    ``y_sorted`` (``Sorted.of(y)``, kept by the caller) spares sorting ``y``; ``x_sorted``
-    (``Sorted.of(x)``, kept likewise: a suspect met by many sources) lets ``y`` be searched in
-    order, three times faster than at random: the result is the same.
+    ``y_sorted`` (``Sorted.of(y)``, kept by the caller) spares sorting ``y``, ``x_sorted``
+    likewise ``x``: the result is the same.
     """
-    if len(x) == 0 or len(y) == 0:
-        return _EMPTY_I, _EMPTY_I
-    if y_sorted is None:
-        if len(y) > len(x):  # sort the smaller side
-            j, i = join_equal(y, x, max_repeats, budget)
-            order = lexsort((j, i))
-            return i[order], j[order]
-        y_sorted = Sorted.of(y)
-    order, ys, end_of = y_sorted.order, y_sorted.values, y_sorted.end_of
-    # One search of the other side; the end of each equal run of the sorted one is known.
-    def counted(xv):  # (first place of each value in ys, how many times ys holds it)
-        lo = np.searchsorted(ys, xv, "left")
-        at = np.minimum(lo, len(ys) - 1)
-        return lo, np.where(ys[at] == xv, end_of[at] - lo, 0)
+    return native.join_equal(u64(x), u64(y), int(max_repeats), int(budget), _view(x_sorted), _view(y_sorted))
 
-    if x_sorted is None:
-        lo, cnt = counted(x)
-    else:  # searched and read in order, put back in x's order
-        lo, cnt = np.empty(len(x), dtype=np.int64), np.empty(len(x), dtype=np.int64)
-        lo[x_sorted.order], cnt[x_sorted.order] = counted(x_sorted.values)
-    ok = cnt > 0
-    if (max_repeats or budget) and ok.any():
-        # repeats on the larger side, counted among its matched values only
-        if x_sorted is not None:  # every repeat of a matched value is matched too
-            cx = x_sorted.repeats
-        else:
-            idx = np.flatnonzero(ok)
-            xm = np.sort(x[idx])
-            cx = np.zeros(len(x), dtype=np.int64)
-            cx[idx] = np.searchsorted(xm, x[idx], "right") - np.searchsorted(xm, x[idx], "left")
-        if max_repeats:
-            ok &= (cnt <= max_repeats) & (cx <= max_repeats)
-        if budget and int(cnt[ok].sum()) > budget:
-            pairs_of_value = np.where(ok, cx * cnt, 0)
-            idx = np.flatnonzero(ok)
-            by = np.argsort(pairs_of_value[idx], kind="stable")
-            made = np.cumsum(cnt[idx][by])
-            within = int(np.searchsorted(made, budget, "right"))
-            limit = pairs_of_value[idx][by][within] if within < len(by) else None
-            if limit is not None:
-                ok &= pairs_of_value < limit
-    ia = np.flatnonzero(ok)
-    if len(ia) == 0:
-        return _EMPTY_I, _EMPTY_I
-    c = cnt[ia]
-    total = int(c.sum())
-    i = np.repeat(ia, c)
-    first = np.repeat(np.cumsum(c) - c, c)
-    j = order[np.repeat(lo[ia], c) + (np.arange(total) - first)]
-    return i.astype(np.int64), j.astype(np.int64)
+
+def _view(s: Sorted | None) -> tuple[np.ndarray, np.ndarray] | None:
+    """A :class:`Sorted` as the engine reads it: (order, values)."""
+    return None if s is None else (i64(s.order), u64(s.values))
 
 
 @dataclass
@@ -188,27 +156,10 @@ class Segment:
     sentence: bool = False
 
 
-def runs(i: np.ndarray, j: np.ndarray, w: int) -> np.ndarray:
-    """Group seeds ``(i, j)`` of ``w``-token shingles into unbroken diagonal runs.
-
-    Returns an int64 array (k, 4) of ``[a0, a1, b0, b1)`` token ranges, sorted by ``a0``.
-    Seeds on one diagonal whose shingles touch or overlap (a gap shorter than ``w``, which
-    only a dropped frequent shingle leaves) belong to one run.
-    """
-    if len(i) == 0:
-        return np.zeros((0, 4), dtype=np.int64)
-    d = j - i
-    order = lexsort((i, d))
-    i, d = i[order], d[order]
-    brk = np.ones(len(i), dtype=bool)
-    brk[1:] = (d[1:] != d[:-1]) | (i[1:] - i[:-1] > w)
-    starts = np.flatnonzero(brk)
-    ends = np.append(starts[1:], len(i)) - 1
-    a0 = i[starts]
-    a1 = i[ends] + w
-    dd = d[starts]
-    seg = np.stack([a0, a1, a0 + dd, a1 + dd], axis=1)
-    return seg[lexsort((-seg[:, 1], seg[:, 0]))]
+#: What tells a passage's kind (:func:`sverka.core.kinds.passage_kind`): from its segments, its
+#: pieces (suspect start, suspect end, source start, source end in characters, sorted) and the
+#: two texts' tokens.
+KindOf = Callable[[Sequence[Segment], Sequence[tuple[int, int, int, int]], Tokens, Tokens], str]
 
 
 def sentence_hashes_of(tokens: Tokens, min_words: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -262,55 +213,16 @@ def sort_orders(hashes: np.ndarray) -> SortOrders:
     return SortOrders(stable_argsort(h), stable_argsort(pair_shingles(h, ORDER_PAIR_WORDS)))
 
 
-def _sentence_segments(a: Tokens, b: Tokens, covered_cum: np.ndarray, min_words: int,
-                       b_side: SourceSide | None = None, a_side: SourceSide | None = None) -> list[Segment]:
-    if a_side is not None:
-        (sa, fa, la), sa_sorted = a_side.sentences, a_side.sentences_sorted
-    else:
-        (sa, fa, la), sa_sorted = sentence_hashes_of(a, min_words), None
-    if b_side is not None:
-        (sb, fb, lb), sb_sorted = b_side.sentences, b_side.sentences_sorted
-    else:
-        (sb, fb, lb), sb_sorted = sentence_hashes_of(b, min_words), None
-    ia, jb = join_equal(sa, sb, max_repeats=4, y_sorted=sb_sorted, x_sorted=sa_sorted)
-    out = []
-    for x, y in zip(ia.tolist(), jb.tolist()):
-        a0, a1 = int(fa[x]), int(la[x])
-        if (covered_cum[a1] - covered_cum[a0]) * 2 >= (a1 - a0):
-            continue  # shingles found it already
-        out.append(Segment(a0, a1, int(fb[y]), int(lb[y]), True))
-    return out
-
-
-def _near_others(seg: np.ndarray, w: int, max_gap: int) -> np.ndarray:
-    """The runs that may belong to a passage: those longer than one seed, and the one-seed
-    runs with another run close by in both texts (a passage needs more matched tokens than
-    one seed holds). Pairs of words two texts share by chance are mostly such loners."""
-    if len(seg) < 2:
-        return seg if len(seg) == 0 or seg[0, 1] - seg[0, 0] > w else seg[:0]
-    a0, a1, b0, b1 = seg[:, 0], seg[:, 1], seg[:, 2], seg[:, 3]
-    keep = (a1 - a0) > w
-    near_a = max_gap + w
-    near_b = max_gap * SOURCE_WINDOW + 2 * w
-    for shift in range(1, 9):
-        if shift >= len(seg):
-            break
-        ok = (a0[shift:] - a1[:-shift] <= near_a) & (np.abs(b0[shift:] - b0[:-shift]) <= near_b)
-        keep[shift:] |= ok
-        keep[:-shift] |= ok
-    return seg[keep]
-
-
 class _Chain:
-    """Segments linked into one passage: suspect hull ``[a0, a1)``, source hull ``[b0, b1)``."""
+    """Segments linked into one passage (the engine chains them; :func:`_chains`): suspect
+    hull ``[a0, a1)``, source hull ``[b0, b1)``, suspect tokens covered by segments."""
 
-    __slots__ = ("segs", "a0", "a1", "b0", "b1", "matched", "bspans")
+    __slots__ = ("segs", "a0", "a1", "b0", "b1", "matched")
 
     def __init__(self, s: Segment) -> None:
         self.segs = [s]
         self.a0, self.a1, self.b0, self.b1 = s.a0, s.a1, s.b0, s.b1
-        self.matched = s.a1 - s.a0  # suspect tokens covered by segments
-        self.bspans = [(s.b0, s.b1)]  # source token ranges of the segments, sorted
+        self.matched = s.a1 - s.a0
 
     def add(self, s: Segment) -> None:
         self.segs.append(s)
@@ -318,128 +230,56 @@ class _Chain:
         self.a1 = max(self.a1, s.a1)
         self.b0 = min(self.b0, s.b0)
         self.b1 = max(self.b1, s.b1)
-        bisect.insort(self.bspans, (s.b0, s.b1))
-
-    def b_overlap(self, b0: int, b1: int) -> int:
-        """Source tokens of ``[b0, b1)`` already matched by a segment of this chain."""
-        k = bisect.bisect_left(self.bspans, (b0, b0))
-        total = 0
-        for x0, x1 in self.bspans[max(0, k - 8) : k + 8]:
-            total += max(0, min(b1, x1) - max(b0, x0))
-        return total
-
-
-class _Linker:
-    """When may segment ``s`` join chain ``c`` (one rule for the first pass and re-chaining)?
-
-    * In the suspect, ``s`` begins at most ``max_gap`` tokens after the chain ends (or overlaps
-      it by at most ``overlap``) and extends it.
-    * Never across a sentence with no match of its own: if a whole suspect sentence lies
-      between the chain's last matched token and ``s``, they are two passages, unless ONE
-      sentence of the source around the passage holds all its content words (a copied sentence
-      edited until no seed is left; a sentence of one content word only from the source's
-      stretch between the two, where it would stand). Words found apart in the source
-      are no match ("«А бог его знает», – ответил он." between two copied sentences is the
-      student's, though "бог", "знает" and "ответил" stand in the source's sentences near
-      them). An original sentence the student wrote between two borrowed ones is never part
-      of a passage.
-    * Never across suspect tokens another passage has taken (``taken``).
-    * In the source, ``s`` lies within ``SOURCE_WINDOW * max_gap`` tokens of the chain's source
-      range, in EITHER direction (a skipped sentence, sentences reversed, clauses rotated,
-      words moved), and matches source tokens the chain has not matched yet.
-    Returns a cost (lower is better: the plain continuation of the diagonal is cheapest)
-    or None.
-    """
-
-    def __init__(self, a: Tokens, b: Tokens, max_gap: int, overlap: int, taken: "_Taken | None" = None) -> None:
-        self.sid = np.asarray(a.sentence_ids)
-        self.ha = np.asarray(a.hashes)
-        self.hb = np.asarray(b.hashes)
-        self.bsid = np.asarray(b.sentence_ids)
-        self.max_gap = max_gap
-        self.overlap = overlap
-        self.taken = taken
-
-    def _copied_sentences(self, c: _Chain, s: Segment) -> bool:
-        """Is each whole sentence between ``c`` and ``s`` a match of its own: all its content
-        words in one sentence of the source around the passage, and for a sentence of one
-        content word, a sentence in the source's stretch between the two (where it would stand)?"""
-        lo = max(0, min(c.b0, s.b0) - self.max_gap)
-        hi = min(len(self.hb), max(c.b1, s.b1) + self.max_gap)  # the passage's own source region
-        if hi - lo > 2000:
-            return False
-        source_sentences: dict[int, set[int]] = {}
-        for k, h in zip(self.bsid[lo:hi].tolist(), self.hb[lo:hi].tolist()):
-            source_sentences.setdefault(k, set()).add(h)
-        first, last = int(self.sid[c.a1 - 1]), int(self.sid[s.a0])
-        gap = {}
-        for k, h in zip(self.sid[c.a1 : s.a0].tolist(), self.ha[c.a1 : s.a0].tolist()):
-            if first < k < last:
-                gap.setdefault(k, set()).add(h)
-        between = set(self.bsid[c.b1 : s.b0].tolist())  # the source's sentences where it would stand
-        return all(any(words <= held and (len(words) >= 2 or k in between) for k, held in source_sentences.items())
-                   for words in gap.values())
-
-    def cost(self, c: _Chain, s: Segment) -> int | None:
-        ga = s.a0 - c.a1
-        if ga > self.max_gap or ga < -self.overlap or s.a1 <= c.a1:
-            return None
-        # The source side first: it is cheap and refuses most segments (a pair of words met
-        # elsewhere in the source); the suspect's sentences between are read only after it.
-        # Far in the source, or in another order, only between runs of some length on both
-        # sides: two words in common are no evidence that a sentence was moved.
-        lone = s.a1 - s.a0 <= self.overlap or c.matched <= self.overlap
-        window = self.max_gap if lone else self.max_gap * SOURCE_WINDOW
-        if s.b0 >= c.b1 - self.overlap:  # after the source range: the usual continuation
-            gb = s.b0 - c.b1
-            if gb > window or s.b1 <= c.b1:
-                return None
-            cost = max(ga, 0) + max(gb, 0) + abs(ga - gb)
-        else:
-            dist = max(c.b0 - s.b1, 0)  # before the source range, or inside it
-            if dist > window:
-                return None
-            if (s.b1 - s.b0) - c.b_overlap(s.b0, s.b1) <= 0:
-                return None  # nothing new on the source side: a repeat, not a reordering
-            cost = max(ga, 0) + dist + self.max_gap + 1
-        if ga > 0:
-            if int(self.sid[s.a0]) - int(self.sid[c.a1 - 1]) >= 2 and not self._copied_sentences(c, s):
-                return None
-            if self.taken is not None and self.taken.overlaps(c.a1, s.a0):
-                return None
-        return cost
 
 
 #: How far (in multiples of ``max_gap``) the next run may lie from a passage in the SOURCE,
 #: in either direction, while it follows closely in the suspect: a sentence the student
 #: skipped, sentences put in another order. Nothing is bridged in the suspect by this.
-SOURCE_WINDOW = 8
-
-#: Chains still open when a segment arrives that are looked at (repetitive text bound).
-_ACTIVE_LIMIT = 16
+#: (The engine's ``align::SOURCE_WINDOW``, which chaining uses.)
+SOURCE_WINDOW = int(native.SOURCE_WINDOW)
 
 
-def _chain(segments: list[Segment], linker: _Linker) -> list[_Chain]:
-    """Greedy chaining of segments sorted by ``a0`` (see the module docstring, step 4)."""
-    chains: list[_Chain] = []
-    active: list[_Chain] = []
-    max_gap = linker.max_gap
-    for s in segments:
-        if active:
-            active = [c for c in active if c.a1 + max_gap >= s.a0][-_ACTIVE_LIMIT:]
-        best = None
-        best_cost = None
-        for c in active:
-            cost = linker.cost(c, s)
-            if cost is not None and (best_cost is None or cost < best_cost):
-                best, best_cost = c, cost
-        if best is None:
-            c = _Chain(s)
-            chains.append(c)
-            active.append(c)
+def _chains(flat: np.ndarray, sentence: np.ndarray, chain_of: np.ndarray, keep: np.ndarray) -> list[_Chain]:
+    """The chains ``keep`` (sorted) of those the engine made: ``chain_of`` is the chain of each
+    segment (numbered in the order they began; a chain's segments in the order they joined),
+    ``flat`` and ``sentence`` the segments (:func:`_flat`)."""
+    if not len(keep):
+        return []
+    wanted = np.zeros(int(keep[-1]) + 1, dtype=bool)
+    wanted[keep] = True
+    members = np.flatnonzero(wanted[np.minimum(chain_of, len(wanted) - 1)] & (chain_of <= keep[-1]))
+    rows = flat.reshape(-1, 4)[members].tolist()
+    out: dict[int, _Chain] = {}
+    for k, (a0, a1, b0, b1), t in zip(chain_of[members].tolist(), rows, sentence[members].tolist()):
+        s = Segment(a0, a1, b0, b1, t)
+        c = out.get(k)
+        if c is None:
+            out[k] = _Chain(s)
         else:
-            best.add(s)
-    return chains
+            c.add(s)
+    return [out[k] for k in keep.tolist()]
+
+
+def _rechain(parts: list[Segment], taken: "_Taken", sid: np.ndarray, ha: np.ndarray, hb: np.ndarray,
+             bsid: np.ndarray, max_gap: int, overlap: int) -> list[_Chain]:
+    """``parts`` (sorted by suspect start) chained by the engine, never across ``taken``."""
+    if not parts:
+        return []
+    flat, sentence = _flat(parts)
+    chain_of, hulls = native.chain(flat, sentence, sid, ha, hb, bsid, max_gap, overlap,
+                                   i64(taken.starts), i64(taken.ends))
+    return _chains(flat, sentence, chain_of, np.arange(len(hulls) // 5))
+
+
+def _sentence_arrays(side: "SourceSide") -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    h, first, last = side.sentences
+    return u64(h), i64(first), i64(last)
+
+
+def _flat(segs: list[Segment]) -> tuple[np.ndarray, np.ndarray]:
+    """Segments as the engine reads them: (a0, a1, b0, b1) one after another, the sentence flags."""
+    flat = np.fromiter((x for s in segs for x in (s.a0, s.a1, s.b0, s.b1)), dtype=np.int64, count=4 * len(segs))
+    return flat, np.fromiter((s.sentence for s in segs), dtype=bool, count=len(segs))
 
 
 class _Taken:
@@ -545,7 +385,7 @@ SHORT_PASSAGE_TOKENS = 5
 #: Seed pairs allowed per token of the two texts, and runs kept per suspect token: repetitive
 #: text cannot blow up the work.
 SEED_BUDGET_PER_TOKEN = 4
-SEGMENTS_PER_TOKEN = 1
+SEGMENTS_PER_TOKEN = int(native.SEGMENTS_PER_TOKEN)  # the engine's
 
 
 def align(
@@ -562,6 +402,7 @@ def align(
     b_side: SourceSide | None = None,
     a_side: SourceSide | None = None,
     a_first: int = 0,
+    kind_of: KindOf | None = None,
 ) -> list[Passage]:
     """The passages of suspect ``a`` found in source ``b``, sorted by suspect start.
 
@@ -575,44 +416,34 @@ def align(
     ``a_side`` likewise for the suspect (met by every candidate of a check): the same result.
     ``a_first``: the suspect's tokens before this one are never matched (its heading lines:
     :func:`sverka.core.exclusions.heading_end`), so no passage holds or bridges them.
+    ``kind_of``: tells each passage's kind from its segments and
+    pieces (:func:`sverka.core.kinds.passage_kind`); without it ``Passage.kind`` is "".
+    Alignment itself reads token arrays and the texts' characters only.
     """
     w = max(1, seed_words)
     if b_side is not None and (b_side.seed_words, b_side.min_sentence_words) != (seed_words, min_sentence_words):
         b_side = None  # made for other settings
     if a_side is not None and (a_side.seed_words, a_side.min_sentence_words) != (seed_words, min_sentence_words):
         a_side = None
-    ha = pair_shingles(a.hashes, w) if a_side is None else a_side.pairs
-    hb = pair_shingles(b.hashes, w) if b_side is None else b_side.pairs
-    budget = SEED_BUDGET_PER_TOKEN * (len(ha) + len(hb)) + 1000
-    i, j = join_equal(ha, hb, max_seed_repeats, budget=budget, y_sorted=None if b_side is None else b_side.pairs_sorted,
-                      x_sorted=None if a_side is None else a_side.pairs_sorted)
-    seg_arr = runs(i, j, w)
-    n = len(a)
-    seg_arr = _near_others(seg_arr, w, max_gap)
-    if len(seg_arr) > SEGMENTS_PER_TOKEN * max(n, 1):  # repetitive text: the longest runs first
-        by_length = np.argsort(seg_arr[:, 0] - seg_arr[:, 1], kind="stable")[: SEGMENTS_PER_TOKEN * n]
-        seg_arr = seg_arr[np.sort(by_length)]
-    cov = np.zeros(n + 1, dtype=np.int64)
-    if len(seg_arr):
-        np.add.at(cov, seg_arr[:, 0], 1)
-        np.add.at(cov, seg_arr[:, 1], -1)
-    covered_cum = np.concatenate(([0], np.cumsum(np.cumsum(cov[:-1]) > 0)))
-
-    segments = [Segment(*r) for r in seg_arr.tolist()]
-    if min_sentence_words and len(a) and len(b):
-        sent = _sentence_segments(a, b, covered_cum, min_sentence_words, b_side, a_side)
-        if sent:
-            segments.extend(sent)
-            segments.sort(key=lambda s: (s.a0, -s.a1))
-    if a_first > 0 and segments:  # the heading lines at the top: never matched
-        head = _Taken()
-        head.add(0, a_first)
-        segments = [p for s in segments for p in (_clip(s, head) if s.a0 < a_first else (s,))]
-    if not segments:
-        return []
-
+    if a_side is None:
+        a_side = SourceSide.of(a, seed_words, min_sentence_words)
+    if b_side is None:
+        b_side = SourceSide.of(b, seed_words, min_sentence_words)
     overlap = w
-    sid = np.asarray(a.sentence_ids)
+    n = len(a)
+    sid, ha, hb, bsid = i32(a.sentence_ids), u64(a.hashes), u64(b.hashes), i32(b.sentence_ids)
+    # seeds joined, runs, sentence segments, the heading cut off, chaining: the engine
+    flat, sentence, chain_of, hulls = native.align_chains(
+        u64(a_side.pairs), u64(b_side.pairs), _view(a_side.pairs_sorted), _view(b_side.pairs_sorted),
+        max_seed_repeats, SEED_BUDGET_PER_TOKEN * (len(a_side.pairs) + len(b_side.pairs)) + 1000,
+        w, max_gap, overlap, int(bool(min_sentence_words)),
+        _sentence_arrays(a_side), _sentence_arrays(b_side),
+        _view(a_side.sentences_sorted), _view(b_side.sentences_sorted),
+        max(0, int(a_first)), sid, ha, hb, bsid)
+    if not len(chain_of):
+        return []
+    hulls = hulls.reshape(-1, 5)
+
     ws = word_starts(a.text) if a_word_starts is None else a_word_starts
     sa, ea, sb, eb = a.starts, a.ends, b.starts, b.ends
 
@@ -657,7 +488,12 @@ def align(
             return False
         return matched_words(c) >= min_words and source_holds_enough(c)
 
-    chains = [c for c in _chain(segments, _Linker(a, b, max_gap, overlap)) if big_enough(c)]
+    # the chains that may be big enough, told from their hulls alone, then those that are
+    h0, h1, matched = hulls[:, 0], hulls[:, 1], hulls[:, 4]
+    whole = ((h0 == 0) | (sid[np.maximum(h0 - 1, 0)] != sid[np.minimum(h0, n - 1)])) & \
+            ((h1 == n) | (sid[np.minimum(h1, n - 1)] != sid[h1 - 1]))
+    maybe = np.flatnonzero((matched >= MIN_MATCHED_TOKENS) & ((matched >= SHORT_PASSAGE_TOKENS) | whole))
+    chains = [c for c in _chains(flat, sentence, chain_of, maybe) if big_enough(c)]
     chains.sort(key=lambda c: (-c.matched, c.a0, c.b0))
 
     taken = _Taken()
@@ -668,7 +504,7 @@ def align(
         else:
             parts = [p for s in c.segs for p in _clip(s, taken)]
             parts.sort(key=lambda s: (s.a0, -s.a1))
-            pieces = [p for p in _chain(parts, _Linker(a, b, max_gap, overlap, taken)) if big_enough(p)]
+            pieces = [p for p in _rechain(parts, taken, sid, ha, hb, bsid, max_gap, overlap) if big_enough(p)]
         pieces = [q for p in pieces for q in (_trim_overhang(_trim_loners(p, sid, w), sid),) if q is p or big_enough(q)]
         for p in pieces:
             taken.add(p.a0, p.a1)
@@ -707,327 +543,8 @@ def align(
         if matched < min_words:  # a neighbouring passage took the words it was counting on
             continue
         out.append(Passage(c0, c1, d0, d1, words, method, matched=matched, pieces=tuple(pieces),
-                           kind=_kind(segs, pieces, a, b)))
+                           kind=kind_of(segs, pieces, a, b) if kind_of is not None else ""))
     return out
-
-
-_norm = spelling_key  # words compared as the reader sees them: case, ё and the old spelling aside
-
-
-#: Joins words to be normalised in one go: no word holds it, nor does lowering make it (nor is
-#: it cased or case-ignorable, so a final sigma lowers as at the end of its own word).
-_UNIT = "\x1f"
-
-
-def _norms(words: list[str]) -> list[str]:
-    """``[_norm(w) for w in words]``, with one ``lower`` for all (a passage of a novel has
-    thousands of words)."""
-    return _norm(_UNIT.join(words)).split(_UNIT) if words else []
-
-
-def _kind(segs: list[Segment], pieces: list[tuple[int, int, int, int]], a: Tokens, b: Tokens) -> str:
-    """What kind of borrowing a passage is, from its alignment (``results.KINDS``): verbatim;
-    inflected (the same words in other forms); edited (words inserted, deleted or replaced,
-    stop words included); synonyms (words replaced one for one by synonyms); reordered
-    (sentences or words in another order); paraphrase (more than one of these at once)."""
-    ta, tb = a.text, b.text
-    found: set[str] = set()
-    by_a = sorted(segs, key=lambda s: (s.a0, s.a1))
-    if any(t.b0 < s.b0 and t.a0 >= s.a1 for s, t in zip(by_a, by_a[1:])):
-        found.add("reordered")  # a later part of the suspect comes from earlier in the source
-
-    def forms(tok: Tokens, i0: int, i1: int, text: str) -> list[str]:
-        return _norms(list(map(text.__getitem__, map(slice, tok.starts[i0:i1].tolist(), tok.ends[i0:i1].tolist()))))
-
-    def same_text(s: Segment) -> bool:  # the two spans read the same: so do their tokens
-        return (s.a1 - s.a0 == s.b1 - s.b0 and s.a1 > s.a0
-                and _norm(ta[a.starts[s.a0]:a.ends[s.a1 - 1]]) == _norm(tb[b.starts[s.b0]:b.ends[s.b1 - 1]]))
-
-    reordered = "reordered" in found
-    for s in by_a:
-        if s.sentence:
-            la, lb = a.hashes[s.a0:s.a1].tolist(), b.hashes[s.b0:s.b1].tolist()
-            if la != lb:
-                found.add("reordered" if sorted(la) == sorted(lb) else "edited")
-            if not reordered and "inflected" not in found and not same_text(s) and \
-                    sorted(forms(a, s.a0, s.a1, ta)) != sorted(forms(b, s.b0, s.b1, tb)):
-                found.add("inflected")
-        elif not reordered and "inflected" not in found and not same_text(s) and \
-                forms(a, s.a0, s.a1, ta) != forms(b, s.b0, s.b1, tb):
-            found.add("inflected")
-    language = a.language
-    c0, c1 = pieces[0][0], max(q[1] for q in pieces)
-    d0, d1 = min(q[2] for q in pieces), max(q[3] for q in pieces)
-    if reordered:
-        # Parts in another order pair words by where they stand, and a short part may pair
-        # another occurrence of a word ("руки" with the "руку" of the next sentence): the two
-        # sides are compared as bags of words, each side's whole stretch.
-        all_a, all_b = _words_at(ta, c0, c1), _words_at(tb, d0, d1)
-        wa, wb = Counter(w for _, w in all_a), Counter(w for _, w in all_b)
-        if wa != wb:
-            # a clause moved to the other end of its sentence may lie outside the passage on
-            # one side ("Муж ее, полковник ..." -> "Полковник ..., муж ее."): the words one side
-            # lacks are looked for in the rest of the sentences the other side begins and ends in
-            beyond_a, beyond_b = _sentence_ends(a, c0, c1), _sentence_ends(b, d0, d1)
-            only_a, only_b = (wa - wb) - beyond_b, (wb - wa) - beyond_a
-            rest_a, rest_b, inflected = paired_forms(only_a, only_b, analyses_in(a, all_a, only_a, language),
-                                                     analyses_in(b, all_b, only_b, language), language)
-            if inflected:
-                found.add("inflected")
-            if rest_a or rest_b:
-                common = wa - (wa - wb)  # the words both sides hold
-                found.add("synonyms" if _replaced_by_synonyms(_keeping(all_a, common + rest_a),
-                                                              _keeping(all_b, common + rest_b), a, b) else "edited")
-        return _label(found)
-    # words of the suspect or of the source inside the passage that no matched part holds:
-    # inserted, deleted or replaced words (stop words too: they are compared as written)
-    # (the same words left over on both sides, such as a conjunction between rotated clauses,
-    # were moved, not edited; a word left over on both sides in another form, one whose
-    # lemma differs from the other's ("пошли": послать, "пошла": пойти) or a stop word,
-    # was inflected)
-    left_a = _words_outside(ta, c0, c1, [(q[0], q[1]) for q in pieces])
-    left_b = _words_outside(tb, d0, d1, [(q[2], q[3]) for q in pieces])
-    if Counter(w for _, w in left_a) != Counter(w for _, w in left_b):
-        # a word in another form stands between the same two matched parts on both sides
-        gaps_a, gaps_b = [q[0] for q in pieces], sorted(q[2] for q in pieces)
-        in_gap_a = _by_gap(left_a, gaps_a)
-        in_gap_b = _by_gap(left_b, gaps_b)
-        both = sorted(set(in_gap_a) & set(in_gap_b))
-        info_a = analyses_in(a, [w for k in both for w in in_gap_a[k]], None, language)
-        info_b = analyses_in(b, [w for k in both for w in in_gap_b[k]], None, language)
-        for k in both:
-            wa, wb = Counter(w for _, w in in_gap_a[k]), Counter(w for _, w in in_gap_b[k])
-            if wa == wb:
-                continue
-            rest_a, rest_b, inflected = paired_forms(wa - wb, wb - wa, info_a, info_b, language)
-            if inflected:
-                found.add("inflected")
-                in_gap_a[k] = _keeping(in_gap_a[k], wa - (wa - wb) + rest_a)
-                in_gap_b[k] = _keeping(in_gap_b[k], wb - (wb - wa) + rest_b)
-        # words standing where the other side has none, and that the other side holds in the
-        # same sentence before the passage's first matched word or after its last, were moved
-        # ("Они жили в ветхой землянке" -> "В ветхой землянке они жили")
-        moved_a = _moved(in_gap_a, in_gap_b, b, d0, d1)
-        moved_b = _moved(in_gap_b, in_gap_a, a, c0, c1)
-        if moved_a or moved_b:
-            found.add("reordered")
-            in_gap_a = {k: _keeping(v, Counter(w for _, w in v) - moved_a) for k, v in in_gap_a.items()}
-            in_gap_b = {k: _keeping(v, Counter(w for _, w in v) - moved_b) for k, v in in_gap_b.items()}
-        left_a = [w for k in sorted(in_gap_a) for w in in_gap_a[k]]
-        left_b = [w for k in sorted(in_gap_b) for w in in_gap_b[k]]
-        ca, cb = Counter(w for _, w in left_a), Counter(w for _, w in left_b)
-        if ca != cb:
-            found.add("synonyms" if _replaced_by_synonyms(left_a, left_b, a, b) else "edited")
-    if "edited" not in found and "reordered" not in found:
-        # stop words replaced inside a matched part: the canonical tokens agree, the words do
-        # not (compared place by place: not when a sentence's words changed their order)
-        for q in pieces:
-            if _norm(ta[q[0]:q[1]]) == _norm(tb[q[2]:q[3]]):
-                continue  # the same words, as written
-            wa, wb = _words_at(ta, q[0], q[1]), _words_at(tb, q[2], q[3])
-            if len(wa) != len(wb):
-                found.add("edited")
-                break
-            differ = [(x, y) for x, y in zip(wa, wb) if x[1] != y[1]]
-            if not differ:
-                continue
-            info_a = analyses_in(a, [x for x, _ in differ], None, language)
-            info_b = analyses_in(b, [y for _, y in differ], None, language)
-            if any(not forms_of_one_word(x[1], y[1], info_a[x[1]], info_b[y[1]], language) for x, y in differ):
-                found.add("edited")
-                break
-            found.add("inflected")
-    return _label(found)
-
-
-def _label(found: set[str]) -> str:
-    if not found:
-        return "verbatim"
-    return found.pop() if len(found) == 1 else "paraphrase"
-
-
-def forms_of_one_word(x: str, y: str, ax: tuple[int, int], ay: tuple[int, int], language: str) -> bool:
-    """Are the written words ``x`` and ``y`` (their analyses ``ax``, ``ay``: (lemma hash, WH),
-    :func:`analyses_in`) forms of one word: is the most likely lemma of one a lemma the
-    dictionary allows the other? "пошла" is read as пойти, "пошли" as послать or пойти; "мне"
-    and "меня" are both я. WH is the sum of the hashes of every lemma: it tells that a word
-    has one lemma only, and the other of a word of two; the dictionary is asked
-    (:func:`~sverka.core.text.lemma_hashes`) only about a word of more lemmas than one whose
-    first is not the other word's."""
-    (lx, wx), (ly, wy) = ax, ay
-    if lx == ly:
-        return True
-    other_x, other_y = (wx - lx) & _MASK64, (wy - ly) & _MASK64
-    if (other_x and other_x == ly) or (other_y and other_y == lx):
-        return True
-    if min(len(x), len(y)) < 2:  # a letter alone ("в" / "во") shares its most likely lemma: told above
-        return False
-    return bool((other_x and ly in lemma_hashes(x, language)) or (other_y and lx in lemma_hashes(y, language)))
-
-
-_MASK64 = (1 << 64) - 1
-
-
-def analyses_in(t: Tokens, words: list[tuple[int, str]], only: Counter | None, language: str
-                ) -> dict[str, tuple[int, int]]:
-    """(lemma hash, WH) of the words (start, normalised word) of ``t`` (of those in ``only``,
-    unless None): a token's from the tokens (as canonization read it in its text: "полуживаго"
-    of the old spelling is полуживой), a stop word's as canonization reads it
-    (:func:`~sverka.core.text.word_analyses`)."""
-    out: dict[str, tuple[int, int]] = {}
-    words = [(x, w) for x, w in words if only is None or w in only]
-    rest = []
-    for (_, w), k in zip(words, _tokens_at(t, [x for x, _ in words])):
-        if w in out:
-            continue
-        if k >= 0:
-            out[w] = (int(t.hashes[k]), int(t.word_hashes[k]))
-        else:
-            rest.append(w)
-    rest = [w for w in dict.fromkeys(rest) if w not in out]
-    out.update(zip(rest, word_analyses(rest, language)))
-    return out
-
-
-def _tokens_at(t: Tokens, positions: list[int]) -> list[int]:
-    """The token of ``t`` starting at each position, or -1 (a stop word is no token); looked up
-    in the sorted starts: ``t`` may be a whole novel, the positions a handful."""
-    if not positions:
-        return []
-    starts = np.asarray(t.starts)
-    at = np.searchsorted(starts, positions).tolist()
-    return [k if k < len(starts) and int(starts[k]) == x else -1 for x, k in zip(positions, at)]
-
-
-def paired_forms(only_a: Counter, only_b: Counter, info_a: dict[str, tuple[int, int]],
-                 info_b: dict[str, tuple[int, int]], language: str) -> tuple[Counter, Counter, bool]:
-    """For labels (here and in :mod:`sverka.core.paraphrase`): the words of ``only_a`` and
-    ``only_b`` (words one side has and the other has not) that are no other form of a word of
-    the other side (:func:`forms_of_one_word`, their analyses in ``info_a`` and ``info_b``),
-    and whether any was: each word pairs with at most one of the other side, in order of the
-    words, the first that fits. Beyond :data:`PAIRED_FORMS_LIMIT` (word, word) pairs to try,
-    the words stay unpaired: so many words changed are an edit whatever their forms."""
-    rest_b = sorted(only_b.elements())
-    rest_a: list[str] = []
-    paired = False
-    xs = sorted(only_a.elements())
-    if len(xs) * len(rest_b) > PAIRED_FORMS_LIMIT:
-        return Counter(xs), Counter(rest_b), False
-    for x in xs:
-        ix = info_a.get(x)
-        k = None if ix is None else next(
-            (k for k, y in enumerate(rest_b) if y in info_b and forms_of_one_word(x, y, ix, info_b[y], language)), None)
-        if k is None:
-            rest_a.append(x)
-        else:
-            del rest_b[k]
-            paired = True
-    return Counter(rest_a), Counter(rest_b), paired
-
-
-#: (word, word) pairs :func:`paired_forms` tries at most.
-PAIRED_FORMS_LIMIT = 2500
-
-
-def _by_gap(words: list[tuple[int, str]], starts: list[int]) -> dict[int, list[tuple[int, str]]]:
-    """``words`` (start, word) grouped by the gap between matched parts they stand in (the
-    number of parts starting at or before them; ``starts`` sorted)."""
-    out: dict[int, list[tuple[int, str]]] = {}
-    for x, w in words:
-        out.setdefault(bisect.bisect_right(starts, x), []).append((x, w))
-    return out
-
-
-def _moved(gaps: dict[int, list[tuple[int, str]]], other_gaps: dict[int, list[tuple[int, str]]], other: Tokens,
-           start: int, end: int) -> Counter:
-    """The words of ``gaps`` (words left over, by gap) standing in a gap the other side leaves
-    empty and held by ``other`` in the sentences it begins and ends in, outside ``start:end``."""
-    alone = Counter(w for k, words in gaps.items() if not other_gaps.get(k) for _, w in words)
-    return alone & _sentence_ends(other, start, end) if alone else Counter()
-
-
-def _sentence_ends(t: Tokens, start: int, end: int) -> Counter:
-    """The words of ``t.text`` in the sentence holding ``start`` before it and in the sentence
-    holding ``end`` after it."""
-    if not len(t.starts):
-        return Counter()
-    spans = np.asarray(t.sentence_spans)
-    first = int(t.sentence_ids[min(int(np.searchsorted(t.starts, start)), len(t.starts) - 1)])
-    last = int(t.sentence_ids[max(int(np.searchsorted(t.ends, end, "right")) - 1, 0)])
-    s0, s1 = min(int(spans[first][0]), start), max(int(spans[last][1]), end)
-    return Counter(w for _, w in _words_at(t.text, s0, start) + _words_at(t.text, end, s1))
-
-
-def _words_at(text: str, start: int, end: int) -> list[tuple[int, str]]:
-    """(start, normalised word) of every word of ``text[start:end]``."""
-    found = list(_WORD.finditer(text, start, end))
-    return list(zip((m.start() for m in found), _norms([m.group() for m in found])))
-
-
-def _keeping(words: list[tuple[int, str]], keep: Counter) -> list[tuple[int, str]]:
-    """``words`` (in order) without those beyond the counts in ``keep`` (the last occurrences go)."""
-    left = Counter(keep)
-    out = []
-    for x, w in words:
-        if left[w] > 0:
-            left[w] -= 1
-            out.append((x, w))
-    return out
-
-
-def _words_outside(text: str, start: int, end: int, spans: list[tuple[int, int]]) -> list[tuple[int, str]]:
-    """(start, normalised word) of every word of ``text[start:end]`` (as ``_WORD`` finds them
-    scanning from ``start``) that does not start inside one of ``spans``. Only the gaps between
-    the spans are read: a passage is mostly spans."""
-    out: list[tuple[int, str]] = []
-    pos = start
-    for s0, s1 in merge_ranges(spans) + [(end, end)]:
-        if pos < s0:
-            for m in _WORD.finditer(text, pos, end):
-                if m.start() >= s0:
-                    break
-                out.append((m.start(), _norm(m.group())))
-                if m.end() > s0:  # a word running into the span: the scan goes on after it
-                    pos = m.end()
-        if s1 > pos:
-            pos = s1
-            if start < pos < end and _WORD.match(text, pos - 1) and _WORD.match(text, pos):
-                m = _WORD.match(text, pos)  # a word started inside the span runs on: skip its rest
-                pos = m.end()
-    return out
-
-
-def _replaced_by_synonyms(left_a: list[tuple[int, str]], left_b: list[tuple[int, str]], a: Tokens, b: Tokens) -> bool:
-    """Are the words left over on the two sides (bridged, not matched) content words replaced
-    one for one by their synonyms (:mod:`sverka.core.synonyms`), the stop words among them
-    the same?"""
-    from .synonyms import table
-
-    def split(left, t: Tokens) -> tuple[Counter, list[int]]:
-        # Content words by their lemma's hash: the synonym table answers for hashes from the
-        # arrays every check loads (its lemmas as words are read from the shipped file, 66 ms)
-        stop, content = Counter(), []
-        for (_, w), k in zip(left, _tokens_at(t, [x for x, _ in left])):
-            if k >= 0:
-                content.append(int(t.hashes[k]))
-            else:
-                stop[w] += 1
-        return stop, content
-
-    stop_a, content_a = split(left_a, a)
-    stop_b, content_b = split(left_b, b)
-    if stop_a != stop_b or len(content_a) != len(content_b) or not content_a:
-        return False
-    syn = table()
-    rest = list(content_b)
-    replaced = False
-    for x in content_a:
-        y = x if x in rest else next((y for y in rest if y in syn.alternatives(x)), None)
-        if y is None:
-            return False
-        replaced |= y != x
-        rest.remove(y)
-    return replaced
 
 
 def _trim_loners(c: _Chain, sid: np.ndarray, w: int) -> _Chain:
@@ -1091,16 +608,6 @@ def _trim_overhang(c: _Chain, sid: np.ndarray) -> _Chain:
 def _token_ranges(segs: list[Segment]) -> list[tuple[int, int]]:
     """Union of the segments' suspect token ranges, sorted and disjoint."""
     return merge_ranges([(s.a0, s.a1) for s in segs])
-
-
-def merge_ranges(ranges: list[tuple[int, int]]) -> list[tuple[int, int]]:
-    out: list[list[int]] = []
-    for x0, x1 in sorted(ranges):
-        if out and x0 <= out[-1][1]:
-            out[-1][1] = max(out[-1][1], x1)
-        else:
-            out.append([x0, x1])
-    return [(x0, x1) for x0, x1 in out]
 
 
 def _char_ranges(token_ranges: list[tuple[int, int]], starts: np.ndarray, ends: np.ndarray) -> list[tuple[int, int]]:

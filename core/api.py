@@ -43,6 +43,10 @@ from .preferences import load_saved_settings, save_settings, saved_settings_path
 from .report import colour_slots, source_hue, source_key
 from .store.history import History, StoredResult
 from .tampering import tampered_words
+from .words import WRITTEN_WORD
+# Imports inside functions below keep the checking, indexing and reading stages (numpy, the
+# canonizer, the readers) off the cold start of the command line and the window until a call
+# needs them; like every import they point down the layers (.importlinter), never round a cycle.
 
 __all__ = [
     "KEPT_IDLE_SECONDS",
@@ -58,7 +62,7 @@ __all__ = [
     "crosscheck_to_json", "document_from_text", "load_document", "render_html", "result_to_json", "warm_up",
     "History", "StoredResult", "colour_slots", "count_words", "history_path", "is_shared_collection",
     "load_saved_settings", "save_settings", "saved_settings_path", "source_hue", "source_key", "tampered_words",
-    "write_reports",
+    "write_reports", "WRITTEN_WORD",
 ]
 
 

@@ -27,6 +27,8 @@ from .progress import NEVER_CANCELLED, CancelToken, Progress, no_progress
 from .results import BatchItem, BatchResult, CheckResult, CrossCheckResult
 from .settings import Settings
 from .sourcecache import SourceCache
+# The API imports this module at its start: imports inside functions below keep the workers,
+# the checker and the reports off that start until a class needs them (down the layers).
 
 __all__ = ["KEPT_IDLE_SECONDS", "MIN_PARALLEL", "MIN_PARALLEL_CHARS", "check_files", "check_many", "close_workers",
            "cores", "kept_workers", "prepare_workers", "report_names", "with_classmates", "write_reports"]

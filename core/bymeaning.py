@@ -34,7 +34,7 @@ from typing import TYPE_CHECKING, Callable, Sequence
 import numpy as np
 
 from . import meaning, vectorindex
-from .exclusions import merge
+from .intervals import merge
 from .results import Passage, SourceMatch
 from .settings import Settings
 from .text import canonize, word_starts, words_in

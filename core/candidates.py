@@ -5,12 +5,7 @@ tokens and from whole sentences whose sentence hash (any word order, any word fo
 equal. Retrieval looks at exactly those keys, so a source whose passages the alignment
 would accept is never left out for want of a longer shared run:
 
-* **Pair keys**: the hash of every run of :data:`PAIR_WORDS` canonical tokens
-  (:func:`sverka.core.shingles.shingle_hashes` with ``w = 2``) with its first token's
-  position. A key occurring more than :data:`MAX_REPEATS` times in one document is a refrain
-  the alignment ignores too, and is not kept.
-* **Sentence keys**: SH of every sentence holding at least :data:`SENTENCE_MIN_TOKENS`
-  tokens (ALGORITHMS.md §5), with its first token's position.
+* **Pair keys** and **sentence keys** (:mod:`sverka.core.keys`, stored with every document).
 
 Ranking (:func:`rank`): a key shared by chance is scattered; a borrowed passage is a cluster.
 A shared pair key is *supported* when another shared pair key of the same document lies
@@ -44,8 +39,10 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from .align import SOURCE_WINDOW
-from .shingles import shingle_hashes, unique_counts
+from .keys import PAIR_WORDS
+from .shingles import shingle_hashes
 from .sorting import distinct, lexsort, stable_argsort
+from .synonyms import related_of
 from .text import Tokens
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -53,29 +50,13 @@ if TYPE_CHECKING:  # pragma: no cover
     from .settings import Settings
     from .store import Store
 
-__all__ = ["MAX_REPEATS", "MIN_TOKENS", "PAIR_WORDS", "SENTENCE_MIN_TOKENS", "co_occurring", "pair_keys",
-           "rank", "sentence_bounds", "sentence_keys", "supported_seeds", "variant_pair_keys"]
+__all__ = ["MIN_TOKENS", "co_occurring", "rank", "retrieve", "seed_hits", "sentence_bounds", "supported_seeds",
+           "variant_pair_keys"]
 
-PAIR_WORDS = 2
-MAX_REPEATS = 50
-SENTENCE_MIN_TOKENS = 3
 #: A cluster of keys covering this many suspect tokens may be a passage whatever its
 #: sentences (sverka.core.align.SHORT_PASSAGE_TOKENS); a smaller one (3 or 4 tokens, the
 #: least a passage holds) only if it is a whole sentence of the suspect.
 MIN_TOKENS = 5
-
-
-def pair_keys(tokens: Tokens) -> tuple[np.ndarray, np.ndarray]:
-    """(uint64 hashes, int64 first-token positions) of the pair keys of a document."""
-    h = shingle_hashes(tokens.hashes, PAIR_WORDS)
-    pos = np.arange(len(h), dtype=np.int64)
-    if len(h) > MAX_REPEATS:
-        values, counts = unique_counts(h)
-        common = values[counts > MAX_REPEATS]
-        if len(common):
-            keep = ~np.isin(h, common)
-            h, pos = h[keep], pos[keep]
-    return h, pos
 
 
 #: Also swapped neighbours and pairs skipping one word as variant keys. Off: on the paraphrase
@@ -83,10 +64,14 @@ def pair_keys(tokens: Tokens) -> tuple[np.ndarray, np.ndarray]:
 VARIANT_SWAPS = False
 #: Synonyms of one word put back in its variant pair keys, at most.
 MAX_ALTERNATIVES = 8
+#: Also the other words of a word's family (after its synonyms, within MAX_ALTERNATIVES) as
+#: variant keys. Off: on the ParaPhraser and paraphrase benchmarks it reached no source more,
+#: for 1.9 times the variant keys to look up (16 745 against 8 784 for 50 000 characters of prose).
+VARIANT_FAMILIES = False
 
 
 def _pair_hashes(x: np.ndarray, y: np.ndarray) -> np.ndarray:
-    """The pair key of tokens ``(x[k], y[k])`` for every k (as :func:`pair_keys` hashes them)."""
+    """The pair key of tokens ``(x[k], y[k])`` for every k (as :func:`sverka.core.keys.pair_keys` hashes them)."""
     if len(x) == 0:
         return np.zeros(0, np.uint64)
     return shingle_hashes(np.stack([np.asarray(x, np.uint64), np.asarray(y, np.uint64)], 1).ravel(), PAIR_WORDS,
@@ -96,8 +81,6 @@ def _pair_hashes(x: np.ndarray, y: np.ndarray) -> np.ndarray:
 def variant_pair_keys(tokens: Tokens) -> tuple[np.ndarray, np.ndarray]:
     """(uint64 hashes, int64 positions) of the suspect's variant pair keys (module docstring),
     inside sentences only; the exact pair keys are not repeated."""
-    from .synonyms import table
-
     h = np.asarray(tokens.hashes, dtype=np.uint64)
     sid = np.asarray(tokens.sentence_ids)
     n = len(h)
@@ -116,7 +99,7 @@ def variant_pair_keys(tokens: Tokens) -> tuple[np.ndarray, np.ndarray]:
     # one of two neighbours replaced by a synonym (both at once is rare): for each neighbour
     # pair, the left word's alternatives beside the right word, then the right word's beside
     # the left, each word's first MAX_ALTERNATIVES
-    which, alt = table().alternatives_of(h)
+    which, alt, _ = related_of(h, families=None if VARIANT_FAMILIES else False)  # synonyms, then the family
     rank = np.arange(len(which)) - np.searchsorted(which, which, "left")
     which, alt, rank = which[rank < MAX_ALTERNATIVES], alt[rank < MAX_ALTERNATIVES], rank[rank < MAX_ALTERNATIVES]
     is_near = np.zeros(n + 1, dtype=bool)
@@ -135,21 +118,6 @@ def variant_pair_keys(tokens: Tokens) -> tuple[np.ndarray, np.ndarray]:
     x, y, p = np.concatenate(xs), np.concatenate(ys), np.concatenate(ps).astype(np.int64)
     keep = x != y
     return _pair_hashes(x[keep], y[keep]), p[keep]
-
-
-def sentence_keys(tokens: Tokens, min_tokens: int = SENTENCE_MIN_TOKENS) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """(uint64 SH, int64 first token, int64 token count) of every sentence of at least
-    ``min_tokens`` tokens."""
-    sid = np.asarray(tokens.sentence_ids)
-    if len(sid) == 0:
-        empty = np.zeros(0, np.int64)
-        return np.zeros(0, np.uint64), empty, empty
-    first = np.flatnonzero(np.concatenate(([True], sid[1:] != sid[:-1])))
-    last = np.append(first[1:], len(sid))
-    sums = np.add.reduceat(np.asarray(tokens.word_hashes, dtype=np.uint64), first).astype(np.uint64)
-    size = last - first
-    keep = size >= max(1, min_tokens)
-    return sums[keep], first[keep].astype(np.int64), size[keep].astype(np.int64)
 
 
 def sentence_bounds(tokens: Tokens) -> tuple[np.ndarray, np.ndarray]:
@@ -401,7 +369,8 @@ VARIANT_CANDIDATES = 6
 PARAPHRASE_SHARE = 0.5
 
 
-def retrieve(index: "Store", a: "Prepared", settings: "Settings") -> list[tuple[int, int]]:
+def retrieve(index: "Store", a: "Prepared", settings: "Settings",
+             hits: dict[int, tuple[np.ndarray, np.ndarray, np.ndarray]] | None = None) -> list[tuple[int, int]]:
     """``[(doc_id, score)]``: the stored documents that may hold a passage of ``a``, best
     first, at most ``settings.max_candidates`` (see :mod:`sverka.core.candidates`), then
     at most :data:`VARIANT_CANDIDATES` more that only its variant pair keys reach.
@@ -418,6 +387,7 @@ def retrieve(index: "Store", a: "Prepared", settings: "Settings") -> list[tuple[
     near = dict(near_suspect=gap + PAIR_WORDS + 1, near_source=gap * SOURCE_WINDOW + 2 * PAIR_WORDS + 2,
                 limit=settings.max_candidates, sentence_bounds=bounds)
     spans: list[tuple[int, int]] = []
+    first_pairs, first_sentences = pair_rows, sent_rows
     exact = rank(a.pairs, pair_rows, a.sentences, sent_rows, sentence_share=1.0, spans=spans, **near)
     vh, vpos = a.variant_pairs
     keep = ~_whole_sentences_in(spans, bounds, len(a.tokens))[vpos] if len(vpos) else np.zeros(0, bool)
@@ -428,13 +398,41 @@ def retrieve(index: "Store", a: "Prepared", settings: "Settings") -> list[tuple[
     pair_rows = tuple(x[~np.isin(pair_rows[1], found)] for x in pair_rows)
     sent_rows = tuple(x[~np.isin(sent_rows[1], found)] for x in sent_rows)
     new = np.setdiff1d(distinct(vh), distinct(h), assume_unique=True)
+    more = index.pair_postings(new, max_posting=MAX_POSTING) if len(new) else empty
     if len(new):
-        more = index.pair_postings(new, max_posting=MAX_POSTING)
         pair_rows = tuple(np.concatenate([x, y[~np.isin(more[1], found)]]) for x, y in zip(pair_rows, more))
     with_variants = rank((np.concatenate([h, vh]), np.concatenate([a.pairs[1], vpos])), pair_rows,
                                     a.sentences, sent_rows, sentence_share=PARAPHRASE_SHARE,
                                     **{**near, "limit": VARIANT_CANDIDATES})
+    if hits is not None:  # where the keys of each document found lie, for its windows
+        docs = [d for d, _ in exact + with_variants]
+        pairs_of = seed_hits(np.concatenate([h, vh]), np.concatenate([a.pairs[1], vpos]),
+                             tuple(np.concatenate([x, y]) for x, y in zip(first_pairs, more)), docs)
+        sentences_of = seed_hits(a.sentences[0], a.sentences[2], first_sentences, docs)  # with their sizes
+        none = (np.zeros(0, np.int64), np.zeros(0, np.int64))
+        for d in docs:
+            (pi, pj), (size, sj) = pairs_of.get(d, none), sentences_of.get(d, none)
+            hits[d] = (np.concatenate([pi, np.zeros(len(sj), np.int64)]), np.concatenate([pj, sj]),
+                       np.concatenate([np.zeros(len(pi), np.int64), size]))
     return exact + with_variants
+
+
+def seed_hits(keys: np.ndarray, key_pos: np.ndarray, rows: tuple[np.ndarray, np.ndarray, np.ndarray],
+              docs: list[int]) -> dict[int, tuple[np.ndarray, np.ndarray]]:
+    """``{doc: (suspect positions, its positions)}`` of the stored ``rows`` (hash, doc_id,
+    position) whose hash is among the suspect's ``keys`` (at ``key_pos``), for ``docs``."""
+    rh, rd, rp = (np.asarray(x) for x in rows)
+    mine = np.isin(rd, np.asarray(docs, np.int64))
+    if not len(keys) or not mine.any():
+        return {}
+    r, i = _expand(np.asarray(keys, np.uint64), np.asarray(key_pos, np.int64), rh[mine].astype(np.uint64))
+    d, j = rd[mine][r].astype(np.int64), rp[mine][r].astype(np.int64)
+    if len(d) == 0:
+        return {}
+    order = stable_argsort(d)
+    d, i, j = d[order], i[order], j[order]
+    cuts = np.flatnonzero(np.concatenate(([True], d[1:] != d[:-1], [True])))
+    return {int(d[x]): (i[x:y], j[x:y]) for x, y in zip(cuts[:-1], cuts[1:])}
 
 
 def _whole_sentences_in(spans: list[tuple[int, int]], bounds: tuple[np.ndarray, np.ndarray], n: int) -> np.ndarray:

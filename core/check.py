@@ -18,7 +18,6 @@ A class's cross-check is :mod:`sverka.core.crosscheck`; the sources kept between
 from __future__ import annotations
 
 import dataclasses
-import re
 from dataclasses import dataclass
 from functools import cached_property
 from typing import TYPE_CHECKING, Sequence
@@ -27,11 +26,14 @@ import numpy as np
 
 from .align import SourceSide, align
 from .bymeaning import add_meaning
-from .candidates import SENTENCE_MIN_TOKENS, retrieve, sentence_keys, variant_pair_keys
+from .candidates import retrieve, variant_pair_keys
 from .document import Document
 from .errors import CollectionDamaged
-from .exclusions import apply_exclusions, heading_end, marked_spans, merge
+from .exclusions import apply_exclusions, heading_end, marked_spans
 from .fingerprints import DocumentFingerprints, fingerprint_document
+from .kinds import passage_kind
+from .intervals import merge
+from .keys import SENTENCE_MIN_TOKENS, sentence_keys
 from .meaning import span_vectors, vector_spans
 from .messages import Message, message
 from .paraphrase import SourceStats, SuspectKeys, paraphrase_passages, suspect_keys
@@ -44,6 +46,8 @@ from .sorting import distinct
 from .sourcecache import SourceCache
 from .text import Tokens, canonize, word_starts, words_in
 from .tokens import SortOrders
+from .words import WRITTEN_WORD
+from .windows import Window, kept_hits, read_windows, scores, to_whole
 
 if TYPE_CHECKING:  # pragma: no cover
     from .store import Store
@@ -118,6 +122,23 @@ class Prepared:
         return sentence_keys(self.tokens, max(SENTENCE_MIN_TOKENS, self.settings.min_sentence_words))
 
 
+@dataclass(frozen=True, eq=False)
+class _Windowed(Prepared):
+    """Windows of a long stored document as a source to align (:mod:`sverka.core.windows`):
+    its seeds, sentences and paraphrase statistics made with the whole document's repeats
+    and rarity."""
+
+    window: Window | None = None
+
+    @property
+    def source_side(self) -> SourceSide:
+        return self.window.side
+
+    @property
+    def paraphrase_stats(self) -> SourceStats:
+        return self.window.stats
+
+
 def prepare(doc: Document, settings: Settings, tokens: Tokens | None = None,
             orders: SortOrders | None = None) -> Prepared:
     """Canonize (unless ``tokens`` are given); fingerprints follow on first use. ``orders``:
@@ -177,6 +198,7 @@ def align_prepared(a: Prepared, b: Prepared, settings: Settings) -> list[Passage
         b_side=b.source_side,
         a_side=a.source_side,  # the suspect's seeds and sentences, sorted once for every source
         a_first=a.heading[1],
+        kind_of=passage_kind,
     )
     found = paraphrase_passages(a.tokens, b.tokens, exact, min_words=min_words, a_word_starts=a.word_starts,
                                 b_stats=b.paraphrase_stats, a_keys=a.paraphrase_keys)
@@ -196,7 +218,7 @@ def _after_heading(p: Passage, head: int, starts: np.ndarray, min_words: int) ->
         return None
     cut = int(starts[first])
     pieces = tuple((max(q[0], cut), q[1], q[2], q[3])
-                   for q in (p.pieces or ((p.suspect_start, p.suspect_end, p.source_start, p.source_end),)) if q[1] > cut)
+                   for q in p.matched_pieces() if q[1] > cut)
     if not pieces:
         return None
     a0 = min(q[0] for q in pieces)
@@ -277,12 +299,18 @@ def check_document(
     *,
     exclude_ids: Sequence[int] = (),
     cache: SourceCache | None = None,
+    whole_sources: bool = False,
 ) -> CheckResult:
     """Which documents of ``index`` the suspect borrows from (see the module docstring).
 
     Sources whose passages (before exclusions) cover less than
     ``settings.min_source_containment`` of the suspect are not listed. ``cache`` keeps the
     sources prepared here for the next checks against the same collection (its owner's).
+    A long source not kept there is aligned in windows around the suspect's keys
+    (:mod:`sverka.core.windows`) and scored from them and the counts kept with its tokens; only
+    the text of one with passages is read whole (it is shown beside the suspect).
+    ``whole_sources``: read, align and score every source whole (the differential test's
+    reference).
     """
     progress(0, 0, "phase.reading_suspect")
     a = prepare(suspect, settings)
@@ -298,7 +326,8 @@ def check_document(
     in_collection = index.info(itself[0]) if itself else None
 
     limit = settings.max_candidates
-    found: dict[int, int] = dict(retrieve(index, a, settings))
+    hits: dict[int, tuple[np.ndarray, np.ndarray, np.ndarray]] = {}
+    found: dict[int, int] = dict(retrieve(index, a, settings, hits))
     short_ok: set[int] = set()
     short = _is_short(a, settings)
     if short and len(a.tokens):
@@ -328,27 +357,49 @@ def check_document(
         if info is None:  # removed since retrieval found it (another desktop sharing the archive)
             continue
         b = kept.get(doc_id, info.sha256, settings)
-        if b is None:
-            try:
-                stored = index.load(doc_id, info)  # its description read with the others'
-            except CollectionDamaged as e:  # the check goes on with the other documents
-                unreadable.append(doc_id)  # nor compared by meaning: the warning says "not compared"
-                if doc_id in index.infos([doc_id]):  # not removed since (another desktop): damaged
-                    damaged.append(damaged_source_warning(str(e)))
+        window = _windows(index, doc_id, hits[doc_id], settings) if b is None and doc_id in hits \
+            and doc_id not in short_ok and not whole_sources \
+            and not kept.worth_keeping(doc_id, info.sha256, info.chars, info.words) else None
+        scored = None
+        if window is not None:  # a long source: aligned in the windows around its keys
+            if not len(window.tokens):
                 continue
-            b = kept.put(doc_id, info.sha256, settings,
-                         prepare(Document(stored.text), settings, tokens=stored.tokens, orders=stored.orders))
-        passages, res, sent = match(a, b, settings, short=doc_id in short_ok, always_score=False)
+            passages = align_prepared(a, _Windowed(Document(window.tokens.text), window.tokens, settings,
+                                                   window=window), settings)
+            if not passages:
+                continue
+            passages = to_whole(passages, window)
+            if _coverage(passages, a.word_starts) < settings.min_source_containment:
+                continue
+            scored = scores(window, settings.shingle_words, a.distinct, a.seq2_counts, len(a.seq2))
+        try:  # the whole text: shown beside the suspect; the whole source: aligned and scored
+            if scored is not None:
+                text = index.text(doc_id)
+            elif b is None:
+                stored = index.load(doc_id, info)  # its description read with the others'
+                b = kept.put(doc_id, info.sha256, settings,
+                             prepare(Document(stored.text), settings, tokens=stored.tokens, orders=stored.orders))
+        except CollectionDamaged as e:  # the check goes on with the other documents
+            unreadable.append(doc_id)  # nor compared by meaning: the warning says "not compared"
+            if doc_id in index.infos([doc_id]):  # not removed since (another desktop): damaged
+                damaged.append(damaged_source_warning(str(e)))
+            continue
+        if scored is not None:  # a window always ends scored (or the source is passed over above)
+            res, sent = scored
+        else:
+            passages, res, sent = match(a, b, settings, short=doc_id in short_ok, always_score=False)
         if not passages:
             continue
         if _coverage(passages, a.word_starts) < settings.min_source_containment and doc_id not in short_ok:
             continue
+        if scored is None:
+            text = b.doc.text
         sources.append(
             SourceMatch(
                 source_id=info.id,
                 path=info.path,
                 title=info.title,
-                text=b.doc.text,
+                text=text,
                 sha256=info.sha256,
                 containment=0.0,
                 resemblance=res,
@@ -378,20 +429,31 @@ def check_document(
     return apply_exclusions(raw, settings, starts=a.word_starts)
 
 
+def _windows(index: "Store", doc_id: int, hit: tuple[np.ndarray, np.ndarray, np.ndarray],
+             settings: Settings) -> Window | None:
+    """The windows of a stored document around the suspect's keys in it; None when it is read
+    whole (a short or older document, or one whose windows would hold most of it)."""
+    try:
+        with index.blob_readers(doc_id) as (read_tokens, size, read_text):
+            return read_windows(read_tokens, size, read_text, kept_hits(*hit, settings), settings)
+    except Exception:  # noqa: BLE001 - any failure to read a part: read whole, where damage is reported
+        return None
+
+
 def _pieces_of(p: Passage) -> tuple[tuple[int, int, int, int], ...]:
     return p.pieces or ((p.suspect_start, p.suspect_end, p.source_start, p.source_end),)
 
 
 def _explained(p: Passage, lo: int, hi: int, starts: np.ndarray) -> int:
     """Words of the suspect in [lo, hi) that ``p`` matched (inside its pieces)."""
-    return words_in(starts, merge((max(q[0], lo), min(q[1], hi)) for q in _pieces_of(p) if q[0] < hi and q[1] > lo))
+    return words_in(starts, merge((max(q[0], lo), min(q[1], hi)) for q in p.matched_pieces() if q[0] < hi and q[1] > lo))
 
 
 def _without(p: Passage, lo: int, hi: int, text: str, source: str, starts: np.ndarray) -> list[Passage]:
     """``p`` without the suspect's [lo, hi): its pieces before and after, as one or two
     passages (a piece cut there keeps the share of its source text that its part holds)."""
     before, after = [], []
-    for a0, a1, b0, b1 in _pieces_of(p):
+    for a0, a1, b0, b1 in p.matched_pieces():
         if a1 <= lo:
             before.append((a0, a1, b0, b1))
         elif a0 >= hi:
@@ -411,15 +473,12 @@ def _without(p: Passage, lo: int, hi: int, text: str, source: str, starts: np.nd
         c0, c1 = min(q[0] for q in part), max(q[1] for q in part)
         matched = words_in(starts, merge((q[0], q[1]) for q in part))
         kind = p.kind
-        if len(part) == 1 and _WORDS.findall(text[c0:c1].lower()) == _WORDS.findall(source[part[0][2]:part[0][3]].lower()):
+        if len(part) == 1 and WRITTEN_WORD.findall(text[c0:c1].lower()) == WRITTEN_WORD.findall(source[part[0][2]:part[0][3]].lower()):
             kind = "verbatim"  # what is left of an edited passage may be a copy word for word
         out.append(dataclasses.replace(p, suspect_start=c0, suspect_end=c1, source_start=min(q[2] for q in part),
                                        source_end=max(q[3] for q in part), words=words_in(starts, [(c0, c1)]),
                                        matched=matched, pieces=tuple(part), kind=kind))
     return out
-
-
-_WORDS = re.compile(r"\w+")
 
 
 def resolve_overlaps(sources: list[SourceMatch], text: str, starts: np.ndarray) -> list[SourceMatch]:

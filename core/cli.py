@@ -22,6 +22,8 @@ from pathlib import Path
 
 from . import __version__
 from .settings import Settings
+# Imports inside functions below are for the cold start: each command loads only what it runs
+# (the API, reports, translations); they point down the layers (.importlinter).
 
 EXIT_OK, EXIT_INPUT, EXIT_USAGE = 0, 1, 2
 

@@ -13,10 +13,13 @@ from typing import Callable, Sequence
 import numpy as np
 
 from .align import SOURCE_WINDOW
-from .candidates import PAIR_WORDS, co_occurring, sentence_bounds, supported_seeds
+from .candidates import co_occurring, sentence_bounds, supported_seeds
 from .check import Prepared, align_prepared, file_title, jaccard, match, prepare, sentence_score, source_match, suspect_info
 from .document import Document
-from .exclusions import apply_exclusions, merge
+from .errors import SverkaError
+from .exclusions import apply_exclusions
+from .intervals import merge
+from .keys import PAIR_WORDS
 from .messages import message
 from .progress import NEVER_CANCELLED, CancelToken, Progress, no_progress
 from .results import CheckResult, CrossCheckResult, CrossPair, Passage, SourceMatch
@@ -24,6 +27,7 @@ from .settings import Settings
 from .sorting import distinct
 from .sourcecache import CROSS_KEPT_BYTES, SourceCache
 from .text import Tokens, canonize, word_starts, words_in
+from .workers import default_workers, pool_initializer, process_pool
 
 __all__ = ["candidate_pairs", "classmate_sources", "crosscheck_documents", "crosscheck_prepared", "prepare_many",
            "unique_names"]
@@ -90,8 +94,6 @@ def _canonize_chunk(texts: list[str], drop_adjectives: bool) -> list[Tokens]:
 
 
 def _cores() -> int:
-    from .workers import default_workers
-
     return default_workers()
 
 
@@ -104,8 +106,6 @@ def _worker_pool(docs: Sequence[Document | None]):
     if cores < 2 or total_chars < PARALLEL_MIN_CHARS:
         yield None
         return
-    from .workers import pool_initializer, process_pool
-
     pool = process_pool(cores, pool_initializer, (None, True))
     try:
         yield pool
@@ -229,7 +229,7 @@ def _judge_pair(ps: Prepared, pt: Prepared, templates: Sequence[SourceMatch], se
         return None
     shared_words = words_in(ps.word_starts, merge(iv for p in counted for iv in p.matched_spans()))
     t_starts = pt.word_starts
-    t_spans = merge((q[2], q[3]) for p in counted for q in (p.pieces or ((0, 0, p.source_start, p.source_end),)))
+    t_spans = merge(iv for p in counted for iv in p.source_spans())
     return src.containment, words_in(t_starts, t_spans) / max(1, len(t_starts)), shared_words, counted, tuple(passages)
 
 
@@ -367,8 +367,6 @@ def crosscheck_prepared(
 ) -> tuple[CrossCheckResult, list[Prepared | None], dict[tuple[int, int], tuple[Passage, ...]]]:
     """:func:`crosscheck_documents`, with each document prepared (None: not read) and the
     passages found in each pair judged, ``(i, j)``: document i's in document j."""
-    from .errors import SverkaError
-
     names: list[str] = []
     docs: list[Document | None] = []
     failed: list = []  # (path, Message)
@@ -414,7 +412,7 @@ def crosscheck_prepared(
                 if not counted:
                     continue
                 s_starts = word_starts(src.text)
-                b_in_a = words_in(s_starts, merge((q[2], q[3]) for p in counted for q in (p.pieces or ((0, 0, p.source_start, p.source_end),)))) / max(1, len(s_starts))
+                b_in_a = words_in(s_starts, merge(iv for p in counted for iv in p.source_spans())) / max(1, len(s_starts))
                 shared_words = words_in(word_starts(doc.text), merge(iv for p in counted for iv in p.matched_spans()))
                 if counted:  # what the check counts (a paraphrase's passage by the words it spans)
                     pairs.append(CrossPair(names[k], src.path or src.title, src.containment, b_in_a, src.resemblance,

@@ -17,7 +17,7 @@ except ImportError as error:  # a developer's environment made with pip install 
         "(docs/ENGINE.md)"
     ) from error
 
-__all__ = ["i64", "native", "u32", "u64"]
+__all__ = ["i32", "i64", "native", "u32", "u64"]
 
 
 # The engine reads arrays in place: C-contiguous, aligned (an array NumPy made over a stored
@@ -33,3 +33,7 @@ def i64(x) -> np.ndarray:
 
 def u32(x) -> np.ndarray:
     return np.require(x, np.uint32, "CA")
+
+
+def i32(x) -> np.ndarray:
+    return np.require(x, np.int32, "CA")

@@ -39,14 +39,16 @@ import bisect
 import dataclasses
 import re
 from collections import Counter
-from typing import Iterable, Sequence
+from typing import Sequence
 
 import numpy as np
 
+from .intervals import Interval, inside, intersect, merge, subtract
 from .messages import Message, message
 from .results import CheckResult, Passage, SourceMatch, Span
 from .settings import Settings
 from .text import word_starts, words_in
+from .words import WRITTEN_WORD
 
 __all__ = [
     "apply_exclusions",
@@ -54,12 +56,7 @@ __all__ = [
     "find_quotes",
     "heading_end",
     "marked_spans",
-    "merge",
-    "subtract",
-    "total",
 ]
-
-Interval = tuple[int, int]
 
 #: A quotation of the student's longer than this many words is pointed out.
 LONG_QUOTE_WORDS = 40
@@ -67,66 +64,9 @@ LONG_QUOTE_WORDS = 40
 QUOTED_PERCENT = 25.0
 
 
-# -- interval arithmetic over [start, end) character ranges ---------------------------
-
-
-def merge(intervals: Iterable[Interval]) -> list[Interval]:
-    """Sorted, disjoint, non-empty union of the intervals."""
-    out: list[list[int]] = []
-    for s, e in sorted(iv for iv in intervals if iv[1] > iv[0]):
-        if out and s <= out[-1][1]:
-            if e > out[-1][1]:
-                out[-1][1] = e
-        else:
-            out.append([s, e])
-    return [(s, e) for s, e in out]
-
-
-def subtract(a: Sequence[Interval], b: Sequence[Interval]) -> list[Interval]:
-    """``a`` minus ``b``; both sorted and disjoint (as :func:`merge` returns them)."""
-    out: list[Interval] = []
-    k = 0
-    for s, e in a:
-        while k < len(b) and b[k][1] <= s:
-            k += 1
-        pos = s
-        m = k
-        while m < len(b) and b[m][0] < e:
-            if b[m][0] > pos:
-                out.append((pos, b[m][0]))
-            pos = max(pos, b[m][1])
-            m += 1
-        if pos < e:
-            out.append((pos, e))
-    return out
-
-
-def total(intervals: Iterable[Interval]) -> int:
-    return sum(e - s for s, e in intervals)
-
-
-def _inside(s: int, e: int, regions: Sequence[Interval]) -> int:
-    """How many characters of [s, e) lie in the sorted disjoint ``regions``: a binary search
-    for the first region ending after ``s``, then only the regions that overlap (called once
-    per quotation and passage, so a scan from the first region would be quadratic)."""
-    if not regions or e <= s:
-        return 0
-    k = bisect.bisect_right(regions, s, key=_end_of)
-    n = 0
-    while k < len(regions) and regions[k][0] < e:
-        a, b = regions[k]
-        n += min(b, e) - max(a, s)
-        k += 1
-    return n
-
-
-def _end_of(interval: Interval) -> int:
-    return interval[1]
-
-
 def _mostly_inside(p: Passage, regions: Sequence[Interval]) -> bool:
     n = p.suspect_end - p.suspect_start
-    return n > 0 and 2 * _inside(p.suspect_start, p.suspect_end, regions) >= n
+    return n > 0 and 2 * inside(p.suspect_start, p.suspect_end, regions) >= n
 
 
 # -- quotations -----------------------------------------------------------------------
@@ -160,13 +100,12 @@ def find_quotes(text: str) -> list[Interval]:
 #: attribution: "Горький писал: «...»"). Fewer words are a name: a class ("9 «Б»"), a book
 #: («Война и мир»), a company, a word in its own sense.
 QUOTE_MIN_WORDS = 4
-_QUOTE_WORD = re.compile(r"\w+")
 
 
 def is_quotation(text: str, start: int, end: int) -> bool:
     """Is the quoted ``text[start:end]`` (marks included) a quotation rather than a name?"""
     inner = text[start + 1 : end - 1]
-    if len(_QUOTE_WORD.findall(inner)) >= QUOTE_MIN_WORDS:
+    if len(WRITTEN_WORD.findall(inner)) >= QUOTE_MIN_WORDS:
         return True
     if inner.rstrip().endswith((".", "!", "?", "…")):
         return True
@@ -325,7 +264,6 @@ HEADING_WORDS = 12
 HEADING_SENTENCE_WORDS = 6
 #: At most this many heading lines open a text; more short lines are a poem or a list, not headings.
 HEADING_LINES = 6
-_HEADING_WORD = re.compile(r"\w+")
 _CLOSERS = "\"'»”’)]} \t\r\f\v"
 _SPEECH = "—–-«„“\"'"
 _INITIAL_OR_DATE = re.compile(r"(?:\b\w{1,3}|\d)\.$")
@@ -346,7 +284,7 @@ def heading_end(text: str) -> int:
     shown = [(a, ln) for a, ln in lines if ln.strip()]
     end = 0
     for k, (a, line) in enumerate(shown):
-        words = len(_HEADING_WORD.findall(line))
+        words = len(WRITTEN_WORD.findall(line))
         core = line.rstrip(_CLOSERS)
         if words > HEADING_WORDS or core.endswith((",", ";", "-", "\u00ad")):
             break  # running text (or a line it continues)
@@ -386,11 +324,6 @@ def _source_excluded(src: SourceMatch, excluded: Sequence[str]) -> bool:
     return bool(excluded) and ((src.path is not None and src.path in excluded) or src.sha256 in excluded)
 
 
-def intersect(a: Sequence[Interval], b: Sequence[Interval]) -> list[Interval]:
-    """``a`` and ``b``; both sorted and disjoint."""
-    return subtract(a, subtract(a, b))
-
-
 def _quotes_from_sources(sources: Sequence[SourceMatch], quotes: list[Interval]) -> list[Interval]:
     """The suspect's quotations that were already quotations in the source they match.
 
@@ -407,7 +340,7 @@ def _quotes_from_sources(sources: Sequence[SourceMatch], quotes: list[Interval])
     for src in sources:
         mapped: list[tuple[int, int, Interval]] = []  # (m0, m1, suspect quotation)
         for p in src.passages:
-            for a0, a1, b0, b1 in p.pieces or ((p.suspect_start, p.suspect_end, p.source_start, p.source_end),):
+            for a0, a1, b0, b1 in p.matched_pieces():
                 k = max(0, bisect.bisect_right(starts, a0) - 1)
                 while k < len(quotes) and quotes[k][0] < a1:
                     q0, q1 = quotes[k]
@@ -430,7 +363,7 @@ def _quotes_from_sources(sources: Sequence[SourceMatch], quotes: list[Interval])
 
 
 def _mostly_inside_span(s: int, e: int, regions: Sequence[Interval]) -> bool:
-    return e > s and 2 * _inside(s, e, regions) >= e - s
+    return e > s and 2 * inside(s, e, regions) >= e - s
 
 
 _SPACES = re.compile(r"\s+")
@@ -448,7 +381,7 @@ def _exact_words(src: SourceMatch, text: str, starts, counted: Sequence[Interval
     for p in src.passages:
         if p.excluded is not None:
             continue
-        for a0, a1, b0, b1 in p.pieces or ((p.suspect_start, p.suspect_end, p.source_start, p.source_end),):
+        for a0, a1, b0, b1 in p.matched_pieces():
             if _same_words(text[a0:a1], src.text[b0:b1]):
                 exact.append((a0, a1))
     return words_in(starts, intersect(merge(exact), counted))
@@ -499,7 +432,7 @@ def apply_exclusions(result: CheckResult, settings: Settings, *, marked: tuple[S
     live = [src for src in result.sources if not _source_excluded(src, excluded_sources) and not src.is_template]
     quotes_all = merge((s.start, s.end) for s in marked if s.kind == "quote")
     quotes = subtract(quotes_all, _quotes_from_sources(live, quotes_all))
-    marked = tuple(s for s in marked if s.kind != "quote" or _inside(s.start, s.end, quotes))
+    marked = tuple(s for s in marked if s.kind != "quote" or inside(s.start, s.end, quotes))
     bib = merge((s.start, s.end) for s in marked if s.kind == "bibliography")
     quotes_count = getattr(settings, "count_quotes_as_borrowed", False)
     count_classmates = getattr(settings, "count_classmates", True)
@@ -555,7 +488,7 @@ def apply_exclusions(result: CheckResult, settings: Settings, *, marked: tuple[S
     # a quotation a source holds is cited whole (its words counted as the quotation warning
     # counts them: one computation); of the bibliography, the words a source matches
     matched_parts = merge(cited_parts)
-    cited_quotes = [q for q in student_quotes if _inside(q[0], q[1], matched_parts)]
+    cited_quotes = [q for q in student_quotes if inside(q[0], q[1], matched_parts)]
     cited_region = subtract(merge(cited_quotes + intersect(matched_parts, bib)), merge(templates + borrowed_region))
     if n_words:
         borrowed = round(100.0 * words_in(starts, borrowed_region) / n_words, 4)

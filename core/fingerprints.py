@@ -21,7 +21,7 @@ from functools import cached_property
 import numpy as np
 
 from . import minhash, sentences, shingles, shortdoc
-from .candidates import pair_keys, sentence_keys
+from .keys import pair_keys, sentence_keys
 from .minhash import *  # noqa: F403  (re-exported: one concept per module, one import here)
 from .sentences import *  # noqa: F403
 from .settings import Settings
@@ -155,7 +155,7 @@ class DocumentFingerprints:
         return _frozen(h, np.uint64), _frozen(pos, np.int64)
 
     @property
-    def pair_hashes(self) -> np.ndarray:  # uint64: retrieval pair keys (sverka.core.candidates.pair_keys)
+    def pair_hashes(self) -> np.ndarray:  # uint64: retrieval pair keys (sverka.core.keys.pair_keys)
         return self._pairs[0]
 
     @property
@@ -168,7 +168,7 @@ class DocumentFingerprints:
         return _frozen(h, np.uint64), _frozen(pos, np.int64)
 
     @property
-    def sentence_keys(self) -> np.ndarray:  # uint64: retrieval sentence keys (candidates.sentence_keys)
+    def sentence_keys(self) -> np.ndarray:  # uint64: retrieval sentence keys (keys.sentence_keys)
         return self._sentence_keys[0]
 
     @property

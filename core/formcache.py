@@ -23,7 +23,10 @@ per machine, not once per process.
   cold check starts 0.1-0.15 s sooner, each process holds ~45 MB less); see
   docs/BENCHMARKS.md. A row whose lemma is not UTF-8 (in a file made to pass its checksum)
   is taken for a form not analysed yet, and the next write replaces the file.
-* Writing (:func:`flush`, also at process exit and every :data:`FLUSH_EVERY` new forms):
+* Writing (:func:`flush`, also at process exit and every :data:`FLUSH_EVERY` new forms, or
+  half as many as the file held when this process last wrote it, whichever is more: a flush
+  rewrites the whole file, so a process meeting many new forms rewrites it a few times, not
+  once per 20 000 forms):
   under an exclusive ``flock`` on ``forms.lock`` the file is read again, this process's new
   forms are added to it, the union goes to a temporary file that replaces the old one
   (``os.replace``): concurrent processes (a class checked on both cores) never corrupt it and
@@ -61,13 +64,19 @@ from pathlib import Path
 import numpy as np
 import xxhash
 
-__all__ = ["READ_ONLY_MAX_BYTES", "RULES_VERSION", "adopt", "cache_dir", "find_rows", "flush", "lookup", "path",
-           "read_only", "read_only_in_this_process", "record", "reset", "row_entries", "snapshot", "take_new"]
+from .hashing import HASH_SEED
+from .versions import CANON_VERSION
+
+__all__ = ["READ_ONLY_MAX_BYTES", "RULES_VERSION", "FormCache", "adopt", "cache_dir", "find_rows", "flush", "lookup", "path",
+           "read_only", "read_only_in_this_process", "record", "record_raw", "reset", "row_entries", "snapshot", "table",
+           "take_new"]
 
 #: Bump when what :func:`sverka.core.morph.analyze` computes from the dictionaries changes.
 RULES_VERSION = 1
 MAGIC = b"SVFORMS3"
 FLUSH_EVERY = 20_000
+#: ... and at least every this many (~300 bytes each until written).
+FLUSH_AT_MOST = 100_000
 #: Rows of other processes (:func:`adopt`) kept before a flush (~70 bytes each): a flush
 #: rewrites the whole file, and indexing a collection hands over hundreds of thousands of
 #: forms (ruslit: 250 000 rows, written once, when the adding ends).
@@ -82,20 +91,8 @@ _LANG_CODE = {lang: i for i, lang in enumerate(_LANGS)}
 _STOP, _ADJECTIVE = 1, 2
 _HEAD = struct.Struct("<QQQ")
 
-_lock = threading.RLock()
-_state: dict = {}  # "key", "path", "keys" (sorted row keys), "rows", "forms", "lemmas", "lemma_hash", ...
-_new: dict[tuple[str, str], tuple[str, int, int, bool, bool]] = {}
-_unflushed = 0
-_atexit = False
-_recording = True  # False in indexing workers: they read the table and never write it
-_adopted = False  # forms of other processes were written: read the file again after a flush
-_spill_file = None  # a temporary file holding rows of other processes' analyses (adopt), to be written
-_pending_keys = np.zeros(0, np.uint64)  # theirs, sorted
-_pending_rows = 0
-_taken: list[tuple] = []  # a read-only process's analyses as rows, until take_new
 #: A read-only process turns its recorded analyses into rows every this many.
 _COMPACT_EVERY = 4096
-_written = np.zeros(0, np.uint64)  # the sorted keys of the file this process last wrote with adopted rows
 
 
 def enabled() -> bool:
@@ -179,12 +176,7 @@ def version_key() -> bytes:
 
 @functools.lru_cache(maxsize=4)
 def _version_key(rules_version: int) -> bytes:
-    from .hashing import HASH_SEED
-
-    from . import text
-
-    parts = [f"rules={rules_version}", f"seed={HASH_SEED}",
-             f"canon={text.CANON_VERSION}"]
+    parts = [f"rules={rules_version}", f"seed={HASH_SEED}", f"canon={CANON_VERSION}"]
     for dist in ("pymorphy3", "pymorphy3-dicts-ru", "pymorphy3-dicts-uk", "simplemma"):
         parts.append(f"{dist}={_version(dist)}")
     h = xxhash.xxh128()
@@ -200,15 +192,6 @@ def _version_key(rules_version: int) -> bytes:
 
 def path() -> Path:
     return cache_dir() / f"forms-{version_key()[:16].decode()}.bin"
-
-
-def reset() -> None:
-    """Forget what this process loaded and recorded (tests; after changing the directory)."""
-    global _written
-    with _lock:
-        _state.clear()
-        _written = np.zeros(0, np.uint64)
-        _forget_new()
 
 
 # --------------------------------------------------------------------------- file format
@@ -307,97 +290,7 @@ def _encode(key: bytes, langs, flags, lemma_hash, word_hash, row_key, forms, lem
     ]  # the writer appends xxh64 of all of them, 8 bytes little-endian
 
 
-def _load() -> dict:
-    state = _state
-    if state:
-        return state
-    with _lock:
-        if _state:
-            return _state
-        key = version_key()
-        file = path()
-        found = (_read(file, key) if enabled() and (_recording or _small_enough(file)) else None) or _empty()
-        langs, flags, lemma_hash, word_hash, row_key, form_bounds, lemma_bounds, fb, lb = found
-        _state.update(key=key, path=file, flags=flags, lemma_hash=lemma_hash, word_hash=word_hash,
-                      keys=row_key, forms=(fb, *form_bounds), lemmas=(lb, *lemma_bounds))
-        return _state
-
-
-def read_only_in_this_process() -> None:
-    """Forms are looked up in the file but never written to it: an indexing worker, asked for
-    every form of a whole collection (workers writing their new forms rewrote a growing file
-    at every flush: +6 s of CPU on ruslit). What it analyses waits for :func:`take_new`. See
-    :func:`sverka.core.text.trim_table`."""
-    global _recording
-    _recording = False
-
-
-def take_new() -> tuple:
-    """The analyses this process made since the last call, handed over as rows of the file
-    (:func:`_rows_of`) and forgotten here: an indexing worker's, for the process adding the
-    files to :func:`adopt` with the file's result."""
-    global _unflushed
-    with _lock:
-        rows = _joined([*_taken, _rows_of(list(_new.items()))])
-        _taken.clear()
-        _new.clear()
-        _unflushed = 0
-        return rows
-
-
-def adopt(rows: tuple) -> None:
-    """Keep rows another process analysed (:func:`take_new` there) for :func:`flush` to write,
-    but those the file or this process holds already (two workers meet the same forms)."""
-    global _adopted, _pending_rows, _atexit, _pending_keys
-    if not _recording or not len(rows[0]) or not enabled():
-        return
-    if _pending_rows == 0 and path().exists() and not _small_enough(path()):
-        return  # the workers no longer read a file this large: growing it saves indexing nothing
-    with _lock:
-        rk = rows[0]
-        keep = ~_in_sorted(_pending_keys, rk)
-        # the file as this process last wrote or read it (not read for this: the process adding
-        # files never looks a form up, and the file's bytes would only take its memory)
-        for keys in (_written, _state.get("keys", ())):
-            keep &= ~_in_sorted(keys, rk)
-        at = np.flatnonzero(keep)
-        if not len(at):
-            return
-        try:
-            _spill(_take(rows, at))
-        except OSError:  # no room on the disk: the rows are dropped (the table only saves time)
-            _forget_pending()
-            return
-        merged = np.concatenate([_pending_keys, np.sort(rk[at])])
-        merged.sort(kind="stable")  # two sorted runs: merged in one pass
-        _pending_keys = merged
-        _pending_rows += len(at)
-        _adopted = True
-        if not _atexit:
-            atexit.register(_flush_quietly)
-            _atexit = True
-        if _pending_rows >= ADOPTED_FLUSH_EVERY:
-            _flush_quietly()
-
-
 _SPILL_HEAD = struct.Struct("<QQQ")  # rows, bytes of forms, bytes of lemmas
-
-
-def _spill(rows: tuple) -> None:
-    """Rows kept for the next flush, in a temporary file (unnamed: it goes with the process)
-    rather than in memory: the process adding files holds the rows of a whole collection's
-    forms otherwise, while its workers are at their largest."""
-    global _spill_file
-    if _spill_file is None:
-        _spill_file = tempfile.TemporaryFile(dir=_spill_dir())
-    out = _spill_file
-    rk, codes, flags, lh, wh, forms, form_ends, lemmas, lemma_ends = rows
-    out.write(_SPILL_HEAD.pack(len(rk), len(forms), len(lemmas)))
-    for a in (np.asarray(rk, "<u8"), codes, flags, np.asarray(lh, "<u8"), np.asarray(wh, "<u8"),
-              np.asarray(form_ends, "<i8"), np.asarray(lemma_ends, "<i8")):
-        out.write(a.tobytes())
-    out.write(forms)
-    out.write(lemmas)
 
 
 def _spill_dir() -> str | None:
@@ -408,29 +301,6 @@ def _spill_dir() -> str | None:
         return str(folder)
     except OSError:
         return None
-
-
-def _unspilled() -> list[tuple]:
-    """The rows :func:`_spill` kept (:func:`_rows_of`'s layout), batch by batch."""
-    f = _spill_file
-    if f is None:
-        return []
-    f.flush()
-    f.seek(0)
-    data = f.read()
-    out, at = [], 0
-    while at < len(data):
-        n, nf, nl = _SPILL_HEAD.unpack_from(data, at)
-        at += _SPILL_HEAD.size
-        parts = []
-        for dtype, native in (("<u8", np.uint64), ("u1", np.uint8), ("u1", np.uint8), ("<u8", np.uint64),
-                              ("<u8", np.uint64), ("<i8", np.int64), ("<i8", np.int64)):
-            parts.append(np.frombuffer(data, dtype, n, at).astype(native, copy=False))
-            at += n * np.dtype(dtype).itemsize
-        rk, codes, flags, lh, wh, form_ends, lemma_ends = parts
-        out.append((rk, codes, flags, lh, wh, data[at:at + nf], form_ends, data[at + nf:at + nf + nl], lemma_ends))
-        at += nf + nl
-    return out
 
 
 def _in_sorted(sorted_keys: np.ndarray, keys: np.ndarray) -> np.ndarray:
@@ -486,10 +356,6 @@ def _joined(batches: list[tuple]) -> tuple:
     return tuple(out)
 
 
-def read_only() -> bool:
-    return not _recording
-
-
 #: A read-only process (an indexing worker) reads the file only up to this size: each worker
 #: holds the file's bytes (ruslit's 281 000 forms: 22 MB), and the table grows with every form
 #: a computer ever meets; beyond it the workers analyse their own forms, as before they read it.
@@ -508,213 +374,404 @@ def _text(blob: tuple, row: int) -> str:
     return str(data[starts[row]:ends[row]], "utf-8", "surrogatepass")
 
 
+class FormCache:
+    """The machine-wide table as this process sees it (the module docstring): the file as it
+    was read (``_state``), the analyses recorded since the last flush (``_new``), the rows other
+    processes handed over (``pending_rows`` of them, spilled to a temporary file), whether this
+    process writes the file at all, and the lock that guards all of it. One per process:
+    :func:`table`."""
+
+    def __init__(self) -> None:
+        self._lock = threading.RLock()
+        self._state: dict = {}  # "key", "path", "keys" (sorted row keys), "forms", "lemmas", "lemma_hash", ...
+        self._new: dict[tuple[str, str], tuple[str, int, int, bool, bool]] = {}
+        self._unflushed = 0
+        self._atexit = False
+        self._recording = True  # False in indexing workers: they read the table and never write it
+        self._adopted = False  # forms of other processes were written: read the file again after a flush
+        self._spill_file = None  # a temporary file holding rows of other processes' analyses (adopt)
+        self._pending_keys = np.zeros(0, np.uint64)  # theirs, sorted
+        self.pending_rows = 0
+        self._taken: list[tuple] = []  # a read-only process's analyses as rows, until take_new
+        self._written = np.zeros(0, np.uint64)  # the sorted keys of the file last written with adopted rows
+        self._file_rows = 0  # rows of the file as this process last wrote it
+
+    def reset(self) -> None:
+        """Forget what this process loaded and recorded (tests; after changing the directory)."""
+        with self._lock:
+            self._state.clear()
+            self._written = np.zeros(0, np.uint64)
+            self._forget_new()
+
+    def _load(self) -> dict:
+        state = self._state
+        if state:
+            return state
+        with self._lock:
+            if self._state:
+                return self._state
+            key = version_key()
+            file = path()
+            found = (_read(file, key) if enabled() and (self._recording or _small_enough(file)) else None) or _empty()
+            langs, flags, lemma_hash, word_hash, row_key, form_bounds, lemma_bounds, fb, lb = found
+            self._state.update(key=key, path=file, flags=flags, lemma_hash=lemma_hash, word_hash=word_hash,
+                          keys=row_key, forms=(fb, *form_bounds), lemmas=(lb, *lemma_bounds))
+            return self._state
+
+    def read_only_in_this_process(self) -> None:
+        """Forms are looked up in the file but never written to it: an indexing worker, asked for
+        every form of a whole collection (workers writing their new forms rewrote a growing file
+        at every flush: +6 s of CPU on ruslit). What it analyses waits for :func:`take_new`. See
+        :func:`sverka.core.text.trim_table`."""
+        self._recording = False
+
+    def take_new(self) -> tuple:
+        """The analyses this process made since the last call, handed over as rows of the file
+        (:func:`_rows_of`) and forgotten here: an indexing worker's, for the process adding the
+        files to :func:`adopt` with the file's result."""
+        with self._lock:
+            rows = _joined([*self._taken, _rows_of(list(self._new.items()))])
+            self._taken.clear()
+            self._new.clear()
+            self._unflushed = 0
+            return rows
+
+    def adopt(self, rows: tuple) -> None:
+        """Keep rows another process analysed (:func:`take_new` there) for :func:`flush` to write,
+        but those the file or this process holds already (two workers meet the same forms)."""
+        if not self._recording or not len(rows[0]) or not enabled():
+            return
+        if self.pending_rows == 0 and path().exists() and not _small_enough(path()):
+            return  # the workers no longer read a file this large: growing it saves indexing nothing
+        with self._lock:
+            rk = rows[0]
+            keep = ~_in_sorted(self._pending_keys, rk)
+            # the file as this process last wrote or read it (not read for this: the process adding
+            # files never looks a form up, and the file's bytes would only take its memory)
+            for keys in (self._written, self._state.get("keys", ())):
+                keep &= ~_in_sorted(keys, rk)
+            at = np.flatnonzero(keep)
+            if not len(at):
+                return
+            try:
+                self._spill(_take(rows, at))
+            except OSError:  # no room on the disk: the rows are dropped (the table only saves time)
+                self._forget_pending()
+                return
+            merged = np.concatenate([self._pending_keys, np.sort(rk[at])])
+            merged.sort(kind="stable")  # two sorted runs: merged in one pass
+            self._pending_keys = merged
+            self.pending_rows += len(at)
+            self._adopted = True
+            if not self._atexit:
+                atexit.register(self._flush_quietly)
+                self._atexit = True
+            if self.pending_rows >= ADOPTED_FLUSH_EVERY:
+                self._flush_quietly()
+
+    def _spill(self, rows: tuple) -> None:
+        """Rows kept for the next flush, in a temporary file (unnamed: it goes with the process)
+        rather than in memory: the process adding files holds the rows of a whole collection's
+        forms otherwise, while its workers are at their largest."""
+        if self._spill_file is None:
+            self._spill_file = tempfile.TemporaryFile(dir=_spill_dir())
+        out = self._spill_file
+        rk, codes, flags, lh, wh, forms, form_ends, lemmas, lemma_ends = rows
+        out.write(_SPILL_HEAD.pack(len(rk), len(forms), len(lemmas)))
+        for a in (np.asarray(rk, "<u8"), codes, flags, np.asarray(lh, "<u8"), np.asarray(wh, "<u8"),
+                  np.asarray(form_ends, "<i8"), np.asarray(lemma_ends, "<i8")):
+            out.write(a.tobytes())
+        out.write(forms)
+        out.write(lemmas)
+
+    def _unspilled(self) -> list[tuple]:
+        """The rows :func:`_spill` kept (:func:`_rows_of`'s layout), batch by batch."""
+        f = self._spill_file
+        if f is None:
+            return []
+        f.flush()
+        f.seek(0)
+        data = f.read()
+        out, at = [], 0
+        while at < len(data):
+            n, nf, nl = _SPILL_HEAD.unpack_from(data, at)
+            at += _SPILL_HEAD.size
+            parts = []
+            for dtype, native in (("<u8", np.uint64), ("u1", np.uint8), ("u1", np.uint8), ("<u8", np.uint64),
+                                  ("<u8", np.uint64), ("<i8", np.int64), ("<i8", np.int64)):
+                parts.append(np.frombuffer(data, dtype, n, at).astype(native, copy=False))
+                at += n * np.dtype(dtype).itemsize
+            rk, codes, flags, lh, wh, form_ends, lemma_ends = parts
+            out.append((rk, codes, flags, lh, wh, data[at:at + nf], form_ends, data[at + nf:at + nf + nl], lemma_ends))
+            at += nf + nl
+        return out
+
+    def read_only(self) -> bool:
+        return not self._recording
+
+    def snapshot(self) -> dict:
+        """The file as this process read it, to pass to :func:`find_rows` and :func:`row_entries`
+        so that both read the same rows (a flush may have this process read the file again)."""
+        return self._state or self._load()
+
+    def find_rows(self, forms: list[str], lang: str, state: dict | None = None) -> np.ndarray:
+        """Row of each of ``forms`` in the file's table for ``lang`` (an entry of :data:`_LANGS`),
+        -1 where the file has none: its row key searched among the sorted keys, then its text
+        compared (two forms sharing a 64-bit key are told apart). ``state``: a :func:`snapshot`."""
+        st = state or self._state or self._load()
+        keys = st["keys"]
+        out = np.full(len(forms), -1, dtype=np.int64)
+        if not len(keys) or not forms or lang not in _LANG_CODE:
+            return out
+        code = _LANG_CODE[lang]
+        encoded = [f.encode("utf-8", "surrogatepass") for f in forms]
+        wanted = np.fromiter((_key_of(b, code) for b in encoded), np.uint64, len(forms))
+        at = np.minimum(np.searchsorted(keys, wanted), len(keys) - 1)
+        hit = np.flatnonzero(keys[at] == wanted)
+        data, starts, ends = st["forms"]
+        rows = at[hit]
+        for k, row, a, b in zip(hit.tolist(), rows.tolist(), starts[rows].tolist(), ends[rows].tolist()):
+            if data[a:b] == encoded[k]:  # as _rows_of encodes it
+                out[k] = row
+        return out
+
+    def row_entries(self, rows: list[int], state: dict | None = None
+                    ) -> tuple[list[str | None], np.ndarray, np.ndarray, np.ndarray]:
+        """(lemmas, lemma hashes, word hashes, flags) of the file's ``rows`` (of the
+        :func:`snapshot` ``state`` they were found in); a lemma is None where the row's is not
+        text (a file made to pass its checksum): that form is to be analysed."""
+        st = state or self._state or self._load()
+        data, starts, ends = st["lemmas"]
+        lemmas: list[str | None] = []
+        for a, b in zip(starts[rows].tolist(), ends[rows].tolist()):
+            try:
+                lemmas.append(str(data[a:b], "utf-8", "surrogatepass"))
+            except UnicodeDecodeError:  # only in a file made to pass its checksum: not analysed yet
+                lemmas.append(None)
+        return lemmas, st["lemma_hash"][rows], st["word_hash"][rows], st["flags"][rows]
+
+    def lookup(self, form: str, lang: str):
+        """(lemma, lemma_hash, word_hash, is_stop, is_adjective) of ``form`` in ``lang`` from the
+        table, or None when this machine has not analysed it yet."""
+        if lang not in _LANG_CODE:
+            return None
+        st = self._state or self._load()
+        keys = st["keys"]
+        row = -1
+        if len(keys):  # one form: scalar steps (asked once per form never seen by this process)
+            encoded = form.encode("utf-8", "surrogatepass")
+            key = np.uint64(_key_of(encoded, _LANG_CODE[lang]))
+            at = min(int(keys.searchsorted(key)), len(keys) - 1)
+            if keys[at] == key:
+                row = at
+                data, starts, ends = st["forms"]
+                if data[starts[row]:ends[row]] != encoded:
+                    row = -1
+        if row < 0:
+            return self._new.get((form, lang))  # after a flush the canonizer's own table has them
+        try:
+            lemma = _text(st["lemmas"], row)
+        except UnicodeDecodeError:  # only in a file made to pass its checksum: not analysed yet
+            return self._new.get((form, lang))
+        f = int(st["flags"][row])
+        return (lemma, int(st["lemma_hash"][row]), int(st["word_hash"][row]), bool(f & _STOP), bool(f & _ADJECTIVE))
+
+    def record(self, form: str, lang: str, lemma: str, lemma_hash: int, word_hash: int,
+               is_stop: bool, is_adjective: bool) -> None:
+        """Remember a fresh analysis; written to the file by :func:`flush` (at the latest at exit).
+
+        Called once per new word form, so it does not read the environment: :func:`flush` drops
+        what was recorded when the table is off (``SVERKA_FORM_CACHE=0``)."""
+        if lang not in _LANG_CODE or "\n" in form or "\n" in lemma:
+            return
+        with self._lock:
+            self._new[(form, lang)] = (lemma, lemma_hash, word_hash, is_stop, is_adjective)
+            self._count_new()
+
+    def record_raw(self, raw: str, mode: str, lemma: str, lemma_hash: int, word_hash: int, flags: int) -> None:
+        """Remember one entry of the canonizer's table (``mode``: "ru", "uk" or "*")."""
+        if "\n" in raw or "\n" in lemma:
+            return
+        with self._lock:
+            self._new[(raw, "raw-" + mode)] = (lemma, lemma_hash, word_hash, flags, None)
+            self._count_new()
+
+    def _count_new(self) -> None:
+        if not self._recording:  # a read-only process hands its forms over (take_new), never writes them
+            if len(self._new) >= _COMPACT_EVERY:  # kept as rows meanwhile: ~70 bytes each, not ~300
+                self._taken.append(_rows_of(list(self._new.items())))
+                self._new.clear()
+            return
+        self._unflushed += 1
+        if not self._atexit:
+            atexit.register(self._flush_quietly)
+            self._atexit = True
+        if self._unflushed >= max(FLUSH_EVERY, min(self._file_rows // 2, FLUSH_AT_MOST)):
+            self._flush_quietly()
+
+    def _flush_quietly(self) -> None:
+        try:
+            self.flush()
+        except OSError:  # a read-only or full disk: the cache is only an optimisation
+            pass
+
+    def flush(self) -> int:
+        """Merge this process's new analyses, and the rows it adopted from others, into the file;
+        returns how many forms it now holds."""
+        with self._lock:
+            if not (self._new or self.pending_rows) or not self._recording:  # a read-only process never writes (take_new)
+                return 0
+            if not enabled():  # recorded while the table is off: nothing to keep
+                self._forget_new()
+                return 0
+            key = version_key()
+            file = path()
+            file.parent.mkdir(parents=True, exist_ok=True)
+            lockfile = open(file.parent / "forms.lock", "a+b")
+            try:
+                try:
+                    import fcntl
+
+                    fcntl.flock(lockfile.fileno(), fcntl.LOCK_EX)
+                except ImportError:  # pragma: no cover - Windows
+                    pass
+                # This process's rows added to the file's (its texts at the end of the blobs, every
+                # row put in its place by key); rows another process added meanwhile are skipped.
+                langs0, flags0, lh0, wh0, rk0, (fs0, fe0), (ls0, le0), fb0, lb0 = _read(file, key, checked=True) or _empty()
+                rows = _joined([_rows_of(list(self._new.items())), *self._unspilled()])
+                rk = rows[0]
+                keep = ~_in_sorted(rk0, rk)
+                _, first = np.unique(rk, return_index=True)
+                once = np.zeros(len(rk), bool)
+                once[first] = True
+                keep &= once
+                at = np.flatnonzero(keep)
+                rk, langs, flags, lh, wh, forms, form_ends, lemmas, lemma_ends = _take(rows, at)
+                del rows
+
+                def appended(blob, texts: bytes, ends: np.ndarray, starts0, ends0):  # the file's texts, then the new
+                    new_ends = len(blob) + ends
+                    return ([blob, texts], np.concatenate([starts0, new_ends - np.diff(ends, prepend=0)]),
+                            np.concatenate([ends0, new_ends]))
+
+                fb, fs, fe = appended(fb0, forms, form_ends, fs0, fe0)
+                lb, ls, le = appended(lb0, lemmas, lemma_ends, ls0, le0)
+                if max(sum(map(len, fb)), sum(map(len, lb))) >= 2 ** 32:  # 32-bit offsets: the file stays
+                    self._forget_new()
+                    return len(langs0)
+                row_key = np.concatenate([rk0, rk])
+                order = np.argsort(row_key, kind="stable")
+                data = _encode(
+                    key, np.concatenate([langs0, langs])[order], np.concatenate([flags0, flags])[order],
+                    np.concatenate([lh0, lh])[order], np.concatenate([wh0, wh])[order],
+                    row_key[order], (fs[order], fe[order]), (ls[order], le[order]), fb, lb)
+                total = len(langs0) + len(at)
+                with replacing(file) as tmp:
+                    with open(tmp, "wb") as out:
+                        digest = xxhash.xxh64()
+                        for part in data:
+                            out.write(part)
+                            digest.update(part)
+                        out.write(digest.intdigest().to_bytes(8, "little"))
+                    del data, fb, lb, fb0, lb0, rk0
+                if self.pending_rows:  # the keys this file holds: what an adopting process need not keep
+                    self._written = row_key[order]
+                for old in file.parent.glob("forms-*.bin"):  # other dictionary versions
+                    if old != file:
+                        try:
+                            old.unlink()
+                        except OSError:
+                            pass
+            finally:
+                lockfile.close()
+            self._forget_new()
+            self._file_rows = total
+            if self._adopted:  # forms this process never analysed: its next lookup reads the new file
+                self._adopted = False
+                self._state = {}  # a new dict: a reader holding the old one finishes with it
+            return total
+
+    def _forget_new(self) -> None:
+        self._new.clear()
+        self._taken.clear()
+        self._unflushed = 0
+        self._forget_pending()
+
+    def _forget_pending(self) -> None:
+        if self._spill_file is not None:
+            try:
+                self._spill_file.close()  # a temporary file: gone with it
+            except OSError:
+                pass
+        self._spill_file = None
+        self._pending_keys = np.zeros(0, np.uint64)
+        self.pending_rows = 0
+
+
+_table = FormCache()
+
+
+def table() -> FormCache:
+    """This process's :class:`FormCache` (the one accessor; the functions below call it)."""
+    return _table
+
+
+def reset() -> None:
+    """Forget what this process loaded and recorded (tests; after changing the directory)."""
+    _table.reset()
+
+
+def read_only_in_this_process() -> None:
+    """:meth:`FormCache.read_only_in_this_process` of this process's table."""
+    _table.read_only_in_this_process()
+
+
+def read_only() -> bool:
+    return _table.read_only()
+
+
+def take_new() -> tuple:
+    """:meth:`FormCache.take_new` of this process's table."""
+    return _table.take_new()
+
+
+def adopt(rows: tuple) -> None:
+    """:meth:`FormCache.adopt` of this process's table."""
+    _table.adopt(rows)
+
+
 def snapshot() -> dict:
-    """The file as this process read it, to pass to :func:`find_rows` and :func:`row_entries`
-    so that both read the same rows (a flush may have this process read the file again)."""
-    return _state or _load()
+    """:meth:`FormCache.snapshot` of this process's table."""
+    return _table.snapshot()
 
 
 def find_rows(forms: list[str], lang: str, state: dict | None = None) -> np.ndarray:
-    """Row of each of ``forms`` in the file's table for ``lang`` (an entry of :data:`_LANGS`),
-    -1 where the file has none: its row key searched among the sorted keys, then its text
-    compared (two forms sharing a 64-bit key are told apart). ``state``: a :func:`snapshot`."""
-    st = state or _state or _load()
-    keys = st["keys"]
-    out = np.full(len(forms), -1, dtype=np.int64)
-    if not len(keys) or not forms or lang not in _LANG_CODE:
-        return out
-    code = _LANG_CODE[lang]
-    encoded = [f.encode("utf-8", "surrogatepass") for f in forms]
-    wanted = np.fromiter((_key_of(b, code) for b in encoded), np.uint64, len(forms))
-    at = np.minimum(np.searchsorted(keys, wanted), len(keys) - 1)
-    hit = np.flatnonzero(keys[at] == wanted)
-    data, starts, ends = st["forms"]
-    rows = at[hit]
-    for k, row, a, b in zip(hit.tolist(), rows.tolist(), starts[rows].tolist(), ends[rows].tolist()):
-        if data[a:b] == encoded[k]:  # as _rows_of encodes it
-            out[k] = row
-    return out
+    """:meth:`FormCache.find_rows` of this process's table."""
+    return _table.find_rows(forms, lang, state)
 
 
 def row_entries(rows: list[int], state: dict | None = None
                 ) -> tuple[list[str | None], np.ndarray, np.ndarray, np.ndarray]:
-    """(lemmas, lemma hashes, word hashes, flags) of the file's ``rows`` (of the
-    :func:`snapshot` ``state`` they were found in); a lemma is None where the row's is not
-    text (a file made to pass its checksum): that form is to be analysed."""
-    st = state or _state or _load()
-    data, starts, ends = st["lemmas"]
-    lemmas: list[str | None] = []
-    for a, b in zip(starts[rows].tolist(), ends[rows].tolist()):
-        try:
-            lemmas.append(str(data[a:b], "utf-8", "surrogatepass"))
-        except UnicodeDecodeError:  # only in a file made to pass its checksum: not analysed yet
-            lemmas.append(None)
-    return lemmas, st["lemma_hash"][rows], st["word_hash"][rows], st["flags"][rows]
+    """:meth:`FormCache.row_entries` of this process's table."""
+    return _table.row_entries(rows, state)
 
 
 def lookup(form: str, lang: str):
-    """(lemma, lemma_hash, word_hash, is_stop, is_adjective) of ``form`` in ``lang`` from the
-    table, or None when this machine has not analysed it yet."""
-    if lang not in _LANG_CODE:
-        return None
-    st = _state or _load()
-    keys = st["keys"]
-    row = -1
-    if len(keys):  # one form: scalar steps (asked once per form never seen by this process)
-        encoded = form.encode("utf-8", "surrogatepass")
-        key = np.uint64(_key_of(encoded, _LANG_CODE[lang]))
-        at = min(int(keys.searchsorted(key)), len(keys) - 1)
-        if keys[at] == key:
-            row = at
-            data, starts, ends = st["forms"]
-            if data[starts[row]:ends[row]] != encoded:
-                row = -1
-    if row < 0:
-        return _new.get((form, lang))  # after a flush the canonizer's own table has them
-    try:
-        lemma = _text(st["lemmas"], row)
-    except UnicodeDecodeError:  # only in a file made to pass its checksum: not analysed yet
-        return _new.get((form, lang))
-    f = int(st["flags"][row])
-    return (lemma, int(st["lemma_hash"][row]), int(st["word_hash"][row]), bool(f & _STOP), bool(f & _ADJECTIVE))
+    """:meth:`FormCache.lookup` of this process's table."""
+    return _table.lookup(form, lang)
 
 
 def record(form: str, lang: str, lemma: str, lemma_hash: int, word_hash: int,
            is_stop: bool, is_adjective: bool) -> None:
-    """Remember a fresh analysis; written to the file by :func:`flush` (at the latest at exit).
-
-    Called once per new word form, so it does not read the environment: :func:`flush` drops
-    what was recorded when the table is off (``SVERKA_FORM_CACHE=0``)."""
-    if lang not in _LANG_CODE or "\n" in form or "\n" in lemma:
-        return
-    with _lock:
-        _new[(form, lang)] = (lemma, lemma_hash, word_hash, is_stop, is_adjective)
-        _count_new()
+    """:meth:`FormCache.record` of this process's table."""
+    _table.record(form, lang, lemma, lemma_hash, word_hash, is_stop, is_adjective)
 
 
 def record_raw(raw: str, mode: str, lemma: str, lemma_hash: int, word_hash: int, flags: int) -> None:
-    """Remember one entry of the canonizer's table (``mode``: "ru", "uk" or "*")."""
-    if "\n" in raw or "\n" in lemma:
-        return
-    with _lock:
-        _new[(raw, "raw-" + mode)] = (lemma, lemma_hash, word_hash, flags, None)
-        _count_new()
-
-
-def _count_new() -> None:
-    global _unflushed, _atexit
-    if not _recording:  # a read-only process hands its forms over (take_new), never writes them
-        if len(_new) >= _COMPACT_EVERY:  # kept as rows meanwhile: ~70 bytes each, not ~300
-            _taken.append(_rows_of(list(_new.items())))
-            _new.clear()
-        return
-    _unflushed += 1
-    if not _atexit:
-        atexit.register(_flush_quietly)
-        _atexit = True
-    if _unflushed >= FLUSH_EVERY:
-        _flush_quietly()
-
-
-def _flush_quietly() -> None:
-    try:
-        flush()
-    except OSError:  # a read-only or full disk: the cache is only an optimisation
-        pass
+    """:meth:`FormCache.record_raw` of this process's table."""
+    _table.record_raw(raw, mode, lemma, lemma_hash, word_hash, flags)
 
 
 def flush() -> int:
-    """Merge this process's new analyses, and the rows it adopted from others, into the file;
-    returns how many forms it now holds."""
-    global _adopted, _state, _written
-    with _lock:
-        if not (_new or _pending_rows) or not _recording:  # a read-only process never writes (take_new)
-            return 0
-        if not enabled():  # recorded while the table is off: nothing to keep
-            _forget_new()
-            return 0
-        key = version_key()
-        file = path()
-        file.parent.mkdir(parents=True, exist_ok=True)
-        lockfile = open(file.parent / "forms.lock", "a+b")
-        try:
-            try:
-                import fcntl
-
-                fcntl.flock(lockfile.fileno(), fcntl.LOCK_EX)
-            except ImportError:  # pragma: no cover - Windows
-                pass
-            # This process's rows added to the file's (its texts at the end of the blobs, every
-            # row put in its place by key); rows another process added meanwhile are skipped.
-            langs0, flags0, lh0, wh0, rk0, (fs0, fe0), (ls0, le0), fb0, lb0 = _read(file, key, checked=True) or _empty()
-            rows = _joined([_rows_of(list(_new.items())), *_unspilled()])
-            rk = rows[0]
-            keep = ~_in_sorted(rk0, rk)
-            _, first = np.unique(rk, return_index=True)
-            once = np.zeros(len(rk), bool)
-            once[first] = True
-            keep &= once
-            at = np.flatnonzero(keep)
-            rk, langs, flags, lh, wh, forms, form_ends, lemmas, lemma_ends = _take(rows, at)
-            del rows
-
-            def appended(blob, texts: bytes, ends: np.ndarray, starts0, ends0):  # the file's texts, then the new
-                new_ends = len(blob) + ends
-                return ([blob, texts], np.concatenate([starts0, new_ends - np.diff(ends, prepend=0)]),
-                        np.concatenate([ends0, new_ends]))
-
-            fb, fs, fe = appended(fb0, forms, form_ends, fs0, fe0)
-            lb, ls, le = appended(lb0, lemmas, lemma_ends, ls0, le0)
-            if max(sum(map(len, fb)), sum(map(len, lb))) >= 2 ** 32:  # 32-bit offsets: the file stays
-                _forget_new()
-                return len(langs0)
-            row_key = np.concatenate([rk0, rk])
-            order = np.argsort(row_key, kind="stable")
-            data = _encode(
-                key, np.concatenate([langs0, langs])[order], np.concatenate([flags0, flags])[order],
-                np.concatenate([lh0, lh])[order], np.concatenate([wh0, wh])[order],
-                row_key[order], (fs[order], fe[order]), (ls[order], le[order]), fb, lb)
-            total = len(langs0) + len(at)
-            with replacing(file) as tmp:
-                with open(tmp, "wb") as out:
-                    digest = xxhash.xxh64()
-                    for part in data:
-                        out.write(part)
-                        digest.update(part)
-                    out.write(digest.intdigest().to_bytes(8, "little"))
-                del data, fb, lb, fb0, lb0, rk0
-            if _pending_rows:  # the keys this file holds: what an adopting process need not keep
-                _written = row_key[order]
-            for old in file.parent.glob("forms-*.bin"):  # other dictionary versions
-                if old != file:
-                    try:
-                        old.unlink()
-                    except OSError:
-                        pass
-        finally:
-            lockfile.close()
-        _forget_new()
-        if _adopted:  # forms this process never analysed: its next lookup reads the new file
-            _adopted = False
-            _state = {}  # a new dict: a reader holding the old one finishes with it
-        return total
-
-
-def _forget_new() -> None:
-    global _unflushed
-    _new.clear()
-    _taken.clear()
-    _unflushed = 0
-    _forget_pending()
-
-
-def _forget_pending() -> None:
-    global _pending_rows, _pending_keys, _spill_file
-    if _spill_file is not None:
-        try:
-            _spill_file.close()  # a temporary file: gone with it
-        except OSError:
-            pass
-    _spill_file = None
-    _pending_keys = np.zeros(0, np.uint64)
-    _pending_rows = 0
+    """:meth:`FormCache.flush` of this process's table."""
+    return _table.flush()

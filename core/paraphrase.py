@@ -9,7 +9,11 @@ For one pair (suspect ``a``, source ``b``):
 
 1. **Bags.** Each sentence is the bag of its content tokens (canonical lemmas: stop words are
    already gone). Two tokens *agree* when their lemmas are equal or synonyms
-   (:mod:`sverka.core.synonyms`: they share a synonym class).
+   (:mod:`sverka.core.synonyms`: they share a synonym class), or, more weakly, words of one
+   derivational family (ритмичный / ритмический, отражение / отражать: the family table of
+   :func:`sverka.core.synonyms.family_table`): such a token weighs :data:`FAMILY_WEIGHT` of its
+   weight in the Dice and is not counted towards :data:`MIN_AGREE` (it supports a pair that
+   equal lemmas and synonyms make, never makes one).
 2. **Rarity.** A token's weight is its IDF over the sentences of the source,
    ``ln((n + 1) / (df + 0.5))``: a word most sentences hold weighs little, a rare one much.
 3. **Candidates.** Sentence pairs sharing at least :data:`MIN_RARE` agreeing tokens whose
@@ -18,8 +22,8 @@ For one pair (suspect ``a``, source ``b``):
    of its two sentences; per suspect sentence the :data:`CANDIDATES_PER_SENTENCE` sharing the
    most are scored. The (source token, suspect token) pairs are bounded by :data:`PAIRS_PER_TOKEN`
    per token of the two texts, the lemmas making the most dropped first.
-4. **Acceptance.** Tokens are matched one to one (equal lemmas first, then synonyms, heaviest
-   first); agreeing tokens at an edge of the suspect sentence, fewer than :data:`MIN_AGREE`
+4. **Acceptance.** Tokens are matched one to one (equal lemmas first, then synonyms, then
+   words of one family, heaviest first); agreeing tokens at an edge of the suspect sentence, fewer than :data:`MIN_AGREE`
    together and parted from the rest by more than :data:`EDGE_GAP` unmatched tokens, are
    dropped and the rest matched again (a sentence of the student's own that runs into the
    borrowed one without a full stop, "William R. Start the New Year", lends it no word);
@@ -38,24 +42,26 @@ For one pair (suspect ``a``, source ``b``):
    what agrees. An original sentence is never inside such a passage.
 6. **Kind** (``results.KINDS``): ``synonyms`` when synonyms replaced words and nothing else
    changed; otherwise the changes found (edited: words added, dropped or replaced by a
-   non-synonym, stop words included; reordered; inflected) and ``paraphrase`` when several.
+   non-synonym, a word of its family included, stop words too; reordered; inflected) and
+   ``paraphrase`` when several.
 """
 
 from __future__ import annotations
 
 import bisect
-import re
 from collections import Counter, defaultdict
 from dataclasses import dataclass
 from functools import cached_property
 
 import numpy as np
 
-from .align import analyses_in, merge_ranges, paired_forms
+from .intervals import merge
+from .kinds import analyses_in, paired_forms
 from .results import Passage
 from .sorting import checked_order, stable_argsort
-from .synonyms import table
+from .synonyms import FAMILY, SYNONYM, related_of, table
 from .text import Tokens, spelling_key, words_in
+from .words import WRITTEN_WORD
 
 __all__ = ["MIN_AGREE", "MIN_DICE", "MIN_RARE", "SourceStats", "SuspectKeys", "paraphrase_passages",
            "suspect_keys"]
@@ -66,6 +72,10 @@ MIN_AGREE = 4
 MIN_RARE = 3
 #: Weighted Dice of the two bags a pair needs.
 MIN_DICE = 0.5
+#: Share of its weight a token agreeing only through a word of its family (ритмичный /
+#: ритмический, отражение / отражать) brings to the Dice: a weaker agreement than the same
+#: lemma or a synonym (a family is read off the lemmas' letters: some share a stem by chance).
+FAMILY_WEIGHT = 0.5
 #: Share of the source sentence's weight that must agree for the suspect side to be weighed
 #: over the part its agreeing tokens span rather than its whole sentence.
 SOURCE_KEPT = 2 / 3
@@ -88,9 +98,6 @@ EDGE_GAP = 4
 def _rare_df(n_sentences: int) -> int:
     """A lemma held by at most this many source sentences is rare (proposes candidates)."""
     return 20 + n_sentences // 200
-
-
-_WORD = re.compile(r"\w+", re.UNICODE)
 
 
 _norm = spelling_key
@@ -124,10 +131,15 @@ class SourceStats:
     rare: np.ndarray  # uint64: the lemmas held by at most _rare_df(n_sentences) sentences, sorted
     rare_start: np.ndarray  # int64: where rare[k]'s tokens start in sorted_hashes
     rare_count: np.ndarray  # int64: how many tokens hold rare[k]
+    whole_tokens: int = 0  # tokens of the whole source when ``t`` is a window of it (0: t is whole)
 
     @classmethod
-    def of(cls, t: Tokens, order: np.ndarray | None = None) -> "SourceStats":
-        """``order``: ``stable_argsort(t.hashes)`` if known (a stored document's, checked)."""
+    def of(cls, t: Tokens, order: np.ndarray | None = None,
+           whole: "tuple[np.ndarray, np.ndarray, int, int] | None" = None) -> "SourceStats":
+        """``order``: ``stable_argsort(t.hashes)`` if known (a stored document's, checked).
+        ``whole``: ``t`` is a window of whole sentences of a longer source
+        (:mod:`sverka.core.windows`), whose (lemma hashes sorted, sentences holding each,
+        sentences, tokens) these are: rarity and weights are the whole source's."""
         sid = np.asarray(t.sentence_ids, dtype=np.int64)
         h = np.asarray(t.hashes, dtype=np.uint64)
         if len(h) == 0:
@@ -154,9 +166,17 @@ class SourceStats:
         n_sentences = int(1 + np.count_nonzero(sid[1:] != sid[:-1]))
         run_start = np.flatnonzero(np.concatenate(([True], other)))  # values[k]'s tokens in hs
         run_count = np.diff(np.append(run_start, len(hs)))
+        whole_tokens = 0
+        if whole is not None:  # the window's lemmas counted in the whole source
+            lemmas, held, n_sentences, whole_tokens = whole
+            counts = _lookup(lemmas, held, values)
+            df_token = _lookup(lemmas, held, h)
+            window_values, values = values, lemmas
+        else:
+            window_values, held = values, counts
         rare = counts <= _rare_df(n_sentences)
-        return cls(n_sentences, values, counts, df_token, order, hs, sentences, sentence_len, sid, values[rare],
-                   run_start[rare], run_count[rare])
+        return cls(n_sentences, values, held, df_token, order, hs, sentences, sentence_len, sid, window_values[rare],
+                   run_start[rare], run_count[rare], whole_tokens)
 
 
 def _unique_counts(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -188,24 +208,27 @@ class SuspectKeys:
     distinct_count: np.ndarray  # int64: its length
     sentence_of: np.ndarray  # int64 per token: its sentence id
     sentence_len: np.ndarray  # int64 per sentence id: its tokens
+    key_kind: np.ndarray  # int8 per token_keys: 0 the token's own lemma, SYNONYM or FAMILY
 
     @cached_property
-    def synonyms_of(self) -> "_Synonyms":  # token -> its synonyms' lemma hashes, read as lists
-        return _Synonyms(self.token_keys.tolist(), self.key_start.tolist())
+    def synonyms_of(self) -> "_Synonyms":  # token -> its related lemmas' hashes and kinds, read as lists
+        return _Synonyms(self.token_keys.tolist(), self.key_start.tolist(), self.key_kind.tolist())
 
 
 class _Synonyms:
-    """The synonyms of each suspect token as :meth:`SynonymTable.alternatives_of` gives them
-    (in order), taken from the keys a check made once: a token's keys are its own lemma, then
-    its synonyms."""
+    """The related lemmas of each suspect token as :func:`sverka.core.synonyms.related_of`
+    gives them (in order: synonyms, then words of its family), taken from the keys a check made
+    once: a token's keys are its own lemma, then its related ones."""
 
-    __slots__ = ("keys", "start")
+    __slots__ = ("keys", "start", "kinds")
 
-    def __init__(self, keys: list[int], start: list[int]) -> None:
-        self.keys, self.start = keys, start
+    def __init__(self, keys: list[int], start: list[int], kinds: list[int]) -> None:
+        self.keys, self.start, self.kinds = keys, start, kinds
 
-    def __call__(self, i: int) -> list[int]:
-        return self.keys[self.start[i] + 1:self.start[i + 1]]
+    def __call__(self, i: int) -> list[tuple[int, int]]:
+        """(lemma hash, SYNONYM or FAMILY) of each lemma related to token ``i``'s."""
+        k0, k1 = self.start[i] + 1, self.start[i + 1]
+        return list(zip(self.keys[k0:k1], self.kinds[k0:k1]))
 
 
 def suspect_keys(a: Tokens) -> SuspectKeys:
@@ -213,10 +236,14 @@ def suspect_keys(a: Tokens) -> SuspectKeys:
     return _suspect_keys(np.asarray(a.hashes, dtype=np.uint64), _sentences(a), table())
 
 
-def _suspect_keys(ha: np.ndarray, sentences: tuple[np.ndarray, np.ndarray, np.ndarray], syn) -> SuspectKeys:
+def _suspect_keys(ha: np.ndarray, sentences: tuple[np.ndarray, np.ndarray, np.ndarray], syn,
+                  families=None) -> SuspectKeys:
+    """``families``: a table of word families as ``syn`` is a synonym table (the shipped one
+    when None, none when False)."""
     tok = np.arange(len(ha), dtype=np.int64)
-    which, alt = syn.alternatives_of(ha)
+    which, alt, kind = related_of(ha, syn, families)
     kh, ki = np.concatenate([ha, alt]), np.concatenate([tok, tok[which]])
+    kk = np.concatenate([np.zeros(len(ha), np.int8), kind])
     order = stable_argsort(kh)
     by_token = np.argsort(ki, kind="stable")  # two sorted runs: the merge sort is at its best
     key_start = np.searchsorted(ki[by_token], np.arange(len(ha) + 1), "left")
@@ -226,7 +253,8 @@ def _suspect_keys(ha: np.ndarray, sentences: tuple[np.ndarray, np.ndarray, np.nd
     sentence_len = np.zeros(int(sid.max()) + 1 if len(sid) else 0, np.int64)
     sentence_len[sid] = last - first
     return SuspectKeys(hashes, ki[order], kh[by_token], key_start, sentences, hashes[start], start,
-                       np.diff(np.append(start, len(hashes))), np.repeat(sid, last - first), sentence_len)
+                       np.diff(np.append(start, len(hashes))), np.repeat(sid, last - first), sentence_len,
+                       kk[by_token])
 
 
 def _spread(start: np.ndarray, count: np.ndarray) -> np.ndarray:
@@ -273,7 +301,7 @@ def paraphrase_passages(a: Tokens, b: Tokens, exact: list[Passage], *, min_words
     a_sid, a_first, a_last = keys.sentences
     # sentences the exact layer matched (nearly) whole are left to it; a sentence it matched
     # in part is looked at again, and an accepted one is merged with the exact passage
-    spans = [q[:2] for p in exact for q in (p.pieces or ((p.suspect_start, p.suspect_end),))]
+    spans = [iv for p in exact for iv in p.matched_spans()]
     covered = np.zeros(len(a) + 1, dtype=np.int64)
     if spans:  # tokens inside a piece of an exact passage: +1 at its first, -1 past its last
         q = np.asarray(spans, dtype=np.int64)
@@ -299,7 +327,7 @@ def paraphrase_passages(a: Tokens, b: Tokens, exact: list[Passage], *, min_words
     df_b = stats.df_token
     # every (source token u, suspect token i) agreeing through a rare lemma; bounded by the
     # texts' lengths (the lemmas making the most pairs dropped first)
-    budget = PAIRS_PER_TOKEN * (len(a) + len(b))
+    budget = PAIRS_PER_TOKEN * (len(a) + (stats.whole_tokens or len(b)))
     if int(cnt.sum()) > budget:
         per_lemma = cnt * df_b[at]  # ~ pairs the lemma makes
         limit = np.sort(per_lemma)[np.searchsorted(np.cumsum(np.sort(cnt)), budget)] \
@@ -346,7 +374,7 @@ def paraphrase_passages(a: Tokens, b: Tokens, exact: list[Passage], *, min_words
         a0, a1 = int(a_first[k]), int(a_last[k])
         wa_all[a0:a1] = np.log((n_b + 1) / (_lookup(values, counts, ha[a0:a1]) + 0.5))
 
-    best: dict[int, tuple[float, int, list[tuple[int, int, bool]]]] = {}
+    best: dict[int, tuple[float, int, list[tuple[int, int, int]]]] = {}
     for sa, sb in candidates:
         ka, kb = a_index[sa], b_index[sb]
         a0, a1, b0, b1 = int(a_first[ka]), int(a_last[ka]), int(b_first[kb]), int(b_last[kb])
@@ -358,14 +386,14 @@ def paraphrase_passages(a: Tokens, b: Tokens, exact: list[Passage], *, min_words
             # the student's part took (a second "New", "area") goes to its place in the borrowed part
             matched = _dense(_match(range(matched[0][0], matched[-1][0] + 1), range(b0, b1), ha, hb, syn, wa_tok,
                                     keys.synonyms_of))
-        if len(matched) < MIN_AGREE:
+        if sum(1 for m in matched if m[2] != FAMILY) < MIN_AGREE:  # a family supports, never makes, a pair
             continue
         if sum(1 for _, u, _ in matched if df_b[u] <= rare_df) < MIN_RARE:
             continue
         wa = sum(wa_tok.values())
         wb = sum(wb_tok.values())
-        wm_b = sum(wb_tok[u] for _, u, _ in matched)
-        wm = sum(wa_tok[i] for i, _, _ in matched) + wm_b
+        wm_b = sum(wb_tok[u] * (FAMILY_WEIGHT if how == FAMILY else 1.0) for _, u, how in matched)
+        wm = sum(wa_tok[i] * (FAMILY_WEIGHT if how == FAMILY else 1.0) for i, _, how in matched) + wm_b
         dice = wm / (wa + wb) if wa + wb else 0.0
         if dice < MIN_DICE and wm_b >= SOURCE_KEPT * wb:
             # the source sentence kept nearly whole inside a longer suspect sentence (one of
@@ -422,8 +450,7 @@ def _rare_rows(keys: SuspectKeys, stats: SourceStats, token_ok: np.ndarray
 def _merged(exact: list[Passage], found: list[tuple[list, str]], ws: np.ndarray, min_words: int) -> list[Passage]:
     """The exact passages with the paraphrase groups: a group overlapping exact passages on the
     suspect side becomes one passage with them (pieces united); the rest stand alone."""
-    items = [(p.suspect_start, p.suspect_end, list(p.pieces or ((p.suspect_start, p.suspect_end, p.source_start,
-              p.source_end),)), p.kind, p) for p in exact]
+    items = [(p.suspect_start, p.suspect_end, list(p.matched_pieces()), p.kind, p) for p in exact]
     for pieces, kind in found:
         items.append((min(q[0] for q in pieces), max(q[1] for q in pieces), pieces, kind, None))
     items.sort(key=lambda x: (x[0], x[1]))
@@ -447,7 +474,7 @@ def _merged(exact: list[Passage], found: list[tuple[list, str]], ws: np.ndarray,
         words = words_in(ws, [(c0, c1)])
         if words < min_words:
             continue
-        matched = words_in(ws, merge_ranges([(q[0], q[1]) for q in pieces]))
+        matched = words_in(ws, merge((q[0], q[1]) for q in pieces))
         kinds = {x[3] for x in c} - {"verbatim"}
         kind = "verbatim" if not kinds else kinds.pop() if len(kinds) == 1 else "paraphrase"
         out.append(Passage(c0, c1, d0, d1, words, "paraphrase", matched=matched, pieces=tuple(pieces), kind=kind))
@@ -495,10 +522,12 @@ def _agreeing_tokens(sa: np.ndarray, sb: np.ndarray, a_keys: SuspectKeys, hb: np
 
 
 def _match(ia: range, ib: range, ha: np.ndarray, hb: np.ndarray, syn, weight: dict[int, float],
-           synonyms_of: "_Synonyms | None" = None) -> list[tuple[int, int, bool]]:
-    """One-to-one agreeing tokens ``(suspect i, source u, by synonym)``: equal lemmas first,
-    then synonyms, heaviest suspect tokens first. ``synonyms_of``: the suspect's
-    (``SuspectKeys.synonyms_of``), instead of looking them up in ``syn``."""
+           synonyms_of: "_Synonyms | None" = None, families=None) -> list[tuple[int, int, int]]:
+    """One-to-one agreeing tokens ``(suspect i, source u, how)``, ``how`` 0 for the same lemma,
+    :data:`SYNONYM` or :data:`FAMILY`: equal lemmas first, then synonyms, then words of one
+    family, heaviest suspect tokens first. ``synonyms_of``: the suspect's
+    (``SuspectKeys.synonyms_of``), instead of looking them up in ``syn`` and ``families`` (a
+    table of word families: the shipped one when None, none when False)."""
     free_b: dict[int, list[int]] = defaultdict(list)
     for u in ib:
         free_b[int(hb[u])].append(u)
@@ -509,33 +538,38 @@ def _match(ia: range, ib: range, ha: np.ndarray, hb: np.ndarray, syn, weight: di
     # a lemma the suspect sentence holds more often than the source's: which of its tokens is the
     # borrowed one is decided after the others are paired (below), not by which comes first
     crowded = [x for x, us in of_lemma.items() if len(us) > len(free_b.get(x, ()))]
-    out: list[tuple[int, int, bool]] = []
+    out: list[tuple[int, int, int]] = []
     for i in order:
         x = int(ha[i])
         if free_b.get(x) and x not in crowded:
-            out.append((i, free_b[x].pop(0), False))
+            out.append((i, free_b[x].pop(0), 0))
     if crowded:
         out.extend(_placed(crowded, of_lemma, free_b, out))
     paired = {i for i, _, _ in out}
     rest = [i for i in order if i not in paired]
     if rest:
-        if synonyms_of is None:  # the synonyms of every unmatched suspect token at once, each token's in order
-            which, alt = syn.alternatives_of(ha[rest])
-            alternatives: dict[int, list[int]] = defaultdict(list)
-            for k, y in zip(which.tolist(), alt.tolist()):
-                alternatives[rest[k]].append(y)
+        if synonyms_of is None:  # the related lemmas of every unmatched suspect token at once, each token's in order
+            which, alt, kind = related_of(ha[rest], syn, families)
+            alternatives: dict[int, list[tuple[int, int]]] = defaultdict(list)
+            for k, y, how in zip(which.tolist(), alt.tolist(), kind.tolist()):
+                alternatives[rest[k]].append((y, how))
             synonyms_of = lambda i: alternatives.get(i, ())  # noqa: E731
-        for i in rest:
-            for y in synonyms_of(i):
-                if free_b.get(y):
-                    out.append((i, free_b[y].pop(0), True))
-                    break
+        for wanted in (SYNONYM, FAMILY):  # every synonym before any word of a family
+            left = []
+            for i in rest:
+                for y, how in synonyms_of(i):
+                    if how == wanted and free_b.get(y):
+                        out.append((i, free_b[y].pop(0), how))
+                        break
+                else:
+                    left.append(i)
+            rest = left
     out.sort()
     return out
 
 
 def _placed(crowded: list[int], of_lemma: dict[int, list[int]], free_b: dict[int, list[int]],
-            anchors: list[tuple[int, int, bool]]) -> list[tuple[int, int, bool]]:
+            anchors: list[tuple[int, int, int]]) -> list[tuple[int, int, int]]:
     """Pairs of the ``crowded`` lemmas (more suspect tokens than free source tokens): each
     source token takes the suspect token nearest to where the tokens paired already put it
     (the pair nearest in the source, shifted by the distance to it); without any, the suspect's
@@ -554,13 +588,13 @@ def _placed(crowded: list[int], of_lemma: dict[int, list[int]], free_b: dict[int
             else:
                 i = left[0]
             left.remove(i)
-            out.append((i, u, False))
+            out.append((i, u, 0))
         if x in free_b:
             free_b[x] = []
     return out
 
 
-def _dense(matched: list[tuple[int, int, bool]]) -> list[tuple[int, int, bool]]:
+def _dense(matched: list[tuple[int, int, int]]) -> list[tuple[int, int, int]]:
     """``matched`` (sorted by suspect token) without the agreeing tokens at either edge that
     more than :data:`EDGE_GAP` unmatched content tokens part from the rest, when fewer than
     :data:`MIN_AGREE` of them lie together there: a word the borrowed sentence shares with
@@ -580,15 +614,15 @@ def _dense(matched: list[tuple[int, int, bool]]) -> list[tuple[int, int, bool]]:
     return matched[lo:hi]
 
 
-def _pieces(matched: list[tuple[int, int, bool]], a: Tokens, b: Tokens) -> list[tuple[int, int, int, int]]:
+def _pieces(matched: list[tuple[int, int, int]], a: Tokens, b: Tokens) -> list[tuple[int, int, int, int]]:
     """Runs of matched tokens consecutive in the suspect. A word replaced between two agreeing
     ones ends the run (it is not counted as matched): a word of the suspect between them while
     the source has one or two tokens between theirs."""
     out = []
-    run: list[tuple[int, int, bool]] = []
+    run: list[tuple[int, int, int]] = []
     text = a.text
     for m in matched:
-        if run and (m[0] != run[-1][0] + 1 or (2 <= m[1] - run[-1][1] <= 3 and _WORD.search(
+        if run and (m[0] != run[-1][0] + 1 or (2 <= m[1] - run[-1][1] <= 3 and WRITTEN_WORD.search(
                 text, int(a.ends[run[-1][0]]), int(a.starts[m[0]])) is not None)):
             out.append(run)
             run = []
@@ -605,7 +639,7 @@ def _left_words(t: Tokens, i0: int, i1: int, paired: set[int]) -> list[tuple[int
     over."""
     c0, c1 = int(t.starts[i0]), int(t.ends[i1 - 1])
     kept = {int(t.starts[i]) for i in paired if i0 <= i < i1}
-    return [(m.start(), _norm(m.group())) for m in _WORD.finditer(t.text, c0, c1) if m.start() not in kept]
+    return [(m.start(), _norm(m.group())) for m in WRITTEN_WORD.finditer(t.text, c0, c1) if m.start() not in kept]
 
 
 def _kind(group, a: Tokens, b: Tokens, a_index, b_index, a_first, a_last, b_first, b_last,
@@ -616,8 +650,10 @@ def _kind(group, a: Tokens, b: Tokens, a_index, b_index, a_first, a_last, b_firs
     for sa, sb, matched in group:
         ka, kb = a_index[sa], b_index[sb]
         a0, a1, b0, b1 = int(a_first[ka]), int(a_last[ka]), int(b_first[kb]), int(b_last[kb])
-        if any(m[2] for m in matched):
+        if any(m[2] == SYNONYM for m in matched):
             found.add("synonyms")
+        if any(m[2] == FAMILY for m in matched):
+            found.add("edited")  # another word of the same family: a word replaced
         # the words the pairing left on either side, stop words included: another form of a
         # word of the other side (a lemma the dictionary gives both, as "пошли" and "пошла",
         # "они" and "она") was inflected, any other inserted, deleted or replaced
@@ -635,8 +671,8 @@ def _kind(group, a: Tokens, b: Tokens, a_index, b_index, a_first, a_last, b_firs
         us = [u for _, u, _ in matched]
         if any(y < x for x, y in zip(us, us[1:])):
             found.add("reordered")
-        for i, u, by_synonym in matched:
-            if not by_synonym and _norm(a.text[a.starts[i]:a.ends[i]]) != _norm(b.text[b.starts[u]:b.ends[u]]):
+        for i, u, how in matched:
+            if not how and _norm(a.text[a.starts[i]:a.ends[i]]) != _norm(b.text[b.starts[u]:b.ends[u]]):
                 found.add("inflected")
                 break
     if not found:

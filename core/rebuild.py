@@ -21,12 +21,15 @@ from pathlib import Path
 
 from .document import Document
 from .errors import CollectionError, CollectionVersionError
+from .fingerprints import fingerprint_document
 from .messages import from_json
+from .preparing import prepare, with_vectors
 from .progress import NEVER_CANCELLED, CancelToken, Progress, no_progress
 from .settings import Settings
-from .store.codecs import inflate
-from .store.common import _INDEXING_KEYS, SCHEMA_MAJOR, versions
+from .store.codecs import decode_text, inflate
+from .store.common import INDEXING_KEYS, SCHEMA_MAJOR, versions
 from .store.sqlite import SQLiteStore, read_old_rows
+from .text import canonize
 
 __all__ = ["rebuild"]
 
@@ -46,7 +49,7 @@ def _settings(meta: dict[str, str]) -> tuple[Settings, bool]:
     default is used for it)."""
     kwargs = {}
     damaged = False
-    for k in _INDEXING_KEYS:
+    for k in INDEXING_KEYS:
         if k in meta:
             try:
                 kwargs[k] = json.loads(meta[k])
@@ -63,10 +66,6 @@ def rebuild(path: str | Path, progress: Progress = no_progress, cancel: CancelTo
     are damaged; returns how many documents it holds. Documents that cannot be read back are
     left out and named in ``skipped``. Raises CollectionError if it needs no rebuild or
     cannot be read."""
-    from .fingerprints import fingerprint_document
-    from .indexing import prepare, with_vectors
-    from .text import canonize
-
     path = Path(path)
     if skipped is None:
         skipped = []
@@ -99,7 +98,7 @@ def rebuild(path: str | Path, progress: Progress = no_progress, cancel: CancelTo
                 progress(k, len(rows), "phase.rebuilding")
                 try:
                     raw = inflate(blob, MAX_TEXT_BYTES) if major == 1 else bytes(blob)
-                    text = raw.decode("utf-8", "surrogatepass")
+                    text = decode_text(raw)  # UTF-8, or UTF-16 after its mark
                     kept_warnings = json.loads(warnings or "[]")
                     if not isinstance(kept_warnings, list):
                         kept_warnings = []

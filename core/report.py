@@ -47,6 +47,8 @@ from . import __version__
 from .messages import text as message_text
 from .messages import to_json as message_json
 from .results import EXCLUSIONS, KINDS, METHODS, CheckResult, CrossCheckResult, SourceMatch
+# The API imports this module at its start: imports inside functions below load the translations,
+# the checker's helpers and the form cache's writer only when a report is made (down the layers).
 
 __all__ = ["check_result_to_dict", "crosscheck_to_dict", "render_html", "render_pdf"]
 

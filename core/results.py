@@ -78,11 +78,17 @@ class Passage:
         """Matched words / words of the passage, 0..1 (1.0: copied word for word)."""
         return self.matched_words / self.words if self.words else 1.0
 
+    def matched_pieces(self) -> tuple[tuple[int, int, int, int], ...]:
+        """``pieces``, or the whole passage as its one piece when it has none."""
+        return self.pieces or ((self.suspect_start, self.suspect_end, self.source_start, self.source_end),)
+
     def matched_spans(self) -> tuple[tuple[int, int], ...]:
         """Suspect character ranges actually matched (the whole passage when no pieces)."""
-        if not self.pieces:
-            return ((self.suspect_start, self.suspect_end),)
-        return tuple((q[0], q[1]) for q in self.pieces)
+        return tuple((q[0], q[1]) for q in self.matched_pieces())
+
+    def source_spans(self) -> tuple[tuple[int, int], ...]:
+        """Source character ranges actually matched (the whole passage when no pieces)."""
+        return tuple((q[2], q[3]) for q in self.matched_pieces())
 
 
 @dataclass(frozen=True)

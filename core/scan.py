@@ -31,8 +31,10 @@ from __future__ import annotations
 
 import functools
 import os
+import re
 import sys
 import unicodedata
+from typing import NamedTuple
 
 import numpy as np
 import xxhash
@@ -40,7 +42,7 @@ import xxhash
 from sverka.core import formcache
 from sverka.core.engine import i64, native, u32, u64
 
-__all__ = ["HashIndex", "MAX_HASHED", "bounds", "hash_strings", "words"]
+__all__ = ["HashIndex", "LINE_BREAKS", "MAX_HASHED", "Read", "bounds", "hash_strings", "read", "sentences", "text_rules", "words"]
 
 #: Classes of a BMP character in :func:`_table`; 0 for anything else.
 LETTER, MARK, HYPHEN, FORMAT = 1, 2, 4, 8
@@ -51,7 +53,7 @@ FILLERS = "\u115f\u1160\u3164\uffa0"
 MAX_HASHED = native.MAX_HASHED
 #: What ends a line for a line-end hyphen (:mod:`sverka.core.text`'s ``_LINE_BREAK``, which
 #: imports this module); the engine's ``is_line_break`` holds the same characters.
-_LINE_BREAKS = "\n\r\x0b\x0c\x85\u2028"
+LINE_BREAKS = "\n\r\x0b\x0c\x85\u2028"
 
 
 def _build_table() -> np.ndarray:
@@ -145,3 +147,107 @@ class HashIndex:
         """Set the id of each of ``hashes`` (0 skipped): a hash already in the index gets the
         new id, as a dict would."""
         self._index.add(u64(hashes), i64(ids))
+
+
+# --- sentences and the marks of Ukrainian and Russian ----------------------------------------
+
+#: Classes of every code point in the table of :func:`text_rules` (the engine's split.rs):
+#: Python's ``\s``, ``\w`` and ``[^\W\d_]``, then the marks the caller names.
+SPACE, WORD, WORD_LETTER, UK_MARK, RU_MARK, LATIN_I, BESIDE_I = 1, 2, 4, 8, 16, 32, 64
+#: The letters an abbreviation may hold (matched regardless of case, as ``re``'s ``(?i)`` does).
+_FOLDABLE = "abcdefghijklmnopqrstuvwxyz" + "".join(map(chr, range(0x430, 0x460)))
+
+
+def _every_character() -> str:
+    """Every code point in order, lone surrogates included (what ``re`` classifies them by)."""
+    return np.arange(0x110000, dtype="<u4").tobytes().decode("utf-32-le", "surrogatepass")
+
+
+def _build_unicode_table() -> tuple[np.ndarray, np.ndarray]:
+    """(the class of every code point by ``re`` itself: SPACE, WORD, WORD_LETTER; pairs
+    (character, letter of :data:`_FOLDABLE`) of every character ``re`` matches as that letter
+    under ``(?i)``, as uint32 rows)."""
+    chars = _every_character()
+    table = np.zeros(0x110000, dtype=np.uint8)
+    for pattern, bit in ((r"\s+", SPACE), (r"\w+", WORD), (r"[^\W\d_]+", WORD_LETTER)):
+        for m in re.finditer(pattern, chars):
+            table[m.start():m.end()] |= bit
+    pairs = []
+    # a class under (?i) matches every character a letter of it does, and maybe more: each
+    # candidate is then matched by every letter alone
+    for m in re.finditer(f"(?i:[{re.escape(_FOLDABLE)}])", chars):
+        for letter in _FOLDABLE:
+            if re.fullmatch(f"(?i:{re.escape(letter)})", m.group()):
+                pairs.append((m.start(), ord(letter)))
+    return table, np.array(pairs, dtype=np.uint32).reshape(-1, 2)
+
+
+@functools.cache
+def _unicode_table() -> tuple[np.ndarray, np.ndarray]:
+    """:func:`_build_unicode_table`, kept in the form cache's folder per Unicode and Python
+    version (checked by an xxh64): building it costs ~0.1 s."""
+    v = sys.version_info
+    try:
+        path = formcache.cache_dir() / f"text-classes-{unicodedata.unidata_version}-py{v[0]}.{v[1]}-1.bin"
+        data = path.read_bytes()
+        if len(data) > 0x110000 + 8 and xxhash.xxh64_digest(data[:-8]) == data[-8:] \
+                and (len(data) - 0x110000 - 8) % 8 == 0:
+            table = np.frombuffer(data, np.uint8, 0x110000).copy()
+            pairs = np.frombuffer(data, "<u4", (len(data) - 0x110000 - 8) // 4, 0x110000)
+            return table, pairs.astype(np.uint32).reshape(-1, 2)
+    except (OSError, ValueError):
+        pass
+    table, pairs = _build_unicode_table()
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        body = table.tobytes() + pairs.astype("<u4").tobytes()
+        with formcache.replacing(path) as tmp, open(tmp, "wb") as out:
+            out.write(body + xxhash.xxh64_digest(body))
+    except (OSError, NameError):  # no cache folder here: built again next time
+        pass
+    return table, pairs
+
+
+def text_rules(abbreviations: list[str], uk_marks: str, ru_marks: str, latin_i: str, beside_i: str,
+               counted: str = ""):
+    """The engine's rules of sentence boundaries and marks (:func:`read`): full stops after
+    ``abbreviations`` (any case, two letters or more, of :data:`_FOLDABLE`'s letters) and after
+    one-letter words but a lower-case "я" end no sentence; the marks of Ukrainian
+    (``uk_marks``, and ``latin_i`` beside one of ``beside_i``) and of Russian (``ru_marks``);
+    ``counted``: characters whose number in a text :func:`read` gives. The rules themselves are
+    the canonizer's (:mod:`sverka.core.text`)."""
+    table, pairs = _unicode_table()
+    table = table.copy()
+    for chars, bit in ((uk_marks, UK_MARK), (ru_marks, RU_MARK), (latin_i, LATIN_I), (beside_i, BESIDE_I)):
+        table[[ord(c) for c in chars]] |= bit
+    words = [w.lower() for w in abbreviations]
+    if any(len(w) < 2 or not set(w) <= set(_FOLDABLE) for w in words):
+        raise ValueError("an abbreviation is two letters or more of a-z, а-я")
+    used = np.isin(pairs[:, 1], [ord(c) for c in set("".join(words))])
+    return native.TextRules(table, np.ascontiguousarray(pairs[used, 0]), np.ascontiguousarray(pairs[used, 1]),
+                            words, counted)
+
+
+class Read(NamedTuple):
+    """What :func:`read` finds in a text."""
+
+    uk_at: np.ndarray  # int64: positions of the marks of Ukrainian, rising
+    ru_at: np.ndarray  # int64: of Russian
+    piece_starts: np.ndarray  # int64: the pieces between sentence cuts (:func:`sentences`)
+    piece_ends: np.ndarray
+    words: tuple[np.ndarray, np.ndarray, np.ndarray] | None  # :func:`words`, when asked and not declined
+    counts: list[int]  # how many of each of the rules' counted characters the text holds
+
+
+def read(text: str, rules, scan_words: bool) -> Read:
+    """The marks, the sentence pieces and (``scan_words``) the words of ``text`` in one pass of
+    the engine (``rules``: :func:`text_rules`)."""
+    return Read(*rules.read(text, _table(), _seed(), scan_words))
+
+
+def sentences(piece_starts: np.ndarray, piece_ends: np.ndarray, word_starts: np.ndarray
+              ) -> tuple[np.ndarray, np.ndarray]:
+    """(the sentence of every word: int32, [start, end) of every sentence holding a word:
+    int64 (m, 2)): the words (their ``word_starts``, rising) among the pieces of :func:`read`."""
+    ids, spans = native.sentence_of_words(piece_starts, piece_ends, i64(word_starts))
+    return ids, spans.reshape(-1, 2)

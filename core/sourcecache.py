@@ -16,7 +16,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from .check import Prepared
     from .settings import Settings
 
-__all__ = ["CROSS_KEPT_BYTES", "KEPT_BYTES", "SourceCache"]
+__all__ = ["CROSS_KEPT_BYTES", "KEPT_BYTES", "MET_LIMIT", "SourceCache"]
 
 class SourceCache:
     """Prepared candidates keyed by id, SHA-256 (ids are never reused in one file; the text's
@@ -27,6 +27,7 @@ class SourceCache:
         self._bytes = 0
         self._limit = KEPT_BYTES if limit is None else limit
         self._lock = threading.Lock()  # the window may check in more than one thread
+        self._met: OrderedDict = OrderedDict()  # long sources found once in windows (worth_keeping)
 
     def __len__(self) -> int:
         with self._lock:
@@ -35,6 +36,23 @@ class SourceCache:
     @staticmethod
     def size_of(p: Prepared) -> int:  # text (at most 4 bytes a character) and ~15 arrays of tokens
         return 2 * len(p.doc.text) + 120 * len(p.tokens)
+
+    def worth_keeping(self, doc_id: int, sha: str, chars: int, tokens: int) -> bool:
+        """Should a long source a check would read in windows (:mod:`sverka.core.windows`) be
+        read whole and kept instead? When this is not the first check meeting it (a class
+        checked against the same books meets them again and again), one of ``chars``
+        characters and ``tokens`` tokens is one :meth:`put` keeps, and it fits beside what is
+        kept without putting anything out: checks of unrelated texts against a collection
+        larger than the cache would only trade one novel for another, and reading a novel
+        whole costs more than its windows."""
+        size = 2 * chars + 120 * tokens
+        with self._lock:
+            met = (doc_id, sha) in self._met
+            if not met:
+                self._met[(doc_id, sha)] = None
+                while len(self._met) > MET_LIMIT:
+                    self._met.popitem(last=False)
+            return met and 0 < size <= self._limit // 4 and self._bytes + size <= self._limit
 
     def get(self, doc_id: int, sha: str, settings: Settings) -> Prepared | None:
         key = (doc_id, sha, settings)
@@ -58,6 +76,8 @@ class SourceCache:
         return p
 
 
+#: Long sources found in windows remembered, at most (:meth:`SourceCache.worth_keeping`).
+MET_LIMIT = 4096
 #: Memory the prepared candidates kept between checks may take (estimated), per collection.
 KEPT_BYTES = 96 * 1024 * 1024
 #: The same for each worker of a cross-check, whose documents (essays) are cheap to prepare

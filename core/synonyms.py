@@ -30,15 +30,21 @@ from pathlib import Path
 
 import numpy as np
 
+from .formcache import cache_dir, replacing
 from .hashing import HASH_SEED, hash_text
 
-__all__ = ["FORMAT_VERSION", "SynonymTable", "class_key", "table"]
+__all__ = ["FAMILY", "FORMAT_VERSION", "SYNONYM", "SynonymTable", "class_key", "family_table", "related_of", "table"]
 
 #: Format of the table file (header lines, ``lemma<TAB>ids``). The table's full version is
 #: :attr:`SynonymTable.version`: this number and the checksum of the file's contents.
 FORMAT_VERSION = 1
 
 PATH = Path(__file__).resolve().parent / "data" / "synonyms_ru.tsv.gz"
+#: Derivational families of Russian lemmas (ритм / ритмичный / ритмический, отражение /
+#: отражать), built by ``bench/build_families.py``; the same format, read by :func:`load`.
+FAMILIES_PATH = PATH.with_name("families_ru.tsv.gz")
+#: How a lemma is related to another in :func:`related_of`: a synonym, or a word of its family.
+SYNONYM, FAMILY = 1, 2
 
 
 def class_key(class_id: int) -> int:
@@ -173,8 +179,6 @@ def load(path: Path = PATH) -> SynonymTable:
 
 def _cache_file(digest: str) -> Path | None:
     try:
-        from .formcache import cache_dir
-
         return cache_dir() / f"synonyms-{digest[:16]}-{HASH_SEED:x}.npz"
     except Exception:  # no usable cache folder: build in memory
         return None
@@ -195,8 +199,6 @@ def _read_cache(file: Path):
 def _write_cache(file: Path, arrays) -> None:
     """Written to a temporary file that replaces the old one (readers never see half a file);
     a read-only or full disk only costs the next process the build."""
-    from .formcache import replacing
-
     try:
         file.parent.mkdir(parents=True, exist_ok=True)
         with replacing(file) as tmp, open(tmp, "wb") as out:
@@ -209,3 +211,32 @@ def _write_cache(file: Path, arrays) -> None:
 def table() -> SynonymTable:
     """The shipped table, loaded once per process (~20 ms)."""
     return load()
+
+
+@lru_cache(maxsize=1)
+def family_table() -> SynonymTable:
+    """The shipped table of word families (:data:`FAMILIES_PATH`), loaded once per process: two
+    lemmas of one family are "alternatives" as synonyms are, a weaker kind of agreement."""
+    return load(FAMILIES_PATH)
+
+
+def related_of(hashes: np.ndarray, synonyms=None, families=None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(index into ``hashes``, hash of a related lemma, :data:`SYNONYM` or :data:`FAMILY`) for
+    every synonym and every other lemma of the family of every lemma hash: by index, each
+    index's synonyms first (in the order of :meth:`SynonymTable.alternatives`), then its
+    family's lemmas (a lemma that is both comes twice, as a synonym first). ``synonyms`` and
+    ``families``: tables with ``alternatives_of`` (the shipped ones when None; ``families=False``: none)."""
+    sw, sa = (table() if synonyms is None else synonyms).alternatives_of(hashes)
+    if families is False:
+        fw, fa = np.zeros(0, np.int64), np.zeros(0, np.uint64)
+    else:
+        fw, fa = (family_table() if families is None else families).alternatives_of(hashes)
+    sw, sa, fw, fa = (np.asarray(sw, np.int64), np.asarray(sa, np.uint64), np.asarray(fw, np.int64),
+                      np.asarray(fa, np.uint64))
+    which = np.concatenate([sw, fw])
+    alt = np.concatenate([sa, fa])
+    kind = np.concatenate([np.full(len(sw), SYNONYM, np.int8), np.full(len(fw), FAMILY, np.int8)])
+    if len(fw) and len(sw):  # by index, each kind in its order: a stable sort of one key
+        order = np.argsort(which * 2 + (kind == FAMILY), kind="stable")
+        return which[order], alt[order], kind[order]
+    return which, alt, kind

@@ -11,7 +11,8 @@ import unicodedata
 
 __all__ = ["tampered_words"]
 
-#: A word as a reader sees it: letters and digits with invisible characters inside.
+#: A word as a reader sees it: letters and digits with invisible characters inside (not
+#: sverka.core.words.WRITTEN_WORD: the invisible characters inside a word are what this looks for).
 _WORD = re.compile(r"[\w\u00ad\u200b-\u200f\u2060-\u2064\ufeff]+")
 
 

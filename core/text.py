@@ -54,8 +54,9 @@ Rules:
   ``sentence_spans`` lists the sentences that contain a word (stop words included), without
   surrounding spaces; ``sentence_ids`` index it.
 * Speed: forms are analysed once per machine: the table of analysed raw forms starts from
-  :mod:`sverka.core.formcache` and what is new goes back to it; an ordinary text's words are
-  found by numpy (:mod:`sverka.core.scan`, the same words); see docs/BENCHMARKS.md.
+  :mod:`sverka.core.formcache` and what is new goes back to it; an ordinary text's words,
+  sentences and marks are found by the compiled engine in one pass (:mod:`sverka.core.scan`,
+  the same words) and its tokens gathered by it; see docs/BENCHMARKS.md and docs/ENGINE.md.
 """
 
 from __future__ import annotations
@@ -69,6 +70,7 @@ import unicodedata
 import numpy as np
 
 from sverka.core import formcache, morph, scan
+from sverka.core.engine import i64, native, u64
 from sverka.core.hashing import hash_text
 from sverka.core.messages import Message, message
 from sverka.core.tokens import Tokens  # canonize's result, plain data (the store keeps it)
@@ -78,16 +80,18 @@ from sverka.core.versions import CANON_VERSION  # noqa: F401  (raise it there wi
 # ---------------------------------------------------------------------------------------------
 # Implementation.
 #
-# Speed plan (target >= 2 000 000 words/s once the forms are known): a text of ordinary
-# characters is scanned by numpy (:mod:`sverka.core.scan`: word bounds from a table of the
-# BMP's characters, a hash of every raw word from prefix sums) and its raw words looked up in a
-# per-process table raw form -> entry id by that hash; any other text is split by ONE compiled
-# regex (``re.split`` with a capturing group, so offsets are the running sum of the pieces'
-# lengths, all in C) and its raw words looked up by string. Everything per token after that is
-# numpy indexing. Only a raw form never seen before goes through the slow path (joiners, NFKC,
-# look-alikes, dictionaries), once per process.
+# Speed plan (target >= 5 000 000 words/s once the forms are known): one pass of the engine
+# over a text (:func:`sverka.core.scan.read`) finds the marks of Ukrainian and Russian, the
+# sentence pieces and, for a text of ordinary characters, every word with a hash of its raw form;
+# the raw forms are looked up in the engine's index of this process's table and the engine
+# gathers the tokens' arrays and lemmas (``FormTable.tokens``) in one call. Any other text is
+# split by ONE compiled regex (``re.split`` with a capturing group, so offsets are the running
+# sum of the pieces' lengths, all in C) and its raw words looked up by string. Only a raw form
+# never seen before goes through the slow path (joiners, NFKC, look-alikes, dictionaries), once
+# per process, and once per machine when the machine-wide table (:mod:`sverka.core.formcache`)
+# keeps it.
 
-_LINE_BREAK = scan._LINE_BREAKS  # "\n\r\x0b\x0c\x85\u2028", not U+2029: a paragraph ends a sentence
+_LINE_BREAK = scan.LINE_BREAKS  # "\n\r\x0b\x0c\x85\u2028", not U+2029: a paragraph ends a sentence
 _HYPHENS = "-\u2010\u00ad"  # hyphen-minus, hyphen, soft hyphen
 #: Hangul fillers: letters to Unicode, drawn as nothing: invisible characters, as format ones are
 #: (a word of them padded a copied text with "words" no reader sees).
@@ -354,7 +358,8 @@ def word_analyses(words: list[str], language: str = "ru") -> list[tuple[int, int
     table = _table
     table.load()
     ids = table.lookup(list(words), "uk" if language == "uk" else "ru")
-    return list(zip(table.hashes[ids].tolist(), table.word_hashes[ids].tolist()))
+    lemma_hash, word_hash, _flags, _scripts = table.columns(ids)
+    return list(zip(lemma_hash.tolist(), word_hash.tolist()))
 
 
 @functools.lru_cache(maxsize=4096)
@@ -411,26 +416,31 @@ _STOP, _ADJECTIVE, _TAMPERED, _NUMERIC = 1, 2, 4, 8
 _OTHER, _CYRILLIC, _LATIN = 0, 1, 2
 
 
+#: The reading modes of the canonizer's table, in the engine's order (its indexes 0, 1, 2).
+_MODES = ("ru", "uk", "ru-old")
+_EVERY_MODE = (1 << len(_MODES)) - 1
+
+
 class _Table:
     """Per-process table of analysed raw word forms; grows, never shrinks.
 
     ``ids[mode][raw]`` is the entry of ``raw`` (a word exactly as found in a text) when the
-    document's Cyrillic words are read as ``mode`` ("ru", "uk" or "ru-old"). Entries are written before
-    their id is published in ``ids``, so readers need no lock; writers take ``lock``.
+    document's Cyrillic words are read as ``mode`` ("ru", "uk" or "ru-old"). The entries'
+    columns (lemma, lemma hash, word hash, flags, script) and the index of the raw forms by
+    :mod:`sverka.core.scan`'s hash are the engine's (``native.FormTable``), which gives a
+    text's token arrays in one call (``entries.tokens``). Entries are written before their id is
+    published in ``ids``, so readers need no lock; writers take ``lock``.
     """
 
     def __init__(self) -> None:
         self.lock = threading.Lock()
-        self.ids: dict[str, dict[str, int]] = {"ru": {}, "uk": {}, "ru-old": {}}
-        #: the same ids by :mod:`sverka.core.scan`'s hash of the raw form, for a text scanned by numpy
-        self.hashed: dict[str, scan.HashIndex] = {mode: scan.HashIndex() for mode in self.ids}
-        self.lemmas: list[str] = []
+        self.ids: dict[str, dict[str, int]] = {mode: {} for mode in _MODES}
+        self.entries = native.FormTable()
         # tampering per occurrence of the entries flagged _TAMPERED (few): [Latin in Cyrillic,
         # Cyrillic in Latin, invisible, joins, other scripts in Cyrillic, other scripts in Latin]
         self.tampering: dict[int, tuple[int, ...]] = {}
         self.size = 0
         self.loaded = False
-        self._grow(1 << 15)
 
     def load(self) -> None:
         """Open the machine-wide table (:mod:`sverka.core.formcache`): every raw form an
@@ -441,19 +451,16 @@ class _Table:
                 formcache.find_rows([], "raw-*")  # reads the file once
                 self.loaded = True
 
-    def _grow(self, capacity: int) -> None:
-        def grown(old, dtype):
-            new = np.zeros(capacity, dtype=dtype)
-            if old is not None:
-                new[: len(old)] = old
-            return new
+    def hashed(self, mode: str, hashes: np.ndarray) -> np.ndarray:
+        """The entry of each raw form's hash (:func:`sverka.core.scan.words`) read as ``mode``, -1 for none."""
+        return self.entries.get(_MODES.index(mode), u64(hashes))
 
-        g = self.__dict__.get
-        self.hashes = grown(g("hashes"), np.uint64)
-        self.word_hashes = grown(g("word_hashes"), np.uint64)
-        self.flags = grown(g("flags"), np.uint8)
-        self.scripts = grown(g("scripts"), np.uint8)
-        self.lemma_array = grown(g("lemma_array"), object)  # the lemmas again, to take many at once
+    def columns(self, ids: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """(lemma hashes, word hashes, flags, scripts) of the entries ``ids``."""
+        return self.entries.columns(i64(ids))
+
+    def lemmas(self, ids: np.ndarray) -> tuple[str, ...]:
+        return self.entries.lemmas(i64(ids))
 
     def lookup(self, words: list[str], mode: str) -> np.ndarray:
         """The entry ids of the raw forms ``words`` read as ``mode``, those not in the table yet
@@ -503,25 +510,13 @@ class _Table:
         """Entries of ``raws`` written to the arrays in one go, then their ids published (readers
         take no lock): in every reading mode's dict where ``everywhere[k]``, else in ``mode``'s."""
         i, n = self.size, len(raws)
-        capacity = len(self.hashes)
-        if i + n > capacity:
-            while i + n > capacity:
-                capacity *= 2
-            self._grow(capacity)
-        self.lemmas.extend(lemmas)
-        self.lemma_array[i:i + n] = lemmas
-        self.hashes[i:i + n] = lemma_hash
-        self.word_hashes[i:i + n] = word_hash
-        self.flags[i:i + n] = flags
-        self.scripts[i:i + n] = scripts
         for k, tampering in tampered:
             self.tampering[i + k] = tampering
+        modes = np.where(np.asarray(everywhere, dtype=bool), _EVERY_MODE, 1 << _MODES.index(mode)).astype(np.uint8)
+        self.entries.append(list(lemmas), u64(np.asarray(lemma_hash, dtype=np.uint64)),
+                            u64(np.asarray(word_hash, dtype=np.uint64)), np.ascontiguousarray(flags, dtype=np.uint8),
+                            np.ascontiguousarray(scripts, dtype=np.uint8), u64(scan.hash_strings(raws)), modes)
         self.size = i + n
-        hashes = scan.hash_strings(raws)
-        everywhere = np.asarray(everywhere, dtype=bool)
-        for m, hashed in self.hashed.items():
-            at = np.arange(n) if m == mode else np.flatnonzero(everywhere)
-            hashed.add(hashes[at], i + at)
         tables = tuple(self.ids.values())
         own = self.ids[mode]
         for k, raw in enumerate(raws):
@@ -646,54 +641,47 @@ def _reading_mode(text: str) -> str:
     return _reading(text)[0]
 
 
-def _reading(text: str, marks: tuple[np.ndarray, np.ndarray] | None = None) -> tuple[str, bool]:
+def _reading(text: str, marks: tuple[np.ndarray, np.ndarray] | None = None,
+             counts: list[int] | None = None) -> tuple[str, bool]:
     """(How to read Cyrillic words that could be either language, whether the text holds
     marks of both languages). How: "uk" when Ukrainian-only
     letters (і ї є ґ) outnumber Russian-only ones (ы э ъ ё); "ru-old" for Russian in the
     spelling before 1918 (at least 5 of ѣ or a word-final ъ, and one per 200 characters: such a
     text has one every 20-30 characters, a text of today quoting an old title a few), where і
-    is Russian; else "ru". ``marks``: :func:`_marks` of the text, when already found."""
-    uk_at, ru_at = _marks(text) if marks is None else marks
+    is Russian; else "ru". ``marks``, ``counts``: those of :data:`_COUNTED` in the text
+    (:func:`sverka.core.scan.read`), when already found."""
+    if marks is None or counts is None:
+        found = scan.read(text, _rules(), False)
+        marks, counts = (found.uk_at, found.ru_at), found.counts
+    uk_at, ru_at = marks
     uk, ru = len(uk_at), len(ru_at)
     if uk and uk > ru:
         return "uk", ru > 0
     need = max(5, len(text) // 200)
-    old = text.count("ѣ")  # (a capital Ѣ is rare: an old text has ѣ and final ъ in plenty)
-    if old < need <= old + text.count("ъ") + text.count("Ъ"):  # enough hard signs to look at
+    old, hard, hard_capital = counts  # (a capital Ѣ is rare: an old text has ѣ and final ъ in plenty)
+    if old < need <= old + hard + hard_capital:  # enough hard signs to look at
         old += sum(1 for _ in itertools.islice(_final_hard_sign.finditer(text), need - old))
     return ("ru-old", False) if old >= need else ("ru", uk > 0 and ru > 0)
 
 
-def _code_table(*groups: tuple[str, int]) -> np.ndarray:
-    """A code for every character (1.1 MB: numpy takes it for every character of a text
-    without clipping them first)."""
-    table = np.zeros(0x110000, dtype=np.uint8)
-    for chars, code in groups:
-        table[[ord(c) for c in chars]] = code
-    return table
-
-
-_MARK_CODE = _code_table((_UK_MARKS, 1), (_RU_MARKS, 2), ("iIïÏ", 3))
+#: Letters counted by the engine for :func:`_reading`: ѣ, ъ, Ъ.
+_COUNTED = "ѣъЪ"
 #: The Cyrillic letters a Latin i standing for і is written beside (а-я without ё, ґ є і ї).
-_BESIDE_I = _code_table(("".join(map(chr, range(0x430, 0x450))) + "ґєіїАБВГДЕЖЗИЙКЛМНОПРСТУФХЦЧШЩЪЫЬЭЮЯҐЄІЇ", 1))
+_BESIDE_I = "".join(map(chr, range(0x430, 0x450))) + "ґєіїАБВГДЕЖЗИЙКЛМНОПРСТУФХЦЧШЩЪЫЬЭЮЯҐЄІЇ"
+
+
+@functools.cache
+def _rules():
+    """The engine's rules of sentence boundaries and marks (:func:`sverka.core.scan.text_rules`)."""
+    return scan.text_rules(ABBREVIATIONS, _UK_MARKS, _RU_MARKS, "iIïÏ", _BESIDE_I, _COUNTED)
 
 
 def _marks(text: str) -> tuple[np.ndarray, np.ndarray]:
     """(positions of the marks of Ukrainian: і ї є ґ and a Latin i written before or after one
     of а-я ґ є і ї, either case; positions of the marks of Russian: ы э ъ ё), both
-    cases, each sorted. By numpy: ~2 ms a megabyte, where re's matches took 10-20."""
-    cps = np.frombuffer(text.encode("utf-32-le", "surrogatepass"), dtype=np.uint32)
-    code = _MARK_CODE[cps]
-    uk_at, ru_at, i_at = (np.flatnonzero(code == k) for k in (1, 2, 3))
-    if len(i_at):
-        beside = np.zeros(len(i_at), dtype=bool)
-        before = i_at > 0
-        beside[before] = _BESIDE_I[cps[i_at[before] - 1]] != 0
-        after = i_at + 1 < len(cps)
-        beside[after] |= _BESIDE_I[cps[i_at[after] + 1]] != 0
-        if beside.any():
-            uk_at = np.sort(np.concatenate([uk_at, i_at[beside]]))
-    return uk_at, ru_at
+    cases, each sorted (by the engine, with the sentences: :func:`sverka.core.scan.read`)."""
+    found = scan.read(text, _rules(), False)
+    return found.uk_at, found.ru_at
 
 
 def _by_sentence(text: str, mode: str, starts: np.ndarray, ends: np.ndarray, ids: np.ndarray,
@@ -722,54 +710,45 @@ def _by_sentence(text: str, mode: str, starts: np.ndarray, ends: np.ndarray, ids
 
 def canonize(text: str, *, drop_stop_words: bool = True, drop_adjectives: bool = False) -> Tokens:
     """Canonical tokens of ``text`` (see the module docstring for the contract)."""
-    marks = _marks(text)
-    mode, mixed = _reading(text, marks)
+    read = scan.read(text, _rules(), len(text) >= _SCAN_FROM)
+    marks = (read.uk_at, read.ru_at)
+    mode, mixed = _reading(text, marks, read.counts)
     table = _table
     if not table.loaded:
         table.load()
-    found = scan.words(text) if len(text) >= _SCAN_FROM else None
-    if found is not None:  # an ordinary text: its words found by numpy, looked up by hash
+    found = read.words
+    if found is not None:  # an ordinary text: its words found by the engine, looked up by hash
         all_starts, all_ends, hashes = found
-        ids = table.hashed[mode].get(hashes)
+        ids = table.hashed(mode, hashes)
         missing = np.flatnonzero(ids < 0)
         if len(missing):
             ids[missing] = table.lookup([text[a:b] for a, b in zip(all_starts[missing].tolist(),
                                                                     all_ends[missing].tolist())], mode)
     else:
         all_starts, all_ends, ids = _words(text, _split_words, mode, table)
-        if (table.flags[ids] & _NUMERIC).any():  # "x²", "Ⅻвек": split without the numbers
+        if (table.columns(ids)[2] & _NUMERIC).any():  # "x²", "Ⅻвек": split without the numbers
             all_starts, all_ends, ids = _words(text, _split_words_exactly, mode, table)
     n = len(ids)
-    sentence_of_word, sentence_spans = _sentences(text, all_starts)
+    sentence_of_word, sentence_spans = scan.sentences(read.piece_starts, read.piece_ends, all_starts)
     if mixed and len(sentence_spans) > 1:  # Russian and Ukrainian: each sentence by its own marks
         ids = _by_sentence(text, mode, all_starts, all_ends, ids, sentence_of_word, sentence_spans, table,
                            marks)
 
-    flags = table.flags[ids]
     drop = (_STOP if drop_stop_words else 0) | (_ADJECTIVE if drop_adjectives else 0)
-    if drop:
-        keep = (flags & drop) == 0
-        kept = ids[keep]
-        starts, ends = all_starts[keep], all_ends[keep]
-    else:
-        keep = None
-        kept = ids
-        starts, ends = np.ascontiguousarray(all_starts), np.ascontiguousarray(all_ends)
-
-    sentence_ids = sentence_of_word if keep is None else sentence_of_word[keep]
-
+    starts, ends, sentence_ids, lemmas, hashes, word_hashes, scripts, tampered_at = table.entries.tokens(
+        i64(ids), i64(all_starts), i64(all_ends), sentence_of_word, drop, _TAMPERED)
     tampering = (0, 0, 0, 0, 0, 0)
-    if (flags & _TAMPERED).any():
+    if len(tampered_at):
         counts = table.tampering
-        tampering = tuple(map(sum, zip(*(counts[i] for i in ids[(flags & _TAMPERED) != 0].tolist()))))
-    language = _language(np.bincount(table.scripts[ids], minlength=3), mode)
+        tampering = tuple(map(sum, zip(*(counts[i] for i in ids[tampered_at].tolist()))))
+    language = _language(np.array(scripts), mode)
     return Tokens(
         text=text,
         starts=starts,
         ends=ends,
-        lemmas=tuple(table.lemma_array[kept].tolist()),
-        hashes=table.hashes[kept],
-        word_hashes=table.word_hashes[kept],
+        lemmas=lemmas,
+        hashes=hashes,
+        word_hashes=word_hashes,
         sentence_ids=sentence_ids,
         sentence_spans=sentence_spans,
         word_count=n,
@@ -874,12 +853,12 @@ def _other_script_lookalike_warning(n: int, language: str) -> Message:
 
 # --- sentences ---------------------------------------------------------------------------------
 
-_CAPITAL = "A-Z\u00c0-\u00de\u0391-\u03a9\u0400-\u042f\u0490\u0404\u0406\u0407"
 #: Words whose full stop does not end a sentence (without the stop; any case). Every one-letter
 #: word is one too: initials ("А. С. Пушкин") and pieces of "т. е.", "т.д.", "e.g.", except the
 #: pronoun "я" in lower case, which ends sentences ("– сказал я. Потом..."): two sentences
-#: read as one would let a passage run over a sentence of the student's own.
-_ABBREVIATIONS = (
+#: read as one would let a passage run over a sentence of the student's own. The rest of the
+#: rule (module docstring) is the engine's (``engine/core/src/split.rs``).
+ABBREVIATIONS = (
     "гг вв см ср стр им ул пр просп обл тыс млн млрд руб коп проф акад доц рис табл гл англ лат "
     "напр изд др мр ок св тов гр нач зам пер "
     "mr mrs ms dr prof st vs cf fig no jr sr inc ltd co al eg ie approx dept vol pp ed eds "
@@ -887,57 +866,10 @@ _ABBREVIATIONS = (
 ).split()
 
 
-def _not_after_abbreviation() -> str:
-    """Lookbehinds (one per length, as re wants them fixed-width) refusing a full stop that
-    follows an abbreviation or a one-letter word."""
-    by_length: dict[int, list[str]] = {1: [r"(?-i:(?!я)[^\W\d_])"]}  # any letter but a lower-case "я"
-    for word in _ABBREVIATIONS:
-        by_length.setdefault(len(word), []).append(re.escape(word))
-    return "".join(
-        rf"(?<!\b(?i:{'|'.join(words)})\.)" for _, words in sorted(by_length.items())
-    )
-
-
-#: A sentence ends at . ! ? … (closing quotes/brackets included) when spaces and then a capital
-#: follow (optionally after an opening quote, bracket or dash), and at a blank line. A cut is
-#: two groups: the sentence's last characters (for a blank line or a paragraph separator, that
-#: character alone) and the spaces up to the next sentence. The pattern begins with one
-#: character class so that re scans for it quickly; ``re.split`` by it gives every offset with
-#: no Python object per match (finditer's matches cost as much again as the matching).
-_sentence_cut = re.compile(
-    r"([.!?…\n\u2029](?:"
-    rf"(?:(?<=[!?…])[.!?…]*|(?<=\.)(?:[.!?…]+|{_not_after_abbreviation()}))[\"'»”’)\]]*"
-    rf"(?=\s++[\"'«„“(\[—–-]?\s*[{_CAPITAL}])"
-    r"|(?<=\n)(?=[^\S\n\u2029]*\n)|(?<=\u2029)))(\s*+)"
-)
-_space = re.compile(r"\s*")
-_BREAKS = "\n\u2029"
-
-
 def _sentences(text: str, word_starts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """(sentence index of every word, [start, end) of every sentence that has a word).
 
     Sentences are the pieces between cuts; a cut is the whitespace after a sentence's last
     character up to the next sentence's first one, so spans have no space at either end."""
-    parts = _sentence_cut.split(text)  # [piece, last characters, spaces, piece, ..., piece]
-    offsets = np.zeros(len(parts) + 1, dtype=np.int64)
-    np.cumsum(np.fromiter(map(len, parts), np.int64, len(parts)), out=offsets[1:])
-    at_break = np.fromiter(map(_BREAKS.__contains__, parts[1::3]), bool, len(parts) // 3)
-    ends = offsets[2:-1:3].copy()  # after the sentence's last characters
-    for k in np.flatnonzero(at_break).tolist():  # a blank line: the last non-space before it
-        piece = parts[3 * k]
-        ends[k] = offsets[3 * k + 1] - (len(piece) - len(piece.rstrip()))
-    ends = np.append(ends, len(text.rstrip()))
-    starts = offsets[3:-1:3]
-    starts = np.concatenate([np.array([_space.match(text).end()], dtype=np.int64), starts])
-    piece = np.searchsorted(starts, word_starts, side="right") - 1
-    if len(piece) == 0:
-        return np.zeros(0, np.int32), np.zeros((0, 2), np.int64)
-    first = np.empty(len(piece), dtype=bool)
-    first[0] = True
-    np.not_equal(piece[1:], piece[:-1], out=first[1:])
-    used = piece[first]
-    spans = np.empty((len(used), 2), dtype=np.int64)
-    spans[:, 0] = starts[used]
-    spans[:, 1] = ends[used]
-    return (np.cumsum(first) - 1).astype(np.int32), spans
+    found = scan.read(text, _rules(), False)
+    return scan.sentences(found.piece_starts, found.piece_ends, word_starts)

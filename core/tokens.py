@@ -12,7 +12,7 @@ import numpy as np
 
 from .messages import Message
 
-__all__ = ["SortOrders", "Tokens"]
+__all__ = ["SortOrders", "Tokens", "WholeStats"]
 
 
 @dataclass(frozen=True, eq=False)
@@ -49,3 +49,26 @@ class SortOrders:
 
     lemmas: np.ndarray  # int64 (n,)
     pairs: np.ndarray  # int64 (n - 1,), or (0,) for fewer than two tokens
+
+
+@dataclass(frozen=True, eq=False)
+class WholeStats:
+    """What a check reading a long stored document in windows (:mod:`sverka.core.windows`)
+    needs to know of the whole of it, made when it is added and kept with its tokens
+    (:mod:`sverka.core.store.codecs`): where its sentences begin in tokens and in bytes of
+    its UTF-8 text (a window of whole sentences is read without decoding the rest), how many
+    of its sentences hold each lemma (the paraphrase layer's rarity and weights are the whole
+    text's), the keys the alignment ignores for their repeats in the whole text, and what its
+    resemblance and sentence score count of it."""
+
+    sentence_tokens: np.ndarray  # int64 (m + 1,): first token of each sentence (its tokens' sentence id >= it); n last
+    sentence_bytes: np.ndarray  # int64 (m + 1,): byte of the stored text where each sentence span starts; its length last
+    sentences: int  # sentences holding a token
+    lemmas: np.ndarray  # uint64 (v,): the distinct lemma hashes, sorted
+    lemma_sentences: np.ndarray  # int64 (v,): sentences holding each
+    common_pairs: np.ndarray  # uint64, sorted: alignment seeds held more often than it keeps a seed
+    common_sentences: np.ndarray  # uint64, sorted: sentence hashes held more often than it keeps a sentence
+    shingle_words: int = 0  # the shingles' width of the collection (resemblance)
+    distinct_shingles: int = 0  # |S(B)| of resemblance: distinct shingles of that width
+    seq2: np.ndarray | None = None  # uint64, sorted: the distinct values of its Seq2 (sentence score)
+    seq2_counts: np.ndarray | None = None  # int64: how many times it holds each

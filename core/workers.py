@@ -19,8 +19,8 @@ see :func:`sverka.core.extract.extract_small_plain`.)
   :func:`pool_initializer` first (a class's workers, which read no files, only die with the
   parent: :func:`die_with_parent`).
 
-Limits: :data:`READ_MEMORY_BYTES` of address space beyond what the worker holds after its
-imports, :data:`READ_SECONDS` of wall-clock time per file, and as much CPU time per file
+Limits (:mod:`sverka.core.limits`): :data:`~sverka.core.limits.READ_MEMORY_BYTES` of address space beyond what the worker holds after its
+imports, :data:`~sverka.core.limits.READ_SECONDS` of wall-clock time per file, and as much CPU time per file
 (``RLIMIT_CPU``, raised before each file: every reader in the worker obeys it, fallbacks
 included). A file that breaks the memory limit is then looked at by a fresh worker
 (:func:`diagnose`), so the message names a decompression or form bomb as such. Environment variables
@@ -37,9 +37,10 @@ import time
 from pathlib import Path
 
 from .errors import SverkaError, TooLarge
+from .limits import read_limits
 from .messages import message
 
-__all__ = ["READ_MEMORY_BYTES", "READ_SECONDS", "START_METHOD", "CPUTimeUp", "LimitExceeded", "Sandbox", "default_workers",
+__all__ = ["START_METHOD", "CPUTimeUp", "LimitExceeded", "Sandbox", "default_workers",
            "diagnose", "memory_failure", "time_failure",
            "limit_cpu", "limit_this_process", "pool_initializer", "process_pool", "read_limits", "sandboxed_extract", "shared_sandbox",
            "start_kept",
@@ -48,14 +49,6 @@ __all__ = ["READ_MEMORY_BYTES", "READ_SECONDS", "START_METHOD", "CPUTimeUp", "Li
 #: How worker processes start: a fresh interpreter, never a fork of a process that may hold
 #: threads (the window's) or open SQLite connections.
 START_METHOD = "spawn"
-
-#: Address space a worker may take beyond its own size after its imports: a file that needs
-#: more (a decompression bomb, forms drawing forms) is refused by Sverka at this limit, long
-#: before the system runs short of memory.
-READ_MEMORY_BYTES = 1024 ** 3
-#: Wall-clock seconds one file may take to read (and, when adding, to fingerprint).
-READ_SECONDS = 300.0
-
 
 class _Starter:
     """The one thread that starts every worker process kept beyond the call that first needs
@@ -108,21 +101,6 @@ def start_kept(func, *args):
         if _starter is None:
             _starter = _Starter()
     return _starter.call(func, *args)
-
-
-def read_limits() -> tuple[int, float]:
-    """(memory bytes, seconds) in force, environment overrides applied."""
-    mem = READ_MEMORY_BYTES
-    secs = READ_SECONDS
-    try:
-        mem = int(float(os.environ["SVERKA_READ_MEMORY_MB"]) * 1024 * 1024)
-    except (KeyError, ValueError):
-        pass
-    try:
-        secs = float(os.environ["SVERKA_READ_SECONDS"])
-    except (KeyError, ValueError):
-        pass
-    return mem, secs
 
 
 class LimitExceeded(TooLarge):
@@ -352,9 +330,9 @@ def _extract_call(path: str):
 
 
 def _prepare_call(path: str, size: int, mtime: float, settings):
-    from .indexing import _prepare_file_handing_forms
+    from .preparing import prepare_file_handing_forms
 
-    return _prepare_file_handing_forms(path, size, mtime, settings)
+    return prepare_file_handing_forms(path, size, mtime, settings)
 
 
 def _diagnose_call(path: str, memory: int):

@@ -29,7 +29,7 @@ from PySide6.QtWidgets import (
 from sverka.core.api import BatchItem, BatchResult
 
 from .i18n import current_language, decimal, message_text
-from .models import OBJECT_ROLE, SORT_ROLE, SortProxy, _TableModel, classmate_mark, heat_colour, short_name
+from .models import OBJECT_ROLE, SORT_ROLE, SortProxy, TableModel, classmate_mark, heat_colour, short_name
 
 
 def is_classmate(source) -> bool:
@@ -79,7 +79,7 @@ def warning_icon() -> QIcon:
     return _icons["warning"]
 
 
-class BatchModel(_TableModel):
+class BatchModel(TableModel):
     """One row per essay of a :class:`BatchResult` (unreadable files included, with the reason)."""
 
     HEADERS = (QT_TRANSLATE_NOOP("BatchModel", "Essay"), QT_TRANSLATE_NOOP("BatchModel", "Borrowed"),

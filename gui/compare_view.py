@@ -10,7 +10,6 @@ Offsets of the core are Python ``str`` indices; Qt documents count UTF-16 units 
 
 from __future__ import annotations
 
-import re
 from bisect import bisect_left, bisect_right
 from dataclasses import dataclass
 
@@ -29,7 +28,7 @@ from PySide6.QtWidgets import (
 )
 
 from sverka.core.api import CheckResult, Passage, SourceMatch
-from sverka.core.api import colour_slots, source_key, tampered_words
+from sverka.core.api import WRITTEN_WORD, colour_slots, source_key, tampered_words
 from sverka.core.results import EXCLUSIONS, KINDS, METHODS
 
 from .models import is_dark, percent, source_colour, source_title
@@ -39,9 +38,6 @@ PASSAGE_PROPERTY = QTextFormat.Property.UserProperty + 2  # index of the passage
 MARK_PROPERTY = QTextFormat.Property.UserProperty + 3  # "quote" / "bibliography"
 TAMPERED_PROPERTY = QTextFormat.Property.UserProperty + 4  # a tampered word (overlay)
 
-_WORD = re.compile(r"\w+")
-
-
 def word_differences(a_text: str, a_start: int, a_end: int, b_text: str, b_start: int, b_end: int
                      ) -> tuple[list[tuple[int, int]], list[tuple[int, int]]]:
     """The words that differ between two matched passages, as character spans of each side
@@ -49,8 +45,8 @@ def word_differences(a_text: str, a_start: int, a_end: int, b_text: str, b_start
     longer than 3 000 words are not compared (the cost would freeze the window)."""
     import difflib
 
-    a = [(m.start(), m.end(), m.group().casefold().replace("ё", "е")) for m in _WORD.finditer(a_text, a_start, a_end)]
-    b = [(m.start(), m.end(), m.group().casefold().replace("ё", "е")) for m in _WORD.finditer(b_text, b_start, b_end)]
+    a = [(m.start(), m.end(), m.group().casefold().replace("ё", "е")) for m in WRITTEN_WORD.finditer(a_text, a_start, a_end)]
+    b = [(m.start(), m.end(), m.group().casefold().replace("ё", "е")) for m in WRITTEN_WORD.finditer(b_text, b_start, b_end)]
     if not a or not b or len(a) > 3000 or len(b) > 3000:
         return [], []
     left, right = [], []

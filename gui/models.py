@@ -85,7 +85,7 @@ def source_title(src) -> str:
     return src.title
 
 
-class _TableModel(QAbstractTableModel):
+class TableModel(QAbstractTableModel):
     HEADERS: tuple[str, ...] = ()
 
     def __init__(self, parent=None) -> None:
@@ -134,7 +134,7 @@ class _TableModel(QAbstractTableModel):
         return list(self._rows)
 
 
-class CollectionModel(_TableModel):
+class CollectionModel(TableModel):
     """The documents of the reference collection: title, format, size, words, added."""
 
     HEADERS = (QT_TRANSLATE_NOOP("CollectionModel", "Title"), QT_TRANSLATE_NOOP("CollectionModel", "Format"),
@@ -176,7 +176,7 @@ class CollectionModel(_TableModel):
         return sum(d.size_bytes for d in self._rows)
 
 
-class SourcesModel(_TableModel):
+class SourcesModel(TableModel):
     """The sources of a check result, each with its colour swatch (keyed by the source's
     identity, as in the text panes and the reports)."""
 
@@ -224,7 +224,7 @@ class SourcesModel(_TableModel):
         return None
 
 
-class PairsModel(_TableModel):
+class PairsModel(TableModel):
     """Cross-check pairs, most similar first."""
 
     HEADERS = (QT_TRANSLATE_NOOP("PairsModel", "Document A"), QT_TRANSLATE_NOOP("PairsModel", "Document B"),
@@ -322,7 +322,7 @@ class SortProxy(QSortFilterProxyModel):
 
     def sort(self, column: int, order: Qt.SortOrder = Qt.SortOrder.AscendingOrder) -> None:
         model = self.sourceModel()
-        if column >= 0 and isinstance(model, _TableModel) and model.sort_key(column) is not None:
+        if column >= 0 and isinstance(model, TableModel) and model.sort_key(column) is not None:
             super().sort(-1)  # keep the source's order
             model.sort(column, order)
         else:

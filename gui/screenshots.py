@@ -16,7 +16,7 @@ import tempfile
 from pathlib import Path
 
 
-def _wait(app, signal, timeout_ms: int = 120000):
+def wait_for(app, signal, timeout_ms: int = 120000):
     from PySide6.QtCore import QEventLoop, QTimer
 
     loop = QEventLoop()
@@ -35,7 +35,7 @@ def _wait(app, signal, timeout_ms: int = 120000):
     return got[0]
 
 
-def _settle(app, ms: int = 300) -> None:
+def settle(app, ms: int = 300) -> None:
     from PySide6.QtCore import QEventLoop, QTimer
 
     loop = QEventLoop()
@@ -60,7 +60,7 @@ def _dark_palette():
     return pal
 
 
-def _make_class(folder: Path, sample: Path) -> Path:
+def make_class(folder: Path, sample: Path) -> Path:
     """Six short "essays": two copy the same Chekhov passage, one paraphrases Pushkin's."""
     folder.mkdir(parents=True, exist_ok=True)
     coll = sample / "collection"
@@ -114,12 +114,12 @@ def main(argv: list[str] | None = None) -> int:
         window = MainWindow(home / "collection.sverka", prefs, translators)
         window.resize(width, height)
         window.show()
-        _wait(app, window.collectionChanged)
-        _settle(app)
+        wait_for(app, window.collectionChanged)
+        settle(app)
         shots = []
 
         def shot(name: str) -> None:
-            _settle(app, 250)
+            settle(app, 250)
             path = args.outdir / name
             window.grab().save(str(path))
             shots.append(path)
@@ -127,24 +127,24 @@ def main(argv: list[str] | None = None) -> int:
         shot("window-empty.png")
 
         window.load_sample()
-        _wait(app, window.collectionChanged)
+        wait_for(app, window.collectionChanged)
         shot("window-collection.png")
 
         window.check()
-        _wait(app, window.resultShown)
+        wait_for(app, window.resultShown)
         window.results_view.compare.next_passage()
         shot("window-result.png")
 
         app.setPalette(_dark_palette())
-        _settle(app, 300)
+        settle(app, 300)
         window.results_view.compare.next_passage()
         shot("window-result-dark.png")
         app.setPalette(app.style().standardPalette())
-        _settle(app, 200)
+        settle(app, 200)
 
-        essays = _make_class(home / "class", sample_folder())
+        essays = make_class(home / "class", sample_folder())
         window.crosscheck([essays])
-        _wait(app, window.crossCheckShown)
+        wait_for(app, window.crossCheckShown)
         shot("window-crosscheck.png")
 
         window.close()

@@ -17,7 +17,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from .screenshots import _make_class, _settle, _wait
+from .screenshots import make_class, settle, wait_for
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -48,17 +48,17 @@ def main(argv: list[str] | None = None) -> int:
         window = MainWindow(home / "collection.sverka", prefs, translators)
         window.resize(width, height)
         window.show()
-        _wait(app, window.collectionChanged)
+        wait_for(app, window.collectionChanged)
         window.add_paths([sample_folder() / "collection"])
-        _wait(app, window.collectionChanged)
+        wait_for(app, window.collectionChanged)
 
         def shot(widget, name: str) -> None:
-            _settle(app, 300)
+            settle(app, 300)
             path = args.outdir / f"{name}-{args.lang}.png"
             widget.grab().save(str(path))
             shots.append(path)
 
-        essays = _make_class(home / "class", sample_folder())
+        essays = make_class(home / "class", sample_folder())
         # one more essay retells Vanka with words changed here and there (an edited passage)
         vanka = (sample_folder() / "collection" / "Чехов — Ванька.txt").read_text(encoding="utf-8")
         edited = vanka[200:1700]
@@ -73,7 +73,7 @@ def main(argv: list[str] | None = None) -> int:
             "Я долгo думала, o чём написать, и выбрала тему, близкую каждoму из нас. " + popov
             + " Поэтому я считаю, что эта тема никогда не устареет.", encoding="utf-8")
         window.check_class([essays], cross=True)
-        _wait(app, window.batchShown)
+        wait_for(app, window.batchShown)
         from PySide6.QtCore import Qt
 
         from .batch_view import BatchModel
@@ -113,7 +113,7 @@ def main(argv: list[str] | None = None) -> int:
         window.open_settings()
         dialog = window._settings_dialog
         dialog.fit_to_contents()
-        _settle(app, 300)
+        settle(app, 300)
         shot(dialog, "settings")
         dialog.reject()
         window.close()

@@ -32,6 +32,8 @@ from ..errors import (
     UnsupportedFormat,
 )
 from .safety import MAX_FILE_BYTES, MAX_TEXT_CHARS, check_file_size, check_text_size
+# Each reader (and its library: pypdfium2, python-docx, selectolax...) is imported inside the
+# function that reads its format: a start, and a worker reading one format, load only that one.
 
 __all__ = ["Document", "ExtractError", "extract", "extract_small_plain", "is_small_plain", "IN_PROCESS_BYTES",
            "SUPPORTED_SUFFIXES", "MAX_FILE_BYTES", "MAX_TEXT_CHARS"]

@@ -19,13 +19,19 @@ the piece table of [MS-DOC], and the Word 6/95 FIB) to show the text as Word doe
   separator, and its end mark, become characters catdoc skips (0x02, the footnote mark), so
   the result stays where Word shows it. Object and picture anchors (0x01, 0x08), which make
   catdoc drop the paragraph they stand in, are skipped the same way.
+* Automatic list numbers ("1.", "a)", "1.1.", bullets), which catdoc does not give, are
+  computed from the list tables and written before their paragraphs in catdoc's text
+  (:mod:`.doc_lists`; Word 97-2003 files only: the lists of Word 6/95, ANLD autonumbering, are
+  not read).
 
-When that structure cannot be read (a damaged file), catdoc reads the file as it is.
+When that structure cannot be read (a damaged file), catdoc reads the file as it is; damaged
+list tables only leave the numbers out.
 """
 
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import struct
 import subprocess
@@ -33,7 +39,9 @@ import tempfile
 from pathlib import Path
 
 from ..errors import CorruptFile, TooLarge, UnsupportedFormat
+from ..limits import read_limits
 from ..messages import message
+from .doc_lists import labelled_paragraphs, number_lines
 
 TOOL = "catdoc"
 
@@ -59,8 +67,6 @@ def extract_doc(path: Path, data: bytes) -> tuple[str, str, list[str], list[tupl
         raise UnsupportedFormat(
             path, "an old Word 97-2003 document (.doc); reading it needs the catdoc program, which is not "
             "installed (Debian/Ubuntu: apt-get install catdoc); or save it as .docx")
-    from ..workers import read_limits
-
     seconds = read_limits()[1]
     warnings: list = []
     meta = [("reader", "catdoc")]
@@ -70,7 +76,7 @@ def extract_doc(path: Path, data: bytes) -> tuple[str, str, list[str], list[tupl
     except Exception:  # damaged structure: catdoc reads the file as it is, and says what it finds
         prepared = None
     if prepared is not None:
-        data, codepage, guessed = prepared
+        data, codepage, guessed, paragraphs = prepared
         if codepage:
             options = ["-s", codepage]
             meta.append(("encoding", codepage))
@@ -92,6 +98,8 @@ def extract_doc(path: Path, data: bytes) -> tuple[str, str, list[str], list[tupl
         raise CorruptFile(path, "the Word 97-2003 document is damaged or encrypted"
                           + (f" (catdoc: {why[0][:200]})" if why else ""))
     text = done.stdout.decode("utf-8", "replace").replace("\f", "\n")
+    if prepared is not None and prepared[3]:
+        text = number_lines(text, prepared[3])
     return text, "", warnings, meta
 
 
@@ -116,12 +124,17 @@ _CATDOC_NAME = {"koi8_r": "koi8-r"}
 _FIELD_START, _FIELD_SEPARATOR, _FIELD_END = 0x13, 0x14, 0x15
 _ANCHORS = frozenset((0x01, 0x08))
 _SKIPPED_BY_CATDOC = 0x02
+#: The marks in 8-bit and in UTF-16 text (a zero-width match at every place one starts, so
+#: that a match at an odd byte, set aside, never hides one at the even byte after it).
+_MARKS_8 = re.compile(rb"[\x01\x08\x13\x14\x15]")
+_MARKS_16 = re.compile(rb"(?=[\x01\x08\x13\x14\x15]\x00)")
 
 
-def prepare(data: bytes) -> tuple[bytes, str | None, bool] | None:
+def prepare(data: bytes) -> tuple[bytes, str | None, bool, list] | None:
     """(the file's bytes with field codes and anchors made skippable, catdoc's name of the text's
-    8-bit code page or None, whether that code page was guessed), or None when the file's
-    structure is not one read here (catdoc then reads it as it is)."""
+    8-bit code page or None, whether that code page was guessed, the main text's paragraphs with
+    their list labels (:func:`doc_lists.labelled_paragraphs`; [] when none or unreadable)), or
+    None when the file's structure is not one read here (catdoc then reads it as it is)."""
     import io
 
     import olefile
@@ -142,23 +155,31 @@ def prepare(data: bytes) -> tuple[bytes, str | None, bool] | None:
             table_name = "1Table" if flags & 0x0200 else "0Table"
             if not ole.exists(table_name):
                 return None
-            pieces = _pieces_word97(word, ole.openstream(table_name).read())
+            table = ole.openstream(table_name).read()
+            pieces = _pieces_word97(word, table)
         if pieces is None:
             return None
         changed = _blank_field_codes(word, pieces)
         codepage, guessed = None, False
+        paragraphs: list = []
         if old:
             codepage, guessed = _codepage(word, pieces, lid)
+        else:
+            try:
+                paragraphs = labelled_paragraphs(word, table, pieces)
+            except Exception:  # a damaged list table: the text without its numbers
+                paragraphs = []
         if not changed:
-            return data, codepage, guessed
+            return data, codepage, guessed, paragraphs
         out = io.BytesIO(data)
     with olefile.OleFileIO(out, write_mode=True) as ole:
         ole.write_stream("WordDocument", bytes(word))
-    return out.getvalue(), codepage, guessed
+    return out.getvalue(), codepage, guessed, paragraphs
 
 
-def _pieces_word97(word: bytes, table: bytes) -> list[tuple[int, int, bool]] | None:
-    """[(byte offset in WordDocument, characters, 8-bit?)] of the document's text (every story:
+def _pieces_word97(word: bytes, table: bytes) -> list[tuple[int, int, int, bool]] | None:
+    """[(first character position, byte offset in WordDocument, characters, 8-bit?)] of the
+    document's text (every story:
     body, footnotes, headers, ...), from the piece table of the CLX ([MS-DOC] 2.9.38)."""
     fc_clx, lcb_clx = struct.unpack_from("<II", word, 0x1A2)
     if lcb_clx == 0 or fc_clx + lcb_clx > len(table):
@@ -176,6 +197,7 @@ def _pieces_word97(word: bytes, table: bytes) -> list[tuple[int, int, bool]] | N
         return None
     cps = struct.unpack_from(f"<{n + 1}I", plc, 0)
     out = []
+    total = 0  # characters of all pieces: no more than the stream's bytes (pieces named again and again)
     for k in range(n):
         fc = struct.unpack_from("<I", plc, 4 * (n + 1) + 8 * k + 2)[0]
         count = cps[k + 1] - cps[k]
@@ -183,13 +205,14 @@ def _pieces_word97(word: bytes, table: bytes) -> list[tuple[int, int, bool]] | N
             continue
         compressed = bool(fc & 0x40000000)
         start = (fc & 0x3FFFFFFF) // 2 if compressed else fc
-        if start + count * (1 if compressed else 2) > len(word):
+        total += count
+        if start + count * (1 if compressed else 2) > len(word) or total > len(word):
             return None
-        out.append((start, count, compressed))
+        out.append((cps[k], start, count, compressed))
     return out
 
 
-def _pieces_word6(word: bytes, flags: int) -> list[tuple[int, int, bool]] | None:
+def _pieces_word6(word: bytes, flags: int) -> list[tuple[int, int, int, bool]] | None:
     """The text of a Word 6/95 file: one 8-bit run from fcMin to fcMac (a file saved in full;
     a fast-saved one, fComplex, is read by catdoc as it is)."""
     if flags & 0x0004:
@@ -197,37 +220,52 @@ def _pieces_word6(word: bytes, flags: int) -> list[tuple[int, int, bool]] | None
     fc_min, fc_mac = struct.unpack_from("<II", word, 0x18)
     if not 0 < fc_min <= fc_mac <= len(word):
         return None
-    return [(fc_min, fc_mac - fc_min, True)]
+    return [(0, fc_min, fc_mac - fc_min, True)]
 
 
 def _blank_field_codes(word: bytearray, pieces) -> bool:
     """Turn every field's start mark, code, separator and end mark, and every object anchor, into
     the character catdoc skips, in place; whether anything changed. Field codes nest (a field
-    inside another's code is code too); a result is shown, fields inside it included."""
+    inside another's code is code too); a result is shown, fields inside it included. Only the
+    marks are looked at one by one (found by a regular expression); the code between them is
+    blanked a stretch at a time."""
     depth_in_code: list[bool] = []  # one entry per open field: still in its code?
+    in_code = 0  # open fields still in their code
     changed = False
-    for start, count, narrow in pieces:
+    for _, start, count, narrow in pieces:
         width = 1 if narrow else 2
-        for k in range(count):
-            at = start + k * width
-            c = word[at] if narrow else word[at] | word[at + 1] << 8
-            blank = False
+        blank = bytes([_SKIPPED_BY_CATDOC]) if narrow else bytes([_SKIPPED_BY_CATDOC, 0])
+        raw = bytes(word[start:start + count * width])
+        done = 0  # characters of this piece dealt with
+        for m in (_MARKS_8 if narrow else _MARKS_16).finditer(raw):
+            if m.start() % width:
+                continue
+            k = m.start() // width
+            c = raw[m.start()]
+            if in_code and k > done:  # the code up to this mark
+                word[start + done * width:start + k * width] = blank * (k - done)
+                changed = True
+            mark = False
             if c == _FIELD_START:
                 depth_in_code.append(True)
-                blank = True
+                in_code += 1
+                mark = True
             elif c == _FIELD_SEPARATOR and depth_in_code:
+                in_code -= depth_in_code[-1]
                 depth_in_code[-1] = False
-                blank = True
+                mark = True
             elif c == _FIELD_END and depth_in_code:
-                depth_in_code.pop()
-                blank = True
-            elif c in _ANCHORS or any(depth_in_code):
-                blank = True
-            if blank:
-                word[at] = _SKIPPED_BY_CATDOC
-                if not narrow:
-                    word[at + 1] = 0
+                in_code -= depth_in_code.pop()
+                mark = True
+            elif c in _ANCHORS or in_code:
+                mark = True
+            if mark:
+                word[start + k * width:start + (k + 1) * width] = blank
                 changed = True
+            done = k + 1
+        if in_code and count > done:
+            word[start + done * width:start + count * width] = blank * (count - done)
+            changed = True
     return changed
 
 
@@ -238,7 +276,7 @@ def _codepage(word: bytes, pieces, lid: int) -> tuple[str | None, bool]:
         return "cp1251", False
     if primary in _CODEPAGE_OF_LANGUAGE:
         return _CODEPAGE_OF_LANGUAGE[primary], False
-    sample = b"".join(bytes(word[s:s + n]) for s, n, _ in pieces)[:256 * 1024]
+    sample = b"".join(bytes(word[s:s + n]) for _, s, n, _ in pieces)[:256 * 1024]
     if not any(b >= 0x80 for b in sample):
         return None, False  # ASCII: every code page reads it alike
     from charset_normalizer import from_bytes
@@ -254,8 +292,6 @@ def _codepage(word: bytes, pieces, lid: int) -> tuple[str | None, bool]:
 def _latin_reading_plausible(sample: bytes) -> bool:
     """Do the bytes read as Windows-1252 make words of Western European letters (é, ü, ß between
     Latin letters), rather than runs of À-ÿ letters only (Cyrillic text read as Latin)?"""
-    import re
-
     text = sample.decode("cp1252", "replace")
     mixed = len(re.findall(r"[A-Za-z][\u00c0-\u00ff][A-Za-z]", text))
     runs = len(re.findall(r"[\u00c0-\u00ff]{4,}", text))

@@ -247,8 +247,9 @@ _BULLET = "\u2022"
 
 
 def _letters(n: int, alphabet: str) -> str:
-    """Word's letter numbering: a..z, then aa..zz, aaa.. (the letter repeated)."""
-    if n <= 0:
+    """Word's letter numbering: a..z, then aa..zz, aaa.. (the letter repeated); a number past
+    a hundred repetitions (a damaged or hostile start value) as a decimal."""
+    if n <= 0 or n > 100 * len(alphabet):
         return str(n)
     k = len(alphabet)
     return alphabet[(n - 1) % k] * ((n - 1) // k + 1)

@@ -563,12 +563,12 @@ def clips_to_nothing(clip: str | None, clip_path: str | None, font: float) -> bo
     return False
 
 
-_BG_IMAGE = re.compile(r"url\(|gradient\(|image\(")
+BG_IMAGE = re.compile(r"url\(|gradient\(|image\(")
 
 
 def background_colour(value: str) -> Colour | None:
     """The colour a ``background`` shorthand paints (an image counts as an unknown dark one)."""
-    if _BG_IMAGE.search(value):
+    if BG_IMAGE.search(value):
         return (-1, -1, -1, 1.0)
     for token in re.findall(r"#[0-9a-f]+|(?:rgba?|hsla?)\([^)]*\)|[a-z]+", value):
         c = parse_colour(token)

@@ -630,7 +630,7 @@ class _Reader:
         if shorthand_bg is not None and (bg is None or shorthand_bg[1] == "inline" and bg[1] != "inline"):
             colour = css.background_colour(shorthand_bg[0]) or colour
         image = get("background-image")
-        if image is not None and css._BG_IMAGE.search(image[0]):
+        if image is not None and css.BG_IMAGE.search(image[0]):
             colour = (-1, -1, -1, 1.0)
         if colour is not None and colour[3] > 0.5:
             s.background, s.explicit_bg = colour, True

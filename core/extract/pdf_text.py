@@ -27,6 +27,7 @@ from pathlib import Path
 
 from ..messages import Message, message
 from ..errors import CorruptFile, EmptyDocument, EncryptedFile, ExtractError, TooLarge
+from ..limits import read_limits
 from .hidden import hidden_text_warnings
 from .safety import MAX_TEXT_CHARS, check_text_size
 
@@ -705,8 +706,6 @@ def _extract_with_pdfminer(path: Path, why: str, vertical: bool = False) -> tupl
     import signal
     import threading
     import time
-
-    from ..workers import read_limits
 
     seconds = min(PDFMINER_SECONDS, read_limits()[1])
     reason = why.removeprefix("PDFium could not open it (").removesuffix(")")

@@ -32,7 +32,7 @@ ZIP_RATIO_MIN_BYTES = 1024 * 1024
 XML_PROLOG_SCAN_BYTES = 1024 * 1024
 #: One XML part of a .docx or .odt at most: its parsed tree takes ~14 times its size (a
 #: document.xml of 150 MB padded past the compression-ratio check took 2 GB), and the reader
-#: may use 1 GB (:data:`sverka.core.workers.READ_MEMORY_BYTES`).
+#: may use 1 GB (:data:`sverka.core.limits.READ_MEMORY_BYTES`).
 MAX_XML_PART_BYTES = 48 * 1024 * 1024
 
 

@@ -33,14 +33,18 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import TYPE_CHECKING, Iterable, Protocol, Sequence, runtime_checkable
+from typing import TYPE_CHECKING, ContextManager, Iterable, Protocol, Sequence, runtime_checkable
 
 import numpy as np
 
 if TYPE_CHECKING:  # pragma: no cover
+    from .codecs import Reader
     from .common import PreparedDocument, StoredDocument
     from ..results import DocumentInfo
     from ..settings import Settings
+
+# Imports inside functions below open a store's driver (sqlite3, psycopg) only when that kind of
+# collection is opened: the window and the command line start without either.
 
 __all__ = ["STORE_METHODS", "Store", "is_server_url", "open_store", "store_errors"]
 
@@ -108,6 +112,11 @@ class Store(Protocol):
         """A stored document with its text and tokens (``info``: its description, if the caller
         has read it already)."""
 
+    def blob_readers(self, doc_id: int) -> "ContextManager[tuple[Reader, int, Reader]]":
+        """``(read_tokens, tokens_size, read_text)`` of a stored document: readers of parts of
+        its tokens blob and of its UTF-8 text (``read(offset, length) -> bytes``), for a check
+        reading a long document in windows (:mod:`sverka.core.windows`)."""
+
     def pairs(self, doc_id: int) -> tuple[np.ndarray, np.ndarray]:
         """A document's pair keys: (hashes uint64, token positions int64), by position."""
 
@@ -167,10 +176,10 @@ def store_errors(method):
         except sqlite3.DatabaseError as e:
             from ..errors import CollectionDamaged, CollectionError
             from .common import damaged_message
-            from .sqlite import _damage
+            from .sqlite import is_damage
 
             path = getattr(self, "path", "")
-            if not _damage(e):
+            if not is_damage(e):
                 raise CollectionError(f"cannot use the collection {path}: {e}") from e
             m = damaged_message(path, f"a part of the file ({e})")
             raise CollectionDamaged(str(m), message=m) from e

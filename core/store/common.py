@@ -2,7 +2,7 @@
 are given and give back, and how a batch is written.
 
 A store keeps what it is given: a :class:`PreparedDocument` is made by the add pipeline
-(:func:`sverka.core.indexing.prepare`) and its blobs by :mod:`sverka.core.store.codecs`.
+(:func:`sverka.core.preparing.prepare`) and its blobs by :mod:`sverka.core.store.codecs`.
 
 Versions: ``SCHEMA_MAJOR.SCHEMA_MINOR`` is the layout of the tables (``PRAGMA user_version``
 in a file, ``meta.schema_version`` on a server). A newer major version is refused ("update
@@ -30,14 +30,14 @@ from ..tokens import SortOrders, Tokens
 from ..versions import CANON_VERSION, FINGERPRINT_VERSION
 from .codecs import READABLE_TOKENS_FORMATS, TOKENS_FORMAT
 
-__all__ = ["BUSY_TIMEOUT", "BatchWriter", "CollectionSettingsError", "PreparedDocument", "SCHEMA_MAJOR",
+__all__ = ["BUSY_TIMEOUT", "BatchWriter", "CollectionSettingsError", "INDEXING_KEYS", "PreparedDocument", "SCHEMA_MAJOR",
            "SCHEMA_MINOR", "StoredDocument", "check_indexing_settings", "damaged_message", "indexing_meta",
            "other_version", "read_only_message", "storable_text", "stored_settings", "versions", "write_batch"]
 
 SCHEMA_MAJOR = 2
 SCHEMA_MINOR = 1
 BUSY_TIMEOUT = 10.0  # seconds a writer waits for another one before CollectionBusy
-_INDEXING_KEYS = Settings.indexing_fields()  # declared in sverka.core.settings (SETTINGS_INFO)
+INDEXING_KEYS = Settings.indexing_fields()  # declared in sverka.core.settings (SETTINGS_INFO)
 #: The hash tables a batch writes: (table, number of columns: hash, doc_id[, pos]).
 HASH_TABLES = (("pairs", 3), ("sentences", 3), ("short_words", 2))
 
@@ -81,9 +81,9 @@ class PreparedDocument:
     text_blob: bytes
     tokens_blob: bytes
     text_bytes: int  # UTF-8 size of the text, for batching
-    pairs: np.ndarray  # int64 pair-key hashes (sverka.core.candidates.pair_keys)
+    pairs: np.ndarray  # int64 pair-key hashes (sverka.core.keys.pair_keys)
     pair_pos: np.ndarray  # int64 first token of each
-    sentences: np.ndarray  # int64 sentence-key hashes (sverka.core.candidates.sentence_keys)
+    sentences: np.ndarray  # int64 sentence-key hashes (sverka.core.keys.sentence_keys)
     sentence_pos: np.ndarray  # int64 first token of each
     short_words: np.ndarray  # int64 distinct
     short_length: int
@@ -119,19 +119,19 @@ def other_version(meta: dict[str, str]) -> tuple[str, str, str] | None:
 
 def indexing_meta(settings: Settings) -> dict[str, str]:
     """The indexing settings as ``meta`` keeps them."""
-    return {k: json.dumps(getattr(settings, k)) for k in _INDEXING_KEYS}
+    return {k: json.dumps(getattr(settings, k)) for k in INDEXING_KEYS}
 
 
 def stored_settings(meta: dict[str, str]) -> Settings:
     """The indexing settings a collection's ``meta`` holds (defaults for keys it lacks);
     ValueError or TypeError when they are damaged."""
-    return Settings().replace(**{k: json.loads(meta[k]) for k in _INDEXING_KEYS if k in meta})
+    return Settings().replace(**{k: json.loads(meta[k]) for k in INDEXING_KEYS if k in meta})
 
 
 def check_indexing_settings(store, settings: Settings) -> None:
     """Raise CollectionSettingsError unless ``settings`` index the way ``store`` was built."""
     diff = [f"{k} = {getattr(store.settings, k)!r} (asked for {getattr(settings, k)!r})"
-            for k in _INDEXING_KEYS if getattr(store.settings, k) != getattr(settings, k)]
+            for k in INDEXING_KEYS if getattr(store.settings, k) != getattr(settings, k)]
     if diff:
         raise CollectionSettingsError(
             f"the collection {store.path} was built with other settings: " + "; ".join(diff)

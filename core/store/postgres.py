@@ -57,7 +57,7 @@ from ..results import DocumentInfo
 from ..settings import Settings
 from ..sorting import distinct
 from . import common
-from .codecs import decode_stored, decode_text, i64, rows_array, u64
+from .codecs import Reader, decode_stored, decode_text, i64, rows_array, u64
 from .common import (BUSY_TIMEOUT, SCHEMA_MAJOR, SCHEMA_MINOR, PreparedDocument, StoredDocument,
                      check_indexing_settings, indexing_meta, other_version, storable_text, stored_settings, versions)
 
@@ -562,6 +562,31 @@ class PostgresStore:
         text = decode_text(row[0])
         tokens, orders = decode_stored(bytes(row[1]), text)
         return StoredDocument(info=info, text=text, tokens=tokens, orders=orders)
+
+    @contextlib.contextmanager
+    def blob_readers(self, doc_id: int) -> Iterator[tuple[Reader, int, Reader]]:
+        """See :meth:`sverka.core.store.Store.blob_readers`: each part one ``substring`` of the
+        bytea (the server reads the rest of the value no further than it must)."""
+        row = self._one("SELECT octet_length(tokens), octet_length(text) FROM document_data WHERE doc_id=%s",
+                        (int(doc_id),))
+        if row is None:
+            raise CollectionError(f"no document {doc_id} in the collection")
+        sizes = {"tokens": int(row[0]), "text": int(row[1])}
+
+        def reader(column: str) -> Reader:
+            def read(offset: int, length: int) -> bytes:
+                if offset < 0 or length < 0 or offset + length > sizes[column]:
+                    raise ValueError("a part beyond the stored data")
+                if length == 0:
+                    return b""
+                got = self._one(f"SELECT substring({column} from %s for %s) FROM document_data WHERE doc_id=%s",
+                                (offset + 1, length, int(doc_id)))
+                if got is None or len(got[0]) != length:
+                    raise ValueError("the stored data changed while it was read")
+                return bytes(got[0])
+            return read
+
+        yield reader("tokens"), sizes["tokens"], reader("text")
 
     def pairs(self, doc_id: int) -> tuple[np.ndarray, np.ndarray]:
         return self._hash_rows("pairs", doc_id)

@@ -13,7 +13,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from sverka.core.align import join_equal, pair_shingles, runs, align
+from sverka.core.align import join_equal, pair_shingles, align
 from sverka.core.hashing import hash_text
 from sverka.core.text import Tokens
 
@@ -57,12 +57,6 @@ def test_pair_shingles_and_join():
     # more repeats than allowed: dropped
     i, j = join_equal(np.array([5, 5, 5, 6], np.uint64), np.array([5, 6], np.uint64), max_repeats=2)
     assert list(zip(i.tolist(), j.tolist())) == [(3, 1)]
-
-
-def test_runs_group_one_diagonal():
-    i = np.array([0, 1, 2, 10, 11], dtype=np.int64)
-    j = np.array([5, 6, 7, 3, 4], dtype=np.int64)
-    assert runs(i, j, 3).tolist() == [[0, 5, 5, 10], [10, 14, 3, 7]]
 
 
 def test_exact_copy_spans_in_both_texts():
@@ -248,7 +242,8 @@ def test_words_outside_reads_only_the_gaps_as_a_full_scan_would():
 
     from hypothesis import given, settings, strategies as st
 
-    from sverka.core.align import _WORD, _norm, _words_outside, merge_ranges
+    from sverka.core.intervals import merge as merge_ranges
+    from sverka.core.kinds import _WORD, _norm, _words_outside
 
     def full_scan(text, start, end, spans):
         merged = merge_ranges(spans)
@@ -276,7 +271,7 @@ def test_words_outside_reads_only_the_gaps_as_a_full_scan_would():
 @given(st.lists(st.text(alphabet=st.characters(blacklist_characters="\x1f"), max_size=6), max_size=8))
 @settings(max_examples=200, deadline=None)
 def test_words_normalised_together_as_one_by_one(words):
-    from sverka.core.align import _norm, _norms
+    from sverka.core.kinds import _norm, _norms
 
     words = [w for w in words if w] + ["ΑΣ", "ΌΣΟΣ", "İ", "Ёж"]  # a final sigma, a lowering that lengthens
     assert _norms(words) == [_norm(w) for w in words]

@@ -19,7 +19,8 @@ from _corpus import WORD, covered, fragment, rewrite, splice  # noqa: E402
 
 from sverka.core import api  # noqa: E402
 from sverka.core.document import Document  # noqa: E402
-from sverka.core.exclusions import find_quotes, merge, subtract, total  # noqa: E402
+from sverka.core.exclusions import find_quotes  # noqa: E402
+from sverka.core.intervals import merge, subtract, total  # noqa: E402
 
 SIZES = (300, 700, 1200, 2000, 3000)  # words per fragment
 

@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 import fingerprint_oracle as oracle
 from conftest import RUSLIT
 from sverka.core import minhash, sentences, shingles, shortdoc
-from sverka.core.candidates import MAX_REPEATS, PAIR_WORDS
+from sverka.core.keys import MAX_REPEATS, PAIR_WORDS
 from sverka.core.fingerprints import fingerprint_document
 from sverka.core.hashing import HASH_SEED
 from sverka.core.settings import Settings

@@ -7,7 +7,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from sverka.core.exclusions import apply_exclusions, find_bibliography, find_quotes, merge, subtract, total
+from sverka.core.exclusions import apply_exclusions, find_bibliography, find_quotes
+from sverka.core.intervals import merge, subtract, total
 from sverka.core.results import CheckResult, Passage, SourceMatch, SuspectInfo
 from sverka.core.settings import Settings
 from sverka.core.text import word_starts

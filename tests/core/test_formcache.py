@@ -165,7 +165,7 @@ def test_a_read_only_process_takes_forms_from_the_file_and_records_none(cache, m
     before = formcache.path().read_bytes()
     formcache.reset()
     _fresh_table(monkeypatch)
-    monkeypatch.setattr(formcache, "_recording", True)  # put back after the test
+    monkeypatch.setattr(formcache.table(), "_recording", True)  # put back after the test
     formcache.read_only_in_this_process()
     calls = _slow_path_calls(monkeypatch)
     again = text.canonize("Девочка читала книги о далёких странах.")
@@ -197,7 +197,7 @@ def test_a_read_only_process_hands_its_forms_to_the_one_adding_the_files(cache, 
     formcache.flush()
     formcache.reset()
     _fresh_table(monkeypatch)
-    monkeypatch.setattr(formcache, "_recording", True)  # put back after the test
+    monkeypatch.setattr(formcache.table(), "_recording", True)  # put back after the test
     formcache.read_only_in_this_process()
     monkeypatch.setattr(formcache, "_COMPACT_EVERY", 2)  # rows made on the way too
     again = text.canonize("Девочка читала книги о далёких странах.")
@@ -205,17 +205,17 @@ def test_a_read_only_process_hands_its_forms_to_the_one_adding_the_files(cache, 
     assert sorted(set(_forms_in(rows))) == ["далеких", "далёких", "о", "странах"]
     assert len(formcache.take_new()[0]) == 0, "handed over once"
     # the process adding the files: it had read the file before the worker's rows came
-    monkeypatch.setattr(formcache, "_recording", True)
+    monkeypatch.setattr(formcache.table(), "_recording", True)
     formcache.reset()
     before = formcache.snapshot()["keys"].copy()
     formcache.adopt(rows)
     formcache.adopt(rows)  # the other worker analysed the same forms
-    assert formcache._pending_rows == len(set(rows[0].tolist())) > 0
+    assert formcache.table().pending_rows == len(set(rows[0].tolist())) > 0
     assert formcache.path().read_bytes() and len(formcache.snapshot()["keys"]) == len(before), "not yet written"
     total = formcache.flush()
     assert total == len(before) + len(set(rows[0].tolist()))
     formcache.adopt(rows)
-    assert formcache._pending_rows == 0, "rows the file holds are not kept again"
+    assert formcache.table().pending_rows == 0, "rows the file holds are not kept again"
     _fresh_table(monkeypatch)
     calls = _slow_path_calls(monkeypatch)
     assert text.canonize("Девочка читала книги о далёких странах.").lemmas == again.lemmas
@@ -228,25 +228,25 @@ def test_a_read_only_process_hands_its_forms_to_the_one_adding_the_files(cache, 
     monkeypatch.setattr(formcache, "READ_ONLY_MAX_BYTES", formcache.path().stat().st_size - 1)
     formcache.reset()
     formcache.adopt(rows)
-    assert formcache._pending_rows == 0, "a file the workers no longer read is not grown"
+    assert formcache.table().pending_rows == 0, "a file the workers no longer read is not grown"
 
 
 def test_rows_handed_over_when_the_disk_is_full_are_dropped(cache, monkeypatch):
     """The adding process keeps handed-over rows in a temporary file: when it cannot be
     written they are dropped, and the adding goes on (the table only saves time)."""
     _fresh_table(monkeypatch)
-    monkeypatch.setattr(formcache, "_recording", True)
+    monkeypatch.setattr(formcache.table(), "_recording", True)
     formcache.read_only_in_this_process()
     text.canonize("Девочка читала книги.")
     rows = formcache.take_new()
-    monkeypatch.setattr(formcache, "_recording", True)
+    monkeypatch.setattr(formcache.table(), "_recording", True)
 
     def full(_rows):
         raise OSError(28, "No space left on device")
 
-    monkeypatch.setattr(formcache, "_spill", full)
+    monkeypatch.setattr(formcache.table(), "_spill", full)
     formcache.adopt(rows)
-    assert formcache._pending_rows == 0 and formcache.flush() == 0
+    assert formcache.table().pending_rows == 0 and formcache.flush() == 0
 
 
 def test_utf8_checked_a_chunk_at_a_time():
@@ -303,7 +303,7 @@ def test_a_read_only_process_trims_its_table_and_canonizes_the_same(cache, monke
     text.canonize(RUSSIAN)
     text.trim_table(max_forms=5)
     assert text._table is first, "a recording process keeps its table"
-    monkeypatch.setattr(formcache, "_recording", True)
+    monkeypatch.setattr(formcache.table(), "_recording", True)
     formcache.read_only_in_this_process()
     text.trim_table(max_forms=10_000)
     assert text._table is first, "under the limit: kept"

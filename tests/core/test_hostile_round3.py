@@ -649,7 +649,7 @@ def test_characters_inside_regions_are_counted_as_before():
     """The binary-search count equals the former double subtraction on random intervals."""
     import random
 
-    from sverka.core.exclusions import _inside, merge, subtract, total
+    from sverka.core.intervals import inside, merge, subtract, total
 
     rng = random.Random(15)
     for _ in range(2000):
@@ -657,4 +657,4 @@ def test_characters_inside_regions_are_counted_as_before():
         s = rng.randrange(0, 420)
         e = s + rng.randrange(0, 80)
         former = total(subtract([(s, e)], subtract([(s, e)], regions))) if regions and e > s else 0
-        assert _inside(s, e, regions) == former
+        assert inside(s, e, regions) == former

@@ -82,7 +82,7 @@ def test_sort_orders_ride_at_the_end_of_the_tokens_blob(tmp_path):
     reader that predates them never looks: the blob stays format 2 and its tokens read the
     same; a tail of any other size is no orders."""
     from sverka.core.align import sort_orders
-    from sverka.core.indexing import ORDERS_MIN_TOKENS
+    from sverka.core.preparing import ORDERS_MIN_TOKENS
     from sverka.core.text import canonize
 
     t = canonize(" ".join(f"Мама мыла раму номер {k}. Рама была чистой, а мама мыла её снова и снова."
@@ -90,7 +90,7 @@ def test_sort_orders_ride_at_the_end_of_the_tokens_blob(tmp_path):
     assert len(t) >= ORDERS_MIN_TOKENS
     orders = sort_orders(t.hashes)
     plain, with_orders = codecs.encode_tokens(t), codecs.encode_tokens(t, orders)
-    assert with_orders[0] == plain[0] == 2 and with_orders.startswith(plain)
+    assert with_orders[0] == plain[0] == codecs.TOKENS_FORMAT and with_orders.startswith(plain)
     back, got = codecs.decode_stored(with_orders, t.text)
     for name in ("starts", "ends", "hashes", "word_hashes", "sentence_ids", "sentence_spans"):
         assert np.array_equal(getattr(back, name), getattr(codecs.decode_tokens(plain, t.text), name)), name
@@ -354,7 +354,7 @@ def test_tokens_of_format_1_still_read():
 
     t = make_tokens()
     blob = codecs.encode_tokens(t)
-    assert blob[0] == 2 and len(blob) > 7 * 4
+    assert blob[0] == codecs.TOKENS_FORMAT and len(blob) > 7 * 4
     old = bytes([1]) + zlib.compress(blob[1:])
     back = codecs.decode_tokens(old, t.text)
     for name in ("starts", "ends", "hashes", "word_hashes", "sentence_ids", "sentence_spans"):

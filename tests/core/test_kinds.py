@@ -95,7 +95,7 @@ def test_other_forms_and_places_are_labelled_as_such(case):
 
 
 def test_forms_of_one_word():
-    from sverka.core.align import forms_of_one_word, paired_forms
+    from sverka.core.kinds import forms_of_one_word, paired_forms
     from sverka.core.text import word_analyses
 
     def one(x, y, language="ru"):
@@ -142,3 +142,26 @@ def test_words_moved_within_their_sentence_are_reordered(moved):
     """The words put in front ("они жили") stand outside the passage on the source's side."""
     r = api.compare(Document(OWN + moved + " " + OWN, title="essay"), Document(SOURCE, title="source"))
     assert [p.kind for s in r.sources for p in s.passages] == ["reordered"]
+
+
+def test_alignment_tells_no_kind_itself():
+    """Kinds are told after alignment, by the kind_of its caller gives: align alone reads no
+    synonym table and leaves the kind empty; with kinds.passage_kind it is the passage's."""
+    import subprocess
+    import sys
+
+    from sverka.core.align import align
+    from sverka.core.kinds import passage_kind
+    from test_align import toks
+
+    loaded = subprocess.run([sys.executable, "-c", "import sys, sverka.core.align; "
+                             "print(sorted(m for m in sys.modules if m.startswith('sverka.core')))"],
+                            capture_output=True, text=True, check=True).stdout
+    assert "sverka.core.align" in loaded
+    assert "sverka.core.synonyms" not in loaded and "sverka.core.kinds" not in loaded
+    copied = " ".join(f"слово{k}" for k in range(12))
+    a, b = toks(f"Начало. {copied}. Конец."), toks(f"Другое. {copied}. Хвост.")
+    (plain,) = align(a, b, min_words=8)
+    (told,) = align(a, b, min_words=8, kind_of=passage_kind)
+    assert plain.kind == "" and told.kind == "verbatim"
+    assert (plain.suspect_start, plain.suspect_end, plain.pieces) == (told.suspect_start, told.suspect_end, told.pieces)

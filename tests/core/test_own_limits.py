@@ -16,7 +16,8 @@ import pytest
 
 from sverka.core import api
 from sverka.core.errors import ExtractError
-from sverka.core.workers import READ_MEMORY_BYTES, LimitExceeded, Sandbox, read_limits
+from sverka.core.limits import READ_MEMORY_BYTES, read_limits
+from sverka.core.workers import LimitExceeded, Sandbox
 
 from pdfgen import HELVETICA, build, stream
 

@@ -158,7 +158,8 @@ def test_variant_pair_keys_hold_the_source_pairs_a_rewrite_broke():
     import numpy as np
 
     from sverka.core import candidates
-    from sverka.core.candidates import pair_keys, variant_pair_keys
+    from sverka.core.candidates import variant_pair_keys
+    from sverka.core.keys import pair_keys
     from sverka.core.text import canonize
 
     source = set(pair_keys(canonize("Помещик заставлял крестьян работать на полях до заката."))[0].tolist())

@@ -40,8 +40,7 @@ def words(text: str) -> Counter:
     ("libreoffice-essay.rtf", LIST_NUMBERS),
     ("libreoffice-essay.pdf", LIST_NUMBERS),
     ("python-docx.docx", LIST_NUMBERS),
-    # catdoc gives no list numbers for Word 97-2003 files (docs/ROBUSTNESS.md): the words only.
-    ("libreoffice-essay.doc", []),
+    ("libreoffice-essay.doc", LIST_NUMBERS),
     # The menu a desktop screen shows (@media min-width) and the aside a narrow one hides are
     # text; the cookie notice, the screen-reader link, the iframes, <noscript> and <template> are not.
     ("saved-page.html", ["главная", "сочинения", "читайте", "также"]),
@@ -56,3 +55,13 @@ def test_the_saved_page_warns_of_the_text_it_hid():
     codes = [m.code for m in doc.warnings]
     assert "warning.hidden_text" in codes
     assert "cookie" not in doc.text and "Перейти" not in doc.text
+
+
+def test_the_doc_reads_as_its_docx_and_odt_twins():
+    """The essay saved as .doc, .docx and .odt by the same program: the same lines, list
+    numbers and the tab after them included."""
+    doc = sandboxed_extract(HERE / "libreoffice-essay.doc").text.rstrip("\n").split("\n")
+    assert "1.\tСначала мы собирали подосиновики у оврага. " in doc
+    assert doc == sandboxed_extract(HERE / "libreoffice-essay.docx").text.split("\n")
+    odt = sandboxed_extract(HERE / "libreoffice-essay.odt").text.split("\n")
+    assert [line.strip() for line in doc] == [line.strip() for line in odt]

@@ -35,7 +35,7 @@ def test_what_is_fixed_at_indexing_is_read_from_the_one_declaration():
     from sverka.core.store import common
 
     assert Settings.indexing_fields() == COLLECTION_FIELDS
-    assert common._INDEXING_KEYS == COLLECTION_FIELDS  # stored with a collection, compared on opening
+    assert common.INDEXING_KEYS == COLLECTION_FIELDS  # stored with a collection, compared on opening
     assert COLLECTION_FIELDS == tuple(n for n, i in SETTINGS_INFO.items() if i.group == "collection")
 
 

@@ -9,8 +9,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+import split_oracle
 from sverka.core.hashing import hash_text
-from sverka.core.align import merge_ranges
+from sverka.core.intervals import merge as merge_ranges
 from sverka.core import text as _tx
 from sverka.core.text import Tokens, canonize, word_starts, words_in, words_within
 
@@ -386,8 +387,8 @@ def test_each_sentence_of_a_text_in_both_languages_reads_by_its_own_marks():
 # The sentence rule as first written (one match object per cut): the oracle for the split.
 _CUT_AS_FIRST_WRITTEN = re.compile(
     r"[.!?…\n\u2029](?:"
-    rf"(?:(?<=[!?…])[.!?…]*|(?<=\.)(?:[.!?…]+|{_tx._not_after_abbreviation()}))[\"'»”’)\]]*"
-    rf"(?P<end>)\s++(?=[\"'«„“(\[—–-]?\s*[{_tx._CAPITAL}])"
+    rf"(?:(?<=[!?…])[.!?…]*|(?<=\.)(?:[.!?…]+|{split_oracle._not_after_abbreviation()}))[\"'»”’)\]]*"
+    rf"(?P<end>)\s++(?=[\"'«„“(\[—–-]?\s*[{split_oracle._CAPITAL}])"
     r"|(?<=\n)[^\S\n\u2029]*\n\s*|(?<=\u2029)\s*)"
 )
 

@@ -45,6 +45,89 @@ def word97(text: str) -> bytes:
     return _compound({"WordDocument": bytes(word), "1Table": bytes(table)})
 
 
+#: FibRgFcLcb97 pairs written by :func:`word97_lists`: PlcBtePapx, PlfLst, PlfLfo.
+_BTE_PAPX, _PLF_LST, _PLF_LFO = 13, 73, 74
+
+
+def lvl(text: str, nfc: int = 0, start: int = 1, follow: int = 0, legal: bool = False,
+        restart_lim: int | None = None) -> bytes:
+    """One LVL of [MS-DOC]: an LVLF (start value, number format ``nfc``, where the numbers stand
+    in the number text, what follows the number: 0 tab, 1 space, 2 nothing; fLegal; fNoRestart
+    with ilvlRestartLim), no properties, and the number text ``text`` (characters 0x00-0x08
+    stand for the levels' numbers)."""
+    flags = (0x04 if legal else 0) | (0x08 if restart_lim is not None else 0)
+    places = bytes(k + 1 for k, ch in enumerate(text) if ord(ch) < 9)[:9]  # rgbxchNums
+    lvlf = struct.pack("<iBB9sBiiBBBB", start, nfc, flags, places, follow, 0, 0, 0, 0, restart_lim or 0, 0)
+    assert len(lvlf) == 28
+    return lvlf + struct.pack("<H", len(text)) + text.encode("utf-16-le")
+
+
+def word97_lists(paragraphs: list[tuple[str, int, int]], lists: list[tuple[int, list[bytes]]],
+                 overrides: list[tuple[int, dict[int, int | bytes]]]) -> bytes:
+    """A .doc of ``paragraphs`` [(text, ilfo, ilvl)] (ilfo 0: not in a list), with ``lists``
+    [(lsid, its 9 LVLs, or 1 for a simple list)] and list overrides ``overrides``
+    [(lsid, {level: start value, or an LVL that replaces the level, or (that LVL,) whose start
+    value counts too})], ilfo 1 the first: the
+    PlfLst and its LVLs, the PlfLfo and one PAPX page per twelve paragraphs holding each
+    paragraph's sprmPIlfo and sprmPIlvl."""
+    body = "".join(text + "\r" for text, _, _ in paragraphs)
+    ccp = len(body)
+    pieces = struct.pack("<II", 0, ccp) + struct.pack("<HIH", 0, 0x800, 0)
+    clx = bytes([0x02]) + struct.pack("<I", len(pieces)) + pieces
+    plf_lst = struct.pack("<h", len(lists)) + b"".join(
+        struct.pack("<ii18sBB", lsid, 0, b"\xff" * 18, 1 if len(levels) == 1 else 0, 0) for lsid, levels in lists)
+    lvls = b"".join(b"".join(levels) for _, levels in lists)
+    lfo = struct.pack("<I", len(overrides)) + b"".join(
+        struct.pack("<iiiBBBB", lsid, 0, 0, len(starts), 0, 0, 0) for lsid, starts in overrides)
+    lfo += b"".join(struct.pack("<I", 0xFFFFFFFF) + b"".join(  # LFOData: cp (none), the LFOLVLs
+        struct.pack("<iI", start, level | 0x10) if isinstance(start, int)  # fStartAt
+        else struct.pack("<iI", 0, level | 0x30) + start[0] if isinstance(start, tuple)  # fFormatting, fStartAt
+        else struct.pack("<iI", 0, level | 0x20) + start  # fFormatting: a whole LVL
+        for level, start in starts.items()) for _, starts in overrides)
+    text_end = 0x800 + 2 * ccp
+    first_page = -(-text_end // SECTOR)
+    marks, cp = [], 0
+    for text, ilfo, ilvl in paragraphs:
+        cp += len(text) + 1
+        marks.append((0x800 + 2 * cp, ilfo, ilvl))
+    pages, fcs, pns = [], [0x800], []
+    for k in range(0, len(marks), 12):
+        chunk = marks[k:k + 12]
+        fkp = bytearray(SECTOR)
+        crun = len(chunk)
+        start = fcs[-1]
+        struct.pack_into(f"<{crun + 1}I", fkp, 0, start, *(end for end, _, _ in chunk))
+        at = 510
+        for j, (end, ilfo, ilvl) in enumerate(chunk):
+            # sprmPIlvl, then sprmPIlfo (the order Word and LibreOffice write them in)
+            grpprl = struct.pack("<HB", 0x260A, ilvl) + struct.pack("<Hh", 0x460B, ilfo) + b"\0" if ilfo else b""
+            papx = struct.pack("<H", 0) + grpprl  # istd 0, then the sprms
+            at -= 2 + len(papx)
+            at -= at % 2
+            fkp[at:at + 2 + len(papx)] = bytes([0, len(papx) // 2]) + papx
+            fkp[4 * (crun + 1) + 13 * j] = at // 2
+        fkp[511] = crun
+        pages.append(bytes(fkp))
+        pns.append(first_page + len(pages) - 1)
+        fcs.append(chunk[-1][0])
+    bte = struct.pack(f"<{len(fcs)}I", *fcs) + struct.pack(f"<{len(pns)}I", *pns)
+    table = bytearray(clx)
+    places = {}
+    for index, blob in ((_PLF_LST, plf_lst), (None, lvls), (_PLF_LFO, lfo), (_BTE_PAPX, bte)):
+        if index is not None:
+            places[index] = (len(table), len(blob))
+        table += blob
+    table += bytearray(max(0, 4096 - len(table)))
+    fib = _fib(ccp, 0, len(clx))
+    for index, (fc, lcb) in places.items():
+        struct.pack_into("<II", fib, 154 + 8 * index, fc, lcb)
+    word = fib + body.encode("utf-16-le")
+    word += bytearray(first_page * SECTOR - len(word))
+    word += b"".join(pages)
+    word += bytearray(max(0, 4096 - len(word)))
+    return _compound({"WordDocument": bytes(word), "1Table": bytes(table)})
+
+
 def word95(text: str, *, lid: int = 0x0419, codepage: str = "cp1251") -> bytes:
     """A Word 6/95 .doc (nFib 104) holding ``text`` in the 8-bit ``codepage``, its FIB naming
     language ``lid``: a FIB of Word 6's layout (fcMin, fcMac, ccpText; no piece table, the file

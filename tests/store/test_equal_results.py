@@ -118,3 +118,31 @@ def test_ruslit_fragments_give_the_same_results(postgres_server, tmp_path, rusli
 def _drop_words(text: str, every: int) -> str:
     """A crude rewrite: every ``every``-th word left out."""
     return " ".join(w for k, w in enumerate(text.split(" ")) if k % every != every - 1)
+
+
+def test_long_sources_read_in_windows_give_the_same_results(postgres_server, tmp_path, ruslit, hand_made,
+                                                            monkeypatch):
+    """Long documents are read in windows (sverka.core.windows): by incremental blob I/O from
+    the SQLite file, by ``substring`` of the bytea from the server; the same results."""
+    from sverka.core import check
+
+    novels = [p for p in sorted((ruslit / "prose").rglob("*.txt"), key=lambda p: (-p.stat().st_size, str(p)))
+              if p.stat().st_size <= 1_100_000][:2]
+    rng = np.random.default_rng(37)
+    texts = [p.read_text(encoding="utf-8") for p in novels]
+    suspects = {
+        "verbatim": fragment(texts[0], 600, rng),
+        "rewritten": _drop_words(fragment(texts[1], 700, rng), every=9),
+        "mixed": " ".join([fragment(texts[0], 200, rng), fragment(texts[1], 250, rng)]),
+    }
+    used = []
+    read = check.read_windows
+
+    def spy(*args, **kwargs):
+        w = read(*args, **kwargs)
+        used.append(w is not None)
+        return w
+
+    monkeypatch.setattr(check, "read_windows", spy)
+    found = _check_both(postgres_server, tmp_path, novels, hand_made[1], suspects)
+    assert found >= 3 and sum(used) >= 4  # each store read windows (then kept the sources found whole)

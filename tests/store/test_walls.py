@@ -25,7 +25,7 @@ STORE_ATTRIBUTES = {"settings", "path"}
 #: ``index.name`` or ``self.index.name`` (not ``core.index.Index``, a module path).
 CALL = r"(?:\bself\.|(?<![.\w]))index\.([a-z_]\w*)"
 #: The stages a store must not sit above.
-STAGES = {"extract", "text", "fingerprints", "files", "indexing", "check", "morph"}
+STAGES = {"extract", "text", "fingerprints", "files", "indexing", "preparing", "check", "morph"}
 #: A statement of SQL in a string (upper-case keywords, as every statement of Sverka is written).
 SQL = re.compile(r"\b(?:SELECT\b.+\bFROM|INSERT INTO|DELETE FROM|UPDATE \w+ SET|CREATE (?:TABLE|INDEX)|"
                  r"PRAGMA \w+|BEGIN IMMEDIATE|COPY \w+)\b", re.S)

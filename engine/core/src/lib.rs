@@ -12,13 +12,19 @@
 //! * [`sentences`]: sentence hashes, Seq2 (`sverka.core.sentences`).
 //! * [`shortdoc`]: the white-space-blind hash of a whole text (`sverka.core.shortdoc`).
 //! * [`scan`]: the words of an ordinary text and the index of seen forms (`sverka.core.scan`).
+//! * [`split`]: sentence boundaries and the marks of Ukrainian and Russian (`sverka.core.text`).
+//! * [`forms`]: the canonizer's table of seen forms and the token arrays of a text (`sverka.core.text`).
+//! * [`align`]: seeds joined, runs, sentence segments and chaining (`sverka.core.align`).
 
+pub mod align;
 pub mod error;
+pub mod forms;
 pub mod hashing;
 pub mod minhash;
 pub mod scan;
 pub mod sentences;
 pub mod shingles;
 pub mod shortdoc;
+pub mod split;
 
 pub use error::Error;

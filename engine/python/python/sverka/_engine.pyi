@@ -31,8 +31,41 @@ def scan_words(
 ) -> tuple[I64, I64, U64 | None] | None: ...
 def hash_strings(cps: npt.NDArray[np.uint32], ends: I64, seed: int) -> U64: ...
 
+SOURCE_WINDOW: int
+ACTIVE_LIMIT: int
+SEGMENTS_PER_TOKEN: int
+I32 = npt.NDArray[np.int32]
+Sorted = tuple[I64, U64] | None
+Sentences = tuple[U64, I64, I64]
+
+def join_equal(x: U64, y: U64, max_repeats: int, budget: int, x_sorted: Sorted = None,
+               y_sorted: Sorted = None) -> tuple[I64, I64]: ...
+def align_chains(pairs_a: U64, pairs_b: U64, sorted_a: Sorted, sorted_b: Sorted, max_seed_repeats: int, budget: int,
+                 w: int, max_gap: int, overlap: int, min_sentence_words: int, sentences_a: Sentences,
+                 sentences_b: Sentences, sentences_sorted_a: Sorted, sentences_sorted_b: Sorted, a_first: int,
+                 sid: I32, ha: U64, hb: U64, bsid: I32) -> tuple[I64, npt.NDArray[np.bool_], I64, I64]: ...
+def chain(segments: I64, sentence: npt.NDArray[np.bool_], sid: I32, ha: U64, hb: U64, bsid: I32, max_gap: int,
+          overlap: int, taken_starts: I64, taken_ends: I64) -> tuple[I64, I64]: ...
+
 class HashIndex:
     def __init__(self) -> None: ...
     def __len__(self) -> int: ...
     def get(self, hashes: U64) -> I64: ...
     def add(self, hashes: U64, ids: I64) -> None: ...
+
+class TextRules:
+    def __init__(
+        self,
+        classes: npt.NDArray[np.uint8],
+        fold_from: npt.NDArray[np.uint32],
+        fold_to: npt.NDArray[np.uint32],
+        abbreviations: list[str],
+        counted: str,
+    ) -> None: ...
+    def read(
+        self, text: str, scan_classes: npt.NDArray[np.uint8], seed: int, scan: bool
+    ) -> tuple[I64, I64, I64, I64, tuple[I64, I64, U64] | None, list[int]]: ...
+
+def sentence_of_words(
+    piece_starts: I64, piece_ends: I64, word_starts: I64
+) -> tuple[npt.NDArray[np.int32], I64]: ...

@@ -1,0 +1,35 @@
+"""The limits of reading one untrusted file, environment overrides applied.
+
+Kept apart from the worker processes that enforce them (:mod:`sverka.core.workers`) so that the
+readers (:mod:`sverka.core.extract`), which bound their own fallbacks by the same time, need not
+import the workers, which run the readers.
+"""
+
+from __future__ import annotations
+
+import os
+
+__all__ = ["READ_MEMORY_BYTES", "READ_SECONDS", "read_limits"]
+
+#: Address space a worker may take beyond its own size after its imports: a file that needs
+#: more (a decompression bomb, forms drawing forms) is refused by Sverka at this limit, long
+#: before the system runs short of memory.
+READ_MEMORY_BYTES = 1024 ** 3
+#: Wall-clock seconds one file may take to read (and, when adding, to fingerprint).
+READ_SECONDS = 300.0
+
+
+def read_limits() -> tuple[int, float]:
+    """(memory bytes, seconds) in force: ``SVERKA_READ_MEMORY_MB`` and ``SVERKA_READ_SECONDS``
+    override the defaults (the test suite uses them)."""
+    mem = READ_MEMORY_BYTES
+    secs = READ_SECONDS
+    try:
+        mem = int(float(os.environ["SVERKA_READ_MEMORY_MB"]) * 1024 * 1024)
+    except (KeyError, ValueError):
+        pass
+    try:
+        secs = float(os.environ["SVERKA_READ_SECONDS"])
+    except (KeyError, ValueError):
+        pass
+    return mem, secs

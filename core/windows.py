@@ -1,0 +1,296 @@
+"""Cost proportional to the suspect: a long candidate read and aligned in windows.
+
+A check meeting a novel needs only the parts of it near the suspect's keys: retrieval has
+already found where they lie (:func:`sverka.core.candidates.seed_hits`). This module reads
+those parts of a stored document, and nothing else, through the layout of its tokens blob
+(:func:`sverka.core.store.codecs.tokens_layout`), aligns the suspect against them
+(:func:`sverka.core.check.align_prepared`, unchanged) and puts the passages back at their
+places in the whole text.
+
+**Windows.** Every seed the alignment starts from is a pair of tokens both texts hold: a
+pair key of the index at the same place (keys repeated in a document more often than the
+alignment keeps a seed are neither indexed nor used), or a whole sentence, a sentence key.
+So the source side of every run lies on a key retrieval found. A key alone, with no other key
+near it in both texts, starts no passage (the alignment keeps such a run only beside another,
+``align._near_others``); the keys kept here are those with another within twice the
+alignment's distances (:data:`NEAR_FACTOR`). Around each kept key, a window reaches
+
+* :func:`margin_tokens` tokens on each side: a passage grows from a run only to runs at most
+  ``SOURCE_WINDOW * max_gap`` tokens away in the source, and reads the source tokens ``max_gap``
+  around itself (a sentence edited until no seed is left, ``align._Linker``); so a window
+  holds every run a passage of its keys can link, and two windows' runs lie too far apart to
+  link even when their windows are put end to end;
+* then out to whole sentences, and :data:`MARGIN_SENTENCES` more on each side: the exact
+  layer grows spans over stop words up to a sentence end and labels passages from their
+  sentences; the paraphrase layer compares whole sentences (a paraphrased sentence beside a
+  copied one lies in the margin; one found by variant keys has its own window).
+
+Windows closer than :data:`MERGE_SENTENCES` sentences are one.
+
+**What stays the whole text's.** The windows are joined end to end into one text and one
+token array (sentence ids renumbered, offsets shifted), aligned as one source. What the
+alignment decides from the whole source is given to it from the blob's
+:class:`~sverka.core.tokens.WholeStats`: the seeds and sentences repeated too often in the
+whole text are not seeds in a window either (their hashes are changed so that nothing matches
+them), nor is a pair across the join of two windows; the paraphrase layer weighs and picks
+rare lemmas by the whole text's sentences (:meth:`sverka.core.paraphrase.SourceStats.of`).
+A source with passages is scored the same way (:func:`scores`): the shingles it shares with
+the suspect lie in its windows, its distinct shingles and its Seq2 counts are the blob's;
+only its text is then read whole, to be shown beside the suspect.
+
+What can differ (the differential test, tests/core/test_windows.py, and docs/BENCHMARKS.md):
+the alignment's seed budget (4 seed pairs per token of the two texts) counts the window's
+tokens, so a text repetitive enough to exceed it keeps other seeds; a source sentence the
+paraphrase layer would pair with a suspect sentence far from every key (no variant key of it
+found there either) is not looked at; two paraphrased sentences from places of the source far
+apart but next to each other in joined windows may make one passage instead of two; a
+shingle the suspect shares with the source far from every kept key (all its pairs repeated in
+the source more often than it indexes them, or in more documents than a lookup reads) is not
+counted in the resemblance. And one difference is a better judgment (docs/BENCHMARKS.md): the
+alignment keeps a one-seed run when another run lies close by among the next eight runs in
+suspect order; in a whole novel chance runs elsewhere crowd those eight, and a run inside a
+copied passage could be lost; in windows it is not.
+
+A document without a :class:`WholeStats` section (older collections, short documents), a
+check with other seed widths, or windows covering more than :data:`MAX_SHARE` of the document
+are read whole, as before.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+import numpy as np
+
+from .align import ORDER_PAIR_WORDS, SOURCE_WINDOW, SourceSide, Sorted, pair_shingles, sentence_hashes_of
+from .keys import SENTENCE_MIN_TOKENS
+from .paraphrase import SourceStats
+from .results import Passage
+from .shingles import shingle_hashes
+from .settings import Settings
+from .store.codecs import Reader, TokensLayout, encoded_length, read_whole, read_window, tokens_layout
+from .tokens import Tokens, WholeStats
+
+__all__ = ["MARGIN_SENTENCES", "MAX_SHARE", "MERGE_SENTENCES", "NEAR_FACTOR", "SEED_REPEATS", "SENTENCE_REPEATS",
+           "Window", "kept_hits", "margin_tokens", "read_windows", "scores", "sentence_windows", "to_whole",
+           "whole_stats"]
+
+#: Seeds held more often than this by a source are not aligned (``align.align``'s
+#: ``max_seed_repeats``, as a check calls it); sentences likewise (``align._sentence_segments``).
+SEED_REPEATS = 50
+SENTENCE_REPEATS = 4
+#: Whole sentences added to a window on each side.
+MARGIN_SENTENCES = 2
+#: Windows fewer sentences apart than this are read as one.
+MERGE_SENTENCES = 8
+#: A key is kept when another lies within this many times the alignment's distances.
+NEAR_FACTOR = 1
+#: Windows covering more than this share of a document's tokens: it is read whole.
+MAX_SHARE = 0.5
+#: Changes a hash the windows must not match (any fixed odd constant will do).
+_MASK = np.uint64(0xA5A5_5A5A_C3C3_3C3D)
+
+
+def margin_tokens(settings: Settings) -> int:
+    """Tokens on each side of a key that a window holds (module docstring)."""
+    w = max(1, settings.align_seed_words)
+    return settings.max_gap_words * (SOURCE_WINDOW + 2) + 4 * w
+
+
+def whole_stats(tokens: Tokens, shingle_words: int = 0, distinct_shingles: int = 0,
+                seq2: np.ndarray | None = None) -> WholeStats | None:
+    """The :class:`WholeStats` of a document being added (None: its sentences do not rise
+    with its tokens, and it is always read whole). ``shingle_words``, ``distinct_shingles``
+    and ``seq2``: its fingerprints' (:class:`sverka.core.fingerprints.DocumentFingerprints`);
+    without them its scores are read whole."""
+    sid = np.asarray(tokens.sentence_ids, dtype=np.int64)
+    spans = np.asarray(tokens.sentence_spans, dtype=np.int64).reshape(-1, 2)
+    m = len(spans)
+    if len(sid) == 0 or m == 0 or np.any(np.diff(sid) < 0) or np.any(np.diff(spans[:, 0]) < 0) or \
+            int(sid[-1]) >= m or spans[0, 0] < 0 or spans[-1, 0] > len(tokens.text):
+        return None
+    text = tokens.text
+    cuts = [0, *spans[:, 0].tolist(), len(text)]
+    sizes = [encoded_length(text[x:y]) for x, y in zip(cuts[:-1], cuts[1:])]
+    sentence_bytes = np.cumsum(sizes, dtype=np.int64)  # the byte of each span's start as stored; the text's length last
+    stats = SourceStats.of(tokens)
+    pairs = pair_shingles(tokens.hashes, ORDER_PAIR_WORDS)
+    sentences = sentence_hashes_of(tokens, 1)[0]
+    values, counts = (None, None) if seq2 is None else np.unique(np.asarray(seq2, np.uint64), return_counts=True)
+    return WholeStats(
+        sentence_tokens=np.searchsorted(sid, np.arange(m + 1)).astype(np.int64),
+        sentence_bytes=sentence_bytes, sentences=stats.n_sentences, lemmas=stats.values,
+        lemma_sentences=stats.counts, common_pairs=_common(pairs, SEED_REPEATS),
+        common_sentences=_common(sentences, SENTENCE_REPEATS), shingle_words=shingle_words if seq2 is not None else 0,
+        distinct_shingles=distinct_shingles, seq2=values, seq2_counts=counts)
+
+
+def _common(values: np.ndarray, limit: int) -> np.ndarray:
+    v, c = np.unique(np.asarray(values, np.uint64), return_counts=True)
+    return v[c > limit]
+
+
+def kept_hits(i: np.ndarray, j: np.ndarray, sentence: np.ndarray, settings: Settings) -> np.ndarray:
+    """The source positions of the keys that may start a passage (module docstring): shared
+    sentences the alignment matches (``sentence``: their tokens, 0 for a pair key), and pair
+    keys with another pair key within ``NEAR_FACTOR`` times the alignment's distances."""
+    w = max(1, settings.align_seed_words)
+    near_a = NEAR_FACTOR * (settings.max_gap_words + 2 * w)
+    near_b = NEAR_FACTOR * (settings.max_gap_words * SOURCE_WINDOW + 2 * w)
+    pair = sentence == 0
+    whole = j[~pair & (sentence >= settings.min_sentence_words)]
+    i, j = i[pair], j[pair]
+    order = np.lexsort((j, i))
+    i, j = i[order], j[order]
+    keep = np.zeros(len(i), bool)
+    for shift in range(1, 17):
+        if shift >= len(i):
+            break
+        ok = (i[shift:] - i[:-shift] <= near_a) & (np.abs(j[shift:] - j[:-shift]) <= near_b) & (j[shift:] != j[:-shift])
+        keep[shift:] |= ok
+        keep[:-shift] |= ok
+    return np.concatenate([j[keep], whole])
+
+
+def sentence_windows(hits: np.ndarray, whole: WholeStats, n: int, settings: Settings) -> list[tuple[int, int]]:
+    """Sentence ranges ``[s0, s1)`` to read around the source positions ``hits``, merged."""
+    if len(hits) == 0:
+        return []
+    m = len(whole.sentence_tokens) - 1
+    margin = margin_tokens(settings)
+    w = max(1, settings.align_seed_words)
+    lo = np.clip(hits - margin, 0, n - 1)
+    hi = np.clip(hits + w + margin, 1, n)
+    first = whole.sentence_tokens
+    s0 = np.clip(np.searchsorted(first, lo, "right") - 1 - MARGIN_SENTENCES, 0, m)
+    s1 = np.clip(np.searchsorted(first, hi - 1, "right") + MARGIN_SENTENCES, 0, m)
+    order = np.argsort(s0, kind="stable")
+    s0, s1 = s0[order], np.maximum.accumulate(s1[order])
+    new = np.concatenate(([True], s0[1:] > s1[:-1] + MERGE_SENTENCES))
+    starts = s0[new]
+    ends = s1[np.append(np.flatnonzero(new)[1:] - 1, len(s0) - 1)]
+    # sentences holding no token at a window's edge change nothing: the tokens decide
+    return [(a, b) for a, b in zip(starts.tolist(), ends.tolist()) if first[b] > first[a]]
+
+
+@dataclass(frozen=True, eq=False)
+class Window:
+    """Windows of a stored document joined end to end: their tokens (as a source to align),
+    what aligning needs of them, and where each window's text begins in the joined text
+    (``at``) and in the whole text (``chars``)."""
+
+    tokens: Tokens
+    side: SourceSide
+    stats: SourceStats
+    at: np.ndarray  # int64: each window's first character in the joined text
+    chars: np.ndarray  # int64: the same character's offset in the whole text
+    share: float  # share of the document's tokens read
+    whole: WholeStats | None = None  # also gives the document's tokens (its first tokens' last) and bytes
+    joins: np.ndarray | None = None  # int64: the first token of each window after the first
+
+
+def read_windows(read_tokens: Reader, tokens_size: int, read_text: Reader, hits: np.ndarray,
+                 settings: Settings) -> Window | None:
+    """The :class:`Window` of a stored document around ``hits`` (source token positions), read
+    through the blobs' readers; None when the document is better read whole (module
+    docstring)."""
+    if max(1, settings.align_seed_words) != ORDER_PAIR_WORDS or settings.min_sentence_words < SENTENCE_MIN_TOKENS:
+        return None
+    layout = tokens_layout(read_tokens, tokens_size)
+    if layout is None or layout.n == 0:
+        return None
+    whole = read_whole(read_tokens, layout)
+    ranges = sentence_windows(hits, whole, layout.n, settings)
+    first = whole.sentence_tokens
+    read = sum(int(first[b] - first[a]) for a, b in ranges)
+    if read > MAX_SHARE * layout.n:
+        return None
+    if not ranges:  # no key that can start a passage: nothing to align
+        return _joined(read_tokens, read_text, layout, whole, [(0, 0)], settings, 0.0)
+    return _joined(read_tokens, read_text, layout, whole, ranges, settings, read / layout.n)
+
+
+def _joined(read_tokens: Reader, read_text: Reader, layout: TokensLayout, whole: WholeStats,
+            ranges: list[tuple[int, int]], settings: Settings, share: float) -> Window:
+    first, at_byte = whole.sentence_tokens, whole.sentence_bytes
+    parts, texts, at, chars = [], [], [], []
+    length = sentences = 0
+    for s0, s1 in ranges:
+        t0, t1 = int(first[s0]), int(first[s1])
+        got = read_window(read_tokens, layout, t0, t1, s0, s1)
+        spans = got["spans"]
+        c0 = int(spans[0, 0]) if s0 > 0 and len(spans) else 0
+        b0, b1 = (int(at_byte[s0]) if s0 > 0 else 0), int(at_byte[s1])
+        text = read_text(layout.text_at + b0, b1 - b0).decode(layout.text_codec, "surrogatepass")
+        shift = length - c0
+        parts.append((got["starts"] + shift, got["ends"] + shift, got["hashes"], got["word_hashes"],
+                      got["sentence_ids"].astype(np.int64) - s0 + sentences, spans[: s1 - s0] + shift))
+        texts.append(text)
+        at.append(length)
+        chars.append(c0)
+        length += len(text)
+        sentences += s1 - s0
+    starts, ends, hashes, word_hashes, sid, spans = (np.concatenate([p[k] for p in parts]) for k in range(6))
+    spans = np.minimum(spans, length)
+    tokens = Tokens(text="".join(texts), starts=starts, ends=ends, lemmas=("",) * len(starts), hashes=hashes,
+                    word_hashes=word_hashes, sentence_ids=sid.astype(np.int32), sentence_spans=spans,
+                    word_count=0, language=layout.language)
+    # what the whole text's repeats rule out, and pairs across the join of two windows
+    w = max(1, settings.align_seed_words)
+    pairs = pair_shingles(hashes, w)
+    cut = np.zeros(len(pairs), bool)
+    joins = np.cumsum([int(first[b] - first[a]) for a, b in ranges])[:-1]
+    for k in range(1, w):
+        cut[np.clip(joins - k, 0, max(len(pairs) - 1, 0))] = len(pairs) > 0
+    cut |= np.isin(pairs, whole.common_pairs)
+    pairs = np.where(cut, pairs ^ _MASK, pairs)
+    sent = sentence_hashes_of(tokens, settings.min_sentence_words)
+    sent = (np.where(np.isin(sent[0], whole.common_sentences), sent[0] ^ _MASK, sent[0]), sent[1], sent[2])
+    side = SourceSide(settings.align_seed_words, settings.min_sentence_words, pairs, Sorted.of(pairs), sent,
+                      Sorted.of(sent[0]))
+    stats = SourceStats.of(tokens, None, (whole.lemmas, whole.lemma_sentences, whole.sentences, layout.n))
+    return Window(tokens, side, stats, np.asarray(at, np.int64), np.asarray(chars, np.int64), share, whole,
+                  np.asarray(joins, np.int64))
+
+
+def scores(window: Window, shingle_words: int, a_distinct: np.ndarray, a_seq2: tuple[np.ndarray, np.ndarray],
+           a_seq2_len: int) -> tuple[float, float] | None:
+    """(resemblance, sentence score) of a suspect (its distinct shingles of ``shingle_words``
+    tokens, its Seq2's distinct values and counts, and its Seq2's length) against the whole
+    document ``window`` was read from, as :func:`sverka.core.check.jaccard` and
+    :func:`~sverka.core.check.sentence_score` give them; None when its blob keeps no counts
+    of that width (it is read whole). The shingles both hold are found in the windows: a
+    shingle shared is a run of shared pair keys, so its tokens lie in a window (not across
+    the join of two); the document's distinct shingles and its Seq2 counts are the blob's."""
+    whole = window.whole
+    if whole is None or whole.seq2 is None or whole.shingle_words != shingle_words:
+        return None
+    h = shingle_hashes(np.asarray(window.tokens.hashes, np.uint64), shingle_words)
+    if len(h) and len(window.joins):
+        across = np.zeros(len(h) + shingle_words, bool)
+        for k in range(1, shingle_words):  # shingles starting less than its width before a join
+            across[np.maximum(window.joins - k, 0)] = True
+        h = h[~across[:len(h)]]
+    shared = len(np.intersect1d(a_distinct, h))
+    union = len(a_distinct) + whole.distinct_shingles - shared
+    resemblance = shared / union if union else 0.0
+    if a_seq2_len == 0:
+        return resemblance, 0.0
+    (va, ca), vb, cb = a_seq2, whole.seq2, whole.seq2_counts
+    _, ia, ib = np.intersect1d(va, vb, assume_unique=True, return_indices=True)
+    return resemblance, float(np.minimum(ca[ia], cb[ib]).sum()) / a_seq2_len
+
+
+def to_whole(passages: list[Passage], window: Window) -> list[Passage]:
+    """``passages`` found in ``window``'s joined text, with their source offsets in the whole text."""
+
+    def start(x: int) -> int:
+        k = int(np.searchsorted(window.at, x, "right")) - 1
+        return x - int(window.at[k]) + int(window.chars[k])
+
+    def end(x: int) -> int:  # an end at a window's last character belongs to it, not the next
+        k = max(int(np.searchsorted(window.at, x, "left")) - 1, 0)
+        return x - int(window.at[k]) + int(window.chars[k])
+
+    return [replace(p, source_start=start(p.source_start), source_end=end(p.source_end),
+                    pieces=tuple((q[0], q[1], start(q[2]), end(q[3])) for q in p.pieces)) for p in passages]
