@@ -43,7 +43,8 @@ from .tokens import Tokens
 if TYPE_CHECKING:  # pragma: no cover
     from .store import Store
 
-__all__ = ["INDEX_HITS", "MAX_LENGTH_RATIO", "METHOD", "NEIGHBOUR_FLOOR", "SOURCE_SENTENCES_MAX", "add_meaning", "available"]
+__all__ = ["ENCODE_ALL_UP_TO", "INDEX_HITS", "MAX_LENGTH_RATIO", "METHOD", "NEAR_SENTENCES", "NEIGHBOUR_FLOOR",
+           "READ_ENCODED_MAX", "SOURCE_SENTENCES_MAX", "add_meaning", "available"]
 
 #: The method of every passage this layer makes (results.METHODS).
 METHOD = "meaning"
@@ -62,6 +63,21 @@ MAX_LENGTH_RATIO = 2.0
 INDEX_HITS = 8
 #: Sentences of the lexically found sources compared directly, at most (the rest through the index).
 SOURCE_SENTENCES_MAX = 60_000
+#: A source found by words that has no stored vectors (longer than
+#: :data:`~sverka.core.meaning.ADD_MAX_CHARS`, or added while the layer was off): its sentences
+#: the check read, within this many sentences of a sentence its lexical passages touch, are
+#: encoded during the check (a reworded sentence lies beside the copied ones)...
+NEAR_SENTENCES = 3
+#: ... at most this many a check (~0.4 CPU s), the sources in the order they were found.
+READ_ENCODED_MAX = 200
+#: Up to this many unexplained suspect sentences are all encoded. Past it (a long suspect of its
+#: own text: encoding is most of the layer's cost, ~500 sentences a CPU second), first every
+#: other sentence of each run of unexplained ones (a run's first and last always), those with
+#: digits, and the lone ones; then the neighbours of every one that came within
+#: :data:`NEIGHBOUR_FLOOR` of a source sentence, until none is left. Two neighbours accepted by
+#: meaning therefore always are found (one of any two in a run is encoded first); a sentence
+#: accepted alone, between two sentences unlike any source, may be missed in a long suspect.
+ENCODE_ALL_UP_TO = 120
 
 Key = tuple  # ("d", doc_id) for a collection document, ("p", k) for the k-th given source without id
 
@@ -102,13 +118,16 @@ def add_meaning(
     exclude_ids: Sequence[int] = (),
     source_vectors: Callable[[int, SourceMatch], tuple[np.ndarray, np.ndarray]] | None = None,
     heading_end: int = 0,
+    read_sentences: Callable[[int], np.ndarray | None] | None = None,
 ) -> list[SourceMatch]:
     """``sources`` with the meaning layer's passages added, and the sources it alone found
     (module docstring). ``store``: the collection (None: only ``sources`` are compared);
     ``exclude_ids``: documents never to list (the suspect itself); ``source_vectors(k, source)``:
     the sentence spans and vectors of a given source that has no ``source_id`` (a document
     compared directly), by default computed from its text. ``heading_end``: where the heading
-    lines at the top end (a title, the student's name: never part of a passage)."""
+    lines at the top end (a title, the student's name: never part of a passage).
+    ``read_sentences(doc_id)``: the sentences of a source the check read ([start, end) in its
+    whole text), for one that has no stored vectors (:data:`NEAR_SENTENCES`)."""
     if not settings.find_by_meaning or not available():
         return sources
     starts = np.asarray(word_starts, np.int64)
@@ -120,17 +139,22 @@ def add_meaning(
     todo = np.flatnonzero(~_explained(spans, starts, lexical))
     if not len(todo):
         return sources
-    queries = meaning.span_vectors(text, spans[todo])
     excluded = {int(d) for d in exclude_ids}
 
     # (a) the sources found by words: every sentence of each, compared directly
     side: dict[Key, tuple[str, np.ndarray]] = {}  # key -> (text, sentence spans) of sources met
-    best: dict[int, tuple[float, Key, int]] = {}  # suspect sentence (index in spans) -> (cosine, source, sentence)
-    budget = SOURCE_SENTENCES_MAX
+    pool: list[tuple[Key, np.ndarray]] = []  # key -> the vectors of its sentences (zeros: not encoded)
+    budget, read_budget = SOURCE_SENTENCES_MAX, READ_ENCODED_MAX
     for n, src in enumerate(sources):
         key: Key = ("d", src.source_id) if src.source_id is not None else ("p", n)
         if src.source_id is not None:
             s_spans, s_vecs = store.vectors(src.source_id) if store is not None else (np.zeros((0, 2)), None)
+            if (s_vecs is None or not len(s_vecs)) and read_sentences is not None and read_budget > 0:
+                read = read_sentences(src.source_id)
+                if read is not None and len(read):
+                    s_spans, s_vecs, used = _near_vectors(src.text, np.asarray(read, np.int64).reshape(-1, 2),
+                                                          src.passages, read_budget)
+                    read_budget -= used
         elif source_vectors is not None:
             s_spans, s_vecs = source_vectors(n, src)
         else:
@@ -140,18 +164,26 @@ def add_meaning(
         if s_vecs is None or not len(s_vecs) or len(s_vecs) > budget:
             continue
         budget -= len(s_vecs)
-        sims = meaning.cosine(queries, s_vecs)
-        top = sims.argmax(axis=1)
-        for q, k in enumerate(todo.tolist()):
-            c = float(sims[q, top[q]])
-            if k not in best or c > best[k][0]:
-                best[k] = (c, key, int(top[q]))
+        pool.append((key, s_vecs))
 
-    # (b) the rest of the collection, through the vector index
-    if store is not None:
-        new_spans: dict[int, list[tuple[int, int, int]]] = {}
+    best: dict[int, tuple[float, Key, int]] = {}  # suspect sentence (index in spans) -> (cosine, source, sentence)
+    new_spans: dict[int, list[tuple[int, int, int]]] = {}
+
+    def compare(ks: list[int]) -> None:
+        """Encode the suspect sentences ``ks`` (indices in spans) and find their nearest."""
+        queries = meaning.span_vectors(text, spans[ks])
+        for key, s_vecs in pool:
+            sims = meaning.cosine(queries, s_vecs)
+            top = sims.argmax(axis=1)
+            for q, k in enumerate(ks):
+                c = float(sims[q, top[q]])
+                if k not in best or c > best[k][0]:
+                    best[k] = (c, key, int(top[q]))
+        # (b) the rest of the collection, through the vector index
+        if store is None:
+            return
         for q, hits in enumerate(vectorindex.search(store, queries, INDEX_HITS)):
-            k = int(todo[q])
+            k = ks[q]
             for d, j, a, b, v in hits:
                 if d in excluded:
                     continue
@@ -159,9 +191,24 @@ def add_meaning(
                 if k not in best or c > best[k][0]:
                     best[k] = (c, ("d", d), j)
                 new_spans.setdefault(d, []).append((j, a, b))
-        for d, found in new_spans.items():
-            if ("d", d) not in side:  # its text is read only if a pair of it is accepted
-                side[("d", d)] = (None, {j: (a, b) for j, a, b in found})
+
+    unexplained = todo.tolist()
+    if len(unexplained) <= ENCODE_ALL_UP_TO:
+        compare(unexplained)
+    else:
+        first = _first_pass(unexplained, text, spans)
+        compare(first)
+        done = set(first)
+        while True:
+            near = sorted({k + dk for k in done if k in best and best[k][0] >= NEIGHBOUR_FLOOR for dk in (-1, 1)}
+                          & set(unexplained) - done)
+            if not near:
+                break
+            compare(near)
+            done.update(near)
+    for d, found in new_spans.items():
+        if ("d", d) not in side:  # its text is read only if a pair of it is accepted
+            side[("d", d)] = (None, {j: (a, b) for j, a, b in found})
 
     # what every suspect sentence is matched to: (source, sentence) or None
     matched: list[tuple[Key, int] | None] = [None] * len(spans)
@@ -309,3 +356,38 @@ def _sentence_spans_of(text: str) -> np.ndarray:
 
 def _word_starts_of(text: str) -> np.ndarray:
     return word_starts(text)
+
+
+def _first_pass(unexplained: list[int], text: str, spans: np.ndarray) -> list[int]:
+    """The suspect sentences encoded first in a long suspect (:data:`ENCODE_ALL_UP_TO`): every
+    other one of each run of consecutive sentences, a run's last one, and those with digits."""
+    out, run_start = [], None
+    for n, k in enumerate(unexplained):
+        if run_start is None or k != unexplained[n - 1] + 1:
+            run_start = k
+        last = n + 1 == len(unexplained) or unexplained[n + 1] != k + 1
+        a, b = (int(x) for x in spans[k])
+        if (k - run_start) % 2 == 0 or last or any(ch.isdigit() for ch in text[a:b]):
+            out.append(k)
+    return out
+
+
+def _near_vectors(text: str, read: np.ndarray, passages: Sequence[Passage], budget: int
+                  ) -> tuple[np.ndarray, np.ndarray, int]:
+    """(``read``, their vectors, how many were encoded) for a source without stored vectors:
+    the sentences of at least :data:`~sverka.core.meaning.MIN_WORDS` words within
+    :data:`NEAR_SENTENCES` of a sentence its passages touch are encoded (at most ``budget``),
+    the others' vectors left zero (a cosine of 0: never matched)."""
+    touched = np.zeros(len(read), bool)
+    for p in passages:
+        for _, _, b0, b1 in (p.pieces or ((p.suspect_start, p.suspect_end, p.source_start, p.source_end),)):
+            touched |= (read[:, 0] < b1) & (read[:, 1] > b0)
+    near = np.zeros(len(read), bool)
+    for k in np.flatnonzero(touched).tolist():
+        near[max(0, k - NEAR_SENTENCES):k + NEAR_SENTENCES + 1] = True
+    chosen = [k for k in np.flatnonzero(near).tolist()
+              if len(text[int(read[k, 0]):int(read[k, 1])].split()) >= meaning.MIN_WORDS][:budget]
+    vectors = np.zeros((len(read), meaning.DIM), np.int8)
+    if chosen:
+        vectors[chosen] = meaning.span_vectors(text, read[chosen])
+    return read, vectors, len(chosen)

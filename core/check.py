@@ -47,7 +47,7 @@ from .sourcecache import SourceCache
 from .text import Tokens, canonize, word_starts, words_in
 from .tokens import SortOrders
 from .words import WRITTEN_WORD
-from .windows import Window, kept_hits, read_windows, scores, to_whole
+from .windows import Window, kept_hits, read_windows, scores, to_whole, whole_sentences
 
 if TYPE_CHECKING:  # pragma: no cover
     from .store import Store
@@ -348,6 +348,7 @@ def check_document(
     sources: list[SourceMatch] = []
     damaged: list[str] = []
     unreadable: list[int] = []
+    read_sentences: dict[int, np.ndarray] = {}  # source -> its sentences the check read (whole-text offsets)
     kept = cache if cache is not None else SourceCache(0)
     infos = index.infos(ids)
     for k, doc_id in enumerate(ids):
@@ -394,6 +395,7 @@ def check_document(
             continue
         if scored is None:
             text = b.doc.text
+        read_sentences[info.id] = whole_sentences(window) if scored is not None else b.tokens.sentence_spans
         sources.append(
             SourceMatch(
                 source_id=info.id,
@@ -410,7 +412,7 @@ def check_document(
         )
     sources = add_meaning(suspect.text, a.tokens, a.word_starts, sources, settings, store=index,
                           template_ids=sorted(templates), exclude_ids=(*exclude_ids, *itself, *unreadable),
-                          heading_end=a.heading[0])
+                          heading_end=a.heading[0], read_sentences=read_sentences.get)
     progress(len(ids), len(ids), "phase.done")
     sources = resolve_overlaps(sources, suspect.text, a.word_starts)
     info_of_suspect = suspect_info(suspect, a.tokens)

@@ -43,7 +43,7 @@ from typing import Sequence
 import numpy as np
 
 __all__ = [
-    "DIM", "KINDS", "MAX_CHARS", "MIN_WORDS", "QUANT_MAX", "Evidence", "accept", "cosine", "encoder", "evidence",
+    "ADD_MAX_CHARS", "DIM", "KINDS", "MAX_CHARS", "MIN_WORDS", "QUANT_MAX", "Evidence", "accept", "cosine", "encoder", "evidence",
     "language_of", "quantise", "sentence_vectors", "span_vectors", "vector_spans",
 ]
 
@@ -112,6 +112,12 @@ MIN_WORDS = 4
 MAX_CHARS = 1000
 #: Sentences encoded per call (the encoder's memory grows with the batch).
 ENCODE_BATCH = 2000
+#: Documents of at most this many characters get their vectors when they are added: essays,
+#: articles, papers (~50 pages), where reworded and translated borrowings come from, all
+#: reachable through the collection's index. A longer document (a novel, a book) is indexed by
+#: its words only, as cheaply as without the layer; the sentences of it that a check reads near
+#: its passages found by words are encoded then (:mod:`sverka.core.bymeaning`).
+ADD_MAX_CHARS = 100_000
 
 
 def vector_spans(spans: np.ndarray, word_starts: np.ndarray) -> np.ndarray:

@@ -20,7 +20,7 @@ from .document import Document
 from .errors import ExtractError, SverkaError
 from .extract import extract
 from .fingerprints import fingerprint_document
-from .meaning import span_vectors, vector_spans
+from .meaning import ADD_MAX_CHARS, span_vectors, vector_spans
 from .messages import message
 from .settings import Settings
 from .sorting import distinct
@@ -44,7 +44,9 @@ def prepare(doc: Document, tokens: Tokens, fp, *, size_bytes: int = 0,
     """Pack a document, its tokens and its :class:`~sverka.core.fingerprints.DocumentFingerprints`
     for :meth:`~sverka.core.store.Store.write_batch`. ``added``: the date of adding to keep
     (a rebuild); None means now. ``meaning``: the sentences to give vectors of meaning are
-    chosen (``vector_spans``); :func:`with_vectors` computes the vectors before writing."""
+    chosen (``vector_spans``) when the document has at most
+    :data:`~sverka.core.meaning.ADD_MAX_CHARS` characters; :func:`with_vectors` computes the
+    vectors before writing."""
     orders = sort_orders(tokens.hashes) if len(tokens) >= ORDERS_MIN_TOKENS else None
     whole = whole_stats(tokens, fp.shingle_words, fp.distinct_shingles, fp.sentence_seq2) \
         if orders is not None else None  # a long document: read in windows
@@ -64,18 +66,17 @@ def prepare(doc: Document, tokens: Tokens, fp, *, size_bytes: int = 0,
         sentence_pos=np.asarray(fp.sentence_key_positions, dtype=np.int64).copy(), short_words=short,
         short_length=len(short), added=added,
         vector_spans=vector_spans(tokens.sentence_spans, tokens.word_starts if tokens.word_starts is not None
-                                  else word_starts(doc.text)) if meaning else None,
+                                  else word_starts(doc.text)) if meaning and len(doc.text) <= ADD_MAX_CHARS else None,
     )
 
 
 def with_vectors(items: list) -> list:
     """``items`` (:class:`PreparedDocument` or ``("unchanged", id)``) with the vectors of
     meaning of every document whose sentences were chosen (``vector_spans``), encoded here,
-    in one run for the batch.
+    in one run for the batch (:data:`~sverka.core.meaning.ENCODE_BATCH` sentences a call).
 
-    The readers encode their own files (:func:`prepare_file`: the cores share the encoding as
-    they share the reading, each reader process loading the encoder once, ~100 MB); what a
-    reader could not encode, and a pasted text, are encoded by the adding process."""
+    Run by the process that writes (adding, rebuilding), once per committed batch: the readers
+    never load the encoder (~120 MB each), so adding holds one encoder, not one a core."""
     todo = [k for k, p in enumerate(items) if isinstance(p, PreparedDocument) and p.vector_spans is not None
             and p.vectors is None and len(p.vector_spans)]
     if not todo:
@@ -104,12 +105,8 @@ def prepare_file(path: str, size: int, mtime: float, settings: Settings) -> tupl
         doc = extract(path)
         tokens = canonize(doc.text, drop_adjectives=settings.drop_adjectives)
         fp = fingerprint_document(tokens, settings)
-        p = prepare(doc, tokens, fp, size_bytes=size, mtime=mtime, path=path, meaning=settings.find_by_meaning)
-        try:  # here, in the reader: the cores share the encoding as they share the reading
-            p = with_vectors([p])[0]
-        except Exception:  # noqa: BLE001 (memory, a damaged encoder): the adding process encodes it
-            pass
-        return "ok", p
+        return "ok", prepare(doc, tokens, fp, size_bytes=size, mtime=mtime, path=path,
+                             meaning=settings.find_by_meaning)
     except ExtractError as e:
         return "failed", e.message
     except SverkaError as e:
