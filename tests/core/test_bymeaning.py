@@ -148,3 +148,55 @@ def test_a_lone_surrogate_in_a_sentence_is_encoded():
 
     v = meaning.sentence_vectors(["студенты\ud800студенты читают книги в библиотеке", "ok"])
     assert v.shape == (2, meaning.DIM)
+
+
+def _filler(words: list[str], n: int, seed: int) -> list[str]:
+    """``n`` sentences of 8-14 words drawn from ``words``: text on no one's topic."""
+    import random
+
+    rng = random.Random(seed)
+    return [" ".join(rng.choice(words) for _ in range(rng.randint(8, 14))).capitalize() + "."
+            for _ in range(n)]
+
+
+EN_WORDS = ("harbour river meadow engine ladder copper velvet lantern orchard pilot canvas marble thunder "
+            "garden silver basket window mirror desert forest bridge candle pocket shadow island castle").split()
+RU_WORDS = ("ручей тетрадь облако варенье скамейка подсолнух карандаш самовар метель черника валенки "
+            "скворечник колодец паровоз калитка сугроб орешник будильник крыльцо ромашка").split()
+
+
+def test_a_long_document_has_no_vectors_and_its_sentences_near_a_copy_are_encoded_in_the_check(tmp_path):
+    from sverka.core import meaning
+
+    before, after = _filler(EN_WORDS, 900, 1), _filler(EN_WORDS, 900, 2)
+    source = " ".join(before + EN + after)
+    assert len(source) > meaning.ADD_MAX_CHARS
+    (tmp_path / "book.txt").write_text(source, encoding="utf-8")
+    c = api.Collection(tmp_path / "c.sverka")
+    try:
+        c.add([str(tmp_path / "book.txt")])
+        book = c.index.find_by_path(str(tmp_path / "book.txt")).id
+        assert not len(c.index.vectors(book)[1])  # indexed by its words only
+        # two sentences copied word for word, the next two translated
+        text = " ".join(OWN[:2] + EN[:2] + RU[2:4] + OWN[2:])
+        result = c.check(api.document_from_text(text, "essay"))
+        found = _meaning_passages(result)
+        assert [p.kind for _, p in found] == ["translation"]
+        passage = found[0][1]
+        assert text[passage.suspect_start:passage.suspect_end] == " ".join(RU[2:4])
+        assert source[passage.source_start:passage.source_end] == " ".join(EN[2:4])
+        off = c.check(api.document_from_text(text, "essay"), settings=Settings(find_by_meaning=False))
+        assert result.borrowed_percent > off.borrowed_percent
+    finally:
+        c.close()
+
+
+def test_a_long_suspect_finds_a_translated_run_among_its_own_sentences(collection):
+    from sverka.core import bymeaning
+
+    own = _filler(RU_WORDS, bymeaning.ENCODE_ALL_UP_TO, 3)
+    text = " ".join(own[:70] + RU + own[70:])
+    result = collection.check(api.document_from_text(text, "long essay"))
+    found = _meaning_passages(result)
+    assert [(s.title, p.kind) for s, p in found] == [("lighthouse", "translation")]
+    assert text[found[0][1].suspect_start:found[0][1].suspect_end] == " ".join(RU)
