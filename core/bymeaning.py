@@ -43,7 +43,7 @@ from .tokens import Tokens
 if TYPE_CHECKING:  # pragma: no cover
     from .store import Store
 
-__all__ = ["ENCODE_ALL_UP_TO", "INDEX_HITS", "MAX_LENGTH_RATIO", "METHOD", "NEAR_SENTENCES", "NEIGHBOUR_FLOOR",
+__all__ = ["ENCODE_ALL_UP_TO", "QUERY_MIN_WORDS", "INDEX_HITS", "MAX_LENGTH_RATIO", "METHOD", "NEAR_SENTENCES", "NEIGHBOUR_FLOOR",
            "READ_ENCODED_MAX", "SOURCE_SENTENCES_MAX", "add_meaning", "available"]
 
 #: The method of every passage this layer makes (results.METHODS).
@@ -59,6 +59,11 @@ NEIGHBOUR_FLOOR = meaning.TRANSLATION_WITH_NEIGHBOUR
 #: headline without a full stop, read as one sentence with the next, was taken whole for the
 #: translation of the headline alone).
 MAX_LENGTH_RATIO = 2.0
+#: Suspect sentences of this many words and more are compared; one shorter than
+#: :data:`~sverka.core.meaning.MIN_WORDS` (a translation of "A woman is dancing." has two
+#: words) is accepted only beside a neighbour matched in order, and its place keeps a run of
+#: translated sentences one run.
+QUERY_MIN_WORDS = 2
 #: Nearest sentences asked of the vector index per suspect sentence (each checked against the table).
 INDEX_HITS = 8
 #: Sentences of the lexically found sources compared directly, at most (the rest through the index).
@@ -131,7 +136,7 @@ def add_meaning(
     if not settings.find_by_meaning or not available():
         return sources
     starts = np.asarray(word_starts, np.int64)
-    spans = meaning.vector_spans(tokens.sentence_spans, starts)
+    spans = meaning.vector_spans(tokens.sentence_spans, starts, QUERY_MIN_WORDS)
     spans = spans[spans[:, 0] >= heading_end] if heading_end else spans
     if not len(spans):
         return sources
@@ -168,10 +173,12 @@ def add_meaning(
 
     best: dict[int, tuple[float, Key, int]] = {}  # suspect sentence (index in spans) -> (cosine, source, sentence)
     new_spans: dict[int, list[tuple[int, int, int]]] = {}
+    vector_of: dict[int, np.ndarray] = {}  # suspect sentence -> its vector
 
     def compare(ks: list[int]) -> None:
         """Encode the suspect sentences ``ks`` (indices in spans) and find their nearest."""
         queries = meaning.span_vectors(text, spans[ks])
+        vector_of.update(zip(ks, queries))
         for key, s_vecs in pool:
             sims = meaning.cosine(queries, s_vecs)
             top = sims.argmax(axis=1)
@@ -218,6 +225,7 @@ def add_meaning(
     explained_by = _lexical_matches(spans, todo, sources, side)
     for k, m in explained_by.items():
         matched[k] = m
+    _keep_order(best, matched, vector_of, dict(pool), side, store, excluded)
 
     accepted: dict[Key, list[Passage]] = {}
     texts: dict[Key, str] = {}
@@ -238,6 +246,8 @@ def add_meaning(
         if max(mine, theirs) > MAX_LENGTH_RATIO * max(1, min(mine, theirs)):
             continue
         nb = sum(1 for dk in (-1, 1) if 0 <= k + dk < len(spans) and matched[k + dk] == (key, j + dk))
+        if not nb and words_in(starts, [(a, b)]) < meaning.MIN_WORDS:
+            continue
         kind = meaning.accept(text[a:b], texts[key][span[0]:span[1]], c, nb)
         if kind is None:
             continue
@@ -391,3 +401,58 @@ def _near_vectors(text: str, read: np.ndarray, passages: Sequence[Passage], budg
     if chosen:
         vectors[chosen] = meaning.span_vectors(text, read[chosen])
     return read, vectors, len(chosen)
+
+
+def _keep_order(best: dict, matched: list, vector_of: dict[int, np.ndarray], pool: dict, side: dict,
+                store: "Store | None", excluded: set[int]) -> None:
+    """Order kept: a suspect sentence next to one matched to source sentence j (by words or by
+    meaning) is compared with the source sentence that would continue that order (j + 1 after
+    it, j - 1 before it); when its nearest continues no neighbour's match and that sentence
+    reaches :data:`NEIGHBOUR_FLOOR`, it is taken instead. Many sentences of a collection say
+    nearly the same ("A man is playing a guitar."): the nearest of a translated sentence may be
+    another source's, while the one its neighbours point to is the right one. Twice, so a run
+    follows its first matched sentence. ``best`` and ``matched`` are updated in place."""
+    for _ in range(2):
+        changed = False
+        for k, q in vector_of.items():
+            if k in best and any(0 <= k + dk < len(matched) and matched[k + dk] is not None
+                                 and matched[k + dk] == (best[k][1], best[k][2] + dk) for dk in (-1, 1)):
+                continue  # its nearest already continues a neighbour's match
+            for dk in (-1, 1):
+                m = matched[k + dk] if 0 <= k + dk < len(matched) else None
+                if m is None:
+                    continue
+                key, j = m[0], m[1] - dk
+                if j < 0 or (key[0] == "d" and key[1] in excluded):
+                    continue
+                v = _vector_at(key, j, pool, side, store)
+                if v is None:
+                    continue
+                c = float(meaning.cosine(q, v)[0, 0])
+                if c >= NEIGHBOUR_FLOOR and (k not in best or best[k][1:] != (key, j)):
+                    best[k] = (c, key, j)
+                    matched[k] = (key, j)
+                    changed = True
+                    break
+        if not changed:
+            return
+
+
+def _vector_at(key: Key, j: int, pool: dict, side: dict, store: "Store | None") -> np.ndarray | None:
+    """The vector of sentence ``j`` of source ``key`` (None when it has none); a stored one's span
+    is remembered in ``side`` for the passage."""
+    vectors = pool.get(key)
+    if vectors is not None:
+        return vectors[j] if j < len(vectors) and vectors[j].any() else None
+    if key[0] != "d" or store is None:
+        return None
+    got = store.vectors_at([(key[1], j)]).get((key[1], j))
+    if got is None:
+        return None
+    a, b, v = got
+    text, spans = side.get(key, (None, None))
+    if spans is None:
+        side[key] = (None, {j: (a, b)})
+    elif isinstance(spans, dict):
+        spans[j] = (a, b)
+    return v

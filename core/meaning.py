@@ -120,15 +120,15 @@ ENCODE_BATCH = 2000
 ADD_MAX_CHARS = 100_000
 
 
-def vector_spans(spans: np.ndarray, word_starts: np.ndarray) -> np.ndarray:
+def vector_spans(spans: np.ndarray, word_starts: np.ndarray, min_words: int = MIN_WORDS) -> np.ndarray:
     """The sentences (of ``spans``, [start, end) int64 (m, 2): ``Tokens.sentence_spans``) that
-    get a vector: those of at least :data:`MIN_WORDS` words (``word_starts``: every word's start)."""
+    get a vector: those of at least ``min_words`` words (``word_starts``: every word's start)."""
     spans = np.asarray(spans, np.int64).reshape(-1, 2)
     if not len(spans):
         return spans
     starts = np.asarray(word_starts, np.int64)
     words = np.searchsorted(starts, spans[:, 1], "left") - np.searchsorted(starts, spans[:, 0], "left")
-    return np.ascontiguousarray(spans[words >= MIN_WORDS])
+    return np.ascontiguousarray(spans[words >= min_words])
 
 
 def span_vectors(text: str, spans: np.ndarray) -> np.ndarray:
@@ -216,18 +216,21 @@ class _Words:
     language: str
     content: tuple[str, ...]  # lemmas of the content words (not stop words), in order
     names: frozenset[str]  # capitalised words past the first, transliterated to Latin
-    numbers: frozenset[str]
+    numbers: frozenset[str]  # in digits or in words
+    digits: frozenset[str]  # those written in digits
 
 
 def _words(sentence: str) -> _Words:
     from sverka.core import morph
 
     lang = language_of(sentence)
-    content, names, numbers = [], set(), set()
+    content, names, numbers, digits = [], set(), set(), set()
+    sentence = _one_number_a_group(sentence, lang)
     for k, m in enumerate(_WORD.finditer(sentence)):
         w = m.group()
         if w[0].isdigit():
             numbers.add(w.replace(",", "."))
+            digits.add(w.replace(",", "."))
             continue
         form = _norm(w)
         a = morph.analyze(form, lang) if lang else None
@@ -239,7 +242,21 @@ def _words(sentence: str) -> _Words:
         content.append(a.lemma)
         if k > 0 and w[0].isupper():
             names.add(a.lemma.translate(_TRANSLIT)[:5])
-    return _Words(lang, tuple(content), frozenset(names), frozenset(numbers))
+    return _Words(lang, tuple(content), frozenset(names), frozenset(numbers), frozenset(digits))
+
+
+_SPACED_GROUP = re.compile(r"(?<=\d)[ \u00a0\u202f](?=\d{3}(?!\d))")
+_COMMA_GROUP = re.compile(r"(?<=\d),(?=\d{3}(?!\d))")
+
+
+def _one_number_a_group(sentence: str, lang: str) -> str:
+    """``sentence`` with each number's digit groups joined as its language writes them: in
+    Russian and Ukrainian thousands are set apart by a space and the decimal sign is a comma
+    ("20 000", "1 653,62"), in English by a comma and a point ("20,000", "1,653.62"), so that
+    both read 20000 and 1653.62."""
+    if lang == "en":
+        return _COMMA_GROUP.sub("", sentence)
+    return _SPACED_GROUP.sub("", sentence)
 
 
 def _family(a: str, b: str) -> bool:
@@ -264,7 +281,7 @@ class Evidence:
     long_shared: int  # of them, lemmas of 7 letters or more (rarer words, by length)
     names_agree: bool  # a name of one is a name of the other (transliterated across scripts)
     numbers_agree: bool  # both have numbers (in digits or words: "три" = "3") and share one
-    numbers_conflict: bool  # a number of one is missing from the other
+    numbers_conflict: bool  # numbers that contradict (:func:`evidence`)
 
 
 def evidence(suspect: str, source: str) -> Evidence:
@@ -289,7 +306,11 @@ def evidence(suspect: str, source: str) -> Evidence:
         long_shared=long_shared,
         names_agree=names_agree,
         numbers_agree=bool(a.numbers & b.numbers),
-        numbers_conflict=a.numbers != b.numbers and bool(a.numbers ^ b.numbers),
+        # a number in digits the other lacks, or each with a number the other lacks ("двух" and
+        # "трёх"); a number word only one of them has is no contradiction ("three-year" for
+        # "трёхлетний", which names no number)
+        numbers_conflict=bool(a.digits - b.numbers or b.digits - a.numbers
+                              or (a.numbers - b.numbers and b.numbers - a.numbers)),
     )
 
 
