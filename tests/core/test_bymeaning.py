@@ -200,3 +200,29 @@ def test_a_long_suspect_finds_a_translated_run_among_its_own_sentences(collectio
     found = _meaning_passages(result)
     assert [(s.title, p.kind) for s, p in found] == [("lighthouse", "translation")]
     assert text[found[0][1].suspect_start:found[0][1].suspect_end] == " ".join(RU)
+
+
+def test_a_short_translated_sentence_keeps_its_run_and_the_order_picks_its_source(tmp_path):
+    # the same short sentence in two documents: the run's order says which one was translated
+    a = ["The museum opened its new hall of ancient maps last spring after years of restoration.",
+         "A woman is dancing.",
+         "Visitors can now follow the routes of early sailors across the painted oceans."]
+    b = ["A woman is dancing.", "Farmers sold apples and honey at the Saturday market near the station.",
+         "The bridge over the river was closed for repairs during the whole winter."]
+    ru = ["Музей открыл новый зал древних карт прошлой весной после многих лет реставрации.",
+          "Женщина танцует.",
+          "Теперь посетители могут проследить маршруты первых мореплавателей по нарисованным океанам."]
+    (tmp_path / "maps.txt").write_text(" ".join(a), encoding="utf-8")
+    (tmp_path / "market.txt").write_text(" ".join(b), encoding="utf-8")
+    c = api.Collection(tmp_path / "c.sverka")
+    try:
+        c.add([str(tmp_path / "maps.txt"), str(tmp_path / "market.txt")])
+        text = " ".join(OWN[:2] + ru + OWN[2:])
+        found = _meaning_passages(c.check(api.document_from_text(text, "essay")))
+        assert [(s.title, p.kind, len(p.pieces)) for s, p in found] == [("maps", "translation", 3)]
+        s, p = found[0]
+        assert {text[a0:a1]: s.text[b0:b1] for a0, a1, b0, b1 in p.pieces} == dict(zip(ru, a))
+        alone = " ".join(OWN[:2] + ru[1:2] + OWN[2:])  # the short sentence alone is not enough
+        assert not _meaning_passages(c.check(api.document_from_text(alone, "essay")))
+    finally:
+        c.close()
