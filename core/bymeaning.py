@@ -1,28 +1,34 @@
 """The meaning layer of a check: reworded and translated sentences, after the lexical layers.
 
 :func:`add_meaning` runs once the lexical layers have found their sources. The suspect's
-sentences of at least :data:`~sverka.core.meaning.MIN_WORDS` words that no lexical passage
-explains (less than half of their words matched) are given vectors of meaning
-(:mod:`sverka.core.meaning`) and compared
+sentences of at least :data:`QUERY_MIN_WORDS` words that no lexical passage explains (less
+than half of their words matched; the heading lines at the top left out) are given vectors of
+meaning (:mod:`sverka.core.meaning`; in a long suspect, first every other one,
+:data:`ENCODE_ALL_UP_TO`) and compared
 
-* (a) with every sentence of the sources the lexical layers found (their vectors as stored;
-  for :func:`sverka.core.check.compare_documents`, computed on the spot), and
+* (a) with every sentence of the sources the lexical layers found (their vectors as stored; a
+  source stored without vectors, longer than :data:`~sverka.core.meaning.ADD_MAX_CHARS` or
+  added with the layer off: its sentences the check read near its passages,
+  :data:`NEAR_SENTENCES`, encoded now; for :func:`sverka.core.check.compare_documents`,
+  computed on the spot), and
 * (b) through the collection's vector index (:mod:`sverka.core.vectorindex`) with the
-  sentences of every other document: a source found only by meaning, such as the English
-  original of a translated essay.
+  sentences of every other document that has vectors: a source found only by meaning, such
+  as the English original of a translated essay.
 
-The nearest source sentence of each (its similarity recomputed from the stored vectors) is
-judged by :func:`sverka.core.meaning.accept`, never by similarity alone: words of one family,
-names or numbers agreeing, or a neighbouring sentence matched in order to the neighbouring
-sentence of the same source (by a lexical passage, or by its own nearest sentence at a
-cosine of at least :data:`NEIGHBOUR_FLOOR`). An accepted sentence becomes a passage of method
+The nearest source sentence of each (its similarity recomputed from the stored vectors), or
+the one that continues a neighbour's match in order (``_keep_order``), is judged by
+:func:`sverka.core.meaning.accept`, never by similarity alone: words of one family, names or
+numbers agreeing, or a neighbouring sentence matched in order to the neighbouring sentence of
+the same source (by a lexical passage, or by its own nearest sentence at a cosine of at least
+:data:`NEIGHBOUR_FLOOR`); a sentence shorter than :data:`~sverka.core.meaning.MIN_WORDS` words
+only with such a neighbour. An accepted sentence becomes a passage of method
 ``"meaning"`` and kind ``"meaning"`` (перефразирование) or ``"translation"`` (перевод), counted
 in the borrowed share like any passage; a source found only this way is listed as a source
 when its passages reach ``Settings.min_source_containment``.
 
 Off when ``Settings.find_by_meaning`` is false, or when the encoder package is not installed.
-Documents added while the layer was off (or by an earlier Sverka) have no vectors: (b) does
-not reach them, and (a) skips them.
+Documents added while the layer was off (or by an earlier Sverka), and long ones, have no
+vectors: (b) does not reach them; (a) encodes what it read of them near their passages.
 """
 
 from __future__ import annotations
