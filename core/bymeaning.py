@@ -76,8 +76,9 @@ INDEX_HITS = 8
 SOURCE_SENTENCES_MAX = 60_000
 #: A source found by words that has no stored vectors (longer than
 #: :data:`~sverka.core.meaning.ADD_MAX_CHARS`, or added while the layer was off): its sentences
-#: the check read, within this many sentences of a sentence its lexical passages touch, are
-#: encoded during the check (a reworded sentence lies beside the copied ones)...
+#: the check read, within this many sentences of a sentence its lexical passages touch (and
+#: not touched themselves), are encoded during the check (a reworded sentence lies beside the
+#: copied ones)...
 NEAR_SENTENCES = 3
 #: ... at most this many a check (~0.4 CPU s), the sources in the order they were found.
 READ_ENCODED_MAX = 200
@@ -392,8 +393,8 @@ def _near_vectors(text: str, read: np.ndarray, passages: Sequence[Passage], budg
                   ) -> tuple[np.ndarray, np.ndarray, int]:
     """(``read``, their vectors, how many were encoded) for a source without stored vectors:
     the sentences of at least :data:`~sverka.core.meaning.MIN_WORDS` words within
-    :data:`NEAR_SENTENCES` of a sentence its passages touch are encoded (at most ``budget``),
-    the others' vectors left zero (a cosine of 0: never matched)."""
+    :data:`NEAR_SENTENCES` of a sentence its passages touch, and not touched themselves, are
+    encoded (at most ``budget``), the others' vectors left zero (a cosine of 0: never matched)."""
     touched = np.zeros(len(read), bool)
     for p in passages:
         for _, _, b0, b1 in (p.pieces or ((p.suspect_start, p.suspect_end, p.source_start, p.source_end),)):
@@ -401,6 +402,7 @@ def _near_vectors(text: str, read: np.ndarray, passages: Sequence[Passage], budg
     near = np.zeros(len(read), bool)
     for k in np.flatnonzero(touched).tolist():
         near[max(0, k - NEAR_SENTENCES):k + NEAR_SENTENCES + 1] = True
+    near &= ~touched  # what the passages took is explained already: only the sentences beside them
     chosen = [k for k in np.flatnonzero(near).tolist()
               if len(text[int(read[k, 0]):int(read[k, 1])].split()) >= meaning.MIN_WORDS][:budget]
     vectors = np.zeros((len(read), meaning.DIM), np.int8)
