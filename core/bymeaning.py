@@ -50,7 +50,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from .store import Store
 
 __all__ = ["ENCODE_ALL_UP_TO", "QUERY_MIN_WORDS", "INDEX_HITS", "MAX_LENGTH_RATIO", "METHOD", "NEAR_SENTENCES", "NEIGHBOUR_FLOOR",
-           "READ_ENCODED_MAX", "SOURCE_SENTENCES_MAX", "add_meaning", "available"]
+           "READ_ENCODED_MAX", "SOURCE_SENTENCES_MAX", "add_meaning", "available", "near_vectors"]
 
 #: The method of every passage this layer makes (results.METHODS).
 METHOD = "meaning"
@@ -164,7 +164,7 @@ def add_meaning(
             if (s_vecs is None or not len(s_vecs)) and read_sentences is not None and read_budget > 0:
                 read = read_sentences(src.source_id)
                 if read is not None and len(read):
-                    s_spans, s_vecs, used = _near_vectors(src.text, np.asarray(read, np.int64).reshape(-1, 2),
+                    s_spans, s_vecs, used = near_vectors(src.text, np.asarray(read, np.int64).reshape(-1, 2),
                                                           src.passages, read_budget)
                     read_budget -= used
         elif source_vectors is not None:
@@ -207,6 +207,12 @@ def add_meaning(
                 new_spans.setdefault(d, []).append((j, a, b))
 
     unexplained = todo.tolist()
+    if store is None and len(text) > meaning.ADD_MAX_CHARS:
+        # two documents compared directly, the suspect a long one: as for a long source, its
+        # sentences beside the passages (nothing else of the source is there to be found)
+        explained = np.flatnonzero(_explained(spans, starts, lexical))
+        unexplained = [k for k in unexplained
+                       if len(explained) and np.abs(explained - k).min() <= NEAR_SENTENCES]
     if len(unexplained) <= ENCODE_ALL_UP_TO:
         compare(unexplained)
     else:
@@ -389,7 +395,7 @@ def _first_pass(unexplained: list[int], text: str, spans: np.ndarray) -> list[in
     return out
 
 
-def _near_vectors(text: str, read: np.ndarray, passages: Sequence[Passage], budget: int
+def near_vectors(text: str, read: np.ndarray, passages: Sequence[Passage], budget: int
                   ) -> tuple[np.ndarray, np.ndarray, int]:
     """(``read``, their vectors, how many were encoded) for a source without stored vectors:
     the sentences of at least :data:`~sverka.core.meaning.MIN_WORDS` words within

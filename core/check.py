@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Sequence
 import numpy as np
 
 from .align import SourceSide, align
-from .bymeaning import add_meaning
+from .bymeaning import READ_ENCODED_MAX, add_meaning, near_vectors
 from .candidates import retrieve, variant_pair_keys
 from .document import Document
 from .errors import CollectionDamaged
@@ -34,7 +34,7 @@ from .fingerprints import DocumentFingerprints, fingerprint_document
 from .kinds import passage_kind
 from .intervals import merge
 from .keys import SENTENCE_MIN_TOKENS, sentence_keys
-from .meaning import span_vectors, vector_spans
+from .meaning import ADD_MAX_CHARS, span_vectors, vector_spans
 from .messages import Message, message
 from .paraphrase import SourceStats, SuspectKeys, paraphrase_passages, suspect_keys
 from .progress import NEVER_CANCELLED, CancelToken, Progress, no_progress
@@ -565,8 +565,14 @@ def common_folder(paths: Sequence[str | None]) -> str | None:
         return None
 
 
-def _vectors_of(b: Prepared) -> tuple[np.ndarray, np.ndarray]:
-    """The sentence spans and vectors of meaning of a document compared directly."""
+def _vectors_of(b: Prepared, passages: Sequence[Passage]) -> tuple[np.ndarray, np.ndarray]:
+    """The sentence spans and vectors of meaning of a document compared directly: all of them,
+    or, for one longer than :data:`~sverka.core.meaning.ADD_MAX_CHARS` (not encoded when added
+    either), those beside its passages (:func:`~sverka.core.bymeaning.near_vectors`)."""
+    if len(b.doc.text) > ADD_MAX_CHARS:
+        spans, vectors, _ = near_vectors(b.doc.text, np.asarray(b.tokens.sentence_spans, np.int64).reshape(-1, 2),
+                                         passages, READ_ENCODED_MAX)
+        return spans, vectors
     spans = vector_spans(b.tokens.sentence_spans, b.word_starts)
     return spans, span_vectors(b.doc.text, spans)
 
@@ -578,7 +584,7 @@ def compare_prepared(a: Prepared, b: Prepared, settings: Settings) -> CheckResul
         short = short_similarity(la, lb) >= settings.short_text_similarity
     passages, res, sent = match(a, b, settings, short=short)
     found = add_meaning(a.doc.text, a.tokens, a.word_starts, [source_match(b, passages, res, sent)], settings,
-                        source_vectors=lambda n, src: _vectors_of(b), heading_end=a.heading[0])
+                        source_vectors=lambda n, src: _vectors_of(b, src.passages), heading_end=a.heading[0])
     raw = CheckResult(
         suspect=suspect_info(a.doc, a.tokens),
         suspect_text=a.doc.text,

@@ -226,3 +226,21 @@ def test_a_short_translated_sentence_keeps_its_run_and_the_order_picks_its_sourc
         assert not _meaning_passages(c.check(api.document_from_text(alone, "essay")))
     finally:
         c.close()
+
+
+def test_compare_with_a_long_source_encodes_only_what_lies_beside_its_passages(monkeypatch):
+    from sverka.core import meaning
+
+    source = " ".join(_filler(EN_WORDS, 900, 1) + EN + _filler(EN_WORDS, 900, 2))
+    text = " ".join(OWN[:2] + EN[:2] + RU[2:4] + OWN[2:])
+    encoded = []
+    span_vectors = meaning.span_vectors
+    from sverka.core import check
+
+    for module in (meaning, check):  # every way a sentence is encoded here
+        monkeypatch.setattr(module, "span_vectors", lambda t, spans: encoded.append(len(spans)) or span_vectors(t, spans))
+    result = api.compare(api.document_from_text(text, "essay"), api.document_from_text(source, "book"))
+    passages = [p for s in result.sources for p in s.passages if p.method == "meaning"]
+    assert [p.kind for p in passages] == ["translation"]
+    assert source[passages[0].source_start:passages[0].source_end] == " ".join(EN[2:4])
+    assert sum(encoded) < 30  # not the book's ~1 800 sentences
