@@ -128,15 +128,16 @@ def add_meaning(
     store: "Store | None" = None,
     template_ids: Sequence[int] = (),
     exclude_ids: Sequence[int] = (),
-    source_vectors: Callable[[int, SourceMatch], tuple[np.ndarray, np.ndarray]] | None = None,
+    source_vectors: Callable[[int, SourceMatch, Callable], tuple[np.ndarray, np.ndarray]] | None = None,
     heading_end: int = 0,
     read_sentences: Callable[[int], np.ndarray | None] | None = None,
 ) -> list[SourceMatch]:
     """``sources`` with the meaning layer's passages added, and the sources it alone found
     (module docstring). ``store``: the collection (None: only ``sources`` are compared);
-    ``exclude_ids``: documents never to list (the suspect itself); ``source_vectors(k, source)``:
-    the sentence spans and vectors of a given source that has no ``source_id`` (a document
-    compared directly), by default computed from its text. ``heading_end``: where the heading
+    ``exclude_ids``: documents never to list (the suspect itself); ``source_vectors(k, source,
+    wanted)``: the sentence spans and vectors of a given source that has no ``source_id`` (a
+    document compared directly; ``wanted`` as :func:`near_vectors` takes it), by default
+    computed from its text. ``heading_end``: where the heading
     lines at the top end (a title, the student's name: never part of a passage).
     ``read_sentences(doc_id)``: the sentences of a source the check read ([start, end) in its
     whole text), for one that has no stored vectors (:data:`NEAR_SENTENCES`)."""
@@ -152,6 +153,7 @@ def add_meaning(
     if not len(todo):
         return sources
     excluded = {int(d) for d in exclude_ids}
+    wanted = _beside(spans, set(todo.tolist()))
 
     # (a) the sources found by words: every sentence of each, compared directly
     side: dict[Key, tuple[str, np.ndarray]] = {}  # key -> (text, sentence spans) of sources met
@@ -165,10 +167,10 @@ def add_meaning(
                 read = read_sentences(src.source_id)
                 if read is not None and len(read):
                     s_spans, s_vecs, used = near_vectors(src.text, np.asarray(read, np.int64).reshape(-1, 2),
-                                                          src.passages, read_budget)
+                                                         src.passages, read_budget, wanted)
                     read_budget -= used
         elif source_vectors is not None:
-            s_spans, s_vecs = source_vectors(n, src)
+            s_spans, s_vecs = source_vectors(n, src, wanted)
         else:
             s_spans = meaning.vector_spans(_sentence_spans_of(src.text), _word_starts_of(src.text))
             s_vecs = meaning.span_vectors(src.text, s_spans)
@@ -395,19 +397,28 @@ def _first_pass(unexplained: list[int], text: str, spans: np.ndarray) -> list[in
     return out
 
 
-def near_vectors(text: str, read: np.ndarray, passages: Sequence[Passage], budget: int
-                  ) -> tuple[np.ndarray, np.ndarray, int]:
+def near_vectors(text: str, read: np.ndarray, passages: Sequence[Passage], budget: int,
+                 wanted: Callable[[int, int], tuple[bool, bool]] | None = None
+                 ) -> tuple[np.ndarray, np.ndarray, int]:
     """(``read``, their vectors, how many were encoded) for a source without stored vectors:
     the sentences of at least :data:`~sverka.core.meaning.MIN_WORDS` words within
-    :data:`NEAR_SENTENCES` of a sentence its passages touch, and not touched themselves, are
-    encoded (at most ``budget``), the others' vectors left zero (a cosine of 0: never matched)."""
+    :data:`NEAR_SENTENCES` before and after each piece of its passages, not touched by a piece
+    themselves, are encoded (at most ``budget``), the others' vectors left zero (a cosine of 0:
+    never matched). ``wanted(a0, a1)``: whether the suspect has an unexplained sentence before
+    and after its piece [a0, a1) (a side without one is not encoded; None: both sides)."""
     touched = np.zeros(len(read), bool)
-    for p in passages:
-        for _, _, b0, b1 in (p.pieces or ((p.suspect_start, p.suspect_end, p.source_start, p.source_end),)):
-            touched |= (read[:, 0] < b1) & (read[:, 1] > b0)
     near = np.zeros(len(read), bool)
-    for k in np.flatnonzero(touched).tolist():
-        near[max(0, k - NEAR_SENTENCES):k + NEAR_SENTENCES + 1] = True
+    for p in passages:
+        for a0, a1, b0, b1 in (p.pieces or ((p.suspect_start, p.suspect_end, p.source_start, p.source_end),)):
+            hit = np.flatnonzero((read[:, 0] < b1) & (read[:, 1] > b0))
+            if not len(hit):
+                continue
+            touched[hit] = True
+            before, after = wanted(a0, a1) if wanted is not None else (True, True)
+            if before:
+                near[max(0, int(hit[0]) - NEAR_SENTENCES):int(hit[0])] = True
+            if after:
+                near[int(hit[-1]) + 1:int(hit[-1]) + 1 + NEAR_SENTENCES] = True
     near &= ~touched  # what the passages took is explained already: only the sentences beside them
     chosen = [k for k in np.flatnonzero(near).tolist()
               if len(text[int(read[k, 0]):int(read[k, 1])].split()) >= meaning.MIN_WORDS][:budget]
@@ -415,6 +426,21 @@ def near_vectors(text: str, read: np.ndarray, passages: Sequence[Passage], budge
     if chosen:
         vectors[chosen] = meaning.span_vectors(text, read[chosen])
     return read, vectors, len(chosen)
+
+
+def _beside(spans: np.ndarray, unexplained: set[int]) -> Callable[[int, int], tuple[bool, bool]]:
+    """``wanted`` of :func:`near_vectors` for the suspect: whether one of its ``unexplained``
+    sentences lies within :data:`NEAR_SENTENCES` before, and after, the piece [a0, a1) (the
+    sentences holding its ends included: partly matched is not explained)."""
+    begins, ends = spans[:, 0], spans[:, 1]
+
+    def wanted(a0: int, a1: int) -> tuple[bool, bool]:
+        first = int(np.searchsorted(ends, a0, "right"))  # the sentence holding a0
+        after = int(np.searchsorted(begins, a1, "left"))  # the first sentence from a1 on
+        return (any(k in unexplained for k in range(max(0, first - NEAR_SENTENCES), first + 1)),
+                any(k in unexplained for k in range(max(0, after - 1), after + NEAR_SENTENCES)))
+
+    return wanted
 
 
 def _keep_order(best: dict, matched: list, vector_of: dict[int, np.ndarray], pool: dict, side: dict,

@@ -565,13 +565,13 @@ def common_folder(paths: Sequence[str | None]) -> str | None:
         return None
 
 
-def _vectors_of(b: Prepared, passages: Sequence[Passage]) -> tuple[np.ndarray, np.ndarray]:
+def _vectors_of(b: Prepared, passages: Sequence[Passage], wanted) -> tuple[np.ndarray, np.ndarray]:
     """The sentence spans and vectors of meaning of a document compared directly: all of them,
     or, for one longer than :data:`~sverka.core.meaning.ADD_MAX_CHARS` (not encoded when added
     either), those beside its passages (:func:`~sverka.core.bymeaning.near_vectors`)."""
     if len(b.doc.text) > ADD_MAX_CHARS:
         spans, vectors, _ = near_vectors(b.doc.text, np.asarray(b.tokens.sentence_spans, np.int64).reshape(-1, 2),
-                                         passages, READ_ENCODED_MAX)
+                                         passages, READ_ENCODED_MAX, wanted)
         return spans, vectors
     spans = vector_spans(b.tokens.sentence_spans, b.word_starts)
     return spans, span_vectors(b.doc.text, spans)
@@ -584,7 +584,8 @@ def compare_prepared(a: Prepared, b: Prepared, settings: Settings) -> CheckResul
         short = short_similarity(la, lb) >= settings.short_text_similarity
     passages, res, sent = match(a, b, settings, short=short)
     found = add_meaning(a.doc.text, a.tokens, a.word_starts, [source_match(b, passages, res, sent)], settings,
-                        source_vectors=lambda n, src: _vectors_of(b, src.passages), heading_end=a.heading[0])
+                        source_vectors=lambda n, src, wanted: _vectors_of(b, src.passages, wanted),
+                        heading_end=a.heading[0])
     raw = CheckResult(
         suspect=suspect_info(a.doc, a.tokens),
         suspect_text=a.doc.text,
