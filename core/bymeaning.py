@@ -200,10 +200,11 @@ def add_meaning(
             return
         for q, hits in enumerate(vectorindex.search(store, queries, INDEX_HITS)):
             k = ks[q]
-            for d, j, a, b, v in hits:
-                if d in excluded:
-                    continue
-                c = float(meaning.cosine(queries[q], v)[0, 0])
+            hits = [h for h in hits if h[0] not in excluded]
+            if not hits:
+                continue
+            sims = meaning.cosine(queries[q], np.stack([h[4] for h in hits]))[0]
+            for (d, j, a, b, _), c in zip(hits, sims.tolist()):
                 if k not in best or c > best[k][0]:
                     best[k] = (c, ("d", d), j)
                 new_spans.setdefault(d, []).append((j, a, b))
@@ -245,7 +246,7 @@ def add_meaning(
     accepted: dict[Key, list[Passage]] = {}
     texts: dict[Key, str] = {}
     for k in todo.tolist():
-        if k not in best:
+        if k not in best or best[k][0] < NEIGHBOUR_FLOOR:  # below every similarity accept() takes
             continue
         c, key, j = best[k]
         a, b = (int(x) for x in spans[k])
