@@ -80,8 +80,8 @@ SOURCE_SENTENCES_MAX = 60_000
 #: not touched themselves), are encoded during the check (a reworded sentence lies beside the
 #: copied ones)...
 NEAR_SENTENCES = 3
-#: ... at most this many a check (~0.4 CPU s), the sources in the order they were found.
-READ_ENCODED_MAX = 200
+#: ... at most this many a check (~0.13 CPU s), the sources in the order they were found.
+READ_ENCODED_MAX = 64
 #: Up to this many unexplained suspect sentences are all encoded. Past it (a long suspect of its
 #: own text: encoding is most of the layer's cost, ~500 sentences a CPU second), first every
 #: other sentence of each run of unexplained ones (a run's first and last always), those with
