@@ -244,3 +244,16 @@ def test_compare_with_a_long_source_encodes_only_what_lies_beside_its_passages(m
     assert [p.kind for p in passages] == ["translation"]
     assert source[passages[0].source_start:passages[0].source_end] == " ".join(EN[2:4])
     assert sum(encoded) < 30  # not the book's ~1 800 sentences
+
+
+def test_index_without_the_layer_stores_no_vectors(tmp_path, folder):
+    from sverka.core.cli import main
+
+    db = tmp_path / "c.sverka"
+    assert main(["index", "--db", str(db), "--no-find-by-meaning", str(folder / "lighthouse.txt")]) == 0
+    assert main(["index", "--db", str(db), str(folder / "pets.txt")]) == 0
+    store = open_store(db)
+    try:
+        assert store.vector_documents().tolist() == [store.find_by_path(str(folder / "pets.txt")).id]
+    finally:
+        store.close()
