@@ -1,12 +1,14 @@
 """Speed of the matching engine, each figure beside the reference script's (bench/ref5gram.py).
 
     .venv/bin/python bench/bench_check.py [--skip-index] [--collection PATH] [--suspects N]
-        [--skip-crosscheck [--without-paraphrase | --python-paraphrase]] [--skip-compare] [--time-layer]
+        [--skip-crosscheck [--without-paraphrase | --python-paraphrase]] [--skip-compare] [--time-layer] [--meaning]
 
 * check: a 50 KB suspect (fragments of five ruslit files plus text of a file left out)
   against an index of ALL of ruslit, warm, in-process (median of ``--suspects``, 5 unless
   told, each a new suspect; its CPU time too, which a loaded machine moves less than wall
   time); ``--collection`` keeps the index between runs (built there when missing);
+  ``--meaning``: each suspect is also checked with the meaning layer off
+  (``Settings.find_by_meaning``), both times printed;
 * compare: two 1 MB texts (one holding half of the other), canonization included;
 * cross-check: 300 documents of 20 KB (cut from ruslit; some share passages).
 
@@ -48,7 +50,7 @@ def _read(f: Path) -> str:
     return api.load_document(f).text
 
 
-def bench_check(collection: Path | None, suspects: int = 5) -> dict:
+def bench_check(collection: Path | None, suspects: int = 5, meaning: bool = False) -> dict:
     from sverka.core import api
     from sverka.core.document import Document
 
@@ -87,10 +89,18 @@ def bench_check(collection: Path | None, suspects: int = 5) -> dict:
     # reference's, walks them all (a cost of this process, not of either checker)
     gc.collect()
     gc.freeze()
-    times, cpu, ref_times = [], [], []
+    times, cpu, ref_times, off_times, off_cpu = [], [], [], [], []
+    off = col.settings.replace(find_by_meaning=False)
+    if meaning:
+        col.check(suspect(0), settings=off)
     LAYER.update(cpu=0.0, calls=0)
     for seed in range(1, suspects + 1):
         doc = suspect(seed)
+        if meaning:
+            t, c = time.perf_counter(), time.process_time()
+            col.check(doc, settings=off)
+            off_times.append(time.perf_counter() - t)
+            off_cpu.append(time.process_time() - c)
         t, c = time.perf_counter(), time.process_time()
         r = col.check(doc)
         times.append(time.perf_counter() - t)
@@ -105,7 +115,9 @@ def bench_check(collection: Path | None, suspects: int = 5) -> dict:
         tmp.cleanup()
     return {"suspect_chars": len(text), "sources": len(r.sources), "borrowed": r.borrowed_percent,
             "seconds": statistics.median(times), "cpu": statistics.median(cpu), "ref": statistics.median(ref_times),
-            "suspects": suspects}
+            "suspects": suspects, "off": statistics.median(off_times) if off_times else None,
+            "off_cpu": statistics.median(off_cpu) if off_cpu else None,
+            "by_meaning": sum(1 for s in r.sources for p in s.passages if p.method == "meaning")}
 
 
 def bench_compare(size: int = 1_000_000) -> dict:
@@ -228,6 +240,7 @@ def main(argv=None) -> int:
     ap.add_argument("--skip-compare", action="store_true",
                     help="skip the compare benchmark (an engine of before 2026-11-23 has no compare_prepared)")
     ap.add_argument("--suspects", type=int, default=5, help="suspects checked one after another (median)")
+    ap.add_argument("--meaning", action="store_true", help="also check each suspect with the meaning layer off")
     ap.add_argument("--without-paraphrase", action="store_true",
                     help="to split the cost only: the paraphrase layer replaced by one that returns the exact "
                          "passages (in this process; needs --skip-crosscheck, whose workers would still run it)")
@@ -268,7 +281,11 @@ def main(argv=None) -> int:
               f"({r['pairs']} pairs listed; peak RSS {r['peak_mb']} MB, largest worker {r['worker_mb']} MB); "
               f"reference {r['ref']:.2f} s ({r['ref_pairs']} pairs marked); ratio {r['seconds'] / r['ref']:.2f}")
     if not args.skip_index:
-        r = bench_check(args.collection, args.suspects)
+        r = bench_check(args.collection, args.suspects, args.meaning)
+        if r["off"] is not None:
+            print(f"  without the meaning layer: {r['off']:.3f} s warm, CPU {r['off_cpu']:.3f} s; ratio "
+                  f"{r['off'] / r['ref']:.2f}; the layer adds {r['seconds'] - r['off']:.3f} s "
+                  f"(CPU {r['cpu'] - r['off_cpu']:.3f} s); {r['by_meaning']} passages by meaning in the last suspect")
         print(f"check a suspect of {r['suspect_chars']} characters against all ruslit: {r['seconds']:.3f} s warm, "
               f"CPU {r['cpu']:.3f} s (median of {r['suspects']}; {r['sources']} sources, borrowed {r['borrowed']:.1f} %); "
               f"reference {r['ref']:.3f} s (check and mark its 10 best sources); ratio {r['seconds'] / r['ref']:.2f}")

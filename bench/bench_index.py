@@ -1,6 +1,6 @@
 """Benchmark: index a whole corpus (default ../shared/data/ruslit, 16 MB) into a fresh collection.
 
-    .venv/bin/python bench/bench_index.py [--corpus DIR] [--workers N] [--repeat R]
+    .venv/bin/python bench/bench_index.py [--corpus DIR] [--workers N] [--repeat R] [--no-meaning]
 
 Prints wall time, documents, stored rows, file size and peak memory: the sum of the
 resident sizes (RSS) of this process and its worker processes, sampled every 20 ms from
@@ -8,7 +8,9 @@ resident sizes (RSS) of this process and its worker processes, sampled every 20 
 ``ru_maxrss`` of this process and of the largest worker.
 Targets (issue 4): <= 8 s on a 2-core machine using both cores, peak memory <= 400 MB.
 After each run the reference script (bench/ref5gram.py) indexes the same files, and the
-ratio Sverka / reference is printed.
+ratio Sverka / reference is printed. ``--no-meaning``: without the vectors of meaning
+(``Settings.find_by_meaning`` off), to state what they cost; the file size counts the vector
+index beside the collection.
 """
 
 from __future__ import annotations
@@ -96,12 +98,14 @@ def main() -> int:
     ap.add_argument("--corpus", type=Path, default=DEFAULT_CORPUS)
     ap.add_argument("--workers", type=int, default=None, help="worker processes (default: the cores, at most 4)")
     ap.add_argument("--repeat", type=int, default=1)
+    ap.add_argument("--no-meaning", action="store_true", help="no vectors of meaning (Settings.find_by_meaning off)")
     args = ap.parse_args()
     if not args.corpus.is_dir():
         print(f"corpus not found: {args.corpus}", file=sys.stderr)
         return 2
 
     from sverka.core import indexing
+    from sverka.core.settings import Settings
     from sverka.core.store.sqlite import SQLiteStore
     from sverka.core.workers import default_workers
 
@@ -117,13 +121,14 @@ def main() -> int:
             sampler = MemorySampler()
             sampler.start()
             t0 = time.perf_counter()
-            with SQLiteStore(db) as index:
+            with SQLiteStore(db, Settings(find_by_meaning=not args.no_meaning)) as index:
                 summary = indexing.add_paths(index, [args.corpus], workers=workers)
                 wall = time.perf_counter() - t0
                 peak = sampler.stop()
                 tables = {r[0] for r in index._db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
                 rows = {t: index._db.execute(f"SELECT count(*) FROM {t}").fetchone()[0]
-                        for t in ("pairs", "sentences", "shingles", "sentence_pairs", "short_words") if t in tables}
+                        for t in ("pairs", "sentences", "shingles", "sentence_pairs", "short_words", "sentence_vectors")
+                        if t in tables}
                 count = index.count()
             size = sum(f.stat().st_size for f in Path(tmp).iterdir()) / 1e6
         cpu = [(lambda a, b: a.ru_utime + a.ru_stime - b.ru_utime - b.ru_stime)(resource.getrusage(w), c)

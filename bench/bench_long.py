@@ -1,7 +1,7 @@
 """Long sources (issue 37): a check's cost follows the suspect, not the length of its sources.
 
     .venv/bin/python bench/bench_long.py [--mb 40] [--fragments 1000] [--runs 1]
-        [--stories-fragments 100] [--only main,stories] [--keep DIR]
+        [--stories-fragments 100] [--only main,stories] [--keep DIR] [--no-meaning]
 
 The collection: the longest texts of ``../shared/data/ruslit`` (300 KB and more) as they are,
 and "novels" of 2-5 MB assembled from its texts (one author's texts in a shuffled order,
@@ -22,6 +22,10 @@ replaced by words of the same text, two neighbouring words swapped, a word dropp
   are checked warm, in-process, against each collection (alternating, after a warm-up; the
   collection keeps the sources it prepared, as the window does), and their mean and median
   times compared (issue 37's target: at most 1.5x).
+
+``--no-meaning``: indexed and checked with the meaning layer off (``sverka index
+--no-find-by-meaning``, ``sverka check --no-find-by-meaning``), to state the layer's cost beside
+the default (on).
 
 Texts hold the same ruslit text in several novels (there is not 40 MB of it), so a fragment
 usually has several true sources: each counts.
@@ -285,9 +289,10 @@ def bench_main(args, work: Path, env: dict) -> None:
     out = work / "check.jsonl"
     for r in range(args.runs):
         db = work / f"long-{r}.sverka"
-        ti = timed([SVERKA, "index", "--db", db, folder], env)
+        off = ["--no-find-by-meaning"] if args.no_meaning else []
+        ti = timed([SVERKA, "index", "--db", db, *off, folder], env)
         with out.open("w", encoding="utf-8") as fh:
-            tc = timed([SVERKA, "check", "--db", db, "--json", *paths], env, out=fh)
+            tc = timed([SVERKA, "check", "--db", db, "--json", *off, *paths], env, out=fh)
         ref = json.loads(subprocess.run([PY, "-c", REF_CHILD, str(HERE), str(folder), str(work / "frags.list")],
                                         check=True, capture_output=True, text=True).stdout)
         print(f"run {r + 1}: Sverka index {ti:.1f} s + check {tc:.1f} s; reference {ref['index']:.1f} s + "
@@ -339,7 +344,8 @@ def bench_stories(args, work: Path, env: dict) -> None:
         if label == "novels" and (work / f"long-{args.runs - 1}.sverka").exists():
             db = work / f"long-{args.runs - 1}.sverka"  # the main part's
         if not db.exists():
-            subprocess.run([str(SVERKA), "index", "--db", str(db), str(folder)], check=True, env=env,
+            subprocess.run([str(SVERKA), "index", "--db", str(db), *(["--no-find-by-meaning"] if args.no_meaning else []),
+                            str(folder)], check=True, env=env,
                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
         cols[label] = api.Collection(db)
     sizes = {k: (len(v), sum(len(d.text.encode()) for d in v) / 1e6) for k, v in (("novels", novels), ("stories", stories))}
@@ -348,15 +354,16 @@ def bench_stories(args, work: Path, env: dict) -> None:
           f"in-process\n", flush=True)
     os.environ["SVERKA_CACHE_DIR"] = env["SVERKA_CACHE_DIR"]
     times: dict[str, list[float]] = {"novels": [], "stories": []}
+    checked = cols["novels"].settings.replace(find_by_meaning=not args.no_meaning)
     for c in cols.values():  # warm-up: dictionaries, SQLite pages
-        c.check(document_from_text(frags[0].text, title="warm-up"))
+        c.check(document_from_text(frags[0].text, title="warm-up"), settings=checked)
     best: dict[str, list[float]] = {"novels": [float("inf")] * len(frags), "stories": [float("inf")] * len(frags)}
     for r in range(args.runs):
         for k, f in enumerate(frags):
             for label in (("novels", "stories") if (k + r) % 2 == 0 else ("stories", "novels")):
                 doc = document_from_text(f.text, title=f"f{k}")
                 t = time.perf_counter()
-                cols[label].check(doc)
+                cols[label].check(doc, settings=checked)
                 best[label][k] = min(best[label][k], time.perf_counter() - t)
     for label in times:
         times[label] = best[label]
@@ -379,6 +386,8 @@ def main() -> int:
     ap.add_argument("--runs", type=int, default=1, help="alternate runs; the fastest of each is kept")
     ap.add_argument("--only", default="main,stories")
     ap.add_argument("--keep", help="a folder to keep the collections and fragments in")
+    ap.add_argument("--no-meaning", action="store_true",
+                    help="index and check without the meaning layer (Settings.find_by_meaning off)")
     args = ap.parse_args()
     if not RUSLIT.is_dir():
         print(f"{RUSLIT} is missing", file=sys.stderr)

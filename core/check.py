@@ -6,7 +6,9 @@
   longest words); each candidate's stored tokens are aligned with the suspect
   (:func:`sverka.core.align.align`); exclusions and scores are applied last
   (:func:`sverka.core.exclusions.apply_exclusions`). A check against a collection holding
-  only S gives what :func:`compare_documents` gives for S.
+  only S gives what :func:`compare_documents` gives for S. After the lexical layers, the
+  meaning layer (:func:`sverka.core.bymeaning.add_meaning`) judges the sentences they left
+  unexplained: reworded and translated ones, also from sources only it finds.
 * :func:`compare_documents`: two documents directly.
 
 A class's cross-check is :mod:`sverka.core.crosscheck`; the sources kept between checks,
@@ -23,6 +25,7 @@ from typing import TYPE_CHECKING, Sequence
 import numpy as np
 
 from .align import SourceSide, align
+from .bymeaning import READ_ENCODED_MAX, add_meaning, near_vectors
 from .candidates import retrieve, variant_pair_keys
 from .document import Document
 from .errors import CollectionDamaged
@@ -31,6 +34,7 @@ from .fingerprints import DocumentFingerprints, fingerprint_document
 from .kinds import passage_kind
 from .intervals import merge
 from .keys import SENTENCE_MIN_TOKENS, sentence_keys
+from .meaning import ADD_MAX_CHARS, span_vectors, vector_spans
 from .messages import Message, message
 from .paraphrase import SourceStats, SuspectKeys, paraphrase_passages, suspect_keys
 from .progress import NEVER_CANCELLED, CancelToken, Progress, no_progress
@@ -43,7 +47,7 @@ from .sourcecache import SourceCache
 from .text import Tokens, canonize, word_starts, words_in
 from .tokens import SortOrders
 from .words import WRITTEN_WORD
-from .windows import Window, kept_hits, read_windows, scores, to_whole
+from .windows import Window, kept_hits, read_windows, scores, to_whole, whole_sentences
 
 if TYPE_CHECKING:  # pragma: no cover
     from .store import Store
@@ -343,6 +347,8 @@ def check_document(
     ids = sorted(found, key=lambda d: (-found[d], d))
     sources: list[SourceMatch] = []
     damaged: list[str] = []
+    unreadable: list[int] = []
+    read_sentences: dict[int, np.ndarray] = {}  # source -> its sentences the check read (whole-text offsets)
     kept = cache if cache is not None else SourceCache(0)
     infos = index.infos(ids)
     for k, doc_id in enumerate(ids):
@@ -375,6 +381,7 @@ def check_document(
                 b = kept.put(doc_id, info.sha256, settings,
                              prepare(Document(stored.text), settings, tokens=stored.tokens, orders=stored.orders))
         except CollectionDamaged as e:  # the check goes on with the other documents
+            unreadable.append(doc_id)  # nor compared by meaning: the warning says "not compared"
             if doc_id in index.infos([doc_id]):  # not removed since (another desktop): damaged
                 damaged.append(damaged_source_warning(str(e)))
             continue
@@ -388,6 +395,7 @@ def check_document(
             continue
         if scored is None:
             text = b.doc.text
+        read_sentences[info.id] = whole_sentences(window) if scored is not None else b.tokens.sentence_spans
         sources.append(
             SourceMatch(
                 source_id=info.id,
@@ -402,6 +410,9 @@ def check_document(
                 is_template=info.is_template or info.id in templates,
             )
         )
+    sources = add_meaning(suspect.text, a.tokens, a.word_starts, sources, settings, store=index,
+                          template_ids=sorted(templates), exclude_ids=(*exclude_ids, *itself, *unreadable),
+                          heading_end=a.heading[0], read_sentences=read_sentences.get)
     progress(len(ids), len(ids), "phase.done")
     sources = resolve_overlaps(sources, suspect.text, a.word_starts)
     info_of_suspect = suspect_info(suspect, a.tokens)
@@ -554,16 +565,31 @@ def common_folder(paths: Sequence[str | None]) -> str | None:
         return None
 
 
+def _vectors_of(b: Prepared, passages: Sequence[Passage], wanted) -> tuple[np.ndarray, np.ndarray]:
+    """The sentence spans and vectors of meaning of a document compared directly: all of them,
+    or, for one longer than :data:`~sverka.core.meaning.ADD_MAX_CHARS` (not encoded when added
+    either), those beside its passages (:func:`~sverka.core.bymeaning.near_vectors`)."""
+    if len(b.doc.text) > ADD_MAX_CHARS:
+        spans, vectors, _ = near_vectors(b.doc.text, np.asarray(b.tokens.sentence_spans, np.int64).reshape(-1, 2),
+                                         passages, READ_ENCODED_MAX, wanted)
+        return spans, vectors
+    spans = vector_spans(b.tokens.sentence_spans, b.word_starts)
+    return spans, span_vectors(b.doc.text, spans)
+
+
 def compare_prepared(a: Prepared, b: Prepared, settings: Settings) -> CheckResult:
     short = _is_short(a, settings) or _is_short(b, settings)
     if short:
         la, lb = longest_words(a.tokens.lemmas), longest_words(b.tokens.lemmas)
         short = short_similarity(la, lb) >= settings.short_text_similarity
     passages, res, sent = match(a, b, settings, short=short)
+    found = add_meaning(a.doc.text, a.tokens, a.word_starts, [source_match(b, passages, res, sent)], settings,
+                        source_vectors=lambda n, src, wanted: _vectors_of(b, src.passages, wanted),
+                        heading_end=a.heading[0])
     raw = CheckResult(
         suspect=suspect_info(a.doc, a.tokens),
         suspect_text=a.doc.text,
-        sources=(source_match(b, passages, res, sent),),
+        sources=tuple(found),
         borrowed_percent=0.0,
         original_percent=100.0,
         settings=settings,

@@ -508,7 +508,11 @@ def _cmd_index(args: argparse.Namespace) -> int:
     if not paths:
         return rc
     progress = _Progress()
-    with _open_collection(args.db, must_exist=False) as coll:
+    settings = None
+    if not args.find_by_meaning:  # the collection's own settings, the layer off for this add
+        with _open_collection(args.db, must_exist=False) as coll:
+            settings = coll.settings.replace(find_by_meaning=False)
+    with _open_collection(args.db, settings, must_exist=False) as coll:
         before = coll.count()
         try:
             summary = coll.add(paths, template=args.template, progress=progress,
@@ -848,6 +852,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="mark the documents as template text (e.g. an assignment) that counts for no source")
     i.add_argument("--follow-links", action="store_true",
                    help="also read symbolic links inside the folders that lead outside them")
+    i.add_argument("--no-find-by-meaning", dest="find_by_meaning", action="store_false", default=True,
+                   help="store no vectors of meaning for these documents (found by their words only; "
+                   "a little faster)")
     i.add_argument("paths", nargs="+", metavar="PATH")
     i.set_defaults(func=_cmd_index)
 

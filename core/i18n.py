@@ -147,6 +147,10 @@ RU: dict[str, str] = {
     "words replaced by synonyms": "слова заменены синонимами",
     "paraphrase: several kinds of changes at once": "пересказ: сразу несколько видов изменений",
     "short text matched by its longest words": "короткий текст: совпали самые длинные слова",
+    "meaning kept, words changed": "перефразирование: смысл сохранён, слова изменены",
+    "translation": "перевод",
+    "sentence matched by its meaning, confirmed by its neighbours, names, numbers or related words":
+        "предложение совпало по смыслу, что подтверждают соседние предложения, имена, числа или однокоренные слова",
 }
 
 _CATALOGUES = {"en": {}, "ru": RU}

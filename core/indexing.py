@@ -22,14 +22,14 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import TYPE_CHECKING, Iterable, Iterator
 
-from . import formcache
+from . import bymeaning, formcache, vectorindex
 from .document import Document
 from .errors import ExtractError, SverkaError
 from .files import collect as _collect
 from .fingerprints import fingerprint_document
 from .limits import read_limits
 from .messages import message
-from .preparing import prepare, prepare_file_handing_forms
+from .preparing import prepare, prepare_file_handing_forms, with_vectors
 from .progress import NEVER_CANCELLED, CancelToken, Progress, no_progress
 from .results import AddSummary
 from .settings import Settings
@@ -45,6 +45,8 @@ __all__ = ["BATCH_FILES", "BATCH_TEXT_BYTES", "add_document", "add_paths"]
 
 BATCH_TEXT_BYTES = 1_000_000  # UTF-8 bytes of extracted text per committed batch (texts and tokens are stored uncompressed)
 BATCH_FILES = 50
+
+
 def _prepare_file_in_worker(path: str, size: int, mtime: float, settings: Settings) -> tuple[str, object, tuple]:
     """:func:`~sverka.core.preparing.prepare_file` under the time limit, then hand the file's memory back to the
     system, so two workers do not both sit at the high-water mark of the largest file.
@@ -165,7 +167,7 @@ def _add_paths(index: Store, paths: Iterable[str | Path], *, template: bool, pro
     res: dict[str, list] = {"added": [], "updated": [], "unchanged": [], "duplicate": []}
 
     def write(items: list, batch_failed: list) -> None:
-        statuses = index.write_batch(items, template=template) if items else []
+        statuses = index.write_batch(with_vectors(items), template=template) if items else []
         for status, name, detail in statuses:
             res[status].append((name, detail) if status == "duplicate" else name)
         failed.extend(batch_failed)
@@ -257,7 +259,21 @@ def _add_paths(index: Store, paths: Iterable[str | Path], *, template: bool, pro
             pass
     if res["added"] or res["updated"]:
         index.analyze()
+        if settings.find_by_meaning:
+            update_vector_index(index)
     return summary(False)
+
+
+def update_vector_index(index: Store) -> None:
+    """Bring the collection's index of sentence vectors up to date after an add, so the next
+    check does not build it (:mod:`sverka.core.vectorindex`: a cache; a failure here costs
+    that check the time, never a result)."""
+    if not bymeaning.available():
+        return
+    try:
+        vectorindex.synced(index)
+    except (OSError, RuntimeError, ValueError, ImportError):
+        pass
 
 
 def add_document(index: Store, doc: Document, *, template: bool = False) -> AddSummary:
@@ -276,8 +292,8 @@ def add_document(index: Store, doc: Document, *, template: bool = False) -> AddS
     else:
         mtime = None
     p = prepare(doc, tokens, fp, size_bytes=size, mtime=mtime,
-                path=os.path.abspath(doc.path) if doc.path else None)
-    (status, name, detail), = index.write_batch([p], template=template)
+                path=os.path.abspath(doc.path) if doc.path else None, meaning=index.settings.find_by_meaning)
+    (status, name, detail), = index.write_batch(with_vectors([p]), template=template)
     if status == "duplicate":
         return AddSummary(duplicates=((name, detail),))
     return AddSummary(**{status: (name,)})

@@ -43,8 +43,8 @@ from typing import Sequence
 import numpy as np
 
 __all__ = [
-    "DIM", "KINDS", "QUANT_MAX", "Evidence", "accept", "cosine", "encoder", "evidence",
-    "language_of", "quantise", "sentence_vectors",
+    "ADD_MAX_CHARS", "DIM", "KINDS", "MAX_CHARS", "MIN_WORDS", "QUANT_MAX", "Evidence", "accept", "cosine", "encoder", "evidence",
+    "language_of", "quantise", "sentence_vectors", "span_vectors", "vector_spans",
 ]
 
 #: Dimensions of a sentence vector.
@@ -93,13 +93,50 @@ _encode_lock = threading.Lock()
 
 def sentence_vectors(sentences: Sequence[str]) -> np.ndarray:
     """int8 vectors (n, :data:`DIM`) of ``sentences``, quantised as the module docstring says."""
-    sentences = list(sentences)
+    # a lone surrogate (an undecodable byte of a file kept as such) is no character the
+    # tokenizer can take: it becomes U+FFFD, as in any UTF-8 text
+    sentences = [x.encode("utf-8", "surrogatepass").decode("utf-8", "replace") if not x.isascii() else x
+                 for x in sentences]
     if not sentences:
         return np.zeros((0, DIM), np.int8)
     model = encoder()
     with _encode_lock:  # the backend sets BLAS threads process-wide around each call: one at a time
         floats = model.encode(sentences)
     return quantise(np.asarray(floats, np.float32))
+
+
+#: Sentences of fewer words get no vector: too little to judge a borrowing by its meaning.
+MIN_WORDS = 4
+#: Characters of a sentence given to the encoder (a "sentence" of a poem or table without full
+#: stops may run for pages; its beginning is what it means).
+MAX_CHARS = 1000
+#: Sentences encoded per call (the encoder's memory grows with the batch).
+ENCODE_BATCH = 2000
+#: Documents of at most this many characters get their vectors when they are added: essays,
+#: articles, papers (~50 pages), where reworded and translated borrowings come from, all
+#: reachable through the collection's index. A longer document (a novel, a book) is indexed by
+#: its words only, as cheaply as without the layer; the sentences of it that a check reads near
+#: its passages found by words are encoded then (:mod:`sverka.core.bymeaning`).
+ADD_MAX_CHARS = 100_000
+
+
+def vector_spans(spans: np.ndarray, word_starts: np.ndarray, min_words: int = MIN_WORDS) -> np.ndarray:
+    """The sentences (of ``spans``, [start, end) int64 (m, 2): ``Tokens.sentence_spans``) that
+    get a vector: those of at least ``min_words`` words (``word_starts``: every word's start)."""
+    spans = np.asarray(spans, np.int64).reshape(-1, 2)
+    if not len(spans):
+        return spans
+    starts = np.asarray(word_starts, np.int64)
+    words = np.searchsorted(starts, spans[:, 1], "left") - np.searchsorted(starts, spans[:, 0], "left")
+    return np.ascontiguousarray(spans[words >= min_words])
+
+
+def span_vectors(text: str, spans: np.ndarray) -> np.ndarray:
+    """int8 vectors (n, :data:`DIM`) of the sentences of ``text`` at ``spans`` (whitespace runs
+    made one space, at most :data:`MAX_CHARS` characters each)."""
+    pieces = [" ".join(text[a:b].split())[:MAX_CHARS] for a, b in np.asarray(spans).reshape(-1, 2).tolist()]
+    out = [sentence_vectors(pieces[k:k + ENCODE_BATCH]) for k in range(0, len(pieces), ENCODE_BATCH)]
+    return np.concatenate(out) if out else np.zeros((0, DIM), np.int8)
 
 
 def quantise(vectors: np.ndarray) -> np.ndarray:
@@ -179,18 +216,21 @@ class _Words:
     language: str
     content: tuple[str, ...]  # lemmas of the content words (not stop words), in order
     names: frozenset[str]  # capitalised words past the first, transliterated to Latin
-    numbers: frozenset[str]
+    numbers: frozenset[str]  # in digits or in words
+    digits: frozenset[str]  # those written in digits
 
 
 def _words(sentence: str) -> _Words:
     from sverka.core import morph
 
     lang = language_of(sentence)
-    content, names, numbers = [], set(), set()
+    content, names, numbers, digits = [], set(), set(), set()
+    sentence = _one_number_a_group(sentence, lang)
     for k, m in enumerate(_WORD.finditer(sentence)):
         w = m.group()
         if w[0].isdigit():
             numbers.add(w.replace(",", "."))
+            digits.add(w.replace(",", "."))
             continue
         form = _norm(w)
         a = morph.analyze(form, lang) if lang else None
@@ -202,7 +242,21 @@ def _words(sentence: str) -> _Words:
         content.append(a.lemma)
         if k > 0 and w[0].isupper():
             names.add(a.lemma.translate(_TRANSLIT)[:5])
-    return _Words(lang, tuple(content), frozenset(names), frozenset(numbers))
+    return _Words(lang, tuple(content), frozenset(names), frozenset(numbers), frozenset(digits))
+
+
+_SPACED_GROUP = re.compile(r"(?<=\d)[ \u00a0\u202f](?=\d{3}(?!\d))")
+_COMMA_GROUP = re.compile(r"(?<=\d),(?=\d{3}(?!\d))")
+
+
+def _one_number_a_group(sentence: str, lang: str) -> str:
+    """``sentence`` with each number's digit groups joined as its language writes them: in
+    Russian and Ukrainian thousands are set apart by a space and the decimal sign is a comma
+    ("20 000", "1 653,62"), in English by a comma and a point ("20,000", "1,653.62"), so that
+    both read 20000 and 1653.62."""
+    if lang == "en":
+        return _COMMA_GROUP.sub("", sentence)
+    return _SPACED_GROUP.sub("", sentence)
 
 
 def _family(a: str, b: str) -> bool:
@@ -227,7 +281,7 @@ class Evidence:
     long_shared: int  # of them, lemmas of 7 letters or more (rarer words, by length)
     names_agree: bool  # a name of one is a name of the other (transliterated across scripts)
     numbers_agree: bool  # both have numbers (in digits or words: "три" = "3") and share one
-    numbers_conflict: bool  # a number of one is missing from the other
+    numbers_conflict: bool  # numbers that contradict (:func:`evidence`)
 
 
 def evidence(suspect: str, source: str) -> Evidence:
@@ -252,7 +306,11 @@ def evidence(suspect: str, source: str) -> Evidence:
         long_shared=long_shared,
         names_agree=names_agree,
         numbers_agree=bool(a.numbers & b.numbers),
-        numbers_conflict=a.numbers != b.numbers and bool(a.numbers ^ b.numbers),
+        # a number in digits the other lacks, or each with a number the other lacks ("двух" and
+        # "трёх"); a number word only one of them has is no contradiction ("three-year" for
+        # "трёхлетний", which names no number)
+        numbers_conflict=bool(a.digits - b.numbers or b.digits - a.numbers
+                              or (a.numbers - b.numbers and b.numbers - a.numbers)),
     )
 
 

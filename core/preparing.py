@@ -8,6 +8,7 @@ it reads back (:mod:`sverka.core.rebuild`); the store writes the packed result
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 
 import numpy as np
@@ -19,15 +20,16 @@ from .document import Document
 from .errors import ExtractError, SverkaError
 from .extract import extract
 from .fingerprints import fingerprint_document
+from .meaning import ADD_MAX_CHARS, span_vectors, vector_spans
 from .messages import message
 from .settings import Settings
 from .sorting import distinct
-from .store.codecs import encode_text, encode_tokens, i64
+from .store.codecs import decode_text, encode_text, encode_tokens, i64
 from .store.common import PreparedDocument
-from .text import canonize, trim_table
+from .text import canonize, trim_table, word_starts
 from .tokens import Tokens
 
-__all__ = ["ORDERS_MIN_TOKENS", "prepare", "prepare_file", "prepare_file_handing_forms"]
+__all__ = ["ORDERS_MIN_TOKENS", "prepare", "prepare_file", "prepare_file_handing_forms", "with_vectors"]
 
 #: Documents of at least this many tokens keep their sort orders (:func:`sverka.core.align.sort_orders`)
 #: with their tokens: sorting a novel of 15 000 tokens again costs a check ~0.6 ms, an essay
@@ -37,10 +39,14 @@ ORDERS_MIN_TOKENS = 4096
 
 
 def prepare(doc: Document, tokens: Tokens, fp, *, size_bytes: int = 0,
-            mtime: float | None = None, path: str | None = None, added: str | None = None) -> PreparedDocument:
+            mtime: float | None = None, path: str | None = None, added: str | None = None,
+            meaning: bool = False) -> PreparedDocument:
     """Pack a document, its tokens and its :class:`~sverka.core.fingerprints.DocumentFingerprints`
     for :meth:`~sverka.core.store.Store.write_batch`. ``added``: the date of adding to keep
-    (a rebuild); None means now."""
+    (a rebuild); None means now. ``meaning``: the sentences to give vectors of meaning are
+    chosen (``vector_spans``) when the document has at most
+    :data:`~sverka.core.meaning.ADD_MAX_CHARS` characters; :func:`with_vectors` computes the
+    vectors before writing."""
     orders = sort_orders(tokens.hashes) if len(tokens) >= ORDERS_MIN_TOKENS else None
     whole = whole_stats(tokens, fp.shingle_words, fp.distinct_shingles, fp.sentence_seq2) \
         if orders is not None else None  # a long document: read in windows
@@ -59,7 +65,35 @@ def prepare(doc: Document, tokens: Tokens, fp, *, size_bytes: int = 0,
         sentences=i64(fp.sentence_keys).copy(),
         sentence_pos=np.asarray(fp.sentence_key_positions, dtype=np.int64).copy(), short_words=short,
         short_length=len(short), added=added,
+        vector_spans=vector_spans(tokens.sentence_spans, tokens.word_starts if tokens.word_starts is not None
+                                  else word_starts(doc.text)) if meaning and len(doc.text) <= ADD_MAX_CHARS else None,
     )
+
+
+def with_vectors(items: list) -> list:
+    """``items`` (:class:`PreparedDocument` or ``("unchanged", id)``) with the vectors of
+    meaning of every document whose sentences were chosen (``vector_spans``), encoded here,
+    in one run for the batch (:data:`~sverka.core.meaning.ENCODE_BATCH` sentences a call).
+
+    Run by the process that writes (adding, rebuilding), once per committed batch: the readers
+    never load the encoder (~120 MB each), so adding holds one encoder, not one a core."""
+    todo = [k for k, p in enumerate(items) if isinstance(p, PreparedDocument) and p.vector_spans is not None
+            and p.vectors is None and len(p.vector_spans)]
+    if not todo:
+        return items
+    texts = [decode_text(items[k].text_blob) for k in todo]
+    joined, spans, at = [], [], 0
+    for k, text in zip(todo, texts):
+        joined.append(text)
+        spans.append(items[k].vector_spans + at)
+        at += len(text)
+    vectors = span_vectors("".join(joined), np.concatenate(spans))
+    out, pos = list(items), 0
+    for k in todo:
+        n = len(items[k].vector_spans)
+        out[k] = dataclasses.replace(items[k], vectors=vectors[pos:pos + n])
+        pos += n
+    return out
 
 
 def prepare_file(path: str, size: int, mtime: float, settings: Settings) -> tuple[str, object]:
@@ -71,7 +105,8 @@ def prepare_file(path: str, size: int, mtime: float, settings: Settings) -> tupl
         doc = extract(path)
         tokens = canonize(doc.text, drop_adjectives=settings.drop_adjectives)
         fp = fingerprint_document(tokens, settings)
-        return "ok", prepare(doc, tokens, fp, size_bytes=size, mtime=mtime, path=path)
+        return "ok", prepare(doc, tokens, fp, size_bytes=size, mtime=mtime, path=path,
+                             meaning=settings.find_by_meaning)
     except ExtractError as e:
         return "failed", e.message
     except SverkaError as e:

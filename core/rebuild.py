@@ -23,7 +23,7 @@ from .document import Document
 from .errors import CollectionError, CollectionVersionError
 from .fingerprints import fingerprint_document
 from .messages import from_json
-from .preparing import prepare
+from .preparing import prepare, with_vectors
 from .progress import NEVER_CANCELLED, CancelToken, Progress, no_progress
 from .settings import Settings
 from .store import postings
@@ -91,7 +91,7 @@ def rebuild(path: str | Path, progress: Progress = no_progress, cancel: CancelTo
                 for template in (False, True):
                     items = [p for p, t in batch if t == template]
                     if items:
-                        index.write_batch(items, template=template)
+                        index.write_batch(with_vectors(items), template=template)
                 batch.clear()
 
             for k, (doc_path, title, fmt, size, mtime, added, is_template, warnings, blob) in enumerate(rows):
@@ -110,7 +110,8 @@ def rebuild(path: str | Path, progress: Progress = no_progress, cancel: CancelTo
                                warnings=tuple(map(from_json, kept_warnings)))
                 tokens = canonize(doc.text, drop_adjectives=settings.drop_adjectives)
                 prepared = prepare(doc, tokens, fingerprint_document(tokens, settings),
-                                   size_bytes=size, mtime=mtime, path=doc_path, added=added)
+                                   size_bytes=size, mtime=mtime, path=doc_path, added=added,
+                                   meaning=settings.find_by_meaning)
                 batch.append((prepared, bool(is_template)))
                 if len(batch) >= _BATCH:
                     flush()

@@ -19,6 +19,7 @@ METHODS = {
     "sentence": "sentence with reordered or inflected words (sentence hashes)",
     "short": "short-text match (longest words)",
     "paraphrase": "sentence matched by its rare words, synonyms counted (any order and form)",
+    "meaning": "sentence matched by its meaning, confirmed by its neighbours, names, numbers or related words",
 }
 
 #: What kind of borrowing a passage is (``Passage.kind``), computed from its alignment.
@@ -30,6 +31,8 @@ KINDS = {
     "synonyms": "words replaced by synonyms",
     "paraphrase": "paraphrase: several kinds of changes at once",
     "short": "short text matched by its longest words",
+    "meaning": "meaning kept, words changed",
+    "translation": "translation",
 }
 
 #: Why a passage does not count towards the score (``Passage.excluded``).

@@ -33,6 +33,8 @@ class Settings:
     exclude_bibliography: bool = True
     excluded_sources: tuple[str, ...] = ()  # paths or sha256 of sources not to count
     count_classmates: bool = True  # a class checked with its essays compared: classmates' passages count as borrowed
+    # Meaning (sverka.core.bymeaning): reworded and translated sentences, by sentence vectors
+    find_by_meaning: bool = True  # also vectors of meaning computed when documents are added
 
     def to_json(self) -> str:
         return json.dumps(dataclasses.asdict(self), ensure_ascii=False, sort_keys=True)
@@ -182,6 +184,18 @@ SETTINGS_INFO: dict[str, SettingInfo] = {i.name: i for i in (
            "Когда работы класса сравниваются и между собой, текст, совпавший с работой одноклассника, "
            "входит в долю заимствований. Если выключено, одноклассники показываются среди источников, "
            "но их фрагменты не учитываются."), ),
+    _info("find_by_meaning", "advanced",
+          ("Find reworded and translated sentences by meaning", "Искать пересказ и перевод по смыслу"),
+          ("Sentences that no passage of matching words explains are compared by their meaning with the "
+           "sentences of the collection, in Russian, Ukrainian and English: a sentence reworded beyond its words, "
+           "or translated from a source in another language, is found when its neighbours, names, numbers or "
+           "words of one family confirm it. Off: only words are matched (a little faster; documents added "
+           "meanwhile get no vectors of meaning).",
+           "Предложения, которые не объясняет ни один фрагмент совпавших слов, сравниваются по смыслу с "
+           "предложениями коллекции — на русском, украинском и английском: пересказанное своими словами или "
+           "переведённое из источника на другом языке предложение находится, если это подтверждают соседние "
+           "предложения, имена, числа или однокоренные слова. Если выключено, сравниваются только слова "
+           "(немного быстрее; добавленные в это время документы не получают векторов смысла)."), ),
     _info("max_candidates", "advanced",
           ("Sources compared closely per check", "Источников для подробного сравнения"),
           ("The most similar documents of the collection compared word by word with the text; more is "

@@ -73,7 +73,7 @@ from .tokens import Tokens, WholeStats
 
 __all__ = ["MARGIN_SENTENCES", "MAX_SHARE", "MERGE_SENTENCES", "NEAR_FACTOR", "SEED_REPEATS", "SENTENCE_REPEATS",
            "Window", "kept_hits", "margin_tokens", "read_windows", "scores", "sentence_windows", "to_whole",
-           "whole_stats"]
+           "whole_sentences", "whole_stats"]
 
 #: Seeds held more often than this by a source are not aligned (``align.align``'s
 #: ``max_seed_repeats``, as a check calls it); sentences likewise (``align._sentence_segments``).
@@ -293,3 +293,13 @@ def to_whole(passages: list[Passage], window: Window) -> list[Passage]:
 
     return [replace(p, source_start=start(p.source_start), source_end=end(p.source_end),
                     pieces=tuple((q[0], q[1], start(q[2]), end(q[3])) for q in p.pieces)) for p in passages]
+
+
+def whole_sentences(window: Window) -> np.ndarray:
+    """The sentences of the windows, [start, end) int64 (m, 2), at their offsets in the whole
+    text (what the meaning layer may encode of a source it has no stored vectors of)."""
+    spans = np.asarray(window.tokens.sentence_spans, np.int64).reshape(-1, 2)
+    if not len(spans):
+        return spans
+    w = np.maximum(np.searchsorted(window.at, spans[:, 0], "right") - 1, 0)
+    return spans - (window.at[w] - window.chars[w])[:, None]

@@ -68,6 +68,8 @@ def kind_name(key: str) -> str:
         "synonyms": QCoreApplication.translate("Kinds", "words replaced by synonyms"),
         "paraphrase": QCoreApplication.translate("Kinds", "paraphrase: several kinds of changes at once"),
         "short": QCoreApplication.translate("Kinds", "short text matched by its longest words"),
+        "meaning": QCoreApplication.translate("Kinds", "meaning kept, words changed"),
+        "translation": QCoreApplication.translate("Kinds", "translation"),
     }
     return names.get(key, KINDS.get(key, key))
 
@@ -82,6 +84,8 @@ def method_name(key: str) -> str:
         "short": QCoreApplication.translate("Methods", "short-text match (longest words)"),
         "paraphrase": QCoreApplication.translate(
             "Methods", "sentence matched by its rare words, synonyms counted (any order and form)"),
+        "meaning": QCoreApplication.translate(
+            "Methods", "sentence matched by its meaning, confirmed by its neighbours, names, numbers or related words"),
     }
     return names.get(key, METHODS.get(key, key))
 
@@ -422,8 +426,8 @@ class CompareView(QWidget):
         if 0 <= self.source_index < len(self.result.sources):
             src = self.result.sources[self.source_index]
             for p in src.passages:
-                if p.kind == "verbatim" or p.excluded is not None:
-                    continue
+                if p.kind in ("verbatim", "meaning", "translation") or p.excluded is not None:
+                    continue  # copied as is, or matched by meaning: no word to point out
                 left, right = word_differences(text, p.suspect_start, p.suspect_end,
                                                src.text, p.source_start, p.source_end)
                 self.diff_words["suspect"] += left

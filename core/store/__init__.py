@@ -139,6 +139,16 @@ class Store(Protocol):
         may be brought up to date once at the end rather than after every batch (the SQLite
         file's postings file, :mod:`sverka.core.store.postings`)."""
 
+    # ---- vectors of meaning (sverka.core.bymeaning, sverka.core.vectorindex)
+    def vector_documents(self) -> np.ndarray:
+        """Ids (int64, sorted) of the documents that have vectors of meaning."""
+
+    def vectors(self, doc_id: int) -> tuple[np.ndarray, np.ndarray]:
+        """A document's sentences with vectors: ([start, stop) int64 (n, 2), int8 (n, dim)), by index."""
+
+    def vectors_at(self, keys: Sequence[tuple[int, int]]) -> dict[tuple[int, int], tuple[int, int, np.ndarray]]:
+        """``{(doc_id, sentence index): (start, stop, int8 vector)}`` of those still stored."""
+
     # ---- upkeep
     def integrity_check(self) -> str:
         """"ok" when the store is sound, else what is wrong."""

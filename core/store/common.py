@@ -88,6 +88,11 @@ class PreparedDocument:
     short_words: np.ndarray  # int64 distinct
     short_length: int
     added: str | None = None  # ISO-8601 date of adding; None: now (a rebuild keeps the old one)
+    #: Vectors of meaning of its sentences (:mod:`sverka.core.bymeaning`), kept in the table
+    #: ``sentence_vectors``: [start, end) of each sentence in the text (int64 (n, 2)) and its
+    #: int8 vector (n, dim); None: none computed (the layer is off).
+    vector_spans: np.ndarray | None = None
+    vectors: np.ndarray | None = None
 
 
 def versions() -> dict[str, str]:

