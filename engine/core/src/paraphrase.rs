@@ -985,6 +985,14 @@ pub fn source_stats(
 }
 
 /// counts[k] where values[k] == h, else 0 (values sorted).
+/// Every run `[start, start + count)` lies within `0..n`.
+fn runs_within(starts: &[i64], counts: &[i64], n: usize) -> bool {
+    starts
+        .iter()
+        .zip(counts)
+        .all(|(&s, &c)| s >= 0 && c >= 0 && (s + c) as usize <= n)
+}
+
 fn lookup(values: &[u64], counts: &[i64], h: u64) -> i64 {
     match values.binary_search(&h) {
         Ok(k) => counts[k],
@@ -1008,11 +1016,7 @@ impl Suspect<'_> {
             ));
         }
         if self.key_tokens.iter().any(|&t| t < 0 || t as usize >= n_a)
-            || self
-                .distinct_start
-                .iter()
-                .zip(self.distinct_count)
-                .any(|(&s, &c)| s < 0 || c < 0 || (s + c) as usize > n_keys)
+            || !runs_within(self.distinct_start, self.distinct_count, n_keys)
         {
             return Err(bad("suspect keys: a token or a run out of range".into()));
         }
@@ -1064,11 +1068,7 @@ impl Source<'_> {
             ));
         }
         if self.order.iter().any(|&u| u < 0 || u as usize >= n_b)
-            || self
-                .rare_start
-                .iter()
-                .zip(self.rare_count)
-                .any(|(&s, &c)| s < 0 || c < 0 || (s + c) as usize > n_b)
+            || !runs_within(self.rare_start, self.rare_count, n_b)
         {
             return Err(bad(
                 "source: the order or a rare lemma's run out of range".into()
