@@ -42,7 +42,7 @@ from .results import CheckResult, Passage, SourceMatch, SuspectInfo
 from .settings import Settings
 from .shingles import unique_counts
 from .shortdoc import longest_words, short_similarity
-from .sorting import distinct
+from .sorting import common, distinct
 from .sourcecache import SourceCache
 from .text import Tokens, canonize, word_starts, words_in
 from .tokens import SortOrders
@@ -148,22 +148,11 @@ def prepare(doc: Document, settings: Settings, tokens: Tokens | None = None,
     return Prepared(doc, tokens, settings, orders)
 
 
-def _common(a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """(indices in ``a``, indices in ``b``) of the values two sorted distinct arrays share, by
-    searching one in the other (a source's array is a novel's: sorting both again, as
-    ``intersect1d`` does, cost more than the rest of scoring it)."""
-    if len(a) == 0 or len(b) == 0:
-        return np.zeros(0, np.int64), np.zeros(0, np.int64)
-    at = np.minimum(np.searchsorted(b, a), len(b) - 1)
-    hit = np.flatnonzero(b[at] == a)
-    return hit, at[hit]
-
-
 def jaccard(a: np.ndarray, b: np.ndarray) -> float:
     """Jaccard of two sorted distinct uint64 arrays."""
     if len(a) == 0 and len(b) == 0:
         return 0.0
-    inter = len(_common(a, b)[0])
+    inter = len(common(a, b)[0])
     return inter / (len(a) + len(b) - inter)
 
 
@@ -173,7 +162,7 @@ def sentence_score(a: Prepared, b: Prepared) -> float:
     if len(a.seq2) == 0:
         return 0.0
     (va, ca), (vb, cb) = a.seq2_counts, b.seq2_counts
-    ia, ib = _common(va, vb)
+    ia, ib = common(va, vb)
     return float(np.minimum(ca[ia], cb[ib]).sum()) / len(a.seq2)
 
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["checked_order", "distinct", "lexsort", "stable_argsort"]
+__all__ = ["checked_order", "common", "distinct", "lexsort", "stable_argsort"]
 
 #: Below this many values numpy's stable sort is as fast (the extra steps cost more).
 SMALL = 4096
@@ -119,6 +119,17 @@ def distinct(x) -> np.ndarray:
     keep[0] = True
     np.not_equal(s[1:], s[:-1], out=keep[1:])
     return s[keep]
+
+
+def common(a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(indices in ``a``, indices in ``b``) of the values two sorted distinct arrays share, by
+    searching one in the other (``np.intersect1d`` sorts both again: a source's array is a
+    novel's, and that sort cost more than the rest of scoring it)."""
+    if len(a) == 0 or len(b) == 0:
+        return np.zeros(0, np.int64), np.zeros(0, np.int64)
+    at = np.minimum(np.searchsorted(b, a), len(b) - 1)
+    hit = np.flatnonzero(b[at] == a)
+    return hit, at[hit]
 
 
 def lexsort(keys) -> np.ndarray:

@@ -67,6 +67,7 @@ from .keys import SENTENCE_MIN_TOKENS
 from .paraphrase import SourceStats
 from .results import Passage
 from .shingles import shingle_hashes
+from .sorting import common, distinct
 from .settings import Settings
 from .store.codecs import Reader, TokensLayout, encoded_offsets, read_whole, read_window, tokens_layout
 from .tokens import Tokens, WholeStats
@@ -270,13 +271,13 @@ def scores(window: Window, shingle_words: int, a_distinct: np.ndarray, a_seq2: t
         for k in range(1, shingle_words):  # shingles starting less than its width before a join
             across[np.maximum(window.joins - k, 0)] = True
         h = h[~across[:len(h)]]
-    shared = len(np.intersect1d(a_distinct, h))
+    shared = len(common(a_distinct, distinct(h))[0])
     union = len(a_distinct) + whole.distinct_shingles - shared
     resemblance = shared / union if union else 0.0
     if a_seq2_len == 0:
         return resemblance, 0.0
     (va, ca), vb, cb = a_seq2, whole.seq2, whole.seq2_counts
-    _, ia, ib = np.intersect1d(va, vb, assume_unique=True, return_indices=True)
+    ia, ib = common(va, vb)
     return resemblance, float(np.minimum(ca[ia], cb[ib]).sum()) / a_seq2_len
 
 
