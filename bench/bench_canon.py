@@ -112,11 +112,25 @@ def never_seen_pass(texts: list[str]) -> int:
     from sverka.core import morph
     from sverka.core.text import canonize
 
+    from sverka.core import formcache, formdict
+    from sverka.core import text as tx
+
     morph.warm_up()
     canonize("Слово.")  # the Unicode tables, kept per machine, made before the clock starts
+    assert len(formcache.snapshot()["keys"]) == 0, "the machine's form table must be empty"
+    table = formdict.table().has("ru")
+    analysed = [0]
+    slow = morph._analyze
+
+    def counted(form, lang):
+        analysed[0] += 1
+        return slow(form, lang)
+
+    morph._analyze = counted  # how many forms the dictionaries (or their predictor) analysed
     wall, cpu = time.perf_counter(), time.process_time()
     words = sum(canonize(text).word_count for text in texts)
-    print(json.dumps({"wall": time.perf_counter() - wall, "cpu": time.process_time() - cpu, "words": words}))
+    print(json.dumps({"wall": time.perf_counter() - wall, "cpu": time.process_time() - cpu, "words": words,
+                      "raw_forms": tx._table.size, "analysed": analysed[0], "table": table}))
     return 0
 
 
@@ -127,15 +141,28 @@ def never_seen(corpus: Path, reference: float, words: int) -> None:
     import subprocess
     import tempfile
 
-    with tempfile.TemporaryDirectory(prefix="sverka-never-seen-") as folder:
-        env = dict(os.environ, SVERKA_CACHE_DIR=folder)
-        env.pop("SVERKA_FORM_CACHE", None)
-        out = subprocess.run([sys.executable, __file__, "--corpus", str(corpus), "--never-seen-pass"], env=env,
-                             capture_output=True, text=True, check=True).stdout
-    got = json.loads(out.strip().splitlines()[-1])
-    print(f"never-seen forms (a new form-cache folder), one pass, wall {got['wall']:6.2f} s  "
-          f"{got['words'] / got['wall']:>10,.0f} words/s, CPU {got['cpu']:6.2f} s {got['words'] / got['cpu']:>10,.0f} "
-          f"words/s; ratio / reference {got['wall'] / reference:.2f} (time)")
+    from sverka.core import formdict
+
+    dictionary = formdict.folder()
+    for with_table in (False, True):
+        if with_table and not dictionary.is_dir():
+            print(f"no table of dictionary forms at {dictionary} (python -m sverka.core.morph build-dictionary-table)")
+            continue
+        with tempfile.TemporaryDirectory(prefix="sverka-never-seen-") as folder:
+            env = dict(os.environ, SVERKA_CACHE_DIR=folder)
+            env.pop("SVERKA_FORM_CACHE", None)
+            env.pop("SVERKA_DICTIONARY_TABLE", None)
+            if with_table:  # this machine's table of dictionary forms, and no form of any text seen
+                os.symlink(dictionary, Path(folder) / dictionary.name)
+            out = subprocess.run([sys.executable, __file__, "--corpus", str(corpus), "--never-seen-pass"], env=env,
+                                 capture_output=True, text=True, check=True).stdout
+        got = json.loads(out.strip().splitlines()[-1])
+        label = "with the table of dictionary forms" if got["table"] else "no table of dictionary forms"
+        print(f"never-seen forms (a new form-cache folder; {label}), one pass, wall {got['wall']:6.2f} s  "
+              f"{got['words'] / got['wall']:>10,.0f} words/s, CPU {got['cpu']:6.2f} s "
+              f"{got['words'] / got['cpu']:>10,.0f} words/s; ratio / reference {got['wall'] / reference:.2f} (time); "
+              f"{got['raw_forms']:,} raw forms new to the machine, {got['analysed']:,} normalised forms "
+              f"analysed by the dictionaries or their predictor")
 
 
 def dictionary_table(texts: list[str]) -> int:

@@ -1,0 +1,189 @@
+"""The table of every form of the Russian and Ukrainian dictionaries, analysed once per machine.
+
+pymorphy3 answers a form it holds in 25-40 us of Python (its DAWG walked in Python, normal
+forms built, tags ordered by its probability estimate); a text new to the machine holds tens of
+thousands of forms. This table holds :func:`sverka.core.morph.analyze`'s answer for every form
+the dictionaries can give one without their predictor, made by that very function
+(:func:`sverka.core.morph.build_dictionary_table`), so a lookup gives exactly what the analysis
+gives, in a few microseconds. What is left to the dictionaries: words they do not hold (names,
+misprints, rare and old words: pymorphy3's predictor), English (simplemma), and a form's every
+lemma for a label (:func:`sverka.core.morph.lemmas_of`).
+
+* One folder per dictionary version beside the machine's form table
+  (:func:`sverka.core.formcache.cache_dir`): ``dictionary-<key>`` with the key of
+  :func:`sverka.core.formcache.version_key` (pymorphy3's and its dictionaries' versions, the
+  stop-word lists, the rules): another version is another folder, never a stale answer.
+* Per language: ``<lang>.forms`` (a MARISA trie of the normalised forms: ё as е, lower case;
+  each form's id is its place in the trie), ``<lang>.lemmas`` (a trie of the lemmas), and
+  ``<lang>.npz``-like arrays saved as ``.npy``: ``lemma`` (u4, the lemma's id of each form),
+  ``flags`` (u1: 1 a stop word, 2 an adjective, 4 a word hash that is not its lemma's),
+  ``lemma_hash`` (u8 per lemma: ``hash_text``), ``wh_forms``/``wh`` (the forms whose word
+  hash is not their lemma's, sorted, and their word hashes). Russian ~9 MB of trie for 3.06 M
+  forms. Tries and arrays are mapped, not read: a process pays for the pages its lookups touch.
+* Written into a temporary folder renamed into place at the end (``COMPLETE`` last): a
+  reader sees a whole table or none. Without one every form goes to the dictionaries, as before.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import tempfile
+import threading
+from pathlib import Path
+
+import numpy as np
+
+from . import formcache
+
+__all__ = ["LANGUAGES", "DictionaryTable", "STOP", "ADJECTIVE", "OTHER_WH", "folder", "table", "write"]
+
+#: The languages whose dictionaries the table holds.
+LANGUAGES = ("ru", "uk")
+STOP, ADJECTIVE, OTHER_WH = 1, 2, 4
+_DONE = "COMPLETE"
+
+
+def folder() -> Path:
+    """Where this dictionary version's table lives (it may not exist yet)."""
+    return formcache.cache_dir() / f"dictionary-{formcache.version_key()[:16].decode()}"
+
+
+def enabled() -> bool:
+    return os.environ.get("SVERKA_DICTIONARY_TABLE", "1").strip() not in ("0", "off", "no")
+
+
+class _Language:
+    """One language's part of the table, mapped."""
+
+    def __init__(self, where: Path, lang: str) -> None:
+        import marisa_trie
+
+        self.forms = marisa_trie.Trie()
+        self.forms.mmap(str(where / f"{lang}.forms"))
+        self.lemmas = marisa_trie.Trie()
+        self.lemmas.mmap(str(where / f"{lang}.lemmas"))
+
+        def array(name: str) -> np.ndarray:
+            return np.load(where / f"{lang}.{name}.npy", mmap_mode="r", allow_pickle=False)
+
+        self.lemma_of, self.flags, self.lemma_hash = array("lemma"), array("flags"), array("lemma_hash")
+        self.wh_forms, self.wh = array("wh_forms"), array("wh")
+        if not (len(self.lemma_of) == len(self.flags) == len(self.forms)
+                and len(self.lemma_hash) == len(self.lemmas) and len(self.wh_forms) == len(self.wh)):
+            raise ValueError(f"{where}: the {lang} arrays do not match its tries")
+        self.names: dict[int, str] = {}  # lemma ids restored so far (a text repeats its lemmas)
+
+    def get(self, form: str):
+        """(lemma, lemma hash, word hash, is stop, is adjective) of ``form``, or None."""
+        try:
+            k = self.forms.key_id(form)
+        except KeyError:
+            return None
+        lemma_id = int(self.lemma_of[k])
+        lemma = self.names.get(lemma_id)
+        if lemma is None:
+            lemma = self.names[lemma_id] = self.lemmas.restore_key(lemma_id)
+        f = int(self.flags[k])
+        lh = int(self.lemma_hash[lemma_id])
+        wh = lh
+        if f & OTHER_WH:
+            wh = int(self.wh[int(np.searchsorted(self.wh_forms, k))])
+        return lemma, lh, wh, bool(f & STOP), bool(f & ADJECTIVE)
+
+
+class DictionaryTable:
+    """The table as this process sees it: opened on the first lookup, None parts when absent."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._langs: dict[str, _Language | None] | None = None
+
+    def _open(self) -> dict:
+        langs = self._langs
+        if langs is not None:
+            return langs
+        with self._lock:
+            if self._langs is None:
+                found: dict[str, _Language | None] = {}
+                where = folder() if enabled() else None
+                for lang in LANGUAGES:
+                    try:
+                        whole = where is not None and (where / _DONE).exists() and (where / f"{lang}.forms").exists()
+                        found[lang] = _Language(where, lang) if whole else None
+                    except (OSError, ValueError, ImportError, RuntimeError):  # RuntimeError: marisa's  # damaged or half a table: the dictionaries answer
+                        found[lang] = None
+                self._langs = found
+            return self._langs
+
+    def has(self, lang: str) -> bool:
+        return self._open().get(lang) is not None
+
+    def lookup(self, form: str, lang: str):
+        """(lemma, lemma hash, word hash, is stop, is adjective) of the normalised ``form`` in
+        ``lang``, as :func:`sverka.core.morph.analyze` gives it, or None when the table does
+        not hold it (or there is no table)."""
+        part = self._open().get(lang)
+        return None if part is None else part.get(form)
+
+    def holds(self, form: str, lang: str) -> bool | None:
+        """Whether the table holds ``form`` (None without a table of ``lang``)."""
+        part = self._open().get(lang)
+        return None if part is None else form in part.forms
+
+    def reset(self) -> None:
+        with self._lock:
+            self._langs = None
+
+
+_table = DictionaryTable()
+
+
+def table() -> DictionaryTable:
+    """This process's :class:`DictionaryTable`."""
+    return _table
+
+
+def write(parts: dict, where: Path | None = None) -> Path:
+    """Write the table: ``parts[lang]`` = (forms, lemmas, lemma hashes, word hashes, flags)
+    with one lemma, lemma hash, word hash and flags (:data:`STOP`, :data:`ADJECTIVE`) per form.
+    Returns the folder."""
+    import marisa_trie
+
+    where = where or folder()
+    where.parent.mkdir(parents=True, exist_ok=True)
+    tmp = Path(tempfile.mkdtemp(prefix=where.name + "-", suffix=".tmp", dir=where.parent))
+    try:
+        for lang, (forms, lemmas, lemma_hash, word_hash, flags) in parts.items():
+            trie = marisa_trie.Trie(forms)
+            trie.save(str(tmp / f"{lang}.forms"))
+            names = marisa_trie.Trie(set(lemmas))
+            names.save(str(tmp / f"{lang}.lemmas"))
+            order = np.fromiter(map(trie.key_id, forms), np.int64, len(forms))  # form k's id in the trie
+            lemma_ids = np.fromiter(map(names.key_id, lemmas), np.int64, len(lemmas))
+            lemma_hash = np.asarray(lemma_hash, np.uint64)
+            word_hash = np.asarray(word_hash, np.uint64)
+            by_lemma = np.zeros(len(names), np.uint64)
+            by_lemma[lemma_ids] = lemma_hash
+            lemma_of = np.zeros(len(trie), np.uint32)
+            lemma_of[order] = lemma_ids
+            other = word_hash != lemma_hash
+            f = np.zeros(len(trie), np.uint8)
+            f[order] = np.asarray(flags, np.uint8) | np.where(other, OTHER_WH, 0).astype(np.uint8)
+            wh_forms = order[other]
+            sort = np.argsort(wh_forms)
+            for name, a in (("lemma", lemma_of), ("flags", f), ("lemma_hash", by_lemma),
+                            ("wh_forms", wh_forms[sort].astype(np.uint32)), ("wh", word_hash[other][sort])):
+                np.save(tmp / f"{lang}.{name}.npy", a, allow_pickle=False)
+        (tmp / _DONE).write_text("\n".join(sorted(parts)) + "\n", encoding="utf-8")
+        if where.exists():
+            shutil.rmtree(where, ignore_errors=True)
+        os.rename(tmp, where)
+    except BaseException:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise
+    for old in where.parent.glob("dictionary-*"):  # other dictionary versions
+        if old != where and not old.name.endswith(".tmp"):
+            shutil.rmtree(old, ignore_errors=True)
+    _table.reset()
+    return where
