@@ -26,6 +26,7 @@ lemma for a label (:func:`sverka.core.morph.lemmas_of`).
 
 from __future__ import annotations
 
+import bisect
 import os
 import shutil
 import tempfile
@@ -65,10 +66,13 @@ class _Language:
         self.lemmas.mmap(str(where / f"{lang}.lemmas"))
 
         def array(name: str) -> np.ndarray:
-            return np.load(where / f"{lang}.{name}.npy", mmap_mode="r", allow_pickle=False)
+            return np.asarray(np.load(where / f"{lang}.{name}.npy", mmap_mode="r", allow_pickle=False))
 
         self.lemma_of, self.flags, self.lemma_hash = array("lemma"), array("flags"), array("lemma_hash")
         self.wh_forms, self.wh = array("wh_forms"), array("wh")
+        # indexed one form at a time: a memoryview gives Python ints ~10x faster than numpy's scalars
+        self.lemma_at, self.flags_at, self.lemma_hash_at, self.wh_forms_at, self.wh_at = (
+            memoryview(a) for a in (self.lemma_of, self.flags, self.lemma_hash, self.wh_forms, self.wh))
         if not (len(self.lemma_of) == len(self.flags) == len(self.forms)
                 and len(self.lemma_hash) == len(self.lemmas) and len(self.wh_forms) == len(self.wh)):
             raise ValueError(f"{where}: the {lang} arrays do not match its tries")
@@ -80,15 +84,15 @@ class _Language:
             k = self.forms.key_id(form)
         except KeyError:
             return None
-        lemma_id = int(self.lemma_of[k])
+        lemma_id = self.lemma_at[k]
         lemma = self.names.get(lemma_id)
         if lemma is None:
             lemma = self.names[lemma_id] = self.lemmas.restore_key(lemma_id)
-        f = int(self.flags[k])
-        lh = int(self.lemma_hash[lemma_id])
+        f = self.flags_at[k]
+        lh = self.lemma_hash_at[lemma_id]
         wh = lh
         if f & OTHER_WH:
-            wh = int(self.wh[int(np.searchsorted(self.wh_forms, k))])
+            wh = self.wh_at[bisect.bisect_left(self.wh_forms_at, k)]  # (numpy's search cast the array per call)
         return lemma, lh, wh, bool(f & STOP), bool(f & ADJECTIVE)
 
 

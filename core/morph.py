@@ -29,7 +29,7 @@ from importlib import resources
 from sverka.core import formcache, formdict
 from sverka.core.hashing import hash_text
 
-__all__ = ["Analysis", "LANGUAGES", "analyze", "build_dictionary_table", "dictionary_forms", "lemmas_of",
+__all__ = ["Analysis", "LANGUAGES", "analyze", "analyze_fields", "build_dictionary_table", "dictionary_forms", "lemmas_of",
            "stop_words", "warm_up"]
 
 #: Languages with a lemmatizer and a stop-word list.
@@ -41,7 +41,7 @@ _ADJECTIVE_POS = frozenset({"ADJF", "ADJS"})
 _lock = threading.RLock()
 _analyzers: dict[str, object] = {}
 _stop_words: dict[str, frozenset[str]] = {}
-_cache: dict[tuple[str, str], "Analysis"] = {}
+_cache: dict[tuple, "Analysis | tuple"] = {}  # (form, lang): analyze's; (form, lang, 1): analyze_fields's
 #: The canonizer keeps every analysed raw form for the life of the process; this cache only
 #: spares the dictionaries a form met again in another spelling ("Книга" after "книга"),
 #: which happens near its first sighting. Bounded, so memory does not grow twice per form.
@@ -194,6 +194,22 @@ def analyze(form: str, lang: str) -> Analysis:
     if len(_cache) >= _CACHE_LIMIT:
         _cache.clear()
     _cache[key] = found
+    return found
+
+
+def analyze_fields(form: str, lang: str) -> tuple[str, int, int, bool, bool]:
+    """:func:`analyze`'s answer as (lemma, lemma hash, word hash, is stop, is adjective): the
+    canonizer's way, which needs no :class:`Analysis` object for a form of the table of
+    dictionary forms (most forms new to a machine)."""
+    key = (form, lang, 1)  # beside analyze's own (form, lang) in the same cache, cleared with it
+    found = _cache.get(key)
+    if found is None:
+        found = formdict.table().lookup(form, lang) if lang in formdict.LANGUAGES else None
+        if found is None:
+            found = _fields(analyze(form, lang))
+        if len(_cache) >= _CACHE_LIMIT:
+            _cache.clear()
+        _cache[key] = found
     return found
 
 

@@ -554,26 +554,29 @@ class _Table:
         """Entries of the new raw forms ``raws`` (:meth:`_append`), then offered to the
         machine-wide table."""
         found, scripts, flags, tampered, everywhere = [], [], [], [], []
+        analysed = morph.analyze_fields
         for raw in raws:
             form, script, tampering, lang, mode_free = _normalise(raw, mode)
-            a = morph.analyze(form, lang)
+            a = analysed(form, lang)  # (lemma, lemma hash, word hash, is stop, is adjective)
             found.append(a)
             scripts.append(script)
             everywhere.append(mode_free)
-            f = (_STOP if a.is_stop else 0) | (_ADJECTIVE if a.is_adjective else 0)
-            if _number.search(raw):
-                f |= _NUMERIC
-            if any(tampering):
-                f |= _TAMPERED
-                tampered.append((len(flags), tampering))
+            f = (_STOP if a[3] else 0) | (_ADJECTIVE if a[4] else 0)
+            if tampering is not _NO_TAMPERING:  # a word of the Russian alphabet alone has neither
+                if _number.search(raw):
+                    f |= _NUMERIC
+                if any(tampering):
+                    f |= _TAMPERED
+                    tampered.append((len(flags), tampering))
             flags.append(f)
-        self._append(raws, [a.lemma for a in found], [a.lemma_hash for a in found], [a.word_hash for a in found],
-                     flags, scripts, everywhere, mode, tampered)
-        for k, raw in enumerate(raws):  # tampering counts are not kept machine-wide
-            if not flags[k] & _TAMPERED:
-                a = found[k]
-                formcache.record_raw(raw, "*" if everywhere[k] else mode, a.lemma, a.lemma_hash,
-                                     a.word_hash, flags[k] | scripts[k] << 4)
+        lemmas, lemma_hash, word_hash = [a[0] for a in found], [a[1] for a in found], [a[2] for a in found]
+        self._append(raws, lemmas, lemma_hash, word_hash, flags, scripts, everywhere, mode, tampered)
+        if tampered:  # tampering counts are not kept machine-wide
+            kept = [k for k, f in enumerate(flags) if not f & _TAMPERED]
+            raws, lemmas, lemma_hash, word_hash, flags, scripts, everywhere = (
+                [x[k] for k in kept] for x in (raws, lemmas, lemma_hash, word_hash, flags, scripts, everywhere))
+        formcache.record_raw_many(raws, ["*" if e else mode for e in everywhere], lemmas, lemma_hash, word_hash,
+                                  [f | s << 4 for f, s in zip(flags, scripts)])
 
 
 #: A word of the Russian alphabet's letters alone, either case (most words of a Russian text).

@@ -40,12 +40,14 @@ def _analyses(forms, lang):
             for f in forms for a in [morph.analyze(f, lang)]}
 
 
-@pytest.fixture()
-def no_table(empty_form_cache, monkeypatch):
-    monkeypatch.setenv("SVERKA_DICTIONARY_TABLE", "0")
+@pytest.fixture(autouse=True)
+def forgotten_table():
+    """Each test's table is forgotten after it (the process keeps the one it opened)."""
     formdict.table().reset()
-    yield empty_form_cache
+    yield
     formdict.table().reset()
+    tx._table = tx._Table()
+    morph._cache.clear()
 
 
 def test_a_table_gives_what_the_dictionaries_give(empty_form_cache, monkeypatch):
