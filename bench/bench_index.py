@@ -71,6 +71,7 @@ class MemorySampler(threading.Thread):
         super().__init__(daemon=True)
         self.interval, self.peak_kb, self._halt = interval, 0, threading.Event()
         self.peak_pss_kb = 0
+        self.at_peak: list[int] = []  # each process's RSS (kB) when the sum peaked, this process first
 
     def run(self) -> None:
         me = os.getpid()
@@ -81,7 +82,9 @@ class MemorySampler(threading.Thread):
                 p = todo.pop()
                 pids.append(p)
                 todo += _children(p)
-            self.peak_kb = max(self.peak_kb, sum(_rss_kb(p) for p in pids))
+            each = [_rss_kb(p) for p in pids]
+            if sum(each) > self.peak_kb:
+                self.peak_kb, self.at_peak = sum(each), each
             tick += 1
             if tick % 10 == 0:  # smaps_rollup is costly to read: PSS every 200 ms
                 self.peak_pss_kb = max(self.peak_pss_kb, sum(_pss_kb(p) for p in pids))
@@ -139,7 +142,8 @@ def main() -> int:
               f"({len(summary.failed)} failed, {len(summary.duplicates)} duplicates), rows {rows}, "
               f"file {size:.1f} MB; peak RSS all processes {peak:.0f} MB "
               f"(PSS {sampler.peak_pss_kb / 1024:.0f} MB) "
-              f"(main max {self_max:.0f} MB, largest worker max {child_max:.0f} MB); "
+              f"(main max {self_max:.0f} MB, largest worker max {child_max:.0f} MB; at the peak: "
+              f"{' + '.join(f'{kb / 1024:.0f}' for kb in sampler.at_peak)} MB, this process first); "
               f"CPU main {cpu[0]:.1f} s, workers {cpu[1]:.1f} s; load average {os.getloadavg()[0]:.1f}")
         ref = _reference(files)
         print(f"       reference (bench/ref5gram.py, one process) indexes the same files in {ref:.2f} s; "

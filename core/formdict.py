@@ -19,7 +19,8 @@ lemma for a label (:func:`sverka.core.morph.lemmas_of`).
   ``flags`` (u1: 1 a stop word, 2 an adjective, 4 a word hash that is not its lemma's),
   ``lemma_hash`` (u8 per lemma: ``hash_text``), ``wh_forms``/``wh`` (the forms whose word
   hash is not their lemma's, sorted, and their word hashes). Russian ~9 MB of trie for 3.06 M
-  forms. Tries and arrays are mapped, not read: a process pays for the pages its lookups touch.
+  forms; both languages 59 MB. Tries and arrays are mapped, not read: a process pays for the
+  pages its lookups touch, and an indexing worker gives them back between files (:meth:`release`).
 * Written into a temporary folder renamed into place at the end (``COMPLETE`` last): a
   reader sees a whole table or none. Without one every form goes to the dictionaries, as before.
 """
@@ -27,6 +28,7 @@ lemma for a label (:func:`sverka.core.morph.lemmas_of`).
 from __future__ import annotations
 
 import bisect
+import mmap
 import os
 import shutil
 import tempfile
@@ -60,23 +62,46 @@ class _Language:
     def __init__(self, where: Path, lang: str) -> None:
         import marisa_trie
 
+        self.maps: list[mmap.mmap] = []  # every mapping, to give its pages back (release)
         self.forms = marisa_trie.Trie()
-        self.forms.mmap(str(where / f"{lang}.forms"))
+        self.forms.map(self._map(where / f"{lang}.forms"))
         self.lemmas = marisa_trie.Trie()
-        self.lemmas.mmap(str(where / f"{lang}.lemmas"))
+        self.lemmas.map(self._map(where / f"{lang}.lemmas"))
 
         def array(name: str) -> np.ndarray:
-            return np.asarray(np.load(where / f"{lang}.{name}.npy", mmap_mode="r", allow_pickle=False))
+            file = where / f"{lang}.{name}.npy"
+            with open(file, "rb") as f:
+                major, _minor = np.lib.format.read_magic(f)
+                read = np.lib.format.read_array_header_1_0 if major == 1 else np.lib.format.read_array_header_2_0
+                shape, fortran, dtype = read(f)
+                at = f.tell()
+            if fortran or len(shape) != 1:
+                raise ValueError(f"{file}: not a flat array")
+            return np.frombuffer(self._map(file), dtype, shape[0], at)
 
         self.lemma_of, self.flags, self.lemma_hash = array("lemma"), array("flags"), array("lemma_hash")
         self.wh_forms, self.wh = array("wh_forms"), array("wh")
-        # indexed one form at a time: a memoryview gives Python ints ~10x faster than numpy's scalars
-        self.lemma_at, self.flags_at, self.lemma_hash_at, self.wh_forms_at, self.wh_at = (
-            memoryview(a) for a in (self.lemma_of, self.flags, self.lemma_hash, self.wh_forms, self.wh))
         if not (len(self.lemma_of) == len(self.flags) == len(self.forms)
                 and len(self.lemma_hash) == len(self.lemmas) and len(self.wh_forms) == len(self.wh)):
             raise ValueError(f"{where}: the {lang} arrays do not match its tries")
-        self.names: dict[int, str] = {}  # lemma ids restored so far (a text repeats its lemmas)
+        # indexed one form at a time: a memoryview gives Python ints ~10x faster than numpy's scalars
+        self.lemma_at, self.flags_at, self.lemma_hash_at, self.wh_forms_at, self.wh_at = (
+            memoryview(a) for a in (self.lemma_of, self.flags, self.lemma_hash, self.wh_forms, self.wh))
+        self.names: dict[int, str] = {}  # lemma ids restored lately (a text repeats its lemmas)
+
+    def _map(self, file: Path) -> mmap.mmap:
+        with open(file, "rb") as f:
+            m = mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ)
+        self.maps.append(m)
+        return m
+
+    def release(self) -> None:
+        """Give back the pages the lookups touched (they stay in the system's file cache: the
+        next lookup maps them again at the cost of a page fault)."""
+        self.names.clear()
+        if hasattr(mmap, "MADV_DONTNEED"):
+            for m in self.maps:
+                m.madvise(mmap.MADV_DONTNEED)
 
     def get(self, form: str):
         """(lemma, lemma hash, word hash, is stop, is adjective) of ``form``, or None."""
@@ -87,6 +112,8 @@ class _Language:
         lemma_id = self.lemma_at[k]
         lemma = self.names.get(lemma_id)
         if lemma is None:
+            if len(self.names) >= 20_000:
+                self.names.clear()
             lemma = self.names[lemma_id] = self.lemmas.restore_key(lemma_id)
         f = self.flags_at[k]
         lh = self.lemma_hash_at[lemma_id]
@@ -134,6 +161,14 @@ class DictionaryTable:
         """Whether the table holds ``form`` (None without a table of ``lang``)."""
         part = self._open().get(lang)
         return None if part is None else form in part.forms
+
+    def release(self) -> None:
+        """Give back the memory of the pages this process's lookups touched (an indexing worker,
+        between files: the tables' pages it touched, up to ~50 MB for a collection, are counted
+        in its resident size; they stay in the system's file cache)."""
+        for part in (self._langs or {}).values():
+            if part is not None:
+                part.release()
 
     def reset(self) -> None:
         with self._lock:

@@ -8,12 +8,15 @@ it reads back (:mod:`sverka.core.rebuild`); the store writes the packed result
 
 from __future__ import annotations
 
+import ctypes
 import dataclasses
+import functools
+import sys
 from pathlib import Path
 
 import numpy as np
 
-from . import formcache
+from . import formcache, formdict
 from .align import sort_orders
 from .windows import whole_stats
 from .document import Document
@@ -126,10 +129,34 @@ def prepare_file_handing_forms(path: str, size: int, mtime: float, settings: Set
     sandboxed reader): then its table of raw forms trimmed (:func:`sverka.core.text.trim_table`)
     and the forms it analysed for the file handed over with the result, for the adding process
     to keep (:func:`sverka.core.formcache.take_new`). Before it, the machine-wide table is
-    read again if it changed (:func:`sverka.core.formcache.refresh`)."""
+    read again if it changed (:func:`sverka.core.formcache.refresh`); after it, the pages of the
+    table of dictionary forms its lookups touched are given back (:mod:`sverka.core.formdict`),
+    and the memory the C allocator kept from the file's work."""
     formcache.refresh()  # the forms the other readers analysed meanwhile, once the adding process wrote them
     try:
         status, payload = prepare_file(path, size, mtime, settings)
     finally:
         trim_table()
-    return status, payload, formcache.take_new()
+        formdict.table().release()
+    forms = formcache.take_new()
+    _give_back_freed_memory()
+    return status, payload, forms
+
+
+def _give_back_freed_memory() -> None:
+    """Return to the system the memory the C allocator keeps after a file's arrays were freed
+    (glibc's ``malloc_trim``): a worker between files held ~135 MB instead of ~110 MB
+    (docs/BENCHMARKS.md), while the other worker may be at its largest. Nothing elsewhere."""
+    trim = _malloc_trim()
+    if trim is not None:
+        trim(0)
+
+
+@functools.cache
+def _malloc_trim():
+    if not sys.platform.startswith("linux"):
+        return None
+    try:
+        return ctypes.CDLL(None).malloc_trim  # glibc; musl has none
+    except (OSError, AttributeError):
+        return None
