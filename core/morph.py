@@ -412,9 +412,15 @@ if __name__ == "__main__":  # python -m sverka.core.morph build-dictionary-table
     import time
 
     if sys.argv[1:2] != ["build-dictionary-table"]:
-        sys.exit("usage: python -m sverka.core.morph build-dictionary-table [ru uk]")
+        sys.exit("usage: python -m sverka.core.morph build-dictionary-table [--if-missing] [ru uk]")
+    args = sys.argv[2:]
+    if "--if-missing" in args:
+        args.remove("--if-missing")
+        if all(formdict.table().has(lang) for lang in args or formdict.LANGUAGES):
+            print(f"{formdict.folder()} is there")
+            sys.exit(0)
     started = time.perf_counter()
-    where = build_dictionary_table(tuple(sys.argv[2:]) or formdict.LANGUAGES,
+    where = build_dictionary_table(tuple(args) or formdict.LANGUAGES,
                                    progress=lambda lang, done, total: print(f"{lang}: {done:,} of {total:,} forms",
                                                                             flush=True) if done % 500_000 < 20_000 or done == total else None)
     print(f"{where} in {time.perf_counter() - started:.0f} s")

@@ -73,6 +73,11 @@ extra=""; [ "$mode" = test ] && extra="[test]"
 "$venv/bin/python" -m pip install -q ./engine/python
 "$venv/bin/python" -m pip install -q -e ".$extra"
 "$venv/bin/python" -m sverka.gui.i18n build >/dev/null || echo "Sverka: interface translations not built (English only)" >&2
+# Every form of the Russian and Ukrainian dictionaries analysed once for this machine (~2 min of
+# the cores, 59 MB in the cache folder; again only when a dictionary changes): words new to the
+# machine are then looked up, not analysed (core/formdict.py). Without it Sverka analyses them.
+"$venv/bin/python" -m sverka.core.morph build-dictionary-table --if-missing \
+  || echo "Sverka: the table of dictionary forms was not built (words new to this machine are analysed)" >&2
 
 # The desktop menu entry (and icon) for this user, pointing at this .venv; not for a test run.
 if [ "$mode" != test ] && [ -z "${SVERKA_NO_MENU:-}" ]; then
