@@ -286,7 +286,10 @@ def _lemmas(form: str, lang: str) -> tuple[str, tuple[str, ...], bool]:
     if lang not in ("ru", "uk"):
         return form, (form,), False
     analyzer = _analyzer(lang)
-    known = _dictionary_parses(analyzer, form)
+    # a Russian form the table of every dictionary form lacks is not in the dictionary: straight
+    # to the predictor (tests/core/test_formdict.py pins both to the dictionary)
+    absent = lang == "ru" and formdict.table().holds(form, "ru") is False
+    known = None if absent else _dictionary_parses(analyzer, form)
     if known is not None:  # every parse comes from the dictionary
         lemmas, tag = known
         lemma = lemmas[0] or form
