@@ -69,7 +69,7 @@ import unicodedata
 
 import numpy as np
 
-from sverka.core import formcache, morph, scan
+from sverka.core import formcache, formdict, morph, scan
 from sverka.core.engine import i64, native, u64
 from sverka.core.hashing import hash_text
 from sverka.core.messages import Message, message
@@ -506,6 +506,10 @@ class _Table:
                 missing = self._from_file(missing, mode)
             if missing:
                 self._add(missing, mode)
+                # the pages of the table of dictionary forms the lookups touched (the kernel maps
+                # 64 KB around each: a text of new forms made the whole Russian part, 27 MB,
+                # resident) go back; they stay in the system's file cache
+                formdict.table().release()
 
     def _from_file(self, raws: list[str], mode: str) -> list[str]:
         """Entries of ``raws`` an earlier process kept in the machine-wide table, added as
