@@ -20,7 +20,9 @@ lemma for a label (:func:`sverka.core.morph.lemmas_of`).
   ``lemma_hash`` (u8 per lemma: ``hash_text``), ``wh_forms``/``wh`` (the forms whose word
   hash is not their lemma's, sorted, and their word hashes). Russian ~9 MB of trie for 3.06 M
   forms; both languages 59 MB. Tries and arrays are mapped, not read: a process pays for the
-  pages its lookups touch, and an indexing worker gives them back between files (:meth:`release`).
+  pages its lookups touch (the kernel maps 64 KB around each fault: a text of new forms makes
+  the whole Russian part resident), and gives them back once a canonization that looked forms
+  up is done, and an indexing worker after each file (:meth:`DictionaryTable.release`).
 * Written into a temporary folder renamed into place at the end (``COMPLETE`` last): a
   reader sees a whole table or none. Without one every form goes to the dictionaries, as before.
 """
