@@ -217,9 +217,14 @@ def write(parts: dict, where: Path | None = None) -> Path:
                             ("wh_forms", wh_forms[sort].astype(np.uint32)), ("wh", word_hash[other][sort])):
                 np.save(tmp / f"{lang}.{name}.npy", a, allow_pickle=False)
         (tmp / _DONE).write_text("\n".join(sorted(parts)) + "\n", encoding="utf-8")
-        if where.exists():
+        if where.exists() and not (where / _DONE).exists():  # half a table left by a killed writer
             shutil.rmtree(where, ignore_errors=True)
-        os.rename(tmp, where)
+        try:
+            os.rename(tmp, where)
+        except OSError:
+            if not (where / _DONE).exists():
+                raise
+            shutil.rmtree(tmp, ignore_errors=True)  # another process wrote the same table meanwhile
     except BaseException:
         shutil.rmtree(tmp, ignore_errors=True)
         raise

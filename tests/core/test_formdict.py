@@ -141,3 +141,13 @@ def test_the_whole_russian_table_is_the_dictionary(empty_form_cache):
             assert got == (a.lemma, a.lemma_hash, a.word_hash, a.is_stop, a.is_adjective), form
         else:
             assert morph._dictionary_parses(analyzer, form) is None, form
+
+
+def test_a_table_written_twice_is_kept_whole(empty_form_cache):
+    """Two processes making the table at once: the second finds the first's and keeps it."""
+    forms = {"ru": ["дом", "дома", "стали"]}
+    first = morph.build_dictionary_table(("ru",), processes=1, forms=forms)
+    again = morph.build_dictionary_table(("ru",), processes=1, forms=forms)
+    assert first == again and (first / "COMPLETE").exists()
+    assert formdict.table().lookup("стали", "ru") == _analyses(["стали"], "ru")["стали"]
+    assert [p.name for p in first.parent.iterdir() if p.name.startswith("dictionary-")] == [first.name]
