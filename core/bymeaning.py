@@ -149,7 +149,8 @@ def add_meaning(
     if not len(spans):
         return sources
     lexical = [p for s in sources if not s.is_template for p in s.passages]
-    todo = np.flatnonzero(~_explained(spans, starts, lexical))
+    explained_mask = _explained(spans, starts, lexical)
+    todo = np.flatnonzero(~explained_mask)
     if not len(todo):
         return sources
     excluded = {int(d) for d in exclude_ids}
@@ -213,7 +214,7 @@ def add_meaning(
     if store is None and len(text) > meaning.ADD_MAX_CHARS:
         # two documents compared directly, the suspect a long one: as for a long source, its
         # sentences beside the passages (nothing else of the source is there to be found)
-        explained = np.flatnonzero(_explained(spans, starts, lexical))
+        explained = np.flatnonzero(explained_mask)
         unexplained = [k for k in unexplained
                        if len(explained) and np.abs(explained - k).min() <= NEAR_SENTENCES]
     if len(unexplained) <= ENCODE_ALL_UP_TO:

