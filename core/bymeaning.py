@@ -104,18 +104,23 @@ def _sentence_words(spans: np.ndarray, starts: np.ndarray) -> np.ndarray:
 
 
 def _explained(spans: np.ndarray, starts: np.ndarray, passages: Sequence[Passage]) -> np.ndarray:
-    """Whether each sentence has at least half of its words inside the passages' matched pieces."""
+    """Whether each sentence has at least half of its words inside the passages' matched pieces
+    (a word inside: its start within one of them). Counted for all sentences at once: a word's
+    start inside a merged piece or not, then words within each sentence by cumulative sums (a
+    sentence at a time cost 0.05-0.1 s for the ~10 000 sentences of a 1 MB text)."""
     matched = merge(iv for p in passages for iv in p.matched_spans())
-    out = np.zeros(len(spans), bool)
+    spans = np.asarray(spans, np.int64).reshape(-1, 2)
     if not matched:
-        return out
-    lo = np.asarray([a for a, _ in matched], np.int64)
-    for k, (a, b) in enumerate(spans.tolist()):
-        first = max(0, int(np.searchsorted(lo, a, "right")) - 1)
-        inside = [(max(x, a), min(y, b)) for x, y in matched[first:] if x < b and y > a]
-        n = words_in(starts, [(a, b)])
-        out[k] = n > 0 and 2 * words_in(starts, inside) >= n
-    return out
+        return np.zeros(len(spans), bool)
+    starts = np.asarray(starts, np.int64)
+    pieces = np.asarray(matched, np.int64)
+    at = np.searchsorted(pieces[:, 0], starts, "right") - 1  # the last piece starting at or before each word
+    inside = (at >= 0) & (starts < pieces[np.maximum(at, 0), 1])
+    before = np.concatenate([np.zeros(1, np.int64), np.cumsum(inside, dtype=np.int64)])
+    first = np.searchsorted(starts, spans[:, 0], "left")
+    end = np.searchsorted(starts, spans[:, 1], "left")
+    n = end - first
+    return (n > 0) & (2 * (before[end] - before[first]) >= n)
 
 
 def add_meaning(
