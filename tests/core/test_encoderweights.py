@@ -140,3 +140,26 @@ def test_a_cache_folder_that_is_a_file_costs_only_the_packages_load(tmp_path, mo
     made = encoderweights.backend(tokenizer, 1)
     _same(made, own)
     assert blocker.read_bytes() == b"not a folder"
+
+
+def test_the_files_name_follows_the_weights_content_not_their_installation(tmp_path):
+    """Two installations of the same weights (a bundle and a development copy, several
+    environments on one machine) share one file; other weights get another."""
+    import shutil
+    import zipfile
+
+    _, weights, version = encoderweights._package()
+    copy = tmp_path / "weights.npz"
+    shutil.copyfile(weights, copy)
+    os.utime(copy, ns=(1_000_000_000, 1_000_000_000))
+    assert encoderweights._key(copy, version) == encoderweights._key(weights, version)
+    assert encoderweights._key(copy, version + "-other") != encoderweights._key(weights, version)
+
+    other = tmp_path / "other.npz"
+    with zipfile.ZipFile(copy) as src, zipfile.ZipFile(other, "w") as dst:
+        for info in src.infolist():
+            data = src.read(info)
+            if info.filename == "eps.npy":
+                data = data[:-1] + bytes([data[-1] ^ 1])
+            dst.writestr(info, data)
+    assert encoderweights._key(other, version) != encoderweights._key(weights, version)
