@@ -357,9 +357,14 @@ def _stored_text(store: "Store | None", doc_id: int) -> str:
 def _lexical_matches(spans: np.ndarray, todo: np.ndarray, sources: list[SourceMatch],
                      side: dict) -> dict[int, tuple[Key, int]]:
     """For each suspect sentence explained by a lexical passage: (its source, the source's
-    sentence where that passage's matched piece lies), for the neighbour rule."""
+    sentence where that passage's matched piece lies), for the neighbour rule. A piece's
+    sentences are placed all at once (the first piece to place a sentence keeps it)."""
     out: dict[int, tuple[Key, int]] = {}
-    unexplained = set(todo.tolist())
+    spans = np.asarray(spans, np.int64).reshape(-1, 2)
+    firsts, lasts = spans[:, 0], spans[:, 1]
+    taken = np.zeros(len(spans), bool)  # unexplained, or placed by an earlier piece
+    taken[np.asarray(todo, np.int64)] = True
+    ordered = bool(np.all(firsts[1:] >= firsts[:-1]))
     for n, src in enumerate(sources):
         key: Key = ("d", src.source_id) if src.source_id is not None else ("p", n)
         s_spans = side.get(key, (None, None))[1]
@@ -368,17 +373,26 @@ def _lexical_matches(spans: np.ndarray, todo: np.ndarray, sources: list[SourceMa
         ends = s_spans[:, 1]
         for p in src.passages:
             for a0, a1, b0, b1 in (p.pieces or ((p.suspect_start, p.suspect_end, p.source_start, p.source_end),)):
-                for k in range(int(np.searchsorted(spans[:, 1], a0, "right")), len(spans)):
-                    if spans[k][0] >= a1:
-                        break
-                    if k in unexplained or k in out:
-                        continue
-                    # the source offset of the middle of the overlap, proportionally
-                    mid = (max(a0, spans[k][0]) + min(a1, spans[k][1])) / 2
-                    at = b0 + (mid - a0) * (b1 - b0) / max(1, a1 - a0)
-                    j = int(np.searchsorted(ends, at, "right"))
-                    if j < len(s_spans) and s_spans[j][0] <= at:
-                        out[k] = (key, j)
+                # the sentences from the first ending after a0 up to the first starting at a1 or later
+                k0 = int(np.searchsorted(lasts, a0, "right"))
+                if ordered:
+                    k1 = max(k0, int(np.searchsorted(firsts, a1, "left")))
+                else:
+                    past = np.flatnonzero(firsts[k0:] >= a1)
+                    k1 = k0 + int(past[0]) if len(past) else len(spans)
+                ks = np.arange(k0, k1)
+                ks = ks[~taken[ks]]
+                if not len(ks):
+                    continue
+                # the source offset of the middle of the overlap, proportionally
+                mid = (np.maximum(a0, firsts[ks]) + np.minimum(a1, lasts[ks])) / 2
+                at = b0 + (mid - a0) * (b1 - b0) / max(1, a1 - a0)
+                js = np.searchsorted(ends, at, "right")
+                ok = js < len(s_spans)
+                ok[ok] = s_spans[js[ok], 0] <= at[ok]
+                taken[ks[ok]] = True
+                for k, j in zip(ks[ok].tolist(), js[ok].tolist()):
+                    out[k] = (key, j)
     return out
 
 

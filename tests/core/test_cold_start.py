@@ -118,3 +118,88 @@ def test_the_sentences_lexical_passages_explain_are_counted_all_at_once(data):
             pieces.append((x, y, 0, 1))
         passages.append(Passage(a, b, 0, 1, 1, "exact", pieces=tuple(pieces)))
     assert np.array_equal(_explained(spans, starts, passages), _explained_one_by_one(spans, starts, passages))
+
+
+def _lexical_matches_one_by_one(spans, todo, sources, side):
+    """The meaning layer's placing of explained sentences as it was done, a sentence at a time."""
+    import numpy as np
+
+    out = {}
+    unexplained = set(np.asarray(todo).tolist())
+    for n, src in enumerate(sources):
+        key = ("d", src.source_id) if src.source_id is not None else ("p", n)
+        s_spans = side.get(key, (None, None))[1]
+        if s_spans is None or isinstance(s_spans, dict) or not len(s_spans):
+            continue
+        ends = s_spans[:, 1]
+        for p in src.passages:
+            for a0, a1, b0, b1 in (p.pieces or ((p.suspect_start, p.suspect_end, p.source_start, p.source_end),)):
+                for k in range(int(np.searchsorted(spans[:, 1], a0, "right")), len(spans)):
+                    if spans[k][0] >= a1:
+                        break
+                    if k in unexplained or k in out:
+                        continue
+                    mid = (max(a0, spans[k][0]) + min(a1, spans[k][1])) / 2
+                    at = b0 + (mid - a0) * (b1 - b0) / max(1, a1 - a0)
+                    j = int(np.searchsorted(ends, at, "right"))
+                    if j < len(s_spans) and s_spans[j][0] <= at:
+                        out[k] = (key, j)
+    return out
+
+
+def _sentences(data, size, sorted_=True):
+    import numpy as np
+
+    cuts = sorted(set(data.draw(st.lists(st.integers(0, size), min_size=1, max_size=25))))
+    spans = [(a, b) for a, b in zip(cuts, cuts[1:] + [size]) if b > a or data.draw(st.booleans())]
+    if not sorted_:
+        spans = data.draw(st.permutations(spans))
+    return np.asarray(spans, np.int64).reshape(-1, 2)
+
+
+@hsettings(max_examples=500, deadline=None)
+@given(st.data())
+def test_the_sentences_placed_by_lexical_passages_are_placed_piece_by_piece(data):
+    """bymeaning's (source, source sentence) of each explained suspect sentence, placed a
+    piece at a time: the same placing, in the same order, as a sentence at a time, over random
+    sentences (in order or not), unexplained ones, sources (with and without sentences) and
+    passages (with and without pieces, a piece's source side shorter or longer)."""
+    import numpy as np
+
+    from sverka.core.bymeaning import _lexical_matches
+    from sverka.core.results import Passage, SourceMatch
+
+    size = data.draw(st.integers(1, 300))
+    spans = _sentences(data, size, sorted_=data.draw(st.integers(0, 4)) > 0)
+    todo = np.asarray(sorted(set(data.draw(st.lists(st.integers(0, max(0, len(spans) - 1)), max_size=8)))) if len(spans) else [],
+                      np.int64)
+    sources, side = [], {}
+    for n in range(data.draw(st.integers(0, 3))):
+        source_size = data.draw(st.integers(1, 400))
+        passages = []
+        for _ in range(data.draw(st.integers(0, 4))):
+            a0 = data.draw(st.integers(0, size))
+            a1 = data.draw(st.integers(a0, size))
+            b0 = data.draw(st.integers(0, source_size))
+            b1 = data.draw(st.integers(b0, source_size))
+            same = data.draw(st.booleans())  # copied word for word: offsets land on sentence bounds
+            if same:
+                b1 = b0 + (a1 - a0)
+            pieces = []
+            for _ in range(data.draw(st.integers(0, 3))):
+                x0 = data.draw(st.integers(a0, a1))
+                x1 = data.draw(st.integers(x0, a1))
+                y0 = b0 + (x0 - a0) if same else data.draw(st.integers(b0, b1))
+                y1 = y0 + (x1 - x0) if same else data.draw(st.integers(y0, b1))
+                pieces.append((x0, x1, y0, y1))
+            passages.append(Passage(a0, a1, b0, b1, 1, "exact", pieces=tuple(pieces)))
+        source_id = n if data.draw(st.booleans()) else None
+        sources.append(SourceMatch(source_id, None, "", "", "", 0.0, 0.0, 0.0, tuple(passages)))
+        key = ("d", source_id) if source_id is not None else ("p", n)
+        kind = data.draw(st.integers(0, 3))
+        if kind == 0:
+            continue  # a source the layer did not read
+        side[key] = ("", {0: (0, 1)} if kind == 1 else _sentences(data, source_size + size))
+    got = _lexical_matches(spans, todo, sources, side)
+    want = _lexical_matches_one_by_one(spans, todo, sources, side)
+    assert got == want and list(got) == list(want)
