@@ -219,9 +219,7 @@ def add_meaning(
     if store is None and len(text) > meaning.ADD_MAX_CHARS:
         # two documents compared directly, the suspect a long one: as for a long source, its
         # sentences beside the passages (nothing else of the source is there to be found)
-        explained = np.flatnonzero(explained_mask)
-        unexplained = [k for k in unexplained
-                       if len(explained) and np.abs(explained - k).min() <= NEAR_SENTENCES]
+        unexplained = _near(todo, np.flatnonzero(explained_mask), NEAR_SENTENCES)
     if len(unexplained) <= ENCODE_ALL_UP_TO:
         compare(unexplained)
     else:
@@ -352,6 +350,17 @@ def _stored_text(store: "Store | None", doc_id: int) -> str:
         return store.text(doc_id)
     except Exception:  # removed meanwhile, or damaged: no pair with it
         return ""
+
+
+def _near(indices: np.ndarray, others: np.ndarray, distance: int) -> list[int]:
+    """Those of ``indices`` within ``distance`` of one of ``others`` (sorted), in their order."""
+    indices = np.asarray(indices, np.int64)
+    if not len(others) or not len(indices):
+        return []
+    at = np.searchsorted(others, indices)
+    before = np.abs(indices - others[np.maximum(at - 1, 0)])
+    after = np.abs(others[np.minimum(at, len(others) - 1)] - indices)
+    return indices[np.minimum(before, after) <= distance].tolist()
 
 
 def _lexical_matches(spans: np.ndarray, todo: np.ndarray, sources: list[SourceMatch],

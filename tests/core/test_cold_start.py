@@ -203,3 +203,18 @@ def test_the_sentences_placed_by_lexical_passages_are_placed_piece_by_piece(data
     got = _lexical_matches(spans, todo, sources, side)
     want = _lexical_matches_one_by_one(spans, todo, sources, side)
     assert got == want and list(got) == list(want)
+
+
+@hsettings(max_examples=300, deadline=None)
+@given(st.lists(st.integers(0, 60), unique=True), st.lists(st.integers(0, 60), unique=True), st.integers(0, 5))
+def test_the_unexplained_sentences_beside_explained_ones_are_found_at_once(unexplained, explained, distance):
+    """A long suspect compared directly: its unexplained sentences within a few sentences of an
+    explained one, found at once; the same as one at a time."""
+    import numpy as np
+
+    from sverka.core.bymeaning import _near
+
+    todo, others = np.asarray(sorted(unexplained), np.int64), np.asarray(sorted(explained), np.int64)
+    want = [k for k in todo.tolist() if len(others) and np.abs(others - k).min() <= distance]
+    got = _near(todo, others, distance)
+    assert got == want and all(type(k) is int for k in got)
