@@ -157,10 +157,10 @@ def _write(file: Path, key: str, made) -> None:
             at = 0
             for (_, _, a), (_, _, _, _, where) in zip(arrays, entries):
                 put(bytes(where - at))
-                put(np.ascontiguousarray(a).data.cast("B"))
+                put(memoryview(np.ascontiguousarray(a).reshape(-1).view(np.uint8)))
                 at = where + a.nbytes
             out.write(digest.intdigest().to_bytes(8, "little"))
-    except OSError:
+    except (OSError, ValueError, TypeError):  # a full or read-only disk, an array it cannot write: no file
         return
     for old in file.parent.glob("encoder-*.bin"):  # the weights of another version, no longer read
         if old != file:

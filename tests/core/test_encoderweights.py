@@ -163,3 +163,32 @@ def test_the_files_name_follows_the_weights_content_not_their_installation(tmp_p
                 data = data[:-1] + bytes([data[-1] ^ 1])
             dst.writestr(info, data)
     assert encoderweights._key(other, version) != encoderweights._key(weights, version)
+
+
+def test_arrays_of_every_shape_come_back_as_written(tmp_path):
+    """The file keeps arrays of no dimension, empty ones, lists of them and numbers; an
+    attribute of a kind it does not keep leaves no file (the package then loads its own way)."""
+
+    class Made:
+        pass
+
+    made = Made()
+    made.scalar = np.array(2.5, np.float32)
+    made.empty = np.zeros((0, 4), np.int16)
+    made.layers = [np.arange(6, dtype=np.uint8).reshape(2, 3), np.array([-1.5], "<f8")]
+    made.none = []
+    made.eps, made.n, made.flag, made.sp = 1e-6, 7, True, object()
+    file = tmp_path / "encoder-test.bin"
+    encoderweights._write(file, "key", made)
+    state = encoderweights._read(file, "key")
+    assert state is not None and encoderweights._read(file, "another key") is None
+    assert state["scalar"].shape == () and state["scalar"].dtype == np.float32 and float(state["scalar"]) == 2.5
+    assert state["empty"].shape == (0, 4) and state["empty"].dtype == np.int16
+    assert [a.tolist() for a in state["layers"]] == [[[0, 1, 2], [3, 4, 5]], [-1.5]]
+    assert state["none"] == [] and (state["eps"], state["n"], state["flag"]) == (1e-6, 7, True)
+    assert "sp" not in state
+
+    made.odd = {"a": 1}
+    other = tmp_path / "encoder-other.bin"
+    encoderweights._write(other, "key", made)
+    assert not other.exists()
