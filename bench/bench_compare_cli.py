@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import resource
 import statistics
 import subprocess
 import sys
@@ -32,10 +33,15 @@ REF = Path(__file__).resolve().parent / "ref5gram.py"
 CHILD_ENV = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
 
 
-def timed(cmd: list[str]) -> float:
+def timed(cmd: list[str], cpu: list[float] | None = None) -> float:
+    """Wall seconds of ``cmd``; its CPU seconds (user + sys) appended to ``cpu``."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     t = time.perf_counter()
     done = subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, env=CHILD_ENV)
     seconds = time.perf_counter() - t
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    if cpu is not None:
+        cpu.append(after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime)
     if done.returncode not in (0, 1):  # 1: borrowings found
         raise SystemExit(f"{' '.join(cmd)} failed ({done.returncode}): {done.stderr[-2000:]}")
     return seconds
@@ -60,14 +66,17 @@ def main(argv=None) -> int:
         fb = src / "b.txt"
         fb.write_text(b, "utf-8")
         timed([str(SVERKA), "compare", str(fa), str(fb)])  # the files in the page cache, the modules compiled
-        ours, ref = [], []
+        ours, ref, cpu, ref_cpu = [], [], [], []
         for _ in range(args.runs):  # alternating, so the machine's drift falls on both alike
-            ours.append(timed([str(SVERKA), "compare", str(fa), str(fb)]))
-            ref.append(timed([sys.executable, str(REF), str(src), str(fa)]))
+            ours.append(timed([str(SVERKA), "compare", str(fa), str(fb)], cpu))
+            ref.append(timed([sys.executable, str(REF), str(src), str(fa)], ref_cpu))
     s, r = statistics.median(ours), statistics.median(ref)
     print(f"sverka compare of two texts of {args.size / 1e6:g} MB ({len(a)} and {len(b)} characters), cold: "
           f"{s:.2f} s (median of {args.runs}; min {min(ours):.2f}); ref5gram.py from the shell: {r:.2f} s; "
           f"ratio {s / r:.2f}")
+    print(f"CPU (user+sys): sverka median {statistics.median(cpu):.2f} s (min {min(cpu):.2f}); reference "
+          f"{statistics.median(ref_cpu):.2f} s; ratio {statistics.median(cpu) / statistics.median(ref_cpu):.2f}; "
+          f"load average {os.getloadavg()[0]:.1f} at the end")
     return 0
 
 

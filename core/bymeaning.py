@@ -104,18 +104,23 @@ def _sentence_words(spans: np.ndarray, starts: np.ndarray) -> np.ndarray:
 
 
 def _explained(spans: np.ndarray, starts: np.ndarray, passages: Sequence[Passage]) -> np.ndarray:
-    """Whether each sentence has at least half of its words inside the passages' matched pieces."""
+    """Whether each sentence has at least half of its words inside the passages' matched pieces
+    (a word inside: its start within one of them). Counted for all sentences at once: a word's
+    start inside a merged piece or not, then words within each sentence by cumulative sums (a
+    sentence at a time cost 0.05-0.1 s for the ~10 000 sentences of a 1 MB text)."""
     matched = merge(iv for p in passages for iv in p.matched_spans())
-    out = np.zeros(len(spans), bool)
+    spans = np.asarray(spans, np.int64).reshape(-1, 2)
     if not matched:
-        return out
-    lo = np.asarray([a for a, _ in matched], np.int64)
-    for k, (a, b) in enumerate(spans.tolist()):
-        first = max(0, int(np.searchsorted(lo, a, "right")) - 1)
-        inside = [(max(x, a), min(y, b)) for x, y in matched[first:] if x < b and y > a]
-        n = words_in(starts, [(a, b)])
-        out[k] = n > 0 and 2 * words_in(starts, inside) >= n
-    return out
+        return np.zeros(len(spans), bool)
+    starts = np.asarray(starts, np.int64)
+    pieces = np.asarray(matched, np.int64)
+    at = np.searchsorted(pieces[:, 0], starts, "right") - 1  # the last piece starting at or before each word
+    inside = (at >= 0) & (starts < pieces[np.maximum(at, 0), 1])
+    before = np.concatenate([np.zeros(1, np.int64), np.cumsum(inside, dtype=np.int64)])
+    first = np.searchsorted(starts, spans[:, 0], "left")
+    end = np.searchsorted(starts, spans[:, 1], "left")
+    n = end - first
+    return (n > 0) & (2 * (before[end] - before[first]) >= n)
 
 
 def add_meaning(
@@ -149,7 +154,8 @@ def add_meaning(
     if not len(spans):
         return sources
     lexical = [p for s in sources if not s.is_template for p in s.passages]
-    todo = np.flatnonzero(~_explained(spans, starts, lexical))
+    explained_mask = _explained(spans, starts, lexical)
+    todo = np.flatnonzero(~explained_mask)
     if not len(todo):
         return sources
     excluded = {int(d) for d in exclude_ids}
@@ -213,9 +219,7 @@ def add_meaning(
     if store is None and len(text) > meaning.ADD_MAX_CHARS:
         # two documents compared directly, the suspect a long one: as for a long source, its
         # sentences beside the passages (nothing else of the source is there to be found)
-        explained = np.flatnonzero(_explained(spans, starts, lexical))
-        unexplained = [k for k in unexplained
-                       if len(explained) and np.abs(explained - k).min() <= NEAR_SENTENCES]
+        unexplained = _near(todo, np.flatnonzero(explained_mask), NEAR_SENTENCES)
     if len(unexplained) <= ENCODE_ALL_UP_TO:
         compare(unexplained)
     else:
@@ -348,12 +352,28 @@ def _stored_text(store: "Store | None", doc_id: int) -> str:
         return ""
 
 
+def _near(indices: np.ndarray, others: np.ndarray, distance: int) -> list[int]:
+    """Those of ``indices`` within ``distance`` of one of ``others`` (sorted), in their order."""
+    indices = np.asarray(indices, np.int64)
+    if not len(others) or not len(indices):
+        return []
+    at = np.searchsorted(others, indices)
+    before = np.abs(indices - others[np.maximum(at - 1, 0)])
+    after = np.abs(others[np.minimum(at, len(others) - 1)] - indices)
+    return indices[np.minimum(before, after) <= distance].tolist()
+
+
 def _lexical_matches(spans: np.ndarray, todo: np.ndarray, sources: list[SourceMatch],
                      side: dict) -> dict[int, tuple[Key, int]]:
     """For each suspect sentence explained by a lexical passage: (its source, the source's
-    sentence where that passage's matched piece lies), for the neighbour rule."""
+    sentence where that passage's matched piece lies), for the neighbour rule. A piece's
+    sentences are placed all at once (the first piece to place a sentence keeps it)."""
     out: dict[int, tuple[Key, int]] = {}
-    unexplained = set(todo.tolist())
+    spans = np.asarray(spans, np.int64).reshape(-1, 2)
+    firsts, lasts = spans[:, 0], spans[:, 1]
+    taken = np.zeros(len(spans), bool)  # unexplained, or placed by an earlier piece
+    taken[np.asarray(todo, np.int64)] = True
+    ordered = bool(np.all(firsts[1:] >= firsts[:-1]))
     for n, src in enumerate(sources):
         key: Key = ("d", src.source_id) if src.source_id is not None else ("p", n)
         s_spans = side.get(key, (None, None))[1]
@@ -362,17 +382,26 @@ def _lexical_matches(spans: np.ndarray, todo: np.ndarray, sources: list[SourceMa
         ends = s_spans[:, 1]
         for p in src.passages:
             for a0, a1, b0, b1 in (p.pieces or ((p.suspect_start, p.suspect_end, p.source_start, p.source_end),)):
-                for k in range(int(np.searchsorted(spans[:, 1], a0, "right")), len(spans)):
-                    if spans[k][0] >= a1:
-                        break
-                    if k in unexplained or k in out:
-                        continue
-                    # the source offset of the middle of the overlap, proportionally
-                    mid = (max(a0, spans[k][0]) + min(a1, spans[k][1])) / 2
-                    at = b0 + (mid - a0) * (b1 - b0) / max(1, a1 - a0)
-                    j = int(np.searchsorted(ends, at, "right"))
-                    if j < len(s_spans) and s_spans[j][0] <= at:
-                        out[k] = (key, j)
+                # the sentences from the first ending after a0 up to the first starting at a1 or later
+                k0 = int(np.searchsorted(lasts, a0, "right"))
+                if ordered:
+                    k1 = max(k0, int(np.searchsorted(firsts, a1, "left")))
+                else:
+                    past = np.flatnonzero(firsts[k0:] >= a1)
+                    k1 = k0 + int(past[0]) if len(past) else len(spans)
+                ks = np.arange(k0, k1)
+                ks = ks[~taken[ks]]
+                if not len(ks):
+                    continue
+                # the source offset of the middle of the overlap, proportionally
+                mid = (np.maximum(a0, firsts[ks]) + np.minimum(a1, lasts[ks])) / 2
+                at = b0 + (mid - a0) * (b1 - b0) / max(1, a1 - a0)
+                js = np.searchsorted(ends, at, "right")
+                ok = js < len(s_spans)
+                ok[ok] = s_spans[js[ok], 0] <= at[ok]
+                taken[ks[ok]] = True
+                for k, j in zip(ks[ok].tolist(), js[ok].tolist()):
+                    out[k] = (key, j)
     return out
 
 

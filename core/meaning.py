@@ -42,6 +42,8 @@ from typing import Sequence
 
 import numpy as np
 
+from . import encoderweights
+
 __all__ = [
     "ADD_MAX_CHARS", "DIM", "KINDS", "MAX_CHARS", "MIN_WORDS", "QUANT_MAX", "Evidence", "accept", "cosine", "encoder", "evidence",
     "language_of", "quantise", "sentence_vectors", "span_vectors", "vector_spans",
@@ -84,6 +86,8 @@ def _load():
         model._sp = sentencepiece.SentencePieceProcessor(model_file=path)
     except Exception:  # not installed or another layout: the pure-Python tokenizer stays
         pass
+    # its arrays mapped from the machine's file of them, not inflated from the package's npz
+    model._backend = encoderweights.backend(model._tokenizer, model.threads)
     model.encode(["."])  # weights read now, not inside the first check
     return model
 
