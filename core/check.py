@@ -46,6 +46,7 @@ from .shingles import unique_counts
 from .shortdoc import longest_words, short_similarity
 from .sorting import common, distinct
 from .sourcecache import SourceCache
+from .synonyms import related_of
 from .text import Tokens, canonize, word_starts, words_in
 from .tokens import SortOrders
 from .words import WRITTEN_WORD
@@ -112,12 +113,16 @@ class Prepared:
         return SourceStats.of(self.tokens, None if self.orders is None else self.orders.lemmas)
 
     @cached_property
+    def related(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:  # its lemmas' synonyms and families
+        return related_of(np.asarray(self.tokens.hashes, dtype=np.uint64))
+
+    @cached_property
     def paraphrase_keys(self) -> SuspectKeys:  # its lemmas and their synonyms, as a suspect
-        return suspect_keys(self.tokens)
+        return suspect_keys(self.tokens, self.related)
 
     @cached_property
     def variant_pairs(self) -> tuple[np.ndarray, np.ndarray]:  # the pair keys' synonym variants (a check)
-        return variant_pair_keys(self.tokens)
+        return variant_pair_keys(self.tokens, self.related)
 
     @cached_property
     def sentences(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:  # retrieval sentence keys
