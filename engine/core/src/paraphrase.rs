@@ -666,7 +666,15 @@ pub fn accepted(
             bsents.first[kb],
             bsents.last[kb],
         );
-        if bound_within(a0..a1, b0..b1, &keys.related, source.hashes, &mut lemmas, &mut sentence_keys) < p.min_agree {
+        if bound_within(
+            a0..a1,
+            b0..b1,
+            &keys.related,
+            source.hashes,
+            &mut lemmas,
+            &mut sentence_keys,
+        ) < p.min_agree
+        {
             continue;
         }
         if weighed != sa {
@@ -785,7 +793,7 @@ fn agreeing_pairs(
     let n_a = keys.hashes.len();
     // per lemma: its distinct source sentences, in order
     let mut spans: Vec<(usize, usize, usize, usize)> = Vec::with_capacity(groups.len()); // (ki lo, ki count, sentences lo, count)
-    // source sentence ids as u32 (a quarter of the memory traffic of i64; ids are checked below 2^32)
+                                                                                         // source sentence ids as u32 (a quarter of the memory traffic of i64; ids are checked below 2^32)
     let mut sentences: Vec<u32> = Vec::with_capacity(groups.iter().map(|g| g.src_n).sum());
     for g in groups {
         let s0 = sentences.len();
