@@ -791,9 +791,9 @@ fn agreeing_pairs(
     at_least: i64,
 ) -> Vec<(i64, i64, i64)> {
     let n_a = keys.hashes.len();
-    // per lemma: its distinct source sentences, in order
+    // per lemma: its distinct source sentences, in order, their ids as u32 (half the memory
+    // traffic of i64; `Source::check` keeps the ids below 2^32)
     let mut spans: Vec<(usize, usize, usize, usize)> = Vec::with_capacity(groups.len()); // (ki lo, ki count, sentences lo, count)
-                                                                                         // source sentence ids as u32 (a quarter of the memory traffic of i64; ids are checked below 2^32)
     let mut sentences: Vec<u32> = Vec::with_capacity(groups.iter().map(|g| g.src_n).sum());
     for g in groups {
         let s0 = sentences.len();
