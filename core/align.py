@@ -191,6 +191,13 @@ class SourceSide:
     sentences: tuple[np.ndarray, np.ndarray, np.ndarray]  # sentence_hashes_of
     sentences_sorted: Sorted
 
+    @cached_property
+    def engine(self) -> tuple:
+        """Its arrays as the engine's ``align_chains`` reads them, converted once (a source met
+        by many suspects, a suspect by every candidate): its shingles, their sorted view, its
+        sentence hashes with their tokens, their sorted view."""
+        return u64(self.pairs), _view(self.pairs_sorted), _sentence_arrays(self), _view(self.sentences_sorted)
+
     @classmethod
     def of(cls, b: Tokens, seed_words: int, min_sentence_words: int,
            orders: "SortOrders | None" = None) -> "SourceSide":
@@ -433,12 +440,13 @@ def align(
     n = len(a)
     sid, ha, hb, bsid = i32(a.sentence_ids), u64(a.hashes), u64(b.hashes), i32(b.sentence_ids)
     # seeds joined, runs, sentence segments, the heading cut off, chaining: the engine
+    (a_pairs, a_pairs_sorted, a_sentences, a_sentences_sorted) = a_side.engine
+    (b_pairs, b_pairs_sorted, b_sentences, b_sentences_sorted) = b_side.engine
     flat, sentence, chain_of, hulls = native.align_chains(
-        u64(a_side.pairs), u64(b_side.pairs), _view(a_side.pairs_sorted), _view(b_side.pairs_sorted),
+        a_pairs, b_pairs, a_pairs_sorted, b_pairs_sorted,
         max_seed_repeats, SEED_BUDGET_PER_TOKEN * (len(a_side.pairs) + len(b_side.pairs)) + 1000,
         w, max_gap, overlap, int(bool(min_sentence_words)),
-        _sentence_arrays(a_side), _sentence_arrays(b_side),
-        _view(a_side.sentences_sorted), _view(b_side.sentences_sorted),
+        a_sentences, b_sentences, a_sentences_sorted, b_sentences_sorted,
         max(0, int(a_first)), sid, ha, hb, bsid)
     if not len(chain_of):
         return []

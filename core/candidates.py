@@ -43,7 +43,7 @@ from .engine import i64, native, u64
 from .keys import PAIR_WORDS
 from .shingles import shingle_hashes
 from .sorting import distinct, lexsort, stable_argsort
-from .synonyms import related_of
+from .synonyms import SYNONYM, related_of
 from .text import Tokens
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -79,9 +79,11 @@ def _pair_hashes(x: np.ndarray, y: np.ndarray) -> np.ndarray:
                           step=PAIR_WORDS)
 
 
-def variant_pair_keys(tokens: Tokens) -> tuple[np.ndarray, np.ndarray]:
+def variant_pair_keys(tokens: Tokens, related: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
+                      ) -> tuple[np.ndarray, np.ndarray]:
     """(uint64 hashes, int64 positions) of the suspect's variant pair keys (module docstring),
-    inside sentences only; the exact pair keys are not repeated."""
+    inside sentences only; the exact pair keys are not repeated. ``related``:
+    ``related_of(tokens.hashes)`` (synonyms and families) if known: the same keys."""
     h = np.asarray(tokens.hashes, dtype=np.uint64)
     sid = np.asarray(tokens.sentence_ids)
     n = len(h)
@@ -100,7 +102,12 @@ def variant_pair_keys(tokens: Tokens) -> tuple[np.ndarray, np.ndarray]:
     # one of two neighbours replaced by a synonym (both at once is rare): for each neighbour
     # pair, the left word's alternatives beside the right word, then the right word's beside
     # the left, each word's first MAX_ALTERNATIVES
-    which, alt, _ = related_of(h, families=None if VARIANT_FAMILIES else False)  # synonyms, then the family
+    if related is None:
+        which, alt, _ = related_of(h, families=None if VARIANT_FAMILIES else False)  # synonyms, then the family
+    else:  # the synonyms keep their order among the related lemmas of each token
+        which, alt, kind = related
+        if not VARIANT_FAMILIES:
+            which, alt = which[kind == SYNONYM], alt[kind == SYNONYM]
     rank = np.arange(len(which)) - np.searchsorted(which, which, "left")
     which, alt, rank = which[rank < MAX_ALTERNATIVES], alt[rank < MAX_ALTERNATIVES], rank[rank < MAX_ALTERNATIVES]
     is_near = np.zeros(n + 1, dtype=bool)

@@ -18,12 +18,14 @@ A class's cross-check is :mod:`sverka.core.crosscheck`; the sources kept between
 from __future__ import annotations
 
 import dataclasses
+import functools
 from dataclasses import dataclass
 from functools import cached_property
 from typing import TYPE_CHECKING, Sequence
 
 import numpy as np
 
+from .ahead import MIN_JOBS, Ahead
 from .align import SourceSide, align
 from .bymeaning import READ_ENCODED_MAX, add_meaning, near_vectors
 from .candidates import retrieve, variant_pair_keys
@@ -44,6 +46,7 @@ from .shingles import unique_counts
 from .shortdoc import longest_words, short_similarity
 from .sorting import common, distinct
 from .sourcecache import SourceCache
+from .synonyms import related_of
 from .text import Tokens, canonize, word_starts, words_in
 from .tokens import SortOrders
 from .words import WRITTEN_WORD
@@ -110,12 +113,16 @@ class Prepared:
         return SourceStats.of(self.tokens, None if self.orders is None else self.orders.lemmas)
 
     @cached_property
+    def related(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:  # its lemmas' synonyms and families
+        return related_of(np.asarray(self.tokens.hashes, dtype=np.uint64))
+
+    @cached_property
     def paraphrase_keys(self) -> SuspectKeys:  # its lemmas and their synonyms, as a suspect
-        return suspect_keys(self.tokens)
+        return suspect_keys(self.tokens, self.related)
 
     @cached_property
     def variant_pairs(self) -> tuple[np.ndarray, np.ndarray]:  # the pair keys' synonym variants (a check)
-        return variant_pair_keys(self.tokens)
+        return variant_pair_keys(self.tokens, self.related)
 
     @cached_property
     def sentences(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:  # retrieval sentence keys
@@ -340,13 +347,14 @@ def check_document(
     read_sentences: dict[int, np.ndarray] = {}  # source -> its sentences the check read (whole-text offsets)
     kept = cache if cache is not None else SourceCache(0)
     infos = index.infos(ids)
+    ahead = _align_ahead(a, ids, infos, kept, settings, short_ok)
     for k, doc_id in enumerate(ids):
         cancel.raise_if_cancelled()
         progress(k, len(ids), "phase.comparing_collection")
         info = infos.get(doc_id)
         if info is None:  # removed since retrieval found it (another desktop sharing the archive)
             continue
-        b = kept.get(doc_id, info.sha256, settings)
+        b = ahead.result(doc_id)[0] if doc_id in ahead else kept.get(doc_id, info.sha256, settings)
         window = _windows(index, doc_id, hits[doc_id], settings) if b is None and doc_id in hits \
             and doc_id not in short_ok and not whole_sources \
             and not kept.worth_keeping(doc_id, info.sha256, info.chars, info.words) else None
@@ -377,7 +385,8 @@ def check_document(
         if scored is not None:  # a window always ends scored (or the source is passed over above)
             res, sent = scored
         else:
-            passages, res, sent = match(a, b, settings, short=doc_id in short_ok, always_score=False)
+            passages, res, sent = ahead.result(doc_id)[1] if doc_id in ahead else \
+                match(a, b, settings, short=doc_id in short_ok, always_score=False)
         if not passages:
             continue
         if _coverage(passages, a.word_starts) < settings.min_source_containment and doc_id not in short_ok:
@@ -418,6 +427,26 @@ def check_document(
         collection_root=index.root(),
     )
     return apply_exclusions(raw, settings, starts=a.word_starts)
+
+
+def _align_ahead(a: Prepared, ids: Sequence[int], infos: dict, kept: SourceCache, settings: Settings,
+                 short_ok: set[int]) -> Ahead:
+    """The candidates the cache holds prepared, each with its :func:`match` (as the loop of
+    :func:`check_document` computes it), shared with a helper thread (:mod:`sverka.core.ahead`):
+    the engine aligns the last of them while the check reads the sources it meets first."""
+    jobs = {}
+    for doc_id in ids:
+        info = infos.get(doc_id)
+        b = kept.get(doc_id, info.sha256, settings) if info is not None else None
+        if b is not None:
+            jobs[doc_id] = functools.partial(_matched, a, b, settings, doc_id in short_ok)
+    if len(jobs) >= MIN_JOBS:  # what every alignment reads of the suspect, made once here
+        _ = a.source_side, a.paraphrase_keys.native, a.word_starts, a.heading, a.distinct, a.seq2_counts
+    return Ahead.start(jobs)
+
+
+def _matched(a: Prepared, b: Prepared, settings: Settings, short: bool) -> tuple[Prepared, tuple]:
+    return b, match(a, b, settings, short=short, always_score=False)
 
 
 def _windows(index: "Store", doc_id: int, hit: tuple[np.ndarray, np.ndarray, np.ndarray],

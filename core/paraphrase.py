@@ -220,17 +220,17 @@ class SuspectKeys:
                                        i64(self.sentence_len))))
 
 
-def suspect_keys(a: Tokens) -> SuspectKeys:
-    """The :class:`SuspectKeys` of ``a``."""
-    return _suspect_keys(np.asarray(a.hashes, dtype=np.uint64), _sentences(a), table())
+def suspect_keys(a: Tokens, related: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None) -> SuspectKeys:
+    """The :class:`SuspectKeys` of ``a``. ``related``: ``related_of(a.hashes)`` if known."""
+    return _suspect_keys(np.asarray(a.hashes, dtype=np.uint64), _sentences(a), table(), related=related)
 
 
 def _suspect_keys(ha: np.ndarray, sentences: tuple[np.ndarray, np.ndarray, np.ndarray], syn,
-                  families=None) -> SuspectKeys:
+                  families=None, related: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None) -> SuspectKeys:
     """``families``: a table of word families as ``syn`` is a synonym table (the shipped one
-    when None, none when False)."""
+    when None, none when False). ``related``: ``related_of(ha, syn, families)`` if known."""
     tok = np.arange(len(ha), dtype=np.int64)
-    which, alt, kind = related_of(ha, syn, families)
+    which, alt, kind = related if related is not None else related_of(ha, syn, families)
     kh, ki = np.concatenate([ha, alt]), np.concatenate([tok, tok[which]])
     kk = np.concatenate([np.zeros(len(ha), np.int8), kind])
     order = stable_argsort(kh)

@@ -507,9 +507,22 @@ pub fn intersect(x: &[u64], y: &[u64]) -> Vec<(usize, usize)> {
 /// tokens `ib`: no more than the suspect tokens with a lemma (own or related) some source
 /// token holds, nor more than the source tokens whose lemma some suspect token agrees with.
 pub fn agreeing_bound(ia: Range<i64>, ib: Range<i64>, related: &Related<'_>, hb: &[u64]) -> usize {
-    let mut lemmas: Vec<u64> = ib.clone().map(|u| hb[u as usize]).collect();
+    bound_within(ia, ib, related, hb, &mut Vec::new(), &mut Vec::new())
+}
+
+/// [`agreeing_bound`] with its two lists kept by the caller (emptied here), for many pairs.
+fn bound_within(
+    ia: Range<i64>,
+    ib: Range<i64>,
+    related: &Related<'_>,
+    hb: &[u64],
+    lemmas: &mut Vec<u64>,
+    keys: &mut Vec<u64>,
+) -> usize {
+    lemmas.clear();
+    lemmas.extend(ib.clone().map(|u| hb[u as usize]));
     lemmas.sort_unstable();
-    let mut keys: Vec<u64> = Vec::new();
+    keys.clear();
     let mut on_a = 0usize;
     for i in ia {
         let ks = related.all(i);
@@ -642,6 +655,8 @@ pub fn accepted(
         }
     }
     let bsents = &source.sentences;
+    let (mut lemmas, mut sentence_keys) = (Vec::new(), Vec::new());
+    let (mut weighed, mut wa): (i64, Vec<f64>) = (-1, Vec::new());
     let mut best: Vec<Accepted> = Vec::new(); // by rising sa: candidates come so
     for (sa, sb) in candidates {
         let (ka, kb) = (sents.index(sa), bsents.index(sb));
@@ -651,17 +666,29 @@ pub fn accepted(
             bsents.first[kb],
             bsents.last[kb],
         );
-        if agreeing_bound(a0..a1, b0..b1, &keys.related, source.hashes) < p.min_agree {
+        if bound_within(
+            a0..a1,
+            b0..b1,
+            &keys.related,
+            source.hashes,
+            &mut lemmas,
+            &mut sentence_keys,
+        ) < p.min_agree
+        {
             continue;
         }
-        let wa: Vec<f64> = (a0..a1)
-            .map(|i| {
+        if weighed != sa {
+            // the suspect sentence's weights, kept for its next candidates (they come together)
+            weighed = sa;
+            wa.clear();
+            wa.extend((a0..a1).map(|i| {
                 weight(
                     source.n_sentences,
                     lookup(source.values, source.counts, keys.hashes[i as usize]),
                 )
-            })
-            .collect();
+            }));
+        }
+        let wa = &wa;
         let wb: Vec<f64> = (b0..b1)
             .map(|u| weight(source.n_sentences, source.df_token[u as usize]))
             .collect();
@@ -764,13 +791,14 @@ fn agreeing_pairs(
     at_least: i64,
 ) -> Vec<(i64, i64, i64)> {
     let n_a = keys.hashes.len();
-    // per lemma: its distinct source sentences, in order
+    // per lemma: its distinct source sentences, in order, their ids as u32 (half the memory
+    // traffic of i64; `Source::check` keeps the ids below 2^32)
     let mut spans: Vec<(usize, usize, usize, usize)> = Vec::with_capacity(groups.len()); // (ki lo, ki count, sentences lo, count)
-    let mut sentences: Vec<i64> = Vec::new();
+    let mut sentences: Vec<u32> = Vec::with_capacity(groups.iter().map(|g| g.src_n).sum());
     for g in groups {
         let s0 = sentences.len();
         for s in g.src_lo..g.src_lo + g.src_n {
-            let sb = source.sorted_sentence[s];
+            let sb = source.sorted_sentence[s] as u32;
             if sentences.len() == s0 || sentences[sentences.len() - 1] != sb {
                 sentences.push(sb);
             }
@@ -788,7 +816,7 @@ fn agreeing_pairs(
         size[i + 1] += size[i];
     }
     let mut fill = size.clone();
-    let mut bucket = vec![0i64; size[n_a]];
+    let mut bucket = vec![0u32; size[n_a]];
     for &(l, c, s0, m) in &groups {
         for &i in &ki[l..l + c] {
             let f = &mut fill[i as usize];
@@ -799,7 +827,7 @@ fn agreeing_pairs(
     let n_sb = source.sentence_len.len();
     let mut count = vec![0u32; n_sb];
     let mut last_token = vec![0u32; n_sb]; // a token (plus one) counts once per source sentence
-    let mut touched: Vec<i64> = Vec::new();
+    let mut touched: Vec<u32> = Vec::new();
     let mut out = Vec::new();
     let sents = &keys.sentences;
     for s in 0..sents.ids.len() {
@@ -818,7 +846,7 @@ fn agreeing_pairs(
         let first = out.len();
         for &sb in &touched {
             if i64::from(count[sb as usize]) >= at_least {
-                out.push((sents.ids[s], sb, i64::from(count[sb as usize])));
+                out.push((sents.ids[s], i64::from(sb), i64::from(count[sb as usize])));
             }
             count[sb as usize] = 0;
         }
@@ -1053,6 +1081,7 @@ impl Source<'_> {
             return Err(bad("source: a count, a sentence id and a place in the order per token, a count per lemma".into()));
         }
         if (self.sentence_len.len() as i64) <= self.sentences.ids.last().copied().unwrap_or(-1)
+            || self.sentence_len.len() > u32::MAX as usize
             || self
                 .sentence_of
                 .iter()
