@@ -145,11 +145,12 @@ class Bench:
         for k, ((s, e), (sent, src, label)) in enumerate(zip(spans, parts)):
             ri, n = share(_merge(ref_by.get(src, [])) if src is not None else ref_every, s, e)
             rows.append([label, src, off[k][0], off[k][1], 2 * ri >= n, on[k][0], on[k][1], on[k][2]])
-            if self.verbose and src is None and on[k][1]:
+            if self.verbose and ((src is None and on[k][1]) or (label == "none" and on[k][0])):
                 print(f"  highlighted ({label}): {sent!r}")
                 for src_ in r_on.sources:
                     for p in src_.passages:
-                        if p.excluded is None and p.suspect_start < e and s < p.suspect_end:
+                        if p.excluded is None and p.suspect_start < e and s < p.suspect_end and (
+                                src is None or (Path(src_.path).name if src_.path else src_.title) == src):
                             print(f"     by {p.method}/{p.kind} ({p.words} words): {text[p.suspect_start:p.suspect_end]!r}"
                                   f"\n     of {src_.title}: {src_.text[p.source_start:p.source_end]!r}")
         return rows

@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import dataclasses
 import importlib.util
+import re
 from typing import TYPE_CHECKING, Callable, Sequence
 
 import numpy as np
@@ -58,7 +59,10 @@ METHOD = "meaning"
 #: (for the neighbour rule of :func:`~sverka.core.meaning.accept`): the lowest similarity any
 #: pair is accepted at, so two sentences matched only by meaning corroborate each other only
 #: when each of them reaches it (at 0.5 two own sentences on a source's topic, 0.74 and 0.58,
-#: were taken for a translation).
+#: were taken for a translation). Within one language the pair must reach what accept() takes
+#: there, :data:`~sverka.core.meaning.MEANING_WITH_NEIGHBOUR` (0.70; a sentence of one's own on
+#: a source's topic often comes within 0.60-0.70 of one of its sentences, and corroborated
+#: nothing then but cost its neighbours' encoding in a long suspect).
 NEIGHBOUR_FLOOR = meaning.TRANSLATION_WITH_NEIGHBOUR
 #: A pair whose longer sentence has more than this many times the characters of the shorter
 #: is refused: a passage says the whole suspect sentence came from the source sentence (a
@@ -90,6 +94,10 @@ READ_ENCODED_MAX = 64
 #: meaning therefore always are found (one of any two in a run is encoded first); a sentence
 #: accepted alone, between two sentences unlike any source, may be missed in a long suspect.
 ENCODE_ALL_UP_TO = 120
+
+_DIGIT = re.compile(r"\d")
+#: Pool sentences compared with a pass's queries in one product (bounds its memory).
+_POOL_BLOCK = 8192
 
 Key = tuple  # ("d", doc_id) for a collection document, ("p", k) for the k-th given source without id
 
@@ -181,33 +189,64 @@ def add_meaning(
         pool.append((key, s_vecs))
 
     best: dict[int, tuple[float, Key, int]] = {}  # suspect sentence (index in spans) -> (cosine, source, sentence)
-    new_spans: dict[int, list[tuple[int, int, int]]] = {}
+    texts: dict[Key, str] = {}  # the texts of the sources read so far
+
+    def source_sentence(key: Key, j: int) -> str | None:
+        s_text, s_spans = side.get(key, (None, None))
+        span = _span_of(s_spans, j)
+        if span is None:
+            return None
+        if key not in texts:
+            texts[key] = s_text if s_text is not None else _stored_text(store, key[1])
+        return texts[key][span[0]:span[1]] if texts[key] else None
+
+    def reaches(k: int, c: float, key: Key, j: int) -> bool:
+        """Whether suspect sentence ``k`` and sentence ``j`` of ``key`` at cosine ``c`` reach the
+        lowest similarity accept() takes for their languages (:data:`NEIGHBOUR_FLOOR`)."""
+        if c < NEIGHBOUR_FLOOR:
+            return False
+        if c >= meaning.MEANING_WITH_NEIGHBOUR:
+            return True
+        other = source_sentence(key, j)
+        a, b = (int(x) for x in spans[k])
+        return other is not None and c >= meaning.lowest_similarity(text[a:b], other)
+
     vector_of: dict[int, np.ndarray] = {}  # suspect sentence -> its vector
+    # every pool sentence in one matrix of unit rows: a pass compares its queries with all of
+    # them in one product (the nearest of all sources is what counts; the first on a tie, as
+    # the sources are listed)
+    pool_unit = meaning.unit(np.concatenate([v for _, v in pool])) if pool else np.zeros((0, meaning.DIM), np.float32)
+    pool_at = [(key, j) for key, v in pool for j in range(len(v))]
 
     def compare(ks: list[int]) -> None:
         """Encode the suspect sentences ``ks`` (indices in spans) and find their nearest."""
         queries = meaning.span_vectors(text, spans[ks])
         vector_of.update(zip(ks, queries))
-        for key, s_vecs in pool:
-            sims = meaning.cosine(queries, s_vecs)
+        q_unit = meaning.unit(queries)
+        for lo in range(0, len(pool_unit), _POOL_BLOCK):
+            sims = q_unit @ pool_unit[lo:lo + _POOL_BLOCK].T
             top = sims.argmax(axis=1)
-            for q, k in enumerate(ks):
-                c = float(sims[q, top[q]])
+            for q, (k, t) in enumerate(zip(ks, top.tolist())):
+                c = float(sims[q, t])
                 if k not in best or c > best[k][0]:
-                    best[k] = (c, key, int(top[q]))
-        # (b) the rest of the collection, through the vector index
+                    best[k] = (c, *pool_at[lo + t])
+        # (b) the rest of the collection, through the vector index (a hit under the floor is
+        # never judged: not read)
         if store is None:
             return
-        for q, hits in enumerate(vectorindex.search(store, queries, INDEX_HITS)):
+        for q, hits in enumerate(vectorindex.search(store, queries, INDEX_HITS, floor=NEIGHBOUR_FLOOR)):
             k = ks[q]
             hits = [h for h in hits if h[0] not in excluded]
             if not hits:
                 continue
-            sims = meaning.cosine(queries[q], np.stack([h[4] for h in hits]))[0]
+            sims = meaning.unit(np.stack([h[4] for h in hits])) @ q_unit[q]
             for (d, j, a, b, _), c in zip(hits, sims.tolist()):
                 if k not in best or c > best[k][0]:
                     best[k] = (c, ("d", d), j)
-                new_spans.setdefault(d, []).append((j, a, b))
+                if ("d", d) not in side:  # its text is read only if a pair of it is judged
+                    side[("d", d)] = (None, {})
+                if isinstance(side[("d", d)][1], dict):
+                    side[("d", d)][1][j] = (a, b)
 
     unexplained = todo.tolist()
     if store is None and len(text) > meaning.ADD_MAX_CHARS:
@@ -223,28 +262,23 @@ def add_meaning(
         compare(first)
         done = set(first)
         while True:
-            near = sorted({k + dk for k in done if k in best and best[k][0] >= NEIGHBOUR_FLOOR for dk in (-1, 1)}
+            near = sorted({k + dk for k in done if k in best and reaches(k, *best[k]) for dk in (-1, 1)}
                           & set(unexplained) - done)
             if not near:
                 break
             compare(near)
             done.update(near)
-    for d, found in new_spans.items():
-        if ("d", d) not in side:  # its text is read only if a pair of it is accepted
-            side[("d", d)] = (None, {j: (a, b) for j, a, b in found})
-
     # what every suspect sentence is matched to: (source, sentence) or None
     matched: list[tuple[Key, int] | None] = [None] * len(spans)
     for k, (c, key, j) in best.items():
-        if c >= NEIGHBOUR_FLOOR:
+        if reaches(k, c, key, j):
             matched[k] = (key, j)
     explained_by = _lexical_matches(spans, todo, sources, side)
     for k, m in explained_by.items():
         matched[k] = m
-    _keep_order(best, matched, vector_of, dict(pool), side, store, excluded)
+    _keep_order(best, matched, vector_of, dict(pool), side, store, excluded, reaches)
 
     accepted: dict[Key, list[Passage]] = {}
-    texts: dict[Key, str] = {}
     for k in todo.tolist():
         if k not in best or best[k][0] < NEIGHBOUR_FLOOR:  # below every similarity accept() takes
             continue
@@ -393,7 +427,7 @@ def _first_pass(unexplained: list[int], text: str, spans: np.ndarray) -> list[in
             run_start = k
         last = n + 1 == len(unexplained) or unexplained[n + 1] != k + 1
         a, b = (int(x) for x in spans[k])
-        if (k - run_start) % 2 == 0 or last or any(ch.isdigit() for ch in text[a:b]):
+        if (k - run_start) % 2 == 0 or last or _DIGIT.search(text, a, b) is not None:
             out.append(k)
     return out
 
@@ -445,7 +479,7 @@ def _beside(spans: np.ndarray, unexplained: set[int]) -> Callable[[int, int], tu
 
 
 def _keep_order(best: dict, matched: list, vector_of: dict[int, np.ndarray], pool: dict, side: dict,
-                store: "Store | None", excluded: set[int]) -> None:
+                store: "Store | None", excluded: set[int], reaches: Callable[[int, float, Key, int], bool]) -> None:
     """Order kept: a suspect sentence next to one matched to source sentence j (by words or by
     meaning) is compared with the source sentence that would continue that order (j + 1 after
     it, j - 1 before it); when its nearest continues no neighbour's match and that sentence
@@ -470,7 +504,7 @@ def _keep_order(best: dict, matched: list, vector_of: dict[int, np.ndarray], poo
                 if v is None:
                     continue
                 c = float(meaning.cosine(q, v)[0, 0])
-                if c >= NEIGHBOUR_FLOOR and (k not in best or best[k][1:] != (key, j)):
+                if reaches(k, c, key, j) and (k not in best or best[k][1:] != (key, j)):
                     best[k] = (c, key, j)
                     matched[k] = (key, j)
                     changed = True

@@ -44,7 +44,7 @@ import numpy as np
 
 __all__ = [
     "ADD_MAX_CHARS", "DIM", "KINDS", "MAX_CHARS", "MIN_WORDS", "QUANT_MAX", "Evidence", "accept", "cosine", "encoder", "evidence",
-    "language_of", "quantise", "sentence_vectors", "span_vectors", "vector_spans",
+    "language_of", "lowest_similarity", "quantise", "same_language", "sentence_vectors", "span_vectors", "unit", "vector_spans",
 ]
 
 #: Dimensions of a sentence vector.
@@ -145,6 +145,17 @@ def quantise(vectors: np.ndarray) -> np.ndarray:
     peak = np.abs(v).max(axis=1, keepdims=True)
     peak[peak == 0] = 1.0
     return np.rint(v / peak * QUANT_MAX).astype(np.int8)
+
+
+def unit(vectors: np.ndarray) -> np.ndarray:
+    """int8 vectors (n, d) as float32 rows of length 1 (a zero row stays zero): the cosine of two
+    vectors is the dot product of their rows, so a matrix of them is normalised once and every
+    comparison with it is one product."""
+    v = np.atleast_2d(vectors).astype(np.float32)
+    norms = np.linalg.norm(v, axis=1)
+    norms[norms == 0] = 1.0
+    v /= norms[:, None]
+    return v
 
 
 def cosine(a: np.ndarray, b: np.ndarray) -> np.ndarray:
@@ -259,6 +270,23 @@ def _one_number_a_group(sentence: str, lang: str) -> str:
     return _SPACED_GROUP.sub("", sentence)
 
 
+def _same(a: str, b: str) -> bool:
+    return a == b or {a, b} <= {"ru", "uk"}
+
+
+def same_language(a: str, b: str) -> bool:
+    """Whether :func:`accept` judges the two sentences as one language (Russian and Ukrainian
+    count as one: their words are compared) or as a translation."""
+    return _same(language_of(a), language_of(b))
+
+
+def lowest_similarity(a: str, b: str) -> float:
+    """The lowest similarity at which :func:`accept` may take the pair of sentences ``a`` and
+    ``b``: :data:`MEANING_WITH_NEIGHBOUR` within one language, :data:`TRANSLATION_WITH_NEIGHBOUR`
+    across languages."""
+    return MEANING_WITH_NEIGHBOUR if same_language(a, b) else TRANSLATION_WITH_NEIGHBOUR
+
+
 def _family(a: str, b: str) -> bool:
     if a == b:
         return True
@@ -287,7 +315,7 @@ class Evidence:
 def evidence(suspect: str, source: str) -> Evidence:
     """The structural support a pair has beside its similarity (see :func:`accept`)."""
     a, b = _words(suspect), _words(source)
-    same = a.language == b.language or {a.language, b.language} <= {"ru", "uk"}
+    same = _same(a.language, b.language)
     shared = long_shared = 0
     if same:
         pool = list(dict.fromkeys(b.content))
