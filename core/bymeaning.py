@@ -3,7 +3,7 @@
 :func:`add_meaning` runs once the lexical layers have found their sources. The suspect's
 sentences of at least :data:`QUERY_MIN_WORDS` words that no lexical passage explains (less
 than half of their words matched; the heading lines at the top left out) are given vectors of
-meaning (:mod:`sverka.core.meaning`; in a long suspect, first every other one,
+meaning (:mod:`sverka.core.meaning`; in a long suspect, first one in three,
 :data:`ENCODE_ALL_UP_TO`) and compared
 
 * (a) with every sentence of the sources the lexical layers found (their vectors as stored; a
@@ -50,7 +50,7 @@ from .tokens import Tokens
 if TYPE_CHECKING:  # pragma: no cover
     from .store import Store
 
-__all__ = ["ENCODE_ALL_UP_TO", "QUERY_MIN_WORDS", "INDEX_HITS", "MAX_LENGTH_RATIO", "METHOD", "NEAR_SENTENCES", "NEIGHBOUR_FLOOR",
+__all__ = ["ENCODE_ALL_UP_TO", "EXPLORE_FLOOR", "FIRST_PASS_STRIDE", "QUERY_MIN_WORDS", "INDEX_HITS", "MAX_LENGTH_RATIO", "METHOD", "NEAR_SENTENCES", "NEIGHBOUR_FLOOR",
            "READ_ENCODED_MAX", "SOURCE_SENTENCES_MAX", "add_meaning", "available", "near_vectors"]
 
 #: The method of every passage this layer makes (results.METHODS).
@@ -88,12 +88,24 @@ NEAR_SENTENCES = 3
 READ_ENCODED_MAX = 64
 #: Up to this many unexplained suspect sentences are all encoded. Past it (a long suspect of its
 #: own text: encoding is most of the layer's cost, ~500 sentences a CPU second), first every
-#: other sentence of each run of unexplained ones (a run's first and last always), those with
-#: digits, and the lone ones; then the neighbours of every one that came within
-#: :data:`NEIGHBOUR_FLOOR` of a source sentence, until none is left. Two neighbours accepted by
-#: meaning therefore always are found (one of any two in a run is encoded first); a sentence
-#: accepted alone, between two sentences unlike any source, may be missed in a long suspect.
+#: :data:`FIRST_PASS_STRIDE`-th sentence of each run of unexplained ones (a run's first and
+#: last always: they lie beside a lexical passage or the suspect's edge), those with digits,
+#: and the lone ones; then the neighbours of every one that reached the lowest similarity its
+#: pair may be accepted at (:data:`NEIGHBOUR_FLOOR`), until none is left. A run of three
+#: sentences accepted by meaning therefore always is found (one of any three in a run is
+#: encoded first), a run of two beside a lexical passage too; a run of two within the
+#: suspect's own text may be missed in a long suspect (when both fall between the first
+#: pass's sentences), and so may a sentence accepted alone.
 ENCODE_ALL_UP_TO = 120
+#: In a long suspect, the neighbours of a sentence whose nearest is in another language at this
+#: cosine or more are encoded too, though it is under :data:`NEIGHBOUR_FLOOR`: of a run of
+#: translated sentences encoded one in three, the one encoded first may be its weakest, and its
+#: neighbours, nearer, then carry it by the order they keep (``_keep_order``).
+EXPLORE_FLOOR = 0.5
+#: Of a run of unexplained sentences in a long suspect, every this many-th is encoded first
+#: (:data:`ENCODE_ALL_UP_TO`): a student translates or rewords a run of sentences, not one in
+#: three; encoding is most of the layer's cost.
+FIRST_PASS_STRIDE = 3
 
 _DIGIT = re.compile(r"\d")
 #: Pool sentences compared with a pass's queries in one product (bounds its memory).
@@ -234,7 +246,7 @@ def add_meaning(
         # never judged: not read)
         if store is None:
             return
-        for q, hits in enumerate(vectorindex.search(store, queries, INDEX_HITS, floor=NEIGHBOUR_FLOOR)):
+        for q, hits in enumerate(vectorindex.search(store, queries, INDEX_HITS, floor=EXPLORE_FLOOR)):
             k = ks[q]
             hits = [h for h in hits if h[0] not in excluded]
             if not hits:
@@ -247,6 +259,16 @@ def add_meaning(
                     side[("d", d)] = (None, {})
                 if isinstance(side[("d", d)][1], dict):
                     side[("d", d)][1][j] = (a, b)
+
+    def explores(k: int, c: float, key: Key, j: int) -> bool:
+        """Whether a long suspect's sentence ``k``, nearest to sentence ``j`` of ``key`` across
+        languages at ``c`` (under the floor), has its neighbours encoded: a translated run's
+        weakest sentence still points at its source (:data:`EXPLORE_FLOOR`)."""
+        if not EXPLORE_FLOOR <= c < NEIGHBOUR_FLOOR:
+            return False
+        other = source_sentence(key, j)
+        a, b = (int(x) for x in spans[k])
+        return other is not None and not meaning.same_language(text[a:b], other)
 
     unexplained = todo.tolist()
     if store is None and len(text) > meaning.ADD_MAX_CHARS:
@@ -262,7 +284,8 @@ def add_meaning(
         compare(first)
         done = set(first)
         while True:
-            near = sorted({k + dk for k in done if k in best and reaches(k, *best[k]) for dk in (-1, 1)}
+            near = sorted({k + dk for k in done if k in best and (reaches(k, *best[k]) or explores(k, *best[k]))
+                           for dk in (-1, 1)}
                           & set(unexplained) - done)
             if not near:
                 break
@@ -420,14 +443,15 @@ def _word_starts_of(text: str) -> np.ndarray:
 
 def _first_pass(unexplained: list[int], text: str, spans: np.ndarray) -> list[int]:
     """The suspect sentences encoded first in a long suspect (:data:`ENCODE_ALL_UP_TO`): every
-    other one of each run of consecutive sentences, a run's last one, and those with digits."""
+    :data:`FIRST_PASS_STRIDE`-th one of each run of consecutive sentences from its first, a
+    run's last one, and those with digits."""
     out, run_start = [], None
     for n, k in enumerate(unexplained):
         if run_start is None or k != unexplained[n - 1] + 1:
             run_start = k
         last = n + 1 == len(unexplained) or unexplained[n + 1] != k + 1
         a, b = (int(x) for x in spans[k])
-        if (k - run_start) % 2 == 0 or last or _DIGIT.search(text, a, b) is not None:
+        if (k - run_start) % FIRST_PASS_STRIDE == 0 or last or _DIGIT.search(text, a, b) is not None:
             out.append(k)
     return out
 

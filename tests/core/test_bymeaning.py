@@ -7,6 +7,7 @@ from __future__ import annotations
 import importlib.util
 import os
 
+import numpy as np
 import pytest
 
 from sverka.core import api, vectorindex
@@ -200,6 +201,34 @@ def test_a_long_suspect_finds_a_translated_run_among_its_own_sentences(collectio
     found = _meaning_passages(result)
     assert [(s.title, p.kind) for s, p in found] == [("lighthouse", "translation")]
     assert text[found[0][1].suspect_start:found[0][1].suspect_end] == " ".join(RU)
+
+
+@pytest.mark.parametrize("shift", [0, 1, 2])
+def test_a_long_suspect_finds_a_run_of_three_translated_sentences_wherever_it_lies(collection, shift):
+    # one sentence in three of a long suspect's own text is encoded first: a run of three
+    # translated sentences has one of them, at any place, and its neighbours follow
+    from sverka.core import bymeaning
+
+    own = _filler(RU_WORDS, bymeaning.ENCODE_ALL_UP_TO + 30, 5)
+    text = " ".join(own[:60 + shift] + RU[:3] + own[60 + shift:])
+    found = _meaning_passages(collection.check(api.document_from_text(text, "long essay")))
+    assert [(s.title, p.kind) for s, p in found] == [("lighthouse", "translation")]
+    assert text[found[0][1].suspect_start:found[0][1].suspect_end] == " ".join(RU[:3])
+
+
+def test_the_first_pass_of_a_long_suspect_takes_one_in_three_and_each_run_s_edges():
+    from sverka.core import bymeaning
+
+    sentences = ["Один два три четыре."] * 21
+    sentences[8] = "Было 5 домов и сад."  # a number: always in the first pass
+    text = " ".join(sentences)
+    ends = np.cumsum([len(x) + 1 for x in sentences])
+    spans = np.stack([ends - np.asarray([len(x) + 1 for x in sentences]), ends - 1], axis=1).astype(np.int64)
+    assert text[spans[8][0]:spans[8][1]] == sentences[8]
+    run = list(range(0, 11)) + list(range(13, 15)) + [17, 20]
+    first = bymeaning._first_pass(run, text, spans)
+    assert first == [0, 3, 6, 8, 9, 10, 13, 14, 17, 20]
+    assert all(any(k in first for k in run[i:i + 3]) for i in range(0, 9))  # one of any three of a run
 
 
 def test_a_short_translated_sentence_keeps_its_run_and_the_order_picks_its_source(tmp_path):
