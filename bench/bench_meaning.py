@@ -146,6 +146,9 @@ class Bench:
         for k, ((s, e), (sent, src, label)) in enumerate(zip(spans, parts)):
             ri, n = share(_merge(ref_by.get(src, [])) if src is not None else ref_every, s, e)
             rows.append([label, src, off[k][0], off[k][1], 2 * ri >= n, on[k][0], on[k][1], on[k][2]])
+            if self.verbose and label == "translated" and not on[k][0]:
+                prev = parts[k - 1][0] if k else ""
+                print(f"  missed ({label}): {sent!r} (after {prev[-60:]!r})")
             if self.verbose and ((src is None and on[k][1]) or (label == "none" and on[k][0])):
                 print(f"  highlighted ({label}): {sent!r}")
                 for src_ in r_on.sources:

@@ -101,7 +101,7 @@ ENCODE_ALL_UP_TO = 120
 #: cosine or more are encoded too, though it is under :data:`NEIGHBOUR_FLOOR`: of a run of
 #: translated sentences encoded one in three, the one encoded first may be its weakest, and its
 #: neighbours, nearer, then carry it by the order they keep (``_keep_order``).
-EXPLORE_FLOOR = 0.5
+EXPLORE_FLOOR = meaning.TRANSLATION_WITH_BOTH
 #: Of a run of unexplained sentences in a long suspect, every this many-th is encoded first
 #: (:data:`ENCODE_ALL_UP_TO`): a student translates or rewords a run of sentences, not one in
 #: three; encoding is most of the layer's cost.
@@ -164,7 +164,7 @@ def add_meaning(
     if not settings.find_by_meaning or not available():
         return sources
     starts = np.asarray(word_starts, np.int64)
-    spans = meaning.vector_spans(tokens.sentence_spans, starts, QUERY_MIN_WORDS)
+    spans = meaning.vector_spans(tokens.sentence_spans, starts, QUERY_MIN_WORDS, text=text)
     spans = spans[spans[:, 0] >= heading_end] if heading_end else spans
     if not len(spans):
         return sources
@@ -192,7 +192,7 @@ def add_meaning(
         elif source_vectors is not None:
             s_spans, s_vecs = source_vectors(n, src, wanted)
         else:
-            s_spans = meaning.vector_spans(_sentence_spans_of(src.text), _word_starts_of(src.text))
+            s_spans = meaning.vector_spans(_sentence_spans_of(src.text), _word_starts_of(src.text), text=src.text)
             s_vecs = meaning.span_vectors(src.text, s_spans)
         side[key] = (src.text, np.asarray(s_spans, np.int64).reshape(-1, 2))
         if s_vecs is None or not len(s_vecs) or len(s_vecs) > budget:
@@ -299,11 +299,30 @@ def add_meaning(
     explained_by = _lexical_matches(spans, todo, sources, side)
     for k, m in explained_by.items():
         matched[k] = m
-    _keep_order(best, matched, vector_of, dict(pool), side, store, excluded, reaches)
+    pooled = dict(pool)
+    _keep_order(best, matched, vector_of, pooled, side, store, excluded, reaches)
+    # the middle of a run kept in order: its neighbours matched to the source sentences on either
+    # side of one sentence, it is compared with that one (accept() takes a translation there
+    # from TRANSLATION_WITH_BOTH)
+    for k, q in vector_of.items():
+        if not 0 < k < len(spans) - 1 or matched[k] is not None or matched[k - 1] is None or matched[k + 1] is None:
+            continue
+        (key, j0), (key1, j1) = matched[k - 1], matched[k + 1]
+        if key != key1 or j1 != j0 + 2 or (key[0] == "d" and key[1] in excluded):
+            continue
+        v = _vector_at(key, j0 + 1, pooled, side, store)
+        other = source_sentence(key, j0 + 1) if v is not None else None
+        if other is None:
+            continue
+        c = float(meaning.cosine(q, v)[0, 0])
+        a, b = (int(x) for x in spans[k])
+        if c >= meaning.TRANSLATION_WITH_BOTH and not meaning.same_language(text[a:b], other):
+            best[k] = (c, key, j0 + 1)
+            matched[k] = (key, j0 + 1)
 
     accepted: dict[Key, list[Passage]] = {}
     for k in todo.tolist():
-        if k not in best or best[k][0] < NEIGHBOUR_FLOOR:  # below every similarity accept() takes
+        if k not in best or best[k][0] < min(NEIGHBOUR_FLOOR, meaning.TRANSLATION_WITH_BOTH):  # below all accept() takes
             continue
         c, key, j = best[k]
         a, b = (int(x) for x in spans[k])

@@ -42,9 +42,11 @@ from typing import Sequence
 
 import numpy as np
 
+from .text import ABBREVIATIONS
+
 __all__ = [
     "ADD_MAX_CHARS", "DIM", "KINDS", "MAX_CHARS", "MIN_WORDS", "QUANT_MAX", "Evidence", "accept", "cosine", "encoder", "evidence",
-    "language_of", "lowest_similarity", "quantise", "same_language", "sentence_vectors", "span_vectors", "unit", "vector_spans",
+    "language_of", "lowest_similarity", "quantise", "same_language", "sentence_vectors", "span_vectors", "split_headlines", "unit", "vector_spans",
 ]
 
 #: Dimensions of a sentence vector.
@@ -120,15 +122,53 @@ ENCODE_BATCH = 2000
 ADD_MAX_CHARS = 100_000
 
 
-def vector_spans(spans: np.ndarray, word_starts: np.ndarray, min_words: int = MIN_WORDS) -> np.ndarray:
+def vector_spans(spans: np.ndarray, word_starts: np.ndarray, min_words: int = MIN_WORDS,
+                 text: str | None = None) -> np.ndarray:
     """The sentences (of ``spans``, [start, end) int64 (m, 2): ``Tokens.sentence_spans``) that
-    get a vector: those of at least ``min_words`` words (``word_starts``: every word's start)."""
+    get a vector: those of at least ``min_words`` words (``word_starts``: every word's start).
+    With ``text``, a sentence is first cut where :func:`split_headlines` cuts it."""
     spans = np.asarray(spans, np.int64).reshape(-1, 2)
+    if text is not None:
+        spans = split_headlines(text, spans)
     if not len(spans):
         return spans
     starts = np.asarray(word_starts, np.int64)
     words = np.searchsorted(starts, spans[:, 1], "left") - np.searchsorted(starts, spans[:, 0], "left")
     return np.ascontiguousarray(spans[words >= min_words])
+
+
+_ABBREVIATIONS = frozenset(ABBREVIATIONS)
+#: A full stop after a word of two letters or more, closing quotes or brackets, spaces, and a
+#: small letter or a digit (after an opening quote or bracket): where a headline, a caption or
+#: a sentence typed without its capital begins ("... письмо. премьер-министр в Тегеране ...",
+#: "... в Орле. 4 человека погибли ..."). The core splitter does not end a sentence there (an
+#: abbreviation may stand before it: "53 млн. долларов").
+_HEADLINE_CUT = re.compile(r"([^\W\d_]{2,})\.[\"»”’')\]]*(\s+)(?=[«\"„“‘'(\[]?(?:\d|[^\W\d_]))")
+#: Words before a full stop that are abbreviations here besides the core's (:data:`~sverka.core.text.ABBREVIATIONS`).
+_MORE_ABBREVIATIONS = frozenset("etc incl ibid resp вкл прим ред".split())
+
+
+def split_headlines(text: str, spans: np.ndarray) -> np.ndarray:
+    """``spans`` (sentences of ``text``) with each cut after a full stop that the next word,
+    beginning with a small letter or a digit, follows (:data:`_HEADLINE_CUT`), unless the word
+    before the stop is an abbreviation. The meaning layer's own cut, for its vectors only: the
+    sentences of the core's splitter, whose keys and fingerprints are stored, stay as they are.
+    A headline read as one sentence with the one before it cannot be matched to its translation
+    or rewording alone (a pair's lengths must agree). Only full stops: "!" and "?" before a small
+    letter are one sentence in a writer's prose ("Нечего сказать! бедный Иван Кузмич!")."""
+    spans = np.asarray(spans, np.int64).reshape(-1, 2)
+    out: list[tuple[int, int]] = []
+    for a, b in spans.tolist():
+        at = a
+        for m in _HEADLINE_CUT.finditer(text, a, b):
+            first = text[m.end()] if text[m.end()].isalnum() else text[m.end() + 1]
+            word = m.group(1).lower()
+            if (not first.isdigit() and not first.islower()) or word in _ABBREVIATIONS or word in _MORE_ABBREVIATIONS:
+                continue
+            out.append((at, m.start(2)))
+            at = m.end(2)
+        out.append((at, b))
+    return np.asarray(out, np.int64).reshape(-1, 2) if out else spans
 
 
 def span_vectors(text: str, spans: np.ndarray) -> np.ndarray:
@@ -349,6 +389,7 @@ MEANING_WITH_NEIGHBOUR = 0.70  # same language, a neighbour matched in order
 MEANING_SHARE = 0.5  # ... and half the content words of the shorter sentence of one family
 TRANSLATION_WITH_NEIGHBOUR = 0.60  # across languages, a neighbour matched in order
 TRANSLATION_WITH_NAMES = 0.80  # across languages, no neighbour, but names or numbers agreeing
+TRANSLATION_WITH_BOTH = 0.50  # across languages, both neighbours matched in order (a run of three kept in order)
 
 
 def accept(suspect: str, source: str, similarity: float, neighbours: int = 0) -> str | None:
@@ -363,7 +404,10 @@ def accept(suspect: str, source: str, similarity: float, neighbours: int = 0) ->
       ``similarity >= MEANING_ALONE``, or ``>= MEANING_WITH_NEIGHBOUR`` with a neighbour matched
       and half the content words of the shorter sentence of one family.
     * Across languages (words cannot agree): ``similarity >= TRANSLATION_WITH_NEIGHBOUR`` with
-      a neighbour matched, or ``>= TRANSLATION_WITH_NAMES`` with names or numbers agreeing. A
+      a neighbour matched, ``>= TRANSLATION_WITH_BOTH`` with both (the sentence before it and the
+      one after it matched to the source's sentences before and after its partner: the middle of
+      a run of three translated in order, its own wording the loosest), or
+      ``>= TRANSLATION_WITH_NAMES`` with names or numbers agreeing. A
       lone sentence with nothing to check it by is never called a translation: among the 2.2 M
       wrong Russian-English pairs of STS-b dev, 0.006 % reach 0.75, and a suspect sentence
       meets thousands of candidates.
@@ -373,6 +417,8 @@ def accept(suspect: str, source: str, similarity: float, neighbours: int = 0) ->
         return None
     if not e.same_language:
         if similarity >= TRANSLATION_WITH_NEIGHBOUR and neighbours > 0:
+            return "translation"
+        if similarity >= TRANSLATION_WITH_BOTH and neighbours > 1:
             return "translation"
         if similarity >= TRANSLATION_WITH_NAMES and (e.names_agree or e.numbers_agree):
             return "translation"

@@ -203,6 +203,16 @@ def test_a_long_suspect_finds_a_translated_run_among_its_own_sentences(collectio
     assert text[found[0][1].suspect_start:found[0][1].suspect_end] == " ".join(RU)
 
 
+def test_an_own_sentence_between_two_translated_ones_is_not_taken_for_the_one_between_them(collection):
+    # RU[0] and RU[2] are matched to EN[0] and EN[2]: the sentence between them is compared with
+    # EN[1], and an own sentence is not like it
+    text = " ".join(OWN[:2] + [RU[0], OWN[2], RU[2], RU[3]] + OWN[3:])
+    found = _meaning_passages(collection.check(api.document_from_text(text, "essay")))
+    own_at = text.index(OWN[2])
+    assert found and all(not (p.suspect_start < own_at + len(OWN[2]) and own_at < p.suspect_end) for _, p in found)
+    assert any(text[p.suspect_start:p.suspect_end] == " ".join(RU[2:4]) for _, p in found)
+
+
 @pytest.mark.parametrize("shift", [0, 1, 2])
 def test_a_long_suspect_finds_a_run_of_three_translated_sentences_wherever_it_lies(collection, shift):
     # one sentence in three of a long suspect's own text is encoded first: a run of three
