@@ -246,13 +246,18 @@ def add_meaning(
         # never judged: not read)
         if store is None:
             return
-        for q, hits in enumerate(vectorindex.search(store, queries, INDEX_HITS, floor=EXPLORE_FLOOR)):
+        found = [[h for h in hits if h[0] not in excluded]
+                 for hits in vectorindex.search(store, queries, INDEX_HITS, floor=EXPLORE_FLOOR)]
+        every = [h for hits in found for h in hits]
+        if not every:
+            return
+        owner = np.repeat(np.arange(len(found)), [len(hits) for hits in found])
+        all_sims = np.einsum("ij,ij->i", meaning.unit(np.stack([h[4] for h in every])), q_unit[owner]).tolist()
+        at = 0
+        for q, hits in enumerate(found):
             k = ks[q]
-            hits = [h for h in hits if h[0] not in excluded]
-            if not hits:
-                continue
-            sims = meaning.unit(np.stack([h[4] for h in hits])) @ q_unit[q]
-            for (d, j, a, b, _), c in zip(hits, sims.tolist()):
+            sims, at = all_sims[at:at + len(hits)], at + len(hits)
+            for (d, j, a, b, _), c in zip(hits, sims):
                 if k not in best or c > best[k][0]:
                     best[k] = (c, ("d", d), j)
                 if ("d", d) not in side:  # its text is read only if a pair of it is judged
@@ -282,15 +287,15 @@ def add_meaning(
     else:
         first = _first_pass(unexplained, text, spans)
         compare(first)
-        done = set(first)
-        while True:
-            near = sorted({k + dk for k in done if k in best and (reaches(k, *best[k]) or explores(k, *best[k]))
-                           for dk in (-1, 1)}
-                          & set(unexplained) - done)
+        done, fresh, left = set(first), first, set(unexplained)
+        while True:  # a sentence's nearest is final once it is compared: only the fresh ones spread
+            near = sorted({k + dk for k in fresh if k in best and (reaches(k, *best[k]) or explores(k, *best[k]))
+                           for dk in (-1, 1)} & left - done)
             if not near:
                 break
             compare(near)
             done.update(near)
+            fresh = near
     # what every suspect sentence is matched to: (source, sentence) or None
     matched: list[tuple[Key, int] | None] = [None] * len(spans)
     for k, (c, key, j) in best.items():
@@ -340,7 +345,10 @@ def add_meaning(
         nb = sum(1 for dk in (-1, 1) if 0 <= k + dk < len(spans) and matched[k + dk] == (key, j + dk))
         if not nb and words_in(starts, [(a, b)]) < meaning.MIN_WORDS:
             continue
-        kind = meaning.accept(text[a:b], texts[key][span[0]:span[1]], c, nb)
+        other = texts[key][span[0]:span[1]]
+        if c < meaning.lowest_similarity(text[a:b], other) and not (nb == 2 and c >= meaning.TRANSLATION_WITH_BOTH):
+            continue  # under all accept() takes for this pair (its words are not read)
+        kind = meaning.accept(text[a:b], other, c, nb)
         if kind is None:
             continue
         accepted.setdefault(key, []).append((k, j, (a, b, span[0], span[1]), kind))
