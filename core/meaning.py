@@ -296,6 +296,9 @@ def _words(sentence: str) -> _Words:
     return _Words(lang, tuple(content), frozenset(names), frozenset(numbers), frozenset(digits))
 
 
+#: A word that denies what the sentence says ("не хотят", "not", "don't").
+_NEGATION = re.compile(r"(?<![^\W\d_])(?:не|нет|ни|ні|not|no|never|nor|cannot)(?![^\W\d_])|n['’]t(?![^\W\d_])",
+                       re.IGNORECASE)
 _SPACED_GROUP = re.compile(r"(?<=\d)[ \u00a0\u202f](?=\d{3}(?!\d))")
 _COMMA_GROUP = re.compile(r"(?<=\d),(?=\d{3}(?!\d))")
 
@@ -350,6 +353,7 @@ class Evidence:
     names_agree: bool  # a name of one is a name of the other (transliterated across scripts)
     numbers_agree: bool  # both have numbers (in digits or words: "три" = "3") and share one
     numbers_conflict: bool  # numbers that contradict (:func:`evidence`)
+    negation_differs: bool = False  # one says "не"/"not" and the other says no such word
 
 
 def evidence(suspect: str, source: str) -> Evidence:
@@ -377,6 +381,7 @@ def evidence(suspect: str, source: str) -> Evidence:
         # a number in digits the other lacks, or each with a number the other lacks ("двух" and
         # "трёх"); a number word only one of them has is no contradiction ("three-year" for
         # "трёхлетний", which names no number)
+        negation_differs=bool(_NEGATION.search(suspect)) != bool(_NEGATION.search(source)),
         numbers_conflict=bool(a.digits - b.numbers or b.digits - a.numbers
                               or (a.numbers - b.numbers and b.numbers - a.numbers)),
     )
@@ -400,7 +405,9 @@ def accept(suspect: str, source: str, similarity: float, neighbours: int = 0) ->
     to the suspect sentence (0, 1 or 2) are matched, by any layer, to the sentences next to the
     source sentence in the same order. Numbers that contradict each other always refuse.
 
-    * Same language: two content words of one family at least, and either
+    * Same language: two content words of one family at least, both sentences denying or
+      neither ("почему россияне не хотят выбраться из бедности" is not "почему россияне
+      становятся бедными"), and either
       ``similarity >= MEANING_ALONE``, or ``>= MEANING_WITH_NEIGHBOUR`` with a neighbour matched
       and half the content words of the shorter sentence of one family.
     * Across languages (words cannot agree): ``similarity >= TRANSLATION_WITH_NEIGHBOUR`` with
@@ -423,7 +430,7 @@ def accept(suspect: str, source: str, similarity: float, neighbours: int = 0) ->
         if similarity >= TRANSLATION_WITH_NAMES and (e.names_agree or e.numbers_agree):
             return "translation"
         return None
-    if e.shared < 2:
+    if e.shared < 2 or e.negation_differs:
         return None
     if similarity >= MEANING_ALONE:
         return "meaning"

@@ -87,6 +87,17 @@ def test_accept_same_language():
     assert meaning.accept("Кошка спит на тёплом окне.", "Собака дремлет у печки.", 0.95) is None
 
 
+def test_accept_refuses_one_sentence_denying_what_the_other_says():
+    a = "Социологи выяснили, почему россияне не хотят выбраться из бедности."
+    b = "Социологи РАН выяснили, почему многие россияне становятся бедными."
+    assert meaning.evidence(a, b).shared >= 2 and meaning.evidence(a, b).negation_differs
+    assert meaning.accept(a, b, 0.95) is None
+    assert meaning.accept(a, b.replace("становятся", "не становятся"), 0.95) == "meaning"
+    assert not meaning.evidence("Ничего нет лучше прогулки.", "Нет ничего лучше прогулки.").negation_differs
+    assert meaning.evidence("I don't like it.", "I like it.").negation_differs
+    assert not meaning.evidence("Он знает ответ.", "Она некрасива и неловка.").negation_differs  # "не-" in a word
+
+
 def test_accept_refuses_contradicting_numbers():
     assert meaning.accept("В 1812 году армия вошла в город.", "Армия вошла в город в 1813 году.", 0.97, 2) is None
 
