@@ -236,7 +236,8 @@ def add_meaning(
         vector_of.update(zip(ks, queries))
         q_unit = meaning.unit(queries)
         for lo in range(0, len(pool_unit), _POOL_BLOCK):
-            sims = q_unit @ pool_unit[lo:lo + _POOL_BLOCK].T
+            with meaning.one_blas_thread():
+                sims = q_unit @ pool_unit[lo:lo + _POOL_BLOCK].T
             top = sims.argmax(axis=1)
             for q, (k, t) in enumerate(zip(ks, top.tolist())):
                 c = float(sims[q, t])

@@ -33,6 +33,7 @@ sentence and one source sentence, whether the pair is a borrowing by meaning.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import threading
@@ -45,7 +46,7 @@ import numpy as np
 from .text import ABBREVIATIONS
 
 __all__ = [
-    "ADD_MAX_CHARS", "DIM", "KINDS", "MAX_CHARS", "MIN_WORDS", "QUANT_MAX", "Evidence", "accept", "cosine", "encoder", "evidence",
+    "ADD_MAX_CHARS", "DIM", "KINDS", "MAX_CHARS", "MIN_WORDS", "QUANT_MAX", "Evidence", "accept", "one_blas_thread", "cosine", "encoder", "evidence",
     "language_of", "lowest_similarity", "quantise", "same_language", "sentence_vectors", "span_vectors", "split_headlines", "unit", "vector_spans",
 ]
 
@@ -90,7 +91,30 @@ def _load():
     return model
 
 
-_encode_lock = threading.Lock()
+_encode_lock = threading.RLock()
+_blas = None  # threadpoolctl's controller of the process's BLAS libraries, made on first use
+
+
+@contextlib.contextmanager
+def one_blas_thread():
+    """Inside: BLAS (numpy's matrix products) on one thread, one such section of the process at a
+    time (the limit is process-wide). A product of a few hundred rows gains little from more
+    threads, and OpenBLAS's spinning threads cost several times its CPU (the encoder's own calls
+    are limited so by the encoder package, through the same threadpoolctl)."""
+    global _blas
+    with _encode_lock:
+        if _blas is None:
+            try:
+                from threadpoolctl import ThreadpoolController
+
+                _blas = ThreadpoolController()
+            except Exception:  # not installed: BLAS as the environment sets it
+                _blas = False
+        if not _blas:
+            yield
+            return
+        with _blas.limit(limits=1, user_api="blas"):
+            yield
 
 
 def sentence_vectors(sentences: Sequence[str]) -> np.ndarray:
