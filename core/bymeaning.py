@@ -126,16 +126,15 @@ def _sentence_words(spans: np.ndarray, starts: np.ndarray) -> np.ndarray:
 def _explained(spans: np.ndarray, starts: np.ndarray, passages: Sequence[Passage]) -> np.ndarray:
     """Whether each sentence has at least half of its words inside the passages' matched pieces."""
     matched = merge(iv for p in passages for iv in p.matched_spans())
-    out = np.zeros(len(spans), bool)
-    if not matched:
-        return out
+    if not matched or not len(spans):
+        return np.zeros(len(spans), bool)
     lo = np.asarray([a for a, _ in matched], np.int64)
-    for k, (a, b) in enumerate(spans.tolist()):
-        first = max(0, int(np.searchsorted(lo, a, "right")) - 1)
-        inside = [(max(x, a), min(y, b)) for x, y in matched[first:] if x < b and y > a]
-        n = words_in(starts, [(a, b)])
-        out[k] = n > 0 and 2 * words_in(starts, inside) >= n
-    return out
+    hi = np.asarray([b for _, b in matched], np.int64)
+    at = np.searchsorted(lo, starts, "right") - 1  # the matched piece each word may lie in
+    inside = np.concatenate(([0], np.cumsum((at >= 0) & (starts < hi[np.maximum(at, 0)]))))
+    first, end = np.searchsorted(starts, spans[:, 0], "left"), np.searchsorted(starts, spans[:, 1], "left")
+    n = end - first
+    return (n > 0) & (2 * (inside[end] - inside[first]) >= n)
 
 
 def add_meaning(

@@ -296,3 +296,30 @@ def test_index_without_the_layer_stores_no_vectors(tmp_path, folder):
         assert store.vector_documents().tolist() == [store.find_by_path(str(folder / "pets.txt")).id]
     finally:
         store.close()
+
+
+def test_a_sentence_is_explained_when_half_its_words_lie_in_matched_pieces():
+    # the vectorised rule against a plain count, on random sentences and pieces
+    from sverka.core import bymeaning
+    from sverka.core.intervals import merge
+    from sverka.core.text import words_in
+
+    class Piece:
+        def __init__(self, ivs):
+            self.ivs = ivs
+
+        def matched_spans(self):
+            return self.ivs
+
+    rng = np.random.default_rng(1)
+    for _ in range(200):
+        starts = np.unique(rng.integers(0, 2000, 300)).astype(np.int64)
+        cuts = np.unique(rng.integers(0, 2100, 40))
+        spans = np.stack([cuts[:-1], cuts[1:]], 1).astype(np.int64)
+        ivs = [(int(a), int(a + rng.integers(1, 80))) for a in rng.integers(0, 2000, int(rng.integers(0, 20)))]
+        want = []
+        for a, b in spans.tolist():
+            n = words_in(starts, [(a, b)])
+            inside = [(max(x, a), min(y, b)) for x, y in merge(ivs) if x < b and y > a]
+            want.append(n > 0 and 2 * words_in(starts, inside) >= n)
+        assert bymeaning._explained(spans, starts, [Piece(ivs)]).tolist() == want
