@@ -15,13 +15,17 @@ meaning (:mod:`sverka.core.meaning`; in a long suspect, first one in three,
   sentences of every other document that has vectors: a source found only by meaning, such
   as the English original of a translated essay.
 
-The nearest source sentence of each (its similarity recomputed from the stored vectors), or
-the one that continues a neighbour's match in order (``_keep_order``), is judged by
+The suspect's sentences are its core sentences cut further before a headline joined to the
+one before (:func:`sverka.core.meaning.split_headlines`). The nearest source sentence of each
+(its similarity recomputed from the stored vectors), the one that continues a neighbour's
+match in order (``_keep_order``), or, between two neighbours matched to the source's sentences
+on either side of one sentence, that one (a run of three kept in order), is judged by
 :func:`sverka.core.meaning.accept`, never by similarity alone: words of one family, names or
 numbers agreeing, or a neighbouring sentence matched in order to the neighbouring sentence of
-the same source (by a lexical passage, or by its own nearest sentence at a cosine of at least
-:data:`NEIGHBOUR_FLOOR`); a sentence shorter than :data:`~sverka.core.meaning.MIN_WORDS` words
-only with such a neighbour. An accepted sentence becomes a passage of method
+the same source (by a lexical passage, or by its own nearest sentence at the lowest similarity
+accept() takes for their languages: :data:`NEIGHBOUR_FLOOR` across languages, 0.70 within
+one); a sentence shorter than :data:`~sverka.core.meaning.MIN_WORDS` words only with such a
+neighbour. An accepted sentence becomes a passage of method
 ``"meaning"`` and kind ``"meaning"`` (перефразирование) or ``"translation"`` (перевод), counted
 in the borrowed share like any passage; a source found only this way is listed as a source
 when its passages reach ``Settings.min_source_containment``.
