@@ -1,7 +1,7 @@
 """Meaning benchmark: real paraphrases and translations planted in essays, against a collection.
 
     .venv/bin/python bench/bench_meaning.py [--part paraphraser,stsb,synthetic] [--per-class 300]
-        [--essays-stsb 60] [--seed 38] [--verbose]
+        [--essays-stsb 60] [--originals-stsb 6] [--seed 38] [--verbose]
 
 Built on real pairs written by others (``../shared/data/paraphrase``, see its README.md; the
 benchmark skips cleanly when that folder is absent) plus a small synthetic set:
@@ -19,7 +19,8 @@ benchmark skips cleanly when that folder is absent) plus a small synthetic set:
   documents of 8 sentences; its Russian translation (the same row of ``stsb-ru-dev.csv``) is
   planted in Russian essays: 2 runs of 3 consecutive translated sentences of one document, in
   their order (a student translates a run, not a lone sentence), and 6 original sentences of
-  Pushkin. A sentence without a closing mark (a headline) gets a full stop on both sides. Reported: translated sentences found with the right source; originals flagged.
+  Pushkin (``--originals-stsb``: 130 makes each essay a long suspect, whose sentences are
+  encoded one in three first). A sentence without a closing mark (a headline) gets a full stop on both sides. Reported: translated sentences found with the right source; originals flagged.
 * **synthetic**: ``bench/data/meaning_synthetic.tsv``, 30 hand-written pairs (derivation,
   voice, clause moves, other constructions, mixed Russian-English, English -> Russian): a
   second, harder opinion; SYNTHETIC, small, figures per change.
@@ -145,11 +146,15 @@ class Bench:
         for k, ((s, e), (sent, src, label)) in enumerate(zip(spans, parts)):
             ri, n = share(_merge(ref_by.get(src, [])) if src is not None else ref_every, s, e)
             rows.append([label, src, off[k][0], off[k][1], 2 * ri >= n, on[k][0], on[k][1], on[k][2]])
-            if self.verbose and src is None and on[k][1]:
+            if self.verbose and label == "translated" and not on[k][0]:
+                prev = parts[k - 1][0] if k else ""
+                print(f"  missed ({label}): {sent!r} (after {prev[-60:]!r})")
+            if self.verbose and ((src is None and on[k][1]) or (label == "none" and on[k][0])):
                 print(f"  highlighted ({label}): {sent!r}")
                 for src_ in r_on.sources:
                     for p in src_.passages:
-                        if p.excluded is None and p.suspect_start < e and s < p.suspect_end:
+                        if p.excluded is None and p.suspect_start < e and s < p.suspect_end and (
+                                src is None or (Path(src_.path).name if src_.path else src_.title) == src):
                             print(f"     by {p.method}/{p.kind} ({p.words} words): {text[p.suspect_start:p.suspect_end]!r}"
                                   f"\n     of {src_.title}: {src_.text[p.source_start:p.source_end]!r}")
         return rows
@@ -255,8 +260,8 @@ def part_stsb(args, rng, tmp: Path) -> None:
             name, sents = docs[d]
             at = int(rng.integers(len(sents) - 2))
             runs.append([(ru_of[s], name, "translated") for s in sents[at:at + 3]])
-        origs = [[(s, None, "original")] for s in originals[opos:opos + 6]]
-        opos += 6
+        origs = [[(s, None, "original")] for s in originals[opos:opos + args.originals_stsb]]
+        opos += args.originals_stsb
         blocks = runs + origs
         parts = [x for i in rng.permutation(len(blocks)).tolist() for x in blocks[i]]
         rows += b.run(parts)
@@ -311,6 +316,9 @@ def main() -> int:
     ap.add_argument("--part", default="paraphraser,stsb,synthetic")
     ap.add_argument("--per-class", type=int, default=300)
     ap.add_argument("--essays-stsb", type=int, default=60)
+    ap.add_argument("--originals-stsb", type=int, default=6,
+                    help="original sentences per STS-b essay (past 120 an essay is a long suspect: "
+                         "bymeaning.ENCODE_ALL_UP_TO)")
     ap.add_argument("--seed", type=int, default=38)
     ap.add_argument("--verbose", action="store_true", help="print highlighted originals and doubtful meaning pairs")
     args = ap.parse_args()

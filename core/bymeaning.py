@@ -3,7 +3,7 @@
 :func:`add_meaning` runs once the lexical layers have found their sources. The suspect's
 sentences of at least :data:`QUERY_MIN_WORDS` words that no lexical passage explains (less
 than half of their words matched; the heading lines at the top left out) are given vectors of
-meaning (:mod:`sverka.core.meaning`; in a long suspect, first every other one,
+meaning (:mod:`sverka.core.meaning`; in a long suspect, first one in three,
 :data:`ENCODE_ALL_UP_TO`) and compared
 
 * (a) with every sentence of the sources the lexical layers found (their vectors as stored; a
@@ -15,13 +15,17 @@ meaning (:mod:`sverka.core.meaning`; in a long suspect, first every other one,
   sentences of every other document that has vectors: a source found only by meaning, such
   as the English original of a translated essay.
 
-The nearest source sentence of each (its similarity recomputed from the stored vectors), or
-the one that continues a neighbour's match in order (``_keep_order``), is judged by
+The suspect's sentences are its core sentences cut further before a headline joined to the
+one before (:func:`sverka.core.meaning.split_headlines`). The nearest source sentence of each
+(its similarity recomputed from the stored vectors), the one that continues a neighbour's
+match in order (``_keep_order``), or, between two neighbours matched to the source's sentences
+on either side of one sentence, that one (a run of three kept in order), is judged by
 :func:`sverka.core.meaning.accept`, never by similarity alone: words of one family, names or
 numbers agreeing, or a neighbouring sentence matched in order to the neighbouring sentence of
-the same source (by a lexical passage, or by its own nearest sentence at a cosine of at least
-:data:`NEIGHBOUR_FLOOR`); a sentence shorter than :data:`~sverka.core.meaning.MIN_WORDS` words
-only with such a neighbour. An accepted sentence becomes a passage of method
+the same source (by a lexical passage, or by its own nearest sentence at the lowest similarity
+accept() takes for their languages: :data:`NEIGHBOUR_FLOOR` across languages, 0.70 within
+one); a sentence shorter than :data:`~sverka.core.meaning.MIN_WORDS` words only with such a
+neighbour. An accepted sentence becomes a passage of method
 ``"meaning"`` and kind ``"meaning"`` (перефразирование) or ``"translation"`` (перевод), counted
 in the borrowed share like any passage; a source found only this way is listed as a source
 when its passages reach ``Settings.min_source_containment``.
@@ -35,6 +39,7 @@ from __future__ import annotations
 
 import dataclasses
 import importlib.util
+import re
 from typing import TYPE_CHECKING, Callable, Sequence
 
 import numpy as np
@@ -49,7 +54,7 @@ from .tokens import Tokens
 if TYPE_CHECKING:  # pragma: no cover
     from .store import Store
 
-__all__ = ["ENCODE_ALL_UP_TO", "QUERY_MIN_WORDS", "INDEX_HITS", "MAX_LENGTH_RATIO", "METHOD", "NEAR_SENTENCES", "NEIGHBOUR_FLOOR",
+__all__ = ["ENCODE_ALL_UP_TO", "EXPLORE_FLOOR", "FIRST_PASS_STRIDE", "QUERY_MIN_WORDS", "INDEX_HITS", "MAX_LENGTH_RATIO", "METHOD", "NEAR_SENTENCES", "NEIGHBOUR_FLOOR",
            "READ_ENCODED_MAX", "SOURCE_SENTENCES_MAX", "add_meaning", "available", "near_vectors"]
 
 #: The method of every passage this layer makes (results.METHODS).
@@ -58,7 +63,10 @@ METHOD = "meaning"
 #: (for the neighbour rule of :func:`~sverka.core.meaning.accept`): the lowest similarity any
 #: pair is accepted at, so two sentences matched only by meaning corroborate each other only
 #: when each of them reaches it (at 0.5 two own sentences on a source's topic, 0.74 and 0.58,
-#: were taken for a translation).
+#: were taken for a translation). Within one language the pair must reach what accept() takes
+#: there, :data:`~sverka.core.meaning.MEANING_WITH_NEIGHBOUR` (0.70; a sentence of one's own on
+#: a source's topic often comes within 0.60-0.70 of one of its sentences, and corroborated
+#: nothing then but cost its neighbours' encoding in a long suspect).
 NEIGHBOUR_FLOOR = meaning.TRANSLATION_WITH_NEIGHBOUR
 #: A pair whose longer sentence has more than this many times the characters of the shorter
 #: is refused: a passage says the whole suspect sentence came from the source sentence (a
@@ -84,12 +92,28 @@ NEAR_SENTENCES = 3
 READ_ENCODED_MAX = 64
 #: Up to this many unexplained suspect sentences are all encoded. Past it (a long suspect of its
 #: own text: encoding is most of the layer's cost, ~500 sentences a CPU second), first every
-#: other sentence of each run of unexplained ones (a run's first and last always), those with
-#: digits, and the lone ones; then the neighbours of every one that came within
-#: :data:`NEIGHBOUR_FLOOR` of a source sentence, until none is left. Two neighbours accepted by
-#: meaning therefore always are found (one of any two in a run is encoded first); a sentence
-#: accepted alone, between two sentences unlike any source, may be missed in a long suspect.
+#: :data:`FIRST_PASS_STRIDE`-th sentence of each run of unexplained ones (a run's first and
+#: last always: they lie beside a lexical passage or the suspect's edge), those with digits,
+#: and the lone ones; then the neighbours of every one that reached the lowest similarity its
+#: pair may be accepted at (:data:`NEIGHBOUR_FLOOR`), until none is left. A run of three
+#: sentences accepted by meaning therefore always is found (one of any three in a run is
+#: encoded first), a run of two beside a lexical passage too; a run of two within the
+#: suspect's own text may be missed in a long suspect (when both fall between the first
+#: pass's sentences), and so may a sentence accepted alone.
 ENCODE_ALL_UP_TO = 120
+#: In a long suspect, the neighbours of a sentence whose nearest is in another language at this
+#: cosine or more are encoded too, though it is under :data:`NEIGHBOUR_FLOOR`: of a run of
+#: translated sentences encoded one in three, the one encoded first may be its weakest, and its
+#: neighbours, nearer, then carry it by the order they keep (``_keep_order``).
+EXPLORE_FLOOR = meaning.TRANSLATION_WITH_BOTH
+#: Of a run of unexplained sentences in a long suspect, every this many-th is encoded first
+#: (:data:`ENCODE_ALL_UP_TO`): a student translates or rewords a run of sentences, not one in
+#: three; encoding is most of the layer's cost.
+FIRST_PASS_STRIDE = 3
+
+_DIGIT = re.compile(r"\d")
+#: Pool sentences compared with a pass's queries in one product (bounds its memory).
+_POOL_BLOCK = 8192
 
 Key = tuple  # ("d", doc_id) for a collection document, ("p", k) for the k-th given source without id
 
@@ -149,7 +173,7 @@ def add_meaning(
     if not settings.find_by_meaning or not available():
         return sources
     starts = np.asarray(word_starts, np.int64)
-    spans = meaning.vector_spans(tokens.sentence_spans, starts, QUERY_MIN_WORDS)
+    spans = meaning.vector_spans(tokens.sentence_spans, starts, QUERY_MIN_WORDS, text=text)
     spans = spans[spans[:, 0] >= heading_end] if heading_end else spans
     if not len(spans):
         return sources
@@ -178,7 +202,7 @@ def add_meaning(
         elif source_vectors is not None:
             s_spans, s_vecs = source_vectors(n, src, wanted)
         else:
-            s_spans = meaning.vector_spans(_sentence_spans_of(src.text), _word_starts_of(src.text))
+            s_spans = meaning.vector_spans(_sentence_spans_of(src.text), _word_starts_of(src.text), text=src.text)
             s_vecs = meaning.span_vectors(src.text, s_spans)
         side[key] = (src.text, np.asarray(s_spans, np.int64).reshape(-1, 2))
         if s_vecs is None or not len(s_vecs) or len(s_vecs) > budget:
@@ -187,33 +211,80 @@ def add_meaning(
         pool.append((key, s_vecs))
 
     best: dict[int, tuple[float, Key, int]] = {}  # suspect sentence (index in spans) -> (cosine, source, sentence)
-    new_spans: dict[int, list[tuple[int, int, int]]] = {}
+    texts: dict[Key, str] = {}  # the texts of the sources read so far
+
+    def source_sentence(key: Key, j: int) -> str | None:
+        s_text, s_spans = side.get(key, (None, None))
+        span = _span_of(s_spans, j)
+        if span is None:
+            return None
+        if key not in texts:
+            texts[key] = s_text if s_text is not None else _stored_text(store, key[1])
+        return texts[key][span[0]:span[1]] if texts[key] else None
+
+    def reaches(k: int, c: float, key: Key, j: int) -> bool:
+        """Whether suspect sentence ``k`` and sentence ``j`` of ``key`` at cosine ``c`` reach the
+        lowest similarity accept() takes for their languages (:data:`NEIGHBOUR_FLOOR`)."""
+        if c < NEIGHBOUR_FLOOR:
+            return False
+        if c >= meaning.MEANING_WITH_NEIGHBOUR:
+            return True
+        other = source_sentence(key, j)
+        a, b = (int(x) for x in spans[k])
+        return other is not None and c >= meaning.lowest_similarity(text[a:b], other)
+
     vector_of: dict[int, np.ndarray] = {}  # suspect sentence -> its vector
+    # every pool sentence in one matrix of unit rows: a pass compares its queries with all of
+    # them in one product (the nearest of all sources is what counts; the first on a tie, as
+    # the sources are listed)
+    pool_unit = meaning.unit(np.concatenate([v for _, v in pool])) if pool else np.zeros((0, meaning.DIM), np.float32)
+    pool_at = [(key, j) for key, v in pool for j in range(len(v))]
 
     def compare(ks: list[int]) -> None:
         """Encode the suspect sentences ``ks`` (indices in spans) and find their nearest."""
         queries = meaning.span_vectors(text, spans[ks])
         vector_of.update(zip(ks, queries))
-        for key, s_vecs in pool:
-            sims = meaning.cosine(queries, s_vecs)
+        q_unit = meaning.unit(queries)
+        for lo in range(0, len(pool_unit), _POOL_BLOCK):
+            with meaning.one_blas_thread():
+                sims = q_unit @ pool_unit[lo:lo + _POOL_BLOCK].T
             top = sims.argmax(axis=1)
-            for q, k in enumerate(ks):
-                c = float(sims[q, top[q]])
+            for q, (k, t) in enumerate(zip(ks, top.tolist())):
+                c = float(sims[q, t])
                 if k not in best or c > best[k][0]:
-                    best[k] = (c, key, int(top[q]))
-        # (b) the rest of the collection, through the vector index
+                    best[k] = (c, *pool_at[lo + t])
+        # (b) the rest of the collection, through the vector index (a hit under the floor is
+        # never judged: not read)
         if store is None:
             return
-        for q, hits in enumerate(vectorindex.search(store, queries, INDEX_HITS)):
+        found = [[h for h in hits if h[0] not in excluded]
+                 for hits in vectorindex.search(store, queries, INDEX_HITS, floor=EXPLORE_FLOOR)]
+        every = [h for hits in found for h in hits]
+        if not every:
+            return
+        owner = np.repeat(np.arange(len(found)), [len(hits) for hits in found])
+        all_sims = np.einsum("ij,ij->i", meaning.unit(np.stack([h[4] for h in every])), q_unit[owner]).tolist()
+        at = 0
+        for q, hits in enumerate(found):
             k = ks[q]
-            hits = [h for h in hits if h[0] not in excluded]
-            if not hits:
-                continue
-            sims = meaning.cosine(queries[q], np.stack([h[4] for h in hits]))[0]
-            for (d, j, a, b, _), c in zip(hits, sims.tolist()):
+            sims, at = all_sims[at:at + len(hits)], at + len(hits)
+            for (d, j, a, b, _), c in zip(hits, sims):
                 if k not in best or c > best[k][0]:
                     best[k] = (c, ("d", d), j)
-                new_spans.setdefault(d, []).append((j, a, b))
+                if ("d", d) not in side:  # its text is read only if a pair of it is judged
+                    side[("d", d)] = (None, {})
+                if isinstance(side[("d", d)][1], dict):
+                    side[("d", d)][1][j] = (a, b)
+
+    def explores(k: int, c: float, key: Key, j: int) -> bool:
+        """Whether a long suspect's sentence ``k``, nearest to sentence ``j`` of ``key`` across
+        languages at ``c`` (under the floor), has its neighbours encoded: a translated run's
+        weakest sentence still points at its source (:data:`EXPLORE_FLOOR`)."""
+        if not EXPLORE_FLOOR <= c < NEIGHBOUR_FLOOR:
+            return False
+        other = source_sentence(key, j)
+        a, b = (int(x) for x in spans[k])
+        return other is not None and not meaning.same_language(text[a:b], other)
 
     unexplained = todo.tolist()
     if store is None and len(text) > meaning.ADD_MAX_CHARS:
@@ -225,32 +296,47 @@ def add_meaning(
     else:
         first = _first_pass(unexplained, text, spans)
         compare(first)
-        done = set(first)
-        while True:
-            near = sorted({k + dk for k in done if k in best and best[k][0] >= NEIGHBOUR_FLOOR for dk in (-1, 1)}
-                          & set(unexplained) - done)
+        done, fresh, left = set(first), first, set(unexplained)
+        while True:  # a sentence's nearest is final once it is compared: only the fresh ones spread
+            near = sorted({k + dk for k in fresh if k in best and (reaches(k, *best[k]) or explores(k, *best[k]))
+                           for dk in (-1, 1)} & left - done)
             if not near:
                 break
             compare(near)
             done.update(near)
-    for d, found in new_spans.items():
-        if ("d", d) not in side:  # its text is read only if a pair of it is accepted
-            side[("d", d)] = (None, {j: (a, b) for j, a, b in found})
-
+            fresh = near
     # what every suspect sentence is matched to: (source, sentence) or None
     matched: list[tuple[Key, int] | None] = [None] * len(spans)
     for k, (c, key, j) in best.items():
-        if c >= NEIGHBOUR_FLOOR:
+        if reaches(k, c, key, j):
             matched[k] = (key, j)
     explained_by = _lexical_matches(spans, todo, sources, side)
     for k, m in explained_by.items():
         matched[k] = m
-    _keep_order(best, matched, vector_of, dict(pool), side, store, excluded)
+    pooled = dict(pool)
+    _keep_order(best, matched, vector_of, pooled, side, store, excluded, reaches)
+    # the middle of a run kept in order: its neighbours matched to the source sentences on either
+    # side of one sentence, it is compared with that one (accept() takes a translation there
+    # from TRANSLATION_WITH_BOTH)
+    for k, q in vector_of.items():
+        if not 0 < k < len(spans) - 1 or matched[k] is not None or matched[k - 1] is None or matched[k + 1] is None:
+            continue
+        (key, j0), (key1, j1) = matched[k - 1], matched[k + 1]
+        if key != key1 or j1 != j0 + 2 or (key[0] == "d" and key[1] in excluded):
+            continue
+        v = _vector_at(key, j0 + 1, pooled, side, store)
+        other = source_sentence(key, j0 + 1) if v is not None else None
+        if other is None:
+            continue
+        c = float(meaning.cosine(q, v)[0, 0])
+        a, b = (int(x) for x in spans[k])
+        if c >= meaning.TRANSLATION_WITH_BOTH and not meaning.same_language(text[a:b], other):
+            best[k] = (c, key, j0 + 1)
+            matched[k] = (key, j0 + 1)
 
     accepted: dict[Key, list[Passage]] = {}
-    texts: dict[Key, str] = {}
     for k in todo.tolist():
-        if k not in best or best[k][0] < NEIGHBOUR_FLOOR:  # below every similarity accept() takes
+        if k not in best or best[k][0] < min(NEIGHBOUR_FLOOR, meaning.TRANSLATION_WITH_BOTH):  # below all accept() takes
             continue
         c, key, j = best[k]
         a, b = (int(x) for x in spans[k])
@@ -268,7 +354,10 @@ def add_meaning(
         nb = sum(1 for dk in (-1, 1) if 0 <= k + dk < len(spans) and matched[k + dk] == (key, j + dk))
         if not nb and words_in(starts, [(a, b)]) < meaning.MIN_WORDS:
             continue
-        kind = meaning.accept(text[a:b], texts[key][span[0]:span[1]], c, nb)
+        other = texts[key][span[0]:span[1]]
+        if c < meaning.lowest_similarity(text[a:b], other) and not (nb == 2 and c >= meaning.TRANSLATION_WITH_BOTH):
+            continue  # under all accept() takes for this pair (its words are not read)
+        kind = meaning.accept(text[a:b], other, c, nb)
         if kind is None:
             continue
         accepted.setdefault(key, []).append((k, j, (a, b, span[0], span[1]), kind))
@@ -415,14 +504,15 @@ def _word_starts_of(text: str) -> np.ndarray:
 
 def _first_pass(unexplained: list[int], text: str, spans: np.ndarray) -> list[int]:
     """The suspect sentences encoded first in a long suspect (:data:`ENCODE_ALL_UP_TO`): every
-    other one of each run of consecutive sentences, a run's last one, and those with digits."""
+    :data:`FIRST_PASS_STRIDE`-th one of each run of consecutive sentences from its first, a
+    run's last one, and those with digits."""
     out, run_start = [], None
     for n, k in enumerate(unexplained):
         if run_start is None or k != unexplained[n - 1] + 1:
             run_start = k
         last = n + 1 == len(unexplained) or unexplained[n + 1] != k + 1
         a, b = (int(x) for x in spans[k])
-        if (k - run_start) % 2 == 0 or last or any(ch.isdigit() for ch in text[a:b]):
+        if (k - run_start) % FIRST_PASS_STRIDE == 0 or last or _DIGIT.search(text, a, b) is not None:
             out.append(k)
     return out
 
@@ -474,7 +564,7 @@ def _beside(spans: np.ndarray, unexplained: set[int]) -> Callable[[int, int], tu
 
 
 def _keep_order(best: dict, matched: list, vector_of: dict[int, np.ndarray], pool: dict, side: dict,
-                store: "Store | None", excluded: set[int]) -> None:
+                store: "Store | None", excluded: set[int], reaches: Callable[[int, float, Key, int], bool]) -> None:
     """Order kept: a suspect sentence next to one matched to source sentence j (by words or by
     meaning) is compared with the source sentence that would continue that order (j + 1 after
     it, j - 1 before it); when its nearest continues no neighbour's match and that sentence
@@ -499,7 +589,7 @@ def _keep_order(best: dict, matched: list, vector_of: dict[int, np.ndarray], poo
                 if v is None:
                     continue
                 c = float(meaning.cosine(q, v)[0, 0])
-                if c >= NEIGHBOUR_FLOOR and (k not in best or best[k][1:] != (key, j)):
+                if reaches(k, c, key, j) and (k not in best or best[k][1:] != (key, j)):
                     best[k] = (c, key, j)
                     matched[k] = (key, j)
                     changed = True

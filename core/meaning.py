@@ -33,6 +33,7 @@ sentence and one source sentence, whether the pair is a borrowing by meaning.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import threading
@@ -43,10 +44,11 @@ from typing import Sequence
 import numpy as np
 
 from . import encoderweights
+from .text import ABBREVIATIONS
 
 __all__ = [
-    "ADD_MAX_CHARS", "DIM", "KINDS", "MAX_CHARS", "MIN_WORDS", "QUANT_MAX", "Evidence", "accept", "cosine", "encoder", "evidence",
-    "language_of", "quantise", "sentence_vectors", "span_vectors", "vector_spans",
+    "ADD_MAX_CHARS", "DIM", "KINDS", "MAX_CHARS", "MIN_WORDS", "QUANT_MAX", "Evidence", "accept", "one_blas_thread", "cosine", "encoder", "evidence",
+    "language_of", "lowest_similarity", "quantise", "same_language", "sentence_vectors", "span_vectors", "split_headlines", "unit", "vector_spans",
 ]
 
 #: Dimensions of a sentence vector.
@@ -92,7 +94,30 @@ def _load():
     return model
 
 
-_encode_lock = threading.Lock()
+_encode_lock = threading.RLock()
+_blas = None  # threadpoolctl's controller of the process's BLAS libraries, made on first use
+
+
+@contextlib.contextmanager
+def one_blas_thread():
+    """Inside: BLAS (numpy's matrix products) on one thread, one such section of the process at a
+    time (the limit is process-wide). A product of a few hundred rows gains little from more
+    threads, and OpenBLAS's spinning threads cost several times its CPU (the encoder's own calls
+    are limited so by the encoder package, through the same threadpoolctl)."""
+    global _blas
+    with _encode_lock:
+        if _blas is None:
+            try:
+                from threadpoolctl import ThreadpoolController
+
+                _blas = ThreadpoolController()
+            except Exception:  # not installed: BLAS as the environment sets it
+                _blas = False
+        if not _blas:
+            yield
+            return
+        with _blas.limit(limits=1, user_api="blas"):
+            yield
 
 
 def sentence_vectors(sentences: Sequence[str]) -> np.ndarray:
@@ -124,15 +149,53 @@ ENCODE_BATCH = 2000
 ADD_MAX_CHARS = 100_000
 
 
-def vector_spans(spans: np.ndarray, word_starts: np.ndarray, min_words: int = MIN_WORDS) -> np.ndarray:
+def vector_spans(spans: np.ndarray, word_starts: np.ndarray, min_words: int = MIN_WORDS,
+                 text: str | None = None) -> np.ndarray:
     """The sentences (of ``spans``, [start, end) int64 (m, 2): ``Tokens.sentence_spans``) that
-    get a vector: those of at least ``min_words`` words (``word_starts``: every word's start)."""
+    get a vector: those of at least ``min_words`` words (``word_starts``: every word's start).
+    With ``text``, a sentence is first cut where :func:`split_headlines` cuts it."""
     spans = np.asarray(spans, np.int64).reshape(-1, 2)
+    if text is not None:
+        spans = split_headlines(text, spans)
     if not len(spans):
         return spans
     starts = np.asarray(word_starts, np.int64)
     words = np.searchsorted(starts, spans[:, 1], "left") - np.searchsorted(starts, spans[:, 0], "left")
     return np.ascontiguousarray(spans[words >= min_words])
+
+
+_ABBREVIATIONS = frozenset(ABBREVIATIONS)
+#: A full stop after a word of two letters or more, closing quotes or brackets, spaces, and a
+#: small letter or a digit (after an opening quote or bracket): where a headline, a caption or
+#: a sentence typed without its capital begins ("... письмо. премьер-министр в Тегеране ...",
+#: "... в Орле. 4 человека погибли ..."). The core splitter does not end a sentence there (an
+#: abbreviation may stand before it: "53 млн. долларов").
+_HEADLINE_CUT = re.compile(r"([^\W\d_]{2,})\.[\"»”’')\]]*(\s+)(?=[«\"„“‘'(\[]?(?:\d|[^\W\d_]))")
+#: Words before a full stop that are abbreviations here besides the core's (:data:`~sverka.core.text.ABBREVIATIONS`).
+_MORE_ABBREVIATIONS = frozenset("etc incl ibid resp вкл прим ред".split())
+
+
+def split_headlines(text: str, spans: np.ndarray) -> np.ndarray:
+    """``spans`` (sentences of ``text``) with each cut after a full stop that the next word,
+    beginning with a small letter or a digit, follows (:data:`_HEADLINE_CUT`), unless the word
+    before the stop is an abbreviation. The meaning layer's own cut, for its vectors only: the
+    sentences of the core's splitter, whose keys and fingerprints are stored, stay as they are.
+    A headline read as one sentence with the one before it cannot be matched to its translation
+    or rewording alone (a pair's lengths must agree). Only full stops: "!" and "?" before a small
+    letter are one sentence in a writer's prose ("Нечего сказать! бедный Иван Кузмич!")."""
+    spans = np.asarray(spans, np.int64).reshape(-1, 2)
+    out: list[tuple[int, int]] = []
+    for a, b in spans.tolist():
+        at = a
+        for m in _HEADLINE_CUT.finditer(text, a, b):
+            first = text[m.end()] if text[m.end()].isalnum() else text[m.end() + 1]
+            word = m.group(1).lower()
+            if (not first.isdigit() and not first.islower()) or word in _ABBREVIATIONS or word in _MORE_ABBREVIATIONS:
+                continue
+            out.append((at, m.start(2)))
+            at = m.end(2)
+        out.append((at, b))
+    return np.asarray(out, np.int64).reshape(-1, 2) if out else spans
 
 
 def span_vectors(text: str, spans: np.ndarray) -> np.ndarray:
@@ -149,6 +212,17 @@ def quantise(vectors: np.ndarray) -> np.ndarray:
     peak = np.abs(v).max(axis=1, keepdims=True)
     peak[peak == 0] = 1.0
     return np.rint(v / peak * QUANT_MAX).astype(np.int8)
+
+
+def unit(vectors: np.ndarray) -> np.ndarray:
+    """int8 vectors (n, d) as float32 rows of length 1 (a zero row stays zero): the cosine of two
+    vectors is the dot product of their rows, so a matrix of them is normalised once and every
+    comparison with it is one product."""
+    v = np.atleast_2d(vectors).astype(np.float32)
+    norms = np.linalg.norm(v, axis=1)
+    norms[norms == 0] = 1.0
+    v /= norms[:, None]
+    return v
 
 
 def cosine(a: np.ndarray, b: np.ndarray) -> np.ndarray:
@@ -249,6 +323,9 @@ def _words(sentence: str) -> _Words:
     return _Words(lang, tuple(content), frozenset(names), frozenset(numbers), frozenset(digits))
 
 
+#: A word that denies what the sentence says ("не хотят", "not", "don't").
+_NEGATION = re.compile(r"(?<![^\W\d_])(?:не|нет|ни|ні|not|no|never|nor|cannot)(?![^\W\d_])|n['’]t(?![^\W\d_])",
+                       re.IGNORECASE)
 _SPACED_GROUP = re.compile(r"(?<=\d)[ \u00a0\u202f](?=\d{3}(?!\d))")
 _COMMA_GROUP = re.compile(r"(?<=\d),(?=\d{3}(?!\d))")
 
@@ -261,6 +338,23 @@ def _one_number_a_group(sentence: str, lang: str) -> str:
     if lang == "en":
         return _COMMA_GROUP.sub("", sentence)
     return _SPACED_GROUP.sub("", sentence)
+
+
+def _same(a: str, b: str) -> bool:
+    return a == b or {a, b} <= {"ru", "uk"}
+
+
+def same_language(a: str, b: str) -> bool:
+    """Whether :func:`accept` judges the two sentences as one language (Russian and Ukrainian
+    count as one: their words are compared) or as a translation."""
+    return _same(language_of(a), language_of(b))
+
+
+def lowest_similarity(a: str, b: str) -> float:
+    """The lowest similarity at which :func:`accept` may take the pair of sentences ``a`` and
+    ``b``: :data:`MEANING_WITH_NEIGHBOUR` within one language, :data:`TRANSLATION_WITH_NEIGHBOUR`
+    across languages."""
+    return MEANING_WITH_NEIGHBOUR if same_language(a, b) else TRANSLATION_WITH_NEIGHBOUR
 
 
 def _family(a: str, b: str) -> bool:
@@ -286,12 +380,13 @@ class Evidence:
     names_agree: bool  # a name of one is a name of the other (transliterated across scripts)
     numbers_agree: bool  # both have numbers (in digits or words: "три" = "3") and share one
     numbers_conflict: bool  # numbers that contradict (:func:`evidence`)
+    negation_differs: bool = False  # one says "не"/"not" and the other says no such word
 
 
 def evidence(suspect: str, source: str) -> Evidence:
     """The structural support a pair has beside its similarity (see :func:`accept`)."""
     a, b = _words(suspect), _words(source)
-    same = a.language == b.language or {a.language, b.language} <= {"ru", "uk"}
+    same = _same(a.language, b.language)
     shared = long_shared = 0
     if same:
         pool = list(dict.fromkeys(b.content))
@@ -313,6 +408,7 @@ def evidence(suspect: str, source: str) -> Evidence:
         # a number in digits the other lacks, or each with a number the other lacks ("двух" and
         # "трёх"); a number word only one of them has is no contradiction ("three-year" for
         # "трёхлетний", which names no number)
+        negation_differs=bool(_NEGATION.search(suspect)) != bool(_NEGATION.search(source)),
         numbers_conflict=bool(a.digits - b.numbers or b.digits - a.numbers
                               or (a.numbers - b.numbers and b.numbers - a.numbers)),
     )
@@ -325,6 +421,7 @@ MEANING_WITH_NEIGHBOUR = 0.70  # same language, a neighbour matched in order
 MEANING_SHARE = 0.5  # ... and half the content words of the shorter sentence of one family
 TRANSLATION_WITH_NEIGHBOUR = 0.60  # across languages, a neighbour matched in order
 TRANSLATION_WITH_NAMES = 0.80  # across languages, no neighbour, but names or numbers agreeing
+TRANSLATION_WITH_BOTH = 0.50  # across languages, both neighbours matched in order (a run of three kept in order)
 
 
 def accept(suspect: str, source: str, similarity: float, neighbours: int = 0) -> str | None:
@@ -335,11 +432,16 @@ def accept(suspect: str, source: str, similarity: float, neighbours: int = 0) ->
     to the suspect sentence (0, 1 or 2) are matched, by any layer, to the sentences next to the
     source sentence in the same order. Numbers that contradict each other always refuse.
 
-    * Same language: two content words of one family at least, and either
+    * Same language: two content words of one family at least, both sentences denying or
+      neither ("почему россияне не хотят выбраться из бедности" is not "почему россияне
+      становятся бедными"), and either
       ``similarity >= MEANING_ALONE``, or ``>= MEANING_WITH_NEIGHBOUR`` with a neighbour matched
       and half the content words of the shorter sentence of one family.
     * Across languages (words cannot agree): ``similarity >= TRANSLATION_WITH_NEIGHBOUR`` with
-      a neighbour matched, or ``>= TRANSLATION_WITH_NAMES`` with names or numbers agreeing. A
+      a neighbour matched, ``>= TRANSLATION_WITH_BOTH`` with both (the sentence before it and the
+      one after it matched to the source's sentences before and after its partner: the middle of
+      a run of three translated in order, its own wording the loosest), or
+      ``>= TRANSLATION_WITH_NAMES`` with names or numbers agreeing. A
       lone sentence with nothing to check it by is never called a translation: among the 2.2 M
       wrong Russian-English pairs of STS-b dev, 0.006 % reach 0.75, and a suspect sentence
       meets thousands of candidates.
@@ -350,10 +452,12 @@ def accept(suspect: str, source: str, similarity: float, neighbours: int = 0) ->
     if not e.same_language:
         if similarity >= TRANSLATION_WITH_NEIGHBOUR and neighbours > 0:
             return "translation"
+        if similarity >= TRANSLATION_WITH_BOTH and neighbours > 1:
+            return "translation"
         if similarity >= TRANSLATION_WITH_NAMES and (e.names_agree or e.numbers_agree):
             return "translation"
         return None
-    if e.shared < 2:
+    if e.shared < 2 or e.negation_differs:
         return None
     if similarity >= MEANING_ALONE:
         return "meaning"

@@ -69,7 +69,8 @@ def prepare(doc: Document, tokens: Tokens, fp, *, size_bytes: int = 0,
         sentence_pos=np.asarray(fp.sentence_key_positions, dtype=np.int64).copy(), short_words=short,
         short_length=len(short), added=added,
         vector_spans=vector_spans(tokens.sentence_spans, tokens.word_starts if tokens.word_starts is not None
-                                  else word_starts(doc.text)) if meaning and len(doc.text) <= ADD_MAX_CHARS else None,
+                                  else word_starts(doc.text), text=doc.text)
+        if meaning and len(doc.text) <= ADD_MAX_CHARS else None,
     )
 
 

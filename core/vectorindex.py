@@ -33,7 +33,7 @@ from . import formcache
 if TYPE_CHECKING:  # pragma: no cover
     from .store import Store
 
-__all__ = ["INDEX_VERSION", "KEY_BITS", "forget", "index_path", "search", "synced"]
+__all__ = ["FLOOR_MARGIN", "INDEX_VERSION", "KEY_BITS", "forget", "index_path", "search", "synced"]
 
 #: In the file's name: another layout or model means another file.
 INDEX_VERSION = 1
@@ -41,6 +41,10 @@ INDEX_VERSION = 1
 KEY_BITS = 20
 #: The graph's parameters (bench/bench_vector_index.py).
 CONNECTIVITY, EXPANSION_ADD, EXPANSION_SEARCH = 16, 128, 64
+#: How far under a caller's floor the index's cosine of a hit may be and the hit still read
+#: (:func:`search`): int8 vectors compared by the index and by :func:`sverka.core.meaning.cosine`
+#: differ by rounding only, far less than this.
+FLOOR_MARGIN = 0.05
 
 _lock = threading.Lock()
 _open: dict[str, tuple[object, np.ndarray]] = {}  # index file -> (usearch Index, its document ids)
@@ -137,10 +141,13 @@ def synced(store: "Store"):
         return index
 
 
-def search(store: "Store", queries: np.ndarray, count: int) -> list[list[tuple[int, int, int, int, np.ndarray]]]:
+def search(store: "Store", queries: np.ndarray, count: int,
+           floor: float | None = None) -> list[list[tuple[int, int, int, int, np.ndarray]]]:
     """For each int8 query vector, up to ``count`` sentences of the collection nearest by meaning:
     ``(doc_id, sentence index, start, stop, vector)`` as the table holds them now (hits whose rows
-    are gone are left out)."""
+    are gone are left out). ``floor``: a hit the index puts under this cosine less
+    :data:`FLOOR_MARGIN` is left out unread (the caller judges nothing under it; the margin covers
+    what the index's own arithmetic may differ by, and a stale file can only lose such a hit)."""
     queries = np.atleast_2d(np.asarray(queries, np.int8))
     index = synced(store) if len(queries) else None
     if index is None or not len(index):
@@ -148,6 +155,9 @@ def search(store: "Store", queries: np.ndarray, count: int) -> list[list[tuple[i
     with _lock:
         found = index.search(queries, min(count, len(index)), threads=1)
     keys = np.asarray(found.keys, np.int64).reshape(len(queries), -1)
+    if floor is not None:
+        near = 1.0 - np.asarray(found.distances, np.float64).reshape(keys.shape) >= floor - FLOOR_MARGIN
+        keys = np.where(near, keys, -1)
     pairs = [[(int(k >> KEY_BITS), int(k & ((1 << KEY_BITS) - 1))) for k in row if k >= 0] for row in keys.tolist()]
     rows = store.vectors_at(sorted({p for row in pairs for p in row}))
     return [[(d, j, *rows[(d, j)]) for d, j in row if (d, j) in rows] for row in pairs]

@@ -7,6 +7,7 @@ from __future__ import annotations
 import importlib.util
 import os
 
+import numpy as np
 import pytest
 
 from sverka.core import api, vectorindex
@@ -202,6 +203,44 @@ def test_a_long_suspect_finds_a_translated_run_among_its_own_sentences(collectio
     assert text[found[0][1].suspect_start:found[0][1].suspect_end] == " ".join(RU)
 
 
+def test_an_own_sentence_between_two_translated_ones_is_not_taken_for_the_one_between_them(collection):
+    # RU[0] and RU[2] are matched to EN[0] and EN[2]: the sentence between them is compared with
+    # EN[1], and an own sentence is not like it
+    text = " ".join(OWN[:2] + [RU[0], OWN[2], RU[2], RU[3]] + OWN[3:])
+    found = _meaning_passages(collection.check(api.document_from_text(text, "essay")))
+    own_at = text.index(OWN[2])
+    assert found and all(not (p.suspect_start < own_at + len(OWN[2]) and own_at < p.suspect_end) for _, p in found)
+    assert any(text[p.suspect_start:p.suspect_end] == " ".join(RU[2:4]) for _, p in found)
+
+
+@pytest.mark.parametrize("shift", [0, 1, 2])
+def test_a_long_suspect_finds_a_run_of_three_translated_sentences_wherever_it_lies(collection, shift):
+    # one sentence in three of a long suspect's own text is encoded first: a run of three
+    # translated sentences has one of them, at any place, and its neighbours follow
+    from sverka.core import bymeaning
+
+    own = _filler(RU_WORDS, bymeaning.ENCODE_ALL_UP_TO + 30, 5)
+    text = " ".join(own[:60 + shift] + RU[:3] + own[60 + shift:])
+    found = _meaning_passages(collection.check(api.document_from_text(text, "long essay")))
+    assert [(s.title, p.kind) for s, p in found] == [("lighthouse", "translation")]
+    assert text[found[0][1].suspect_start:found[0][1].suspect_end] == " ".join(RU[:3])
+
+
+def test_the_first_pass_of_a_long_suspect_takes_one_in_three_and_each_run_s_edges():
+    from sverka.core import bymeaning
+
+    sentences = ["Один два три четыре."] * 21
+    sentences[8] = "Было 5 домов и сад."  # a number: always in the first pass
+    text = " ".join(sentences)
+    ends = np.cumsum([len(x) + 1 for x in sentences])
+    spans = np.stack([ends - np.asarray([len(x) + 1 for x in sentences]), ends - 1], axis=1).astype(np.int64)
+    assert text[spans[8][0]:spans[8][1]] == sentences[8]
+    run = list(range(0, 11)) + list(range(13, 15)) + [17, 20]
+    first = bymeaning._first_pass(run, text, spans)
+    assert first == [0, 3, 6, 8, 9, 10, 13, 14, 17, 20]
+    assert all(any(k in first for k in run[i:i + 3]) for i in range(0, 9))  # one of any three of a run
+
+
 def test_a_short_translated_sentence_keeps_its_run_and_the_order_picks_its_source(tmp_path):
     # the same short sentence in two documents: the run's order says which one was translated
     a = ["The museum opened its new hall of ancient maps last spring after years of restoration.",
@@ -257,3 +296,30 @@ def test_index_without_the_layer_stores_no_vectors(tmp_path, folder):
         assert store.vector_documents().tolist() == [store.find_by_path(str(folder / "pets.txt")).id]
     finally:
         store.close()
+
+
+def test_a_sentence_is_explained_when_half_its_words_lie_in_matched_pieces():
+    # the vectorised rule against a plain count, on random sentences and pieces
+    from sverka.core import bymeaning
+    from sverka.core.intervals import merge
+    from sverka.core.text import words_in
+
+    class Piece:
+        def __init__(self, ivs):
+            self.ivs = ivs
+
+        def matched_spans(self):
+            return self.ivs
+
+    rng = np.random.default_rng(1)
+    for _ in range(200):
+        starts = np.unique(rng.integers(0, 2000, 300)).astype(np.int64)
+        cuts = np.unique(rng.integers(0, 2100, 40))
+        spans = np.stack([cuts[:-1], cuts[1:]], 1).astype(np.int64)
+        ivs = [(int(a), int(a + rng.integers(1, 80))) for a in rng.integers(0, 2000, int(rng.integers(0, 20)))]
+        want = []
+        for a, b in spans.tolist():
+            n = words_in(starts, [(a, b)])
+            inside = [(max(x, a), min(y, b)) for x, y in merge(ivs) if x < b and y > a]
+            want.append(n > 0 and 2 * words_in(starts, inside) >= n)
+        assert bymeaning._explained(spans, starts, [Piece(ivs)]).tolist() == want

@@ -87,6 +87,17 @@ def test_accept_same_language():
     assert meaning.accept("Кошка спит на тёплом окне.", "Собака дремлет у печки.", 0.95) is None
 
 
+def test_accept_refuses_one_sentence_denying_what_the_other_says():
+    a = "Социологи выяснили, почему россияне не хотят выбраться из бедности."
+    b = "Социологи РАН выяснили, почему многие россияне становятся бедными."
+    assert meaning.evidence(a, b).shared >= 2 and meaning.evidence(a, b).negation_differs
+    assert meaning.accept(a, b, 0.95) is None
+    assert meaning.accept(a, b.replace("становятся", "не становятся"), 0.95) == "meaning"
+    assert not meaning.evidence("Ничего нет лучше прогулки.", "Нет ничего лучше прогулки.").negation_differs
+    assert meaning.evidence("I don't like it.", "I like it.").negation_differs
+    assert not meaning.evidence("Он знает ответ.", "Она некрасива и неловка.").negation_differs  # "не-" in a word
+
+
 def test_accept_refuses_contradicting_numbers():
     assert meaning.accept("В 1812 году армия вошла в город.", "Армия вошла в город в 1813 году.", 0.97, 2) is None
 
@@ -95,7 +106,10 @@ def test_accept_across_languages_needs_support():
     ru, en = "Старый маяк был восстановлен добровольцами.", "The old lighthouse was restored by volunteers."
     assert meaning.accept(ru, en, 0.85) is None  # a lone sentence, nothing to check it by
     assert meaning.accept(ru, en, 0.65, neighbours=1) == "translation"
-    assert meaning.accept(ru, en, 0.55, neighbours=2) is None
+    assert meaning.accept(ru, en, 0.55, neighbours=1) is None
+    # both neighbours matched in order: the middle of a run of three, its wording the loosest
+    assert meaning.accept(ru, en, 0.55, neighbours=2) == "translation"
+    assert meaning.accept(ru, en, 0.45, neighbours=2) is None
     assert meaning.accept("В 1990 году Обама уехал в Чикаго.", "In 1990 Obama moved to Chicago.", 0.82) == "translation"
     assert set(meaning.KINDS) == {"meaning", "translation"}
 
@@ -178,3 +192,25 @@ def test_numbers_written_as_each_language_writes_them_agree():
         assert e.numbers_agree and not e.numbers_conflict, (ru, en)
     assert meaning.evidence("Стоимость составит около 20 000 долларов.", "It will cost about $30,000.").numbers_conflict
     assert meaning.evidence("Индекс составил 1 653,62.", "The index was at 1,653.26.").numbers_conflict
+
+
+def test_the_meaning_layer_cuts_a_headline_joined_to_the_sentence_before():
+    from sverka.core.text import canonize
+
+    def pieces(s):
+        return [s[a:b] for a, b in meaning.split_headlines(s, canonize(s).sentence_spans)]
+
+    # a full stop before a small letter or a digit, the core's splitter reads one sentence there
+    s = "Он получил письмо. премьер-министр в Тегеране просит ясности. 4 человека погибли у побережья."
+    assert len(canonize(s).sentence_spans) == 1
+    assert pieces(s) == ["Он получил письмо.", "премьер-министр в Тегеране просит ясности.",
+                         "4 человека погибли у побережья."]
+    # abbreviations, initials, "!" and "?" before a small letter are no cut
+    for s in ("Было 53 млн. долларов и т. д. в итоге.", "См. рис. 5 и табл. 2 ниже.",
+              "Нечего сказать! бедный Иван Кузмич! кто бы подумал?", "Apples, pears etc. and plums."):
+        assert pieces(s) == [s]
+    # the vectors' sentences take the cut only when given the text
+    s = "Он получил письмо от старого друга. премьер-министр в Тегеране просит ясности."
+    t = canonize(s)
+    assert len(meaning.vector_spans(t.sentence_spans, t.word_starts)) == 1
+    assert len(meaning.vector_spans(t.sentence_spans, t.word_starts, text=s)) == 2
