@@ -51,6 +51,14 @@ alignment keeps a one-seed run when another run lies close by among the next eig
 suspect order; in a whole novel chance runs elsewhere crowd those eight, and a run inside a
 copied passage could be lost; in windows it is not.
 
+**What a result carries of it.** A source longer than :data:`EXCERPTS_ABOVE` characters is
+not read whole to be shown either: its result carries :class:`~sverka.core.results.Excerpts`,
+the text around each passage's pieces, :data:`EXCERPT_CONTEXT` characters on each side (what
+the quotation rule reads of a source, ``exclusions.MAX_QUOTE_CHARS``), widened to whole
+sentences when they are near (:func:`excerpt_ranges`); read by offset through the blobs
+(:func:`read_excerpts`) or cut from the text when it is in memory (:func:`cut_excerpts`),
+the same either way.
+
 A document without a :class:`WholeStats` section (older collections, short documents), a
 check with other seed widths, or windows covering more than :data:`MAX_SHARE` of the document
 are read whole, as before.
@@ -65,16 +73,20 @@ import numpy as np
 from .align import ORDER_PAIR_WORDS, SOURCE_WINDOW, SourceSide, Sorted, pair_shingles, sentence_hashes_of
 from .keys import SENTENCE_MIN_TOKENS
 from .paraphrase import SourceStats
-from .results import Passage
+from .exclusions import MAX_QUOTE_CHARS
+from .intervals import merge
+from .meaning import ADD_MAX_CHARS
+from .results import Excerpts, Passage
 from .shingles import shingle_hashes
 from .sorting import common, distinct
 from .settings import Settings
-from .store.codecs import Reader, TokensLayout, encoded_offsets, read_whole, read_window, tokens_layout
+from .store.codecs import (Reader, TokensLayout, encoded_offsets, read_sentence_bytes, read_sentence_starts, read_whole,
+                           read_window, tokens_layout)
 from .tokens import Tokens, WholeStats
 
-__all__ = ["MARGIN_SENTENCES", "MAX_SHARE", "MERGE_SENTENCES", "NEAR_FACTOR", "SEED_REPEATS", "SENTENCE_REPEATS",
-           "Window", "kept_hits", "margin_tokens", "read_windows", "scores", "sentence_windows", "to_whole",
-           "whole_sentences", "whole_stats"]
+__all__ = ["EXCERPTS_ABOVE", "EXCERPT_CONTEXT", "MARGIN_SENTENCES", "MAX_SHARE", "MERGE_SENTENCES", "NEAR_FACTOR", "SEED_REPEATS", "SENTENCE_REPEATS",
+           "Window", "cut_excerpts", "excerpt_ranges", "kept_hits", "margin_tokens", "read_excerpts", "read_windows", "scores", "sentence_windows", "to_whole",
+           "whole_sentences", "whole_stats", "window_excerpts"]
 
 #: Seeds held more often than this by a source are not aligned (``align.align``'s
 #: ``max_seed_repeats``, as a check calls it); sentences likewise (``align._sentence_segments``).
@@ -88,6 +100,14 @@ MERGE_SENTENCES = 8
 NEAR_FACTOR = 1
 #: Windows covering more than this share of a document's tokens: it is read whole.
 MAX_SHARE = 0.5
+#: A source longer than this (characters) is carried by a check's result as excerpts around
+#: its passages. Not below ``meaning.ADD_MAX_CHARS``: a source with vectors stored may be
+#: matched by meaning anywhere in it, and is read whole.
+EXCERPTS_ABOVE = ADD_MAX_CHARS
+#: Characters of a long source kept on each side of a passage's pieces: what the quotation
+#: rule reads around them (:func:`sverka.core.exclusions.apply_exclusions`), so applying
+#: exclusions to a result gives what it gives with the whole text.
+EXCERPT_CONTEXT = MAX_QUOTE_CHARS
 #: Changes a hash the windows must not match (any fixed odd constant will do).
 _MASK = np.uint64(0xA5A5_5A5A_C3C3_3C3D)
 
@@ -187,6 +207,7 @@ class Window:
     share: float  # share of the document's tokens read
     whole: WholeStats | None = None  # also gives the document's tokens (its first tokens' last) and bytes
     joins: np.ndarray | None = None  # int64: the first token of each window after the first
+    layout: TokensLayout | None = None  # of the blob it was read from
 
 
 def read_windows(read_tokens: Reader, tokens_size: int, read_text: Reader, hits: np.ndarray,
@@ -250,7 +271,7 @@ def _joined(read_tokens: Reader, read_text: Reader, layout: TokensLayout, whole:
                       Sorted.of(sent[0]))
     stats = SourceStats.of(tokens, None, (whole.lemmas, whole.lemma_sentences, whole.sentences, layout.n))
     return Window(tokens, side, stats, np.asarray(at, np.int64), np.asarray(chars, np.int64), share, whole,
-                  np.asarray(joins, np.int64))
+                  np.asarray(joins, np.int64), layout)
 
 
 def scores(window: Window, shingle_words: int, a_distinct: np.ndarray, a_seq2: tuple[np.ndarray, np.ndarray],
@@ -296,6 +317,14 @@ def to_whole(passages: list[Passage], window: Window) -> list[Passage]:
                     pieces=tuple((q[0], q[1], start(q[2]), end(q[3])) for q in p.pieces)) for p in passages]
 
 
+def window_excerpts(window: Window, length: int) -> Excerpts:
+    """The windows' texts as :class:`Excerpts` of the whole text (``length`` characters): what
+    the meaning layer may read of the source (its sentences, :func:`whole_sentences`)."""
+    text, at = window.tokens.text, window.at.tolist() + [len(window.tokens.text)]
+    return Excerpts(length, tuple((int(c), text[at[k]:at[k + 1]]) for k, c in enumerate(window.chars.tolist())
+                                  if at[k + 1] > at[k]))
+
+
 def whole_sentences(window: Window) -> np.ndarray:
     """The sentences of the windows, [start, end) int64 (m, 2), at their offsets in the whole
     text (what the meaning layer may encode of a source it has no stored vectors of)."""
@@ -304,3 +333,79 @@ def whole_sentences(window: Window) -> np.ndarray:
         return spans
     w = np.maximum(np.searchsorted(window.at, spans[:, 0], "right") - 1, 0)
     return spans - (window.at[w] - window.chars[w])[:, None]
+
+
+def excerpt_ranges(passages, length: int, sentence_start, sentences: int) -> list[tuple[int, int]]:
+    """The ranges [start, end) of a source of ``length`` characters a result carries: each
+    passage and piece with :data:`EXCERPT_CONTEXT` characters on each side, widened to the
+    start of the sentence holding each end when that lies within another
+    :data:`EXCERPT_CONTEXT` characters, merged. ``sentence_start(s)``: where sentence ``s`` (of
+    ``sentences``) begins, the first one at 0 (the text before it is its own)."""
+    wanted = merge((max(0, b0 - EXCERPT_CONTEXT), min(length, b1 + EXCERPT_CONTEXT))
+                   for p in passages for b0, b1 in ((p.source_start, p.source_end), *p.source_spans()))
+
+    def first_at_or_after(x: int) -> int:  # the first sentence starting at x or later (``sentences``: none)
+        lo, hi = 0, sentences
+        while lo < hi:
+            mid = (lo + hi) // 2
+            if sentence_start(mid) < x:
+                lo = mid + 1
+            else:
+                hi = mid
+        return lo
+
+    out = []
+    for r0, r1 in wanted:
+        s = first_at_or_after(r0 + 1) - 1  # the sentence holding r0
+        c0 = sentence_start(s) if s >= 0 else 0
+        start = c0 if r0 - c0 <= EXCERPT_CONTEXT else r0
+        e = first_at_or_after(r1)
+        c1 = sentence_start(e) if e < sentences else length
+        out.append((start, c1 if c1 - r1 <= EXCERPT_CONTEXT else r1))
+    return merge(out)
+
+
+def _starts_of(starts) -> np.ndarray:
+    """Where each sentence begins, the first at 0 (the text before it is its own)."""
+    starts = np.array(starts, np.int64)
+    if len(starts):
+        starts[0] = 0
+    return starts
+
+
+def cut_excerpts(text: str, sentence_spans, passages) -> Excerpts:
+    """The :class:`Excerpts` of a source whose ``text`` (and its ``sentence_spans``) are in
+    memory: :func:`excerpt_ranges` cut from it."""
+    starts = _starts_of(np.asarray(sentence_spans, np.int64).reshape(-1, 2)[:, 0])
+    ranges = excerpt_ranges(passages, len(text), lambda s: int(starts[s]), len(starts))
+    return Excerpts(len(text), tuple((a, text[a:b]) for a, b in ranges))
+
+
+def read_excerpts(read_tokens: Reader, tokens_size: int, read_text: Reader, length: int, passages,
+                  window: Window | None = None) -> Excerpts | None:
+    """The :class:`Excerpts` of a stored source of ``length`` characters, read through the
+    blobs' readers: its sentences' starts in bytes, and in characters (two bytes a character in
+    a UTF-16 text holding nothing beyond U+FFFF; else read), then only the text of
+    :func:`excerpt_ranges`. ``window``: the source's :class:`Window` read by the check (its blob's
+    layout and sentence bytes are not read again). None when the blob has no layout to read it
+    by (it is read whole)."""
+    layout = window.layout if window is not None and window.layout is not None else \
+        tokens_layout(read_tokens, tokens_size)
+    if layout is None:
+        return None
+    at_byte = window.whole.sentence_bytes if window is not None and window.whole is not None else \
+        read_sentence_bytes(read_tokens, layout)
+    if layout.text_codec == "utf-16-le" and len(at_byte) == layout.m + 1 and int(at_byte[-1]) == 2 * length:
+        starts = _starts_of(at_byte[:-1] // 2)
+    else:
+        starts = _starts_of(read_sentence_starts(read_tokens, layout))
+    ranges = excerpt_ranges(passages, length, lambda s: int(starts[s]), len(starts))
+    parts = []
+    for a, b in ranges:
+        s0 = int(np.searchsorted(starts, a, "right")) - 1  # the sentence holding a
+        s1 = int(np.searchsorted(starts, b, "left"))  # the first starting at b or later
+        b0 = int(at_byte[s0]) if s0 > 0 else 0
+        text = read_text(layout.text_at + b0, int(at_byte[s1]) - b0).decode(layout.text_codec, "surrogatepass")
+        c0 = int(starts[s0])
+        parts.append((a, text[a - c0:b - c0]))
+    return Excerpts(length, tuple(parts))

@@ -179,7 +179,7 @@ def long_collection(tmp_path_factory):
 
 
 def _key(result):
-    return [(s.path, s.text, s.passages, s.resemblance, s.sentence_score) for s in result.sources]
+    return [(s.path, s.text, s.excerpts, s.passages, s.resemblance, s.sentence_score) for s in result.sources]
 
 
 def _same_or_better(got, want) -> bool:
@@ -191,7 +191,7 @@ def _same_or_better(got, want) -> bool:
     if [s.path for s in got.sources] != [s.path for s in want.sources]:
         return False
     for s, t in zip(got.sources, want.sources):
-        if (s.text, s.resemblance, s.sentence_score) != (t.text, t.resemblance, t.sentence_score) or \
+        if (s.text, s.excerpts, s.resemblance, s.sentence_score) != (t.text, t.excerpts, t.resemblance, t.sentence_score) or \
                 len(s.passages) != len(t.passages):
             return False
         for p, q in zip(s.passages, t.passages):
