@@ -265,3 +265,64 @@ def test_worth_keeping_the_second_time_and_only_what_fits_beside_the_rest():
     assert not kept.worth_keeping(2, "c", 1_000_000, 10) and not kept.worth_keeping(2, "c", 1_000_000, 10)
     nothing = SourceCache(0)
     assert not nothing.worth_keeping(3, "d", 10, 10) and not nothing.worth_keeping(3, "d", 10, 10)
+
+
+def _assert_excerpts_of(src, whole: str) -> None:
+    """``src`` carries excerpts of ``whole`` (not the text), each at its place, holding every
+    passage and piece with the context the quotation rule reads."""
+    assert src.text == "" and src.excerpts is not None and src.excerpts.length == len(whole)
+    for at, part in src.excerpts.parts:
+        assert part and whole[at:at + len(part)] == part
+    assert sum(len(part) for _, part in src.excerpts.parts) < len(whole) / 4
+    for p in src.passages:
+        for b0, b1 in ((p.source_start, p.source_end), *p.source_spans()):
+            assert src.source_text[b0:b1] == whole[b0:b1]
+            lo, hi = max(0, b0 - windows.EXCERPT_CONTEXT), min(len(whole), b1 + windows.EXCERPT_CONTEXT)
+            assert src.excerpts.covers(lo, hi)
+
+
+def test_a_long_source_comes_with_excerpts_around_its_passages_not_its_whole_text(long_collection, tmp_path):
+    from sverka.core.report import render_html
+    from sverka.core.store.history import History
+
+    coll, texts, other = long_collection
+    copied = texts[0][40_000:44_000]
+    doc = document_from_text(other[:1500] + "\n\n" + copied + "\n\n" + other[5000:6000], title="essay")
+    result = coll.check(doc)
+    src = next(s for s in result.sources if s.title and texts[0].startswith(coll.index.text(s.source_id)[:200]))
+    _assert_excerpts_of(src, texts[0])
+    assert any(src.source_text[p.source_start:p.source_end] in copied for p in src.passages)
+    # the report shows the passage and the source text around it
+    from markupsafe import escape
+
+    html = render_html(result)
+    p = src.passages[0]
+    assert str(escape(src.source_text[p.source_start:p.source_end][:60])) in html
+    assert str(escape(src.source_text[p.source_start - 100:p.source_start])) in html  # its context before
+    # kept and reopened: the same excerpts, no text needed from the collection
+    with History(tmp_path / "h.history") as h:
+        h.save(result)
+        back = h.last(result.suspect.sha256, result.suspect.path).result
+    assert back.sources == result.sources
+
+
+def test_excerpts_read_from_a_text_with_characters_beyond_the_basic_plane(long_collection, tmp_path, monkeypatch):
+    """A text holding characters beyond U+FFFF takes more than two bytes a character: the
+    sentences' starts are read, not computed, and the excerpts are still the text's."""
+    _, texts, _ = long_collection
+    read = []
+    starts = windows.read_sentence_starts
+    monkeypatch.setattr(windows, "read_sentence_starts", lambda *a: read.append(1) or starts(*a))
+    text = "".join(texts[1][k:k + 5000] + "\U0001F600" for k in range(0, len(texts[1]), 5000))
+    (tmp_path / "wide.txt").write_text(text, encoding="utf-8")
+    coll = api.Collection(tmp_path / "wide.sverka")
+    try:
+        coll.add([str(tmp_path / "wide.txt")])
+        start = text.index("\U0001F600", 90_000) + 1
+        doc = document_from_text(text[start:start + 5000], title="from far in")
+        got = check_document(coll.index, doc, coll.settings)
+        want = check_document(coll.index, doc, coll.settings, whole_sources=True)  # cut from the whole text
+        assert got.sources and _key(got) == _key(want) and read
+        _assert_excerpts_of(got.sources[0], text)
+    finally:
+        coll.close()
