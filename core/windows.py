@@ -238,14 +238,14 @@ def _joined(read_tokens: Reader, read_text: Reader, layout: TokensLayout, whole:
     length = sentences = 0
     for s0, s1 in ranges:
         t0, t1 = int(first[s0]), int(first[s1])
-        got = read_window(read_tokens, layout, t0, t1, s0, s1)
+        got = read_window(read_tokens, layout, t0, t1, s0, s1, ("starts", "ends", "hashes", "word_hashes"))
         spans = got["spans"]
         c0 = int(spans[0, 0]) if s0 > 0 and len(spans) else 0
         b0, b1 = (int(at_byte[s0]) if s0 > 0 else 0), int(at_byte[s1])
         text = read_text(layout.text_at + b0, b1 - b0).decode(layout.text_codec, "surrogatepass")
         shift = length - c0
         parts.append((got["starts"] + shift, got["ends"] + shift, got["hashes"], got["word_hashes"],
-                      got["sentence_ids"].astype(np.int64) - s0 + sentences, spans[: s1 - s0] + shift))
+                      _sentence_ids(first, t0, t1) - s0 + sentences, spans[: s1 - s0] + shift))
         texts.append(text)
         at.append(length)
         chars.append(c0)
@@ -263,15 +263,31 @@ def _joined(read_tokens: Reader, read_text: Reader, layout: TokensLayout, whole:
     joins = np.cumsum([int(first[b] - first[a]) for a, b in ranges])[:-1]
     for k in range(1, w):
         cut[np.clip(joins - k, 0, max(len(pairs) - 1, 0))] = len(pairs) > 0
-    cut |= np.isin(pairs, whole.common_pairs)
+    cut |= _member(pairs, whole.common_pairs)
     pairs = np.where(cut, pairs ^ _MASK, pairs)
     sent = sentence_hashes_of(tokens, settings.min_sentence_words)
-    sent = (np.where(np.isin(sent[0], whole.common_sentences), sent[0] ^ _MASK, sent[0]), sent[1], sent[2])
+    sent = (np.where(_member(sent[0], whole.common_sentences), sent[0] ^ _MASK, sent[0]), sent[1], sent[2])
     side = SourceSide(settings.align_seed_words, settings.min_sentence_words, pairs, Sorted.of(pairs), sent,
                       Sorted.of(sent[0]))
     stats = SourceStats.of(tokens, None, (whole.lemmas, whole.lemma_sentences, whole.sentences, layout.n))
     return Window(tokens, side, stats, np.asarray(at, np.int64), np.asarray(chars, np.int64), share, whole,
                   np.asarray(joins, np.int64), layout)
+
+
+def _sentence_ids(first: np.ndarray, t0: int, t1: int) -> np.ndarray:
+    """int64: the sentence of each token ``t0:t1``, from the first token of every sentence
+    (``first``, :class:`WholeStats`; a blob has them only when its sentences rise with its
+    tokens): the same as its stored sentence ids, without reading them."""
+    return np.searchsorted(first, np.arange(t0, t1, dtype=np.int64), "right") - 1
+
+
+def _member(values: np.ndarray, sorted_set: np.ndarray) -> np.ndarray:
+    """Whether each of ``values`` is in ``sorted_set`` (sorted, distinct: the blob's common
+    pairs and sentences, made by ``np.unique``): ``np.isin`` without sorting the values."""
+    if not len(sorted_set) or not len(values):
+        return np.zeros(len(values), bool)
+    k = np.minimum(np.searchsorted(sorted_set, values), len(sorted_set) - 1)
+    return sorted_set[k] == values
 
 
 def scores(window: Window, shingle_words: int, a_distinct: np.ndarray, a_seq2: tuple[np.ndarray, np.ndarray],

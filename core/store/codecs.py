@@ -298,11 +298,12 @@ def read_whole(read: Reader, layout: TokensLayout) -> WholeStats:
                       take("<u8", r, np.uint64), take("<i4", r, np.int64))
 
 
-def read_window(read: Reader, layout: TokensLayout, t0: int, t1: int, s0: int, s1: int) -> dict[str, np.ndarray]:
-    """Tokens ``t0:t1`` (starts, ends, hashes, word_hashes, sentence_ids) and sentence spans
-    ``s0:s1`` of a blob, each read by itself."""
+def read_window(read: Reader, layout: TokensLayout, t0: int, t1: int, s0: int, s1: int,
+                names=("starts", "ends", "hashes", "word_hashes", "sentence_ids")) -> dict[str, np.ndarray]:
+    """Tokens ``t0:t1`` (those of their arrays ``names``: starts, ends, hashes, word_hashes,
+    sentence_ids) and sentence spans ``s0:s1`` of a blob, each read by itself."""
     out = {}
-    for name in ("starts", "ends", "hashes", "word_hashes", "sentence_ids"):
+    for name in names:
         at, dtype = layout.array(name)
         size = np.dtype(dtype).itemsize
         out[name] = np.frombuffer(read(at + size * t0, size * (t1 - t0)), dtype=dtype).astype(

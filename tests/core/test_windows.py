@@ -326,3 +326,21 @@ def test_excerpts_read_from_a_text_with_characters_beyond_the_basic_plane(long_c
         _assert_excerpts_of(got.sources[0], text)
     finally:
         coll.close()
+
+
+def test_window_sentence_ids_are_the_stored_ones_without_reading_them(long_collection):
+    """A window's tokens' sentences come from the first token of each sentence (the blob's
+    WholeStats), not from a read of the stored ids: the same ids, token for token."""
+    coll, _, _ = long_collection
+    doc_id = coll.index.find_by_sha256(coll.index.infos([1])[1].sha256)
+    stored = coll.index.load(doc_id, coll.index.infos([doc_id])[doc_id])
+    with coll.index.blob_readers(doc_id) as (read_tokens, size, _):
+        layout = codecs.tokens_layout(read_tokens, size)
+        first = codecs.read_whole(read_tokens, layout).sentence_tokens
+    ids = np.asarray(stored.tokens.sentence_ids, np.int64)
+    assert np.array_equal(windows._sentence_ids(first, 0, len(ids)), ids)
+    assert np.array_equal(windows._sentence_ids(first, 1000, 5000), ids[1000:5000])
+    common = np.array([3, 9, 200], np.uint64)
+    values = np.array([9, 1, 200, 201, 3, 0], np.uint64)
+    assert windows._member(values, common).tolist() == np.isin(values, common).tolist()
+    assert not windows._member(values, common[:0]).any()
