@@ -341,8 +341,8 @@ def check_document(
     damaged: list[str] = []
     unreadable: list[int] = []
     read_sentences: dict[int, np.ndarray] = {}  # source -> its sentences the check read (whole-text offsets)
-    long: dict[int, tuple[int, np.ndarray | Window]] = {}  # source carried as excerpts -> (its length, its
-    # sentence spans when the check read it whole, else its windows)
+    long: dict[int, tuple[int, np.ndarray | Window, int]] = {}  # source carried as excerpts -> (its length,
+    # its sentence spans when the check read it whole, else its windows; its words)
     kept = cache if cache is not None else SourceCache(0)
     infos = index.infos(ids)
     for k, doc_id in enumerate(ids):
@@ -371,7 +371,7 @@ def check_document(
         try:  # the text shown beside the suspect (a long source's: its windows until its excerpts are read)
             if scored is not None:
                 if info.chars > EXCERPTS_ABOVE:
-                    text, excerpts = "", window_excerpts(window, info.chars)
+                    text, excerpts = "", window_excerpts(window, info.chars, info.words)
                 else:
                     text = index.text(doc_id)
             elif b is None:  # the whole source: aligned and scored
@@ -395,7 +395,8 @@ def check_document(
             text = b.doc.text
         read_sentences[info.id] = whole_sentences(window) if scored is not None else b.tokens.sentence_spans
         if len(text) > EXCERPTS_ABOVE or excerpts is not None:
-            long[info.id] = (info.chars, window) if excerpts is not None else (len(text), b.tokens.sentence_spans)
+            long[info.id] = (info.chars, window, info.words) if excerpts is not None else \
+                (len(text), b.tokens.sentence_spans, b.tokens.word_count)
         sources.append(
             SourceMatch(
                 source_id=info.id,
@@ -444,26 +445,26 @@ def _windows(index: "Store", doc_id: int, hit: tuple[np.ndarray, np.ndarray, np.
         return None
 
 
-def _excerpted(index: "Store", sources: list[SourceMatch], long: dict[int, tuple[int, np.ndarray | Window]],
+def _excerpted(index: "Store", sources: list[SourceMatch], long: dict[int, tuple[int, np.ndarray | Window, int]],
                damaged: list) -> list[SourceMatch]:
-    """``sources`` with each long one (``long``: id -> its length, and its sentence spans when
-    the check read it whole, else the windows it read of it) carrying only its excerpts
+    """``sources`` with each long one (``long``: id -> its length, its sentence spans when the
+    check read it whole, else the windows it read of it, and its words) carrying only its excerpts
     around its final passages (:func:`sverka.core.windows.excerpt_ranges`): cut from its text
     when the check had it whole, else read by offset. A source whose excerpts cannot be read
     is read whole; one that cannot be read at all is left out with a warning."""
     out = []
     for src in sources:
-        length, spans = long.get(src.source_id, (None, None)) if src.source_id is not None else (None, None)
+        length, spans, words = long.get(src.source_id, (None, None, 0)) if src.source_id is not None else (None, None, 0)
         if length is None or not src.passages:
             out.append(src)
             continue
         if not isinstance(spans, Window):  # read whole by the check
-            out.append(dataclasses.replace(src, text="", excerpts=cut_excerpts(src.text, spans, src.passages)))
+            out.append(dataclasses.replace(src, text="", excerpts=cut_excerpts(src.text, spans, src.passages, words)))
             continue
         got = None
         try:
             with index.blob_readers(src.source_id) as (read_tokens, size, read_text):
-                got = read_excerpts(read_tokens, size, read_text, length, src.passages, spans)
+                got = read_excerpts(read_tokens, size, read_text, length, src.passages, spans, words)
         except Exception:  # noqa: BLE001 - any failure to read a part: read whole, where damage is reported
             got = None
         if got is None:

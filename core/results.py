@@ -103,11 +103,13 @@ class Excerpts:
     only the places of its passages with some context around them.
 
     ``parts`` are ``(offset in the whole text, text)``, sorted and apart; ``length`` is the
-    whole text's length in characters. Sliced like the text they come from (``excerpts[a:b]``
+    whole text's length in characters, ``words`` its words (``text.word_starts`` of it, what
+    shares of a source are measured in). Sliced like the text they come from (``excerpts[a:b]``
     with whole-text offsets) wherever one part holds the slice; elsewhere an IndexError."""
 
     length: int
     parts: tuple[tuple[int, str], ...]
+    words: int = 0
 
     def __len__(self) -> int:
         return self.length
@@ -119,6 +121,10 @@ class Excerpts:
             if stop <= at + len(text):
                 return at, text
         return None
+
+    def part_of(self, start: int, stop: int) -> tuple[int, str] | None:
+        """The part (its offset, its text) holding the whole-text range [start, stop), if one does."""
+        return self._part_of(start, stop)
 
     def covers(self, start: int, stop: int) -> bool:
         """Whether one part holds the whole-text range [start, stop)."""

@@ -333,12 +333,12 @@ def to_whole(passages: list[Passage], window: Window) -> list[Passage]:
                     pieces=tuple((q[0], q[1], start(q[2]), end(q[3])) for q in p.pieces)) for p in passages]
 
 
-def window_excerpts(window: Window, length: int) -> Excerpts:
-    """The windows' texts as :class:`Excerpts` of the whole text (``length`` characters): what
-    the meaning layer may read of the source (its sentences, :func:`whole_sentences`)."""
+def window_excerpts(window: Window, length: int, words: int = 0) -> Excerpts:
+    """The windows' texts as :class:`Excerpts` of the whole text (``length`` characters, ``words``
+    words): what the meaning layer may read of the source (its sentences, :func:`whole_sentences`)."""
     text, at = window.tokens.text, window.at.tolist() + [len(window.tokens.text)]
     return Excerpts(length, tuple((int(c), text[at[k]:at[k + 1]]) for k, c in enumerate(window.chars.tolist())
-                                  if at[k + 1] > at[k]))
+                                  if at[k + 1] > at[k]), words)
 
 
 def whole_sentences(window: Window) -> np.ndarray:
@@ -389,16 +389,16 @@ def _starts_of(starts) -> np.ndarray:
     return starts
 
 
-def cut_excerpts(text: str, sentence_spans, passages) -> Excerpts:
+def cut_excerpts(text: str, sentence_spans, passages, words: int = 0) -> Excerpts:
     """The :class:`Excerpts` of a source whose ``text`` (and its ``sentence_spans``) are in
     memory: :func:`excerpt_ranges` cut from it."""
     starts = _starts_of(np.asarray(sentence_spans, np.int64).reshape(-1, 2)[:, 0])
     ranges = excerpt_ranges(passages, len(text), lambda s: int(starts[s]), len(starts))
-    return Excerpts(len(text), tuple((a, text[a:b]) for a, b in ranges))
+    return Excerpts(len(text), tuple((a, text[a:b]) for a, b in ranges), words)
 
 
 def read_excerpts(read_tokens: Reader, tokens_size: int, read_text: Reader, length: int, passages,
-                  window: Window | None = None) -> Excerpts | None:
+                  window: Window | None = None, words: int = 0) -> Excerpts | None:
     """The :class:`Excerpts` of a stored source of ``length`` characters, read through the
     blobs' readers: its sentences' starts in bytes, and in characters (two bytes a character in
     a UTF-16 text holding nothing beyond U+FFFF; else read), then only the text of
@@ -424,4 +424,4 @@ def read_excerpts(read_tokens: Reader, tokens_size: int, read_text: Reader, leng
         text = read_text(layout.text_at + b0, int(at_byte[s1]) - b0).decode(layout.text_codec, "surrogatepass")
         c0 = int(starts[s0])
         parts.append((a, text[a - c0:b - c0]))
-    return Excerpts(length, tuple(parts))
+    return Excerpts(length, tuple(parts), words)

@@ -299,6 +299,15 @@ def test_a_long_source_comes_with_excerpts_around_its_passages_not_its_whole_tex
     p = src.passages[0]
     assert str(escape(src.source_text[p.source_start:p.source_end][:60])) in html
     assert str(escape(src.source_text[p.source_start - 100:p.source_start])) in html  # its context before
+    # a class's cross-check measures the share of the source its passages hold from the excerpts
+    from sverka.core import crosscheck
+    from sverka.core.intervals import merge
+    from sverka.core.text import word_starts, words_in
+
+    starts = word_starts(texts[0])
+    spans = merge(iv for p in src.passages for iv in p.source_spans())
+    assert src.excerpts.words == len(starts)
+    assert crosscheck._source_share(src, spans) == words_in(starts, spans) / len(starts) > 0
     # kept and reopened: the same excerpts, no text needed from the collection
     with History(tmp_path / "h.history") as h:
         h.save(result)
