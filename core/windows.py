@@ -84,9 +84,10 @@ from .store.codecs import (Reader, TokensLayout, encoded_offsets, read_sentence_
                            read_window, tokens_layout)
 from .tokens import Tokens, WholeStats
 
-__all__ = ["EXCERPTS_ABOVE", "EXCERPT_CONTEXT", "MARGIN_SENTENCES", "MAX_SHARE", "MERGE_SENTENCES", "NEAR_FACTOR", "SEED_REPEATS", "SENTENCE_REPEATS",
-           "Window", "cut_excerpts", "excerpt_ranges", "kept_hits", "margin_tokens", "read_excerpts", "read_windows", "scores", "sentence_windows", "to_whole",
-           "whole_sentences", "whole_stats", "window_excerpts"]
+__all__ = ["EXCERPTS_ABOVE", "EXCERPT_CONTEXT", "MARGIN_SENTENCES", "MAX_SHARE", "MERGE_SENTENCES", "NEAR_FACTOR",
+           "SEED_REPEATS", "SENTENCE_REPEATS", "Window", "cut_excerpts", "excerpt_ranges", "kept_hits", "margin_tokens",
+           "read_excerpts", "read_windows", "scores", "sentence_windows", "to_whole", "whole_sentences", "whole_stats",
+           "window_excerpts"]
 
 #: Seeds held more often than this by a source are not aligned (``align.align``'s
 #: ``max_seed_repeats``, as a check calls it); sentences likewise (``align._sentence_segments``).
@@ -351,33 +352,21 @@ def whole_sentences(window: Window) -> np.ndarray:
     return spans - (window.at[w] - window.chars[w])[:, None]
 
 
-def excerpt_ranges(passages, length: int, sentence_start, sentences: int) -> list[tuple[int, int]]:
+def excerpt_ranges(passages, length: int, starts: np.ndarray) -> list[tuple[int, int]]:
     """The ranges [start, end) of a source of ``length`` characters a result carries: each
     passage and piece with :data:`EXCERPT_CONTEXT` characters on each side, widened to the
     start of the sentence holding each end when that lies within another
-    :data:`EXCERPT_CONTEXT` characters, merged. ``sentence_start(s)``: where sentence ``s`` (of
-    ``sentences``) begins, the first one at 0 (the text before it is its own)."""
+    :data:`EXCERPT_CONTEXT` characters, merged. ``starts``: where its sentences begin, sorted,
+    the first at 0 (the text before it is its own)."""
     wanted = merge((max(0, b0 - EXCERPT_CONTEXT), min(length, b1 + EXCERPT_CONTEXT))
                    for p in passages for b0, b1 in ((p.source_start, p.source_end), *p.source_spans()))
-
-    def first_at_or_after(x: int) -> int:  # the first sentence starting at x or later (``sentences``: none)
-        lo, hi = 0, sentences
-        while lo < hi:
-            mid = (lo + hi) // 2
-            if sentence_start(mid) < x:
-                lo = mid + 1
-            else:
-                hi = mid
-        return lo
-
     out = []
     for r0, r1 in wanted:
-        s = first_at_or_after(r0 + 1) - 1  # the sentence holding r0
-        c0 = sentence_start(s) if s >= 0 else 0
-        start = c0 if r0 - c0 <= EXCERPT_CONTEXT else r0
-        e = first_at_or_after(r1)
-        c1 = sentence_start(e) if e < sentences else length
-        out.append((start, c1 if c1 - r1 <= EXCERPT_CONTEXT else r1))
+        s = int(np.searchsorted(starts, r0, "right")) - 1  # the sentence holding r0
+        c0 = int(starts[s]) if s >= 0 else 0
+        e = int(np.searchsorted(starts, r1, "left"))  # the first sentence starting at r1 or later
+        c1 = int(starts[e]) if e < len(starts) else length
+        out.append((c0 if r0 - c0 <= EXCERPT_CONTEXT else r0, c1 if c1 - r1 <= EXCERPT_CONTEXT else r1))
     return merge(out)
 
 
@@ -393,7 +382,7 @@ def cut_excerpts(text: str, sentence_spans, passages, words: int = 0) -> Excerpt
     """The :class:`Excerpts` of a source whose ``text`` (and its ``sentence_spans``) are in
     memory: :func:`excerpt_ranges` cut from it."""
     starts = _starts_of(np.asarray(sentence_spans, np.int64).reshape(-1, 2)[:, 0])
-    ranges = excerpt_ranges(passages, len(text), lambda s: int(starts[s]), len(starts))
+    ranges = excerpt_ranges(passages, len(text), starts)
     return Excerpts(len(text), tuple((a, text[a:b]) for a, b in ranges), words)
 
 
@@ -415,7 +404,7 @@ def read_excerpts(read_tokens: Reader, tokens_size: int, read_text: Reader, leng
         starts = _starts_of(at_byte[:-1] // 2)
     else:
         starts = _starts_of(read_sentence_starts(read_tokens, layout))
-    ranges = excerpt_ranges(passages, length, lambda s: int(starts[s]), len(starts))
+    ranges = excerpt_ranges(passages, length, starts)
     parts = []
     for a, b in ranges:
         s0 = int(np.searchsorted(starts, a, "right")) - 1  # the sentence holding a

@@ -3,6 +3,7 @@ elision mark, their offsets put at their places in what is shown; the ranges a r
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
 from sverka.core.results import ELISION, Excerpts, Passage, SourceMatch, shown_offset
@@ -52,29 +53,29 @@ def test_a_source_match_shows_its_excerpts_or_its_whole_text():
     assert ELISION in text and text[shown_offset(where, 5010):shown_offset(where, 5050)] == WHOLE[5010:5050]
 
 
-def _starts(text: str) -> list[int]:
+def _starts(text: str) -> np.ndarray:
     out, at = [0], text.find(". ")
     while at >= 0:
         out.append(at + 2)
         at = text.find(". ", at + 2)
-    return [s for s in out if s < len(text)]
+    return np.array([s for s in out if s < len(text)], np.int64)
 
 
 def test_excerpt_ranges_keep_the_context_the_quotation_rule_reads_widened_to_sentences():
     starts = _starts(WHOLE)
     a, b = 30_000, 30_500
     p = Passage(0, 100, a, b, 20, "bridged", pieces=((0, 40, a, a + 200), (60, 100, b - 100, b)))
-    (r0, r1), = excerpt_ranges([p], len(WHOLE), lambda s: starts[s], len(starts))
+    (r0, r1), = excerpt_ranges([p], len(WHOLE), starts)
     assert r0 <= a - EXCERPT_CONTEXT and r1 >= b + EXCERPT_CONTEXT
     assert r0 in starts and r1 in starts  # whole sentences, and no more than one more on each side
     assert a - EXCERPT_CONTEXT - r0 < 60 and r1 - b - EXCERPT_CONTEXT < 60
     # near the edges: clipped; far apart: two ranges; close: one
     q = Passage(0, 10, 10, 50, 8, "exact")
     far = Passage(200, 300, len(WHOLE) - 1000, len(WHOLE) - 900, 8, "exact")
-    ranges = excerpt_ranges([q, p, far], len(WHOLE), lambda s: starts[s], len(starts))
+    ranges = excerpt_ranges([q, p, far], len(WHOLE), starts)
     assert ranges[0][0] == 0 and ranges[-1][1] == len(WHOLE) and len(ranges) == 3
     near = Passage(200, 300, b + 2 * EXCERPT_CONTEXT - 50, b + 2 * EXCERPT_CONTEXT, 8, "exact")
-    assert len(excerpt_ranges([p, near], len(WHOLE), lambda s: starts[s], len(starts))) == 1
+    assert len(excerpt_ranges([p, near], len(WHOLE), starts)) == 1
 
 
 def test_a_sentence_longer_than_the_context_is_cut_not_kept_whole():
