@@ -454,8 +454,8 @@ def _excerpted(index: "Store", sources: list[SourceMatch], long: dict[int, tuple
     is read whole; one that cannot be read at all is left out with a warning."""
     out = []
     for src in sources:
-        length, spans, words = long.get(src.source_id, (None, None, 0)) if src.source_id is not None else (None, None, 0)
-        if length is None or not src.passages:
+        length, spans, words = long.get(src.source_id, (None, None, 0))
+        if src.source_id is None or length is None or not src.passages:
             out.append(src)
             continue
         if not isinstance(spans, Window):  # read whole by the check

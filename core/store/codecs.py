@@ -59,9 +59,9 @@ from ..messages import from_json, to_json
 from ..tokens import SortOrders, Tokens, WholeStats
 
 __all__ = ["READABLE_TOKENS_FORMATS", "TOKENS_FORMAT", "TokensLayout", "decode_stored", "decode_text",
-           "decode_tokens", "encode_text", "encode_tokens", "encoded_length", "encoded_offsets", "i64", "inflate", "read_sentence_bytes", "read_sentence_starts",
-           "read_whole", "read_window",
-           "rows_array", "tokens_layout", "u64"]
+           "decode_tokens", "encode_text", "encode_tokens", "encoded_length", "encoded_offsets", "i64", "inflate",
+           "read_sentence_bytes", "read_sentence_starts", "read_whole", "read_window", "rows_array", "tokens_layout",
+           "u64"]
 
 #: 3: as 2, its text stored as UTF-16 (:func:`encode_text`); 2: raw little-endian arrays (a check
 #: reads them without decompressing); 1: zlib of the same.
