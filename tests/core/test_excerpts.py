@@ -3,6 +3,8 @@ elision mark, their offsets put at their places in what is shown; the ranges a r
 
 from __future__ import annotations
 
+import dataclasses
+
 import numpy as np
 import pytest
 
@@ -85,3 +87,19 @@ def test_a_sentence_longer_than_the_context_is_cut_not_kept_whole():
     (at, part), = ex.parts
     assert at == 60_000 - EXCERPT_CONTEXT and len(part) == 30 + 2 * EXCERPT_CONTEXT
     assert ex[60_000:60_030] == text[60_000:60_030]
+
+
+def test_a_class_check_sends_a_long_sources_excerpts_with_each_result():
+    """Essays of a class share their sources' texts (sent once, put back by SHA-256); a long
+    source's excerpts are each result's own and come back as they went."""
+    from sverka.core import batch
+    from sverka.core.results import CheckResult, SuspectInfo
+
+    p = Passage(0, 40, 5010, 5050, 8, "exact")
+    long = _source(Excerpts(len(WHOLE), ((5000, WHOLE[5000:5100]),)), [p])
+    whole = dataclasses.replace(_source(None, [p]), sha256="1" * 64, source_id=2)
+    result = CheckResult(suspect=SuspectInfo(None, "essay", 40, 8, "ru", (), "2" * 64), suspect_text="x" * 40,
+                         sources=(long, dataclasses.replace(whole, text="")), borrowed_percent=50.0,
+                         original_percent=50.0)
+    back = batch._with_texts(result, {whole.sha256: WHOLE})
+    assert back is not None and back.sources[0] == long and back.sources[1].text == WHOLE
