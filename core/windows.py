@@ -371,8 +371,9 @@ def excerpt_ranges(passages, length: int, starts: np.ndarray) -> list[tuple[int,
 
 
 def _starts_of(starts) -> np.ndarray:
-    """Where each sentence begins, the first at 0 (the text before it is its own)."""
-    starts = np.array(starts, np.int64)
+    """Where each sentence begins, sorted (a document read whole may have sentences that do not
+    rise with its tokens), the first at 0 (the text before it is its own)."""
+    starts = np.sort(np.asarray(starts, np.int64))
     if len(starts):
         starts[0] = 0
     return starts

@@ -103,3 +103,14 @@ def test_a_class_check_sends_a_long_sources_excerpts_with_each_result():
                          original_percent=50.0)
     back = batch._with_texts(result, {whole.sha256: WHOLE})
     assert back is not None and back.sources[0] == long and back.sources[1].text == WHOLE
+
+
+def test_excerpts_hold_their_passages_whatever_order_the_sentences_come_in():
+    p = Passage(0, 40, 30_000, 30_400, 8, "exact")
+    spans = [[k, k + 30] for k in range(0, len(WHOLE), 35)]
+    shuffled = spans[1::2] + spans[::2]  # sentences that do not rise with the text
+    for given in (spans, shuffled, []):
+        ex = cut_excerpts(WHOLE, given, [p])
+        assert ex.covers(30_000 - EXCERPT_CONTEXT, 30_400 + EXCERPT_CONTEXT)
+        assert ex[30_000:30_400] == WHOLE[30_000:30_400]
+    assert cut_excerpts(WHOLE, spans, [p]) == cut_excerpts(WHOLE, shuffled, [p])
