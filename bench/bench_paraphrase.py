@@ -282,7 +282,7 @@ def main() -> int:
                                         if p.excluded is None and p.suspect_start < e and s < p.suspect_end:
                                             print(f"     by a passage ({p.method}, {p.kind}, {p.words} words, "
                                                   f"{p.matched_words} matched): {text[p.suspect_start:p.suspect_end]!r}"
-                                                  f"\n     of {src.title}: {src.text[p.source_start:p.source_end]!r}")
+                                                  f"\n     of {src.title}: {src.source_text[p.source_start:p.source_end]!r}")
     print(f"{args.essays} essays: {stats['Sverka'][3]} paraphrased sentences ({replaced_total} words replaced by "
           f"hand-made synonyms), {stats['Sverka'][0]} original sentences")
     res = {}

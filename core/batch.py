@@ -274,7 +274,7 @@ def _check_one(doc: Document, settings: Settings, batch: str | None = None) -> C
         _SENT[:] = [batch, set()]
     sent: set = _SENT[1]
     sources = tuple(dataclasses.replace(s, text="") if s.sha256 in sent and s.text else s for s in result.sources)
-    sent.update(s.sha256 for s in result.sources)
+    sent.update(s.sha256 for s in result.sources if s.text)
     return dataclasses.replace(result, sources=sources)
 
 
@@ -286,6 +286,9 @@ def _with_texts(result: CheckResult, texts: dict[str, str]) -> CheckResult | Non
 
     sources, changed = [], False
     for s in result.sources:
+        if s.excerpts is not None:  # a long source's excerpts: its own, always sent
+            sources.append(s)
+            continue
         kept = texts.get(s.sha256)
         if kept is None:
             if not s.text and s.sha256 != _EMPTY_SHA256:

@@ -196,7 +196,7 @@ def add_meaning(
             if (s_vecs is None or not len(s_vecs)) and read_sentences is not None and read_budget > 0:
                 read = read_sentences(src.source_id)
                 if read is not None and len(read):
-                    s_spans, s_vecs, used = near_vectors(src.text, np.asarray(read, np.int64).reshape(-1, 2),
+                    s_spans, s_vecs, used = near_vectors(src.source_text, np.asarray(read, np.int64).reshape(-1, 2),
                                                          src.passages, read_budget, wanted)
                     read_budget -= used
         elif source_vectors is not None:
@@ -204,7 +204,7 @@ def add_meaning(
         else:
             s_spans = meaning.vector_spans(_sentence_spans_of(src.text), _word_starts_of(src.text), text=src.text)
             s_vecs = meaning.span_vectors(src.text, s_spans)
-        side[key] = (src.text, np.asarray(s_spans, np.int64).reshape(-1, 2))
+        side[key] = (src.source_text, np.asarray(s_spans, np.int64).reshape(-1, 2))
         if s_vecs is None or not len(s_vecs) or len(s_vecs) > budget:
             continue
         budget -= len(s_vecs)

@@ -50,7 +50,8 @@ from .synonyms import related_of
 from .text import Tokens, canonize, word_starts, words_in
 from .tokens import SortOrders
 from .words import WRITTEN_WORD
-from .windows import Window, kept_hits, read_windows, scores, to_whole, whole_sentences
+from .windows import (EXCERPTS_ABOVE, Window, cut_excerpts, kept_hits, read_excerpts, read_windows, scores, to_whole,
+                      whole_sentences, window_excerpts)
 
 if TYPE_CHECKING:  # pragma: no cover
     from .store import Store
@@ -303,8 +304,10 @@ def check_document(
     ``settings.min_source_containment`` of the suspect are not listed. ``cache`` keeps the
     sources prepared here for the next checks against the same collection (its owner's).
     A long source not kept there is aligned in windows around the suspect's keys
-    (:mod:`sverka.core.windows`) and scored from them and the counts kept with its tokens; only
-    the text of one with passages is read whole (it is shown beside the suspect).
+    (:mod:`sverka.core.windows`) and scored from them and the counts kept with its tokens. A
+    source longer than :data:`~sverka.core.windows.EXCERPTS_ABOVE` characters is never read
+    whole to be shown: its result carries excerpts around its passages
+    (:class:`~sverka.core.results.Excerpts`, the same whichever way it was read).
     ``whole_sources``: read, align and score every source whole (the differential test's
     reference).
     """
@@ -345,6 +348,8 @@ def check_document(
     damaged: list[str] = []
     unreadable: list[int] = []
     read_sentences: dict[int, np.ndarray] = {}  # source -> its sentences the check read (whole-text offsets)
+    long: dict[int, tuple[int, np.ndarray | Window, int]] = {}  # source carried as excerpts -> (its length,
+    # its sentence spans when the check read it whole, else its windows; its words)
     kept = cache if cache is not None else SourceCache(0)
     infos = index.infos(ids)
     ahead = _align_ahead(a, ids, infos, kept, settings, short_ok)
@@ -370,10 +375,14 @@ def check_document(
             if _coverage(passages, a.word_starts) < settings.min_source_containment:
                 continue
             scored = scores(window, settings.shingle_words, a.distinct, a.seq2_counts, len(a.seq2))
-        try:  # the whole text: shown beside the suspect; the whole source: aligned and scored
+        excerpts = None
+        try:  # the text shown beside the suspect (a long source's: its windows until its excerpts are read)
             if scored is not None:
-                text = index.text(doc_id)
-            elif b is None:
+                if info.chars > EXCERPTS_ABOVE:
+                    text, excerpts = "", window_excerpts(window, info.chars, info.words)
+                else:
+                    text = index.text(doc_id)
+            elif b is None:  # the whole source: aligned and scored
                 stored = index.load(doc_id, info)  # its description read with the others'
                 b = kept.put(doc_id, info.sha256, settings,
                              prepare(Document(stored.text), settings, tokens=stored.tokens, orders=stored.orders))
@@ -394,12 +403,16 @@ def check_document(
         if scored is None:
             text = b.doc.text
         read_sentences[info.id] = whole_sentences(window) if scored is not None else b.tokens.sentence_spans
+        if len(text) > EXCERPTS_ABOVE or excerpts is not None:
+            long[info.id] = (info.chars, window, info.words) if excerpts is not None else \
+                (len(text), b.tokens.sentence_spans, b.tokens.word_count)
         sources.append(
             SourceMatch(
                 source_id=info.id,
                 path=info.path,
                 title=info.title,
                 text=text,
+                excerpts=excerpts,
                 sha256=info.sha256,
                 containment=0.0,
                 resemblance=res,
@@ -413,6 +426,7 @@ def check_document(
                           heading_end=a.heading[0], read_sentences=read_sentences.get)
     progress(len(ids), len(ids), "phase.done")
     sources = resolve_overlaps(sources, suspect.text, a.word_starts)
+    sources = _excerpted(index, sources, long, damaged)
     info_of_suspect = suspect_info(suspect, a.tokens)
     if damaged:
         info_of_suspect = dataclasses.replace(info_of_suspect, warnings=info_of_suspect.warnings + tuple(damaged))
@@ -460,6 +474,40 @@ def _windows(index: "Store", doc_id: int, hit: tuple[np.ndarray, np.ndarray, np.
         return None
 
 
+def _excerpted(index: "Store", sources: list[SourceMatch], long: dict[int, tuple[int, np.ndarray | Window, int]],
+               damaged: list) -> list[SourceMatch]:
+    """``sources`` with each long one (``long``: id -> its length, its sentence spans when the
+    check read it whole, else the windows it read of it, and its words) carrying only its excerpts
+    around its final passages (:func:`sverka.core.windows.excerpt_ranges`): cut from its text
+    when the check had it whole, else read by offset. A source whose excerpts cannot be read
+    is read whole; one that cannot be read at all is left out with a warning."""
+    out = []
+    for src in sources:
+        length, spans, words = long.get(src.source_id, (None, None, 0))
+        if src.source_id is None or length is None or not src.passages:
+            out.append(src)
+            continue
+        if not isinstance(spans, Window):  # read whole by the check
+            out.append(dataclasses.replace(src, text="", excerpts=cut_excerpts(src.text, spans, src.passages, words)))
+            continue
+        got = None
+        try:
+            with index.blob_readers(src.source_id) as (read_tokens, size, read_text):
+                got = read_excerpts(read_tokens, size, read_text, length, src.passages, spans, words)
+        except Exception:  # noqa: BLE001 - any failure to read a part: read whole, where damage is reported
+            got = None
+        if got is None:
+            try:
+                text = index.text(src.source_id)
+            except CollectionDamaged as e:
+                damaged.append(damaged_source_warning(str(e)))
+                continue
+            out.append(dataclasses.replace(src, text=text, excerpts=None))
+            continue
+        out.append(dataclasses.replace(src, excerpts=got))
+    return out
+
+
 def _pieces_of(p: Passage) -> tuple[tuple[int, int, int, int], ...]:
     return p.pieces or ((p.suspect_start, p.suspect_end, p.source_start, p.source_end),)
 
@@ -469,7 +517,7 @@ def _explained(p: Passage, lo: int, hi: int, starts: np.ndarray) -> int:
     return words_in(starts, merge((max(q[0], lo), min(q[1], hi)) for q in p.matched_pieces() if q[0] < hi and q[1] > lo))
 
 
-def _without(p: Passage, lo: int, hi: int, text: str, source: str, starts: np.ndarray) -> list[Passage]:
+def _without(p: Passage, lo: int, hi: int, text: str, source, starts: np.ndarray) -> list[Passage]:
     """``p`` without the suspect's [lo, hi): its pieces before and after, as one or two
     passages (a piece cut there keeps the share of its source text that its part holds)."""
     before, after = [], []
@@ -538,7 +586,7 @@ def resolve_overlaps(sources: list[SourceMatch], text: str, starts: np.ndarray) 
         if hit is None:
             break
         k, n, lo, hi = hit
-        passages[k][n : n + 1] = _without(passages[k][n], lo, hi, text, sources[k].text, starts)
+        passages[k][n : n + 1] = _without(passages[k][n], lo, hi, text, sources[k].source_text, starts)
         changed = True
     if not changed:
         return sources

@@ -355,6 +355,20 @@ def unique_names(names: Sequence[str]) -> list[str]:
     return out
 
 
+def _source_share(src: SourceMatch, spans: Sequence[tuple[int, int]]) -> float:
+    """Share of the words of ``src``'s text inside ``spans`` (sorted, disjoint, in its whole
+    text); a long source's from its excerpts, which hold every span of its passages, and the
+    words of its whole text they keep."""
+    if src.excerpts is None:
+        starts = word_starts(src.text)
+        return words_in(starts, spans) / max(1, len(starts))
+    inside = 0
+    for a, b in spans:
+        at, part = src.excerpts.part_of(a, b)
+        inside += words_in(word_starts(part) + at, [(a, b)])
+    return inside / max(1, src.excerpts.words)
+
+
 def crosscheck_prepared(
     items: Sequence[str | Document],
     settings: Settings,
@@ -411,13 +425,12 @@ def crosscheck_prepared(
                 counted = [p for p in src.passages if p.excluded is None]
                 if not counted:
                     continue
-                s_starts = word_starts(src.text)
-                b_in_a = words_in(s_starts, merge(iv for p in counted for iv in p.source_spans())) / max(1, len(s_starts))
+                b_in_a = _source_share(src, merge(iv for p in counted for iv in p.source_spans()))
                 shared_words = words_in(word_starts(doc.text), merge(iv for p in counted for iv in p.matched_spans()))
                 if counted:  # what the check counts (a paraphrase's passage by the words it spans)
                     pairs.append(CrossPair(names[k], src.path or src.title, src.containment, b_in_a, src.resemblance,
                                            shared_words=shared_words, passages=tuple(counted)))
-                    source_texts[src.path or src.title] = src.text
+                    source_texts[src.path or src.title] = src.source_text  # a long one's excerpts hold the passages
     progress(steps, steps, "phase.done")
     pairs.sort(key=lambda p: (-max(p.a_in_b, p.b_in_a), -p.shared_words, p.a, p.b))
     listed = {name for p in pairs for name in (p.a, p.b)}

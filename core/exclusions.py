@@ -353,8 +353,8 @@ def _quotes_from_sources(sources: Sequence[SourceMatch], quotes: list[Interval])
                     mapped.append((m0, m1, (q0, q1)))
         if not mapped:
             continue
-        windows = merge((max(0, m0 - MAX_QUOTE_CHARS), min(len(src.text), m1 + MAX_QUOTE_CHARS)) for m0, m1, _ in mapped)
-        src_quotes = merge((w0 + x, w0 + y) for w0, w1 in windows for x, y in find_quotes(src.text[w0:w1]))
+        windows = merge((max(0, m0 - MAX_QUOTE_CHARS), min(len(src.source_text), m1 + MAX_QUOTE_CHARS)) for m0, m1, _ in mapped)
+        src_quotes = merge((w0 + x, w0 + y) for w0, w1 in windows for x, y in find_quotes(src.source_text[w0:w1]))
         for m0, m1, q in mapped:
             # the source's own marks may sit a character or two off the mapped ends
             if _mostly_inside_span(m0, m1, src_quotes) or _mostly_inside_span(m0 + 1, m1 - 1, src_quotes):
@@ -382,7 +382,7 @@ def _exact_words(src: SourceMatch, text: str, starts, counted: Sequence[Interval
         if p.excluded is not None:
             continue
         for a0, a1, b0, b1 in p.matched_pieces():
-            if _same_words(text[a0:a1], src.text[b0:b1]):
+            if _same_words(text[a0:a1], src.source_text[b0:b1]):
                 exact.append((a0, a1))
     return words_in(starts, intersect(merge(exact), counted))
 

@@ -346,7 +346,7 @@ def _context_after(text: str, b: int) -> str:
 
 def _excerpts(src: SourceMatch, rank: int, suspect_text: str, _=lambda s: s) -> list[dict]:
     out = []
-    text = src.text or ""
+    text = src.source_text or ""  # a long source's excerpts hold its passages and their context
     for i, p in enumerate(sorted(src.passages, key=lambda p: (p.suspect_start, p.suspect_end))):
         a, b = max(0, p.source_start), min(len(text), p.source_end)
         out.append(

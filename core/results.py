@@ -7,6 +7,7 @@ percentages in 0..100.
 
 from __future__ import annotations
 
+import bisect
 from dataclasses import dataclass, field
 
 from .messages import Message
@@ -91,14 +92,97 @@ class Passage:
         return tuple((q[2], q[3]) for q in self.matched_pieces())
 
 
+#: What stands between two excerpts of a source (and before the first, after the last, where
+#: text is left out) when they are shown as one text: the same in Russian and English.
+ELISION = "\n\n[\u2026]\n\n"
+
+
+@dataclass(frozen=True)
+class Excerpts:
+    """The parts of a long source's text a result carries: a check never reads a novel whole,
+    only the places of its passages with some context around them.
+
+    ``parts`` are ``(offset in the whole text, text)``, sorted and apart; ``length`` is the
+    whole text's length in characters, ``words`` its words (``text.word_starts`` of it, what
+    shares of a source are measured in). Sliced like the text they come from (``excerpts[a:b]``
+    with whole-text offsets) wherever one part holds the slice; elsewhere an IndexError."""
+
+    length: int
+    parts: tuple[tuple[int, str], ...]
+    words: int = 0
+
+    def __len__(self) -> int:
+        return self.length
+
+    def _part_of(self, start: int, stop: int) -> tuple[int, str] | None:
+        k = bisect.bisect_right([at for at, _ in self.parts], start) - 1
+        if k >= 0:
+            at, text = self.parts[k]
+            if stop <= at + len(text):
+                return at, text
+        return None
+
+    def part_of(self, start: int, stop: int) -> tuple[int, str] | None:
+        """The part (its offset, its text) holding the whole-text range [start, stop), if one does."""
+        return self._part_of(start, stop)
+
+    def covers(self, start: int, stop: int) -> bool:
+        """Whether one part holds the whole-text range [start, stop)."""
+        return stop <= start or self._part_of(start, stop) is not None
+
+    def __getitem__(self, key: slice) -> str:
+        if not isinstance(key, slice) or key.step not in (None, 1):
+            raise TypeError("excerpts are sliced by whole-text offsets, e.g. excerpts[a:b]")
+        start, stop, _ = key.indices(self.length)
+        if stop <= start:
+            return ""
+        got = self._part_of(start, stop)
+        if got is None:
+            raise IndexError(f"characters {start}-{stop} of the source are not in its excerpts")
+        at, text = got
+        return text[start - at:stop - at]
+
+    def shown(self, mark: str = ELISION) -> tuple[str, "list[tuple[int, int]]"]:
+        """The excerpts as one text to show, ``mark`` where text is left out (before the first,
+        between two, after the last), and each part's (whole-text offset, offset in that text)."""
+        pieces, where, length = [], [], 0
+        end = 0
+        for at, text in self.parts:
+            if at > end:
+                pieces.append(mark)
+                length += len(mark)
+            where.append((at, length))
+            pieces.append(text)
+            length += len(text)
+            end = at + len(text)
+        if end < self.length:
+            pieces.append(mark)
+        return "".join(pieces), where
+
+
+def shown_offset(where: "list[tuple[int, int]]", offset: int) -> int:
+    """A whole-text offset of a source in the text :meth:`Excerpts.shown` made of it (``where``
+    its parts' places): an end at a part's last character stays in that part."""
+    k = max(bisect.bisect_left([at for at, _ in where], offset) - 1, 0)
+    if k + 1 < len(where) and where[k + 1][0] == offset:
+        k += 1
+    at, shown = where[k]
+    return shown + offset - at
+
+
 @dataclass(frozen=True)
 class SourceMatch:
-    """One source the suspect borrows from, with its passages sorted by suspect_start."""
+    """One source the suspect borrows from, with its passages sorted by suspect_start.
+
+    Passages' source offsets are offsets in the source's whole text, always. A source
+    carried whole (``text``) is shown whole; a long one found in a collection carries only
+    :class:`Excerpts` of it around its passages (``excerpts``; ``text`` is then "").
+    :attr:`source_text` slices either the same way."""
 
     source_id: int | None  # id in the collection; None for a file compared directly
     path: str | None
     title: str
-    text: str = field(repr=False)  # the source's extracted text, for side-by-side display
+    text: str = field(repr=False)  # the source's extracted text, for side-by-side display ("": see excerpts)
     sha256: str
     containment: float  # share of the suspect's words matched by counted passages, 0..1
     resemblance: float  # Jaccard of the shingle sets, 0..1
@@ -108,6 +192,19 @@ class SourceMatch:
     #: Another essay of the same class (a class checked with its essays compared): ``path`` is
     #: that essay's path, ``source_id`` None, ``text`` its text.
     classmate: bool = False
+    excerpts: Excerpts | None = field(default=None, repr=False)  # a long source's parts (``text`` "")
+
+    @property
+    def source_text(self) -> "str | Excerpts":
+        """The source's text sliced by whole-text offsets: ``text``, or its excerpts."""
+        return self.excerpts if self.excerpts is not None else self.text
+
+    def shown_text(self) -> tuple[str, "list[tuple[int, int]] | None"]:
+        """The text a view or a report shows of this source, and where each excerpt lies in it
+        (None: the whole text, offsets as they are); see :func:`shown_offset`."""
+        if self.excerpts is None:
+            return self.text, None
+        return self.excerpts.shown()
 
 
 @dataclass(frozen=True)

@@ -51,6 +51,14 @@ alignment keeps a one-seed run when another run lies close by among the next eig
 suspect order; in a whole novel chance runs elsewhere crowd those eight, and a run inside a
 copied passage could be lost; in windows it is not.
 
+**What a result carries of it.** A source longer than :data:`EXCERPTS_ABOVE` characters is
+not read whole to be shown either: its result carries :class:`~sverka.core.results.Excerpts`,
+the text around each passage's pieces, :data:`EXCERPT_CONTEXT` characters on each side (what
+the quotation rule reads of a source, ``exclusions.MAX_QUOTE_CHARS``), widened to whole
+sentences when they are near (:func:`excerpt_ranges`); read by offset through the blobs
+(:func:`read_excerpts`) or cut from the text when it is in memory (:func:`cut_excerpts`),
+the same either way.
+
 A document without a :class:`WholeStats` section (older collections, short documents), a
 check with other seed widths, or windows covering more than :data:`MAX_SHARE` of the document
 are read whole, as before.
@@ -65,16 +73,21 @@ import numpy as np
 from .align import ORDER_PAIR_WORDS, SOURCE_WINDOW, SourceSide, Sorted, pair_shingles, sentence_hashes_of
 from .keys import SENTENCE_MIN_TOKENS
 from .paraphrase import SourceStats
-from .results import Passage
+from .exclusions import MAX_QUOTE_CHARS
+from .intervals import merge
+from .meaning import ADD_MAX_CHARS
+from .results import Excerpts, Passage
 from .shingles import shingle_hashes
 from .sorting import common, distinct
 from .settings import Settings
-from .store.codecs import Reader, TokensLayout, encoded_offsets, read_whole, read_window, tokens_layout
+from .store.codecs import (Reader, TokensLayout, encoded_offsets, read_sentence_bytes, read_sentence_starts, read_whole,
+                           read_window, tokens_layout)
 from .tokens import Tokens, WholeStats
 
-__all__ = ["MARGIN_SENTENCES", "MAX_SHARE", "MERGE_SENTENCES", "NEAR_FACTOR", "SEED_REPEATS", "SENTENCE_REPEATS",
-           "Window", "kept_hits", "margin_tokens", "read_windows", "scores", "sentence_windows", "to_whole",
-           "whole_sentences", "whole_stats"]
+__all__ = ["EXCERPTS_ABOVE", "EXCERPT_CONTEXT", "MARGIN_SENTENCES", "MAX_SHARE", "MERGE_SENTENCES", "NEAR_FACTOR",
+           "SEED_REPEATS", "SENTENCE_REPEATS", "Window", "cut_excerpts", "excerpt_ranges", "kept_hits", "margin_tokens",
+           "read_excerpts", "read_windows", "scores", "sentence_windows", "to_whole", "whole_sentences", "whole_stats",
+           "window_excerpts"]
 
 #: Seeds held more often than this by a source are not aligned (``align.align``'s
 #: ``max_seed_repeats``, as a check calls it); sentences likewise (``align._sentence_segments``).
@@ -88,6 +101,14 @@ MERGE_SENTENCES = 8
 NEAR_FACTOR = 1
 #: Windows covering more than this share of a document's tokens: it is read whole.
 MAX_SHARE = 0.5
+#: A source longer than this (characters) is carried by a check's result as excerpts around
+#: its passages. Not below ``meaning.ADD_MAX_CHARS``: a source with vectors stored may be
+#: matched by meaning anywhere in it, and is read whole.
+EXCERPTS_ABOVE = ADD_MAX_CHARS
+#: Characters of a long source kept on each side of a passage's pieces: what the quotation
+#: rule reads around them (:func:`sverka.core.exclusions.apply_exclusions`), so applying
+#: exclusions to a result gives what it gives with the whole text.
+EXCERPT_CONTEXT = MAX_QUOTE_CHARS
 #: Changes a hash the windows must not match (any fixed odd constant will do).
 _MASK = np.uint64(0xA5A5_5A5A_C3C3_3C3D)
 
@@ -187,6 +208,7 @@ class Window:
     share: float  # share of the document's tokens read
     whole: WholeStats | None = None  # also gives the document's tokens (its first tokens' last) and bytes
     joins: np.ndarray | None = None  # int64: the first token of each window after the first
+    layout: TokensLayout | None = None  # of the blob it was read from
 
 
 def read_windows(read_tokens: Reader, tokens_size: int, read_text: Reader, hits: np.ndarray,
@@ -217,14 +239,14 @@ def _joined(read_tokens: Reader, read_text: Reader, layout: TokensLayout, whole:
     length = sentences = 0
     for s0, s1 in ranges:
         t0, t1 = int(first[s0]), int(first[s1])
-        got = read_window(read_tokens, layout, t0, t1, s0, s1)
+        got = read_window(read_tokens, layout, t0, t1, s0, s1, ("starts", "ends", "hashes", "word_hashes"))
         spans = got["spans"]
         c0 = int(spans[0, 0]) if s0 > 0 and len(spans) else 0
         b0, b1 = (int(at_byte[s0]) if s0 > 0 else 0), int(at_byte[s1])
         text = read_text(layout.text_at + b0, b1 - b0).decode(layout.text_codec, "surrogatepass")
         shift = length - c0
         parts.append((got["starts"] + shift, got["ends"] + shift, got["hashes"], got["word_hashes"],
-                      got["sentence_ids"].astype(np.int64) - s0 + sentences, spans[: s1 - s0] + shift))
+                      _sentence_ids(first, t0, t1) - s0 + sentences, spans[: s1 - s0] + shift))
         texts.append(text)
         at.append(length)
         chars.append(c0)
@@ -242,15 +264,31 @@ def _joined(read_tokens: Reader, read_text: Reader, layout: TokensLayout, whole:
     joins = np.cumsum([int(first[b] - first[a]) for a, b in ranges])[:-1]
     for k in range(1, w):
         cut[np.clip(joins - k, 0, max(len(pairs) - 1, 0))] = len(pairs) > 0
-    cut |= np.isin(pairs, whole.common_pairs)
+    cut |= _member(pairs, whole.common_pairs)
     pairs = np.where(cut, pairs ^ _MASK, pairs)
     sent = sentence_hashes_of(tokens, settings.min_sentence_words)
-    sent = (np.where(np.isin(sent[0], whole.common_sentences), sent[0] ^ _MASK, sent[0]), sent[1], sent[2])
+    sent = (np.where(_member(sent[0], whole.common_sentences), sent[0] ^ _MASK, sent[0]), sent[1], sent[2])
     side = SourceSide(settings.align_seed_words, settings.min_sentence_words, pairs, Sorted.of(pairs), sent,
                       Sorted.of(sent[0]))
     stats = SourceStats.of(tokens, None, (whole.lemmas, whole.lemma_sentences, whole.sentences, layout.n))
     return Window(tokens, side, stats, np.asarray(at, np.int64), np.asarray(chars, np.int64), share, whole,
-                  np.asarray(joins, np.int64))
+                  np.asarray(joins, np.int64), layout)
+
+
+def _sentence_ids(first: np.ndarray, t0: int, t1: int) -> np.ndarray:
+    """int64: the sentence of each token ``t0:t1``, from the first token of every sentence
+    (``first``, :class:`WholeStats`; a blob has them only when its sentences rise with its
+    tokens): the same as its stored sentence ids, without reading them."""
+    return np.searchsorted(first, np.arange(t0, t1, dtype=np.int64), "right") - 1
+
+
+def _member(values: np.ndarray, sorted_set: np.ndarray) -> np.ndarray:
+    """Whether each of ``values`` is in ``sorted_set`` (sorted, distinct: the blob's common
+    pairs and sentences, made by ``np.unique``): ``np.isin`` without sorting the values."""
+    if not len(sorted_set) or not len(values):
+        return np.zeros(len(values), bool)
+    k = np.minimum(np.searchsorted(sorted_set, values), len(sorted_set) - 1)
+    return sorted_set[k] == values
 
 
 def scores(window: Window, shingle_words: int, a_distinct: np.ndarray, a_seq2: tuple[np.ndarray, np.ndarray],
@@ -296,6 +334,14 @@ def to_whole(passages: list[Passage], window: Window) -> list[Passage]:
                     pieces=tuple((q[0], q[1], start(q[2]), end(q[3])) for q in p.pieces)) for p in passages]
 
 
+def window_excerpts(window: Window, length: int, words: int = 0) -> Excerpts:
+    """The windows' texts as :class:`Excerpts` of the whole text (``length`` characters, ``words``
+    words): what the meaning layer may read of the source (its sentences, :func:`whole_sentences`)."""
+    text, at = window.tokens.text, window.at.tolist() + [len(window.tokens.text)]
+    return Excerpts(length, tuple((int(c), text[at[k]:at[k + 1]]) for k, c in enumerate(window.chars.tolist())
+                                  if at[k + 1] > at[k]), words)
+
+
 def whole_sentences(window: Window) -> np.ndarray:
     """The sentences of the windows, [start, end) int64 (m, 2), at their offsets in the whole
     text (what the meaning layer may encode of a source it has no stored vectors of)."""
@@ -304,3 +350,68 @@ def whole_sentences(window: Window) -> np.ndarray:
         return spans
     w = np.maximum(np.searchsorted(window.at, spans[:, 0], "right") - 1, 0)
     return spans - (window.at[w] - window.chars[w])[:, None]
+
+
+def excerpt_ranges(passages, length: int, starts: np.ndarray) -> list[tuple[int, int]]:
+    """The ranges [start, end) of a source of ``length`` characters a result carries: each
+    passage and piece with :data:`EXCERPT_CONTEXT` characters on each side, widened to the
+    start of the sentence holding each end when that lies within another
+    :data:`EXCERPT_CONTEXT` characters, merged. ``starts``: where its sentences begin, sorted,
+    the first at 0 (the text before it is its own)."""
+    wanted = merge((max(0, b0 - EXCERPT_CONTEXT), min(length, b1 + EXCERPT_CONTEXT))
+                   for p in passages for b0, b1 in ((p.source_start, p.source_end), *p.source_spans()))
+    out = []
+    for r0, r1 in wanted:
+        s = int(np.searchsorted(starts, r0, "right")) - 1  # the sentence holding r0
+        c0 = int(starts[s]) if s >= 0 else 0
+        e = int(np.searchsorted(starts, r1, "left"))  # the first sentence starting at r1 or later
+        c1 = int(starts[e]) if e < len(starts) else length
+        out.append((c0 if r0 - c0 <= EXCERPT_CONTEXT else r0, c1 if c1 - r1 <= EXCERPT_CONTEXT else r1))
+    return merge(out)
+
+
+def _starts_of(starts) -> np.ndarray:
+    """Where each sentence begins, sorted (a document read whole may have sentences that do not
+    rise with its tokens), the first at 0 (the text before it is its own)."""
+    starts = np.sort(np.asarray(starts, np.int64))
+    if len(starts):
+        starts[0] = 0
+    return starts
+
+
+def cut_excerpts(text: str, sentence_spans, passages, words: int = 0) -> Excerpts:
+    """The :class:`Excerpts` of a source whose ``text`` (and its ``sentence_spans``) are in
+    memory: :func:`excerpt_ranges` cut from it."""
+    starts = _starts_of(np.asarray(sentence_spans, np.int64).reshape(-1, 2)[:, 0])
+    ranges = excerpt_ranges(passages, len(text), starts)
+    return Excerpts(len(text), tuple((a, text[a:b]) for a, b in ranges), words)
+
+
+def read_excerpts(read_tokens: Reader, tokens_size: int, read_text: Reader, length: int, passages,
+                  window: Window | None = None, words: int = 0) -> Excerpts | None:
+    """The :class:`Excerpts` of a stored source of ``length`` characters, read through the
+    blobs' readers: its sentences' starts in bytes, and in characters (two bytes a character in
+    a UTF-16 text holding nothing beyond U+FFFF; else read), then only the text of
+    :func:`excerpt_ranges`. ``window``: the source's :class:`Window` read by the check (its blob's
+    layout and sentence bytes are not read again). None when the blob has no layout to read it
+    by (it is read whole)."""
+    layout = window.layout if window is not None and window.layout is not None else \
+        tokens_layout(read_tokens, tokens_size)
+    if layout is None:
+        return None
+    at_byte = window.whole.sentence_bytes if window is not None and window.whole is not None else \
+        read_sentence_bytes(read_tokens, layout)
+    if layout.text_codec == "utf-16-le" and len(at_byte) == layout.m + 1 and int(at_byte[-1]) == 2 * length:
+        starts = _starts_of(at_byte[:-1] // 2)
+    else:
+        starts = _starts_of(read_sentence_starts(read_tokens, layout))
+    ranges = excerpt_ranges(passages, length, starts)
+    parts = []
+    for a, b in ranges:
+        s0 = int(np.searchsorted(starts, a, "right")) - 1  # the sentence holding a
+        s1 = int(np.searchsorted(starts, b, "left"))  # the first starting at b or later
+        b0 = int(at_byte[s0]) if s0 > 0 else 0
+        text = read_text(layout.text_at + b0, int(at_byte[s1]) - b0).decode(layout.text_codec, "surrogatepass")
+        c0 = int(starts[s0])
+        parts.append((a, text[a - c0:b - c0]))
+    return Excerpts(length, tuple(parts), words)

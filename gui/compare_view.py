@@ -3,6 +3,9 @@
 Every passage of every source is painted on the suspect in its source's colour; the
 selected source shows its own passages. Clicking a highlight on either side scrolls the
 other side to its counterpart; previous/next walk through all passages in suspect order.
+A long source found in a collection comes with only the excerpts around its passages
+(:class:`~sverka.core.results.Excerpts`): they are shown one after another, ``[…]`` where
+text is left out, and its passages' offsets (in its whole text) are put at their places there.
 
 Offsets of the core are Python ``str`` indices; Qt documents count UTF-16 units and turn
 ``\\r\\n`` into one paragraph break. :class:`Offsets` keeps both in step.
@@ -29,7 +32,7 @@ from PySide6.QtWidgets import (
 
 from sverka.core.api import CheckResult, Passage, SourceMatch
 from sverka.core.api import WRITTEN_WORD, colour_slots, source_key, tampered_words
-from sverka.core.results import EXCLUSIONS, KINDS, METHODS
+from sverka.core.results import EXCLUSIONS, KINDS, METHODS, shown_offset
 
 from .models import is_dark, percent, source_colour, source_title
 
@@ -233,6 +236,8 @@ class CompareView(QWidget):
         super().__init__(parent)
         self.result: CheckResult | None = None
         self.source_index = -1
+        self._source_text = ""  # the shown source's text as shown
+        self._where: list[tuple[int, int]] | None = None  # its excerpts' places there (None: whole)
         self._order: list[_Ref] = []  # every passage, in suspect order
         self._pos = -1
         self._dark = False
@@ -351,6 +356,7 @@ class CompareView(QWidget):
         self._order = []
         self._pos = -1
         self.source_index = -1
+        self._source_text, self._where = "", None
         if result is None:
             self.left.set_text("")
             self.right.set_text("")
@@ -399,8 +405,9 @@ class CompareView(QWidget):
         self.source_index = index
         src: SourceMatch = self.result.sources[index]
         dark = is_dark(self.palette())
-        self.right.set_text(src.text)
-        self.right.paint([(p.source_start, p.source_end, self._passage_format(index, k, p, dark))
+        self._source_text, self._where = src.shown_text()
+        self.right.set_text(self._source_text)
+        self.right.paint([(*self.source_span(p), self._passage_format(index, k, p, dark))
                           for k, p in enumerate(src.passages)])
         self.right.moveCursor(QTextCursor.MoveOperation.Start)
         self.right_title.setText(f"{source_title(src)} \u2014 {percent(src.containment)}")
@@ -429,7 +436,7 @@ class CompareView(QWidget):
                 if p.kind in ("verbatim", "meaning", "translation") or p.excluded is not None:
                     continue  # copied as is, or matched by meaning: no word to point out
                 left, right = word_differences(text, p.suspect_start, p.suspect_end,
-                                               src.text, p.source_start, p.source_end)
+                                               self._source_text, *self.source_span(p))
                 self.diff_words["suspect"] += left
                 self.diff_words["source"] += right
         self.tampered = tampered_words(text)
@@ -479,9 +486,16 @@ class CompareView(QWidget):
                                       r.source))
         elif 0 <= self.source_index < len(self.result.sources):
             for k, p in enumerate(self.result.sources[self.source_index].passages):
-                if p.source_start <= offset < p.source_end:
+                start, end = self.source_span(p)
+                if start <= offset < end:
                     found.append(_Ref(self.source_index, k))
         return found
+
+    def source_span(self, p: Passage) -> tuple[int, int]:
+        """Where passage ``p`` of the shown source lies in the right pane's text."""
+        if self._where is None:
+            return p.source_start, p.source_end
+        return shown_offset(self._where, p.source_start), shown_offset(self._where, p.source_end)
 
     def passage(self, ref: _Ref) -> Passage:
         assert self.result is not None
@@ -521,11 +535,11 @@ class CompareView(QWidget):
         if origin != "suspect":
             self.left.select(p.suspect_start, p.suspect_end)
         if origin != "source":
-            self.right.select(p.source_start, p.source_end)
+            self.right.select(*self.source_span(p))
         if origin == "suspect":
             self._keep_selection(self.left, p.suspect_start, p.suspect_end)
         if origin == "source":
-            self._keep_selection(self.right, p.source_start, p.source_end)
+            self._keep_selection(self.right, *self.source_span(p))
         try:
             self._pos = self._order.index(ref)
         except ValueError:

@@ -102,7 +102,7 @@ def main(argv: list[str] | None = None) -> int:
         from PySide6.QtGui import QTextCursor
 
         p = item.result.sources[k].passages[0]
-        for pane, start in ((compare.left, p.suspect_start), (compare.right, p.source_start)):
+        for pane, start in ((compare.left, p.suspect_start), (compare.right, compare.source_span(p)[0])):
             # the passage's start in view, no selection hiding its colour and the changed words
             cursor = QTextCursor(pane.document())
             cursor.setPosition(pane.offsets.to_qt(start))

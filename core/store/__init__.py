@@ -114,8 +114,8 @@ class Store(Protocol):
 
     def blob_readers(self, doc_id: int) -> "ContextManager[tuple[Reader, int, Reader]]":
         """``(read_tokens, tokens_size, read_text)`` of a stored document: readers of parts of
-        its tokens blob and of its UTF-8 text (``read(offset, length) -> bytes``), for a check
-        reading a long document in windows (:mod:`sverka.core.windows`)."""
+        its tokens blob and of its stored text (``read(offset, length) -> bytes``), for a check
+        reading a long document in windows and its excerpts (:mod:`sverka.core.windows`)."""
 
     def pairs(self, doc_id: int) -> tuple[np.ndarray, np.ndarray]:
         """A document's pair keys: (hashes uint64, token positions int64), by position."""

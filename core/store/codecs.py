@@ -59,8 +59,9 @@ from ..messages import from_json, to_json
 from ..tokens import SortOrders, Tokens, WholeStats
 
 __all__ = ["READABLE_TOKENS_FORMATS", "TOKENS_FORMAT", "TokensLayout", "decode_stored", "decode_text",
-           "decode_tokens", "encode_text", "encode_tokens", "encoded_length", "encoded_offsets", "i64", "inflate", "read_whole", "read_window",
-           "rows_array", "tokens_layout", "u64"]
+           "decode_tokens", "encode_text", "encode_tokens", "encoded_length", "encoded_offsets", "i64", "inflate",
+           "read_sentence_bytes", "read_sentence_starts", "read_whole", "read_window", "rows_array", "tokens_layout",
+           "u64"]
 
 #: 3: as 2, its text stored as UTF-16 (:func:`encode_text`); 2: raw little-endian arrays (a check
 #: reads them without decompressing); 1: zlib of the same.
@@ -297,11 +298,12 @@ def read_whole(read: Reader, layout: TokensLayout) -> WholeStats:
                       take("<u8", r, np.uint64), take("<i4", r, np.int64))
 
 
-def read_window(read: Reader, layout: TokensLayout, t0: int, t1: int, s0: int, s1: int) -> dict[str, np.ndarray]:
-    """Tokens ``t0:t1`` (starts, ends, hashes, word_hashes, sentence_ids) and sentence spans
-    ``s0:s1`` of a blob, each read by itself."""
+def read_window(read: Reader, layout: TokensLayout, t0: int, t1: int, s0: int, s1: int,
+                names=("starts", "ends", "hashes", "word_hashes", "sentence_ids")) -> dict[str, np.ndarray]:
+    """Tokens ``t0:t1`` (those of their arrays ``names``: starts, ends, hashes, word_hashes,
+    sentence_ids) and sentence spans ``s0:s1`` of a blob, each read by itself."""
     out = {}
-    for name in ("starts", "ends", "hashes", "word_hashes", "sentence_ids"):
+    for name in names:
         at, dtype = layout.array(name)
         size = np.dtype(dtype).itemsize
         out[name] = np.frombuffer(read(at + size * t0, size * (t1 - t0)), dtype=dtype).astype(
@@ -309,6 +311,21 @@ def read_window(read: Reader, layout: TokensLayout, t0: int, t1: int, s0: int, s
     out["spans"] = np.frombuffer(read(layout.spans + 16 * s0, 16 * (s1 - s0)), dtype="<i8").astype(
         np.int64, copy=False).reshape(-1, 2)
     return out
+
+
+def read_sentence_starts(read: Reader, layout: TokensLayout) -> np.ndarray:
+    """int64: where each sentence of a blob begins in its text (characters), its spans' first
+    column, read by itself."""
+    spans = np.frombuffer(read(layout.spans, 16 * layout.m), dtype="<i8").reshape(-1, 2)
+    return spans[:, 0].astype(np.int64)
+
+
+def read_sentence_bytes(read: Reader, layout: TokensLayout) -> np.ndarray:
+    """int64: the byte of its text where each sentence of a blob begins, the text's length last
+    (the :data:`WHOLE_MARK` section's sentence bytes, read by themselves)."""
+    m1 = _WHOLE_HEAD.unpack(read(layout.whole, _WHOLE_HEAD.size))[1]
+    at = layout.whole + _WHOLE_HEAD.size + 8 * m1
+    return np.frombuffer(read(at, 8 * m1), dtype="<i8").astype(np.int64)
 
 
 def _max_payload(chars: int) -> int:

@@ -8,7 +8,8 @@ collection's own format is untouched and deleting the file forgets only the resu
 row per (SHA-256 of the extracted text, path): a changed file (new text) is a new document;
 the same text under another path is found by its SHA-256 when its own path has no result.
 The result is kept whole (source texts included, so the side-by-side view needs neither the
-files nor the collection) as zlib-compressed JSON written by :func:`result_to_data`; the
+files nor the collection; a long source's excerpts, :class:`~sverka.core.results.Excerpts`,
+are kept inside its result) as zlib-compressed JSON written by :func:`result_to_data`; the
 texts themselves (the checked text and every source's) are kept once each in a ``texts``
 table keyed by their SHA-256, so a class of 30 essays citing the same novel stores the novel
 once. Format version in ``PRAGMA user_version``.
@@ -25,7 +26,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 from ..errors import SverkaError
-from ..results import CheckResult, DocumentInfo, Passage, SourceMatch, Span, SuspectInfo
+from ..results import CheckResult, DocumentInfo, Excerpts, Passage, SourceMatch, Span, SuspectInfo
 from ..settings import Settings
 
 __all__ = ["History", "StoredResult", "history_path", "result_from_data", "result_to_data"]
@@ -34,7 +35,8 @@ VERSION = 2
 #: Results kept at most; the oldest are forgotten first.
 MAX_RESULTS = 5000
 
-_TYPES = {cls.__name__: cls for cls in (CheckResult, SuspectInfo, SourceMatch, Passage, Span, Settings, DocumentInfo)}
+_TYPES = {cls.__name__: cls for cls in (CheckResult, SuspectInfo, SourceMatch, Passage, Span, Settings, DocumentInfo,
+                                        Excerpts)}
 
 
 def _type_name(cls: type) -> str:
@@ -139,7 +141,7 @@ class History:
         """Keep ``result`` as the last result of its document (replacing an older one)."""
         when = (when or datetime.now(timezone.utc)).astimezone(timezone.utc).isoformat(timespec="seconds")
         texts = {result.suspect.sha256: result.suspect_text}
-        texts.update((src.sha256, src.text) for src in result.sources)
+        texts.update((src.sha256, src.text) for src in result.sources if src.excerpts is None)
         bare = dataclasses.replace(result, suspect_text="",
                                    sources=tuple(dataclasses.replace(src, text="") for src in result.sources))
         blob = zlib.compress(json.dumps(result_to_data(bare), ensure_ascii=False).encode("utf-8", "surrogatepass"), 6)
@@ -178,12 +180,13 @@ class History:
         try:
             data = json.loads(zlib.decompress(blob).decode("utf-8", "surrogatepass"))
             result = result_from_data(data)
-            wanted = {result.suspect.sha256} | {src.sha256 for src in result.sources}
+            wanted = {result.suspect.sha256} | {src.sha256 for src in result.sources if src.excerpts is None}
             texts = {sha: zlib.decompress(text).decode("utf-8", "surrogatepass") for sha, text in self.db.execute(
                 f"SELECT sha256, text FROM texts WHERE sha256 IN ({','.join('?' * len(wanted))})", list(wanted))}
             result = dataclasses.replace(
                 result, suspect_text=texts[result.suspect.sha256],
-                sources=tuple(dataclasses.replace(src, text=texts[src.sha256]) for src in result.sources))
+                sources=tuple(src if src.excerpts is not None else dataclasses.replace(src, text=texts[src.sha256])
+                              for src in result.sources))
         except (zlib.error, ValueError, TypeError, ImportError, KeyError):
             return None  # damaged or from an incompatible Sverka: as if never checked
         return StoredResult(checked, Settings.from_json(settings), result, stored_path or None)

@@ -179,7 +179,7 @@ def long_collection(tmp_path_factory):
 
 
 def _key(result):
-    return [(s.path, s.text, s.passages, s.resemblance, s.sentence_score) for s in result.sources]
+    return [(s.path, s.text, s.excerpts, s.passages, s.resemblance, s.sentence_score) for s in result.sources]
 
 
 def _same_or_better(got, want) -> bool:
@@ -191,7 +191,7 @@ def _same_or_better(got, want) -> bool:
     if [s.path for s in got.sources] != [s.path for s in want.sources]:
         return False
     for s, t in zip(got.sources, want.sources):
-        if (s.text, s.resemblance, s.sentence_score) != (t.text, t.resemblance, t.sentence_score) or \
+        if (s.text, s.excerpts, s.resemblance, s.sentence_score) != (t.text, t.excerpts, t.resemblance, t.sentence_score) or \
                 len(s.passages) != len(t.passages):
             return False
         for p, q in zip(s.passages, t.passages):
@@ -265,3 +265,91 @@ def test_worth_keeping_the_second_time_and_only_what_fits_beside_the_rest():
     assert not kept.worth_keeping(2, "c", 1_000_000, 10) and not kept.worth_keeping(2, "c", 1_000_000, 10)
     nothing = SourceCache(0)
     assert not nothing.worth_keeping(3, "d", 10, 10) and not nothing.worth_keeping(3, "d", 10, 10)
+
+
+def _assert_excerpts_of(src, whole: str) -> None:
+    """``src`` carries excerpts of ``whole`` (not the text), each at its place, holding every
+    passage and piece with the context the quotation rule reads."""
+    assert src.text == "" and src.excerpts is not None and src.excerpts.length == len(whole)
+    for at, part in src.excerpts.parts:
+        assert part and whole[at:at + len(part)] == part
+    assert sum(len(part) for _, part in src.excerpts.parts) < len(whole) / 4
+    for p in src.passages:
+        for b0, b1 in ((p.source_start, p.source_end), *p.source_spans()):
+            assert src.source_text[b0:b1] == whole[b0:b1]
+            lo, hi = max(0, b0 - windows.EXCERPT_CONTEXT), min(len(whole), b1 + windows.EXCERPT_CONTEXT)
+            assert src.excerpts.covers(lo, hi)
+
+
+def test_a_long_source_comes_with_excerpts_around_its_passages_not_its_whole_text(long_collection, tmp_path):
+    from sverka.core.report import render_html
+    from sverka.core.store.history import History
+
+    coll, texts, other = long_collection
+    copied = texts[0][40_000:44_000]
+    doc = document_from_text(other[:1500] + "\n\n" + copied + "\n\n" + other[5000:6000], title="essay")
+    result = coll.check(doc)
+    src = next(s for s in result.sources if s.title and texts[0].startswith(coll.index.text(s.source_id)[:200]))
+    _assert_excerpts_of(src, texts[0])
+    assert any(src.source_text[p.source_start:p.source_end] in copied for p in src.passages)
+    # the report shows the passage and the source text around it
+    from markupsafe import escape
+
+    html = render_html(result)
+    p = src.passages[0]
+    assert str(escape(src.source_text[p.source_start:p.source_end][:60])) in html
+    assert str(escape(src.source_text[p.source_start - 100:p.source_start])) in html  # its context before
+    # a class's cross-check measures the share of the source its passages hold from the excerpts
+    from sverka.core import crosscheck
+    from sverka.core.intervals import merge
+    from sverka.core.text import word_starts, words_in
+
+    starts = word_starts(texts[0])
+    spans = merge(iv for p in src.passages for iv in p.source_spans())
+    assert src.excerpts.words == len(starts)
+    assert crosscheck._source_share(src, spans) == words_in(starts, spans) / len(starts) > 0
+    # kept and reopened: the same excerpts, no text needed from the collection
+    with History(tmp_path / "h.history") as h:
+        h.save(result)
+        back = h.last(result.suspect.sha256, result.suspect.path).result
+    assert back.sources == result.sources
+
+
+def test_excerpts_read_from_a_text_with_characters_beyond_the_basic_plane(long_collection, tmp_path, monkeypatch):
+    """A text holding characters beyond U+FFFF takes more than two bytes a character: the
+    sentences' starts are read, not computed, and the excerpts are still the text's."""
+    _, texts, _ = long_collection
+    read = []
+    starts = windows.read_sentence_starts
+    monkeypatch.setattr(windows, "read_sentence_starts", lambda *a: read.append(1) or starts(*a))
+    text = "".join(texts[1][k:k + 5000] + "\U0001F600" for k in range(0, len(texts[1]), 5000))
+    (tmp_path / "wide.txt").write_text(text, encoding="utf-8")
+    coll = api.Collection(tmp_path / "wide.sverka")
+    try:
+        coll.add([str(tmp_path / "wide.txt")])
+        start = text.index("\U0001F600", 90_000) + 1
+        doc = document_from_text(text[start:start + 5000], title="from far in")
+        got = check_document(coll.index, doc, coll.settings)
+        want = check_document(coll.index, doc, coll.settings, whole_sources=True)  # cut from the whole text
+        assert got.sources and _key(got) == _key(want) and read
+        _assert_excerpts_of(got.sources[0], text)
+    finally:
+        coll.close()
+
+
+def test_window_sentence_ids_are_the_stored_ones_without_reading_them(long_collection):
+    """A window's tokens' sentences come from the first token of each sentence (the blob's
+    WholeStats), not from a read of the stored ids: the same ids, token for token."""
+    coll, _, _ = long_collection
+    doc_id = coll.index.find_by_sha256(coll.index.infos([1])[1].sha256)
+    stored = coll.index.load(doc_id, coll.index.infos([doc_id])[doc_id])
+    with coll.index.blob_readers(doc_id) as (read_tokens, size, _):
+        layout = codecs.tokens_layout(read_tokens, size)
+        first = codecs.read_whole(read_tokens, layout).sentence_tokens
+    ids = np.asarray(stored.tokens.sentence_ids, np.int64)
+    assert np.array_equal(windows._sentence_ids(first, 0, len(ids)), ids)
+    assert np.array_equal(windows._sentence_ids(first, 1000, 5000), ids[1000:5000])
+    common = np.array([3, 9, 200], np.uint64)
+    values = np.array([9, 1, 200, 201, 3, 0], np.uint64)
+    assert windows._member(values, common).tolist() == np.isin(values, common).tolist()
+    assert not windows._member(values, common[:0]).any()

@@ -219,3 +219,38 @@ def test_a_translation_is_shown_beside_its_source_in_the_other_language(qtbot, l
         assert view.diff_words["suspect"] == []  # no word marked as changed: every word is another language's
     finally:
         translators.switch("en")
+
+
+def test_a_long_source_is_shown_as_its_excerpts_with_its_passages_in_place(qtbot, hand_result):
+    """A long source of a collection comes with excerpts of its text only: the right pane shows
+    them with [...] where text is left out, each passage painted, selected and clicked at its
+    place there, though its offsets are the whole text's."""
+    import dataclasses
+
+    from sverka.core.results import ELISION, Excerpts
+
+    src = hand_result.sources[0]
+    filler = "Шумит дубрава за рекой. " * 4000
+    novel = filler + src.text + filler
+    shift = len(filler)
+    passages = tuple(dataclasses.replace(p, source_start=p.source_start + shift, source_end=p.source_end + shift)
+                     for p in src.passages)
+    parts = tuple((p.source_start - 30, novel[p.source_start - 30:p.source_end + 30]) for p in passages)
+    assert parts[0][0] + len(parts[0][1]) < parts[1][0]  # two excerpts, text left out between them
+    long = dataclasses.replace(src, text="", excerpts=Excerpts(len(novel), parts), passages=passages)
+    result = dataclasses.replace(hand_result, sources=(long, *hand_result.sources[1:]))
+    view = make_view(qtbot, result)
+    shown = view.right.toPlainText()
+    assert shown.count("[\u2026]") == 3 and len(shown) < 2 * sum(len(t) for _, t in parts) + 3 * len(ELISION)
+    for p in passages:
+        a, b = view.source_span(p)
+        assert shown[a:b] == novel[p.source_start:p.source_end]
+        assert view.right.char_format_at(a).background().color() == source_colour(view.slots[0])
+        assert view.right.char_format_at(b - 1).background().color() == source_colour(view.slots[0])
+    p = passages[1]
+    view.right.select(0, 0)
+    qtbot.mouseClick(view.right.viewport(), Qt.MouseButton.LeftButton, pos=view.right.point_of(view.source_span(p)[0] + 3))
+    assert view.left.selected_range() == (p.suspect_start, p.suspect_end)
+    view.left.select(0, 0)
+    qtbot.mouseClick(view.left.viewport(), Qt.MouseButton.LeftButton, pos=view.left.point_of(p.suspect_start + 3))
+    assert view.right.selected_range() == view.source_span(p)
