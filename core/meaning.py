@@ -88,8 +88,10 @@ def _load():
         model._sp = sentencepiece.SentencePieceProcessor(model_file=path)
     except Exception:  # not installed or another layout: the pure-Python tokenizer stays
         pass
-    # its arrays mapped from the machine's file of them, not inflated from the package's npz
-    model._backend = encoderweights.backend(model._tokenizer, model.threads)
+    try:  # its arrays mapped from the machine's file of them, not inflated from the package's npz
+        model._backend = encoderweights.backend(model._tokenizer, model.threads)
+    except Exception:  # noqa: BLE001 - another version's layout: the package makes its backend itself
+        model._backend = None
     model.encode(["."])  # weights read now, not inside the first check
     return model
 

@@ -192,3 +192,20 @@ def test_arrays_of_every_shape_come_back_as_written(tmp_path):
     other = tmp_path / "encoder-other.bin"
     encoderweights._write(other, "key", made)
     assert not other.exists()
+
+
+def test_an_encoder_whose_layout_the_mapping_does_not_know_still_loads(monkeypatch, tokenizer, own):
+    """A later version of the encoder's package laid out otherwise: the mapping fails, the
+    package makes its backend itself, and the vectors are the same."""
+    from sverka.core import meaning
+
+    def unknown_layout(*args, **kwargs):
+        raise AttributeError("no such attribute in this version")
+
+    monkeypatch.setattr(encoderweights, "backend", unknown_layout)
+    model = meaning._load()
+    assert model._backend is not None  # made by the package on the first encoding
+    expected = own.encode(SENTENCES)
+    got = model.encode(SENTENCES)
+    assert got.shape[0] == len(SENTENCES)
+    assert np.allclose(np.asarray(got), np.asarray(expected), atol=1e-5)
