@@ -470,7 +470,7 @@ def _lexical_matches(spans: np.ndarray, todo: np.ndarray, sources: list[SourceMa
             continue
         ends = s_spans[:, 1]
         for p in src.passages:
-            for a0, a1, b0, b1 in (p.pieces or ((p.suspect_start, p.suspect_end, p.source_start, p.source_end),)):
+            for a0, a1, b0, b1 in p.matched_pieces():
                 # the sentences from the first ending after a0 up to the first starting at a1 or later
                 k0 = int(np.searchsorted(lasts, a0, "right"))
                 if ordered:
@@ -529,7 +529,7 @@ def near_vectors(text: str, read: np.ndarray, passages: Sequence[Passage], budge
     touched = np.zeros(len(read), bool)
     near = np.zeros(len(read), bool)
     for p in passages:
-        for a0, a1, b0, b1 in (p.pieces or ((p.suspect_start, p.suspect_end, p.source_start, p.source_end),)):
+        for a0, a1, b0, b1 in p.matched_pieces():
             hit = np.flatnonzero((read[:, 0] < b1) & (read[:, 1] > b0))
             if not len(hit):
                 continue

@@ -508,10 +508,6 @@ def _excerpted(index: "Store", sources: list[SourceMatch], long: dict[int, tuple
     return out
 
 
-def _pieces_of(p: Passage) -> tuple[tuple[int, int, int, int], ...]:
-    return p.pieces or ((p.suspect_start, p.suspect_end, p.source_start, p.source_end),)
-
-
 def _explained(p: Passage, lo: int, hi: int, starts: np.ndarray) -> int:
     """Words of the suspect in [lo, hi) that ``p`` matched (inside its pieces)."""
     return words_in(starts, merge((max(q[0], lo), min(q[1], hi)) for q in p.matched_pieces() if q[0] < hi and q[1] > lo))
