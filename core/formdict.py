@@ -25,6 +25,11 @@ lemma for a label (:func:`sverka.core.morph.lemmas_of`).
   up is done, and an indexing worker after each file (:meth:`DictionaryTable.release`).
 * Written into a temporary folder renamed into place at the end (``COMPLETE`` last): a
   reader sees a whole table or none. Without one every form goes to the dictionaries, as before.
+* The bundle carries the table its build made (``installer/sverka.spec``: ``sverka-dictionary/``
+  in the bundle's folder, :func:`shipped_folder`), so a teacher's computer never spends the
+  minutes of building it; the machine's own folder, when whole, is read first.
+* ``SVERKA_DICTIONARY_TABLE``: ``0``/``off``/``no`` reads no table (every form to the
+  dictionaries); ``require`` makes a missing table an error (the bundle's smoke test).
 """
 
 from __future__ import annotations
@@ -33,6 +38,7 @@ import bisect
 import mmap
 import os
 import shutil
+import sys
 import tempfile
 import threading
 from pathlib import Path
@@ -41,21 +47,39 @@ import numpy as np
 
 from . import formcache
 
-__all__ = ["LANGUAGES", "DictionaryTable", "STOP", "ADJECTIVE", "OTHER_WH", "folder", "table", "write"]
+__all__ = ["LANGUAGES", "DictionaryTable", "STOP", "ADJECTIVE", "OTHER_WH", "SHIPPED", "folder", "shipped_folder",
+           "table", "write"]
 
 #: The languages whose dictionaries the table holds.
 LANGUAGES = ("ru", "uk")
 STOP, ADJECTIVE, OTHER_WH = 1, 2, 4
 _DONE = "COMPLETE"
+#: The folder of a bundle that holds the table built with it (``installer/sverka.spec``).
+SHIPPED = "sverka-dictionary"
 
 
 def folder() -> Path:
-    """Where this dictionary version's table lives (it may not exist yet)."""
+    """Where this machine's table of this dictionary version lives (it may not exist yet)."""
     return formcache.cache_dir() / f"dictionary-{formcache.version_key()[:16].decode()}"
 
 
+def shipped_folder() -> Path | None:
+    """The table of this dictionary version a bundle carries (it may not exist), or None when
+    Sverka does not run from a bundle (PyInstaller sets ``sys._MEIPASS`` to the bundle's folder)."""
+    base = getattr(sys, "_MEIPASS", None)
+    return None if base is None else Path(base) / SHIPPED / folder().name
+
+
+def _setting() -> str:
+    return os.environ.get("SVERKA_DICTIONARY_TABLE", "1").strip().lower()
+
+
 def enabled() -> bool:
-    return os.environ.get("SVERKA_DICTIONARY_TABLE", "1").strip() not in ("0", "off", "no")
+    return _setting() not in ("0", "off", "no")
+
+
+def _whole(where: Path | None, lang: str) -> bool:
+    return where is not None and (where / _DONE).exists() and (where / f"{lang}.forms").exists()
 
 
 class _Language:
@@ -139,13 +163,20 @@ class DictionaryTable:
         with self._lock:
             if self._langs is None:
                 found: dict[str, _Language | None] = {}
-                where = folder() if enabled() else None
+                places = [folder(), shipped_folder()] if enabled() else []
                 for lang in LANGUAGES:
-                    try:
-                        whole = where is not None and (where / _DONE).exists() and (where / f"{lang}.forms").exists()
-                        found[lang] = _Language(where, lang) if whole else None
-                    except (OSError, ValueError, ImportError, RuntimeError):  # RuntimeError: marisa's  # damaged or half a table: the dictionaries answer
-                        found[lang] = None
+                    found[lang] = None
+                    for where in places:
+                        try:
+                            if _whole(where, lang):
+                                found[lang] = _Language(where, lang)
+                                break
+                        except (OSError, ValueError, ImportError, RuntimeError):  # RuntimeError: marisa's  # damaged or half a table: the next place, or the dictionaries
+                            continue
+                if _setting() == "require" and not all(found.values()):
+                    missing = ", ".join(lang for lang, part in found.items() if part is None)
+                    raise RuntimeError(f"no table of dictionary forms for {missing} in "
+                                       f"{', '.join(str(p) for p in places if p is not None)}")
                 self._langs = found
             return self._langs
 

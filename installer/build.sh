@@ -31,6 +31,9 @@ else
   "$venv/bin/python" -m pip install -q -e .
 fi
 
+# The table of every dictionary form the bundle carries (quick when this machine has it).
+"$venv/bin/python" -m sverka.core.morph build-dictionary-table --if-missing
+
 # 2. The build tool, into the same environment (a build dependency only).
 "$venv/bin/python" -m pip install -q "pyinstaller>=6.10,<7"
 

@@ -70,14 +70,15 @@ grep -q "погоде" "$work/docs/other.rtf.extracted"                # \ansicp
 grep -q "приложения" "$work/docs/other.html.extracted"
 if grep -q "alert" "$work/docs/other.html.extracted"; then echo "smoke: a script came through as text" >&2; exit 1; fi
 
-step "compare A B --json"
-run "$bundle/sverka" compare "$work/docs/suspect.txt" "$work/docs/source.docx" --json >"$work/compare.json"
+step "compare A B --json (the table of dictionary forms the bundle carries read: required)"
+ls -d "$bundle"/_internal/sverka-dictionary/dictionary-*/COMPLETE >/dev/null 2>&1 || { echo "smoke: the table of dictionary forms is missing from the bundle" >&2; exit 1; }
+run SVERKA_DICTIONARY_TABLE=require "$bundle/sverka" compare "$work/docs/suspect.txt" "$work/docs/source.docx" --json >"$work/compare.json"
 "$venv/bin/python" installer/smoke_docs.py check-compare "$work/docs" "$work/compare.json"
 
 step "index + check --json --html"
 run timeout 300 "$bundle/sverka" index --db "$work/collection.sverka" "$work/docs/source.docx" "$work/docs/other.pdf"
 step "index a folder of 4 files, 1.3 MB (worker processes of the frozen app)"
-run timeout 300 "$bundle/sverka" index --db "$work/collection.sverka" "$work/docs/archive" | tee "$work/index.out"
+run SVERKA_DICTIONARY_TABLE=require timeout 300 "$bundle/sverka" index --db "$work/collection.sverka" "$work/docs/archive" | tee "$work/index.out"
 grep -q "added 4," "$work/index.out"
 run "$bundle/sverka" check --db "$work/collection.sverka" "$work/docs/suspect.txt" --json --html "$work/report.html" >"$work/check.json"
 "$venv/bin/python" installer/smoke_docs.py check-check "$work/docs" "$work/check.json"

@@ -151,3 +151,38 @@ def test_a_table_written_twice_is_kept_whole(empty_form_cache):
     assert first == again and (first / "COMPLETE").exists()
     assert formdict.table().lookup("стали", "ru") == _analyses(["стали"], "ru")["стали"]
     assert [p.name for p in first.parent.iterdir() if p.name.startswith("dictionary-")] == [first.name]
+
+
+def test_a_bundle_reads_the_table_it_carries(empty_form_cache, monkeypatch, tmp_path):
+    """A bundle carries the table its build made (sverka-dictionary/ in the bundle's folder): a
+    machine whose cache folder holds none reads that one; the machine's own, when whole, is
+    read first; ``SVERKA_DICTIONARY_TABLE=require`` makes a missing table an error."""
+    monkeypatch.setenv("SVERKA_DICTIONARY_TABLE", "1")
+    monkeypatch.delattr("sys._MEIPASS", raising=False)
+    assert formdict.shipped_folder() is None
+    bundle = tmp_path / "bundle"
+    monkeypatch.setattr("sys._MEIPASS", str(bundle), raising=False)
+    shipped = formdict.shipped_folder()
+    assert shipped == bundle / formdict.SHIPPED / formdict.folder().name
+    monkeypatch.setenv("SVERKA_DICTIONARY_TABLE", "require")
+    formdict.table().reset()
+    with pytest.raises(RuntimeError, match="no table of dictionary forms for ru, uk"):
+        formdict.table().has("ru")
+    monkeypatch.setenv("SVERKA_DICTIONARY_TABLE", "1")
+    formdict.table().reset()
+    assert not formdict.table().has("ru")
+    forms = {"ru": ["дома", "стали", "сталь"], "uk": ["пішла", "школи"]}
+    want = {lang: _analyses(f, lang) for lang, f in forms.items()}
+    formcache.reset()
+    morph.build_dictionary_table(processes=1, forms=forms)  # written where a build writes it: the cache
+    formdict.folder().rename(shipped.parent.mkdir(parents=True) or shipped)  # ... and moved into the bundle
+    formdict.table().reset()
+    monkeypatch.setenv("SVERKA_DICTIONARY_TABLE", "require")
+    for lang, f in forms.items():
+        for form in f:
+            assert formdict.table().lookup(form, lang) == want[lang][form], form
+    assert formdict.table().lookup("пушкинъ", "ru") is None
+    # the machine's own table, once built, is the one read
+    morph.build_dictionary_table(("ru", "uk"), processes=1, forms={"ru": ["дома"], "uk": ["пішла"]})
+    assert formdict.table().has("ru") and formdict.table().lookup("стали", "ru") is None
+    assert formdict.table().lookup("дома", "ru") == want["ru"]["дома"]
