@@ -19,6 +19,14 @@ def create_app(argv: list[str] | None = None):
     return app
 
 
+def close_on_quit(app, window) -> None:
+    """However the application comes to quit (the window closed, the desktop session ending, a
+    ``quit()`` from elsewhere), ``window`` closes first: its jobs are cancelled and waited for and
+    the collection closed (its ``closeEvent``), instead of worker threads outliving the objects
+    they report to."""
+    app.aboutToQuit.connect(lambda: window.isVisible() and window.close())
+
+
 def main(argv: list[str] | None = None) -> int:
     import multiprocessing
 
@@ -33,6 +41,7 @@ def main(argv: list[str] | None = None) -> int:
     translators.switch(prefs.language())
     window = MainWindow(preferences=prefs, translators=translators)
     window.show()
+    close_on_quit(app, window)
     args = app.arguments()[1:]
     if args:  # sverka-gui FILE: open it as the text to check
         window.load_suspect(args[0])

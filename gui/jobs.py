@@ -59,7 +59,14 @@ class Job(QRunnable):
         now = time.monotonic()
         if now - self._last_emit >= PROGRESS_INTERVAL or (total and done >= total):
             self._last_emit = now
-            self.signals.progress.emit(int(done), int(total), str(message))
+            self._emit(self.signals.progress, int(done), int(total), str(message))
+
+    @staticmethod
+    def _emit(signal, *args) -> None:
+        try:
+            signal.emit(*args)
+        except RuntimeError:  # the signals' object is gone with the application: nobody is left to tell
+            pass
 
     def run(self) -> None:  # worker thread
         result: Any = None
@@ -70,7 +77,7 @@ class Job(QRunnable):
         except BaseException as exc:  # noqa: BLE001 - every error goes back to the GUI thread
             error = exc
             error.__sverka_traceback__ = traceback.format_exc()  # type: ignore[attr-defined]
-        self.signals.finished.emit(result, error)
+        self._emit(self.signals.finished, result, error)
 
 
 class JobRunner(QObject):

@@ -118,3 +118,33 @@ def test_time_left():
     assert format_time_left(None) == ""
     assert format_time_left(12.2) == "about 12 s left"
     assert format_time_left(185) == "about 3 min left"
+
+
+def test_a_job_outliving_its_signals_ends_quietly(qtbot):
+    """A worker that reports after the objects it reports to are gone with the application
+    (its signals' object deleted) ends without an error in the log: nobody is left to tell."""
+    import shiboken6
+
+    from sverka.gui.jobs import Job
+
+    job = Job(lambda progress, cancel: progress(1, 1, "done") or 42)
+    shiboken6.delete(job.signals)
+    job.run()  # raised "Signal source has been deleted" from the worker thread
+    assert not shiboken6.isValid(job.signals)
+
+
+def test_quitting_the_application_closes_the_window_first(qtbot, window):
+    """The application quitting (not the window's close button: the session ending, a quit()
+    from elsewhere) closes the window first, so its jobs are cancelled and waited for."""
+    from PySide6.QtWidgets import QApplication
+
+    from sverka.gui.app import close_on_quit
+
+    started, release = threading.Event(), threading.Event()
+    window.runner.run(lambda progress, cancel: started.set() or release.wait(5) or 1)
+    assert started.wait(5)
+    close_on_quit(QApplication.instance(), window)
+    release.set()
+    QApplication.instance().aboutToQuit.emit()
+    assert window._closing and not window.isVisible()
+    assert window.runner.wait(0), "the window waited for its jobs before the application went on quitting"
