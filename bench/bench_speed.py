@@ -20,7 +20,11 @@ on the same input in the same run, as a ratio Sverka / reference.
     (second pass), vs ``ref5gram.words`` on the same text.
 (e) peak memory (RSS and PSS of the process tree) of (a)'s ``sverka index``.
 
-The form cache lives in a temporary directory (``SVERKA_CACHE_DIR``), never the user's.
+The form cache lives in a temporary directory (``SVERKA_CACHE_DIR``), never the user's; the
+machine's table of every dictionary form, which ``installer/bootstrap.sh`` builds, is linked into
+it ("empty form cache" is a machine that installed Sverka and never analysed these texts), unless
+``--no-dictionary-table``. ``--no-meaning``: indexed and checked with the meaning layer off
+(``--no-find-by-meaning``); it is on by default, as in the window and the command line.
 """
 
 from __future__ import annotations
@@ -44,6 +48,8 @@ SVERKA = ROOT / ".venv" / "bin" / "sverka"
 PY = sys.executable
 REF = HERE / "ref5gram.py"
 sys.path.insert(0, str(HERE))
+
+from _machine import link_dictionary_table  # noqa: E402
 
 
 def run(cmd, env=None, out=subprocess.DEVNULL) -> float:
@@ -88,10 +94,11 @@ def bench_a_e(args, work: Path, env: dict) -> Path:
         db = work / f"ruslit-{label[:5]}.sverka"
         sampler = MemorySampler()
         sampler.start()
-        t_index = run([SVERKA, "index", "--db", db, RUSLIT], env)
+        off = ["--no-find-by-meaning"] if args.no_meaning else []
+        t_index = run([SVERKA, "index", "--db", db, *off, RUSLIT], env)
         sampler.stop()
         peak_rss, peak_pss = sampler.peak_kb / 1024, sampler.peak_pss_kb / 1024
-        t_check = run([SVERKA, "check", "--db", db, "--json", *paths], env)
+        t_check = run([SVERKA, "check", "--db", db, "--json", *off, *paths], env)
         t_ref = run([PY, REF, RUSLIT, *paths])
         row(f"(a) index ruslit, {label}", t_index, t_ref)
         row(f"(a) check {len(paths)} fragments, {label}", t_check, t_ref)
@@ -228,6 +235,9 @@ def main() -> int:
     ap.add_argument("--fragments", type=int, default=1000)
     ap.add_argument("--runs", type=int, default=5)
     ap.add_argument("--only", default="a,b,c,d,e")
+    ap.add_argument("--no-meaning", action="store_true", help="index and check (a) without the meaning layer")
+    ap.add_argument("--no-dictionary-table", action="store_true",
+                    help="time a machine whose installation built no table of dictionary forms")
     args = ap.parse_args()
     if not RUSLIT.is_dir():
         print(f"corpus not found: {RUSLIT}", file=sys.stderr)
@@ -237,6 +247,11 @@ def main() -> int:
     with tempfile.TemporaryDirectory(prefix="sverka-bench-speed-") as tmp:
         work = Path(tmp)
         env = bench_env(work)
+        if not args.no_dictionary_table:
+            for cache in ("cache", "cache-b"):
+                linked = link_dictionary_table(work / cache)
+            print(f"dictionary table linked from the machine's cache: {', '.join(linked) or 'none built'}")
+        print(f"meaning layer {'off' if args.no_meaning else 'on'} in (a)")
         db = None
         if only & {"a", "e", "c"}:
             db = bench_a_e(args, work, env)
