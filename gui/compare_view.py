@@ -6,6 +6,9 @@ other side to its counterpart; previous/next walk through all passages in suspec
 A long source found in a collection comes with only the excerpts around its passages
 (:class:`~sverka.core.results.Excerpts`): they are shown one after another, ``[…]`` where
 text is left out, and its passages' offsets (in its whole text) are put at their places there.
+"Whole text" asks the window for the source's whole text (:attr:`CompareView.wholeTextWanted`;
+the window reads it from the collection off the GUI thread and hands it to
+:meth:`CompareView.show_whole_text`, which takes it only if the excerpts are slices of it).
 
 Offsets of the core are Python ``str`` indices; Qt documents count UTF-16 units and turn
 ``\\r\\n`` into one paragraph break. :class:`Offsets` keeps both in step.
@@ -13,6 +16,7 @@ Offsets of the core are Python ``str`` indices; Qt documents count UTF-16 units 
 
 from __future__ import annotations
 
+import hashlib
 from bisect import bisect_left, bisect_right
 from dataclasses import dataclass
 
@@ -59,6 +63,11 @@ def word_differences(a_text: str, a_start: int, a_end: int, b_text: str, b_start
             left += [(s, e) for s, e, _ in a[i1:i2]]
             right += [(s, e) for s, e, _ in b[j1:j2]]
     return left, right
+
+
+def _whole_key(src: SourceMatch) -> tuple:
+    """A long source's identity for its whole text read on demand: its id and its text's hash."""
+    return src.source_id, src.sha256
 
 
 def kind_name(key: str) -> str:
@@ -231,6 +240,7 @@ class CompareView(QWidget):
 
     sourceChanged = Signal(int)  # index into result.sources
     passageChanged = Signal(int, int)  # source index, passage index
+    wholeTextWanted = Signal(int)  # index into result.sources: its whole text, please (show_whole_text)
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -238,6 +248,7 @@ class CompareView(QWidget):
         self.source_index = -1
         self._source_text = ""  # the shown source's text as shown
         self._where: list[tuple[int, int]] | None = None  # its excerpts' places there (None: whole)
+        self._whole: dict[tuple, str] = {}  # long sources' whole texts read on demand, by _whole_key
         self._order: list[_Ref] = []  # every passage, in suspect order
         self._pos = -1
         self._dark = False
@@ -283,7 +294,15 @@ class CompareView(QWidget):
         right_box = QWidget()
         rb = QVBoxLayout(right_box)
         rb.setContentsMargins(0, 0, 0, 0)
-        rb.addWidget(self.right_title)
+        self.whole_button = QToolButton()
+        self.whole_button.setObjectName("wholeSourceButton")
+        self.whole_button.setVisible(False)
+        self.whole_button.clicked.connect(self._want_whole_text)
+        right_head = QHBoxLayout()
+        right_head.setContentsMargins(0, 0, 0, 0)
+        right_head.addWidget(self.right_title, 1)
+        right_head.addWidget(self.whole_button)
+        rb.addLayout(right_head)
         rb.addWidget(self.right, 1)
         self.splitter = QSplitter(Qt.Orientation.Horizontal)
         self.splitter.addWidget(left_box)
@@ -319,6 +338,9 @@ class CompareView(QWidget):
         self.next_button.setText(self.tr("Next"))
         self.prev_button.setToolTip(self.tr("Previous passage (Shift+F3, Ctrl+Up)"))
         self.next_button.setToolTip(self.tr("Next passage (F3, Ctrl+Down)"))
+        self.whole_button.setText(self.tr("Whole text"))
+        self.whole_button.setToolTip(self.tr("Only the parts of this long source around its passages are shown; "
+                                             "show its whole text from the collection"))
         self._update_counter()
         if self.result is None:
             self.left_title.setText(self.tr("Checked text"))
@@ -357,6 +379,7 @@ class CompareView(QWidget):
         self._pos = -1
         self.source_index = -1
         self._source_text, self._where = "", None
+        self.whole_button.setVisible(False)
         if result is None:
             self.left.set_text("")
             self.right.set_text("")
@@ -405,7 +428,10 @@ class CompareView(QWidget):
         self.source_index = index
         src: SourceMatch = self.result.sources[index]
         dark = is_dark(self.palette())
-        self._source_text, self._where = src.shown_text()
+        whole = self._whole.get(_whole_key(src))
+        self._source_text, self._where = (whole, None) if whole is not None else src.shown_text()
+        self.whole_button.setVisible(self._where is not None and src.source_id is not None)
+        self.whole_button.setEnabled(True)
         self.right.set_text(self._source_text)
         self.right.paint([(*self.source_span(p), self._passage_format(index, k, p, dark))
                           for k, p in enumerate(src.passages)])
@@ -418,6 +444,37 @@ class CompareView(QWidget):
             order = sorted(range(len(src.passages)), key=lambda k: (src.passages[k].excluded is not None,
                                                                     src.passages[k].suspect_start))
             self.show_passage(_Ref(index, order[0]))
+
+    # -- a long source's whole text, on demand ---------------------------------------------
+    def _want_whole_text(self) -> None:
+        if self.result is not None and 0 <= self.source_index < len(self.result.sources):
+            self.whole_button.setEnabled(False)  # until the answer (show_whole_text or whole_text_failed)
+            self.wholeTextWanted.emit(self.source_index)
+
+    def show_whole_text(self, source: SourceMatch, text: str) -> bool:
+        """Take ``text`` as the whole text of ``source`` (a long source of the shown result shown
+        in excerpts) and show it in their place, the passage shown kept in view. Refused (False)
+        unless it is the text the result was made from (its SHA-256, and the excerpts slices of
+        it at their places): the collection may have changed since."""
+        ex = source.excerpts
+        if ex is None or len(text) != ex.length or any(text[at:at + len(part)] != part for at, part in ex.parts) \
+                or (source.sha256 and hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest() != source.sha256):
+            self.whole_text_failed()
+            return False
+        self._whole[_whole_key(source)] = text
+        if self.result is not None and 0 <= self.source_index < len(self.result.sources) \
+                and self.result.sources[self.source_index] is source:
+            index, pos = self.source_index, self._pos
+            shown = self._order[pos] if 0 <= pos < len(self._order) and self._order[pos].source == index else None
+            self.source_index = -1
+            self.set_source(index, scroll=False)
+            if shown is not None:
+                self.show_passage(shown)
+        return True
+
+    def whole_text_failed(self) -> None:
+        """The whole text could not be had (the window says why): the excerpts stay."""
+        self.whole_button.setEnabled(True)
 
     # -- overlays: changed words inside passages, tampered words ---------------------------
     def _update_overlays(self) -> None:

@@ -57,6 +57,40 @@ class CollectionActions:
 
         return self.runner.run(work, done, write=True, name="list")
 
+    def load_whole_source(self, index: int) -> Job | None:
+        """The whole text of source ``index`` of the result in view (a long source it carries in
+        excerpts), read from the collection in the collection thread, then shown in their place;
+        a collection that no longer holds that text says so, and the excerpts stay."""
+        view = self.results_view.compare
+        result = view.result
+        if result is None or not 0 <= index < len(result.sources) or result.sources[index].source_id is None:
+            return None
+        src = result.sources[index]
+        location, opened = self.collection_location(), self.open_collection
+
+        def work(progress, cancel):
+            with opened.use(location) as c:
+                try:
+                    return c.text(src.source_id)
+                except api.CollectionError as e:
+                    if type(e) is not api.CollectionError:  # busy, damaged, ...: said as such
+                        raise
+                    return None  # no such document any more
+
+        def done(text, error):
+            if error is not None:
+                view.whole_text_failed()
+                self._show_error(error)
+            elif text is None or not view.show_whole_text(src, text):
+                view.whole_text_failed()
+                QMessageBox.information(
+                    self, self.tr("Whole text"),
+                    self.tr("The collection no longer holds the text this result was made from "
+                            "(the document was removed or added again since): only the parts around "
+                            "its passages can be shown."))
+
+        return self.runner.run(work, done, write=True, name="whole source")
+
     def _show_documents(self, docs) -> None:
         self.documents = list(docs)
         self.collection_panel.set_documents(self.documents)

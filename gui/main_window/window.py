@@ -119,6 +119,7 @@ class MainWindow(WindowActions, CollectionActions, CheckActions, ClassCheckActio
         self.progress = ProgressPanel()
         self.statusBar().addPermanentWidget(self.progress, 1)
         self.progress.cancelRequested.connect(self.cancel_current)
+        self.results_view.compare.wholeTextWanted.connect(self.load_whole_source)
 
         self.batch_view.set_count_classmates(getattr(self.settings, "count_classmates", True))
         self._make_workers_idle_timer()

@@ -192,6 +192,14 @@
 <context>
     <name>CollectionActions</name>
     <message>
+        <source>Whole text</source>
+        <translation>Весь текст</translation>
+    </message>
+    <message>
+        <source>The collection no longer holds the text this result was made from (the document was removed or added again since): only the parts around its passages can be shown.</source>
+        <translation>В коллекции больше нет текста, по которому сделан этот результат (документ с тех пор удалён или добавлен заново): можно показать только части вокруг его фрагментов.</translation>
+    </message>
+    <message>
         <source>Shared collection</source>
         <translation>Общая коллекция</translation>
     </message>
@@ -359,6 +367,14 @@
     <message>
         <source>Next passage (F3, Ctrl+Down)</source>
         <translation>Следующий фрагмент (F3, Ctrl+↓)</translation>
+    </message>
+    <message>
+        <source>Whole text</source>
+        <translation>Весь текст</translation>
+    </message>
+    <message>
+        <source>Only the parts of this long source around its passages are shown; show its whole text from the collection</source>
+        <translation>Из этого длинного источника показаны только части вокруг его фрагментов; показать весь его текст из коллекции</translation>
     </message>
     <message>
         <source>Checked text</source>

@@ -254,3 +254,47 @@ def test_a_long_source_is_shown_as_its_excerpts_with_its_passages_in_place(qtbot
     view.left.select(0, 0)
     qtbot.mouseClick(view.left.viewport(), Qt.MouseButton.LeftButton, pos=view.left.point_of(p.suspect_start + 3))
     assert view.right.selected_range() == view.source_span(p)
+
+
+def test_a_long_source_s_whole_text_is_shown_on_demand(qtbot, hand_result):
+    """"Whole text" asks for a long source's whole text; given it, the right pane shows it with
+    every passage at its own offsets and the passage in view kept; another text (the collection
+    changed since the check) is refused and the excerpts stay."""
+    import dataclasses
+    import hashlib
+
+    from sverka.core.results import Excerpts
+
+    src = hand_result.sources[0]
+    filler = "Шумит дубрава за рекой. " * 4000
+    novel = filler + src.text + filler
+    shift = len(filler)
+    passages = tuple(dataclasses.replace(p, source_start=p.source_start + shift, source_end=p.source_end + shift)
+                     for p in src.passages)
+    parts = tuple((p.source_start - 30, novel[p.source_start - 30:p.source_end + 30]) for p in passages)
+    sha = hashlib.sha256(novel.encode()).hexdigest()
+    long = dataclasses.replace(src, text="", excerpts=Excerpts(len(novel), parts), passages=passages, sha256=sha)
+    result = dataclasses.replace(hand_result, sources=(long, *hand_result.sources[1:]))
+    view = make_view(qtbot, result)
+    assert view.whole_button.isVisibleTo(view) and view.whole_button.isEnabled()
+    in_view = next(r for r in view._order if r.source == 0 and r.passage == len(passages) - 1)
+    view.show_passage(in_view)
+    with qtbot.waitSignal(view.wholeTextWanted) as asked:
+        qtbot.mouseClick(view.whole_button, Qt.MouseButton.LeftButton)
+    assert asked.args == [0] and not view.whole_button.isEnabled()
+
+    changed = novel.replace("Шумит дубрава", "Шумит дуброва", 1)  # outside every excerpt, the same length
+    assert not view.show_whole_text(long, changed)  # the collection's text is not the one checked
+    assert not view.show_whole_text(long, novel[:-1])
+    assert view.right.toPlainText().count("[\u2026]") == 3 and view.whole_button.isEnabled()
+
+    assert view.show_whole_text(long, novel)
+    assert view.right.toPlainText() == novel and not view.whole_button.isVisibleTo(view)
+    for p in passages:
+        assert view.source_span(p) == (p.source_start, p.source_end)
+        assert view.right.char_format_at(p.source_start).background().color() == source_colour(view.slots[0])
+    p = view.passage(in_view)
+    assert view._order[view._pos] == in_view and view.right.selected_range() == (p.source_start, p.source_end)
+    view.set_source(1)
+    view.set_source(0)  # shown whole again, without asking
+    assert view.right.toPlainText() == novel and not view.whole_button.isVisibleTo(view)

@@ -345,3 +345,50 @@ def test_remove_asks_first_and_the_title_names_the_checked_document(qtbot, windo
     qtbot.waitUntil(lambda: window.suspect_document is not None, timeout=TIMEOUT)
     result = check_and_wait(qtbot, window)
     assert window.windowTitle() == f"{result.suspect.title} \u2014 Sverka"
+
+
+def test_a_long_source_s_whole_text_is_read_from_the_collection(qtbot, window, tmp_path, monkeypatch):
+    """A source longer than what a result carries whole comes as excerpts; "Whole text" reads
+    it from the collection and shows it; once the document is gone, the window says so and
+    the excerpts stay."""
+    from sverka.core import windows
+
+    rng = random.Random(5)
+    words = ("дубрава река поле лес туман берег ветер тропа камень дорога облако вечер утро "
+             "звезда сад мост озеро холм поляна ручей").split()
+    sentences = [" ".join(rng.choice(words) for _ in range(9)).capitalize() + "." for _ in range(3000)]
+    borrowed = ("Старый смотритель маяка каждый вечер поднимался по винтовой лестнице, чтобы зажечь большую "
+                "лампу, и корабли у скалистого берега полагались на её луч, обходя опасный риф.")
+    novel = " ".join(sentences[:1500]) + " " + borrowed + " " + " ".join(sentences[1500:])
+    assert len(novel) > windows.EXCERPTS_ABOVE
+    (tmp_path / "lib").mkdir()
+    (tmp_path / "lib" / "novel.txt").write_text(novel, encoding="utf-8")
+    add_and_wait(qtbot, window, [tmp_path / "lib"])
+    suspect = tmp_path / "essay.txt"
+    suspect.write_text("Мой доклад о маяках. " + borrowed + " Так я провёл лето.", encoding="utf-8")
+    window.load_suspect(suspect)
+    qtbot.waitUntil(lambda: window.suspect_document is not None, timeout=TIMEOUT)
+    result = check_and_wait(qtbot, window)
+    src = result.sources[0]
+    assert src.excerpts is not None and src.text == ""
+    compare = window.results_view.compare
+    assert compare.whole_button.isVisibleTo(compare) and len(compare.right.toPlainText()) < len(novel)
+    qtbot.mouseClick(compare.whole_button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: compare.right.toPlainText() == novel, timeout=TIMEOUT)
+    p = src.passages[0]
+    assert compare.source_span(p) == (p.source_start, p.source_end)
+    assert novel[p.source_start:p.source_end] in borrowed
+
+    # a result whose source the collection no longer holds: the excerpts stay, the window says why
+    import dataclasses
+
+    from sverka.gui.main_window import collection as collection_actions
+
+    told = []
+    monkeypatch.setattr(collection_actions.QMessageBox, "information", lambda *args: told.append(args[2]))
+    gone = dataclasses.replace(result, sources=(dataclasses.replace(src, source_id=src.source_id + 1000),))
+    compare.set_result(gone)
+    shown = compare.right.toPlainText()
+    qtbot.mouseClick(compare.whole_button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: bool(told), timeout=TIMEOUT)
+    assert "no longer holds" in told[0] and compare.right.toPlainText() == shown and compare.whole_button.isEnabled()
