@@ -6,8 +6,8 @@ dispatches. Unknown, binary, corrupt, encrypted or empty input raises an
 
 The content decides the format when it is recognisable: a PDF, a zip archive (.docx or
 .odt by its members) or an RTF file is read as what it is whatever its name says (with a
-warning). Otherwise the suffix decides among .txt/.md and .html/.htm; other suffixes are
-refused. Newlines in the result are always ``\\n``; NUL characters are removed (with a
+warning). Otherwise the suffix decides among .txt/.md, .html/.htm and .mht/.mhtml (a web page
+saved as one file); other suffixes are refused. Newlines in the result are always ``\\n``; NUL characters are removed (with a
 warning); the text is otherwise exactly what the format reader produced, so extracting the
 same file twice gives the same string. Safety limits live in :mod:`.safety`.
 """
@@ -39,10 +39,11 @@ __all__ = ["Document", "ExtractError", "extract", "extract_small_plain", "is_sma
            "SUPPORTED_SUFFIXES", "MAX_FILE_BYTES", "MAX_TEXT_CHARS"]
 
 #: File name endings Sverka offers in file dialogs and picks up when adding a folder.
-SUPPORTED_SUFFIXES = (".txt", ".md", ".docx", ".doc", ".pdf", ".odt", ".rtf", ".html", ".htm")
+SUPPORTED_SUFFIXES = (".txt", ".md", ".docx", ".doc", ".pdf", ".odt", ".rtf", ".html", ".htm", ".mht", ".mhtml")
 
 _TEXT_SUFFIXES = {".txt": "txt", ".md": "md"}
 _HTML_SUFFIXES = {".html", ".htm"}
+_MHTML_SUFFIXES = {".mht", ".mhtml"}
 _HEAD_BYTES = 8192
 _OLE2 = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"
 _KNOWN_BINARY = (
@@ -182,6 +183,8 @@ def _format_of_suffix(path: Path) -> str | None:
         return _TEXT_SUFFIXES[suffix]
     if suffix in _HTML_SUFFIXES:
         return "html"
+    if suffix in _MHTML_SUFFIXES:
+        return "mhtml"
     if suffix in (".pdf", ".docx", ".doc", ".odt", ".rtf"):
         return suffix[1:]
     return None
@@ -191,7 +194,7 @@ def _sniff(path: Path, head: bytes) -> str:
     """The format by content first, then by suffix; raises for what Sverka cannot read."""
     suffix_format = _format_of_suffix(path)
     signature = _signature(head)
-    if signature is not None and suffix_format in ("txt", "md", "html") and _plain_text(head):
+    if signature is not None and suffix_format in ("txt", "md", "html", "mhtml") and _plain_text(head):
         # a text file whose first words look like a signature: an essay about PDF quoting
         # "%PDF-1.7" in its first lines, "MZ-формат ...", "GIF89a — версия формата ...". A real
         # PDF named .txt begins with "%PDF-"; a picture or a program holds control bytes.
@@ -314,11 +317,19 @@ def _read(path: Path, fmt: str, data: bytes | None = None) -> tuple[str, str, li
     from .plain_text import BinaryData, decode_bytes
 
     try:
-        if fmt == "html":
+        if fmt in ("html", "mhtml"):
             from .hidden import hidden_text_warnings
             from .html_text import decode_html, html_to_text_and_hidden
 
-            markup, encoding, warnings = decode_html(data)
+            if fmt == "mhtml":
+                from .mhtml_text import NotMhtml, mhtml_to_html
+
+                try:
+                    markup, encoding, warnings = mhtml_to_html(data)
+                except NotMhtml as e:
+                    raise CorruptFile(path, f"not a web page saved as one file: {e}") from None
+            else:
+                markup, encoding, warnings = decode_html(data)
             del data
             text, title, hidden = html_to_text_and_hidden(markup)
             return text, title, warnings + hidden_text_warnings(hidden, text), [("encoding", encoding)]

@@ -362,6 +362,13 @@ def _cli_fixtures(tmp_path: Path) -> dict[str, tuple[Path, str]]:
         p.write_text("<html><body>" + "".join(f"<p>{line}</p>" for line in RUSSIAN.split("\n")) + "</body></html>",
                      encoding="utf-8")
         out[suffix] = (p, RUSSIAN)
+    from test_mhtml import blink_mhtml
+
+    page = "<html><body>" + "".join(f"<p>{line}</p>" for line in RUSSIAN.split("\n")) + "</body></html>"
+    for suffix in (".mht", ".mhtml"):
+        p = tmp_path / f"saved{suffix}"
+        p.write_bytes(blink_mhtml(page, css="p { color: black }"))
+        out[suffix] = (p, RUSSIAN)
     return out
 
 
