@@ -16,7 +16,7 @@ from typing import Iterable
 from .extract import SUPPORTED_SUFFIXES
 from .messages import message
 
-__all__ = ["collect", "document_files"]
+__all__ = ["collect", "document_files", "saved_page_resources"]
 
 
 _SKIP_PREFIXES = (".", "~$")  # hidden files and folders, Office lock files
@@ -27,12 +27,30 @@ _SKIP_PREFIXES = (".", "~$")  # hidden files and folders, Office lock files
 MAX_DEPTH = 100
 
 
+#: Pages a folder of a saved web page's resources is named after (``<page>_files``).
+_PAGE_SUFFIXES = (".html", ".htm", ".xhtml", ".mht", ".mhtml")
+
+
+def saved_page_resources(name: str, names: frozenset[str]) -> bool:
+    """Is folder ``name`` (among the lower-case ``names`` of its folder) the folder a browser or
+    Word saved a web page's pictures, style sheets and frames in, beside the page ("Webpage,
+    Complete": ``essay.html`` and ``essay_files/``; ``essay.files/`` on a Mac)? Its pages are the
+    page's frames and advertisements, not documents: a walk leaves it out (the page is read)."""
+    low = name.lower()
+    for tail in ("_files", ".files"):
+        if low.endswith(tail) and len(low) > len(tail):
+            stem = low[: -len(tail)]
+            return any(stem + suffix in names for suffix in _PAGE_SUFFIXES)
+    return False
+
+
 def collect(paths: Iterable[str | Path], failed: list[tuple[str, str]], *,
             follow_links: bool = False) -> list[tuple[str, int, float]]:
     """Files to add, as ``(absolute path, size, mtime)``, in a deterministic order.
 
     Folders are walked depth-first in name order; inside folders only SUPPORTED_SUFFIXES
-    are taken (files named explicitly are taken whatever their name). Only regular files are
+    are taken (files named explicitly are taken whatever their name), and a saved web page's
+    folder of resources beside it is left out (:func:`saved_page_resources`). Only regular files are
     taken. Unless ``follow_links``, a symbolic link inside a folder that leads outside the
     folders given is skipped and named in ``failed`` (a link to a private file or to ``/``
     must not be read). A link back to a folder being walked (a loop), unreadable folders and
@@ -53,18 +71,20 @@ def collect(paths: Iterable[str | Path], failed: list[tuple[str, str]], *,
         return any(real == r or real.startswith(r.rstrip(os.sep) + os.sep) for r in roots)
 
     def listing(folder: str):
+        """(its entries in name order, their names in lower case)."""
         try:
             with os.scandir(folder) as it:
-                return iter(sorted(it, key=lambda e: e.name))
+                entries = sorted(it, key=lambda e: e.name)
         except OSError as e:
             failed.append((folder, message("error.folder_unreadable", detail=str(e.strerror or e))))
-            return iter(())
+            return iter(()), frozenset()
+        return iter(entries), frozenset(e.name.lower() for e in entries)
 
     def walk(top: str, top_key: tuple[int, int]) -> None:
         # depth-first in name order with an explicit stack (no recursion limit)
-        stack: list[tuple] = [(listing(top), frozenset({top_key}), 0)]
+        stack: list[tuple] = [(*listing(top), frozenset({top_key}), 0)]
         while stack:
-            entries, ancestors, depth = stack[-1]
+            entries, names, ancestors, depth = stack[-1]
             entry = next(entries, None)
             if entry is None:
                 stack.pop()
@@ -82,6 +102,8 @@ def collect(paths: Iterable[str | Path], failed: list[tuple[str, str]], *,
                     failed.append((path, message("error.link_outside")))
                     continue
             if is_dir:
+                if saved_page_resources(entry.name, names):
+                    continue
                 try:
                     st = os.stat(path)
                 except OSError as e:
@@ -97,7 +119,7 @@ def collect(paths: Iterable[str | Path], failed: list[tuple[str, str]], *,
                     failed.append((path, message("error.nested_folders", levels=MAX_DEPTH)))
                     continue
                 visited_dirs.add(key)
-                stack.append((listing(path), ancestors | {key}, depth + 1))
+                stack.append((*listing(path), ancestors | {key}, depth + 1))
                 continue
             if not entry.name.lower().endswith(SUPPORTED_SUFFIXES):
                 continue
