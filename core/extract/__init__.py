@@ -7,7 +7,8 @@ dispatches. Unknown, binary, corrupt, encrypted or empty input raises an
 The content decides the format when it is recognisable: a PDF, a zip archive (.docx or
 .odt by its members) or an RTF file is read as what it is whatever its name says (with a
 warning). Otherwise the suffix decides among .txt/.md, .html/.htm and .mht/.mhtml (a web page
-saved as one file); other suffixes are refused. Newlines in the result are always ``\\n``; NUL characters are removed (with a
+saved as one file) and .fb2 (FictionBook; a zip of one, .fb2.zip, by its content); other
+suffixes are refused. Newlines in the result are always ``\\n``; NUL characters are removed (with a
 warning); the text is otherwise exactly what the format reader produced, so extracting the
 same file twice gives the same string. Safety limits live in :mod:`.safety`.
 """
@@ -39,7 +40,8 @@ __all__ = ["Document", "ExtractError", "extract", "extract_small_plain", "is_sma
            "SUPPORTED_SUFFIXES", "MAX_FILE_BYTES", "MAX_TEXT_CHARS"]
 
 #: File name endings Sverka offers in file dialogs and picks up when adding a folder.
-SUPPORTED_SUFFIXES = (".txt", ".md", ".docx", ".doc", ".pdf", ".odt", ".rtf", ".html", ".htm", ".mht", ".mhtml")
+SUPPORTED_SUFFIXES = (".txt", ".md", ".docx", ".doc", ".pdf", ".odt", ".rtf", ".html", ".htm", ".mht", ".mhtml",
+                      ".fb2", ".fb2.zip")
 
 _TEXT_SUFFIXES = {".txt": "txt", ".md": "md"}
 _HTML_SUFFIXES = {".html", ".htm"}
@@ -185,6 +187,8 @@ def _format_of_suffix(path: Path) -> str | None:
         return "html"
     if suffix in _MHTML_SUFFIXES:
         return "mhtml"
+    if suffix == ".fb2":
+        return "fb2"
     if suffix in (".pdf", ".docx", ".doc", ".odt", ".rtf"):
         return suffix[1:]
     return None
@@ -194,7 +198,7 @@ def _sniff(path: Path, head: bytes) -> str:
     """The format by content first, then by suffix; raises for what Sverka cannot read."""
     suffix_format = _format_of_suffix(path)
     signature = _signature(head)
-    if signature is not None and suffix_format in ("txt", "md", "html", "mhtml") and _plain_text(head):
+    if signature is not None and suffix_format in ("txt", "md", "html", "mhtml", "fb2") and _plain_text(head):
         # a text file whose first words look like a signature: an essay about PDF quoting
         # "%PDF-1.7" in its first lines, "MZ-формат ...", "GIF89a — версия формата ...". A real
         # PDF named .txt begins with "%PDF-"; a picture or a program holds control bytes.
@@ -216,7 +220,9 @@ def _sniff(path: Path, head: bytes) -> str:
             return "docx"
         if "content.xml" in names and "mimetype" in names:
             return "odt"
-        raise UnsupportedFormat(path, "a zip archive, not a document Sverka reads (.docx or .odt)")
+        if sum(1 for n in names if n.lower().endswith(".fb2")) == 1:
+            return "fb2zip"  # a FictionBook as libraries give it: book.fb2.zip
+        raise UnsupportedFormat(path, "a zip archive, not a document Sverka reads (.docx, .odt or one .fb2)")
     if signature == "rtf":
         return "rtf"
     if signature == "ole2":
@@ -304,6 +310,10 @@ def _read(path: Path, fmt: str, data: bytes | None = None) -> tuple[str, str, li
         from .odt_text import extract_odt
 
         return (*extract_odt(path), [])
+    if fmt == "fb2zip":
+        from .fb2_text import extract_fb2_zip
+
+        return (*extract_fb2_zip(path), [], [])
     if data is None:
         data = path.read_bytes()
     if fmt == "doc":
@@ -314,6 +324,10 @@ def _read(path: Path, fmt: str, data: bytes | None = None) -> tuple[str, str, li
         from .rtf_text import extract_rtf
 
         return (*extract_rtf(path, data), [])
+    if fmt == "fb2":
+        from .fb2_text import extract_fb2
+
+        return (*extract_fb2(path, data), [], [])
     from .plain_text import BinaryData, decode_bytes
 
     try:

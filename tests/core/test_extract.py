@@ -5,6 +5,7 @@ from __future__ import annotations
 import codecs
 import subprocess
 import sys
+import zipfile
 from pathlib import Path
 
 import pytest
@@ -369,6 +370,15 @@ def _cli_fixtures(tmp_path: Path) -> dict[str, tuple[Path, str]]:
         p = tmp_path / f"saved{suffix}"
         p.write_bytes(blink_mhtml(page, css="p { color: black }"))
         out[suffix] = (p, RUSSIAN)
+    fb2 = ('<?xml version="1.0" encoding="windows-1251"?><FictionBook><body>'
+           + "".join(f"<p>{line}</p>" for line in RUSSIAN.split("\n")) + "</body></FictionBook>").encode("cp1251")
+    p = tmp_path / "book.fb2"
+    p.write_bytes(fb2)
+    out[".fb2"] = (p, RUSSIAN)
+    p = tmp_path / "book.fb2.zip"
+    with zipfile.ZipFile(p, "w") as zf:
+        zf.writestr("book.fb2", fb2)
+    out[".fb2.zip"] = (p, RUSSIAN)
     return out
 
 
