@@ -7,8 +7,8 @@ dispatches. Unknown, binary, corrupt, encrypted or empty input raises an
 The content decides the format when it is recognisable: a PDF, a zip archive (.docx or
 .odt by its members) or an RTF file is read as what it is whatever its name says (with a
 warning). Otherwise the suffix decides among .txt/.md, .html/.htm and .mht/.mhtml (a web page
-saved as one file) and .fb2 (FictionBook; a zip of one, .fb2.zip, by its content); other
-suffixes are refused. Newlines in the result are always ``\\n``; NUL characters are removed (with a
+saved as one file) and .fb2 (FictionBook; a zip of one, .fb2.zip, by its content); an
+EPUB book is a zip archive recognised by its container; other suffixes are refused. Newlines in the result are always ``\\n``; NUL characters are removed (with a
 warning); the text is otherwise exactly what the format reader produced, so extracting the
 same file twice gives the same string. Safety limits live in :mod:`.safety`.
 """
@@ -41,7 +41,7 @@ __all__ = ["Document", "ExtractError", "extract", "extract_small_plain", "is_sma
 
 #: File name endings Sverka offers in file dialogs and picks up when adding a folder.
 SUPPORTED_SUFFIXES = (".txt", ".md", ".docx", ".doc", ".pdf", ".odt", ".rtf", ".html", ".htm", ".mht", ".mhtml",
-                      ".fb2", ".fb2.zip")
+                      ".fb2", ".fb2.zip", ".epub")
 
 _TEXT_SUFFIXES = {".txt": "txt", ".md": "md"}
 _HTML_SUFFIXES = {".html", ".htm"}
@@ -63,7 +63,7 @@ _KNOWN_BINARY = (
     (b"\xffWPC", "a WordPerfect document"),
 )
 _WORDPERFECT = "a WordPerfect document"
-_FORMAT_NAMES = {"pdf": "a PDF", "docx": "a Word .docx document", "doc": "a Word 97-2003 .doc document", "odt": "an OpenDocument text", "rtf": "an RTF document"}
+_FORMAT_NAMES = {"pdf": "a PDF", "docx": "a Word .docx document", "doc": "a Word 97-2003 .doc document", "odt": "an OpenDocument text", "rtf": "an RTF document", "epub": "an EPUB book"}
 
 
 def extract(path: str | Path) -> Document:
@@ -189,6 +189,8 @@ def _format_of_suffix(path: Path) -> str | None:
         return "mhtml"
     if suffix == ".fb2":
         return "fb2"
+    if suffix == ".epub":
+        return "epub"
     if suffix in (".pdf", ".docx", ".doc", ".odt", ".rtf"):
         return suffix[1:]
     return None
@@ -212,17 +214,20 @@ def _sniff(path: Path, head: bytes) -> str:
         try:
             with zipfile.ZipFile(path) as zf:
                 names = set(zf.namelist())
-        except (zipfile.BadZipFile, EOFError, ValueError, OSError) as e:
-            if suffix_format in ("docx", "odt"):
+                mimetype = zf.read("mimetype")[:64].strip() if "mimetype" in names else b""
+        except (zipfile.BadZipFile, EOFError, ValueError, OSError, RuntimeError) as e:  # RuntimeError: encrypted member
+            if suffix_format in ("docx", "odt", "epub"):
                 return suffix_format  # its reader reports the damaged archive in its own words
             raise CorruptFile(path, f"a damaged zip archive ({e})") from None
         if "word/document.xml" in names:
             return "docx"
+        if "META-INF/container.xml" in names and (mimetype == b"application/epub+zip" or suffix_format == "epub"):
+            return "epub"
         if "content.xml" in names and "mimetype" in names:
             return "odt"
         if sum(1 for n in names if n.lower().endswith(".fb2")) == 1:
             return "fb2zip"  # a FictionBook as libraries give it: book.fb2.zip
-        raise UnsupportedFormat(path, "a zip archive, not a document Sverka reads (.docx, .odt or one .fb2)")
+        raise UnsupportedFormat(path, "a zip archive, not a document Sverka reads (.docx, .odt, .epub or one .fb2)")
     if signature == "rtf":
         return "rtf"
     if signature == "ole2":
@@ -239,7 +244,7 @@ def _sniff(path: Path, head: bytes) -> str:
         raise UnsupportedFormat(path, code="error.wordperfect")
     if signature is not None:
         raise UnsupportedFormat(path, f"{signature}, not a text document")
-    if suffix_format in ("pdf", "docx", "doc", "odt", "rtf"):
+    if suffix_format in ("pdf", "docx", "doc", "odt", "rtf", "epub"):
         raise CorruptFile(path, f"the content is not {_FORMAT_NAMES[suffix_format]} (damaged or misnamed file)")
     if suffix_format is None:
         raise UnsupportedFormat(
@@ -310,6 +315,10 @@ def _read(path: Path, fmt: str, data: bytes | None = None) -> tuple[str, str, li
         from .odt_text import extract_odt
 
         return (*extract_odt(path), [])
+    if fmt == "epub":
+        from .epub_text import extract_epub
+
+        return (*extract_epub(path), [])
     if fmt == "fb2zip":
         from .fb2_text import extract_fb2_zip
 

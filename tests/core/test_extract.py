@@ -379,6 +379,9 @@ def _cli_fixtures(tmp_path: Path) -> dict[str, tuple[Path, str]]:
     with zipfile.ZipFile(p, "w") as zf:
         zf.writestr("book.fb2", fb2)
     out[".fb2.zip"] = (p, RUSSIAN)
+    from test_epub import epub_of
+
+    out[".epub"] = (epub_of(tmp_path / "book.epub", "".join(f"<p>{line}</p>" for line in RUSSIAN.split("\n"))), RUSSIAN)
     return out
 
 
