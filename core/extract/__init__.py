@@ -169,6 +169,8 @@ def _extract_from(path: Path, head: bytes, data: bytes | None = None) -> Documen
         raise EmptyDocument(path, "the file contains no words")
     if fmt in ("txt", "md") and suffix_format in ("txt", "md"):
         fmt = suffix_format
+    if fmt == "fb2zip":
+        fmt = "fb2"  # the text of a zipped book is the book's
     return Document(
         text=text,
         path=str(path),

@@ -67,6 +67,7 @@ def test_a_zipped_book_is_read_by_its_content(tmp_path):
         zf.writestr("Чехов. Ванька.fb2", book())
     doc = extract(z)
     assert "в ночь под Рождество не ложился спать" in doc.text and doc.title == "Ванька и другие рассказы"
+    assert doc.format == "fb2"
     other = tmp_path / "two.zip"
     with zipfile.ZipFile(other, "w") as zf:
         zf.writestr("a.fb2", book())
