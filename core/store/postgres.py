@@ -68,6 +68,11 @@ CONNECT_TIMEOUT = 10
 #: blob_readers reads a document whole with its first query when its text and tokens hold at
 #: most this many bytes (a school essay's ~15 KB; a 2 MB novel is still read by parts).
 READ_WHOLE_MAX = 256 * 1024
+#: infos() of several documents (a check's candidates, which it reads next) brings the text and
+#: tokens of each holding at most this many bytes: 50 candidates, one round trip.
+READ_AHEAD_MAX = 64 * 1024
+#: Short documents kept read whole, at most, besides those of the last infos().
+KEPT_MAX = 64
 #: Key of the advisory lock every writer of a collection (one database) takes.
 _WRITE_LOCK = 0x53766572  # "Sver"
 _COPY_HEADER = b"PGCOPY\n\xff\r\n\x00" + struct.pack(">ii", 0, 0)
@@ -226,8 +231,9 @@ class PostgresStore:
         self.path = display_url(url)
         self.busy_timeout = busy_timeout
         self._conn = None
-        #: (doc_id, sha256, text blob, tokens blob) of the short document blob_readers read last
-        self._read_whole: tuple[int, str, bytes, bytes] | None = None
+        #: doc_id -> (sha256, text blob, tokens blob) of short documents read whole a moment ago
+        #: (:meth:`infos` of a check's candidates, :meth:`blob_readers`), until :meth:`load` takes them
+        self._kept: dict[int, tuple[str, bytes, bytes]] = {}
         try:
             self._conn = psycopg.connect(url, autocommit=True, connect_timeout=CONNECT_TIMEOUT,
                                          application_name="Sverka")
@@ -496,8 +502,24 @@ class PostgresStore:
         ids = _ids(ids)
         if not ids:
             return {}
-        return {info.id: info for info in map(_info, self._all(
-            f"SELECT {_INFO_COLUMNS} FROM documents WHERE id = ANY(%s)", (ids,)))}
+        if len(ids) == 1:  # (a check asking whether one document is still there)
+            return {info.id: info for info in map(_info, self._all(
+                f"SELECT {_INFO_COLUMNS} FROM documents WHERE id = %s", (ids[0],)))}
+        # The descriptions of a check's candidates, which it reads next: the short ones come
+        # with their text and tokens (READ_AHEAD_MAX), kept for blob_readers and load.
+        small = "octet_length(d.tokens) + octet_length(d.text) <= %s"
+        rows = self._all(f"SELECT {', '.join('m.' + c for c in _INFO_COLUMNS.split(', '))}, "
+                         f"CASE WHEN {small} THEN d.text END, CASE WHEN {small} THEN d.tokens END "
+                         f"FROM documents m LEFT JOIN document_data d ON d.doc_id = m.id WHERE m.id = ANY(%s)",
+                         (READ_AHEAD_MAX, READ_AHEAD_MAX, ids))
+        out = {}
+        self._kept = {}
+        for row in rows:
+            info = _info(row)
+            out[info.id] = info
+            if row[-2] is not None and row[-1] is not None:
+                self._kept[info.id] = (info.sha256, bytes(row[-2]), bytes(row[-1]))
+        return out
 
     def find_by_path(self, path: str | Path) -> DocumentInfo | None:
         row = self._one(f"SELECT {_INFO_COLUMNS} FROM documents WHERE path=%s", (_db_path(str(path)),))
@@ -570,9 +592,9 @@ class PostgresStore:
 
     def load(self, doc_id: int, info: DocumentInfo | None = None) -> StoredDocument:
         info = info if info is not None else self.info(doc_id)
-        kept, self._read_whole = self._read_whole, None
-        if kept is not None and kept[0] == int(doc_id) and kept[1] == info.sha256:
-            text_blob, tokens_blob = kept[2], kept[3]  # read whole by blob_readers just before
+        kept = self._kept.pop(int(doc_id), None)
+        if kept is not None and kept[0] == info.sha256:
+            text_blob, tokens_blob = kept[1], kept[2]  # read whole a moment ago (infos, blob_readers)
         else:
             row = self._one("SELECT text, tokens FROM document_data WHERE doc_id=%s", (int(doc_id),))
             if row is None:
@@ -589,13 +611,17 @@ class PostgresStore:
         whose text and tokens together hold at most :data:`READ_WHOLE_MAX` bytes comes whole
         with the first query, its parts then read in memory, and is kept (with the ``sha256``
         it had) for a :meth:`load` of the same document that follows: a check reading a short
-        candidate pays one round trip to the server, not three or four."""
-        self._read_whole = None
-        row = self._one("SELECT octet_length(d.tokens), octet_length(d.text), m.sha256, "
-                        "CASE WHEN octet_length(d.tokens) + octet_length(d.text) <= %s THEN d.tokens END, "
-                        "CASE WHEN octet_length(d.tokens) + octet_length(d.text) <= %s THEN d.text END "
-                        "FROM document_data d JOIN documents m ON m.id = d.doc_id WHERE d.doc_id=%s",
-                        (READ_WHOLE_MAX, READ_WHOLE_MAX, int(doc_id)))
+        candidate pays one round trip to the server, not three or four (none when :meth:`infos`
+        brought it with the check's other candidates)."""
+        kept = self._kept.get(int(doc_id))
+        if kept is not None:
+            row = (len(kept[2]), len(kept[1]), kept[0], kept[2], kept[1])
+        else:
+            row = self._one("SELECT octet_length(d.tokens), octet_length(d.text), m.sha256, "
+                            "CASE WHEN octet_length(d.tokens) + octet_length(d.text) <= %s THEN d.tokens END, "
+                            "CASE WHEN octet_length(d.tokens) + octet_length(d.text) <= %s THEN d.text END "
+                            "FROM document_data d JOIN documents m ON m.id = d.doc_id WHERE d.doc_id=%s",
+                            (READ_WHOLE_MAX, READ_WHOLE_MAX, int(doc_id)))
         if row is None:
             raise CollectionError(f"no document {doc_id} in the collection")
         sizes = {"tokens": int(row[0]), "text": int(row[1])}
@@ -618,7 +644,9 @@ class PostgresStore:
 
         yield reader("tokens"), sizes["tokens"], reader("text")
         if whole is not None:
-            self._read_whole = (int(doc_id), row[2], whole["text"], whole["tokens"])
+            if len(self._kept) >= KEPT_MAX:  # documents never loaded after their parts were read
+                self._kept.clear()
+            self._kept[int(doc_id)] = (row[2], whole["text"], whole["tokens"])
 
     def pairs(self, doc_id: int) -> tuple[np.ndarray, np.ndarray]:
         return self._hash_rows("pairs", doc_id)

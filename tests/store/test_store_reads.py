@@ -46,6 +46,14 @@ def test_blob_readers_give_the_stored_bytes(store_location, backend, whole, monk
         assert parts == [tokens[3:20], text[5:45], text[-1:], b""]
         stored = store.load(doc_id)  # after the readers: the same document
         assert stored.text == TEXT
+        p2 = prepared("second", [9], text="Второе эссе.")
+        store.write_batch([p2])
+        second = store.find_by_path("/docs/second.txt").id
+        infos = store.infos([doc_id, second])  # a check's candidates (PostgreSQL: read with them)
+        assert _parts(store, doc_id) == (tokens, text, parts)
+        assert store.load(second, infos[second]).text == "Второе эссе."
+        stored = store.load(doc_id, infos[doc_id])
+        assert stored.text == TEXT
         assert np.array_equal(stored.tokens.hashes, codecs.decode_stored(bytes(p.tokens_blob), TEXT)[0].hashes)
         if backend == "postgres":  # (the SQLite store's blob I/O raises sqlite3's own error)
             with pytest.raises(CollectionError):
@@ -68,16 +76,20 @@ def test_a_load_after_the_readers_reads_a_replaced_document_anew(store_location)
         assert store.load(new_id, store.info(new_id)).text == "Новый текст."
 
 
-def test_a_load_checks_the_document_it_kept_against_the_description(postgres_server):
+@pytest.mark.parametrize("way", ["blob_readers", "infos"])
+def test_a_load_checks_the_document_it_kept_against_the_description(postgres_server, way):
     """The same id holding other bytes (written behind this desktop's back) is read anew."""
     import psycopg
 
     url = postgres_server.create_database()
     with open_store(url) as store:
-        store.write_batch([prepared("essay", [1, 2, 3], text=TEXT)])
+        store.write_batch([prepared("essay", [1, 2, 3], text=TEXT), prepared("second", [9], text="Второе эссе.")])
         doc_id = store.find_by_path("/docs/essay.txt").id
-        with store.blob_readers(doc_id) as (read_tokens, size, _):
-            read_tokens(0, size)
+        if way == "infos":  # a check's candidates: read with their descriptions
+            store.infos([doc_id, store.find_by_path("/docs/second.txt").id])
+        else:
+            with store.blob_readers(doc_id) as (read_tokens, size, _):
+                read_tokens(0, size)
         with psycopg.connect(url, autocommit=True) as conn:
             conn.execute("UPDATE document_data SET text=%s WHERE doc_id=%s",
                          (bytes(codecs.encode_text("Первая фраза эссе. " * 41)), doc_id))
