@@ -71,6 +71,8 @@ READ_WHOLE_MAX = 256 * 1024
 #: infos() of several documents (a check's candidates, which it reads next) brings the text and
 #: tokens of each holding at most this many bytes: 50 candidates, one round trip.
 READ_AHEAD_MAX = 64 * 1024
+#: Ids known to have no vectors of meaning, at most (then forgotten, and asked again).
+WITHOUT_VECTORS_MAX = 1_000_000
 #: Short documents kept read whole, at most, besides those of the last infos().
 KEPT_MAX = 64
 #: Key of the advisory lock every writer of a collection (one database) takes.
@@ -234,6 +236,9 @@ class PostgresStore:
         #: doc_id -> (sha256, text blob, tokens blob) of short documents read whole a moment ago
         #: (:meth:`infos` of a check's candidates, :meth:`blob_readers`), until :meth:`load` takes them
         self._kept: dict[int, tuple[str, bytes, bytes]] = {}
+        #: ids of documents infos() found without vectors of meaning (written with a document:
+        #: none later under the same id)
+        self._without_vectors: set[int] = set()
         try:
             self._conn = psycopg.connect(url, autocommit=True, connect_timeout=CONNECT_TIMEOUT,
                                          application_name="Sverka")
@@ -508,15 +513,22 @@ class PostgresStore:
         # The descriptions of a check's candidates, which it reads next: the short ones come
         # with their text and tokens (READ_AHEAD_MAX), kept for blob_readers and load.
         small = "octet_length(d.tokens) + octet_length(d.text) <= %s"
+        # Whether each has vectors of meaning comes along too (a document's vectors are written
+        # with it, and an id is never used again: what vectors() then needs not ask).
         rows = self._all(f"SELECT {', '.join('m.' + c for c in _INFO_COLUMNS.split(', '))}, "
+                         f"EXISTS (SELECT 1 FROM sentence_vectors v WHERE v.doc_id = m.id), "
                          f"CASE WHEN {small} THEN d.text END, CASE WHEN {small} THEN d.tokens END "
                          f"FROM documents m LEFT JOIN document_data d ON d.doc_id = m.id WHERE m.id = ANY(%s)",
                          (READ_AHEAD_MAX, READ_AHEAD_MAX, ids))
         out = {}
         self._kept = {}
+        if len(self._without_vectors) > WITHOUT_VECTORS_MAX:
+            self._without_vectors.clear()
         for row in rows:
             info = _info(row)
             out[info.id] = info
+            if not row[-3]:
+                self._without_vectors.add(info.id)
             if row[-2] is not None and row[-1] is not None:
                 self._kept[info.id] = (info.sha256, bytes(row[-2]), bytes(row[-1]))
         return out
@@ -569,6 +581,8 @@ class PostgresStore:
         return np.asarray([int(r[0]) for r in rows], np.int64)
 
     def vectors(self, doc_id: int) -> tuple[np.ndarray, np.ndarray]:
+        if int(doc_id) in self._without_vectors:  # known from infos(): no query
+            return np.zeros((0, 2), np.int64), np.zeros((0, 0), np.int8)
         rows = self._all("SELECT start, stop, vector FROM sentence_vectors WHERE doc_id=%s ORDER BY idx", (int(doc_id),))
         if not rows:
             return np.zeros((0, 2), np.int64), np.zeros((0, 0), np.int8)

@@ -95,3 +95,32 @@ def test_a_load_checks_the_document_it_kept_against_the_description(postgres_ser
                          (bytes(codecs.encode_text("Первая фраза эссе. " * 41)), doc_id))
             conn.execute("UPDATE documents SET sha256=%s WHERE id=%s", ("f" * 64, doc_id))
         assert store.load(doc_id).text == "Первая фраза эссе. " * 41
+
+
+def test_vectors_after_the_candidates_descriptions(store_location):
+    """infos() of a check's candidates tells the PostgreSQL store which have no vectors of
+    meaning; vectors() then gives the same as a query would, for both kinds."""
+    import dataclasses
+
+    from sverka.core.document import Document
+    from sverka.core.fingerprints import fingerprint_document
+    from sverka.core.indexing import prepare
+    from sverka.core.settings import Settings
+    from sverka.core.text import canonize
+
+    text = "Первое предложение этого документа довольно длинное. Второе тоже содержит несколько слов."
+    tokens = canonize(text)
+    p = prepare(Document(text, path="/v.txt"), tokens, fingerprint_document(tokens, Settings()), path="/v.txt",
+                meaning=True)
+    p = dataclasses.replace(p, vectors=np.arange(len(p.vector_spans) * 512, dtype=np.int64).reshape(-1, 512)
+                            .astype(np.int8))
+    with open_store(store_location) as store:
+        store.write_batch([p, prepared("plain", [1, 2], text=TEXT)])
+        with_vectors, plain = store.find_by_path("/v.txt").id, store.find_by_path("/docs/plain.txt").id
+        before = store.vectors(with_vectors), store.vectors(plain)
+        assert len(before[0][1]) == 2 and len(before[1][1]) == 0
+        store.infos([with_vectors, plain])
+        after = store.vectors(with_vectors), store.vectors(plain)
+        for (s0, v0), (s1, v1) in zip(before, after):
+            assert np.array_equal(s0, s1) and np.array_equal(v0, v1) and v0.dtype == v1.dtype
+        assert np.array_equal(after[0][1], p.vectors)
