@@ -124,3 +124,9 @@ def test_vectors_after_the_candidates_descriptions(store_location):
         for (s0, v0), (s1, v1) in zip(before, after):
             assert np.array_equal(s0, s1) and np.array_equal(v0, v1) and v0.dtype == v1.dtype
         assert np.array_equal(after[0][1], p.vectors)
+
+
+def test_the_server_compiles_no_query_of_a_check(postgres_server):
+    """A check's queries are index probes: the PostgreSQL store's session has the server's JIT off."""
+    with open_store(postgres_server.create_database()) as store:
+        assert store._one("SHOW jit")[0] == "off"
