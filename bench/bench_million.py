@@ -34,6 +34,7 @@ Then, on the finished collection (run the command again to check it once more;
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import multiprocessing as mp
 import os
@@ -254,7 +255,56 @@ def _found(result, planted) -> tuple[int, float, int, list[str]]:
     return found, marked / max(total, 1), len(others), others[:5]
 
 
-def checks(url: str, server, essays: Essays, docs: int, count: int, cold: int) -> dict:
+def _server_cpu(url: str) -> float:
+    """CPU seconds (user + system) the server has spent so far for Sverka's connections to the
+    database of ``url`` (their backends' /proc entries; the server runs on this machine)."""
+    import psycopg
+
+    with psycopg.connect(url, autocommit=True) as conn:
+        pids = [r[0] for r in conn.execute(
+            "SELECT pid FROM pg_stat_activity WHERE application_name = 'Sverka' AND datname = current_database()")]
+    total = 0.0
+    for pid in pids:
+        try:
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        total += (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    return total
+
+
+class _Parts:
+    """Wall time of a check's retrieval and of its meaning layer (the functions check.py calls,
+    wrapped while the checks run)."""
+
+    def __init__(self) -> None:
+        from sverka.core import check as check_module
+
+        self.module = check_module
+        self.saved = {name: getattr(check_module, name) for name in ("retrieve", "add_meaning")}
+        self.spent = dict.fromkeys(self.saved, 0.0)
+        for name, fn in self.saved.items():
+            setattr(check_module, name, self._timed(name, fn))
+
+    def _timed(self, name, fn):
+        def timed(*args, **kwargs):
+            t = time.perf_counter()
+            try:
+                return fn(*args, **kwargs)
+            finally:
+                self.spent[name] += time.perf_counter() - t
+        return timed
+
+    def take(self) -> dict[str, float]:
+        out, self.spent = self.spent, dict.fromkeys(self.saved, 0.0)
+        return out
+
+    def restore(self) -> None:
+        for name, fn in self.saved.items():
+            setattr(self.module, name, fn)
+
+
+def checks(url: str, server, essays: Essays, docs: int, count: int, cold: int, meaning: bool = True) -> dict:
     from sverka.core import api
     from sverka.core.candidates import MAX_POSTING
     from sverka.core.check import prepare as prepare_suspect
@@ -263,43 +313,62 @@ def checks(url: str, server, essays: Essays, docs: int, count: int, cold: int) -
 
     sus = suspects(essays, docs, count + cold)
     canonize(sus[0][0])  # Sverka's own tables warm; the store is what is measured
-    res = {"cold": [], "warm": [], "postings": [], "posting_rows": [], "found": [], "marked": [], "others": []}
+    res = {"cold": [], "warm": [], "postings": [], "posting_rows": [], "found": [], "marked": [], "others": [],
+           "cpu": [], "server_cpu": [], "retrieve": [], "meaning": []}
+    parts = _Parts()
 
     def one(coll, text, planted, kind):
         doc = Document(text, title="suspect")
+        settings = coll.settings if meaning else dataclasses.replace(coll.settings, find_by_meaning=False)
         a = prepare_suspect(doc, coll.settings)
         t = time.perf_counter()
         h1 = coll.index.pair_postings(np.unique(a.pairs[0]), max_posting=MAX_POSTING)
         h2 = coll.index.sentence_postings(np.unique(a.sentences[0]), max_posting=MAX_POSTING)
         post = time.perf_counter() - t
+        parts.take()
+        s0 = _server_cpu(url)
+        c = time.process_time()
         t = time.perf_counter()
-        r = coll.check(doc)
+        r = coll.check(doc, settings)
         dt = time.perf_counter() - t
+        cpu = time.process_time() - c
+        server_cpu = _server_cpu(url) - s0
+        spent = parts.take()
         f, m, o, names = _found(r, planted)
         res[kind].append(dt)
         res["found"].append(f)
         res["marked"].append(m)
         res["others"].append(o)
-        print(f"  {kind} check {dt:.3f} s (posting queries afterwards {post * 1000:.0f} ms, {len(h1[0]) + len(h2[0])} rows); "
+        if kind == "warm":
+            res["cpu"].append(cpu)
+            res["server_cpu"].append(server_cpu)
+            res["retrieve"].append(spent["retrieve"])
+            res["meaning"].append(spent["add_meaning"])
+        print(f"  {kind} check {dt:.3f} s (CPU {cpu:.3f} s here + {server_cpu:.3f} s the server's; retrieval "
+              f"{spent['retrieve'] * 1000:.0f} ms, meaning layer {spent['add_meaning'] * 1000:.0f} ms; "
+              f"posting queries afterwards {post * 1000:.0f} ms, {len(h1[0]) + len(h2[0])} rows); "
               f"planted essays found {f}/5, {m:.0%} of planted text marked; {o} other sources {names}; "
               f"{r.borrowed_percent:.1f}% borrowed; load {os.getloadavg()[0]:.1f}", flush=True)
         return post, len(h1[0]) + len(h2[0])
 
     # cold: the server restarted before each of these suspects (the check goes first, then
     # the posting queries again, warm, for their row count)
-    for text, planted in sus[1:1 + cold]:
-        server.stop("fast")
-        server.start(durable=True, settings=BULK_SETTINGS)
+    try:
+        for text, planted in sus[1:1 + cold]:
+            server.stop("fast")
+            server.start(durable=True, settings=BULK_SETTINGS)
+            coll = api.Collection(url)
+            one(coll, text, planted, "cold")
+            coll.close()
         coll = api.Collection(url)
-        one(coll, text, planted, "cold")
+        coll.check(Document(sus[0][0], title="warm-up"))
+        for text, planted in sus[1 + cold:]:
+            post, rows = one(coll, text, planted, "warm")
+            res["postings"].append(post)
+            res["posting_rows"].append(rows)
         coll.close()
-    coll = api.Collection(url)
-    coll.check(Document(sus[0][0], title="warm-up"))
-    for text, planted in sus[1 + cold:]:
-        post, rows = one(coll, text, planted, "warm")
-        res["postings"].append(post)
-        res["posting_rows"].append(rows)
-    coll.close()
+    finally:
+        parts.restore()
     res["suspects"] = sus
     return res
 
@@ -315,16 +384,18 @@ def reference(essays: Essays, sample: int, sus) -> dict:
         ref.add(str(n), text)
     index_s = time.perf_counter() - t
     by_name = dict(zip(ref.names, ref.texts))
-    times, found = [], []
+    times, cpus, found = [], [], []
     for text, pl in sus[1:]:
         t = time.perf_counter()
+        c = time.process_time()
         best = ref.check(text)[:10]
         for name, _ in best:
             ref5gram.spans(text, by_name[name])
         times.append(time.perf_counter() - t)
+        cpus.append(time.process_time() - c)
         found.append(len({int(nm) for nm, _ in best} & {n for n, _, _ in pl}))
     return {"docs": len(ids), "index_s": index_s, "docs_per_s": len(ids) / index_s,
-            "check_s": statistics.median(times), "found": found}
+            "check_s": statistics.median(times), "check_cpu_s": statistics.median(cpus), "found": found}
 
 
 def main() -> int:
@@ -342,6 +413,7 @@ def main() -> int:
     ap.add_argument("--verify", type=int, default=300, help="essays canonized again before writing")
     ap.add_argument("--posting-cap", type=int, default=None,
                     help="set the collection's own posting cap before the checks (0: none; default: leave it)")
+    ap.add_argument("--no-meaning", action="store_true", help="check with the meaning layer off")
     ap.add_argument("--drop", action="store_true", help="delete DATA at the end")
     args = ap.parse_args()
     if not RUSLIT.is_dir():
@@ -382,7 +454,7 @@ def main() -> int:
             if args.posting_cap is not None:
                 store.set_posting_cap(args.posting_cap)
             print(f"posting cap of the collection: {store.posting_cap} (0: none; the check asks for 5000)", flush=True)
-        ch = checks(url, server, essays, n, args.checks, args.cold)
+        ch = checks(url, server, essays, n, args.checks, args.cold, meaning=not args.no_meaning)
     finally:
         server.stop("fast")
     ref = reference(essays, args.sample, ch.pop("suspects"))
@@ -390,11 +462,15 @@ def main() -> int:
     warm = statistics.median(ch["warm"])
     cold = statistics.median(ch["cold"]) if ch["cold"] else float("nan")
     print(f"reference (ref5gram, {ref['docs']} essays in memory): indexes {ref['docs_per_s']:.0f} essays/s; finds "
-          f"and marks a suspect in {ref['check_s']:.3f} s; planted essays among its 10 best {ref['found']}")
+          f"and marks a suspect in {ref['check_s']:.3f} s (CPU {ref['check_cpu_s']:.3f} s); planted essays among its 10 best {ref['found']}")
     print(f"Sverka on PostgreSQL, {n} essays: add {add_rate:.0f} essays/s (ratio to the reference's indexing "
           f"{ref['docs_per_s'] / add_rate:.2f}: time per essay, Sverka / reference); check warm {warm:.3f} s "
           f"(median of {len(ch['warm'])}; ratio to the reference on {ref['docs']} essays {warm / ref['check_s']:.2f}), "
-          f"cold {cold:.3f} s (median of {len(ch['cold'])}; ratio {cold / ref['check_s']:.2f}); posting queries "
+          f"cold {cold:.3f} s (median of {len(ch['cold'])}; ratio {cold / ref['check_s']:.2f}); warm CPU "
+          f"{statistics.median(ch['cpu']):.3f} s here + {statistics.median(ch['server_cpu']):.3f} s the server's (ratio of "
+          f"the sum {(statistics.median(ch['cpu']) + statistics.median(ch['server_cpu'])) / ref['check_cpu_s']:.2f} to "
+          f"the reference's CPU {ref['check_cpu_s']:.3f} s); retrieval {statistics.median(ch['retrieve']) * 1000:.0f} ms, "
+          f"meaning layer {statistics.median(ch['meaning']) * 1000:.0f} ms (medians); posting queries "
           f"{statistics.median(ch['postings']) * 1000:.0f} ms, {statistics.median(ch['posting_rows']):.0f} rows; "
           f"planted found {sum(ch['found'])}/{5 * len(ch['found'])}, marked {statistics.mean(ch['marked']):.0%}; "
           f"size {sz['database_GB']:.1f} GB; load average {os.getloadavg()[0]:.1f}")

@@ -65,14 +65,23 @@ __all__ = ["CONNECT_TIMEOUT", "PostgresStore", "display_url"]
 
 #: Seconds to wait for the server to answer a connection.
 CONNECT_TIMEOUT = 10
+#: blob_readers reads a document whole with its first query when its text and tokens hold at
+#: most this many bytes (a school essay's ~15 KB; a 2 MB novel is still read by parts).
+READ_WHOLE_MAX = 256 * 1024
+#: infos() of several documents (a check's candidates, which it reads next) brings the text and
+#: tokens of each holding at most this many bytes: 50 candidates, one round trip.
+READ_AHEAD_MAX = 64 * 1024
+#: Ids known to have no vectors of meaning, at most (then forgotten, and asked again).
+WITHOUT_VECTORS_MAX = 1_000_000
+#: Short documents kept read whole, at most, besides those of the last infos().
+KEPT_MAX = 64
 #: Key of the advisory lock every writer of a collection (one database) takes.
 _WRITE_LOCK = 0x53766572  # "Sver"
 _COPY_HEADER = b"PGCOPY\n\xff\r\n\x00" + struct.pack(">ii", 0, 0)
 _COPY_TRAILER = struct.pack(">h", -1)
 _COPY_ROWS = 1 << 18  # rows per COPY write
-#: One row (hash, doc_id, pos) of a binary COPY out: field count, then (length, value) per field.
-_POSTING_ROW = np.dtype([("n", ">i2"), ("l0", ">i4"), ("hash", ">i8"), ("l1", ">i4"), ("doc_id", ">i8"),
-                         ("l2", ">i4"), ("pos", ">i4")])
+#: One posting row (hash, doc_id, pos) as the posting queries pack them (``int8send`` twice, ``int4send``).
+_POSTING_ROW = np.dtype([("hash", ">i8"), ("doc_id", ">i8"), ("pos", ">i4")])
 
 _SCHEMA = """
 CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -195,6 +204,11 @@ def _ids(values: Iterable[int]) -> list[int]:
     return sorted({int(i) for i in values})
 
 
+def _bigint_array(values: np.ndarray) -> str:
+    """A PostgreSQL array literal of the int64 ``values``."""
+    return "{" + ",".join(map(str, values.tolist())) + "}"
+
+
 def _copy_payload(columns: list[np.ndarray], types: tuple[str, ...]) -> np.ndarray:
     """Rows of ``COPY ... (FORMAT BINARY)``: per row a field count, then (length, value) per field."""
     n = len(columns[0])
@@ -219,6 +233,12 @@ class PostgresStore:
         self.path = display_url(url)
         self.busy_timeout = busy_timeout
         self._conn = None
+        #: doc_id -> (sha256, text blob, tokens blob) of short documents read whole a moment ago
+        #: (:meth:`infos` of a check's candidates, :meth:`blob_readers`), until :meth:`load` takes them
+        self._kept: dict[int, tuple[str, bytes, bytes]] = {}
+        #: ids of documents infos() found without vectors of meaning (written with a document:
+        #: none later under the same id)
+        self._without_vectors: set[int] = set()
         try:
             self._conn = psycopg.connect(url, autocommit=True, connect_timeout=CONNECT_TIMEOUT,
                                          application_name="Sverka")
@@ -231,6 +251,13 @@ class PostgresStore:
                 # that are cached or on SSD. With the default (4.0, spinning disks) the planner
                 # prefers reading a whole posting table for a few thousand keys.
                 cur.execute("SET random_page_cost = 1.1")
+                # A check's queries are index probes: compiling them (the server's JIT, on by
+                # default since PostgreSQL 12 where built with LLVM) never pays. It starts where the
+                # planner's estimate passes jit_above_cost, which the posting queries' estimates
+                # reach as an archive grows: 9-16 ms a query, 65 ms with its optimisation, ~300 ms
+                # with inlining, measured on a posting query of 4 700 keys forced to compile.
+                if self._conn.info.server_version >= 110000:
+                    cur.execute("SET jit = off")
             self._setup(settings)
         except BaseException:
             self.close()
@@ -487,8 +514,31 @@ class PostgresStore:
         ids = _ids(ids)
         if not ids:
             return {}
-        return {info.id: info for info in map(_info, self._all(
-            f"SELECT {_INFO_COLUMNS} FROM documents WHERE id = ANY(%s)", (ids,)))}
+        if len(ids) == 1:  # (a check asking whether one document is still there)
+            return {info.id: info for info in map(_info, self._all(
+                f"SELECT {_INFO_COLUMNS} FROM documents WHERE id = %s", (ids[0],)))}
+        # The descriptions of a check's candidates, which it reads next: the short ones come
+        # with their text and tokens (READ_AHEAD_MAX), kept for blob_readers and load.
+        small = "octet_length(d.tokens) + octet_length(d.text) <= %s"
+        # Whether each has vectors of meaning comes along too (a document's vectors are written
+        # with it, and an id is never used again: what vectors() then needs not ask).
+        rows = self._all(f"SELECT {', '.join('m.' + c for c in _INFO_COLUMNS.split(', '))}, "
+                         f"EXISTS (SELECT 1 FROM sentence_vectors v WHERE v.doc_id = m.id), "
+                         f"CASE WHEN {small} THEN d.text END, CASE WHEN {small} THEN d.tokens END "
+                         f"FROM documents m LEFT JOIN document_data d ON d.doc_id = m.id WHERE m.id = ANY(%s)",
+                         (READ_AHEAD_MAX, READ_AHEAD_MAX, ids))
+        out = {}
+        self._kept = {}
+        if len(self._without_vectors) > WITHOUT_VECTORS_MAX:
+            self._without_vectors.clear()
+        for row in rows:
+            info = _info(row)
+            out[info.id] = info
+            if not row[-3]:
+                self._without_vectors.add(info.id)
+            if row[-2] is not None and row[-1] is not None:
+                self._kept[info.id] = (info.sha256, bytes(row[-2]), bytes(row[-1]))
+        return out
 
     def find_by_path(self, path: str | Path) -> DocumentInfo | None:
         row = self._one(f"SELECT {_INFO_COLUMNS} FROM documents WHERE path=%s", (_db_path(str(path)),))
@@ -538,6 +588,8 @@ class PostgresStore:
         return np.asarray([int(r[0]) for r in rows], np.int64)
 
     def vectors(self, doc_id: int) -> tuple[np.ndarray, np.ndarray]:
+        if int(doc_id) in self._without_vectors:  # known from infos(): no query
+            return np.zeros((0, 2), np.int64), np.zeros((0, 0), np.int8)
         rows = self._all("SELECT start, stop, vector FROM sentence_vectors WHERE doc_id=%s ORDER BY idx", (int(doc_id),))
         if not rows:
             return np.zeros((0, 2), np.int64), np.zeros((0, 0), np.int8)
@@ -561,22 +613,40 @@ class PostgresStore:
 
     def load(self, doc_id: int, info: DocumentInfo | None = None) -> StoredDocument:
         info = info if info is not None else self.info(doc_id)
-        row = self._one("SELECT text, tokens FROM document_data WHERE doc_id=%s", (int(doc_id),))
-        if row is None:
-            raise CollectionError(f"no document {doc_id} in the collection")
-        text = decode_text(row[0])
-        tokens, orders = decode_stored(bytes(row[1]), text)
+        kept = self._kept.pop(int(doc_id), None)
+        if kept is not None and kept[0] == info.sha256:
+            text_blob, tokens_blob = kept[1], kept[2]  # read whole a moment ago (infos, blob_readers)
+        else:
+            row = self._one("SELECT text, tokens FROM document_data WHERE doc_id=%s", (int(doc_id),))
+            if row is None:
+                raise CollectionError(f"no document {doc_id} in the collection")
+            text_blob, tokens_blob = row
+        text = decode_text(text_blob)
+        tokens, orders = decode_stored(bytes(tokens_blob), text)
         return StoredDocument(info=info, text=text, tokens=tokens, orders=orders)
 
     @contextlib.contextmanager
     def blob_readers(self, doc_id: int) -> Iterator[tuple[Reader, int, Reader]]:
         """See :meth:`sverka.core.store.Store.blob_readers`: each part one ``substring`` of the
-        bytea (the server reads the rest of the value no further than it must)."""
-        row = self._one("SELECT octet_length(tokens), octet_length(text) FROM document_data WHERE doc_id=%s",
-                        (int(doc_id),))
+        bytea (the server reads the rest of the value no further than it must). A document
+        whose text and tokens together hold at most :data:`READ_WHOLE_MAX` bytes comes whole
+        with the first query, its parts then read in memory, and is kept (with the ``sha256``
+        it had) for a :meth:`load` of the same document that follows: a check reading a short
+        candidate pays one round trip to the server, not three or four (none when :meth:`infos`
+        brought it with the check's other candidates)."""
+        kept = self._kept.get(int(doc_id))
+        if kept is not None:
+            row = (len(kept[2]), len(kept[1]), kept[0], kept[2], kept[1])
+        else:
+            row = self._one("SELECT octet_length(d.tokens), octet_length(d.text), m.sha256, "
+                            "CASE WHEN octet_length(d.tokens) + octet_length(d.text) <= %s THEN d.tokens END, "
+                            "CASE WHEN octet_length(d.tokens) + octet_length(d.text) <= %s THEN d.text END "
+                            "FROM document_data d JOIN documents m ON m.id = d.doc_id WHERE d.doc_id=%s",
+                            (READ_WHOLE_MAX, READ_WHOLE_MAX, int(doc_id)))
         if row is None:
             raise CollectionError(f"no document {doc_id} in the collection")
         sizes = {"tokens": int(row[0]), "text": int(row[1])}
+        whole = {"tokens": bytes(row[3]), "text": bytes(row[4])} if row[3] is not None and row[4] is not None else None
 
         def reader(column: str) -> Reader:
             def read(offset: int, length: int) -> bytes:
@@ -584,6 +654,8 @@ class PostgresStore:
                     raise ValueError("a part beyond the stored data")
                 if length == 0:
                     return b""
+                if whole is not None:
+                    return whole[column][offset:offset + length]
                 got = self._one(f"SELECT substring({column} from %s for %s) FROM document_data WHERE doc_id=%s",
                                 (offset + 1, length, int(doc_id)))
                 if got is None or len(got[0]) != length:
@@ -592,6 +664,10 @@ class PostgresStore:
             return read
 
         yield reader("tokens"), sizes["tokens"], reader("text")
+        if whole is not None:
+            if len(self._kept) >= KEPT_MAX:  # documents never loaded after their parts were read
+                self._kept.clear()
+            self._kept[int(doc_id)] = (row[2], whole["text"], whole["tokens"])
 
     def pairs(self, doc_id: int) -> tuple[np.ndarray, np.ndarray]:
         return self._hash_rows("pairs", doc_id)
@@ -623,30 +699,36 @@ class PostgresStore:
     def _postings(self, table: str, hashes, max_posting: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         if self.posting_cap:
             max_posting = min(max_posting, self.posting_cap) if max_posting else self.posting_cap
-        values = distinct(i64(hashes)).tolist()
+        values = distinct(i64(hashes))
         a = np.zeros((0, 3), dtype=np.int64)
-        if values:  # binary COPY out, read straight into numpy: no Python object per row
+        if len(values):
+            # The rows come back packed by the server into ONE bytea value (each row its three
+            # big-endian integers), read straight into numpy: a binary COPY sends one message
+            # per row, which the client reads one by one (~1 us a row in Python, 40-50 ms a
+            # check at 40 000 rows). The keys go as one array literal (psycopg's list dumper
+            # costs a Python call per key).
             # unnest + join rather than "hash = ANY(array)": the planner estimates a long array
             # literal element by element (tens of ms for a 50 KB essay's keys) and then scans the
             # whole table; one index probe per key is what a check needs (see docs/SCALE.md).
-            # With a cap, the server first counts at most max_posting + 1 entries of a key (in
-            # the index alone once the table is vacuumed) and sends only the rows of the keys
-            # under the cap: a common pair of a big collection costs one short index scan and
-            # no rows on the wire.
+            # With a cap, the server reads at most max_posting + 1 entries of a key (in the index
+            # alone once the table is vacuumed), counts them, and sends them only when they are
+            # under the cap: a common pair of a big collection costs one short index scan and no
+            # rows on the wire, a key no document holds one index probe. (Counting first in a
+            # lateral of its own, then reading the rows in another, probed each key twice: 20-30 %
+            # more server time for the variant keys, most of which no document holds.)
             join = f"JOIN {table} t ON t.hash = q.hash"
-            params: tuple = (values,)
+            params: tuple = (_bigint_array(values),)
             if max_posting:
-                join = (f"CROSS JOIN LATERAL (SELECT count(*) AS n FROM (SELECT 1 FROM {table} r "
-                        f"WHERE r.hash = q.hash LIMIT %s) x) c "
-                        f"CROSS JOIN LATERAL (SELECT r.hash, r.doc_id, r.pos FROM {table} r "
-                        f"WHERE r.hash = q.hash AND c.n <= %s) t")
-                params = (values, int(max_posting) + 1, int(max_posting))
-            with self._cursor() as cur, cur.copy(
-                    f"COPY (SELECT t.hash, t.doc_id, t.pos FROM unnest(%s::bigint[]) AS q(hash) "
-                    f"{join}) TO STDOUT (FORMAT BINARY)", params) as cp:
-                data = b"".join(bytes(chunk) for chunk in cp)
-            rec = np.frombuffer(data, dtype=_POSTING_ROW, offset=len(_COPY_HEADER),
-                                count=(len(data) - len(_COPY_HEADER) - len(_COPY_TRAILER)) // _POSTING_ROW.itemsize)
+                join = (f"CROSS JOIN LATERAL (SELECT s.hash, s.doc_id, s.pos FROM (SELECT r.hash, r.doc_id, r.pos, "
+                        f"count(*) OVER () AS n FROM (SELECT r.hash, r.doc_id, r.pos FROM {table} r "
+                        f"WHERE r.hash = q.hash LIMIT %s) r) s WHERE s.n <= %s) t")
+                params = (params[0], int(max_posting) + 1, int(max_posting))
+            with self._cursor() as cur:
+                cur.execute(f"SELECT string_agg(int8send(t.hash) || int8send(t.doc_id) || int4send(t.pos), ''::bytea) "
+                            f"FROM unnest(%s::bigint[]) AS q(hash) {join}", params, binary=True)
+                row = cur.fetchone()
+            data = bytes(row[0]) if row is not None and row[0] is not None else b""
+            rec = np.frombuffer(data, dtype=_POSTING_ROW)
             a = np.stack([rec["hash"], rec["doc_id"], rec["pos"]], 1).astype(np.int64)
         if max_posting and len(a):
             _, inverse, counts = np.unique(a[:, 0], return_inverse=True, return_counts=True)
