@@ -9,6 +9,8 @@ after a restart from the kept results."""
 from __future__ import annotations
 
 import dataclasses
+import itertools
+import threading
 from pathlib import Path
 
 from PySide6.QtCore import QTimer
@@ -22,6 +24,11 @@ from ..i18n import message_text
 from ..models import short_name
 from .check import keep_results
 from .common import files_in, with_collection_indexing
+
+
+#: The class tab's rescorings, in the order of the clicks that asked for them.
+_RESCORES = itertools.count(1)
+_RESCORE_LOCK = threading.Lock()
 
 
 def counts_classmates_setting() -> bool:
@@ -116,16 +123,27 @@ class ClassCheckActions:
         if batch is None or not key:
             return None
         memory, history = self.class_memory(), self._history_file()
+        # clicks rescore in the order they were made: the jobs may run side by side, so each
+        # writes the switch and the kept results under one lock, and one that a later click
+        # has overtaken writes nothing (else the switch remembered, and shown when the later
+        # rescoring lands, could be the earlier click's)
+        turn = next(_RESCORES)
+        self._rescore_turn = turn
 
         def work(progress, cancel):
-            memory.set_count_classmates(key, count)
-            rescored = rescore(batch, count)
-            keep_results(history, [it.result for it in rescored.items])
-            return rescored
+            with _RESCORE_LOCK:
+                if self._rescore_turn != turn:
+                    return None
+                memory.set_count_classmates(key, count)
+                rescored = rescore(batch, count)
+                keep_results(history, [it.result for it in rescored.items])
+                return rescored
 
         def done(rescored) -> None:
-            # another class shown by now, or the switch clicked again (its own rescoring lands)
-            if self.class_key != key or self.batch is None or self.batch_view.count_classmates() != count:
+            # overtaken by a later click, another class shown by now, or the switch clicked
+            # again (its own rescoring lands)
+            if (rescored is None or self.class_key != key or self.batch is None
+                    or self.batch_view.count_classmates() != count):
                 return
             shown = {id(it.result): it.path for it in self.batch.items if it.result is not None}
             open_path = shown.get(id(self.result))

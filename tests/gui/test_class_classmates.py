@@ -302,3 +302,22 @@ def test_the_switch_clicked_twice_ends_as_it_shows(qtbot, copying_class):
     if classmates_listed(window.batch) and counts_classmates_setting():
         b_result = next(it.result for it in window.batch.items if it.path.endswith(b.name))
         assert b_result.settings.count_classmates is True and b_result.borrowed_percent > 25
+
+
+def test_rescorings_finishing_out_of_order_leave_the_last_click(qtbot, copying_class, monkeypatch):
+    # the two rescorings of a double click may run side by side and the first click's may
+    # finish last: the switch remembered (and shown) must still be the last click's
+    window, (a, b, c) = copying_class
+    check_class(qtbot, window, a.parent)
+    asked = []
+    monkeypatch.setattr(window.runner, "run", lambda work, done, name="": asked.append((work, done)))
+    window.count_classmates(False)
+    window.count_classmates(True)
+    (work_off, done_off), (work_on, done_on) = asked
+    late = work_on(None, None)  # the later click's rescoring runs first ...
+    early = work_off(None, None)  # ... and the overtaken one writes nothing
+    assert late is not None and early is None
+    done_on(late, None)
+    done_off(early, None)
+    assert ClassMemory(window._history_file()).count_classmates(class_key([a.parent])) is True
+    assert window.batch_view.count_classmates() is True
