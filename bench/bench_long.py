@@ -2,6 +2,7 @@
 
     .venv/bin/python bench/bench_long.py [--mb 40] [--fragments 1000] [--runs 1]
         [--stories-fragments 100] [--only main,stories] [--keep DIR] [--no-meaning]
+        [--no-dictionary-table]
 
 The collection: the longest texts of ``../shared/data/ruslit`` (300 KB and more) as they are,
 and "novels" of 2-5 MB assembled from its texts (one author's texts in a shuffled order,
@@ -22,6 +23,10 @@ replaced by words of the same text, two neighbouring words swapped, a word dropp
   are checked warm, in-process, against each collection (alternating, after a warm-up; the
   collection keeps the sources it prepared, as the window does), and their mean and median
   times compared (issue 37's target: at most 1.5x).
+
+The form cache lives in the run's folder, never the user's; the machine's table of every
+dictionary form, which ``installer/bootstrap.sh`` builds, is linked into it (a machine that
+installed Sverka and never analysed these texts), unless ``--no-dictionary-table``.
 
 ``--no-meaning``: indexed and checked with the meaning layer off (``sverka index
 --no-find-by-meaning``, ``sverka check --no-find-by-meaning``), to state the layer's cost beside
@@ -47,6 +52,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+from _machine import link_dictionary_table  # noqa: E402
+
 ROOT = HERE.parent
 RUSLIT = ROOT.parent / "shared" / "data" / "ruslit"
 SVERKA = ROOT / ".venv" / "bin" / "sverka"
@@ -388,6 +396,8 @@ def main() -> int:
     ap.add_argument("--keep", help="a folder to keep the collections and fragments in")
     ap.add_argument("--no-meaning", action="store_true",
                     help="index and check without the meaning layer (Settings.find_by_meaning off)")
+    ap.add_argument("--no-dictionary-table", action="store_true",
+                    help="time a machine whose installation built no table of dictionary forms")
     args = ap.parse_args()
     if not RUSLIT.is_dir():
         print(f"{RUSLIT} is missing", file=sys.stderr)
@@ -397,6 +407,9 @@ def main() -> int:
         work = Path(args.keep) if args.keep else Path(tmp)
         work.mkdir(parents=True, exist_ok=True)
         env = {**os.environ, "SVERKA_CACHE_DIR": str(work / "cache")}
+        if not args.no_dictionary_table:
+            linked = link_dictionary_table(work / "cache")
+            print(f"dictionary table linked from the machine's cache: {', '.join(linked) or 'none built'}")
         if "main" in only:
             bench_main(args, work, env)
         if "stories" in only:
