@@ -52,3 +52,109 @@ def test_the_headline_cut_on_ruslit():
         text = path.read_text(encoding="utf-8")[:300_000]
         spans = canonize(text).sentence_spans
         assert meaning.split_headlines(text, spans).tolist() == oracle(text, spans).tolist(), path.name
+
+
+def test_unit_rows_with_zero_rows_skipped_are_the_plain_division():
+    rng = np.random.default_rng(3)
+    v = rng.integers(-127, 128, size=(50, meaning.DIM)).astype(np.int8)
+    v[[0, 7, 8, 49]] = 0
+    for x in (v, v[1:7], v[[0]], np.zeros((3, meaning.DIM), np.int8), np.zeros((0, meaning.DIM), np.int8)):
+        plain = np.atleast_2d(x).astype(np.float32)
+        norms = np.linalg.norm(plain, axis=1)
+        norms[norms == 0] = 1.0
+        plain /= norms[:, None]
+        got = meaning.unit(x)
+        assert got.dtype == np.float32 and got.shape == plain.shape
+        assert np.array_equal(got, plain)
+
+
+# -- the process's kept vectors --------------------------------------------------------------
+
+class _Counting:
+    """The encoder's call, counting the sentences it is given."""
+
+    def __init__(self, monkeypatch):
+        self.encoded: list[str] = []
+        real = meaning._encode
+
+        def spy(sentences):
+            self.encoded.extend(sentences)
+            return real(sentences)
+
+        monkeypatch.setattr(meaning, "_encode", spy)
+
+
+@pytest.fixture
+def kept(monkeypatch):
+    store = meaning.KeptVectors(8)
+    monkeypatch.setattr(meaning, "kept_vectors", store)
+    return store
+
+
+@needs_model
+def test_a_kept_sentence_is_not_encoded_again_and_has_the_same_vector(kept, monkeypatch):
+    calls = _Counting(monkeypatch)
+    a = ["Мальчик читает книгу в саду.", "The boy reads a book in the garden.", "Собака бежит по траве."]
+    first = meaning.sentence_vectors(a)
+    assert calls.encoded == a
+    again = meaning.sentence_vectors([a[1], "Девочка пишет письмо бабушке.", a[0], a[1]])
+    assert calls.encoded == [*a, "Девочка пишет письмо бабушке."]  # the new one alone, once
+    assert np.array_equal(again[0], first[1]) and np.array_equal(again[2], first[0])
+    assert np.array_equal(again[3], first[1])
+    assert len(kept) == 4
+
+
+@needs_model
+def test_a_changed_sentence_is_encoded_again(kept, monkeypatch):
+    calls = _Counting(monkeypatch)
+    meaning.sentence_vectors(["Мальчик читает книгу в саду."])
+    changed = meaning.sentence_vectors(["Мальчик читает книгу в саду!"])
+    assert calls.encoded == ["Мальчик читает книгу в саду.", "Мальчик читает книгу в саду!"]
+    alone = meaning.KeptVectors.key
+    assert alone("Мальчик читает книгу в саду.") != alone("Мальчик читает книгу в саду!")
+    assert changed.shape == (1, meaning.DIM)
+
+
+@needs_model
+def test_the_kept_vectors_are_bounded_and_the_least_recently_used_go_first(kept, monkeypatch):
+    calls = _Counting(monkeypatch)
+    sentences = [f"Предложение номер {n} о погоде в городе." for n in range(12)]
+    meaning.sentence_vectors(sentences[:8])
+    meaning.sentence_vectors(sentences[:1])  # the first used again: the second is now the oldest
+    meaning.sentence_vectors(sentences[8:10])
+    assert len(kept) == 8
+    calls.encoded.clear()
+    meaning.sentence_vectors([sentences[0], sentences[1], sentences[2], sentences[9]])
+    assert calls.encoded == [sentences[1], sentences[2]]  # given up for the two new ones
+    assert len(kept) == 8
+
+
+@needs_model
+def test_vectors_with_and_without_the_kept_ones_are_alike(monkeypatch):
+    sentences = [f"В {n} году в городе открыли новую школу и библиотеку." for n in range(1990, 2010)]
+    monkeypatch.setattr(meaning, "kept_vectors", meaning.KeptVectors(64))
+    first = meaning.sentence_vectors(sentences)
+    second = meaning.sentence_vectors(sentences)
+    assert np.array_equal(first, second)
+    plain = meaning.quantise(meaning._encode(sentences))
+    assert np.array_equal(first, plain)
+
+
+@needs_model
+def test_a_second_check_re_uses_the_vectors_of_the_first(kept, monkeypatch):
+    from sverka.core import api
+
+    monkeypatch.setattr(meaning, "kept_vectors", meaning.KeptVectors(4096))
+    source = ("Мальчик читает книгу в саду под старой яблоней. Вечером он помогает отцу в мастерской. "
+              "Потом вся семья ужинает на веранде. Ночью над деревней светят яркие звёзды.")
+    suspect = ("The boy reads a book in the garden under an old apple tree. In the evening he helps his "
+               "father in the workshop. Then the whole family has dinner on the veranda. At night bright "
+               "stars shine over the village.")
+    a, b = api.Document(suspect, title="A"), api.Document(source, title="B")
+    calls = _Counting(monkeypatch)
+    first = api.compare(a, b)
+    assert calls.encoded
+    calls.encoded.clear()
+    second = api.compare(a, b)
+    assert calls.encoded == []
+    assert first.sources == second.sources
