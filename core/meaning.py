@@ -192,7 +192,13 @@ class KeptVectors:
                 out[n] = self._rows[row]
         return missing
 
+    def clear(self) -> None:
+        with self._lock:
+            self._slots.clear()
+
     def put(self, keys: Sequence[int], vectors: np.ndarray) -> None:
+        if self.size <= 0:
+            return
         with self._lock:
             for key, vector in zip(keys, vectors):
                 if key in self._slots:  # kept meanwhile by another thread: the first one stays

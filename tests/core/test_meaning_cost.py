@@ -127,6 +127,18 @@ def test_the_kept_vectors_are_bounded_and_the_least_recently_used_go_first(kept,
     meaning.sentence_vectors([sentences[0], sentences[1], sentences[2], sentences[9]])
     assert calls.encoded == [sentences[1], sentences[2]]  # given up for the two new ones
     assert len(kept) == 8
+    kept.clear()
+    assert len(kept) == 0
+
+
+@needs_model
+def test_no_vectors_kept_when_the_store_has_no_room(monkeypatch):
+    monkeypatch.setattr(meaning, "kept_vectors", meaning.KeptVectors(0))
+    calls = _Counting(monkeypatch)
+    first = meaning.sentence_vectors(["Мальчик читает книгу в саду."])
+    second = meaning.sentence_vectors(["Мальчик читает книгу в саду."])
+    assert len(calls.encoded) == 2 and len(meaning.kept_vectors) == 0
+    assert np.array_equal(first, second)
 
 
 @needs_model
