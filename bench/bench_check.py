@@ -50,8 +50,9 @@ def _read(f: Path) -> str:
     return api.load_document(f).text
 
 
-def bench_check(collection: Path | None, suspects: int = 5, meaning: bool = False) -> dict:
+def bench_check(collection: Path | None, suspects: int = 5, meaning: bool = False, forget: bool = False) -> dict:
     from sverka.core import api
+    from sverka.core import meaning as layer
     from sverka.core.document import Document
 
     files = _files()
@@ -101,6 +102,8 @@ def bench_check(collection: Path | None, suspects: int = 5, meaning: bool = Fals
             col.check(doc, settings=off)
             off_times.append(time.perf_counter() - t)
             off_cpu.append(time.process_time() - c)
+        if forget and hasattr(layer, "kept_vectors"):  # a code of before 2026-11-28 keeps none
+            layer.kept_vectors.clear()
         t, c = time.perf_counter(), time.process_time()
         r = col.check(doc)
         times.append(time.perf_counter() - t)
@@ -241,6 +244,10 @@ def main(argv=None) -> int:
                     help="skip the compare benchmark (an engine of before 2026-11-23 has no compare_prepared)")
     ap.add_argument("--suspects", type=int, default=5, help="suspects checked one after another (median)")
     ap.add_argument("--meaning", action="store_true", help="also check each suspect with the meaning layer off")
+    ap.add_argument("--forget-kept", action="store_true",
+                    help="the process's kept sentence vectors forgotten before each check: each is a new essay's "
+                         "(the suspects share most of their own text, the held-out file's, whose vectors are kept "
+                         "from one check to the next otherwise)")
     ap.add_argument("--without-paraphrase", action="store_true",
                     help="to split the cost only: the paraphrase layer replaced by one that returns the exact "
                          "passages (in this process; needs --skip-crosscheck, whose workers would still run it)")
@@ -281,7 +288,7 @@ def main(argv=None) -> int:
               f"({r['pairs']} pairs listed; peak RSS {r['peak_mb']} MB, largest worker {r['worker_mb']} MB); "
               f"reference {r['ref']:.2f} s ({r['ref_pairs']} pairs marked); ratio {r['seconds'] / r['ref']:.2f}")
     if not args.skip_index:
-        r = bench_check(args.collection, args.suspects, args.meaning)
+        r = bench_check(args.collection, args.suspects, args.meaning, args.forget_kept)
         if r["off"] is not None:
             print(f"  without the meaning layer: {r['off']:.3f} s warm, CPU {r['off_cpu']:.3f} s; ratio "
                   f"{r['off'] / r['ref']:.2f}; the layer adds {r['seconds'] - r['off']:.3f} s "

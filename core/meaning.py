@@ -17,7 +17,9 @@ sentence and one source sentence, whether the pair is a borrowing by meaning.
   by its largest absolute component and multiplied by 127 (``QUANT_MAX``), then rounded, so
   the largest component is exactly ±127 and the others keep 7 bits of resolution relative to
   it. The per-vector scale is not stored: cosine does not depend on it, and :func:`cosine`
-  divides by the norms of the int8 vectors themselves. 512 bytes a sentence.
+  divides by the norms of the int8 vectors themselves. 512 bytes a sentence. The process keeps
+  the vectors of the last :data:`KEPT_VECTORS` sentences it encoded (:class:`KeptVectors`): a
+  sentence met again (a check run again, a class meeting the same sources) is not encoded again.
 * **The acceptance rule** (:func:`accept`) is a pure function: a similarity alone is never
   enough, because a wrong accusation is the worst error. It needs a high similarity AND
   structural support: content words of the same family agreeing (same lemma, or a shared
@@ -38,17 +40,19 @@ import os
 import re
 import threading
 import unicodedata
+from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Sequence
 
 import numpy as np
+import xxhash
 
 from . import encoderweights
 from .text import ABBREVIATIONS
 
 __all__ = [
-    "ADD_MAX_CHARS", "DIM", "KINDS", "MAX_CHARS", "MIN_WORDS", "QUANT_MAX", "Evidence", "accept", "one_blas_thread", "cosine", "encoder", "evidence",
-    "language_of", "lowest_similarity", "quantise", "same_language", "sentence_vectors", "span_vectors", "split_headlines", "unit", "vector_spans",
+    "ADD_MAX_CHARS", "DIM", "KEPT_VECTORS", "KINDS", "KeptVectors", "MAX_CHARS", "MIN_WORDS", "QUANT_MAX", "Evidence", "accept", "one_blas_thread", "cosine", "encoder", "evidence",
+    "kept_vectors", "language_of", "lowest_similarity", "quantise", "same_language", "sentence_vectors", "span_vectors", "split_headlines", "unit", "vector_spans",
 ]
 
 #: Dimensions of a sentence vector.
@@ -123,17 +127,95 @@ def one_blas_thread():
 
 
 def sentence_vectors(sentences: Sequence[str]) -> np.ndarray:
-    """int8 vectors (n, :data:`DIM`) of ``sentences``, quantised as the module docstring says."""
+    """int8 vectors (n, :data:`DIM`) of ``sentences``, quantised as the module docstring says.
+    A sentence whose vector the process keeps (:class:`KeptVectors`) is not encoded again."""
     # a lone surrogate (an undecodable byte of a file kept as such) is no character the
     # tokenizer can take: it becomes U+FFFD, as in any UTF-8 text
     sentences = [x.encode("utf-8", "surrogatepass").decode("utf-8", "replace") if not x.isascii() else x
                  for x in sentences]
     if not sentences:
         return np.zeros((0, DIM), np.int8)
+    keys = [KeptVectors.key(x) for x in sentences]
+    out = np.empty((len(sentences), DIM), np.int8)
+    missing = kept_vectors.take(keys, out)
+    if missing:
+        todo: dict[int, list[int]] = {}  # a sentence's key -> its places among the missing (each encoded once)
+        for k in missing:
+            todo.setdefault(keys[k], []).append(k)
+        fresh = quantise(_encode([sentences[places[0]] for places in todo.values()]))
+        for places, vector in zip(todo.values(), fresh):
+            out[places] = vector
+        kept_vectors.put(list(todo), fresh)
+    return out
+
+
+def _encode(sentences: list[str]) -> np.ndarray:
+    """The encoder's float vectors (n, :data:`DIM`) of ``sentences``."""
     model = encoder()
     with _encode_lock:  # the backend sets BLAS threads process-wide around each call: one at a time
-        floats = model.encode(sentences)
-    return quantise(np.asarray(floats, np.float32))
+        return np.asarray(model.encode(sentences), np.float32)
+
+
+#: Sentence vectors a process keeps (:data:`kept_vectors`): 8 MB. A window checks the same
+#: essay again after a setting is changed, a class's essays meet the same sources, and a source
+#: stored without vectors (a novel) has the same sentences beside its passages encoded in each
+#: check that finds it; each such sentence is encoded once.
+KEPT_VECTORS = 16_384
+
+
+class KeptVectors:
+    """The int8 vectors of the last :data:`KEPT_VECTORS` sentences encoded in the process, by
+    their text (:meth:`key`: xxh3-128 of its UTF-8, seed 0; the process's own, never stored),
+    the least recently used given up first. Thread-safe."""
+
+    def __init__(self, size: int = KEPT_VECTORS) -> None:
+        self.size = size
+        self._slots: OrderedDict[int, int] = OrderedDict()  # key -> row of _rows, least recently used first
+        self._rows = np.zeros((size, DIM), np.int8)  # pages of rows never used are never touched
+        self._lock = threading.Lock()
+
+    @staticmethod
+    def key(sentence: str) -> int:
+        return xxhash.xxh3_128_intdigest(sentence.encode("utf-8"))
+
+    def __len__(self) -> int:
+        return len(self._slots)
+
+    def take(self, keys: Sequence[int], out: np.ndarray) -> list[int]:
+        """Fills the rows of ``out`` whose key is kept; returns the places of the others."""
+        missing = []
+        with self._lock:
+            for n, key in enumerate(keys):
+                row = self._slots.get(key)
+                if row is None:
+                    missing.append(n)
+                    continue
+                self._slots.move_to_end(key)
+                out[n] = self._rows[row]
+        return missing
+
+    def clear(self) -> None:
+        with self._lock:
+            self._slots.clear()
+
+    def put(self, keys: Sequence[int], vectors: np.ndarray) -> None:
+        if self.size <= 0:
+            return
+        with self._lock:
+            for key, vector in zip(keys, vectors):
+                if key in self._slots:  # kept meanwhile by another thread: the first one stays
+                    self._slots.move_to_end(key)
+                    continue
+                if len(self._slots) < self.size:
+                    row = len(self._slots)
+                else:
+                    _, row = self._slots.popitem(last=False)
+                self._slots[key] = row
+                self._rows[row] = vector
+
+
+#: The process's kept sentence vectors (:func:`sentence_vectors`).
+kept_vectors = KeptVectors()
 
 
 #: Sentences of fewer words get no vector: too little to judge a borrowing by its meaning.
@@ -167,37 +249,52 @@ def vector_spans(spans: np.ndarray, word_starts: np.ndarray, min_words: int = MI
 
 
 _ABBREVIATIONS = frozenset(ABBREVIATIONS)
-#: A full stop after a word of two letters or more, closing quotes or brackets, spaces, and a
-#: small letter or a digit (after an opening quote or bracket): where a headline, a caption or
-#: a sentence typed without its capital begins ("... письмо. премьер-министр в Тегеране ...",
-#: "... в Орле. 4 человека погибли ..."). The core splitter does not end a sentence there (an
-#: abbreviation may stand before it: "53 млн. долларов").
-_HEADLINE_CUT = re.compile(r"([^\W\d_]{2,})\.[\"»”’')\]]*(\s+)(?=[«\"„“‘'(\[]?(?:\d|[^\W\d_]))")
+#: A full stop, closing quotes or brackets, spaces, and a small letter or a digit (after an
+#: opening quote or bracket): where a headline, a caption or a sentence typed without its capital
+#: begins ("... письмо. премьер-министр в Тегеране ...", "... в Орле. 4 человека погибли ..."),
+#: when a word of two letters or more stands before the stop (:func:`split_headlines`). The core
+#: splitter does not end a sentence there (an abbreviation may stand before it: "53 млн.
+#: долларов"). The pattern begins with the stop, so the regex engine looks for full stops only
+#: (a word before it, in the pattern, had it try every letter of the text: 0.06 s for 1 MB); a
+#: capital of the Latin or Cyrillic alphabet after the spaces is left out here already.
+_HEADLINE_CUT = re.compile(r"\.[\"»”’')\]]*(\s+)(?![«\"„“‘'(\[]?[A-ZА-ЯЁІЇЄҐ])(?=[«\"„“‘'(\[]?(?:\d|[^\W\d_]))")
+_LETTER = re.compile(r"[^\W\d_]")
 #: Words before a full stop that are abbreviations here besides the core's (:data:`~sverka.core.text.ABBREVIATIONS`).
 _MORE_ABBREVIATIONS = frozenset("etc incl ibid resp вкл прим ред".split())
 
 
 def split_headlines(text: str, spans: np.ndarray) -> np.ndarray:
     """``spans`` (sentences of ``text``) with each cut after a full stop that the next word,
-    beginning with a small letter or a digit, follows (:data:`_HEADLINE_CUT`), unless the word
-    before the stop is an abbreviation. The meaning layer's own cut, for its vectors only: the
-    sentences of the core's splitter, whose keys and fingerprints are stored, stay as they are.
-    A headline read as one sentence with the one before it cannot be matched to its translation
-    or rewording alone (a pair's lengths must agree). Only full stops: "!" and "?" before a small
-    letter are one sentence in a writer's prose ("Нечего сказать! бедный Иван Кузмич!")."""
+    beginning with a small letter or a digit, follows (:data:`_HEADLINE_CUT`), when the stop
+    ends a word of two letters or more within the sentence that is not an abbreviation. The
+    meaning layer's own cut, for its vectors only: the sentences of the core's splitter, whose
+    keys and fingerprints are stored, stay as they are. A headline read as one sentence with the
+    one before it cannot be matched to its translation or rewording alone (a pair's lengths must
+    agree). Only full stops: "!" and "?" before a small letter are one sentence in a writer's
+    prose ("Нечего сказать! бедный Иван Кузмич!")."""
     spans = np.asarray(spans, np.int64).reshape(-1, 2)
     out: list[tuple[int, int]] = []
+    cut = False
     for a, b in spans.tolist():
         at = a
         for m in _HEADLINE_CUT.finditer(text, a, b):
+            stop = m.start()
             first = text[m.end()] if text[m.end()].isalnum() else text[m.end() + 1]
-            word = m.group(1).lower()
-            if (not first.isdigit() and not first.islower()) or word in _ABBREVIATIONS or word in _MORE_ABBREVIATIONS:
+            if not first.isdigit() and not first.islower():
                 continue
-            out.append((at, m.start(2)))
-            at = m.end(2)
+            start = stop  # the word before the stop: its letters within the sentence
+            while start > a and _LETTER.match(text, start - 1):
+                start -= 1
+            if stop - start < 2:
+                continue
+            word = text[start:stop].lower()
+            if word in _ABBREVIATIONS or word in _MORE_ABBREVIATIONS:
+                continue
+            out.append((at, m.start(1)))
+            at = m.end(1)
+            cut = True
         out.append((at, b))
-    return np.asarray(out, np.int64).reshape(-1, 2) if out else spans
+    return np.asarray(out, np.int64).reshape(-1, 2) if cut else spans
 
 
 def span_vectors(text: str, spans: np.ndarray) -> np.ndarray:
@@ -219,12 +316,20 @@ def quantise(vectors: np.ndarray) -> np.ndarray:
 def unit(vectors: np.ndarray) -> np.ndarray:
     """int8 vectors (n, d) as float32 rows of length 1 (a zero row stays zero): the cosine of two
     vectors is the dot product of their rows, so a matrix of them is normalised once and every
-    comparison with it is one product."""
-    v = np.atleast_2d(vectors).astype(np.float32)
-    norms = np.linalg.norm(v, axis=1)
-    norms[norms == 0] = 1.0
-    v /= norms[:, None]
-    return v
+    comparison with it is one product. Only the rows that are not zero are divided (a source
+    read without stored vectors has mostly zero rows: only its sentences beside its passages
+    are encoded)."""
+    v = np.atleast_2d(vectors)
+    live = np.flatnonzero(v.any(axis=1))
+    if len(live) == len(v):
+        out = v.astype(np.float32)
+        out /= np.linalg.norm(out, axis=1)[:, None]
+        return out
+    out = np.zeros(v.shape, np.float32)
+    rows = v[live].astype(np.float32)
+    rows /= np.linalg.norm(rows, axis=1)[:, None]
+    out[live] = rows
+    return out
 
 
 def cosine(a: np.ndarray, b: np.ndarray) -> np.ndarray:
