@@ -149,6 +149,11 @@ class Bench:
             if self.verbose and label == "translated" and not on[k][0]:
                 prev = parts[k - 1][0] if k else ""
                 print(f"  missed ({label}): {sent!r} (after {prev[-60:]!r})")
+            if self.verbose and label in ("strict", "loose") and not on[k][0]:
+                over = [f"{p.method}/{p.kind}{'' if p.excluded is None else ' excluded ' + p.excluded} ({p.words} words)"
+                        for src_ in r_on.sources if (Path(src_.path).name if src_.path else src_.title) == src
+                        for p in src_.passages if p.suspect_start < e and s < p.suspect_end]
+                print(f"  missed ({label}): {sent!r}: {', '.join(over) or 'no passage of its source'}")
             if self.verbose and ((src is None and on[k][1]) or (label == "none" and on[k][0])):
                 print(f"  highlighted ({label}): {sent!r}")
                 for src_ in r_on.sources:

@@ -15,7 +15,11 @@ count (``Passage.excluded``), and recomputes every score from the others:
 * ``"short"``: fewer than ``min_passage_words`` words of the text matched (``Passage.matched_words``);
   for a passage of the paraphrase layer, the words it spans (``Passage.words``):
   the layer judges whole sentences by their rare words, so a paraphrased sentence of ten words
-  keeps its length though only six of them agree (its share still counts only those six).
+  keeps its length though only six of them agree (its share still counts only those six). A
+  passage of the meaning layer (whole sentences, each accepted with corroboration by
+  :func:`sverka.core.meaning.accept`, which is stricter with short ones) counts from half of
+  ``min_passage_words`` (4 words by default): a reworded headline or short statement of fact is
+  a borrowing, whereas a few words matched exactly inside a sentence are often a common phrase.
 
 Scores are shares of the suspect's WORDS (:func:`sverka.core.text.word_starts`), never of
 whitespace, punctuation or padding: a source's containment and the borrowed share count the
@@ -409,6 +413,13 @@ def _length(p: Passage) -> int:
     return p.words if p.method == "paraphrase" else p.matched_words
 
 
+def _too_short(p: Passage, min_words: int) -> bool:
+    """Whether ``p`` is under the shortest passage that counts (module docstring)."""
+    if p.method == "meaning":
+        return p.matched_words < (min_words + 1) // 2
+    return _length(p) < min_words
+
+
 def apply_exclusions(result: CheckResult, settings: Settings, *, marked: tuple[Span, ...] | None = None,
                      starts: np.ndarray | None = None) -> CheckResult:
     """``result`` with passages marked and scores recomputed under ``settings`` (see module doc).
@@ -457,7 +468,7 @@ def apply_exclusions(result: CheckResult, settings: Settings, *, marked: tuple[S
             return "bibliography"
         if _mostly_inside(p, student_quotes):
             return "quote"
-        if _length(p) < settings.min_passage_words:
+        if _too_short(p, settings.min_passage_words):
             return "short"
         return None
 

@@ -132,9 +132,11 @@ SETTINGS_INFO: dict[str, SettingInfo] = {i.name: i for i in (
     _info("min_passage_words", "check",
           ("Shortest passage that counts", "Самый короткий учитываемый фрагмент"),
           ("A matching passage shorter than this is shown but not counted as borrowed: common "
-           "phrases of a few words are not copying.",
+           "phrases of a few words are not copying. A sentence reworded with its meaning kept "
+           "counts from half of it.",
            "Совпавший фрагмент короче этого показывается, но не считается заимствованием: "
-           "общие обороты из нескольких слов — не списывание."), _W, 1, 200),
+           "общие обороты из нескольких слов — не списывание. Предложение, пересказанное "
+           "с сохранением смысла, учитывается от половины этой длины."), _W, 1, 200),
     _info("max_gap_words", "check",
           ("Changed words bridged inside a passage", "Изменённые слова внутри фрагмента"),
           ("How many inserted, deleted or replaced words may lie between two matching runs and "

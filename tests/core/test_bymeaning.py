@@ -323,3 +323,20 @@ def test_a_sentence_is_explained_when_half_its_words_lie_in_matched_pieces():
             inside = [(max(x, a), min(y, b)) for x, y in merge(ivs) if x < b and y > a]
             want.append(n > 0 and 2 * words_in(starts, inside) >= n)
         assert bymeaning._explained(spans, starts, [Piece(ivs)]).tolist() == want
+
+
+def test_a_reworded_headline_counts_and_a_short_sentence_of_ones_own_does_not(tmp_path):
+    # a real ParaPhraser pair (strict paraphrase, 0.97): 7 words, under the 8 an exact passage needs
+    news = ["Законопроект о реформе РАН внесен в Госдуму.",
+            "Это очень важная проблема для всей нашей науки.", *CATS]
+    (tmp_path / "news.txt").write_text(" ".join(news), encoding="utf-8")
+    with api.Collection(tmp_path / "c.sverka") as c:
+        c.add([str(tmp_path / "news.txt")])
+        essay = " ".join(OWN[:3] + ["Законопроект о реформе РАН поступил в Госдуму."] + OWN[3:])
+        (src, p), = _meaning_passages(c.check(api.document_from_text(essay, "essay")))
+        assert essay[p.suspect_start:p.suspect_end] == "Законопроект о реформе РАН поступил в Госдуму."
+        assert p.excluded is None and p.kind == "meaning"
+        # a short sentence saying what many say, with no name or number: not accused alone
+        essay = " ".join(OWN[:3] + ["Это очень важная проблема для науки."] + OWN[3:])
+        result = c.check(api.document_from_text(essay, "essay"))
+        assert not [p for _, p in _meaning_passages(result) if p.excluded is None]

@@ -161,3 +161,17 @@ def test_bibliography_candidates_are_those_of_the_pattern(pieces):
     text = "".join(pieces)
     expected = [(m.start(), m.group()) for m in ex._BIB_CANDIDATE.finditer(text)]
     assert list(ex._bib_candidates(text)) == expected
+
+
+def test_a_passage_by_meaning_counts_from_half_the_shortest_passage():
+    text = "Законопроект о реформе РАН поступил в Госдуму. Кошки спят."
+    headline = Passage(0, 46, 0, 44, 7, "meaning", kind="meaning")
+    exact = Passage(0, 46, 0, 44, 7, "exact")
+    r = apply_exclusions(_result(text, [_source("A", [headline])]), Settings())
+    assert r.sources[0].passages[0].excluded is None and r.borrowed_percent > 0
+    assert apply_exclusions(_result(text, [_source("A", [exact])]), Settings()).sources[0].passages[0].excluded == "short"
+    three = Passage(47, 58, 0, 10, 2, "meaning", kind="meaning")
+    assert apply_exclusions(_result(text, [_source("A", [three])]), Settings()).sources[0].passages[0].excluded == "short"
+    # a larger minimum raises it for the meaning layer too
+    r = apply_exclusions(_result(text, [_source("A", [headline])]), Settings(min_passage_words=16))
+    assert r.sources[0].passages[0].excluded == "short"

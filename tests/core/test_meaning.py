@@ -214,3 +214,62 @@ def test_the_meaning_layer_cuts_a_headline_joined_to_the_sentence_before():
     t = canonize(s)
     assert len(meaning.vector_spans(t.sentence_spans, t.word_starts)) == 1
     assert len(meaning.vector_spans(t.sentence_spans, t.word_starts, text=s)) == 2
+
+
+# -- short sentences, names, section numbers, denials (issue 38: recall on real paraphrases) --
+# Real headline pairs of ParaPhraser (strict paraphrases unless said); similarities given.
+
+SHORT = ("Законопроект о реформе РАН поступил в Госдуму.", "Законопроект о реформе РАН внесен в Госдуму.")
+
+
+def test_a_short_sentence_alone_needs_a_name_or_digits_and_a_higher_similarity():
+    assert meaning.evidence(*SHORT).words < meaning.SHORT_WORDS
+    assert meaning.accept(*SHORT, 0.90) == "meaning"  # names agree (РАН, Госдума)
+    assert meaning.accept(*SHORT, 0.86) is None  # enough for a long pair, not for a short one alone
+    assert meaning.accept("Курс доллара упал ниже 50 рублей.", "Официальный курс доллара опустился ниже 50 рублей.",
+                          0.90) == "meaning"  # digits agree
+    # a short sentence with nothing specific is near many a source's: never alone
+    assert meaning.accept("Это очень важная социальная проблема.", "Это важная социальная проблема.", 0.97) is None
+    # a long pair keeps the rule it had
+    assert meaning.accept(SUSPECT, SOURCE, 0.86) == "meaning"
+
+
+def test_a_short_sentence_with_one_neighbour_needs_what_a_long_one_needs_alone():
+    # two short headlines on one topic lie side by side by chance; ParaPhraser: not a paraphrase
+    a, b = "Израильские ВВС нанесли ответный удар по Ливану.", "Удар ВВС Израиля по Ливану назвали ошибкой."
+    assert meaning.accept(a, b, 0.79, neighbours=1) is None
+    assert meaning.accept(*SHORT, 0.86, neighbours=1) == "meaning"
+    assert meaning.accept(*SHORT, 0.75, neighbours=1) is None
+    assert meaning.accept(*SHORT, 0.75, neighbours=2) == "meaning"  # the middle of a run of three
+
+
+def test_a_capitalised_word_inside_one_sentence_is_a_name_in_the_other_at_its_start():
+    e = meaning.evidence("Сергей Собянин зарегистрирован кандидатом в мэры Москвы.",
+                         "Собянина зарегистрировали кандидатом в мэры.")
+    assert e.names_agree
+    assert meaning.evidence("МЧС направило самолёты в Непал.", "Самолёты МЧС вылетели в Непал.").names_agree  # acronym first
+    # two first words are capitalised as every first word is: not names
+    assert not meaning.evidence("Рост цен замедлился в мае.", "Рост цен ускорился в мае.").names_agree
+    assert not meaning.evidence("1.2 Методы исследования.", "Методы исследования описаны.").names_agree
+
+
+def test_section_numbers_are_not_numbers_for_agreement():
+    e = meaning.evidence("В разделе 2.1 описаны 3 метода.", "В главе 4 описаны 3 метода.")
+    assert e.numbers_agree and not e.numbers_conflict
+    assert not meaning.evidence("§ 3. Правовой статус беженцев.", "§ 5. Правовой статус беженцев.").numbers_conflict
+    assert not meaning.evidence("1.2 Методы исследования.", "3.4 Методы исследования.").numbers_conflict
+    # a quantity is a number: "1.5" is not a heading's number inside a sentence
+    assert meaning.evidence("Рост составил 1.5 процента.", "Рост составил 2.5 процента.").numbers_conflict
+    assert meaning.evidence("Его осудили по ст. 228 УК.", "Его осудили по ст. 105 УК.").numbers_conflict
+
+
+def test_verbs_of_denial_and_opposite_verbs_count_as_denying():
+    assert meaning.accept("Министр обороны отрицает свою отставку.", "Министр обороны подал в отставку.", 0.95, 2) is None
+    assert meaning.evidence("The minister denied resigning.", "The minister resigned.").negation_differs
+    assert not meaning.evidence("Министр обороны отрицает свою отставку.",
+                                "Министр обороны опроверг слухи об отставке.").negation_differs  # both deny
+    assert not meaning.evidence("Получен отрицательный результат.", "Результат получен.").negation_differs  # no verb
+    marsh = ('В Москве завершился "Марш против подлецов".', 'В Москве начался "Марш против подлецов".')  # not a paraphrase
+    assert meaning.evidence(*marsh).negation_differs and meaning.accept(*marsh, 0.95, 2) is None
+    assert meaning.accept('В Москве начался "Марш против подлецов".', 'В Москве стартовал "Марш против подлецов".',
+                          0.95) == "meaning"
