@@ -1,0 +1,242 @@
+"""Refusals: sentences the lexical layers paired although they say something else.
+
+The paraphrase layer (:mod:`sverka.core.paraphrase`) pairs sentences that share enough rare
+words, and the exact layer (:mod:`sverka.core.align`) bridges short runs across a sentence
+edge. Headlines on one topic share their names and nouns and still say different things
+("Число жертв землетрясения в Непале достигло 758 человек" is not "... превысило 2260
+человек"). A wrong accusation is the worst error Sverka can make, so after both layers
+(:func:`sverka.core.check.align_prepared`) a passage made of several runs (method
+"paraphrase" or "bridged") loses, sentence by sentence of the suspect:
+
+* **a contradiction** between the sentence and its source sentence, as
+  :func:`sverka.core.meaning.evidence` (the evidence the meaning layer refuses by) reads them:
+  - *numbers*: both give figures (in digits or words) and share none, and none is another
+    rounded (876 and "почти 900" agree). A figure only one of them gives is a detail added or
+    dropped, as real paraphrases do ("в 2014 году", "на 9 Мая"): no contradiction;
+  - *a denial*: one says не / нет / ни / not and the other does not, and neither denies with
+    a word of :data:`DENYING_WORDS` ("не сыграет" is "отказался играть");
+  each sentence read from its matched stretch with :data:`AROUND_WORDS` words either side (a
+  headline the splitter ran into the next sentence lends that sentence's "не" to no one);
+* **a thin edge**: at either end of a passage of several sentences, a sentence fewer than
+  :data:`~sverka.core.paraphrase.MIN_AGREE` of whose content words are matched, and fewer
+  than half (three words of the next headline are no borrowing of it; the layer needs that
+  many to pair two sentences).
+
+What the exact layer alone would report is never refused: a sentence holding an unbroken run
+of ``min_words`` words written alike in both texts keeps its passage (a copied sentence
+with a figure changed is still copied). What is left of a passage is kept when it still spans
+``min_words`` words.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from typing import Sequence
+
+import numpy as np
+
+from .intervals import merge
+from .meaning import evidence
+from .paraphrase import MIN_AGREE
+from .results import Passage
+from .text import Tokens, spelling_key, words_in
+from .words import WRITTEN_WORD
+
+__all__ = ["AROUND_WORDS", "DENYING_WORDS", "REFUSED_METHODS", "refuse_contradictions"]
+
+#: The methods of the passages judged here: those made of several runs (the paraphrase layer's,
+#: the exact layer's bridged ones). One unbroken run ("exact") or a sentence matched by its
+#: words ("sentence") is what was copied.
+REFUSED_METHODS = frozenset({"paraphrase", "bridged"})
+
+
+def _sentence_of(spans: np.ndarray, offset: int) -> int:
+    """The index of the sentence of ``spans`` (sorted [start, end) rows) holding ``offset``."""
+    return max(0, int(np.searchsorted(spans[:, 0], offset, "right")) - 1)
+
+
+def _written(text: str, start: int, end: int) -> list[str]:
+    return [spelling_key(w) for w in WRITTEN_WORD.findall(text, start, end)]
+
+
+def _copied_run(piece: tuple[int, int, int, int], a: Tokens, b: Tokens, min_words: int) -> bool:
+    """Whether ``piece`` is an unbroken run of at least ``min_words`` words written alike."""
+    words = _written(a.text, piece[0], piece[1])
+    return len(words) >= min_words and words == _written(b.text, piece[2], piece[3])
+
+
+def _clip(piece: tuple[int, int, int, int], lo: int, hi: int) -> list[tuple[int, int, int, int]]:
+    """``piece`` without the suspect's [lo, hi): what lies before and after it (a part keeps
+    the share of the piece's source text its suspect part holds)."""
+    a0, a1, b0, b1 = piece
+    if a1 <= lo or a0 >= hi:
+        return [piece]
+    scale = (b1 - b0) / (a1 - a0) if a1 > a0 else 0.0
+    out = []
+    if a0 < lo:
+        out.append((a0, lo, b0, b0 + round((lo - a0) * scale)))
+    if a1 > hi:
+        out.append((hi, a1, b1 - round((a1 - hi) * scale), b1))
+    return out
+
+
+def _trimmed(piece: tuple[int, int, int, int], text: str) -> tuple[int, int, int, int] | None:
+    """``piece`` with its suspect side from its first word to its last; None without a word."""
+    words = [m.span() for m in WRITTEN_WORD.finditer(text, piece[0], piece[1])]
+    if not words:
+        return None
+    return (words[0][0], words[-1][1], piece[2], piece[3])
+
+
+#: Words that deny by their meaning, as "не" does by its place (отказался играть = не сыграет,
+#: опроверг = сказал, что не; невозможно = не может). A pair in which one sentence says "не" and
+#: the other one of these may say the same thing, so a denial is not refused there.
+DENYING_WORDS = re.compile(
+    r"(?<![^\W\d_])(?:отказ|опроверг|опровер|отрица|отверг|отвер|невозмож|нельзя|отсутств|избе[жг]|"
+    r"запрет|лиши|refus|den[iy]|reject|impossib|absen|avoid|fail)", re.IGNORECASE)
+
+
+#: Words either side of the matched stretch of a sentence read with it (:func:`_around_span`).
+AROUND_WORDS = 8
+
+
+def _around_span(text: str, lo: int, hi: int, p0: int, p1: int) -> tuple[int, int]:
+    """What is read of the sentence [lo, hi) whose matched stretch is [p0, p1): the stretch with
+    at most :data:`AROUND_WORDS` words of the sentence either side of it. A sentence the splitter
+    ran into the next (a headline without a full stop) lends its neighbour's "не" to no one, and
+    a denial or a figure next to the matched words is read."""
+    before = [m.start() for m in WRITTEN_WORD.finditer(text, lo, p0)]
+    after = [m.end() for m in WRITTEN_WORD.finditer(text, p1, hi)]
+    start = before[-AROUND_WORDS] if len(before) >= AROUND_WORDS else lo
+    end = after[AROUND_WORDS - 1] if len(after) >= AROUND_WORDS else hi
+    return start, end
+
+
+_FIGURE = re.compile(r"(?<![^\W_])\d+(?:[.,]\d+)?(?![^\W_])")
+
+
+def _figures(sentence: str) -> list[float]:
+    return [float(m.group().replace(",", ".")) for m in _FIGURE.finditer(sentence)]
+
+
+def _round_to(x: float, y: float) -> bool:
+    """Whether ``x`` rounded to the last significant digit of ``y`` is ``y`` (876 to 900, 27 to 30)."""
+    if y <= 0 or x == y:
+        return x == y
+    step = 1.0
+    while y % (step * 10) == 0:
+        step *= 10
+    return y % step == 0 and step > 1 and round(x / step) * step == y
+
+
+def _rounded(a: str, b: str) -> bool:
+    """Whether a figure of one sentence is a figure of the other rounded ("почти 900" for 876,
+    "около 30" for 27): a paraphrase rounds, it does not contradict."""
+    fa, fb = _figures(a), _figures(b)
+    return any(_round_to(x, y) or _round_to(y, x) for x in fa for y in fb)
+
+
+def _numbers(sentence: str) -> bool:
+    """Whether ``sentence`` gives a number, in digits or in words (its numbers agree with its own)."""
+    return evidence(sentence, sentence).numbers_agree
+
+
+def _contradiction(suspect: str, source: str) -> str:
+    """Why the two sentences contradict: "numbers" when each holds a number the other lacks
+    (758 against 2260; a figure only one of them gives is a detail added or dropped, as
+    paraphrases do), "denial" when one says не / нет / ни / not and the other does not and
+    neither says it with a word of :data:`DENYING_WORDS`; "" when they do not."""
+    e = evidence(suspect, source)
+    if e.numbers_conflict and not e.numbers_agree and _numbers(suspect) and _numbers(source) \
+            and not _rounded(suspect, source):
+        return "numbers"
+    if e.negation_differs and not DENYING_WORDS.search(suspect) and not DENYING_WORDS.search(source):
+        return "denial"
+    return ""
+
+
+def refuse_contradictions(passages: Sequence[Passage], a: Tokens, b: Tokens, a_word_starts: np.ndarray,
+                          min_words: int) -> list[Passage]:
+    """``passages`` of suspect ``a`` in source ``b`` without the sentences refused (module
+    docstring); a passage left with fewer than ``min_words`` words of the suspect is dropped."""
+    if not any(p.method in REFUSED_METHODS for p in passages):
+        return list(passages)
+    a_spans = np.asarray(a.sentence_spans, dtype=np.int64).reshape(-1, 2)
+    b_spans = np.asarray(b.sentence_spans, dtype=np.int64).reshape(-1, 2)
+    out = []
+    for p in passages:
+        if p.method not in REFUSED_METHODS or not len(a_spans) or not len(b_spans):
+            out.append(p)
+            continue
+        cut = _refused(p, a, b, a_spans, b_spans, min_words)
+        if not cut:
+            out.append(p)
+            continue
+        kept = _without(p, cut, a, a_word_starts, min_words)
+        if kept is not None:
+            out.append(kept)
+    return out
+
+
+def _refused(p: Passage, a: Tokens, b: Tokens, a_spans: np.ndarray, b_spans: np.ndarray,
+             min_words: int) -> list[tuple[int, int, str]]:
+    """The suspect sentences of ``p`` refused: (start, end, why), why "numbers", "denial" or
+    "thin edge", in suspect order."""
+    pieces = p.matched_pieces()
+    by_sentence: dict[int, list[tuple[int, int, int, int]]] = {}
+    for q in pieces:
+        first, last = _sentence_of(a_spans, q[0]), _sentence_of(a_spans, max(q[0], q[1] - 1))
+        for s in range(first, last + 1):
+            by_sentence.setdefault(s, []).append(q)
+    order = sorted(by_sentence)
+    token_sentence = np.asarray(a.sentence_ids, dtype=np.int64)
+    starts = np.asarray(a.starts, dtype=np.int64)
+    judged = {}
+    for s in order:
+        lo, hi = int(a_spans[s, 0]), int(a_spans[s, 1])
+        qs = by_sentence[s]
+        protected = any(_copied_run(q, a, b, min_words) for q in qs)
+        inside = merge((max(q[0], lo), min(q[1], hi)) for q in qs)
+        tokens = int(np.count_nonzero(token_sentence == s)) if len(token_sentence) else 0
+        matched = words_in(starts, inside)
+        thin = matched < MIN_AGREE and 2 * matched < tokens
+        contradicts = ""
+        if not protected:
+            b0, b1 = min(q[2] for q in qs), max(q[3] for q in qs)
+            a0, a1 = max(lo, min(q[0] for q in qs)), min(hi, max(q[1] for q in qs))
+            c0, c1 = _around_span(a.text, lo, hi, a0, a1)
+            d0, d1 = _around_span(b.text, int(b_spans[_sentence_of(b_spans, b0), 0]),
+                                  int(b_spans[_sentence_of(b_spans, max(b0, b1 - 1)), 1]), b0, b1)
+            contradicts = _contradiction(a.text[c0:c1], b.text[d0:d1])
+        judged[s] = (lo, hi, protected, thin, contradicts)
+    refused = [(s, judged[s][4]) for s in order if judged[s][4]]
+    live = [s for s in order if not judged[s][4]]
+    while len(live) > 1:  # thin edges, from either end
+        if not judged[live[0]][2] and judged[live[0]][3]:
+            refused.append((live.pop(0), "thin edge"))
+        elif not judged[live[-1]][2] and judged[live[-1]][3]:
+            refused.append((live.pop(), "thin edge"))
+        else:
+            break
+    return sorted((judged[s][0], judged[s][1], why) for s, why in refused)
+
+
+def _without(p: Passage, cut: list[tuple[int, int, str]], a: Tokens, starts: np.ndarray,
+             min_words: int) -> Passage | None:
+    """``p`` without the suspect's spans ``cut``; None when fewer than ``min_words`` words are left."""
+    pieces = list(p.matched_pieces())
+    for lo, hi, _ in cut:
+        pieces = [r for q in pieces for r in _clip(q, lo, hi)]
+    pieces = [t for q in pieces for t in (_trimmed(q, a.text),) if t is not None]
+    if not pieces:
+        return None
+    pieces.sort()
+    c0, c1 = min(q[0] for q in pieces), max(q[1] for q in pieces)
+    words = words_in(starts, [(c0, c1)])
+    if words < min_words:
+        return None
+    matched = words_in(starts, merge((q[0], q[1]) for q in pieces))
+    return dataclasses.replace(p, suspect_start=c0, suspect_end=c1, source_start=min(q[2] for q in pieces),
+                               source_end=max(q[3] for q in pieces), words=words, matched=matched,
+                               pieces=tuple(pieces))
