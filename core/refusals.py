@@ -17,10 +17,11 @@ edge. Headlines on one topic share their names and nouns and still say different
     a word of :data:`DENYING_WORDS` ("не сыграет" is "отказался играть");
   each sentence read from its matched stretch with :data:`AROUND_WORDS` words either side (a
   headline the splitter ran into the next sentence lends that sentence's "не" to no one);
-* **a thin edge**: at either end of a passage of several sentences, a sentence fewer than
-  :data:`~sverka.core.paraphrase.MIN_AGREE` of whose content words are matched, and fewer
-  than half (three words of the next headline are no borrowing of it; the layer needs that
-  many to pair two sentences).
+* **a thin edge**: at either end of a passage of several sentences, a sentence with fewer
+  than :data:`~sverka.core.paraphrase.MIN_AGREE` content words matched, and fewer than half
+  of those of the shorter of it and its source sentence (three words of the next headline are
+  no borrowing of it; the paraphrase layer needs that many to pair two sentences; a short
+  headline whose three words are half of it stays).
 
 What the exact layer alone would report is never refused: a sentence holding an unbroken run
 of ``min_words`` words written alike in both texts keeps its passage (a copied sentence
@@ -190,24 +191,25 @@ def _refused(p: Passage, a: Tokens, b: Tokens, a_spans: np.ndarray, b_spans: np.
         for s in range(first, last + 1):
             by_sentence.setdefault(s, []).append(q)
     order = sorted(by_sentence)
-    token_sentence = np.asarray(a.sentence_ids, dtype=np.int64)
-    starts = np.asarray(a.starts, dtype=np.int64)
+    starts = np.asarray(a.starts, dtype=np.int64)  # of the content tokens: words_in counts them
+    b_starts = np.asarray(b.starts, dtype=np.int64)
     judged = {}
     for s in order:
         lo, hi = int(a_spans[s, 0]), int(a_spans[s, 1])
         qs = by_sentence[s]
         protected = any(_copied_run(q, a, b, min_words) for q in qs)
         inside = merge((max(q[0], lo), min(q[1], hi)) for q in qs)
-        tokens = int(np.count_nonzero(token_sentence == s)) if len(token_sentence) else 0
         matched = words_in(starts, inside)
-        thin = matched < MIN_AGREE and 2 * matched < tokens
+        b0, b1 = min(q[2] for q in qs), max(q[3] for q in qs)
+        source_lo = int(b_spans[_sentence_of(b_spans, b0), 0])
+        source_hi = int(b_spans[_sentence_of(b_spans, max(b0, b1 - 1)), 1])
+        shorter = min(words_in(starts, [(lo, hi)]), words_in(b_starts, [(source_lo, source_hi)]))
+        thin = matched < MIN_AGREE and 2 * matched < shorter
         contradicts = ""
         if not protected:
-            b0, b1 = min(q[2] for q in qs), max(q[3] for q in qs)
             a0, a1 = max(lo, min(q[0] for q in qs)), min(hi, max(q[1] for q in qs))
             c0, c1 = _around_span(a.text, lo, hi, a0, a1)
-            d0, d1 = _around_span(b.text, int(b_spans[_sentence_of(b_spans, b0), 0]),
-                                  int(b_spans[_sentence_of(b_spans, max(b0, b1 - 1)), 1]), b0, b1)
+            d0, d1 = _around_span(b.text, source_lo, source_hi, b0, b1)
             contradicts = _contradiction(a.text[c0:c1], b.text[d0:d1])
         judged[s] = (lo, hi, protected, thin, contradicts)
     refused = [(s, judged[s][4]) for s in order if judged[s][4]]
