@@ -3,30 +3,32 @@
 The paraphrase layer (:mod:`sverka.core.paraphrase`) pairs sentences that share enough rare
 words, and the exact layer (:mod:`sverka.core.align`) bridges short runs across a sentence
 edge. Headlines on one topic share their names and nouns and still say different things
-("Число жертв землетрясения в Непале достигло 758 человек" is not "... превысило 2260
-человек"). A wrong accusation is the worst error Sverka can make, so after both layers
+("При пожаре в доме престарелых в Техасе погибли пять человек" is not "Два человека погибли
+при пожаре в частном доме в Техасе"). A wrong accusation is the worst error Sverka can make, so after both layers
 (:func:`sverka.core.check.align_prepared`) a passage made of several runs (method
 "paraphrase" or "bridged") loses, sentence by sentence of the suspect:
 
-* **a contradiction** between the sentence and its source sentence, as
+* **a contradiction**, in a passage of the paraphrase layer (the exact layer's bridged runs
+  are the source's own words in its order), between the sentence and its source sentence, as
   :func:`sverka.core.meaning.evidence` (the evidence the meaning layer refuses by) reads them:
   - *numbers*: both give figures (in digits or words) and share none, and none is another
     rounded (876 and "почти 900" agree). A figure only one of them gives is a detail added or
     dropped, as real paraphrases do ("в 2014 году", "на 9 Мая"): no contradiction;
   - *a denial*: one says не / нет / ни / not and the other does not, and neither denies with
     a word of :data:`DENYING_WORDS` ("не сыграет" is "отказался играть");
-  each sentence read from its matched stretch with :data:`AROUND_WORDS` words either side (a
-  headline the splitter ran into the next sentence lends that sentence's "не" to no one);
+  each read over the matched stretch with :data:`AROUND_WORDS` words either side ("не" before
+  a matched verb, a figure after "достигло"), not over the neighbour a sentence runs into;
 * **a thin edge**: at either end of a passage of several sentences, a sentence with fewer
   than :data:`~sverka.core.paraphrase.MIN_AGREE` content words matched, and fewer than half
   of those of the shorter of it and its source sentence (three words of the next headline are
   no borrowing of it; the paraphrase layer needs that many to pair two sentences; a short
   headline whose three words are half of it stays).
 
-What the exact layer alone would report is never refused: a sentence holding an unbroken run
-of ``min_words`` words written alike in both texts keeps its passage (a copied sentence
-with a figure changed is still copied). What is left of a passage is kept when it still spans
-``min_words`` words.
+A copy is never refused for what it says: a sentence holding an unbroken run of ``min_words``
+words written alike in both texts (what the exact layer alone would report), or a copy edited
+(:func:`_edited_copy`: most of its words matched, in its source's order; a "не" dropped or a
+figure changed in a copied sentence leaves its wording borrowed). What is left of a passage is
+kept when it still spans ``min_words`` words.
 """
 
 from __future__ import annotations
@@ -39,7 +41,7 @@ import numpy as np
 
 from .intervals import merge
 from .meaning import evidence
-from .paraphrase import MIN_AGREE
+from .paraphrase import MIN_AGREE, SOURCE_KEPT
 from .results import Passage
 from .text import Tokens, spelling_key, words_in
 from .words import WRITTEN_WORD
@@ -82,6 +84,42 @@ def _clip(piece: tuple[int, int, int, int], lo: int, hi: int) -> list[tuple[int,
     return out
 
 
+def _edited_copy(qs: list[tuple[int, int, int, int]], inside: list[tuple[int, int]], lo: int, hi: int,
+                 a: Tokens, b: Tokens, word_starts: np.ndarray) -> bool:
+    """Whether the suspect sentence [lo, hi) is a copy edited: its matched runs ``qs`` (inside
+    it: ``inside``) hold :data:`~sverka.core.paraphrase.SOURCE_KEPT` of its words, each run
+    reads as many words in the source (give or take one), and the runs follow one another there
+    in their order. A copy with a word deleted, inserted or replaced (a "не" dropped, a figure
+    changed) is still a copy; a rewording by another hand keeps fewer of the words or puts them
+    in another order."""
+    words = words_in(word_starts, [(lo, hi)])
+    if not words or words_in(word_starts, inside) < SOURCE_KEPT * words:
+        return False
+    by_suspect = sorted(qs)
+    if any(x[3] > y[2] for x, y in zip(by_suspect, by_suspect[1:])):
+        return False
+    return all(len(WRITTEN_WORD.findall(b.text, q[2], q[3])) <= len(WRITTEN_WORD.findall(a.text, q[0], q[1])) + 1
+               for q in by_suspect)
+
+
+def _inside(piece: tuple[int, int, int, int], lo: int, hi: int, a: Tokens, b: Tokens) -> tuple[int, int, int, int]:
+    """The part of ``piece`` inside the suspect's [lo, hi), its source side cut after as many
+    tokens as its suspect side was (a piece crossing a sentence's edge is a run of equal
+    tokens: the exact layer's)."""
+    a0, a1, b0, b1 = piece
+    c0, c1 = max(a0, lo), min(a1, hi)
+    if (c0, c1) == (a0, a1) or a1 <= a0:
+        return piece
+    sa, sb = np.asarray(a.starts), np.asarray(b.starts)
+    first_a, first_b = int(np.searchsorted(sa, a0, "left")), int(np.searchsorted(sb, b0, "left"))
+    last_b = int(np.searchsorted(sb, b1, "left"))  # one past the piece's last source token
+    skip = int(np.searchsorted(sa, c0, "left")) - first_a
+    keep = int(np.searchsorted(sa, c1, "left")) - first_a
+    d0 = int(sb[first_b + skip]) if first_b + skip < last_b else b0
+    d1 = int(np.asarray(b.ends)[first_b + keep - 1]) if 0 < keep and first_b + keep - 1 < last_b else b1
+    return c0, c1, d0, max(d0, d1)
+
+
 def _trimmed(piece: tuple[int, int, int, int], text: str) -> tuple[int, int, int, int] | None:
     """``piece`` with its suspect side from its first word to its last; None without a word."""
     words = [m.span() for m in WRITTEN_WORD.finditer(text, piece[0], piece[1])]
@@ -98,15 +136,16 @@ DENYING_WORDS = re.compile(
     r"запрет|лиши|refus|den[iy]|reject|impossib|absen|avoid|fail)", re.IGNORECASE)
 
 
-#: Words either side of the matched stretch of a sentence read with it (:func:`_around_span`).
-AROUND_WORDS = 8
+#: Words either side of the matched stretch of a sentence read with it (:func:`_around_span`):
+#: "не" stands before the verb it denies, a figure right after "достигло" / "превысило".
+AROUND_WORDS = 2
 
 
 def _around_span(text: str, lo: int, hi: int, p0: int, p1: int) -> tuple[int, int]:
     """What is read of the sentence [lo, hi) whose matched stretch is [p0, p1): the stretch with
-    at most :data:`AROUND_WORDS` words of the sentence either side of it. A sentence the splitter
-    ran into the next (a headline without a full stop) lends its neighbour's "не" to no one, and
-    a denial or a figure next to the matched words is read."""
+    at most :data:`AROUND_WORDS` words of the sentence either side of it, as (start, end). A
+    sentence the splitter ran into the next (a headline without a full stop) lends its
+    neighbour's "не" to no one."""
     before = [m.start() for m in WRITTEN_WORD.finditer(text, lo, p0)]
     after = [m.end() for m in WRITTEN_WORD.finditer(text, p1, hi)]
     start = before[-AROUND_WORDS] if len(before) >= AROUND_WORDS else lo
@@ -170,7 +209,7 @@ def refuse_contradictions(passages: Sequence[Passage], a: Tokens, b: Tokens, a_w
         if p.method not in REFUSED_METHODS or not len(a_spans) or not len(b_spans):
             out.append(p)
             continue
-        cut = _refused(p, a, b, a_spans, b_spans, min_words)
+        cut = _refused(p, a, b, a_spans, b_spans, a_word_starts, min_words)
         if not cut:
             out.append(p)
             continue
@@ -181,7 +220,7 @@ def refuse_contradictions(passages: Sequence[Passage], a: Tokens, b: Tokens, a_w
 
 
 def _refused(p: Passage, a: Tokens, b: Tokens, a_spans: np.ndarray, b_spans: np.ndarray,
-             min_words: int) -> list[tuple[int, int, str]]:
+             a_word_starts: np.ndarray, min_words: int) -> list[tuple[int, int, str]]:
     """The suspect sentences of ``p`` refused: (start, end, why), why "numbers", "denial" or
     "thin edge", in suspect order."""
     pieces = p.matched_pieces()
@@ -196,9 +235,10 @@ def _refused(p: Passage, a: Tokens, b: Tokens, a_spans: np.ndarray, b_spans: np.
     judged = {}
     for s in order:
         lo, hi = int(a_spans[s, 0]), int(a_spans[s, 1])
-        qs = by_sentence[s]
-        protected = any(_copied_run(q, a, b, min_words) for q in qs)
-        inside = merge((max(q[0], lo), min(q[1], hi)) for q in qs)
+        qs = [_inside(q, lo, hi, a, b) for q in by_sentence[s]]  # the parts of its pieces in this sentence
+        inside = merge((q[0], q[1]) for q in qs)
+        protected = any(_copied_run(q, a, b, min_words) for q in by_sentence[s]) or \
+            _edited_copy(qs, inside, lo, hi, a, b, a_word_starts)
         matched = words_in(starts, inside)
         b0, b1 = min(q[2] for q in qs), max(q[3] for q in qs)
         source_lo = int(b_spans[_sentence_of(b_spans, b0), 0])
@@ -206,8 +246,8 @@ def _refused(p: Passage, a: Tokens, b: Tokens, a_spans: np.ndarray, b_spans: np.
         shorter = min(words_in(starts, [(lo, hi)]), words_in(b_starts, [(source_lo, source_hi)]))
         thin = matched < MIN_AGREE and 2 * matched < shorter
         contradicts = ""
-        if not protected:
-            a0, a1 = max(lo, min(q[0] for q in qs)), min(hi, max(q[1] for q in qs))
+        if not protected and p.method == "paraphrase":
+            a0, a1 = min(q[0] for q in qs), max(q[1] for q in qs)
             c0, c1 = _around_span(a.text, lo, hi, a0, a1)
             d0, d1 = _around_span(b.text, source_lo, source_hi, b0, b1)
             contradicts = _contradiction(a.text[c0:c1], b.text[d0:d1])
