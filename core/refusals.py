@@ -222,23 +222,29 @@ def refuse_contradictions(passages: Sequence[Passage], a: Tokens, b: Tokens, a_w
 def _refused(p: Passage, a: Tokens, b: Tokens, a_spans: np.ndarray, b_spans: np.ndarray,
              a_word_starts: np.ndarray, min_words: int) -> list[tuple[int, int, str]]:
     """The suspect sentences of ``p`` refused: (start, end, why), why "numbers", "denial" or
-    "thin edge", in suspect order."""
-    pieces = p.matched_pieces()
+    "thin edge", in suspect order. Each sentence is judged once, when it is needed: every
+    sentence of a paraphrase-layer passage (contradictions), only the edges of a bridged one
+    (a copied chapter is one passage of hundreds of sentences)."""
     by_sentence: dict[int, list[tuple[int, int, int, int]]] = {}
-    for q in pieces:
+    for q in p.matched_pieces():
         first, last = _sentence_of(a_spans, q[0]), _sentence_of(a_spans, max(q[0], q[1] - 1))
         for s in range(first, last + 1):
             by_sentence.setdefault(s, []).append(q)
-    order = sorted(by_sentence)
     starts = np.asarray(a.starts, dtype=np.int64)  # of the content tokens: words_in counts them
     b_starts = np.asarray(b.starts, dtype=np.int64)
-    judged = {}
-    for s in order:
+    copied: dict[tuple[int, int, int, int], bool] = {}  # a piece over several sentences is read once
+    judged: dict[int, tuple[int, int, bool, bool, str]] = {}
+
+    def judge(s: int) -> tuple[int, int, bool, bool, str]:  # (start, end, protected, thin, contradiction)
+        if s in judged:
+            return judged[s]
         lo, hi = int(a_spans[s, 0]), int(a_spans[s, 1])
         qs = [_inside(q, lo, hi, a, b) for q in by_sentence[s]]  # the parts of its pieces in this sentence
         inside = merge((q[0], q[1]) for q in qs)
-        protected = any(_copied_run(q, a, b, min_words) for q in by_sentence[s]) or \
-            _edited_copy(qs, inside, lo, hi, a, b, a_word_starts)
+        for q in by_sentence[s]:
+            if q not in copied:
+                copied[q] = _copied_run(q, a, b, min_words)
+        protected = any(copied[q] for q in by_sentence[s]) or _edited_copy(qs, inside, lo, hi, a, b, a_word_starts)
         matched = words_in(starts, inside)
         b0, b1 = min(q[2] for q in qs), max(q[3] for q in qs)
         source_lo = int(b_spans[_sentence_of(b_spans, b0), 0])
@@ -247,21 +253,26 @@ def _refused(p: Passage, a: Tokens, b: Tokens, a_spans: np.ndarray, b_spans: np.
         thin = matched < MIN_AGREE and 2 * matched < shorter
         contradicts = ""
         if not protected and p.method == "paraphrase":
-            a0, a1 = min(q[0] for q in qs), max(q[1] for q in qs)
-            c0, c1 = _around_span(a.text, lo, hi, a0, a1)
+            c0, c1 = _around_span(a.text, lo, hi, min(q[0] for q in qs), max(q[1] for q in qs))
             d0, d1 = _around_span(b.text, source_lo, source_hi, b0, b1)
             contradicts = _contradiction(a.text[c0:c1], b.text[d0:d1])
         judged[s] = (lo, hi, protected, thin, contradicts)
-    refused = [(s, judged[s][4]) for s in order if judged[s][4]]
-    live = [s for s in order if not judged[s][4]]
+        return judged[s]
+
+    order = sorted(by_sentence)
+    if p.method == "paraphrase":
+        refused = [(s, judge(s)[4]) for s in order if judge(s)[4]]
+        live = [s for s in order if not judge(s)[4]]
+    else:
+        refused, live = [], order
     while len(live) > 1:  # thin edges, from either end
-        if not judged[live[0]][2] and judged[live[0]][3]:
+        if not judge(live[0])[2] and judge(live[0])[3]:
             refused.append((live.pop(0), "thin edge"))
-        elif not judged[live[-1]][2] and judged[live[-1]][3]:
+        elif not judge(live[-1])[2] and judge(live[-1])[3]:
             refused.append((live.pop(), "thin edge"))
         else:
             break
-    return sorted((judged[s][0], judged[s][1], why) for s, why in refused)
+    return sorted((judge(s)[0], judge(s)[1], why) for s, why in refused)
 
 
 def _without(p: Passage, cut: list[tuple[int, int, str]], a: Tokens, starts: np.ndarray,
