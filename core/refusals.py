@@ -17,7 +17,10 @@ edge. Headlines on one topic share their names and nouns and still say different
   - *a denial*: one says не / нет / ни / not and the other does not, and neither denies with
     a word of :data:`DENYING_WORDS` ("не сыграет" is "отказался играть");
   each read over the matched stretch with :data:`AROUND_WORDS` words either side ("не" before
-  a matched verb, a figure after "достигло"), not over the neighbour a sentence runs into;
+  a matched verb, a figure after "достигло"), not over the neighbour a sentence runs into, and
+  over the whole sentences too: refused only when both readings contradict ("Сноудена не
+  оказалось на борту" and "Журналисты не нашли Эдварда Сноудена на борту" both deny, the
+  second three words before the matched stretch);
 * **a thin edge**: at either end of a passage of several sentences, a sentence with fewer
   than :data:`~sverka.core.paraphrase.MIN_AGREE` content words matched, and fewer than half
   of those of the shorter of it and its source sentence (three words of the next headline are
@@ -256,6 +259,8 @@ def _refused(p: Passage, a: Tokens, b: Tokens, a_spans: np.ndarray, b_spans: np.
             c0, c1 = _around_span(a.text, lo, hi, min(q[0] for q in qs), max(q[1] for q in qs))
             d0, d1 = _around_span(b.text, source_lo, source_hi, b0, b1)
             contradicts = _contradiction(a.text[c0:c1], b.text[d0:d1])
+            if contradicts and _contradiction(a.text[lo:hi], b.text[source_lo:source_hi]) != contradicts:
+                contradicts = ""  # whole, the sentences agree: "Сноудена не оказалось" / "не нашли Эдварда Сноудена"
         judged[s] = (lo, hi, protected, thin, contradicts)
         return judged[s]
 

@@ -129,3 +129,14 @@ def test_a_sentence_run_into_the_next_lends_it_no_denial():
                                            (876, 800, False), (5, 5, True), (2.5, 3, False)])
 def test_a_figure_rounded_is_the_same_figure(x, y, rounded):
     assert (_round_to(x, y) or _round_to(y, x)) is rounded
+
+
+def test_a_denial_is_refused_only_when_the_whole_sentences_differ_too():
+    # the source's "не" stands three words before its matched stretch (Сноудена ... самолета):
+    # read around the stretch alone the two differ, read whole both deny
+    suspect = "Сноудена не оказалось на борту самолета Москва — Гавана."
+    source = "Журналисты не нашли Эдварда Сноудена на борту самолета Москва — Гавана."
+    start = source.index("Сноудена")
+    lo, hi = _around_span(source, 0, len(source), start, len(source))
+    assert _contradiction(suspect, source[lo:hi]) == "denial"
+    assert _contradiction(suspect, source) == ""
