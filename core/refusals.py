@@ -72,19 +72,16 @@ def _copied_run(piece: tuple[int, int, int, int], a: Tokens, b: Tokens, min_word
     return len(words) >= min_words and words == _written(b.text, piece[2], piece[3])
 
 
-def _clip(piece: tuple[int, int, int, int], lo: int, hi: int) -> list[tuple[int, int, int, int]]:
-    """``piece`` without the suspect's [lo, hi): what lies before and after it (a part keeps
-    the share of the piece's source text its suspect part holds)."""
-    a0, a1, b0, b1 = piece
+def _clip(piece: tuple[int, int, int, int], lo: int, hi: int, a: Tokens, b: Tokens) -> list[tuple[int, int, int, int]]:
+    """``piece`` without the suspect's [lo, hi): its parts before and after that hold a token
+    (:func:`_inside`)."""
+    a0, a1 = piece[0], piece[1]
     if a1 <= lo or a0 >= hi:
         return [piece]
-    scale = (b1 - b0) / (a1 - a0) if a1 > a0 else 0.0
-    out = []
-    if a0 < lo:
-        out.append((a0, lo, b0, b0 + round((lo - a0) * scale)))
-    if a1 > hi:
-        out.append((hi, a1, b1 - round((a1 - hi) * scale), b1))
-    return out
+    starts = np.asarray(a.starts)
+    parts = [(x, y) for x, y in ((a0, min(a1, lo)), (max(a0, hi), a1))
+             if x < y and np.searchsorted(starts, y, "left") > np.searchsorted(starts, x, "left")]
+    return [_inside(piece, x, y, a, b) for x, y in parts]
 
 
 def _edited_copy(qs: list[tuple[int, int, int, int]], inside: list[tuple[int, int]], lo: int, hi: int,
@@ -135,7 +132,7 @@ def _trimmed(piece: tuple[int, int, int, int], text: str) -> tuple[int, int, int
 #: опроверг = сказал, что не; невозможно = не может). A pair in which one sentence says "не" and
 #: the other one of these may say the same thing, so a denial is not refused there.
 DENYING_WORDS = re.compile(
-    r"(?<![^\W\d_])(?:отказ|опроверг|опровер|отрица|отверг|отвер|невозмож|нельзя|отсутств|избе[жг]|"
+    r"(?<![^\W\d_])(?:отказ|опровер|отрица|отвер|невозмож|нельзя|отсутств|избе[жг]|"
     r"запрет|лиши|refus|den[iy]|reject|impossib|absen|avoid|fail)", re.IGNORECASE)
 
 
@@ -216,7 +213,7 @@ def refuse_contradictions(passages: Sequence[Passage], a: Tokens, b: Tokens, a_w
         if not cut:
             out.append(p)
             continue
-        kept = _without(p, cut, a, a_word_starts, min_words)
+        kept = _without(p, cut, a, b, a_word_starts, min_words)
         if kept is not None:
             out.append(kept)
     return out
@@ -280,12 +277,12 @@ def _refused(p: Passage, a: Tokens, b: Tokens, a_spans: np.ndarray, b_spans: np.
     return sorted((judge(s)[0], judge(s)[1], why) for s, why in refused)
 
 
-def _without(p: Passage, cut: list[tuple[int, int, str]], a: Tokens, starts: np.ndarray,
+def _without(p: Passage, cut: list[tuple[int, int, str]], a: Tokens, b: Tokens, starts: np.ndarray,
              min_words: int) -> Passage | None:
     """``p`` without the suspect's spans ``cut``; None when fewer than ``min_words`` words are left."""
     pieces = list(p.matched_pieces())
     for lo, hi, _ in cut:
-        pieces = [r for q in pieces for r in _clip(q, lo, hi)]
+        pieces = [r for q in pieces for r in _clip(q, lo, hi, a, b)]
     pieces = [t for q in pieces for t in (_trimmed(q, a.text),) if t is not None]
     if not pieces:
         return None
