@@ -39,8 +39,8 @@ from .keys import SENTENCE_MIN_TOKENS, sentence_keys
 from .meaning import ADD_MAX_CHARS, span_vectors, vector_spans
 from .messages import Message, message
 from .paraphrase import SourceStats, SuspectKeys, paraphrase_passages, suspect_keys
-from .refusals import refuse_contradictions
 from .progress import NEVER_CANCELLED, CancelToken, Progress, no_progress
+from .refusals import refuse_contradictions
 from .results import CheckResult, Passage, SourceMatch, SuspectInfo
 from .settings import Settings
 from .shingles import unique_counts
