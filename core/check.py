@@ -40,6 +40,7 @@ from .meaning import ADD_MAX_CHARS, span_vectors, vector_spans
 from .messages import Message, message
 from .paraphrase import SourceStats, SuspectKeys, paraphrase_passages, suspect_keys
 from .progress import NEVER_CANCELLED, CancelToken, Progress, no_progress
+from .refusals import refuse_contradictions
 from .results import CheckResult, Passage, SourceMatch, SuspectInfo
 from .settings import Settings
 from .shingles import unique_counts
@@ -182,7 +183,8 @@ SEARCH_MIN_WORDS = 8
 
 
 def align_prepared(a: Prepared, b: Prepared, settings: Settings) -> list[Passage]:
-    """The exact layer's passages, then the paraphrase layer's on the sentences they left."""
+    """The exact layer's passages, then the paraphrase layer's on the sentences they left, less
+    the sentences that contradict their source's (:mod:`sverka.core.refusals`)."""
     min_words = min(settings.min_passage_words, SEARCH_MIN_WORDS)
     exact = align(
         a.tokens,
@@ -199,6 +201,7 @@ def align_prepared(a: Prepared, b: Prepared, settings: Settings) -> list[Passage
     )
     found = paraphrase_passages(a.tokens, b.tokens, exact, min_words=min_words, a_word_starts=a.word_starts,
                                 b_stats=b.paraphrase_stats, a_keys=a.paraphrase_keys)
+    found = refuse_contradictions(found, a.tokens, b.tokens, a.word_starts, min_words)
     head = a.heading[0]
     if head and any(p.suspect_start < head for p in found):
         found = [q for p in found for q in (_after_heading(p, head, a.word_starts, min_words),) if q is not None]
