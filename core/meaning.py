@@ -97,34 +97,47 @@ def _load():
         model._backend = encoderweights.backend(model._tokenizer, model.threads)
     except Exception:  # noqa: BLE001 - another version's layout: the package makes its backend itself
         model._backend = None
+    _one_blas_thread_for_the_process()
+    made = model._model  # the package's own backend when the mapped one could not be made
+    if getattr(made, "_threadpool", None) is not None:
+        made._threadpool = None  # limited once for the process, not around each call
     model.encode(["."])  # weights read now, not inside the first check
     return model
 
 
-_encode_lock = threading.RLock()
-_blas = None  # threadpoolctl's controller of the process's BLAS libraries, made on first use
+_blas_lock = threading.Lock()
+_blas_limited = False
+
+
+def _one_blas_thread_for_the_process() -> None:
+    """BLAS (numpy's matrix products) on one thread for the rest of the process, set once.
+
+    The layer's products are a few hundred rows each: more BLAS threads gain little, and
+    OpenBLAS's spinning threads cost several times their CPU. A limit set around each call
+    instead (as the encoder package does by itself) is process-wide state that two threads
+    encoding at once would save and restore in each other's middle, so encodings had to take
+    turns; set once, a class's two threads encode side by side (numpy's products release the GIL)."""
+    global _blas_limited
+    if _blas_limited:
+        return
+    with _blas_lock:
+        if _blas_limited:
+            return
+        try:
+            from threadpoolctl import threadpool_limits
+
+            threadpool_limits(limits=1, user_api="blas")  # kept: not used as a context
+        except Exception:  # not installed: BLAS as the environment sets it
+            pass
+        _blas_limited = True
 
 
 @contextlib.contextmanager
 def one_blas_thread():
-    """Inside: BLAS (numpy's matrix products) on one thread, one such section of the process at a
-    time (the limit is process-wide). A product of a few hundred rows gains little from more
-    threads, and OpenBLAS's spinning threads cost several times its CPU (the encoder's own calls
-    are limited so by the encoder package, through the same threadpoolctl)."""
-    global _blas
-    with _encode_lock:
-        if _blas is None:
-            try:
-                from threadpoolctl import ThreadpoolController
-
-                _blas = ThreadpoolController()
-            except Exception:  # not installed: BLAS as the environment sets it
-                _blas = False
-        if not _blas:
-            yield
-            return
-        with _blas.limit(limits=1, user_api="blas"):
-            yield
+    """Inside: BLAS on one thread (:func:`_one_blas_thread_for_the_process`: from the first
+    such section on, for the rest of the process)."""
+    _one_blas_thread_for_the_process()
+    yield
 
 
 def sentence_vectors(sentences: Sequence[str]) -> np.ndarray:
@@ -153,8 +166,7 @@ def sentence_vectors(sentences: Sequence[str]) -> np.ndarray:
 def _encode(sentences: list[str]) -> np.ndarray:
     """The encoder's float vectors (n, :data:`DIM`) of ``sentences``."""
     model = encoder()
-    with _encode_lock:  # the backend sets BLAS threads process-wide around each call: one at a time
-        return np.asarray(model.encode(sentences), np.float32)
+    return np.asarray(model.encode(sentences), np.float32)
 
 
 #: Sentence vectors a process keeps (:data:`kept_vectors`): 8 MB. A window checks the same

@@ -170,3 +170,31 @@ def test_a_second_check_re_uses_the_vectors_of_the_first(kept, monkeypatch):
     second = api.compare(a, b)
     assert calls.encoded == []
     assert first.sources == second.sources
+
+
+@needs_model
+def test_two_threads_encode_at_once_as_each_would_alone():
+    """Encodings no longer take turns (a class's threads encode side by side): BLAS is limited
+    to one thread once for the process, not around each call, and the encoder keeps no state
+    between calls, so each batch's vectors are the ones it gets encoded alone."""
+    import threading
+
+    from threadpoolctl import threadpool_info
+
+    first = [f"Предложение номер {k} о погоде, реках и городах России." for k in range(300)]
+    second = [f"Sentence number {k} about the weather, rivers and cities." for k in range(300)]
+    alone = [meaning._encode(first), meaning._encode(second)]
+    together: list = [None, None]
+    start = threading.Barrier(2)
+
+    def encode(k, batch):
+        start.wait()
+        together[k] = meaning._encode(batch)
+
+    threads = [threading.Thread(target=encode, args=(k, b)) for k, b in enumerate((first, second))]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert all(np.array_equal(a, b) for a, b in zip(alone, together))
+    assert all(lib["num_threads"] == 1 for lib in threadpool_info() if lib["user_api"] == "blas")
