@@ -316,7 +316,8 @@ class Collection:
         settings = settings or self.settings
         check_indexing_settings(self.index, settings)
         return check_many(self.location, suspects, settings, workers=workers, progress=progress,
-                          cancel=cancel, serial=lambda doc: self.check(doc, settings, cancel=cancel))
+                          cancel=cancel, serial=lambda doc: self.check(doc, settings, cancel=cancel),
+                          threaded=self._threaded(settings, cancel))
 
     def check_files(
         self,
@@ -341,7 +342,21 @@ class Collection:
         check_indexing_settings(self.index, settings)
         return check_files(self.location, files, settings, load=load_document, cross=cross, workers=workers,
                            progress=progress, cancel=cancel, keep_workers=keep_workers,
-                           serial=lambda doc: self.check(doc, settings, cancel=cancel))
+                           serial=lambda doc: self.check(doc, settings, cancel=cancel),
+                           threaded=self._threaded(settings, cancel))
+
+    def _threaded(self, settings: Settings, cancel: CancelToken):
+        """A maker of checkers for the threads of a class (:func:`sverka.core.batch.check_threads`):
+        each opens its own connection to this collection (a store is used by one thread at a
+        time) and shares this collection's cache of prepared sources."""
+        def make():
+            from .check import check_document
+            from .store import open_store
+
+            store = open_store(self.location, None)
+            return (lambda doc: check_document(store, doc, settings, cancel=cancel, cache=self.source_cache)), store.close
+
+        return make
 
     def close(self) -> None:
         self.index.close()

@@ -6,6 +6,16 @@ as a single check) in a worker process (spawned, as the index's workers are) tha
 collection once. One core, fewer than :data:`MIN_PARALLEL` suspects or fewer than
 :func:`parallel_chars` characters of them in all: no workers at all.
 
+Threads instead of workers (:func:`check_threads`): when the caller can open a checker of its
+own for each thread (``threaded``), a class that worker processes would not pay off for, or any
+class while the meaning layer is on, is checked by one thread per core in this process, each on
+its own connection to the collection, all sharing the caller's source cache. The engine's
+alignment and the meaning layer's encoder (numpy's products: most of a check with the layer on)
+release the GIL; threads start nothing, load the dictionaries and the encoder once, and send
+no results between processes. Measured on two cores (docs/BENCHMARKS.md, "A class in threads"):
+30 essays of 20 KB with the layer on 2.8-3.1 s against 4.7-5.2 s one by one and 4.1 s in two
+worker processes; with the layer off 0.61-0.64 s against 0.67-0.75 s one by one.
+
 Workers kept (``keep_workers=True``, the window's classes): the pool is not shut down after a
 class but kept for the next class against the same collection file (or server), so only the
 first class pays for starting the workers (~1-3 s of CPU, and the start-up stalls of the
@@ -31,7 +41,7 @@ from .sourcecache import SourceCache
 # the checker and the reports off that start until a class needs them (down the layers).
 
 __all__ = ["KEPT_IDLE_SECONDS", "MIN_PARALLEL", "MIN_PARALLEL_CHARS", "TWO_CORES_PARALLEL_CHARS", "check_files",
-           "check_many", "close_workers", "cores", "kept_workers", "parallel_chars", "prepare_workers", "report_names",
+           "check_many", "check_threads", "close_workers", "cores", "kept_workers", "parallel_chars", "prepare_workers", "report_names",
            "with_classmates", "write_reports"]
 
 _worker: dict = {}
@@ -239,12 +249,85 @@ def _kept_pool(path: str | Path, workers: int, start: bool):
             _shutdown(end)
 
 
-def _workers_for(n: int, workers: int | None, chars: int | None = None) -> int:
-    """Workers for ``n`` suspects of ``chars`` characters in all (None: not known yet)."""
+def _workers_for(n: int, workers: int | None, chars: int | None = None, settings: Settings | None = None) -> int:
+    """Worker processes for ``n`` suspects of ``chars`` characters in all (None: not known yet).
+    With the meaning layer on (``settings``, given when threads can check the class instead),
+    none unless asked for: threads (:func:`check_threads`) are faster than workers that each
+    load the encoder and encode on their own."""
     if workers is None:  # starting the workers costs ~1-2 s of CPU: worth it for enough text only
         enough = n >= MIN_PARALLEL and (chars is None or chars >= parallel_chars())
+        if settings is not None and settings.find_by_meaning:
+            enough = False
         workers = cores() if enough else 1
     return min(workers, n)
+
+
+def threads_for(n: int) -> int:
+    """Threads :func:`check_threads` checks ``n`` suspects in: one per usable core, at most one
+    per suspect; 1 (no threads) on one core or for a single suspect."""
+    return max(1, min(cores(), n))
+
+
+#: Makes a checker of one thread: (check one document, close what it opened). Called in the
+#: thread that will use it; the first thread uses the caller's own ``serial`` instead.
+Checker = Callable[[], tuple[Callable[[Document], CheckResult], Callable[[], None]]]
+
+
+def check_threads(docs: Sequence[Document], serial: Callable[[Document], CheckResult], threaded: Checker,
+                  threads: int, progress: Progress = no_progress,
+                  cancel: CancelToken = NEVER_CANCELLED) -> list[CheckResult]:
+    """``docs`` checked by ``threads`` threads of this process, results in the order of ``docs``
+    (each is what its own check gives: the same code, the same collection, the same cache of
+    prepared sources). One thread checks with ``serial`` (the caller's connection, idle while the
+    caller waits here), the others each with a checker ``threaded`` makes for it. Progress and
+    the cancel are seen from the caller's thread, every 0.1 s at least; on an error or a cancel
+    the documents not started are dropped and the call returns when the checks under way have
+    ended (they see the same cancel), so nothing uses the caller's connection after it."""
+    import concurrent.futures as cf
+
+    n = len(docs)
+    out: list[CheckResult | None] = [None] * n
+    lock = threading.Lock()
+    own = threading.local()
+    opened: list[Callable[[], None]] = []
+    first = [True]
+
+    def check(k: int) -> CheckResult:
+        run = getattr(own, "check", None)
+        if run is None:
+            with lock:
+                mine, first[0] = first[0], False
+            if mine:
+                run = serial
+            else:
+                run, close = threaded()
+                with lock:
+                    opened.append(close)
+            own.check = run
+        cancel.raise_if_cancelled()
+        return run(docs[k])
+
+    pool = cf.ThreadPoolExecutor(threads, thread_name_prefix="sverka-class")
+    try:
+        futures = {pool.submit(check, k): k for k in range(n)}
+        pending = set(futures)
+        done = 0
+        while pending:  # wake up every 0.1 s so a cancel does not wait for a slow essay
+            finished, pending = cf.wait(pending, timeout=0.1, return_when=cf.FIRST_COMPLETED)
+            cancel.raise_if_cancelled()
+            for fut in sorted(finished, key=futures.__getitem__):
+                out[futures[fut]] = fut.result()
+                done += 1
+                progress(done, n, docs[futures[fut]].title)
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)
+        for close in opened:
+            try:
+                close()
+            except Exception:  # noqa: BLE001 - a connection that will not close is given up
+                pass
+    progress(n, n, "")
+    return out  # type: ignore[return-value]
 
 
 def parallel_chars() -> int:
@@ -314,22 +397,29 @@ def check_many(
     cancel: CancelToken = NEVER_CANCELLED,
     keep_workers: bool = False,
     pool=None,
+    threaded: Checker | None = None,
 ) -> list[CheckResult]:
     """Check ``docs`` against the collection at ``path``; results in the order of ``docs``.
 
     ``serial`` checks one document in this process (used when workers would not pay off);
-    ``workers`` defaults to the number of usable cores (at most the number of documents) from
-    :data:`MIN_PARALLEL` documents and :func:`parallel_chars` characters on, else 1.
+    ``workers`` (processes) defaults to the number of usable cores (at most the number of
+    documents) from :data:`MIN_PARALLEL` documents and :func:`parallel_chars` characters on,
+    never with the meaning layer on, else 1. When no workers are used and none were asked for,
+    ``threaded`` (a maker of a checker on a connection of its own) has the documents checked
+    in threads (:func:`check_threads`) on a machine of several cores.
     ``keep_workers``: use the workers kept for this collection (any number of documents) or
     start them and keep them (see the module's docstring). ``pool``: workers already started (by the caller, who ends them)."""
     n = len(docs)
     if pool is not None:
         return _check_in(pool, docs, settings, progress, cancel)
-    workers = _workers_for(n, workers, sum(len(d.text) for d in docs))
+    asked = workers
+    workers = _workers_for(n, workers, sum(len(d.text) for d in docs), settings if threaded is not None else None)
     if keep_workers:
         with _kept_pool(path, max(workers, cores()), start=workers >= 2) as kept:
             if kept is not None:
                 return _check_in(kept, docs, settings, progress, cancel)
+    if workers < 2 and asked is None and threaded is not None and threads_for(n) >= 2:
+        return check_threads(docs, serial, threaded, threads_for(n), progress, cancel)
     if workers < 2:
         out = []
         for k, doc in enumerate(docs):
@@ -403,20 +493,24 @@ def check_files(
     progress: Progress = no_progress,
     cancel: CancelToken = NEVER_CANCELLED,
     keep_workers: bool = False,
+    threaded: Checker | None = None,
 ) -> BatchResult:
     """A class of essays checked against the collection at ``path`` (and, with ``cross``,
     against each other): every file read by ``load`` (the sandboxed reader), every readable
     one checked by :func:`check_many`. A file that cannot be read is an item with its
     ``error`` (the file and the reason) and the rest goes on; items keep the order given.
-    ``keep_workers`` as for :func:`check_many`.
+    ``keep_workers`` and ``threaded`` as for :func:`check_many` (with the meaning layer on,
+    no workers are kept or started unless ``workers`` asks for them: threads check the class).
 
     Progress steps: one per file read, one per essay checked, one for the cross-check."""
     files = [str(f) for f in files]
     n = len(files)
     steps = 2 * n + (1 if cross else 0)
-    workers = _workers_for(n, workers)
-    args = (path, files, settings, load, serial, cross)
-    if keep_workers:  # the kept workers, or new ones starting while the files are read
+    asked = workers
+    workers = _workers_for(n, workers, None, settings if threaded is not None else None)
+    args = (path, files, settings, load, serial, cross, threaded if asked is None else None)
+    by_threads = asked is None and threaded is not None and settings.find_by_meaning
+    if keep_workers and not by_threads:  # the kept workers, or new ones starting while the files are read
         with _kept_pool(path, max(workers, cores()), start=workers >= 2) as kept:
             return _check_files(*args, kept, progress, cancel, steps)
     pool = _start_pool(path, workers) if workers >= 2 else None  # starts while the files are read
@@ -431,7 +525,7 @@ def check_files(
     return batch
 
 
-def _check_files(path, files, settings, load, serial, cross, pool, progress, cancel, steps) -> BatchResult:
+def _check_files(path, files, settings, load, serial, cross, threaded, pool, progress, cancel, steps) -> BatchResult:
     from .errors import SverkaError
 
     n = len(files)
@@ -447,7 +541,8 @@ def _check_files(path, files, settings, load, serial, cross, pool, progress, can
             docs.append(None)
             errors.append(getattr(e, "message", None) or str(e))
     readable = [d for d in docs if d is not None]
-    results = check_many(path, readable, settings, serial=serial, cancel=cancel, pool=pool, workers=1,
+    results = check_many(path, readable, settings, serial=serial, cancel=cancel, pool=pool,
+                         workers=None if pool is None and threaded is not None else 1, threaded=threaded,
                          progress=lambda done, total, msg: progress(n + done, steps, msg))
     crossed = None
     if cross and len(readable) >= 2:

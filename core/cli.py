@@ -702,8 +702,9 @@ def _cmd_check(args: argparse.Namespace) -> int:
     _guard_reports(args, [(t, "html") for t in html] + [(t, "pdf") for t in pdf], args.suspects, collection=True)
     _make_report_folder(args.parser, args.html, len(args.suspects), args.lang)
     _make_report_folder(args.parser, args.pdf, len(args.suspects), args.lang)
-    if len(args.suspects) == 1 and not args.classmates:  # several: maybe in worker processes, each its own
-        _load_encoder_beside(settings)
+    # several: checked in threads of this process with the layer on (worker processes, each
+    # loading its own, only with it off)
+    _load_encoder_beside(settings)
     rc = EXIT_OK
     with _open_collection(args.db, settings) as coll:
         if len(args.suspects) > 1 or args.classmates:  # several suspects: on every core when there is enough text, same order

@@ -183,8 +183,11 @@ class ClassCheckActions:
     def prepare_class_workers(self):
         """Start the class workers now, off the GUI thread, when a class is probably coming
         (the folder dialog opens, a folder is dragged over the window): the check then finds
-        them ready instead of starting them while it reads the essays. Kept as after a class."""
+        them ready instead of starting them while it reads the essays. Kept as after a class.
+        None with the meaning layer on: threads of this process check the class then."""
         if self._closing or self.current_job is not None or not self.documents:
+            return None
+        if getattr(self.settings, "find_by_meaning", False):
             return None
         location = self.collection_location()
         self.workers_idle.start()

@@ -159,3 +159,78 @@ def test_the_page_cache_grows_for_checks_only(tmp_path, monkeypatch):
     assert [[p.matched_words for p in s.passages] for s in first.sources] == \
         [[p.matched_words for p in s.passages] for s in again.sources] == \
         [[p.matched_words for p in s.passages] for s in from_file.sources]
+
+
+def test_a_class_is_checked_in_threads_each_on_its_own_connection(col, monkeypatch):
+    """No worker processes where threads do (the meaning layer on, or too little text for
+    workers): the results are the one-by-one results in order, each thread but the caller's
+    own opens and closes a connection of its own, progress is reported from the caller's
+    thread, and a cancel stops the class with nothing left running."""
+    import threading
+
+    from sverka.core import batch
+    from sverka.core.api import result_to_json
+    from sverka.core.errors import Cancelled
+    from sverka.core.progress import CancelToken
+
+    monkeypatch.setattr(batch, "cores", lambda: 2)
+
+    def no_pool(*args, **kwargs):
+        raise AssertionError("workers started where threads check the class")
+
+    monkeypatch.setattr(batch, "_start_pool", no_pool)
+    suspects = [Document(SOURCE[:200] + " " + OTHER, title="a"), Document(OTHER, title="b"),
+                Document("Совсем другой текст о погоде и прогулках в парке летним вечером.", title="c"),
+                Document(SOURCE, title="d"), Document(OTHER + " " + SOURCE[:300], title="e")]
+    serial = [result_to_json(r) for r in col.check_many(suspects, workers=1)]
+    made, closed, callers = [], [], []
+    real = col._threaded
+
+    def counting(settings, cancel):
+        make = real(settings, cancel)
+
+        def counted():
+            check, close = make()
+            made.append(threading.current_thread().name)
+            return check, (lambda: (closed.append(1), close()))
+        return counted
+
+    monkeypatch.setattr(col, "_threaded", counting)
+    threaded = []
+    real_threads = batch.check_threads
+    monkeypatch.setattr(batch, "check_threads", lambda *a, **k: threaded.append(a[3]) or real_threads(*a, **k))
+    for meaning in (True, False):  # the layer on: threads for any class; off: for a little text
+        settings = col.settings.replace(find_by_meaning=meaning)
+        made.clear(), closed.clear(), callers.clear()
+        got = col.check_many(suspects, settings, progress=lambda k, n, m: callers.append(threading.current_thread()))
+        assert [result_to_json(r) for r in got] == [result_to_json(col.check(d, settings)) for d in suspects]
+        assert threaded == [2]
+        threaded.clear()
+        # the second thread opened its own (unless the first took every essay before it began)
+        assert len(made) == len(closed) <= 1 and all(name.startswith("sverka-class") for name in made)
+        assert set(callers) == {threading.current_thread()} and len(callers) == len(suspects) + 1
+    assert serial == [result_to_json(col.check(d)) for d in suspects]
+
+    token = CancelToken()
+    token.cancel()
+    with pytest.raises(Cancelled):
+        col.check_many(suspects, cancel=token)
+    assert not [t for t in threading.enumerate() if t.name.startswith("sverka-class")]
+
+
+def test_an_error_in_a_thread_of_a_class_reaches_the_caller(col, monkeypatch):
+    from sverka.core import batch
+
+    monkeypatch.setattr(batch, "cores", lambda: 2)
+    calls = []
+
+    def failing(doc):
+        calls.append(doc.title)
+        if doc.title == "b":
+            raise ValueError("the essay b cannot be checked")
+        return col.check(doc)
+
+    docs = [Document(OTHER, title=t) for t in "abcd"]
+    with pytest.raises(ValueError, match="essay b"):
+        batch.check_threads(docs, failing, lambda: (failing, lambda: None), 2)
+    assert "b" in calls
