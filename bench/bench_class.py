@@ -1,7 +1,7 @@
 """A class of 30 essays of ~20 KB checked against ruslit: from the shell as shipped, and in one
 process three ways, beside the reference script from the same run.
 
-    .venv/bin/python bench/bench_class.py [--essays 30] [--size 20000] [--runs 3] [--collection PATH]
+    .venv/bin/python bench/bench_class.py [--essays 30] [--size 20000] [--runs 3] [--collection PATH] [--no-meaning]
 
 The collection and the essays are bench_batch.py's (ruslit but six held-out files; each essay
 held-out text with 0-6 copied fragments). Timed, alternating run by run so the machine's drift
@@ -16,6 +16,7 @@ falls on all alike:
   ``batch.check_many`` with two worker processes (started by the call, as the command line does:
   each imports, opens the collection and prepares its own sources; results are pickled back).
 
+``--no-meaning``: the meaning layer off in every way (``--no-find-by-meaning`` of the command line).
 CPU is the process's and its children's (user + sys). The reference (``ref5gram.py`` as a
 library, its index built beforehand) looks each essay up and marks the 5-grams it shares with
 its sources, as bench_batch.py has it do.
@@ -53,7 +54,7 @@ def _cpu_here() -> float:
     return own.ru_utime + own.ru_stime + kids.ru_utime + kids.ru_stime
 
 
-def one_mode(mode: str, collection: Path, essays: list[Path]) -> dict:
+def one_mode(mode: str, collection: Path, essays: list[Path], meaning: bool = True) -> dict:
     """(In a child process.) The essays checked one way; the wall and CPU of the checks alone."""
     import concurrent.futures as cf
     import threading
@@ -66,7 +67,7 @@ def one_mode(mode: str, collection: Path, essays: list[Path]) -> dict:
 
     docs = [document_from_text(e.read_text(encoding="utf-8"), title=e.name) for e in essays]
     store = open_store(collection, None)
-    settings = store.settings
+    settings = store.settings.replace(find_by_meaning=meaning)
     cache = SourceCache()
     local = threading.local()
 
@@ -94,12 +95,13 @@ def main() -> int:
     ap.add_argument("--size", type=int, default=20_000)
     ap.add_argument("--runs", type=int, default=3)
     ap.add_argument("--collection", type=Path, help="a collection built by an earlier run (kept)")
+    ap.add_argument("--no-meaning", action="store_true", help="the meaning layer off")
     ap.add_argument("--mode", choices=MODES[1:], help=argparse.SUPPRESS)
     ap.add_argument("--essay-dir", type=Path, help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args.mode:
         essays = sorted(args.essay_dir.glob("*.txt"))
-        print(json.dumps(one_mode(args.mode, args.collection, essays)))
+        print(json.dumps(one_mode(args.mode, args.collection, essays, not args.no_meaning)))
         return 0
     if not RUSLIT.is_dir():
         print(f"corpus not found: {RUSLIT}")
@@ -123,6 +125,8 @@ def main() -> int:
         print(f"{len(essays)} essays, {chars} characters in all; {len(os.sched_getaffinity(0))} cores; "
               f"load average {os.getloadavg()[0]:.1f} at the start")
         shell = [str(SVERKA), "check", "--db", str(collection), "--json", *map(str, essays)]
+        layer = ["--no-find-by-meaning"] if args.no_meaning else []
+        shell[2:2] = layer
         subprocess.run(shell, env=CHILD_ENV, capture_output=True)  # the files in the page cache, the modules compiled
         got: dict[str, list[dict]] = {m: [] for m in MODES}
         ref = []
@@ -136,7 +140,7 @@ def main() -> int:
                     got[mode].append({"wall": time.perf_counter() - t, "cpu": _cpu_of_children() - cpu})
                     continue
                 out = subprocess.run([sys.executable, __file__, "--mode", mode, "--collection", str(collection),
-                                      "--essay-dir", str(folder)], env=CHILD_ENV, capture_output=True, text=True,
+                                      "--essay-dir", str(folder), *(["--no-meaning"] if args.no_meaning else [])], env=CHILD_ENV, capture_output=True, text=True,
                                      check=True).stdout
                 got[mode].append(json.loads(out.strip().splitlines()[-1]))
             ref.append(run_reference(indexed, essays))
