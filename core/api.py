@@ -58,7 +58,7 @@ __all__ = [
     "CollectionNeedsRebuild", "CollectionDamaged", "CollectionReadOnly",
     "CollectionError", "CrossCheckResult", "CrossPair", "Document", "DocumentInfo",
     "ExtractError", "Passage", "Progress", "Settings", "SourceMatch", "Span", "SuspectInfo",
-    "SverkaError", "apply_exclusions", "close_workers", "compare", "prepare_workers", "crosscheck", "default_collection_path", "rebuild_collection",
+    "SverkaError", "apply_exclusions", "close_workers", "compare", "kept_workers", "prepare_workers", "crosscheck", "default_collection_path", "rebuild_collection",
     "crosscheck_to_json", "document_from_text", "load_document", "render_html", "result_to_json", "warm_up",
     "History", "StoredResult", "colour_slots", "count_words", "history_path", "is_shared_collection",
     "load_saved_settings", "save_settings", "saved_settings_path", "source_hue", "source_key", "tampered_words",
@@ -127,6 +127,14 @@ def close_workers() -> bool:
     from .batch import close_workers as close
 
     return close()
+
+
+def kept_workers() -> int:
+    """How many worker processes ``check_files(keep_workers=True)`` keeps now (0: none; a class
+    of little text is checked in threads and starts none)."""
+    from .batch import kept_workers as kept
+
+    return kept()
 
 
 def prepare_workers(location: str | Path) -> bool:

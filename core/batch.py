@@ -7,14 +7,15 @@ collection once. One core, fewer than :data:`MIN_PARALLEL` suspects or fewer tha
 :func:`parallel_chars` characters of them in all: no workers at all.
 
 Threads instead of workers (:func:`check_threads`): when the caller can open a checker of its
-own for each thread (``threaded``), a class that worker processes would not pay off for, or any
-class while the meaning layer is on, is checked by one thread per core in this process, each on
-its own connection to the collection, all sharing the caller's source cache. The engine's
-alignment and the meaning layer's encoder (numpy's products: most of a check with the layer on)
-release the GIL; threads start nothing, load the dictionaries and the encoder once, and send
-no results between processes. Measured on two cores (docs/BENCHMARKS.md, "A class in threads"):
-30 essays of 20 KB with the layer on 2.8-3.1 s against 4.7-5.2 s one by one and 4.1 s in two
-worker processes; with the layer off 0.61-0.64 s against 0.67-0.75 s one by one.
+own for each thread (``threaded``), suspects too few or too short for workers to pay off are
+checked by one thread per core in this process instead of one by one, each thread on its own
+connection to the collection, all sharing the caller's source cache. The engine's alignment
+and the meaning layer's encoder (numpy's products: most of a check with the layer on) release
+the GIL; threads start nothing, load the dictionaries and the encoder once, and send no results
+between processes. Measured on two cores (docs/BENCHMARKS.md, "A class in threads"): 30 essays
+of 20 KB, the layer on, 2.8-3.1 s against 4.6-5.2 s one by one; more text than
+:func:`parallel_chars` stays with workers (300 fragments of ruslit, mostly copied, so mostly
+Python's work under the GIL: 5.1-6.1 s in workers against 6.8-7.8 s in threads).
 
 Workers kept (``keep_workers=True``, the window's classes): the pool is not shut down after a
 class but kept for the next class against the same collection file (or server), so only the
@@ -249,15 +250,10 @@ def _kept_pool(path: str | Path, workers: int, start: bool):
             _shutdown(end)
 
 
-def _workers_for(n: int, workers: int | None, chars: int | None = None, settings: Settings | None = None) -> int:
-    """Worker processes for ``n`` suspects of ``chars`` characters in all (None: not known yet).
-    With the meaning layer on (``settings``, given when threads can check the class instead),
-    none unless asked for: threads (:func:`check_threads`) are faster than workers that each
-    load the encoder and encode on their own."""
+def _workers_for(n: int, workers: int | None, chars: int | None = None) -> int:
+    """Workers for ``n`` suspects of ``chars`` characters in all (None: not known yet)."""
     if workers is None:  # starting the workers costs ~1-2 s of CPU: worth it for enough text only
         enough = n >= MIN_PARALLEL and (chars is None or chars >= parallel_chars())
-        if settings is not None and settings.find_by_meaning:
-            enough = False
         workers = cores() if enough else 1
     return min(workers, n)
 
@@ -404,16 +400,16 @@ def check_many(
     ``serial`` checks one document in this process (used when workers would not pay off);
     ``workers`` (processes) defaults to the number of usable cores (at most the number of
     documents) from :data:`MIN_PARALLEL` documents and :func:`parallel_chars` characters on,
-    never with the meaning layer on, else 1. When no workers are used and none were asked for,
-    ``threaded`` (a maker of a checker on a connection of its own) has the documents checked
-    in threads (:func:`check_threads`) on a machine of several cores.
+    else 1. When no workers are used and none were asked for, ``threaded`` (a maker of a
+    checker on a connection of its own) has the documents checked in threads
+    (:func:`check_threads`) on a machine of several cores.
     ``keep_workers``: use the workers kept for this collection (any number of documents) or
     start them and keep them (see the module's docstring). ``pool``: workers already started (by the caller, who ends them)."""
     n = len(docs)
     if pool is not None:
         return _check_in(pool, docs, settings, progress, cancel)
     asked = workers
-    workers = _workers_for(n, workers, sum(len(d.text) for d in docs), settings if threaded is not None else None)
+    workers = _workers_for(n, workers, sum(len(d.text) for d in docs))
     if keep_workers:
         with _kept_pool(path, max(workers, cores()), start=workers >= 2) as kept:
             if kept is not None:
@@ -499,18 +495,41 @@ def check_files(
     against each other): every file read by ``load`` (the sandboxed reader), every readable
     one checked by :func:`check_many`. A file that cannot be read is an item with its
     ``error`` (the file and the reason) and the rest goes on; items keep the order given.
-    ``keep_workers`` and ``threaded`` as for :func:`check_many` (with the meaning layer on,
-    no workers are kept or started unless ``workers`` asks for them: threads check the class).
+    ``keep_workers`` and ``threaded`` as for :func:`check_many`: with ``threaded`` and no
+    ``workers`` asked for, the files are read first and the amount of their text decides
+    between workers (kept ones with ``keep_workers``) and threads; else workers start while
+    the files are read, from :data:`MIN_PARALLEL` files on.
 
     Progress steps: one per file read, one per essay checked, one for the cross-check."""
     files = [str(f) for f in files]
     n = len(files)
     steps = 2 * n + (1 if cross else 0)
-    asked = workers
-    workers = _workers_for(n, workers, None, settings if threaded is not None else None)
-    args = (path, files, settings, load, serial, cross, threaded if asked is None else None)
-    by_threads = asked is None and threaded is not None and settings.find_by_meaning
-    if keep_workers and not by_threads:  # the kept workers, or new ones starting while the files are read
+    if workers is None and threaded is not None:
+        # threads or workers by the amount of text: known once the files are read
+        docs, errors = _read_files(files, load, progress, cancel, steps)
+        readable = [d for d in docs if d is not None]
+
+        def check(pool) -> list[CheckResult]:
+            return check_many(path, readable, settings, serial=serial, cancel=cancel, pool=pool, threaded=threaded,
+                              progress=lambda done, total, msg: progress(n + done, steps, msg))
+
+        if _workers_for(len(readable), None, sum(len(d.text) for d in readable)) < 2:
+            results = check(None)  # threads (or one by one)
+        elif keep_workers:
+            with _kept_pool(path, cores(), start=True) as kept:
+                results = check(kept)
+        else:
+            own = _start_pool(path, _workers_for(len(readable), None))
+            try:
+                results = check(own)
+            except BaseException:
+                own.shutdown(wait=False, cancel_futures=True)  # a cancel does not wait for the essays being checked
+                raise
+            _shutdown(own)
+        return _batch(files, docs, errors, results, settings, cross, progress, cancel, steps)
+    workers = _workers_for(n, workers)
+    args = (path, files, settings, load, serial, cross)
+    if keep_workers:  # the kept workers, or new ones starting while the files are read
         with _kept_pool(path, max(workers, cores()), start=workers >= 2) as kept:
             return _check_files(*args, kept, progress, cancel, steps)
     pool = _start_pool(path, workers) if workers >= 2 else None  # starts while the files are read
@@ -525,12 +544,14 @@ def check_files(
     return batch
 
 
-def _check_files(path, files, settings, load, serial, cross, threaded, pool, progress, cancel, steps) -> BatchResult:
+def _read_files(files: list[str], load, progress: Progress, cancel: CancelToken,
+                steps: int) -> tuple[list[Document | None], list]:
+    """Every file read by ``load``: (the documents, None where a file could not be read; why not,
+    None where it could: a Message, worded by each face)."""
     from .errors import SverkaError
 
-    n = len(files)
     docs: list[Document | None] = []
-    errors: list = []  # None, or why the file could not be read (a Message, worded by each face)
+    errors: list = []
     for k, f in enumerate(files):
         cancel.raise_if_cancelled()
         progress(k, steps, os.path.basename(f))
@@ -540,10 +561,23 @@ def _check_files(path, files, settings, load, serial, cross, threaded, pool, pro
         except SverkaError as e:
             docs.append(None)
             errors.append(getattr(e, "message", None) or str(e))
+    return docs, errors
+
+
+def _check_files(path, files, settings, load, serial, cross, pool, progress, cancel, steps) -> BatchResult:
+    n = len(files)
+    docs, errors = _read_files(files, load, progress, cancel, steps)
     readable = [d for d in docs if d is not None]
-    results = check_many(path, readable, settings, serial=serial, cancel=cancel, pool=pool,
-                         workers=None if pool is None and threaded is not None else 1, threaded=threaded,
+    results = check_many(path, readable, settings, serial=serial, cancel=cancel, pool=pool, workers=1,
                          progress=lambda done, total, msg: progress(n + done, steps, msg))
+    return _batch(files, docs, errors, results, settings, cross, progress, cancel, steps)
+
+
+def _batch(files, docs, errors, results, settings, cross, progress, cancel, steps) -> BatchResult:
+    """The class's result: the items in the order of ``files``; with ``cross``, the readable
+    essays compared with each other too (:func:`with_classmates`)."""
+    n = len(files)
+    readable = [d for d in docs if d is not None]
     crossed = None
     if cross and len(readable) >= 2:
         progress(2 * n, steps, "")

@@ -103,6 +103,8 @@ class ClassCheckActions:
                 # the workers stay for the next class: only the first pays for starting them
                 batch = c.check_files([str(f) for f in files], with_collection_indexing(settings, c), cross=cross,
                                       progress=progress, cancel=cancel, keep_workers=True)
+            # a class large enough for workers: the next one probably is too (prepare_class_workers)
+            self._classes_use_workers = api.kept_workers() > 0
             keep_results(history, [it.result for it in batch.items])
             memory.remember(key, [(it.result.suspect.path or it.path, it.result.suspect.sha256)
                                   for it in batch.items if it.result is not None], cross)
@@ -182,12 +184,14 @@ class ClassCheckActions:
 
     def prepare_class_workers(self):
         """Start the class workers now, off the GUI thread, when a class is probably coming
-        (the folder dialog opens, a folder is dragged over the window): the check then finds
-        them ready instead of starting them while it reads the essays. Kept as after a class.
-        None with the meaning layer on: threads of this process check the class then."""
+        (the folder dialog opens, a folder is dragged over the window) and the last class of
+        this window was large enough for workers: the check then finds them ready instead of
+        starting them after it read the essays. Kept as after a class. A class of ordinary size
+        is checked in threads of this process (``batch.check_threads``): workers started for
+        it would only compete with it for the cores."""
         if self._closing or self.current_job is not None or not self.documents:
             return None
-        if getattr(self.settings, "find_by_meaning", False):
+        if not getattr(self, "_classes_use_workers", False):
             return None
         location = self.collection_location()
         self.workers_idle.start()

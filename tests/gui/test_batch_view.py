@@ -157,7 +157,15 @@ def test_class_check_keeps_the_gui_thread_free(qtbot, class_window):
     assert len(ticks) >= max(1, int(took / 0.010 * 0.2)), (len(ticks), took)
 
 
-def test_a_second_class_uses_the_workers_of_the_first_and_closing_ends_them(qtbot, class_window):
+def _large_classes(monkeypatch) -> None:
+    """The test's class of three readable essays counts as enough text for worker processes."""
+    from sverka.core import batch
+
+    monkeypatch.setattr(batch, "MIN_PARALLEL", 2)
+    monkeypatch.setattr(batch, "parallel_chars", lambda: 0)
+
+
+def test_a_second_class_uses_the_workers_of_the_first_and_closing_ends_them(qtbot, class_window, monkeypatch):
     """Starting the workers (and its stalls) is paid by the first class only; they end when
     the window closes, or when no class came for a while."""
     import os
@@ -166,7 +174,7 @@ def test_a_second_class_uses_the_workers_of_the_first_and_closing_ends_them(qtbo
     from sverka.core import batch
 
     window, essays = class_window
-    window.settings = window.settings.replace(find_by_meaning=False)  # with it on, threads check a class
+    _large_classes(monkeypatch)
     with qtbot.waitSignal(window.batchShown, timeout=TIMEOUT):
         window.check_class([essays])
     pool = batch._kept.pool
@@ -192,23 +200,33 @@ def test_a_second_class_uses_the_workers_of_the_first_and_closing_ends_them(qtbo
     assert not any(os.path.exists(f"/proc/{p}") for p in pids)
 
 
-def test_a_folder_dragged_over_the_window_starts_the_class_workers_before_the_drop(qtbot, class_window):
+def _drag_over(window, folder):
     from PySide6.QtCore import QMimeData, QPointF, QUrl
     from PySide6.QtGui import QDragEnterEvent
     from PySide6.QtWidgets import QApplication
 
+    mime = QMimeData()
+    mime.setUrls([QUrl.fromLocalFile(str(folder))])
+    enter = QDragEnterEvent(QPointF(window.rect().center()), Qt.DropAction.CopyAction, mime,
+                            Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier)
+    QApplication.sendEvent(window, enter)
+    return enter
+
+
+def test_a_folder_dragged_over_the_window_starts_the_class_workers_before_the_drop(qtbot, class_window, monkeypatch):
+    """After a class large enough for workers, the next class's workers start while its folder
+    is dragged over the window."""
     from sverka.core import batch
 
     window, essays = class_window
-    window.settings = window.settings.replace(find_by_meaning=False)  # with it on, threads check a class
+    _large_classes(monkeypatch)
+    with qtbot.waitSignal(window.batchShown, timeout=TIMEOUT):
+        window.check_class([essays])
     batch.close_workers()
-    mime = QMimeData()
-    mime.setUrls([QUrl.fromLocalFile(str(essays))])
-    enter = QDragEnterEvent(QPointF(window.rect().center()), Qt.DropAction.CopyAction, mime,
-                            Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier)
+    assert batch._kept.pool is None
     with qtbot.waitSignal(window.runner.ended, timeout=TIMEOUT,
                           check_params_cb=lambda job: job.name == "prepare_workers"):
-        QApplication.sendEvent(window, enter)
+        enter = _drag_over(window, essays)
     assert enter.isAccepted()
     pool = batch._kept.pool
     assert pool is not None and window.workers_idle.isActive()  # ended if no class comes
@@ -217,27 +235,20 @@ def test_a_folder_dragged_over_the_window_starts_the_class_workers_before_the_dr
     assert batch._kept.pool is pool  # the class found them ready
 
 
-def test_with_the_meaning_layer_on_a_class_is_checked_in_threads_and_starts_no_workers(qtbot, class_window):
-    """The meaning layer's encoder releases the GIL: threads of the window's process check the
-    class (one encoder, no start-up), so no worker processes are started or kept for it, nor
-    when a folder is dragged over the window."""
-    from PySide6.QtCore import QMimeData, QPointF, QUrl
-    from PySide6.QtGui import QDragEnterEvent
-    from PySide6.QtWidgets import QApplication
-
+def test_a_class_of_little_text_is_checked_in_threads_and_starts_no_workers(qtbot, class_window):
+    """A class of ordinary size is checked by threads of the window's process (the engine and
+    the meaning layer's encoder release the GIL; nothing to start): no worker processes are
+    started or kept for it, nor when its folder is dragged over the window again."""
     from sverka.core import batch
 
     window, essays = class_window
-    window.settings = window.settings.replace(find_by_meaning=True)
     batch.close_workers()
-    mime = QMimeData()
-    mime.setUrls([QUrl.fromLocalFile(str(essays))])
-    enter = QDragEnterEvent(QPointF(window.rect().center()), Qt.DropAction.CopyAction, mime,
-                            Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier)
-    QApplication.sendEvent(window, enter)
-    with qtbot.waitSignal(window.batchShown, timeout=TIMEOUT) as shown:
-        drop(window, [essays])
-    assert batch._kept.pool is None
+    for settle in (False, True):
+        if settle:
+            _drag_over(window, essays)
+        with qtbot.waitSignal(window.batchShown, timeout=TIMEOUT) as shown:
+            drop(window, [essays])
+        assert batch._kept.pool is None
     by_name = {Path(it.path).name: it.result for it in shown.args[0].items}
     assert by_name["ivanov.txt"].borrowed_percent > 80 and by_name["ivanov.txt"].sources[0].title.startswith("Чехов")
 
