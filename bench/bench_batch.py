@@ -7,8 +7,9 @@ The essays are cut from ruslit: each mixes text of a file held out of the collec
 The window's own "check a class" path runs (files read in the sandbox, checked on every
 core, the table filled); a 10 ms QTimer ticks in the GUI thread meanwhile, and the longest
 gap between two ticks is the longest time the window could not answer. The class is checked
-``--classes`` times in the same window: the first class starts the worker processes, the
-next ones use the workers the window keeps (``--drag S``: the first class's folder is dragged
+``--classes`` times in the same window: a class of less text than ``batch.parallel_chars()``
+(30 essays of 20 KB are) is checked in threads of the window's process; a larger one: the
+first class starts the worker processes, the next ones use the workers the window keeps (``--drag S``: the first class's folder is dragged
 over the window S seconds before it is dropped, which starts the workers then). After each class, the control: the same timer in
 the same window doing nothing for as long as the class took (the longest gap the machine's
 load alone causes).
@@ -118,6 +119,8 @@ def _idle_gap(loop, seconds: float) -> float:
 def _one_class(window, loop, essays, cross: bool, trace_file, drag: float = 0.0) -> dict:
     from PySide6.QtCore import QTimer
 
+    from sverka.core import api
+
     ticks: list[float] = []
     timer = QTimer()
     timer.setInterval(10)
@@ -165,6 +168,7 @@ def _one_class(window, loop, essays, cross: bool, trace_file, drag: float = 0.0)
         "seconds": finished["t"] - t0,
         "error": finished.get("error"),
         "checked": sum(1 for it in batch.items if it.result is not None) if batch else 0,
+        "workers": api.kept_workers(),  # 0: the class was checked in threads of the window's process
         "borrowed": [it.result.borrowed_percent for it in batch.items if it.result] if batch else [],
         "max_gap_ms": gaps[-1] if gaps else None,
         "p99_gap_ms": gaps[int(len(gaps) * 0.99) - 1] if gaps else None,
@@ -232,8 +236,8 @@ def main() -> int:
             print(f"error: {r['error']}")
             return 1
         b = r["borrowed"]
-        what = ("workers kept" if k > 1 else f"dragged {args.drag:g} s before the drop" if args.drag
-                else "workers started")
+        what = ("in threads" if not r["workers"] else "workers kept" if k > 1
+                else f"dragged {args.drag:g} s before the drop" if args.drag else "workers started")
         print(f"class {k} ({what}), load {r['load']:.2f}: {r['checked']} essays in {r['seconds']:.2f} s "
               f"(borrowed {min(b):.1f}-{max(b):.1f} %, median {statistics.median(b):.1f} %); "
               f"ref5gram {ref:.2f} s; ratio {r['seconds'] / ref:.1f}")

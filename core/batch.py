@@ -505,7 +505,12 @@ def check_files(
     n = len(files)
     steps = 2 * n + (1 if cross else 0)
     if workers is None and threaded is not None:
-        # threads or workers by the amount of text: known once the files are read
+        # threads or workers by the amount of text: known once the files are read (in the
+        # reader's processes, while this process loads the meaning layer's encoder the
+        # threads would use)
+        from .bymeaning import load_beside
+
+        load_beside(settings)
         docs, errors = _read_files(files, load, progress, cancel, steps)
         readable = [d for d in docs if d is not None]
 

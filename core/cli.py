@@ -17,7 +17,6 @@ import json
 import os
 import re
 import sys
-import threading
 import time
 from pathlib import Path
 
@@ -664,31 +663,11 @@ def _pdf_targets(out: str | None, names: list[str]) -> list[Path | None]:
     return [p.with_suffix(".pdf") if p is not None else None for p in _html_targets(out, names)]
 
 
-def _load_encoder_beside(settings: Settings) -> threading.Thread | None:
-    """When the meaning layer is on, its sentence encoder starts loading on a thread of its own
-    (returned) while the command reads, canonizes and aligns: its tokenizer's load (~0.2 s of a
-    cold ``compare`` or ``check``) runs without the GIL, so on a second core it costs the command
-    no time; the layer takes the encoder when it is ready (``meaning.encoder`` waits for a load
-    under way). Loaded for nothing when the texts leave the layer nothing to encode: the thread
-    (a daemon) does not hold the process at its end. A load that fails is the layer's to
-    report, as without this thread: it loads again when asked, and fails in the command."""
-    if not settings.find_by_meaning:
-        return None
-    from .bymeaning import available
-    from .meaning import encoder
+def _load_encoder_beside(settings: Settings):
+    """The meaning layer's encoder loading beside the command's own work (``bymeaning.load_beside``)."""
+    from .bymeaning import load_beside
 
-    if not available():
-        return None
-
-    def load() -> None:
-        try:
-            encoder()
-        except Exception:  # noqa: BLE001 - the layer's own call loads again and reports it
-            pass
-
-    thread = threading.Thread(target=load, name="sverka-encoder", daemon=True)
-    thread.start()
-    return thread
+    return load_beside(settings)
 
 
 def _cmd_check(args: argparse.Namespace) -> int:
