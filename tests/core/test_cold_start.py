@@ -35,6 +35,44 @@ def test_the_encoder_loads_beside_the_command_when_the_layer_is_on():
     assert out.splitlines() == ["sverka-encoder True", "True True", "(1, 512)"]
 
 
+@needs_model
+def test_the_tokenizer_loads_ahead_from_the_commands_first_instant_and_the_encoder_takes_it():
+    """``sverka check`` and ``compare`` start the tokenizer's load as soon as their arguments are
+    read (sverka.core.tokenizerahead); the encoder takes that processor instead of loading one."""
+    out = _run(
+        "import sys\n"
+        "from sverka.core import cli, tokenizerahead\n"
+        "started = []\n"
+        "real = tokenizerahead.start\n"
+        "tokenizerahead.start = lambda: (started.append(1), real())\n"
+        "cli.build_parser().parse_args(['compare', 'a', 'b'])\n"
+        "import sverka.core.cli as c\n"
+        "c.main.__globals__['_run'] = lambda args: 0  # the command itself is not the point here\n"
+        "c.main(['compare', 'a.txt', 'b.txt'])\n"
+        "c.main(['check', '--db', 'x', '--no-find-by-meaning', 'e.txt'])\n"
+        "print(started)\n"
+        "from sverka.core import meaning\n"
+        "import sentencepiece\n"
+        "loads = []\n"
+        "real_sp = sentencepiece.SentencePieceProcessor\n"
+        "sentencepiece.SentencePieceProcessor = lambda **k: (loads.append(k), real_sp(**k))[1]\n"
+        "meaning.encoder()\n"
+        "print(loads, type(meaning.encoder()._sp).__name__)\n"
+        "print(tokenizerahead.take(tokenizerahead.model_path()))  # given once\n"
+    )
+    assert out.splitlines() == ["[1]", "[] SentencePieceProcessor", "None"]
+
+
+def test_a_tokenizer_loaded_ahead_for_another_model_is_not_taken(tmp_path):
+    out = _run(
+        "from sverka.core import tokenizerahead\n"
+        "print(tokenizerahead.take('/nowhere/sp.model'))  # none started\n"
+        "tokenizerahead.start()\n"
+        f"print(tokenizerahead.take({str(tmp_path / 'sp.model')!r}))\n"
+    )
+    assert out.splitlines() == ["None", "None"]
+
+
 def test_nothing_of_the_encoder_is_loaded_when_the_layer_is_off():
     out = _run(
         "import sys, threading\n"
