@@ -103,15 +103,18 @@ class ClassCheckActions:
                 # the workers stay for the next class: only the first pays for starting them
                 batch = c.check_files([str(f) for f in files], with_collection_indexing(settings, c), cross=cross,
                                       progress=progress, cancel=cancel, keep_workers=True)
-            # a class large enough for workers: the next one probably is too (prepare_class_workers)
-            self._classes_use_workers = api.kept_workers() > 0
             keep_results(history, [it.result for it in batch.items])
             memory.remember(key, [(it.result.suspect.path or it.path, it.result.suspect.sha256)
                                   for it in batch.items if it.result is not None], cross)
             return batch
 
         self.workers_idle.stop()
-        job = self._foreground("batch", message, work, lambda batch: self.show_batch(batch, key), write=True)
+        def shown(batch) -> None:
+            # a class large enough for workers: the next one probably is too (prepare_class_workers)
+            self._classes_use_workers = api.kept_workers() > 0
+            self.show_batch(batch, key)
+
+        job = self._foreground("batch", message, work, shown, write=True)
         if job is not None:  # the engine's message is the file's name: say what is done with it
             job.signals.progress.disconnect(self.progress.update_progress)
             job.signals.progress.connect(lambda d, t, m: self.progress.update_progress(
@@ -176,6 +179,7 @@ class ClassCheckActions:
 
     def _make_workers_idle_timer(self) -> None:
         """Workers kept after a class end after KEPT_IDLE_SECONDS without another one."""
+        self._classes_use_workers = False  # the last class used worker processes (prepare_class_workers)
         self.workers_idle = QTimer(self)
         self.workers_idle.setSingleShot(True)
         self.workers_idle.setInterval(api.KEPT_IDLE_SECONDS * 1000)
@@ -191,7 +195,7 @@ class ClassCheckActions:
         it would only compete with it for the cores."""
         if self._closing or self.current_job is not None or not self.documents:
             return None
-        if not getattr(self, "_classes_use_workers", False):
+        if not self._classes_use_workers:
             return None
         location = self.collection_location()
         self.workers_idle.start()
