@@ -146,13 +146,11 @@ def prepare_workers(location: str | Path) -> bool:
     return prepare(location)
 
 
-def warm_up(find_by_meaning: bool = False) -> None:
+def warm_up() -> None:
     """Load the morphological dictionaries now (call it in a worker so the first check is
     fast), and start the sandboxed reader and multiprocessing's resource tracker, so that the
     first class starts only its workers: starting a process holds the interpreter lock until
-    the new one runs (vfork + exec), which a loaded machine turns into a stall of the window.
-    With ``find_by_meaning``, the meaning layer's encoder is loaded too, last (~0.3 s, its
-    tokenizer without the GIL), so the first check does not wait for it."""
+    the new one runs (vfork + exec), which a loaded machine turns into a stall of the window."""
     from multiprocessing import resource_tracker
 
     from .text import canonize
@@ -161,12 +159,6 @@ def warm_up(find_by_meaning: bool = False) -> None:
     shared_sandbox().prestart()
     resource_tracker.ensure_running()  # started by the first worker pool otherwise (one more process then)
     canonize("Проверка словарей. Перевірка словників: їжак. Checking the dictionaries.")
-    if find_by_meaning:
-        from .bymeaning import available
-        from .meaning import encoder
-
-        if available():
-            encoder()
 
 
 def _collection_errors(method):

@@ -143,8 +143,7 @@ class MainWindow(WindowActions, CollectionActions, CheckActions, ClassCheckActio
     def _start(self) -> None:
         self.refresh_collection()
         self.restore_last_class()
-        meaning = bool(getattr(self.settings, "find_by_meaning", False))  # its encoder too, when the layer is on
-        self.runner.run(lambda progress, cancel: api.warm_up(meaning), None, name="warm_up")
+        self.runner.run(lambda progress, cancel: api.warm_up(), None, name="warm_up")
         self._update_actions()
 
     def _restore_geometry(self) -> None:

