@@ -264,7 +264,7 @@ def part_paraphraser(args, rng, tmp: Path) -> None:
 
 def part_stsb(args, rng, tmp: Path, reverse: bool = False) -> None:
     """STS-b dev, English -> Russian (the module docstring's **stsb**), or with ``reverse``
-    Russian -> English (**stsb-reverse**): the same rows, documents and essays, the languages
+    Russian -> English (**stsb-reverse**): documents and essays built the same way, the languages
     swapped, the Russian sources among Russian prose, English originals from PAN 2013."""
     from bench_models import stsb
 
