@@ -1,6 +1,6 @@
 """Meaning benchmark: real paraphrases and translations planted in essays, against a collection.
 
-    .venv/bin/python bench/bench_meaning.py [--part paraphraser,stsb,synthetic] [--per-class 300]
+    .venv/bin/python bench/bench_meaning.py [--part paraphraser,stsb,synthetic,stsb-reverse] [--per-class 300]
         [--essays-stsb 60] [--originals-stsb 6] [--seed 38] [--verbose]
 
 Built on real pairs written by others (``../shared/data/paraphrase``, see its README.md; the
@@ -21,6 +21,16 @@ benchmark skips cleanly when that folder is absent) plus a small synthetic set:
   their order (a student translates a run, not a lone sentence), and 6 original sentences of
   Pushkin (``--originals-stsb``: 130 makes each essay a long suspect, whose sentences are
   encoded one in three first). A sentence without a closing mark (a headline) gets a full stop on both sides. Reported: translated sentences found with the right source; originals flagged.
+* **stsb-reverse** (not in the default parts): the same, Russian -> English. The Russian
+  sentence1 of each row (distinct in both languages) goes into Russian source documents: the 8
+  of a document one block, in their order, at a random place among 15 sentences of Chekhov's
+  and Gorky's prose; the English sentence1 of the same rows is planted in English essays, 2 runs
+  of 3 consecutive sentences of one block, beside ``--originals-stsb`` original English sentences
+  of the PAN 2013 source documents (``../shared/data/pan13-dev/src``: web pages written by
+  others, news, travel, business; none in the collection nor translated into it; their lines
+  are broken inside sentences, so whitespace is made one space). Not the STS-b train file's
+  English: its captions repeat the dev file's nearly word for word ("A man is playing a
+  guitar."), so a flag there would often be right, not a false accusation.
 * **synthetic**: ``bench/data/meaning_synthetic.tsv``, 30 hand-written pairs (derivation,
   voice, clause moves, other constructions, mixed Russian-English, English -> Russian): a
   second, harder opinion; SYNTHETIC, small, figures per change.
@@ -37,6 +47,7 @@ them the exact word-5-gram reference (``bench/ref5gram.py``) over the same colle
 from __future__ import annotations
 
 import argparse
+import re
 import sys
 import tempfile
 import time
@@ -55,11 +66,21 @@ PARA = DATA / "paraphrase"
 SYNTHETIC = HERE / "data" / "meaning_synthetic.tsv"
 
 
-def prose_sentences(folder: Path, limit: int | None = None) -> list[str]:
-    """Self-standing sentences of 8-40 words of the prose under ``folder``."""
+#: How a sentence of wrapped web text must end to stand by itself: a lowercase word or a number
+#: before its stop. The splitter of ``sentences`` also cuts after an initial or a title ("Robert
+#: A.", "Dr.", "St."), and the fragment before such a cut, planted before a translated sentence,
+#: would be read as one sentence with it.
+_SENTENCE_END = re.compile(r"(?:\b[a-z]{2,}|\d)[.!?][\"”’)]*$")
+
+
+def prose_sentences(folder: Path, limit: int | None = None, wrapped: bool = False) -> list[str]:
+    """Self-standing sentences of 8-40 words of the prose under ``folder``. ``wrapped``: its
+    lines are broken within sentences (PAN 2013's texts), each sentence's whitespace made one
+    space; otherwise a sentence across lines (a verse, a heading) is left out."""
     out = []
     for _, t in _texts(folder):
-        out += [s for s in sentences(t) if 8 <= len(WORD.findall(s)) <= 40 and "\n" not in s]
+        found = [" ".join(s.split()) for s in sentences(t) if _SENTENCE_END.search(s)] if wrapped else sentences(t)
+        out += [s for s in found if 8 <= len(WORD.findall(s)) <= 40 and "\n" not in s]
         if limit and len(out) >= limit:
             break
     return out
@@ -241,41 +262,68 @@ def part_paraphraser(args, rng, tmp: Path) -> None:
     b.close()
 
 
-def part_stsb(args, rng, tmp: Path) -> None:
+def part_stsb(args, rng, tmp: Path, reverse: bool = False) -> None:
+    """STS-b dev, English -> Russian (the module docstring's **stsb**), or with ``reverse``
+    Russian -> English (**stsb-reverse**): documents and essays built the same way, the languages
+    swapped, the Russian sources among Russian prose, English originals from PAN 2013."""
     from bench_models import stsb
 
     # with a closing mark where a sentence (often a headline) has none, as in an essay or a document
     en, ru = [_closed(r[0].strip()) for r in stsb("en")], [_closed(r[0].strip()) for r in stsb("ru")]
     seen, rows_ok = set(), []
     for k in range(len(en)):
-        if en[k].strip() and ru[k].strip() and en[k] not in seen and len(WORD.findall(en[k])) >= 4:
-            seen.add(en[k])
+        # distinct English sentences; in reverse, distinct Russian ones too (DeepL gave one
+        # translation to a few different English rows): a source sentence is the only one of its text
+        if en[k].strip() and ru[k].strip() and en[k] not in seen and len(WORD.findall(en[k])) >= 4 \
+                and not (reverse and ("ru", ru[k]) in seen):
+            seen.update((en[k], ("ru", ru[k])) if reverse else (en[k],))
             rows_ok.append(k)
     rows_ok = [rows_ok[i] for i in rng.permutation(len(rows_ok)).tolist()]
-    docs = [(f"sts{d // 8:04d}.txt", [en[k] for k in rows_ok[d:d + 8]]) for d in range(0, len(rows_ok) - 7, 8)]
-    ru_of = {en[k]: ru[k] for k in rows_ok}
-    originals = prose_sentences(DATA / "ruslit" / "prose" / "Pushkin")
+    held, planted = (ru, en) if reverse else (en, ru)
+    docs = [(f"sts{d // 8:04d}.txt", [held[k] for k in rows_ok[d:d + 8]]) for d in range(0, len(rows_ok) - 7, 8)]
+    translation_of = {held[k]: planted[k] for k in rows_ok}
+    if reverse:
+        originals = prose_sentences(DATA / "pan13-dev" / "src", wrapped=True)
+    else:
+        originals = prose_sentences(DATA / "ruslit" / "prose" / "Pushkin")
     rng.shuffle(originals)
-    b = Bench("stsb", docs, tmp, args.verbose)
+    stsb_at = [(0, len(sents)) for _, sents in docs]  # where a document's STS-b sentences lie in it
+    if reverse:  # each document's 8 sentences one block, in their order, among 15 of Chekhov's and Gorky's
+        filler = prose_sentences(DATA / "ruslit" / "prose" / "Chekhov") + prose_sentences(DATA / "ruslit" / "prose" / "Gorky")
+        rng.shuffle(filler)
+        for d, (name, sents) in enumerate(docs):
+            prose = filler[15 * d:15 * d + 15]
+            at = int(rng.integers(len(prose) + 1))
+            docs[d] = (name, prose[:at] + sents + prose[at:])
+            stsb_at[d] = (at, at + len(sents))
+    b = Bench("stsb-reverse" if reverse else "stsb", docs, tmp, args.verbose)
     rows, opos = [], 0
     doc_order = rng.permutation(len(docs)).tolist()
     for e in range(min(args.essays_stsb, len(docs) // 2)):
         runs = []
         for d in doc_order[2 * e:2 * e + 2]:
             name, sents = docs[d]
-            at = int(rng.integers(len(sents) - 2))
-            runs.append([(ru_of[s], name, "translated") for s in sents[at:at + 3]])
+            lo, hi = stsb_at[d]
+            at = lo + int(rng.integers(hi - lo - 2))
+            runs.append([(translation_of[s], name, "translated") for s in sents[at:at + 3]])
         origs = [[(s, None, "original")] for s in originals[opos:opos + args.originals_stsb]]
         opos += args.originals_stsb
         blocks = runs + origs
         parts = [x for i in rng.permutation(len(blocks)).tolist() for x in blocks[i]]
         rows += b.run(parts)
-    report(f"STS-b dev: {sum(len(s) for _, s in docs)} English sentences in {len(docs)} source documents; "
-           f"{len(rows)} sentences in {min(args.essays_stsb, len(docs) // 2)} Russian essays", rows,
+    held_lang, planted_lang = ("Russian", "English") if reverse else ("English", "Russian")
+    n_held = sum(hi - lo for lo, hi in stsb_at)
+    among = f" among {sum(len(s) for _, s in docs) - n_held} of Russian prose" if reverse else ""
+    report(f"STS-b dev{' reverse' if reverse else ''}: {n_held} {held_lang} sentences{among} in {len(docs)} source documents; "
+           f"{len(rows)} sentences in {min(args.essays_stsb, len(docs) // 2)} {planted_lang} essays", rows,
            {"translated": "translated sentences found (right source)", "original": "original sentences flagged"},
            )
     timing(b)
     b.close()
+
+
+def part_stsb_reverse(args, rng, tmp: Path) -> None:
+    part_stsb(args, rng, tmp, reverse=True)
 
 
 def part_synthetic(args, rng, tmp: Path) -> None:
@@ -327,6 +375,9 @@ def main() -> int:
     ap.add_argument("--seed", type=int, default=38)
     ap.add_argument("--verbose", action="store_true", help="print highlighted originals and doubtful meaning pairs")
     args = ap.parse_args()
+    if "stsb-reverse" in args.part.split(",") and not (DATA / "pan13-dev" / "src").is_dir():
+        print(f"no data at {DATA / 'pan13-dev' / 'src'}: skipped")
+        return 0
     if not PARA.is_dir() or not (DATA / "ruslit").is_dir():
         print(f"no data at {PARA} or {DATA / 'ruslit'}: skipped")
         return 0
@@ -337,8 +388,9 @@ def main() -> int:
         return 0
     with tempfile.TemporaryDirectory() as tmp:
         for part in args.part.split(","):
-            rng = np.random.default_rng([args.seed, ["paraphraser", "stsb", "synthetic"].index(part)])
-            {"paraphraser": part_paraphraser, "stsb": part_stsb, "synthetic": part_synthetic}[part](args, rng, Path(tmp))
+            rng = np.random.default_rng([args.seed, ["paraphraser", "stsb", "synthetic", "stsb-reverse"].index(part)])
+            {"paraphraser": part_paraphraser, "stsb": part_stsb, "synthetic": part_synthetic,
+             "stsb-reverse": part_stsb_reverse}[part](args, rng, Path(tmp))
     return 0
 
 

@@ -73,11 +73,12 @@ NEIGHBOUR_FLOOR = meaning.TRANSLATION_WITH_NEIGHBOUR
 #: headline without a full stop, read as one sentence with the next, was taken whole for the
 #: translation of the headline alone).
 MAX_LENGTH_RATIO = 2.0
-#: Suspect sentences of this many words and more are compared; one shorter than
-#: :data:`~sverka.core.meaning.MIN_WORDS` (a translation of "A woman is dancing." has two
+#: Suspect sentences of this many words and more are compared (as many as a source's sentence
+#: needs for its vector, :data:`~sverka.core.meaning.VECTOR_MIN_WORDS`); a pair with one shorter
+#: than :data:`~sverka.core.meaning.MIN_WORDS` (a translation of "A woman is dancing." has two
 #: words) is accepted only beside a neighbour matched in order, and its place keeps a run of
 #: translated sentences one run.
-QUERY_MIN_WORDS = 2
+QUERY_MIN_WORDS = meaning.VECTOR_MIN_WORDS
 #: Nearest sentences asked of the vector index per suspect sentence (each checked against the table).
 INDEX_HITS = 8
 #: Sentences of the lexically found sources compared directly, at most (the rest through the index).

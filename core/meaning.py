@@ -51,7 +51,7 @@ from . import encoderweights, tokenizerahead
 from .text import ABBREVIATIONS
 
 __all__ = [
-    "ADD_MAX_CHARS", "DIM", "KEPT_VECTORS", "KINDS", "KeptVectors", "MAX_CHARS", "MEANING_SHORT_ALONE", "MIN_WORDS", "QUANT_MAX", "SHORT_WORDS", "Evidence", "accept",
+    "ADD_MAX_CHARS", "DIM", "KEPT_VECTORS", "KINDS", "KeptVectors", "MAX_CHARS", "MEANING_SHORT_ALONE", "MIN_WORDS", "QUANT_MAX", "SHORT_WORDS", "VECTOR_MIN_WORDS", "Evidence", "accept",
     "one_blas_thread", "cosine", "encoder", "evidence", "kept_vectors", "language_of", "lowest_similarity", "quantise", "same_language", "sentence_vectors", "span_vectors",
     "split_headlines", "unit", "vector_spans",
 ]
@@ -232,8 +232,17 @@ class KeptVectors:
 kept_vectors = KeptVectors()
 
 
-#: Sentences of fewer words get no vector: too little to judge a borrowing by its meaning.
+#: A pair whose shorter sentence has fewer words is too little to judge a borrowing by its
+#: meaning alone: :func:`accept` takes it only beside a neighbour matched in order.
 MIN_WORDS = 4
+#: Sentences of fewer words get no vector, in a suspect and in a source alike. Lower than
+#: :data:`MIN_WORDS`: one meaning takes fewer words in Russian and Ukrainian (no articles, no
+#: "is") than in English: "A man is crying." has four words, its translation "Человек плачет."
+#: two. A source sentence without a vector cannot be matched, and its neighbours then have no
+#: neighbour matched in order either: of English essays translated from Russian sources (STS-b
+#: dev, bench_meaning.py --part stsb-reverse) 20 of 50 sentences missed had a Russian partner
+#: under four words.
+VECTOR_MIN_WORDS = 2
 #: Characters of a sentence given to the encoder (a "sentence" of a poem or table without full
 #: stops may run for pages; its beginning is what it means).
 MAX_CHARS = 1000
@@ -247,7 +256,7 @@ ENCODE_BATCH = 2000
 ADD_MAX_CHARS = 100_000
 
 
-def vector_spans(spans: np.ndarray, word_starts: np.ndarray, min_words: int = MIN_WORDS,
+def vector_spans(spans: np.ndarray, word_starts: np.ndarray, min_words: int = VECTOR_MIN_WORDS,
                  text: str | None = None) -> np.ndarray:
     """The sentences (of ``spans``, [start, end) int64 (m, 2): ``Tokens.sentence_spans``) that
     get a vector: those of at least ``min_words`` words (``word_starts``: every word's start).
@@ -623,7 +632,9 @@ def accept(suspect: str, source: str, similarity: float, neighbours: int = 0) ->
 
     ``similarity`` is the cosine of their vectors; ``neighbours`` is how many sentences next
     to the suspect sentence (0, 1 or 2) are matched, by any layer, to the sentences next to the
-    source sentence in the same order. Numbers that contradict each other always refuse.
+    source sentence in the same order. Numbers that contradict each other always refuse, and so
+    does a pair whose shorter sentence has fewer than :data:`MIN_WORDS` words with no neighbour
+    matched (of either side: a suspect's or a source's, "Женщина танцует.").
 
     * Same language: two content words of one family at least, both sentences denying or
       neither ("почему россияне не хотят выбраться из бедности" is not "почему россияне
@@ -646,7 +657,7 @@ def accept(suspect: str, source: str, similarity: float, neighbours: int = 0) ->
       meets thousands of candidates.
     """
     e = evidence(suspect, source)
-    if e.numbers_conflict:
+    if e.numbers_conflict or (e.words < MIN_WORDS and neighbours == 0):
         return None
     if not e.same_language:
         if similarity >= TRANSLATION_WITH_NEIGHBOUR and neighbours > 0:

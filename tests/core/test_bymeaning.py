@@ -267,6 +267,34 @@ def test_a_short_translated_sentence_keeps_its_run_and_the_order_picks_its_sourc
         c.close()
 
 
+def test_an_english_essay_translated_from_a_russian_source_with_a_short_sentence_is_found(tmp_path):
+    # Russian says in two words what English says in four: the source's short sentence has its
+    # vector too, and the run of three translated sentences is one passage of the Russian source
+    ru = ["Музей открыл новый зал древних карт прошлой весной после многих лет реставрации.",
+          "Женщина танцует.",
+          "Теперь посетители могут проследить маршруты первых мореплавателей по нарисованным океанам."]
+    en = ["The museum opened its new hall of ancient maps last spring after years of restoration.",
+          "A woman is dancing.",
+          "Visitors can now follow the routes of early sailors across the painted oceans."]
+    own = ["I have always liked walking in the autumn park after school with my younger sister.",
+           "We collected yellow leaves and argued about which one was the most beautiful.",
+           "Then our mother called us for dinner, and we reluctantly went home.",
+           "In the summer our family often went to my grandmother's village by the river."]
+    (tmp_path / "maps.txt").write_text(" ".join(CATS[:2] + ru + CATS[2:]), encoding="utf-8")
+    c = api.Collection(tmp_path / "c.sverka")
+    try:
+        c.add([str(tmp_path / "maps.txt")])
+        text = " ".join(own[:2] + en + own[2:])
+        found = _meaning_passages(c.check(api.document_from_text(text, "essay")))
+        assert [(s.title, p.kind, len(p.pieces)) for s, p in found] == [("maps", "translation", 3)]
+        s, p = found[0]
+        assert {text[a0:a1]: s.text[b0:b1] for a0, a1, b0, b1 in p.pieces} == dict(zip(en, ru))
+        alone = " ".join(own[:2] + en[1:2] + own[2:])  # the short sentence's pair alone is not enough
+        assert not _meaning_passages(c.check(api.document_from_text(alone, "essay")))
+    finally:
+        c.close()
+
+
 def test_compare_with_a_long_source_encodes_only_what_lies_beside_its_passages(monkeypatch):
     from sverka.core import meaning
 

