@@ -130,9 +130,10 @@ def load_beside(settings: Settings) -> "threading.Thread | None":
     and aligns: its tokenizer's load (~0.2 s of a cold ``compare`` or ``check``) runs without
     the GIL, and reading a class's files runs in the reader's processes, so on a second core it
     costs no time; the layer takes the encoder when it is ready (``meaning.encoder`` waits for
-    a load under way). Loaded for nothing when the texts leave the layer nothing to encode: the
-    thread (a daemon) does not hold the process at its end. A load that fails is the layer's to
+    a load under way). Loaded for nothing when the texts leave the layer nothing to encode; a
+    process ending before the load does waits for it. A load that fails is the layer's to
     report, as without this thread: it loads again when asked, and fails there."""
+    import atexit
     import threading
 
     if not settings.find_by_meaning or not available():
@@ -146,6 +147,9 @@ def load_beside(settings: Settings) -> "threading.Thread | None":
 
     thread = threading.Thread(target=load, name="sverka-encoder", daemon=True)
     thread.start()
+    # a process ending meanwhile waits for it: its tokenizer is built in C++, which the exit
+    # would tear down under the thread (the process aborted)
+    atexit.register(thread.join, 10.0)
     return thread
 
 

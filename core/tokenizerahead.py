@@ -12,20 +12,26 @@ check or a compare with the layer possibly on is coming, before its imports and 
 :func:`take` gives the loaded processor to :func:`sverka.core.meaning.encoder`, which loads its
 own when none was started (the window, the API), the load failed, or the model is another.
 A load started for a command whose saved settings turn the layer off costs the other core
-~0.2 s and nothing else (the thread is a daemon). Importing this module imports nothing heavy.
+~0.2 s and nothing else; a command that ends before the load does waits for it at its exit
+(:data:`EXIT_WAIT`). Importing this module imports nothing heavy.
 """
 
 from __future__ import annotations
 
+import atexit
 import importlib.util
 import os
 import threading
 
-__all__ = ["model_path", "start", "take"]
+__all__ = ["EXIT_WAIT", "model_path", "start", "take"]
 
 _lock = threading.Lock()
 _thread: threading.Thread | None = None
 _loaded: dict = {}  # "sp": (the model's path, the processor), or None when the load failed
+#: Seconds a process ending meanwhile (a usage error, a file it cannot read) waits for a load
+#: under way: the model's tables are built in C++, which the process's exit would tear down
+#: under the thread ("terminate called without an active exception", the process aborted).
+EXIT_WAIT = 10.0
 
 
 def model_path() -> str | None:
@@ -61,6 +67,8 @@ def start() -> None:
             return
         _thread = threading.Thread(target=_load, name="sverka-tokenizer", daemon=True)
         _thread.start()
+        atexit.register(_thread.join, EXIT_WAIT)
+
 
 
 def take(path: str):

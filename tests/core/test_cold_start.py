@@ -256,3 +256,24 @@ def test_the_unexplained_sentences_beside_explained_ones_are_found_at_once(unexp
     want = [k for k in todo.tolist() if len(others) and np.abs(others - k).min() <= distance]
     got = _near(todo, others, distance)
     assert got == want and all(type(k) is int for k in got)
+
+
+def test_a_command_ending_before_the_tokenizers_load_waits_for_it(tmp_path):
+    """The tokenizer is built in C++: a process that ended under it was aborted ("terminate
+    called without an active exception", 1 in 40 cold `sverka compare` of missing files). A
+    command ending before the load waits for it at its exit."""
+    marker = tmp_path / "loaded"
+    out = subprocess.run([sys.executable, "-c",
+                          "import sys, time, types\n"
+                          "fake = types.ModuleType('sentencepiece')\n"
+                          "def slow(**kw):\n"
+                          "    time.sleep(0.5)\n"
+                          f"    open({str(marker)!r}, 'w').close()\n"
+                          "fake.SentencePieceProcessor = slow\n"
+                          "sys.modules['sentencepiece'] = fake\n"
+                          "from sverka.core import tokenizerahead\n"
+                          "tokenizerahead.model_path = lambda: sys.executable  # any file that exists\n"
+                          "tokenizerahead.start()\n"
+                          "sys.exit(3)\n"],
+                         capture_output=True, text=True, timeout=60)
+    assert out.returncode == 3 and marker.exists(), out.stderr
