@@ -33,14 +33,14 @@ from .document import Document
 from .errors import CollectionDamaged
 from .exclusions import apply_exclusions, heading_end, marked_spans
 from .fingerprints import DocumentFingerprints, fingerprint_document
-from .kinds import passage_kind
+from .kinds import kind_after_cut, passage_kind
 from .intervals import merge
 from .keys import SENTENCE_MIN_TOKENS, sentence_keys
 from .meaning import ADD_MAX_CHARS, span_vectors, vector_spans
 from .messages import Message, message
 from .paraphrase import SourceStats, SuspectKeys, paraphrase_passages, suspect_keys
 from .progress import NEVER_CANCELLED, CancelToken, Progress, no_progress
-from .refusals import refuse_contradictions
+from .refusals import piece_inside, refuse_contradictions
 from .results import CheckResult, Passage, SourceMatch, SuspectInfo
 from .settings import Settings
 from .shingles import unique_counts
@@ -204,20 +204,23 @@ def align_prepared(a: Prepared, b: Prepared, settings: Settings) -> list[Passage
     found = refuse_contradictions(found, a.tokens, b.tokens, a.word_starts, min_words)
     head = a.heading[0]
     if head and any(p.suspect_start < head for p in found):
-        found = [q for p in found for q in (_after_heading(p, head, a.word_starts, min_words),) if q is not None]
+        found = [q for p in found for q in (_after_heading(p, head, a.tokens, b.tokens, a.word_starts, min_words),)
+                 if q is not None]
     return found
 
 
-def _after_heading(p: Passage, head: int, starts: np.ndarray, min_words: int) -> Passage | None:
+def _after_heading(p: Passage, head: int, a: Tokens, b: Tokens, starts: np.ndarray, min_words: int) -> Passage | None:
     """``p`` without what lies in the heading lines ending at ``head`` (a paraphrase layer's
-    sentence may begin with them); None when too little is left."""
+    sentence may begin with them), a piece's source side cut after as many tokens as its
+    suspect side (:func:`sverka.core.refusals.piece_inside`), and its kind told again of what is
+    left (:func:`sverka.core.kinds.kind_after_cut`); None when too little is left."""
     if p.suspect_start >= head:
         return p
     first = int(np.searchsorted(starts, head, "left"))  # the first word after the headings
     if first >= len(starts):
         return None
     cut = int(starts[first])
-    pieces = tuple((max(q[0], cut), q[1], q[2], q[3])
+    pieces = tuple(piece_inside(q, cut, max(q[1], cut), a, b) if q[0] < cut else q
                    for q in p.matched_pieces() if q[1] > cut)
     if not pieces:
         return None
@@ -226,7 +229,9 @@ def _after_heading(p: Passage, head: int, starts: np.ndarray, min_words: int) ->
     matched = min(words, words_in(starts, merge((q[0], q[1]) for q in pieces)))
     if words < min_words or (p.method != "paraphrase" and matched < min_words):
         return None
-    return dataclasses.replace(p, suspect_start=a0, words=words, matched=matched, pieces=pieces)
+    return dataclasses.replace(p, suspect_start=a0, source_start=min(q[2] for q in pieces),
+                               source_end=max(q[3] for q in pieces), words=words, matched=matched, pieces=pieces,
+                               kind=kind_after_cut(p.method, p.kind, pieces, a, b))
 
 
 def _short_passage(a: Prepared, b: Prepared) -> Passage | None:

@@ -26,7 +26,8 @@ from .words import WRITTEN_WORD
 from .synonyms import table
 from .text import Tokens, lemma_hashes, spelling_key, word_analyses
 
-__all__ = ["PAIRED_FORMS_LIMIT", "analyses_in", "forms_of_one_word", "paired_forms", "passage_kind"]
+__all__ = ["PAIRED_FORMS_LIMIT", "analyses_in", "forms_of_one_word", "kind_after_cut", "paired_forms",
+           "passage_kind", "pieces_kind"]
 
 #: A word in raw text, as the labels read it.
 _WORD = WRITTEN_WORD  # a written word (sverka.core.words)
@@ -158,6 +159,44 @@ def passage_kind(segs: Sequence[Segment], pieces: Sequence[tuple[int, int, int, 
                 break
             found.add("inflected")
     return _label(found)
+
+
+def pieces_kind(pieces: Sequence[tuple[int, int, int, int]], a: Tokens, b: Tokens) -> str:
+    """:func:`passage_kind` of an exact-layer passage known by its character pieces alone (one
+    cut by the refusals or by the heading rule): each piece is one matched run of tokens, as
+    :func:`sverka.core.align.align` makes a piece of each of its segments; a run whose tokens
+    differ from the source's in order was found by sentence hashes (an exact run's tokens are
+    the source's, in order)."""
+    sa, sb = np.asarray(a.starts), np.asarray(b.starts)
+    ha, hb = np.asarray(a.hashes), np.asarray(b.hashes)
+    segs = []
+    for q in pieces:
+        a0, a1 = int(np.searchsorted(sa, q[0], "left")), int(np.searchsorted(sa, q[1], "left"))
+        b0, b1 = int(np.searchsorted(sb, q[2], "left")), int(np.searchsorted(sb, q[3], "left"))
+        if a1 > a0 and b1 > b0:
+            segs.append(Segment(a0, a1, b0, b1, sentence=ha[a0:a1].tolist() != hb[b0:b1].tolist()))
+    if not segs:
+        return "verbatim"
+    return passage_kind(segs, sorted(pieces), a, b)
+
+
+def kind_after_cut(method: str, kind: str, pieces: Sequence[tuple[int, int, int, int]], a: Tokens, b: Tokens) -> str:
+    """The kind of what is left of a passage of ``method`` and ``kind`` once part of it was cut
+    (a sentence the refusals refused, the heading lines): ``pieces`` are what is left.
+
+    A passage of the exact layer is labelled again as :func:`sverka.core.align.align` labels it
+    (:func:`pieces_kind`): the sentence left may be copied word for word though the one cut was
+    edited. A passage of the paraphrase layer is labelled by which words agreed through a
+    synonym or a word of their family (:mod:`sverka.core.paraphrase`, step 6), a pairing the
+    passage does not keep, so its label cannot be told again from the pieces; what can be
+    told is that what is left is the source's words as written, in its order, nothing between
+    (:func:`pieces_kind` says "verbatim" only then): it is "verbatim", else it keeps the label
+    of the whole (its changes are among the whole's)."""
+    if not pieces:
+        return kind
+    if method == "paraphrase":
+        return "verbatim" if pieces_kind(pieces, a, b) == "verbatim" else kind
+    return pieces_kind(pieces, a, b)
 
 
 def _read_alike(x: str, y: str) -> bool:

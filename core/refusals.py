@@ -43,13 +43,14 @@ from typing import Sequence
 import numpy as np
 
 from .intervals import merge
+from .kinds import kind_after_cut
 from .meaning import evidence
 from .paraphrase import MIN_AGREE, SOURCE_KEPT
 from .results import Passage
 from .text import Tokens, spelling_key, words_in
 from .words import WRITTEN_WORD
 
-__all__ = ["AROUND_WORDS", "DENYING_WORDS", "REFUSED_METHODS", "refuse_contradictions"]
+__all__ = ["AROUND_WORDS", "DENYING_WORDS", "REFUSED_METHODS", "piece_inside", "refuse_contradictions"]
 
 #: The methods of the passages judged here: those made of several runs (the paraphrase layer's,
 #: the exact layer's bridged ones). One unbroken run ("exact") or a sentence matched by its
@@ -74,14 +75,14 @@ def _copied_run(piece: tuple[int, int, int, int], a: Tokens, b: Tokens, min_word
 
 def _clip(piece: tuple[int, int, int, int], lo: int, hi: int, a: Tokens, b: Tokens) -> list[tuple[int, int, int, int]]:
     """``piece`` without the suspect's [lo, hi): its parts before and after that hold a token
-    (:func:`_inside`)."""
+    (:func:`piece_inside`)."""
     a0, a1 = piece[0], piece[1]
     if a1 <= lo or a0 >= hi:
         return [piece]
     starts = np.asarray(a.starts)
     parts = [(x, y) for x, y in ((a0, min(a1, lo)), (max(a0, hi), a1))
              if x < y and np.searchsorted(starts, y, "left") > np.searchsorted(starts, x, "left")]
-    return [_inside(piece, x, y, a, b) for x, y in parts]
+    return [piece_inside(piece, x, y, a, b) for x, y in parts]
 
 
 def _edited_copy(qs: list[tuple[int, int, int, int]], inside: list[tuple[int, int]], lo: int, hi: int,
@@ -102,7 +103,7 @@ def _edited_copy(qs: list[tuple[int, int, int, int]], inside: list[tuple[int, in
                for q in by_suspect)
 
 
-def _inside(piece: tuple[int, int, int, int], lo: int, hi: int, a: Tokens, b: Tokens) -> tuple[int, int, int, int]:
+def piece_inside(piece: tuple[int, int, int, int], lo: int, hi: int, a: Tokens, b: Tokens) -> tuple[int, int, int, int]:
     """The part of ``piece`` inside the suspect's [lo, hi), its source side cut after as many
     tokens as its suspect side was (a piece crossing a sentence's edge is a run of equal
     tokens: the exact layer's)."""
@@ -239,7 +240,7 @@ def _refused(p: Passage, a: Tokens, b: Tokens, a_spans: np.ndarray, b_spans: np.
         if s in judged:
             return judged[s]
         lo, hi = int(a_spans[s, 0]), int(a_spans[s, 1])
-        qs = [_inside(q, lo, hi, a, b) for q in by_sentence[s]]  # the parts of its pieces in this sentence
+        qs = [piece_inside(q, lo, hi, a, b) for q in by_sentence[s]]  # the parts of its pieces in this sentence
         inside = merge((q[0], q[1]) for q in qs)
         for q in by_sentence[s]:
             if q not in copied:
@@ -279,7 +280,8 @@ def _refused(p: Passage, a: Tokens, b: Tokens, a_spans: np.ndarray, b_spans: np.
 
 def _without(p: Passage, cut: list[tuple[int, int, str]], a: Tokens, b: Tokens, starts: np.ndarray,
              min_words: int) -> Passage | None:
-    """``p`` without the suspect's spans ``cut``; None when fewer than ``min_words`` words are left."""
+    """``p`` without the suspect's spans ``cut``, its kind told again of what is left
+    (:func:`sverka.core.kinds.kind_after_cut`); None when fewer than ``min_words`` words are left."""
     pieces = list(p.matched_pieces())
     for lo, hi, _ in cut:
         pieces = [r for q in pieces for r in _clip(q, lo, hi, a, b)]
@@ -294,4 +296,4 @@ def _without(p: Passage, cut: list[tuple[int, int, str]], a: Tokens, b: Tokens, 
     matched = words_in(starts, merge((q[0], q[1]) for q in pieces))
     return dataclasses.replace(p, suspect_start=c0, suspect_end=c1, source_start=min(q[2] for q in pieces),
                                source_end=max(q[3] for q in pieces), words=words, matched=matched,
-                               pieces=tuple(pieces))
+                               pieces=tuple(pieces), kind=kind_after_cut(p.method, p.kind, pieces, a, b))
