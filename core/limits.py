@@ -1,4 +1,5 @@
-"""The limits of reading one untrusted file, environment overrides applied.
+"""The limits of reading one untrusted file, environment overrides applied; the cores this
+process may use.
 
 Kept apart from the worker processes that enforce them (:mod:`sverka.core.workers`) so that the
 readers (:mod:`sverka.core.extract`), which bound their own fallbacks by the same time, need not
@@ -9,7 +10,7 @@ from __future__ import annotations
 
 import os
 
-__all__ = ["READ_MEMORY_BYTES", "READ_SECONDS", "read_limits"]
+__all__ = ["READ_MEMORY_BYTES", "READ_SECONDS", "read_limits", "usable_cores"]
 
 #: Address space a worker may take beyond its own size after its imports: a file that needs
 #: more (a decompression bomb, forms drawing forms) is refused by Sverka at this limit, long
@@ -33,3 +34,12 @@ def read_limits() -> tuple[int, float]:
     except (KeyError, ValueError):
         pass
     return mem, secs
+
+
+def usable_cores() -> int:
+    """The cores this process may run on (its CPU affinity), the one count every pool uses
+    (worker processes, a class's threads, the encoder's threads)."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # pragma: no cover - not Linux
+        return os.cpu_count() or 1

@@ -37,7 +37,7 @@ import time
 from pathlib import Path
 
 from .errors import SverkaError, TooLarge
-from .limits import read_limits
+from .limits import read_limits, usable_cores
 from .messages import message
 
 __all__ = ["START_METHOD", "CPUTimeUp", "LimitExceeded", "Sandbox", "default_workers",
@@ -307,14 +307,6 @@ def process_pool(workers: int, initializer=pool_initializer, initargs: tuple = (
 
     return cf.ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context(START_METHOD),
                                   initializer=initializer, initargs=initargs)
-
-
-def usable_cores() -> int:
-    """The cores this process may run on (its CPU affinity), the one count every pool uses."""
-    try:
-        return max(1, len(os.sched_getaffinity(0)))
-    except AttributeError:  # pragma: no cover - not Linux
-        return os.cpu_count() or 1
 
 
 def default_workers() -> int:

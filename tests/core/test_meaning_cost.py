@@ -198,3 +198,36 @@ def test_two_threads_encode_at_once_as_each_would_alone():
         t.join()
     assert all(np.array_equal(a, b) for a, b in zip(alone, together))
     assert all(lib["num_threads"] == 1 for lib in threadpool_info() if lib["user_api"] == "blas")
+
+
+@needs_model
+def test_a_batch_split_over_threads_has_the_vectors_of_the_whole(monkeypatch):
+    """A large batch is encoded in parts on the process's cores (``meaning._encode``); each part
+    is cut where the characters split evenly, and the vectors are the ones of the batch encoded
+    in one piece, in the same order."""
+    import threading
+
+    sentences = [f"Предложение {k}: " + "очень длинное и подробное описание " * (1 + k % 7) + "реки."
+                 for k in range(150)] + [f"Short English sentence number {k}." for k in range(60)]
+    monkeypatch.setattr(meaning, "_encode_threads", lambda: 1)
+    whole = meaning._encode(sentences)
+    seen: list[tuple[str, int]] = []
+    model = meaning.encoder()
+    encode = type(model).encode
+
+    def spy(self, texts):
+        seen.append((threading.current_thread().name, len(texts)))
+        return encode(self, texts)
+
+    monkeypatch.setattr(type(model), "encode", spy)
+    monkeypatch.setattr(meaning, "_encode_threads", lambda: 2)
+    monkeypatch.setattr(meaning, "_helpers", None)
+    split = meaning._encode(sentences)
+    assert np.array_equal(whole, split)
+    assert len(seen) == 2 and sum(n for _, n in seen) == len(sentences)
+    assert {name.startswith("sverka-encode") for name, _ in seen} == {True, False}
+    (first,) = [n for name, n in seen if not name.startswith("sverka-encode")]
+    assert first < len(sentences) // 2  # cut by characters: the long sentences come first
+    seen.clear()
+    meaning._encode(sentences[: 2 * meaning.SPLIT_SENTENCES - 1])  # too few to split
+    assert len(seen) == 1
