@@ -271,6 +271,18 @@ HEADING_LINES = 6
 _CLOSERS = "\"'»”’)]} \t\r\f\v"
 _SPEECH = "—–-«„“\"'"
 _INITIAL_OR_DATE = re.compile(r"(?:\b\w{1,3}|\d)\.$")
+#: A title page's lines may be longer (a school's full name) and more (:data:`TITLE_PAGE_LINES`)
+#: than headings', and continue one another ("РЕФЕРАТ / по истории на тему / «...»").
+TITLE_PAGE_WORDS = 20
+TITLE_PAGE_LINES = 40
+#: A line that only a title page opens with: who wrote the work and who checks it ("Выполнил:
+#: ученик 10 «Б» класса ...", "Проверила: учитель ...", "Submitted by ..."). Words that open
+#: running text too (учитель, студент) count only with a colon after them.
+_TITLE_PAGE_LINE = re.compile(
+    r"(?:Выполнил[аи]?|Выполнено|Проверил[аи]?|Проверено|Научный руководитель|Руководитель|Виконав|Виконала"
+    r"|Виконали|Перевірив|Перевірила|Науковий керівник|Керівник|Submitted by|Prepared by|Submitted to)\b"
+    r"|(?:Преподаватель|Учитель|Ученик|Ученица|Студент|Студентка|Обучающийся|Обучающаяся|Автор|Викладач"
+    r"|Учень|Учениця|Студентка|Student|Instructor|Supervisor|Teacher|Professor|Tutor|Author)\s*:")
 
 
 def heading_end(text: str) -> int:
@@ -279,13 +291,17 @@ def heading_end(text: str) -> int:
     next line does not continue them: it starts with no small letter, and the line does not
     end with a comma, a semicolon or a hyphen) and are followed by running text. Such lines
     are a title, a name, a class, a date, a school: never a borrowing, however much they
-    resemble a source's own title (a check never matches them)."""
+    resemble a source's own title (a check never matches them). A title page
+    (:func:`_title_page_end`) is such lines too, however many and however they continue."""
     lines = []
     at = 0
     for line in text[:4000].split("\n"):
         lines.append((at, line))
         at += len(line) + 1
     shown = [(a, ln) for a, ln in lines if ln.strip()]
+    page = _title_page_end(shown)
+    if page:
+        return page
     end = 0
     for k, (a, line) in enumerate(shown):
         words = len(WRITTEN_WORD.findall(line))
@@ -306,6 +322,30 @@ def heading_end(text: str) -> int:
             return 0
         end = a + len(line.rstrip())
     return end
+
+
+def _title_page_end(shown: list[tuple[int, str]]) -> int:
+    """Where a title page at the top ends (0: none), of the non-blank lines ``shown`` (each
+    with its offset): at most :data:`TITLE_PAGE_LINES` lines of at most
+    :data:`TITLE_PAGE_WORDS` words, none a sentence of running text, one of them opening as
+    only a title page's lines open (:data:`_TITLE_PAGE_LINE`: who wrote the work, who checks
+    it), followed by running text. A school's title page is the same in every essay of a
+    class and of a department's archive, the student's name in the middle: matched, it made
+    every classmate a source and bridged over the name."""
+    signed = False
+    for k, (a, line) in enumerate(shown[: TITLE_PAGE_LINES + 1]):
+        words = len(WRITTEN_WORD.findall(line))
+        core = line.rstrip(_CLOSERS)
+        sentence = core.endswith((".", "!", "?", "…")) and words > HEADING_SENTENCE_WORDS and not (
+            core.endswith(".") and _INITIAL_OR_DATE.search(core))
+        if words > TITLE_PAGE_WORDS or sentence or line.lstrip()[:1] in "—–-":  # (a title in « » is no speech)
+            if not signed or k == 0:
+                return 0
+            prev_at, prev = shown[k - 1]
+            return prev_at + len(prev.rstrip())
+        if _TITLE_PAGE_LINE.match(line.lstrip()):
+            signed = True
+    return 0
 
 
 def marked_spans(text: str, settings: Settings) -> tuple[Span, ...]:

@@ -56,3 +56,40 @@ def test_dialogue_and_short_sentences_at_the_top_are_running_text():
     assert heading_end("— Да.\n— Куда ты пойдёшь?\n" + body) == 0
     assert heading_end("Он молчал.\n" + body) == 0
     assert heading_end("Кто виноват?\nСидоров Д.\n" + body) == len("Кто виноват?\nСидоров Д.")
+
+
+TITLE_PAGE = ("Министерство образования и науки Российской Федерации\n"
+              "Муниципальное бюджетное общеобразовательное учреждение «Средняя общеобразовательная школа № 5 "
+              "с углублённым изучением отдельных предметов» города Тулы\n\n"
+              "РЕФЕРАТ\nпо истории России на тему\n«Реформы Петра Первого и их значение для развития государства»\n\n"
+              "Выполнил: ученик 10 «Б» класса\n{name}\nПроверила: учитель истории Петрова Марина Ивановна\n\n"
+              "Тула, 2026\n\nВведение\n\n")
+
+
+def test_a_title_page_is_never_matched_however_many_lines_it_has():
+    """A school's title page (nine lines, a title in « » continued over three of them, the
+    school's long name) is the same in every essay of a class and of an archive: two essays
+    with nothing else in common share nothing, and the student's name is never bridged."""
+    mine = TITLE_PAGE.format(name="Иванов Иван") + OWN
+    theirs = TITLE_PAGE.format(name="Петрова Анна") + SOURCE.split("\n\n")[1]
+    assert heading_end(mine) == mine.index("Введение") + len("Введение")
+    r = api.compare(Document(mine, title="mine"), Document(theirs, title="theirs"))
+    assert [p for s in r.sources for p in s.passages] == []
+    # the copy below a title page is found as before
+    copied = "Данко вырвал из груди своё сердце, и оно пылало ярко, как солнце, освещая путь людям."
+    found = _highlighted(TITLE_PAGE.format(name="Иванов Иван") + f"{OWN} {copied} {OWN}")
+    assert found and all("Иванов" not in p and "РЕФЕРАТ" not in p for p in found), found
+    assert any(copied[:40] in p for p in found)
+
+
+def test_only_a_signed_block_of_short_lines_is_a_title_page():
+    body = "Она говорила долго и много о разном, и никто её не слушал в этот поздний вечер совсем."
+    page = "Реферат\nпо литературе\nна тему «Поэзия»\nВыполнила: Смирнова Анна\nSubmitted by: Anna\n"
+    assert heading_end(page + body) == len(page) - 1
+    # the same lines unsigned: a line continued by the next is running text, as before
+    assert heading_end("Реферат\nпо литературе\nна тему «Поэзия»\n" + body) == 0
+    # a hard-wrapped paragraph whose line opens with a word of a title page's (no colon)
+    wrapped = "Каждый из нас помнит, как в школе,\nУчитель говорил нам о долге и чести,\nи мы слушали его."
+    assert heading_end(wrapped + "\n" + body) == 0
+    # a title page with nothing after it is no title page (nothing to tell it from)
+    assert heading_end(page) == 0
