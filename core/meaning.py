@@ -718,6 +718,7 @@ SECOND_JUDGE_MAX_CHARS = 250
 SECOND_JUDGE_KEPT = 2048
 
 _judge_lock = threading.Lock()
+_judge_encoding = threading.Lock()
 _judge = None
 _judge_vectors: OrderedDict[int, np.ndarray] = OrderedDict()
 #: Sentences the second model has encoded in this process (what the benchmarks and tests read).
@@ -785,7 +786,8 @@ def second_judge(pairs: Sequence[tuple[str, str]], limit: int | None = None) -> 
         if need:
             chars += more
             model = _second_model()
-            fresh = np.asarray(model.query(need), np.float32).reshape(len(need), -1)
+            with _judge_encoding:  # one call at a time: the C engine's buffers are the model's
+                fresh = np.asarray(model.query(need), np.float32).reshape(len(need), -1)
             fresh /= np.maximum(np.linalg.norm(fresh, axis=1, keepdims=True), 1e-12)
             spent += len(need)
             second_judge_encoded += len(need)
