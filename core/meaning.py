@@ -708,12 +708,12 @@ SECOND_JUDGE_ACCEPT = 0.975
 #: Sentences the second model encodes per check, at most (a sentence kept from an earlier check
 #: is not counted), and their characters, at most: ~10 ms of CPU a sentence and ~0.35 ms a
 #: character here (~35 ms a headline, ~65 ms a sentence of 160 characters), so a check's second
-#: judge costs ~0.25 s of CPU at worst. The pairs are judged from the most similar down; those
+#: judge costs ~0.17 s of CPU at worst (docs/BENCHMARKS.md, "An e5 second judge"). The pairs are judged from the most similar down; those
 #: past the cap stay refused.
-SECOND_JUDGE_SENTENCES_MAX = 8
-SECOND_JUDGE_CHARS_MAX = 500
+SECOND_JUDGE_SENTENCES_MAX = 6
+SECOND_JUDGE_CHARS_MAX = 400
 #: Sentences longer than this are not given to the second model (its cost grows with the length).
-SECOND_JUDGE_MAX_CHARS = 250
+SECOND_JUDGE_MAX_CHARS = 200
 #: Second-model vectors a process keeps (by text, as :class:`KeptVectors`): 384 floats each.
 SECOND_JUDGE_KEPT = 2048
 

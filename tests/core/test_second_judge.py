@@ -82,11 +82,17 @@ def test_the_cap_bounds_what_e5_encodes(monkeypatch):
     # kept: judged again, nothing is encoded
     assert meaning.second_judge(pairs[:2], limit=0) == scores[:2]
     assert meaning.second_judge_encoded - before == 4
+    # the characters' cap: the second pair would pass it
+    meaning._judge_vectors.clear()
+    monkeypatch.setattr(meaning, "SECOND_JUDGE_CHARS_MAX", sum(map(len, pairs[0])) + 10)
+    assert [s is not None for s in meaning.second_judge(pairs)] == [True, False, False, False]
+    assert meaning.second_judge_encoded - before == 6
+    before = meaning.second_judge_encoded
     # in a check: the module's cap, the most similar pair first
     monkeypatch.setattr(meaning, "SECOND_JUDGE_SENTENCES_MAX", 0)
     _, passages = _compare(*REWORDED)
     assert passages == []  # nothing may be encoded: the pair stays refused
-    assert meaning.second_judge_encoded - before == 4
+    assert meaning.second_judge_encoded == before
 
 
 def _same_as_without_the_judge():
