@@ -1,7 +1,7 @@
 """Speed of the matching engine, each figure beside the reference script's (bench/ref5gram.py).
 
     .venv/bin/python bench/bench_check.py [--skip-index] [--collection PATH] [--suspects N]
-        [--skip-crosscheck [--without-paraphrase | --python-paraphrase]] [--skip-compare] [--time-layer] [--meaning]
+        [--skip-crosscheck [--without-paraphrase | --python-paraphrase]] [--skip-compare] [--time-layer] [--meaning] [--no-second-judge]
 
 * check: a 50 KB suspect (fragments of five ruslit files plus text of a file left out)
   against an index of ALL of ruslit, warm, in-process (median of ``--suspects``, 5 unless
@@ -50,7 +50,8 @@ def _read(f: Path) -> str:
     return api.load_document(f).text
 
 
-def bench_check(collection: Path | None, suspects: int = 5, meaning: bool = False, forget: bool = False) -> dict:
+def bench_check(collection: Path | None, suspects: int = 5, meaning: bool = False, forget: bool = False,
+                second_judge: bool = True) -> dict:
     from sverka.core import api
     from sverka.core import meaning as layer
     from sverka.core.document import Document
@@ -92,8 +93,12 @@ def bench_check(collection: Path | None, suspects: int = 5, meaning: bool = Fals
     gc.freeze()
     times, cpu, ref_times, off_times, off_cpu = [], [], [], [], []
     off = col.settings.replace(find_by_meaning=False)
+    on = col.settings.replace(meaning_second_judge=second_judge)
     if meaning:
         col.check(suspect(0), settings=off)
+    from sverka.core import meaning as meaning_module
+
+    judged = meaning_module.second_judge_encoded
     LAYER.update(cpu=0.0, calls=0)
     for seed in range(1, suspects + 1):
         doc = suspect(seed)
@@ -105,7 +110,7 @@ def bench_check(collection: Path | None, suspects: int = 5, meaning: bool = Fals
         if forget and hasattr(layer, "kept_vectors"):  # a code of before 2026-11-28 keeps none
             layer.kept_vectors.clear()
         t, c = time.perf_counter(), time.process_time()
-        r = col.check(doc)
+        r = col.check(doc, settings=on)
         times.append(time.perf_counter() - t)
         cpu.append(time.process_time() - c)
         t = time.perf_counter()
@@ -120,7 +125,8 @@ def bench_check(collection: Path | None, suspects: int = 5, meaning: bool = Fals
             "seconds": statistics.median(times), "cpu": statistics.median(cpu), "ref": statistics.median(ref_times),
             "suspects": suspects, "off": statistics.median(off_times) if off_times else None,
             "off_cpu": statistics.median(off_cpu) if off_cpu else None,
-            "by_meaning": sum(1 for s in r.sources for p in s.passages if p.method == "meaning")}
+            "by_meaning": sum(1 for s in r.sources for p in s.passages if p.method == "meaning"),
+            "second_judge": (meaning_module.second_judge_encoded - judged) / suspects}
 
 
 def bench_compare(size: int = 1_000_000) -> dict:
@@ -244,6 +250,8 @@ def main(argv=None) -> int:
                     help="skip the compare benchmark (an engine of before 2026-11-23 has no compare_prepared)")
     ap.add_argument("--suspects", type=int, default=5, help="suspects checked one after another (median)")
     ap.add_argument("--meaning", action="store_true", help="also check each suspect with the meaning layer off")
+    ap.add_argument("--no-second-judge", action="store_true",
+                    help="the meaning layer without its second judge (Settings.meaning_second_judge off)")
     ap.add_argument("--forget-kept", action="store_true",
                     help="the process's kept sentence vectors forgotten before each check: each is a new essay's "
                          "(the suspects share most of their own text, the held-out file's, whose vectors are kept "
@@ -288,7 +296,9 @@ def main(argv=None) -> int:
               f"({r['pairs']} pairs listed; peak RSS {r['peak_mb']} MB, largest worker {r['worker_mb']} MB); "
               f"reference {r['ref']:.2f} s ({r['ref_pairs']} pairs marked); ratio {r['seconds'] / r['ref']:.2f}")
     if not args.skip_index:
-        r = bench_check(args.collection, args.suspects, args.meaning, args.forget_kept)
+        r = bench_check(args.collection, args.suspects, args.meaning, args.forget_kept, not args.no_second_judge)
+        print(f"  the second judge (e5, Settings.meaning_second_judge {'off' if args.no_second_judge else 'on'}) "
+              f"encoded {r['second_judge']:.1f} sentences a check")
         if r["off"] is not None:
             print(f"  without the meaning layer: {r['off']:.3f} s warm, CPU {r['off_cpu']:.3f} s; ratio "
                   f"{r['off'] / r['ref']:.2f}; the layer adds {r['seconds'] - r['off']:.3f} s "

@@ -1,7 +1,7 @@
 """Meaning benchmark: real paraphrases and translations planted in essays, against a collection.
 
     .venv/bin/python bench/bench_meaning.py [--part paraphraser,stsb,synthetic,stsb-reverse] [--per-class 300]
-        [--essays-stsb 60] [--originals-stsb 6] [--seed 38] [--verbose]
+        [--essays-stsb 60] [--originals-stsb 6] [--seed 38] [--verbose] [--no-second-judge]
 
 Built on real pairs written by others (``../shared/data/paraphrase``, see its README.md; the
 benchmark skips cleanly when that folder is absent) plus a small synthetic set:
@@ -64,6 +64,8 @@ from bench_pan13 import _overlap  # noqa: E402
 
 PARA = DATA / "paraphrase"
 SYNTHETIC = HERE / "data" / "meaning_synthetic.tsv"
+#: ``Settings.meaning_second_judge`` of the checks with the layer (``--no-second-judge``: off).
+SECOND_JUDGE = True
 
 
 #: How a sentence of wrapped web text must end to stand by itself: a lowercase word or a number
@@ -107,6 +109,7 @@ class Bench:
         self.chars = sum(len(" ".join(sents)) for _, sents in docs)
         self.size = sum(f.stat().st_size for f in tmp.glob(f"{name}.sverka*"))
         self.check_time = self.ref_time = self.meaning_time = 0.0
+        self.judged: list[int] = []  # sentences the second judge encoded, per check with the layer
 
     def close(self) -> None:
         self.col.close()
@@ -131,9 +134,14 @@ class Bench:
         t0 = time.perf_counter()
         r_off = self.col.check(doc, settings=self.col.settings.replace(find_by_meaning=False))
         self.check_time += time.perf_counter() - t0
+        from sverka.core import meaning
+
+        judged = meaning.second_judge_encoded
         t0 = time.perf_counter()
-        r_on = self.col.check(doc, settings=self.col.settings.replace(find_by_meaning=True))
+        r_on = self.col.check(doc, settings=self.col.settings.replace(find_by_meaning=True,
+                                                                      meaning_second_judge=SECOND_JUDGE))
         self.meaning_time += time.perf_counter() - t0
+        self.judged.append(meaning.second_judge_encoded - judged)
         t0 = time.perf_counter()
         found = self.ref.check(text, min_shared=1)
         ref_by = {n: ref5gram.spans(text, self.ref.texts[self.ref.names.index(n)])[0] for n, _ in found[:10]}
@@ -362,6 +370,9 @@ def timing(b: Bench) -> None:
     print(f"  time: index {b.index_time:.1f} s ({b.chars / 1e6:.2f} M characters, collection {b.size / 1e6:.1f} MB "
           f"with its vectors and index); checks without the layer {b.check_time:.1f} s, with it {b.meaning_time:.1f} s; "
           f"5-gram checks {b.ref_time:.2f} s (ratios {b.check_time / b.ref_time:.0f} / {b.meaning_time / b.ref_time:.0f})")
+    if b.judged:
+        print(f"  second judge: {sum(b.judged)} sentences encoded by e5 in {len(b.judged)} checks "
+              f"(at most {max(b.judged)} in one; {sum(1 for n in b.judged if n) } checks used it)")
 
 
 def main() -> int:
@@ -374,7 +385,11 @@ def main() -> int:
                          "bymeaning.ENCODE_ALL_UP_TO)")
     ap.add_argument("--seed", type=int, default=38)
     ap.add_argument("--verbose", action="store_true", help="print highlighted originals and doubtful meaning pairs")
+    ap.add_argument("--no-second-judge", action="store_true",
+                    help="the layer without its second judge (Settings.meaning_second_judge off)")
     args = ap.parse_args()
+    global SECOND_JUDGE
+    SECOND_JUDGE = not args.no_second_judge
     if "stsb-reverse" in args.part.split(",") and not (DATA / "pan13-dev" / "src").is_dir():
         print(f"no data at {DATA / 'pan13-dev' / 'src'}: skipped")
         return 0

