@@ -605,7 +605,9 @@ def with_classmates(docs: Sequence[Document], results: Sequence[CheckResult], se
     its sources (``SourceMatch.classmate``; counted unless ``Settings.count_classmates`` is
     off), and the cross-check of the class. A collection document that is another essay of
     the class itself (the same text or path: the class archived and checked again) gives way
-    to the classmate."""
+    to the classmate. The text most of the class shares at its opening (the assignment everyone
+    pasted: ``CheckResult.class_common``) is shown in the classmates' passages but not counted
+    (``Settings.exclude_class_common``)."""
     import dataclasses
 
     from .crosscheck import classmate_sources, crosscheck_prepared
@@ -620,10 +622,11 @@ def with_classmates(docs: Sequence[Document], results: Sequence[CheckResult], se
         paths = {d.path for d in others if d.path}
         kept = tuple(s for s in result.sources
                      if s.classmate or not (s.sha256 in shas or (s.path is not None and s.path in paths)))
+        common = crossed.class_common[k] if crossed.class_common else ()
         if not extra[k] and len(kept) == len(result.sources):
             out.append(result)
             continue
-        changed = dataclasses.replace(result, sources=kept + tuple(extra[k]))
+        changed = dataclasses.replace(result, sources=kept + tuple(extra[k]), class_common=common)
         out.append(apply_exclusions(changed, result.settings))
     return out, crossed
 

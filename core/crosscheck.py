@@ -18,7 +18,7 @@ from .check import Prepared, align_prepared, file_title, jaccard, match, prepare
 from .document import Document
 from .errors import SverkaError
 from .exclusions import apply_exclusions
-from .intervals import merge
+from .intervals import merge, subtract
 from .keys import PAIR_WORDS
 from .messages import message
 from .progress import NEVER_CANCELLED, CancelToken, Progress, no_progress
@@ -29,7 +29,7 @@ from .sourcecache import CROSS_KEPT_BYTES, SourceCache
 from .text import Tokens, canonize, word_starts, words_in
 from .workers import default_workers, pool_initializer, process_pool
 
-__all__ = ["candidate_pairs", "classmate_sources", "crosscheck_documents", "crosscheck_prepared", "prepare_many",
+__all__ = ["candidate_pairs", "class_common", "classmate_sources", "crosscheck_documents", "crosscheck_prepared", "prepare_many",
            "unique_names"]
 
 
@@ -187,7 +187,9 @@ def _clusters(names: Sequence[str], pairs: Sequence[CrossPair], minimum: int = 3
 
 def _pairs_among(names: Sequence[str], prepared: Sequence[Prepared | None], template_docs: Sequence[Prepared],
                  settings: Settings, pool, tick: Callable[[], object]):
-    """The listed pairs among ``prepared``, the containment matrix and the documents' SHA-256."""
+    """The listed pairs among ``prepared``, the containment matrix, the documents' SHA-256, the
+    passages of every pair with a counted one (``(s, t)``: s's in t, before the class's common
+    text is set aside) and each document's text common to the class (:func:`class_common`)."""
     n = len(prepared)
     cands = candidate_pairs(prepared, settings, template_docs)
     matrix = [[0.0] * n for _ in range(n)]
@@ -198,18 +200,46 @@ def _pairs_among(names: Sequence[str], prepared: Sequence[Prepared | None], temp
     # Alignment resolves overlaps on its suspect side, so align each pair in an order fixed
     # by content, not by the order the user gave the documents in.
     ordered = sorted((i, j) if order_key[i] <= order_key[j] else (j, i) for i, j in cands)
-    pairs: list[CrossPair] = []
     judged_pairs = _judge_pairs(ordered, prepared, template_docs, settings, pool, tick)
+    shared: list[dict[int, list[tuple[int, int]]]] = [{} for _ in range(n)]
+    for s, t, _a, _b, _w, counted, _raw in judged_pairs:
+        for p in counted:
+            shared[s].setdefault(t, []).extend(p.matched_spans())
+            shared[t].setdefault(s, []).extend(p.source_spans())
+    common = class_common(shared, [p.word_starts if p is not None else None for p in prepared])
+    if getattr(settings, "exclude_class_common", True) and any(common):
+        judged_pairs = [_without_common(item, prepared, template_docs, settings, common) for item in judged_pairs]
+    pairs: list[CrossPair] = []
     aligned: dict[tuple[int, int], tuple[Passage, ...]] = {}
-    for s, t, a_in_b, b_in_a, shared_words, counted, raw in judged_pairs:
+    for item in judged_pairs:
+        s, t, a_in_b, b_in_a, shared_words, counted, raw = item
         aligned[(s, t)] = raw
+        if not counted:  # only the class's common text
+            continue
         matrix[s][t], matrix[t][s] = a_in_b, b_in_a
-        if counted:  # a counted passage, as a check counts it (a paraphrase's by the words it spans)
-            # the aligned document is "a": the passages are its spans and their places in "b"
-            pairs.append(CrossPair(names[s], names[t], a_in_b, b_in_a,
-                                   jaccard(prepared[s].distinct, prepared[t].distinct),
-                                   shared_words=shared_words, passages=counted))
-    return pairs, matrix, order_key, aligned
+        # a counted passage, as a check counts it (a paraphrase's by the words it spans);
+        # the aligned document is "a": the passages are its spans and their places in "b"
+        pairs.append(CrossPair(names[s], names[t], a_in_b, b_in_a,
+                               jaccard(prepared[s].distinct, prepared[t].distinct),
+                               shared_words=shared_words, passages=counted))
+    return pairs, matrix, order_key, aligned, common
+
+
+def _template_sources(p: Prepared, template_docs: Sequence[Prepared], settings: Settings) -> tuple[SourceMatch, ...]:
+    return tuple(dataclasses.replace(source_match(tp, *match(p, tp, settings)), is_template=True)
+                 for tp in template_docs)
+
+
+def _without_common(item: tuple, prepared: Sequence[Prepared | None], template_docs: Sequence[Prepared],
+                    settings: Settings, common: Sequence[tuple[tuple[int, int], ...]]) -> tuple:
+    """A judged pair (:func:`_judge_pairs`) judged again with the text each of the two shares with
+    most of the class set aside (no alignment again): counted passages empty when nothing else is shared."""
+    s, t = item[0], item[1]
+    if not common[s] and not common[t]:
+        return item
+    ps, pt = prepared[s], prepared[t]
+    again = _judged(ps, pt, item[6], _template_sources(ps, template_docs, settings), settings, (common[s], common[t]))
+    return (s, t, *again) if again is not None else (s, t, 0.0, 0.0, 0, (), item[6])
 
 
 def _judge_pair(ps: Prepared, pt: Prepared, templates: Sequence[SourceMatch], settings: Settings):
@@ -219,18 +249,33 @@ def _judge_pair(ps: Prepared, pt: Prepared, templates: Sequence[SourceMatch], se
     passages = align_prepared(ps, pt, settings)
     if not passages:
         return None
+    return _judged(ps, pt, tuple(passages), templates, settings)
+
+
+def _judged(ps: Prepared, pt: Prepared, passages: tuple[Passage, ...], templates: Sequence[SourceMatch],
+            settings: Settings, common: tuple[tuple[tuple[int, int], ...], tuple[tuple[int, int], ...]] = ((), ())):
+    """:func:`_judge_pair` of passages found; ``common``: the text of each of the two that most of
+    the class shares (its classmate's passages there do not count, :func:`class_common`)."""
+    mine, theirs = common
+    source = source_match(pt, passages, 0.0, 0.0)
+    if mine:  # judged as a classmate's, which the common text is set aside for
+        source = dataclasses.replace(source, classmate=True)
+        settings = settings.replace(count_classmates=True)
     judged = apply_exclusions(CheckResult(
         suspect=suspect_info(ps.doc, ps.tokens), suspect_text=ps.doc.text,
-        sources=(source_match(pt, passages, 0.0, 0.0),) + tuple(templates),
+        sources=(source,) + tuple(templates), class_common=mine,
         borrowed_percent=0.0, original_percent=100.0, settings=settings), settings, marked=ps.marked, starts=ps.word_starts)
     src = next(x for x in judged.sources if not x.is_template)
     counted = tuple(p for p in src.passages if p.excluded is None)
     if not counted:
         return None
-    shared_words = words_in(ps.word_starts, merge(iv for p in counted for iv in p.matched_spans()))
-    t_starts = pt.word_starts
+    s_spans = merge(iv for p in counted for iv in p.matched_spans())
     t_spans = merge(iv for p in counted for iv in p.source_spans())
-    return src.containment, words_in(t_starts, t_spans) / max(1, len(t_starts)), shared_words, counted, tuple(passages)
+    if mine or theirs:  # a passage joining the common text to a copy counts by the copy
+        s_spans, t_spans = subtract(s_spans, merge(mine)), subtract(t_spans, merge(theirs))
+    shared_words = words_in(ps.word_starts, s_spans)
+    t_starts = pt.word_starts
+    return src.containment, words_in(t_starts, t_spans) / max(1, len(t_starts)), shared_words, counted, passages
 
 
 def _judge_chunk(items: Sequence[tuple[int, int]], docs: dict[int, Prepared], template_docs: Sequence[Prepared],
@@ -240,12 +285,62 @@ def _judge_chunk(items: Sequence[tuple[int, int]], docs: dict[int, Prepared], te
     out = []
     for s, t in items:
         if s not in template_sources:
-            template_sources[s] = tuple(
-                dataclasses.replace(source_match(tp, *match(docs[s], tp, settings)), is_template=True)
-                for tp in template_docs)
+            template_sources[s] = _template_sources(docs[s], template_docs, settings)
         judged = _judge_pair(docs[s], docs[t], template_sources[s], settings)
         if judged is not None:
             out.append((s, t, *judged))
+    return out
+
+
+#: Text common to the class (:func:`class_common`): shared with at least this share of an
+#: essay's classmates, and with at least :data:`CLASS_COMMON_MATES` of them ...
+CLASS_COMMON_SHARE = 0.5
+CLASS_COMMON_MATES = 4
+#: ... beginning in this first share of the essay's words (an assignment is pasted at the top) ...
+CLASS_COMMON_OPENING = 0.25
+#: ... and making up at most this share of the essay's words (more: essays copied from each
+#: other, a ring, which must show).
+CLASS_COMMON_MAX = 0.5
+
+
+def class_common(shared: Sequence[dict[int, list[tuple[int, int]]]], starts: Sequence[np.ndarray | None]
+                 ) -> list[tuple[tuple[int, int], ...]]:
+    """For each essay of a class, the text at its opening that most of its classmates share:
+    the assignment everyone pasted above the essay, which is no one's borrowing from anyone.
+    ``shared[k]`` maps each classmate m to the character ranges of essay k's text matched in m
+    (counted passages, either direction); ``starts[k]`` its word starts (None: not read).
+
+    A stretch of essay k counts when at least :data:`CLASS_COMMON_SHARE` of the class's other
+    essays, and at least :data:`CLASS_COMMON_MATES` of them, share it; only stretches
+    beginning in the first :data:`CLASS_COMMON_OPENING` of its words; and none at all when they
+    make up more than :data:`CLASS_COMMON_MAX` of its words (a class copying one essay)."""
+    readable = sum(1 for st in starts if st is not None)
+    need = max(CLASS_COMMON_MATES, int(np.ceil(CLASS_COMMON_SHARE * (readable - 1))))
+    out: list[tuple[tuple[int, int], ...]] = []
+    for k, st in enumerate(starts):
+        mates = shared[k] if k < len(shared) else {}
+        if st is None or len(mates) < need or not len(st):
+            out.append(())
+            continue
+        events: dict[int, int] = {}
+        for spans in mates.values():
+            for a, b in merge(spans):
+                events[a] = events.get(a, 0) + 1
+                events[b] = events.get(b, 0) - 1
+        stretches, depth, opened = [], 0, None
+        for at in sorted(events):
+            depth += events[at]
+            if depth >= need and opened is None:
+                opened = at
+            elif depth < need and opened is not None:
+                stretches.append((opened, at))
+                opened = None
+        opening = st[min(len(st) - 1, int(CLASS_COMMON_OPENING * len(st)))]
+        kept = merge(iv for iv in stretches if iv[0] <= opening)
+        if not kept or words_in(st, kept) > CLASS_COMMON_MAX * len(st):
+            out.append(())
+            continue
+        out.append(tuple(kept))
     return out
 
 
@@ -404,7 +499,7 @@ def crosscheck_prepared(
     with _worker_pool(docs) as pool:
         prepared = prepare_many(docs, settings, lambda k: progress(k, steps, "phase.reading_documents"), cancel, pool=pool)
         template_docs = [prepare(t, settings) for t in templates]
-        pairs, matrix, order_key, aligned = _pairs_among(names, prepared, template_docs, settings, pool,
+        pairs, matrix, order_key, aligned, common = _pairs_among(names, prepared, template_docs, settings, pool,
                                                 lambda: (cancel.raise_if_cancelled(),
                                                          progress(n, steps, "phase.comparing_each_other")))
     clusters = _clusters([names[k] for k in range(n) if docs[k] is not None], pairs)
@@ -445,26 +540,32 @@ def crosscheck_prepared(
         settings=settings,
         clusters=clusters,
         texts=tuple(sorted((name, text) for name, text in texts.items() if name in listed)),
+        class_common=tuple(common) if any(common) else (),
     ), prepared, aligned
 
 
 def classmate_sources(cross: CrossCheckResult, prepared: Sequence[Prepared | None], settings: Settings,
                       aligned: dict[tuple[int, int], tuple[Passage, ...]] | None = None) -> list[list[SourceMatch]]:
     """For each document of a cross-check (``cross``, its documents ``prepared``), the others
-    it shares text with as sources (``SourceMatch.classmate``): every listed pair aligned
-    both ways, so a pair of essays copying each other shows on both. Only a pair the
-    cross-check lists (a counted passage) is looked at, and only in the direction the cross-check
-    did not align already (``aligned``: its passages of each pair judged)."""
+    it shares text with as sources (``SourceMatch.classmate``): every pair with a counted
+    passage aligned both ways, so a pair of essays copying each other shows on both. ``aligned``
+    (the cross-check's passages of each such pair, :func:`crosscheck_prepared`) holds also the
+    pairs sharing only the class's common text, which the sources show, not counted; without
+    it, the pairs ``cross`` lists. Only the direction the cross-check did not align is aligned here."""
     position = {name: k for k, name in enumerate(cross.documents)}
+    if aligned is not None:
+        known_pairs = sorted(aligned)
+    else:
+        known_pairs = [(position.get(p.a), position.get(p.b)) for p in cross.pairs]
     out: list[list[SourceMatch]] = [[] for _ in prepared]
-    for pair in cross.pairs:
-        i, j = position.get(pair.a), position.get(pair.b)
+    for i, j in known_pairs:
         if i is None or j is None or prepared[i] is None or prepared[j] is None:
             continue  # a pair with a collection document
+        res = jaccard(prepared[i].distinct, prepared[j].distinct)
         for s, t in ((i, j), (j, i)):
             known = (aligned or {}).get((s, t))  # the cross-check aligned this way already
             if known is not None:
-                passages, res, sent = list(known), pair.resemblance, sentence_score(prepared[s], prepared[t])
+                passages, sent = list(known), sentence_score(prepared[s], prepared[t])
             else:
                 passages, res, sent = match(prepared[s], prepared[t], settings)
             if passages:

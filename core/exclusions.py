@@ -7,6 +7,11 @@ count (``Passage.excluded``), and recomputes every score from the others:
   of every check) or in the result's own ``left_out`` (left out of this result only).
 * ``"classmate"``: the source is another essay of the class (``SourceMatch.classmate``) and
   ``Settings.count_classmates`` is off: listed, not counted.
+* ``"class"``: the source is another essay of the class and the passage lies mostly in the
+  suspect's text common to most of the class (``CheckResult.class_common``: the assignment
+  everyone pasted) with fewer than ``min_passage_words`` matched words outside it, when
+  ``Settings.exclude_class_common``; those words never count for a classmate (a collection
+  source's passage there still counts).
 * ``"template"``: the source is a template document (an assignment prompt); and in every
   other source, a passage lying mostly (>= half its characters) in a suspect region that a
   template matched.
@@ -496,12 +501,17 @@ def apply_exclusions(result: CheckResult, settings: Settings, *, marked: tuple[S
         for p in src.passages
     )
     never = merge(student_quotes + bib + templates)
+    class_common = merge(result.class_common) if getattr(settings, "exclude_class_common", True) else []
+    never_classmate = merge(never + class_common) if class_common else never
 
     def reason(src: SourceMatch, p: Passage) -> str | None:
         if _source_excluded(src, excluded_sources):
             return "source"
         if src.is_template or _mostly_inside(p, templates):
             return "template"
+        if src.classmate and class_common and _mostly_inside(p, class_common) and words_in(
+                starts, subtract(merge(p.matched_spans()), class_common)) < settings.min_passage_words:
+            return "class"  # (a passage joining the common text to a copied sentence counts by the copy)
         if src.classmate and not count_classmates:
             return "classmate"
         if _mostly_inside(p, bib):
@@ -519,7 +529,7 @@ def apply_exclusions(result: CheckResult, settings: Settings, *, marked: tuple[S
     for src in result.sources:
         passages = tuple(dataclasses.replace(p, excluded=reason(src, p)) for p in src.passages)
         matched = merge(iv for p in passages if p.excluded is None for iv in p.matched_spans())
-        counted = subtract(matched, never)
+        counted = subtract(matched, never_classmate if src.classmate else never)
         everything.extend(counted)
         cited_parts.extend(
             iv for p in passages if p.excluded in (None, "quote", "bibliography") for iv in p.matched_spans()
@@ -546,9 +556,14 @@ def apply_exclusions(result: CheckResult, settings: Settings, *, marked: tuple[S
         cited = round(100.0 * words_in(starts, cited_region) / n_words, 4)
     else:
         borrowed = cited = 0.0
+    warnings = quotation_warnings(starts, quotes)
+    set_aside = [p for src in sources if src.classmate for p in src.passages if p.excluded == "class"]
+    if set_aside:  # visible: a copy everyone made of one opening looks the same as the assignment
+        mates = sum(1 for src in sources if src.classmate and any(p.excluded == "class" for p in src.passages))
+        warnings += (message("warning.class_common", words=words_in(starts, class_common), mates=mates),)
     return dataclasses.replace(
         result,
-        warnings=quotation_warnings(starts, quotes),
+        warnings=warnings,
         sources=tuple(sources),
         borrowed_percent=borrowed,
         cited_percent=cited,

@@ -139,6 +139,7 @@ RU: dict[str, str] = {
     "source excluded by the user": "источник исключён пользователем",
     "template text (e.g. the assignment)": "текст шаблона (например, задания)",
     "shared with a classmate (not counted by the settings)": "совпадает с работой одноклассника (не учитывается по настройкам)",
+    "common to most of the class (e.g. the assignment)": "общий текст большинства работ класса (например, задание)",
     # kinds of borrowing (results.KINDS)
     "verbatim copy": "дословное копирование",
     "word forms changed": "изменены формы слов",

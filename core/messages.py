@@ -184,6 +184,13 @@ CATALOGUE: dict[str, tuple[str, str]] = {
     "warning.many_quotations": (
         "quotations make up {percent} % of the text (more than {limit} %)",
         "цитаты составляют {percent} % текста (больше {limit} %)"),
+    "warning.class_common": (
+        "{words} {words:word|words} at the opening, which {mates} {mates:classmate|classmates} also have (the "
+        "assignment?), not counted as shared with classmates; if it is not the assignment, turn off \"Set aside "
+        "the class's common opening\" in the settings",
+        "{words} {words:слово|слова|слов} в начале работы есть и у {mates} {mates:одноклассника|одноклассников|одноклассников} "
+        "(задание?) — не считаются совпадением с одноклассниками; если это не задание, выключите «Не учитывать "
+        "общее начало работ класса» в настройках"),
     # file errors (core/errors.py, core/files.py, core/indexing.py): why a file was not read.
     # The classes of ExtractError keep the reader's English detail; the Russian says the class.
     "error.unreadable": ("{detail}", "файл не открывается"),

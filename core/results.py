@@ -44,6 +44,7 @@ EXCLUSIONS = {
     "source": "source excluded by the user",
     "template": "template text (e.g. the assignment)",
     "classmate": "shared with a classmate (not counted by the settings)",
+    "class": "common to most of the class (e.g. the assignment)",
 }
 
 
@@ -244,6 +245,10 @@ class CheckResult:
     warnings: tuple[Message, ...] = ()  # about the result (a long quotation, many quotations)
     left_out: tuple[str, ...] = ()  # sources left out of THIS result by the user (path or sha256)
     collection_root: str | None = None  # folder that reports show source paths relative to
+    #: A class checked with its essays compared: the suspect's text that most of its classmates
+    #: share at its opening (the assignment pasted by everyone; :func:`sverka.core.crosscheck.class_common`),
+    #: sorted disjoint character ranges; not counted for a classmate (``Settings.exclude_class_common``).
+    class_common: tuple[tuple[int, int], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -267,6 +272,9 @@ class CrossCheckResult:
     settings: Settings = field(default_factory=Settings)
     clusters: tuple[tuple[str, ...], ...] = ()  # groups of >= 3 documents sharing text, largest first
     texts: tuple[tuple[str, str], ...] = ()  # (name, text) of every document of a listed pair: the report's passages
+    #: each document's text that most of the class shares at its opening (the assignment), set
+    #: aside in its pairs (``Settings.exclude_class_common``): character ranges, () for none
+    class_common: tuple[tuple[tuple[int, int], ...], ...] = ()
 
 
 @dataclass(frozen=True)

@@ -33,6 +33,7 @@ class Settings:
     exclude_bibliography: bool = True
     excluded_sources: tuple[str, ...] = ()  # paths or sha256 of sources not to count
     count_classmates: bool = True  # a class checked with its essays compared: classmates' passages count as borrowed
+    exclude_class_common: bool = True  # ... but not text most of the class shares at its opening (the assignment)
     # Meaning (sverka.core.bymeaning): reworded and translated sentences, by sentence vectors
     find_by_meaning: bool = True  # also vectors of meaning computed when documents are added
     meaning_second_judge: bool = True  # lone pairs refused only by their similarity judged again by e5 (meaning.second_judge)
@@ -187,6 +188,17 @@ SETTINGS_INFO: dict[str, SettingInfo] = {i.name: i for i in (
            "Когда работы класса сравниваются и между собой, текст, совпавший с работой одноклассника, "
            "входит в долю заимствований. Если выключено, одноклассники показываются среди источников, "
            "но их фрагменты не учитываются."), ),
+    _info("exclude_class_common", "exclusions",
+          ("Set aside the class's common opening (the assignment)",
+           "Не учитывать общее начало работ класса (задание)"),
+          ("When the essays of a class are compared with each other, text at the opening of an essay that at "
+           "least half of its classmates (four or more) also have, such as the assignment everyone pasted, "
+           "is not counted as shared with a classmate. It is still shown. Text making up more than half of "
+           "the essay is always counted.",
+           "Когда работы класса сравниваются между собой, текст в начале работы, который есть не менее чем у "
+           "половины одноклассников (и хотя бы у четырёх), например вставленное всеми задание, не считается "
+           "совпадением с одноклассниками. Он по-прежнему показывается. Текст больше половины работы "
+           "учитывается всегда."), ),
     _info("find_by_meaning", "advanced",
           ("Find reworded and translated sentences by meaning", "Искать пересказ и перевод по смыслу"),
           ("Sentences that no passage of matching words explains are compared by their meaning with the "

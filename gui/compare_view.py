@@ -110,6 +110,7 @@ def exclusion_name(key: str) -> str:
         "source": QCoreApplication.translate("Methods", "source excluded by the user"),
         "template": QCoreApplication.translate("Methods", "template text (e.g. the assignment)"),
         "classmate": QCoreApplication.translate("Methods", "shared with a classmate (not counted by the settings)"),
+        "class": QCoreApplication.translate("Methods", "common to most of the class (e.g. the assignment)"),
     }
     return names.get(key, EXCLUSIONS.get(key, key))
 

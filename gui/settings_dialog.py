@@ -187,7 +187,8 @@ class SettingsDialog(QDialog):
                 box.setSuffix(" %")
             return box
         edit = QPlainTextEdit()
-        edit.setMaximumHeight(70)
+        # three lines shown (it scrolls): the dialog fits a small screen with every label whole
+        edit.setMaximumHeight(edit.fontMetrics().lineSpacing() * 3 + 2 * edit.frameWidth() + 8)
         edit.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)
         return edit
 

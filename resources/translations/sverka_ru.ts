@@ -658,6 +658,10 @@
         <source>shared with a classmate (not counted by the settings)</source>
         <translation>совпадение с одноклассником (не учитывается по настройкам)</translation>
     </message>
+    <message>
+        <source>common to most of the class (e.g. the assignment)</source>
+        <translation>общий текст большинства работ класса (например, задание)</translation>
+    </message>
 </context>
 <context>
     <name>PairsModel</name>
