@@ -2,6 +2,7 @@
 
     xvfb-run -a -s "-screen 0 1400x900x24" .venv/bin/python bench/bench_gui.py [--runs 5] [--corpus ../shared/data/ruslit]
     .venv/bin/python bench/bench_gui.py --only-memory    # 3. alone
+    .venv/bin/python bench/bench_gui.py --with-judge     # 3., then the e5 judge loaded by a job and let go
 
 1. Start-up: a fresh interpreter runs ``sverka-gui``'s own code path (application,
    translator, main window) and reports when the window is first exposed; measured from
@@ -11,7 +12,9 @@
    user would feel as a freeze.
 3. Memory: the window with the corpus's collection open and one result shown (``--only-memory``
    measures only this): resident memory of the window's process and of the processes it
-   started (the sandboxed reader), read from /proc once the result is drawn.
+   started (the sandboxed reader), read from /proc once the result is drawn. ``--with-judge``:
+   then a job judges one pair with the e5 second judge (as a check with a pair in doubt loads
+   it) and the window goes idle: its memory with the model loaded, and after it let it go.
 
 Temporary collection and settings only; never the user's.
 """
@@ -184,12 +187,29 @@ def child_memory(db: str, suspect: str, home: str) -> None:
     window.load_suspect(suspect)
     shown.exec()
     took = time.perf_counter() - t
+    judged = {}
+    if os.environ.get("SVERKA_BENCH_JUDGE") == "1":
+        # a check in doubt loads the e5 judge in a job; judged here as such a check does (one
+        # reworded pair), then the window goes idle and lets the model go
+        from sverka.core import meaning
+
+        ended = QEventLoop()
+        window.runner.ended.connect(lambda _job: QTimer.singleShot(200, ended.quit))
+
+        def judge(progress, cancel):
+            meaning.second_judge([("Президент подписал закон о повышении пенсионного возраста.",
+                                   "Президент утвердил закон, повышающий пенсионный возраст.")])
+            judged["loaded_kb"] = _memory_kb(os.getpid(), "VmRSS")
+
+        window.runner.run(judge, name="judge")
+        ended.exec()
+        judged["released"] = meaning._judge is None
     pids = _family(os.getpid())
     rss = {p: _memory_kb(p, "VmRSS") for p in pids}
     pss = sum(_memory_kb(p, "Pss") for p in pids)
     print(json.dumps({"documents": len(window.documents), "sources": len(window.result.sources) if window.result else None,
                       "check_s": round(took, 2), "window_kb": rss[os.getpid()], "all_kb": sum(rss.values()),
-                      "pss_kb": pss, "processes": len(pids),
+                      "pss_kb": pss, "processes": len(pids), **judged,
                       "window_max_kb": __import__("resource").getrusage(0).ru_maxrss}), flush=True)
     window.close()
 
@@ -233,15 +253,23 @@ def main() -> int:
     parser.add_argument("--skip-indexing", action="store_true")
     parser.add_argument("--only-memory", action="store_true",
                         help="only the memory of the window with the collection open and one result shown")
+    parser.add_argument("--with-judge", action="store_true",
+                        help="--only-memory, then the e5 judge loaded by a job as a check in doubt does, and the "
+                             "window idle again: its memory with the model loaded and after")
     args = parser.parse_args()
     os.environ.setdefault("QT_QPA_PLATFORM", "xcb" if os.environ.get("DISPLAY") else "offscreen")
     print(f"platform: {os.environ['QT_QPA_PLATFORM']}, cores: {os.cpu_count()}")
-    if args.only_memory:
+    if args.only_memory or args.with_judge:
+        if args.with_judge:
+            os.environ["SVERKA_BENCH_JUDGE"] = "1"
         m = measure_memory(args.corpus)
         print(f"window with {args.corpus.name} open ({m['documents']} documents) and one result shown "
               f"({m['sources']} sources, checked in {m['check_s']} s): window {m['window_kb'] / 1024:.0f} MB "
               f"resident (its peak {m['window_max_kb'] / 1024:.0f} MB), with the {m['processes'] - 1} processes it "
               f"started {m['all_kb'] / 1024:.0f} MB (PSS {m['pss_kb'] / 1024:.0f} MB); target <= 250 MB")
+        if args.with_judge:
+            print(f"with the e5 judge loaded by a job: {m['loaded_kb'] / 1024:.0f} MB; the window idle again "
+                  f"(model let go: {m['released']}): {m['window_kb'] / 1024:.0f} MB")
         return 0
     startup = measure_startup(args.runs)
     print(f"start to visible window: median {statistics.median(startup):.2f} s, max {max(startup):.2f} s "

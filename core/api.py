@@ -161,6 +161,33 @@ def warm_up() -> None:
     canonize("Проверка словарей. Перевірка словників: їжак. Checking the dictionaries.")
 
 
+def release_idle_models() -> bool:
+    """Give back the memory of what only some checks need (the meaning layer's second model,
+    :func:`sverka.core.meaning.release_second_judge`) and the heap's freed pages: a window calls
+    it when no job is running; a later check loads the model again when it needs it. True if
+    the model was let go."""
+    import sys
+
+    meaning = sys.modules.get("sverka.core.meaning")  # never imported: nothing to give back
+    released = meaning is not None and meaning.release_second_judge()
+    _trim_heap()  # and the pages a finished check freed (glibc keeps them for the process otherwise)
+    return bool(released)
+
+
+def _trim_heap() -> None:
+    """Hand the C heap's freed pages back to the system (glibc keeps them otherwise); elsewhere nothing."""
+    import ctypes
+    import ctypes.util
+    import sys
+
+    if not sys.platform.startswith("linux"):
+        return
+    try:
+        ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6").malloc_trim(0)
+    except (OSError, AttributeError):  # not glibc (musl has no malloc_trim)
+        pass
+
+
 def _collection_errors(method):
     """A damaged collection file met inside a Collection method becomes a CollectionError fit
     to show (naming "sverka rebuild"), never a traceback (see :func:`sverka.core.store.store_errors`)."""

@@ -790,6 +790,16 @@ def _second_model():
     return _judge
 
 
+def release_second_judge() -> bool:
+    """Let the second model go (its weights' pages and buffers, ~20 MB of a window's memory; the
+    vectors it made are kept). The next pair in doubt loads it again (~0.01 s and the pages its
+    first sentences touch). A caller still holding it finishes with it. False if it was not loaded."""
+    global _judge
+    with _judge_lock:
+        had, _judge = _judge is not None, None
+    return had
+
+
 def in_second_judge_band(suspect: str, source: str, similarity: float, neighbours: int = 0) -> bool:
     """Whether :func:`second_judge` may take the pair: one language, no neighbour matched, a
     similarity from :data:`SECOND_JUDGE_FLOOR` that :func:`accept` refuses, though it would

@@ -134,3 +134,18 @@ def test_the_setting_has_a_flag_and_its_words():
     args = build_parser().parse_args(["check", "--no-meaning-second-judge", "essay.txt"])
     assert args.setting__meaning_second_judge is False
     assert bymeaning.add_meaning  # the layer that reads it
+
+
+@needs_e5
+def test_the_model_is_let_go_when_idle_and_loaded_again_when_needed():
+    meaning.second_judge([REWORDED])
+    assert meaning._judge is not None
+    assert api.release_idle_models() is True and meaning._judge is None
+    assert api.release_idle_models() is False  # nothing left to give back
+    # kept vectors answer a pair judged before without the model; a new pair loads it again
+    before = meaning.second_judge([REWORDED])
+    assert meaning._judge is None
+    fresh = ("Смотритель маяка зажёг лампу перед штормом.", "Перед штормом смотритель зажёг на маяке лампу.")
+    [again] = meaning.second_judge([fresh])
+    assert meaning._judge is not None and again is not None and 0.5 < again < 1
+    assert before[0] is not None and before[0] > 0.95

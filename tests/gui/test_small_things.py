@@ -49,3 +49,19 @@ def test_errors_do_not_pile_up(qtbot, window):
     assert len(boxes) == 1
     assert "3" in boxes[0].text()
     assert all(name in boxes[0].detailedText() for name in ("a.docx", "b.pdf", "c.txt"))
+
+
+def test_the_window_lets_the_second_model_go_when_no_job_runs(qtbot, window, monkeypatch):
+    """The e5 judge (~20 MB) is loaded by the checks that need it; the window gives its memory
+    back once no job is left running, not while one still is."""
+    qtbot.waitUntil(lambda: not window.runner.jobs, timeout=30_000)  # the window's own start-up jobs
+    calls = []
+    monkeypatch.setattr(api, "release_idle_models", lambda: calls.append(len(window.runner.jobs)) or True)
+    gate = __import__("threading").Event()
+    first = window.runner.run(lambda progress, cancel: gate.wait(10), name="long")
+    with qtbot.waitSignal(window.runner.ended, timeout=10_000):
+        window.runner.run(lambda progress, cancel: 1, name="short")
+    assert calls == []  # the long job still runs
+    with qtbot.waitSignal(window.runner.ended, timeout=10_000):
+        gate.set()
+    assert first.done and calls == [0]
