@@ -15,7 +15,10 @@ commit and before the index was saved) are added to it, removed ones leave it; t
 (written to a temporary file, then renamed over the old one). A missing or unreadable file is
 rebuilt from the table. A key is ``doc_id << 20 | sentence index``; every hit is checked against
 the table again (:func:`search`), so a stale or foreign file can cost time, never a wrong pair.
-usearch is imported on first use only.
+usearch is imported on first use only (``sverka check`` imports it ahead, on the thread that
+loads the tokenizer: :mod:`sverka.core.tokenizerahead`). A process maps the file first (a
+read-only view, ~3 ms where reading it whole took ~27 ms for 26 000 sentences) and reads it whole
+only when documents have to be added to it or removed.
 """
 
 from __future__ import annotations
@@ -47,7 +50,8 @@ CONNECTIVITY, EXPANSION_ADD, EXPANSION_SEARCH = 16, 128, 64
 FLOOR_MARGIN = 0.05
 
 _lock = threading.Lock()
-_open: dict[str, tuple[object, np.ndarray]] = {}  # index file -> (usearch Index, its document ids)
+#: index file -> (usearch Index, its document ids, whether it is a read-only view of the file)
+_open: dict[str, tuple[object, np.ndarray, bool]] = {}
 
 
 def index_path(store: "Store") -> Path:
@@ -77,19 +81,29 @@ def _new(dim: int):
                  expansion_search=EXPANSION_SEARCH)
 
 
-def _load(path: Path):
-    """(index, its document ids) from ``path``; (None, empty) when missing or unreadable."""
+def _load(path: Path, view: bool = False):
+    """(index, its document ids) from ``path``; (None, empty) when missing or unreadable.
+    ``view``: the file mapped, not read (~3 ms instead of ~27 for 26 000 sentences), read-only."""
     from usearch.index import Index
 
     try:
-        index = Index.restore(str(path)) if path.exists() else None
+        index = Index.restore(str(path), view=view) if path.exists() else None
     except Exception:  # a damaged or foreign file: rebuilt from the table
         index = None
     if index is None:
         return None, np.zeros(0, np.int64)
     index.expansion_search = EXPANSION_SEARCH
     keys = np.asarray(index.keys, np.int64) if len(index) else np.zeros(0, np.int64)
-    return index, np.unique(keys >> KEY_BITS)
+    return index, _documents_of(keys)
+
+
+def _documents_of(keys: np.ndarray) -> np.ndarray:
+    """The sorted distinct document ids of ``keys``: a run through them when they come document
+    by document in ascending order (as an index built here holds them), else sorted."""
+    docs = keys >> KEY_BITS
+    if len(docs) and bool(np.all(docs[1:] >= docs[:-1])):
+        return docs[np.r_[True, docs[1:] != docs[:-1]]]
+    return np.unique(docs)
 
 
 def _save(index, path: Path) -> None:
@@ -111,10 +125,15 @@ def synced(store: "Store"):
     wanted = store.vector_documents()
     path = index_path(store)
     with _lock:
-        index, held = _open.get(str(path)) or _load(path)
+        kept = _open.get(str(path))
+        index, held, viewed = kept if kept is not None else (*_load(path, view=True), True)
         if index is not None and len(held) == len(wanted) and bool(np.all(held == wanted)):
-            _open[str(path)] = (index, held)
+            _open[str(path)] = (index, held, viewed)
             return index
+        if index is not None and viewed:  # to be changed: read whole, the mapping let go first
+            _open.pop(str(path), None)  # (a mapped file could not be replaced on Windows)
+            index = None
+            index, held = _load(path)
         gone = np.setdiff1d(held, wanted)
         new = np.setdiff1d(wanted, held)
         if index is not None and len(gone):
@@ -137,7 +156,7 @@ def synced(store: "Store"):
             _open.pop(str(path), None)
             return None
         _save(index, path)
-        _open[str(path)] = (index, wanted)
+        _open[str(path)] = (index, wanted, False)
         return index
 
 

@@ -85,3 +85,35 @@ def test_a_translation_found_on_either_store_with_its_index_kept_locally(store_l
                                                 "essay"))
     found = [(s.title, p.kind) for s in result.sources for p in s.passages]
     assert found == [("lighthouse", "translation")]
+
+
+@pytest.mark.skipif(importlib.util.find_spec("usearch") is None, reason="usearch is not installed")
+def test_the_index_file_is_mapped_until_it_must_change(store_location, tmp_path, monkeypatch):
+    """A process first maps the index file (read-only, ~3 ms); documents added since make it read
+    the file whole, add them and save it; the next process maps the new file."""
+    from sverka.core import vectorindex
+
+    monkeypatch.setenv("SVERKA_CACHE_DIR", str(tmp_path / "cache"))
+    store = open_store(store_location)
+    try:
+        a = _prepared(TEXT, "/essays/a.txt", 1)
+        store.write_batch([a])
+        a_id = store.find_by_path("/essays/a.txt").id
+        vectorindex.forget()
+        vectorindex.synced(store)  # built and saved
+        key = str(vectorindex.index_path(store))
+        vectorindex.forget()
+        assert [h[:2] for h in vectorindex.search(store, a.vectors[:1], 1)[0]] == [(a_id, 0)]
+        assert vectorindex._open[key][2] is True  # mapped
+        b = _prepared(TEXT + " Пятое предложение добавлено позже автором.", "/essays/b.txt", 2)
+        store.write_batch([b])
+        b_id = store.find_by_path("/essays/b.txt").id
+        assert [h[:2] for h in vectorindex.search(store, b.vectors[3:4], 1)[0]] == [(b_id, 3)]
+        assert vectorindex._open[key][2] is False  # read whole to be changed, then saved
+        vectorindex.forget()
+        index = vectorindex.synced(store)
+        assert vectorindex._open[key][2] is True and len(index) == len(a.vectors) + len(b.vectors)
+        assert vectorindex._open[key][1].tolist() == sorted([a_id, b_id])
+    finally:
+        vectorindex.forget()
+        store.close()
