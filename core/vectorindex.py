@@ -32,6 +32,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from . import formcache
+from .sorting import distinct
 
 if TYPE_CHECKING:  # pragma: no cover
     from .store import Store
@@ -98,12 +99,9 @@ def _load(path: Path, view: bool = False):
 
 
 def _documents_of(keys: np.ndarray) -> np.ndarray:
-    """The sorted distinct document ids of ``keys``: a run through them when they come document
-    by document in ascending order (as an index built here holds them), else sorted."""
-    docs = keys >> KEY_BITS
-    if len(docs) and bool(np.all(docs[1:] >= docs[:-1])):
-        return docs[np.r_[True, docs[1:] != docs[:-1]]]
-    return np.unique(docs)
+    """The sorted distinct document ids of ``keys`` (without ``np.unique``, which imports
+    ``numpy.ma``: ~9 ms of a cold check)."""
+    return distinct(keys >> KEY_BITS)
 
 
 def _save(index, path: Path) -> None:
