@@ -986,7 +986,7 @@ def main(argv: list[str] | None = None) -> int:
         # and reads (its settings, saved or given, decide later whether the layer runs)
         from .tokenizerahead import start
 
-        start(index=args.command == "check")  # a check may look for translations in the collection
+        start()
     stdout = sys.stdout
     if not isinstance(stdout, _Guarded) and hasattr(stdout, "buffer"):
         sys.stdout = _Guarded(stdout)

@@ -13,10 +13,7 @@ check or a compare with the layer possibly on is coming, before its imports and 
 own when none was started (the window, the API), the load failed, or the model is another.
 A load started for a command whose saved settings turn the layer off costs the other core
 ~0.2 s and nothing else; a command that ends before the load does waits for it at its exit
-(:data:`EXIT_WAIT`). A check's thread then imports the collection's vector index library
-(usearch, ~0.05 s of its SIMD module's start, :mod:`sverka.core.vectorindex`), which the layer
-needs after the check's alignment; the encoder does not wait for that import. Importing this
-module imports nothing heavy.
+(:data:`EXIT_WAIT`). Importing this module imports nothing heavy.
 """
 
 from __future__ import annotations
@@ -31,7 +28,6 @@ __all__ = ["EXIT_WAIT", "model_path", "start", "take"]
 _lock = threading.Lock()
 _thread: threading.Thread | None = None
 _loaded: dict = {}  # "sp": (the model's path, the processor), or None when the load failed
-_ready = threading.Event()  # set once "sp" is in _loaded
 #: Seconds a process ending meanwhile (a usage error, a file it cannot read) waits for a load
 #: under way: the model's tables are built in C++, which the process's exit would tear down
 #: under the thread ("terminate called without an active exception", the process aborted).
@@ -50,7 +46,7 @@ def model_path() -> str | None:
     return os.path.realpath(os.path.join(os.path.dirname(spec.origin), "resources", "sp.model"))
 
 
-def _load(index: bool = False) -> None:
+def _load() -> None:
     try:
         path = model_path()
         if path is None or not os.path.isfile(path):
@@ -61,23 +57,15 @@ def _load(index: bool = False) -> None:
         _loaded["sp"] = (path, sentencepiece.SentencePieceProcessor(model_file=path))
     except Exception:  # noqa: BLE001 - not installed, another layout: the encoder loads its own way
         _loaded["sp"] = None
-    finally:
-        _ready.set()
-    if index:
-        try:  # the vector index's library (~0.05 s, most of it its SIMD module's start), while the
-            import usearch.index  # noqa: F401  command reads and aligns
-        except Exception:  # noqa: BLE001 - not installed: the layer finds translations without it
-            pass
 
 
-def start(index: bool = False) -> None:
-    """Begin loading the tokenizer on a thread of its own (once per process); ``index``: then
-    import the collection's vector index library (:mod:`sverka.core.vectorindex`) there too."""
+def start() -> None:
+    """Begin loading the tokenizer on a thread of its own (once per process)."""
     global _thread
     with _lock:
         if _thread is not None:
             return
-        _thread = threading.Thread(target=_load, args=(index,), name="sverka-tokenizer", daemon=True)
+        _thread = threading.Thread(target=_load, name="sverka-tokenizer", daemon=True)
         _thread.start()
         atexit.register(_thread.join, EXIT_WAIT)
 
@@ -90,7 +78,7 @@ def take(path: str):
         thread = _thread
     if thread is None:
         return None
-    _ready.wait()
+    thread.join()
     with _lock:
         got = _loaded.pop("sp", None)
     if got is None or got[0] != os.path.realpath(path):

@@ -15,8 +15,7 @@ commit and before the index was saved) are added to it, removed ones leave it; t
 (written to a temporary file, then renamed over the old one). A missing or unreadable file is
 rebuilt from the table. A key is ``doc_id << 20 | sentence index``; every hit is checked against
 the table again (:func:`search`), so a stale or foreign file can cost time, never a wrong pair.
-usearch is imported on first use only (``sverka check`` imports it ahead, on the thread that
-loads the tokenizer: :mod:`sverka.core.tokenizerahead`). A process maps the file first (a
+usearch is imported on first use only. A process maps the file first (a
 read-only view, ~3 ms where reading it whole took ~27 ms for 26 000 sentences) and reads it whole
 only when documents have to be added to it or removed.
 """
