@@ -29,8 +29,8 @@ from .sourcecache import CROSS_KEPT_BYTES, SourceCache
 from .text import Tokens, canonize, word_starts, words_in
 from .workers import default_workers, pool_initializer, process_pool
 
-__all__ = ["candidate_pairs", "class_common", "classmate_sources", "crosscheck_documents", "crosscheck_prepared", "prepare_many",
-           "unique_names"]
+__all__ = ["candidate_pairs", "class_common", "classmate_sources", "crosscheck_documents", "crosscheck_prepared",
+           "prepare_many", "unique_names"]
 
 
 #: Seeds that keys shared by several documents may make in a cross-check, before the keys held
