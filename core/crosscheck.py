@@ -206,7 +206,8 @@ def _pairs_among(names: Sequence[str], prepared: Sequence[Prepared | None], temp
         for p in counted:
             shared[s].setdefault(t, []).extend(p.matched_spans())
             shared[t].setdefault(s, []).extend(p.source_spans())
-    common = class_common(shared, [p.word_starts if p is not None else None for p in prepared])
+    common = class_common(shared, [p.word_starts if p is not None else None for p in prepared],
+                          [p.heading[0] if p is not None else 0 for p in prepared])
     if getattr(settings, "exclude_class_common", True) and any(common):
         judged_pairs = [_without_common(item, prepared, template_docs, settings, common) for item in judged_pairs]
     pairs: list[CrossPair] = []
@@ -296,24 +297,28 @@ def _judge_chunk(items: Sequence[tuple[int, int]], docs: dict[int, Prepared], te
 #: essay's classmates, and with at least :data:`CLASS_COMMON_MATES` of them ...
 CLASS_COMMON_SHARE = 0.5
 CLASS_COMMON_MATES = 4
-#: ... beginning in this first share of the essay's words (an assignment is pasted at the top) ...
+#: ... beginning in this first share of the words of the essay's running text (an assignment is
+#: pasted at the top, under the title or the title page) ...
 CLASS_COMMON_OPENING = 0.25
 #: ... and making up at most this share of the essay's words (more: essays copied from each
 #: other, a ring, which must show).
 CLASS_COMMON_MAX = 0.5
 
 
-def class_common(shared: Sequence[dict[int, list[tuple[int, int]]]], starts: Sequence[np.ndarray | None]
-                 ) -> list[tuple[tuple[int, int], ...]]:
+def class_common(shared: Sequence[dict[int, list[tuple[int, int]]]], starts: Sequence[np.ndarray | None],
+                 headings: Sequence[int] | None = None) -> list[tuple[tuple[int, int], ...]]:
     """For each essay of a class, the text at its opening that most of its classmates share:
     the assignment everyone pasted above the essay, which is no one's borrowing from anyone.
     ``shared[k]`` maps each classmate m to the character ranges of essay k's text matched in m
-    (counted passages, either direction); ``starts[k]`` its word starts (None: not read).
+    (counted passages, either direction); ``starts[k]`` its word starts (None: not read);
+    ``headings[k]`` where its heading lines end (:func:`sverka.core.exclusions.heading_end`: a
+    title, a title page), its running text beginning there.
 
     A stretch of essay k counts when at least :data:`CLASS_COMMON_SHARE` of the class's other
     essays, and at least :data:`CLASS_COMMON_MATES` of them, share it; only stretches
-    beginning in the first :data:`CLASS_COMMON_OPENING` of its words; and none at all when they
-    make up more than :data:`CLASS_COMMON_MAX` of its words (a class copying one essay)."""
+    beginning in the first :data:`CLASS_COMMON_OPENING` of its running text's words; and none at
+    all when they make up more than :data:`CLASS_COMMON_MAX` of those words (a class copying one
+    essay)."""
     readable = sum(1 for st in starts if st is not None)
     need = max(CLASS_COMMON_MATES, int(np.ceil(CLASS_COMMON_SHARE * (readable - 1))))
     out: list[tuple[tuple[int, int], ...]] = []
@@ -335,9 +340,11 @@ def class_common(shared: Sequence[dict[int, list[tuple[int, int]]]], starts: Seq
             elif depth < need and opened is not None:
                 stretches.append((opened, at))
                 opened = None
-        opening = st[min(len(st) - 1, int(CLASS_COMMON_OPENING * len(st)))]
+        first = int(np.searchsorted(st, headings[k], "left")) if headings is not None and k < len(headings) else 0
+        running = max(1, len(st) - first)
+        opening = st[min(len(st) - 1, first + int(CLASS_COMMON_OPENING * running))]
         kept = merge(iv for iv in stretches if iv[0] <= opening)
-        if not kept or words_in(st, kept) > CLASS_COMMON_MAX * len(st):
+        if not kept or words_in(st, kept) > CLASS_COMMON_MAX * running:
             out.append(())
             continue
         out.append(tuple(kept))

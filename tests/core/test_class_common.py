@@ -144,9 +144,10 @@ def test_class_common_counts_classmates_per_stretch():
     assert common[1:] == [()] * 7
     # three of six: not common
     assert class_common([{1: [(0, 100)], 2: [(0, 80)], 3: [(20, 100)]}] + [{}] * 7, starts)[0] == ()
-    # past the opening quarter: not common
+    # past the opening quarter: not common; under 40 words of title page, the quarter of the rest
     shared = [{m: [(300, 380)] for m in (1, 2, 3, 4)}] + [{}] * 7
     assert class_common(shared, starts)[0] == ()
+    assert class_common(shared, starts, [200] + [0] * 7)[0] == ((300, 380),)
     # more than half of the words: a ring, not common
     shared = [{m: [(0, 510)] for m in (1, 2, 3, 4)}] + [{}] * 7
     assert class_common(shared, starts)[0] == ()
@@ -158,3 +159,20 @@ def test_the_setting_is_described_in_both_languages():
     info = SETTINGS_INFO["exclude_class_common"]
     assert info.group == "exclusions" and info.label_ru and info.help_ru and info.help_en
     assert Settings().exclude_class_common is True
+
+
+def test_under_a_title_page_the_assignment_is_still_the_opening(col, tmp_path):
+    """A school's title page (heading lines, never matched) above the assignment: the opening is
+    the running text's."""
+    pages = [("Министерство образования и науки Российской Федерации\n"
+              "Муниципальное бюджетное общеобразовательное учреждение «Средняя школа № 7»\n\n"
+              "РЕФЕРАТ\nпо литературе на тему\n«Труд и терпение в жизни человека»\n\n"
+              f"Выполнил: ученик 10 «Б» класса {name}\nПроверила: учитель литературы Петрова А. И.\n\n"
+              "Тверь, 2026\n\n") for name in ("Иванов Пётр", "Сидоров Иван", "Орлова Мария", "Ким Анна", "Лебедев Олег")]
+    texts = [page + ASSIGNMENT + own for page, own in zip(pages, OWN)]
+    batch = col.check_files(_class(tmp_path, texts), cross=True, workers=1)
+    for it in batch.items:
+        r = it.result
+        [(a, b)] = r.class_common
+        assert r.suspect_text[a:b].strip().startswith("Задание")
+        assert r.borrowed_percent == 0 and not batch.cross.pairs
