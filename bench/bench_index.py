@@ -65,11 +65,13 @@ def _children(pid: int) -> list[int]:
 
 
 class MemorySampler(threading.Thread):
-    """Peak of (this process + all its descendants) resident memory, in MB."""
+    """Peak of (this process + all its descendants) resident memory, in MB; ``include_self``
+    False: of its descendants only (a command the benchmark runs, not the benchmark itself)."""
 
-    def __init__(self, interval: float = 0.02) -> None:
+    def __init__(self, interval: float = 0.02, include_self: bool = True) -> None:
         super().__init__(daemon=True)
         self.interval, self.peak_kb, self._halt = interval, 0, threading.Event()
+        self.include_self = include_self
         self.peak_pss_kb = 0
         self.at_peak: list[int] = []  # each process's RSS (kB) when the sum peaked, this process first
 
@@ -82,6 +84,8 @@ class MemorySampler(threading.Thread):
                 p = todo.pop()
                 pids.append(p)
                 todo += _children(p)
+            if not self.include_self:
+                pids = pids[1:]
             each = [_rss_kb(p) for p in pids]
             if sum(each) > self.peak_kb:
                 self.peak_kb, self.at_peak = sum(each), each

@@ -18,7 +18,7 @@ on the same input in the same run, as a ratio Sverka / reference.
     forms never seen on this machine (fresh process, empty cache),
     forms seen by an earlier process (fresh process, filled cache), forms seen by this process
     (second pass), vs ``ref5gram.words`` on the same text.
-(e) peak memory (RSS and PSS of the process tree) of (a)'s ``sverka index``.
+(e) peak memory (RSS and PSS of the process tree) of (a)'s ``sverka index`` (its processes, not this one).
 
 The form cache lives in a temporary directory (``SVERKA_CACHE_DIR``), never the user's; the
 machine's table of every dictionary form, which ``installer/bootstrap.sh`` builds, is linked into
@@ -92,7 +92,7 @@ def bench_a_e(args, work: Path, env: dict) -> Path:
     db = None
     for label in ("empty form cache", "filled form cache"):
         db = work / f"ruslit-{label[:5]}.sverka"
-        sampler = MemorySampler()
+        sampler = MemorySampler(include_self=False)  # the command's processes, not this benchmark's
         sampler.start()
         off = ["--no-find-by-meaning"] if args.no_meaning else []
         t_index = run([SVERKA, "index", "--db", db, *off, RUSLIT], env)
