@@ -316,9 +316,10 @@ def class_common(shared: Sequence[dict[int, list[tuple[int, int]]]], starts: Seq
 
     A stretch of essay k counts when at least :data:`CLASS_COMMON_SHARE` of the class's other
     essays, and at least :data:`CLASS_COMMON_MATES` of them, share it; only stretches
-    beginning in the first :data:`CLASS_COMMON_OPENING` of its running text's words; and none at
-    all when they make up more than :data:`CLASS_COMMON_MAX` of those words (a class copying one
-    essay)."""
+    beginning in the first :data:`CLASS_COMMON_OPENING` of its running text's words; and never
+    more than :data:`CLASS_COMMON_MAX` of those words (a class copying one essay): when the
+    stretches shared by that many make up more, those shared by more classmates are taken (the
+    assignment above the copy), and none when no level is small enough."""
     readable = sum(1 for st in starts if st is not None)
     need = max(CLASS_COMMON_MATES, int(np.ceil(CLASS_COMMON_SHARE * (readable - 1))))
     out: list[tuple[tuple[int, int], ...]] = []
@@ -332,19 +333,25 @@ def class_common(shared: Sequence[dict[int, list[tuple[int, int]]]], starts: Seq
             for a, b in merge(spans):
                 events[a] = events.get(a, 0) + 1
                 events[b] = events.get(b, 0) - 1
-        stretches, depth, opened = [], 0, None
+        segments, depth, at_ = [], 0, None  # (start, end, classmates sharing it)
         for at in sorted(events):
+            if at_ is not None and depth >= need and at > at_:
+                segments.append((at_, at, depth))
             depth += events[at]
-            if depth >= need and opened is None:
-                opened = at
-            elif depth < need and opened is not None:
-                stretches.append((opened, at))
-                opened = None
+            at_ = at
         first = int(np.searchsorted(st, headings[k], "left")) if headings is not None and k < len(headings) else 0
         running = max(1, len(st) - first)
         opening = st[min(len(st) - 1, first + int(CLASS_COMMON_OPENING * running))]
-        kept = merge(iv for iv in stretches if iv[0] <= opening)
-        if not kept or words_in(st, kept) > CLASS_COMMON_MAX * running:
+        kept: list[tuple[int, int]] = []
+        # the text shared at least ``level`` times, from the class's level up: an assignment under
+        # a copy that most of the class also made of one essay is shared by more of them
+        for level in sorted({d for _, _, d in segments}):
+            stretches = merge((a, b) for a, b, d in segments if d >= level)
+            kept = merge(iv for iv in stretches if iv[0] <= opening)
+            if kept and words_in(st, kept) <= CLASS_COMMON_MAX * running:
+                break
+            kept = []
+        if not kept:
             out.append(())
             continue
         out.append(tuple(kept))

@@ -176,3 +176,19 @@ def test_under_a_title_page_the_assignment_is_still_the_opening(col, tmp_path):
         [(a, b)] = r.class_common
         assert r.suspect_text[a:b].strip().startswith("Задание")
         assert r.borrowed_percent == 0 and not batch.cross.pairs
+
+
+def test_the_assignment_above_a_copy_most_of_the_class_made_is_still_set_aside(col, tmp_path):
+    """Five of six essays are one essay copied, all six under the assignment: the copy counts
+    whole, the assignment above it (shared by more of them) does not."""
+    texts = [ASSIGNMENT + OWN[0]] * 5 + [ASSIGNMENT + OWN[1]]
+    batch = col.check_files(_class(tmp_path, texts), cross=True, workers=1)
+    copied = len(OWN[0].split()) / len((ASSIGNMENT + OWN[0]).split())
+    for it in batch.items[:5]:
+        r = it.result
+        [(a, b)] = r.class_common
+        assert r.suspect_text[a:b].strip().startswith("Задание") and b <= len(ASSIGNMENT) + 1
+        assert r.borrowed_percent == pytest.approx(100 * copied, abs=3)
+    last = batch.items[5].result
+    assert last.class_common and last.borrowed_percent == 0
+    assert len(batch.cross.pairs) == 10  # the five copies pair with each other, the sixth with none
