@@ -209,7 +209,9 @@ def _pairs_among(names: Sequence[str], prepared: Sequence[Prepared | None], temp
     common = class_common(shared, [p.word_starts if p is not None else None for p in prepared],
                           [p.heading[0] if p is not None else 0 for p in prepared])
     if getattr(settings, "exclude_class_common", True) and any(common):
-        judged_pairs = [_without_common(item, prepared, template_docs, settings, common) for item in judged_pairs]
+        template_sources: dict[int, tuple[SourceMatch, ...]] = {}  # each document's, made once
+        judged_pairs = [_without_common(item, prepared, template_docs, settings, common, template_sources)
+                        for item in judged_pairs]
     pairs: list[CrossPair] = []
     aligned: dict[tuple[int, int], tuple[Passage, ...]] = {}
     for item in judged_pairs:
@@ -232,14 +234,17 @@ def _template_sources(p: Prepared, template_docs: Sequence[Prepared], settings: 
 
 
 def _without_common(item: tuple, prepared: Sequence[Prepared | None], template_docs: Sequence[Prepared],
-                    settings: Settings, common: Sequence[tuple[tuple[int, int], ...]]) -> tuple:
+                    settings: Settings, common: Sequence[tuple[tuple[int, int], ...]],
+                    template_sources: dict[int, tuple[SourceMatch, ...]]) -> tuple:
     """A judged pair (:func:`_judge_pairs`) judged again with the text each of the two shares with
     most of the class set aside (no alignment again): counted passages empty when nothing else is shared."""
     s, t = item[0], item[1]
     if not common[s] and not common[t]:
         return item
     ps, pt = prepared[s], prepared[t]
-    again = _judged(ps, pt, item[6], _template_sources(ps, template_docs, settings), settings, (common[s], common[t]))
+    if s not in template_sources:
+        template_sources[s] = _template_sources(ps, template_docs, settings)
+    again = _judged(ps, pt, item[6], template_sources[s], settings, (common[s], common[t]))
     return (s, t, *again) if again is not None else (s, t, 0.0, 0.0, 0, (), item[6])
 
 

@@ -192,3 +192,17 @@ def test_the_assignment_above_a_copy_most_of_the_class_made_is_still_set_aside(c
     last = batch.items[5].result
     assert last.class_common and last.borrowed_percent == 0
     assert len(batch.cross.pairs) == 10  # the five copies pair with each other, the sixth with none
+
+
+def test_a_crosscheck_with_a_template_sets_the_common_opening_aside_too(tmp_path):
+    """The class's common opening and a template given for another text (a source's title the
+    teacher set aside) both hold in a cross-check: the copy alone pairs two essays."""
+    texts = [ASSIGNMENT + own for own in OWN]
+    texts[1] += " " + OWN[0][:170]
+    template = Document("Труд и терпение в жизни человека: сочинение по тексту Паустовского.", title="tpl")
+    cross = api.crosscheck([Document(t, path=f"/class/e{k}.txt", title=f"e{k}") for k, t in enumerate(texts)],
+                           templates=[template])
+    [pair] = cross.pairs
+    assert {pair.a, pair.b} == {"/class/e0.txt", "/class/e1.txt"}
+    assert pair.shared_words == pytest.approx(len(OWN[0][:170].split()), abs=2)
+    assert all(cross.class_common) and len(cross.class_common) == 5
