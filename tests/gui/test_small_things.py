@@ -1,9 +1,11 @@
 """Small consistencies: passage counts in the header and the navigation, words in the text
-tab and in the result, "exact copy" only at 100 %, one error box for several errors."""
+tab and in the result, "exact copy" only at 100 %, one error box for several errors, the
+second model let go once no job runs."""
 
 from __future__ import annotations
 
 import dataclasses
+import threading
 
 from PySide6.QtWidgets import QMessageBox
 
@@ -57,7 +59,7 @@ def test_the_window_lets_the_second_model_go_when_no_job_runs(qtbot, window, mon
     qtbot.waitUntil(lambda: not window.runner.jobs, timeout=30_000)  # the window's own start-up jobs
     calls = []
     monkeypatch.setattr(api, "release_idle_models", lambda: calls.append(len(window.runner.jobs)) or True)
-    gate = __import__("threading").Event()
+    gate = threading.Event()
     first = window.runner.run(lambda progress, cancel: gate.wait(10), name="long")
     with qtbot.waitSignal(window.runner.ended, timeout=10_000):
         window.runner.run(lambda progress, cancel: 1, name="short")
