@@ -643,7 +643,7 @@ def _vectors_of(b: Prepared, passages: Sequence[Passage], wanted) -> tuple[np.nd
         spans, vectors, _ = near_vectors(b.doc.text, np.asarray(b.tokens.sentence_spans, np.int64).reshape(-1, 2),
                                          passages, READ_ENCODED_MAX, wanted)
         return spans, vectors
-    spans = vector_spans(b.tokens.sentence_spans, b.word_starts)
+    spans = vector_spans(b.tokens.sentence_spans, b.word_starts, text=b.doc.text)  # cut as when it is added
     return spans, span_vectors(b.doc.text, spans)
 
 
