@@ -31,7 +31,7 @@ from .bymeaning import READ_ENCODED_MAX, add_meaning, near_vectors
 from .candidates import retrieve, variant_pair_keys
 from .document import Document
 from .errors import CollectionDamaged
-from .exclusions import apply_exclusions, heading_end, marked_spans
+from .exclusions import apply_exclusions, collection_common, heading_end, marked_spans
 from .fingerprints import DocumentFingerprints, fingerprint_document
 from .kinds import kind_after_cut, passage_kind
 from .intervals import merge
@@ -433,6 +433,9 @@ def check_document(
                           template_ids=sorted(templates), exclude_ids=(*exclude_ids, *itself, *unreadable),
                           heading_end=a.heading[0], read_sentences=read_sentences.get)
     progress(len(ids), len(ids), "phase.done")
+    # the text at the suspect's opening that several documents have at theirs (the assignment):
+    # found before overlaps are resolved, so that each of them counts, whichever keeps the words
+    common, sharing = collection_common(sources, a.word_starts, a.heading[0])
     sources = resolve_overlaps(sources, suspect.text, a.word_starts)
     sources = _excerpted(index, sources, long, damaged)
     info_of_suspect = suspect_info(suspect, a.tokens)
@@ -447,6 +450,8 @@ def check_document(
         settings=settings,
         in_collection=in_collection,
         collection_root=index.root(),
+        collection_common=common,
+        common_sources=sharing,
     )
     return apply_exclusions(raw, settings, starts=a.word_starts)
 

@@ -17,7 +17,7 @@ from .candidates import co_occurring, sentence_bounds, supported_seeds
 from .check import Prepared, align_prepared, file_title, jaccard, match, prepare, sentence_score, source_match, suspect_info
 from .document import Document
 from .errors import SverkaError
-from .exclusions import apply_exclusions
+from .exclusions import CLASS_COMMON_MATES, CLASS_COMMON_SHARE, apply_exclusions, common_opening
 from .intervals import merge, subtract
 from .keys import PAIR_WORDS
 from .messages import message
@@ -298,18 +298,6 @@ def _judge_chunk(items: Sequence[tuple[int, int]], docs: dict[int, Prepared], te
     return out
 
 
-#: Text common to the class (:func:`class_common`): shared with at least this share of an
-#: essay's classmates, and with at least :data:`CLASS_COMMON_MATES` of them ...
-CLASS_COMMON_SHARE = 0.5
-CLASS_COMMON_MATES = 4
-#: ... beginning in this first share of the words of the essay's running text (an assignment is
-#: pasted at the top, under the title or the title page) ...
-CLASS_COMMON_OPENING = 0.25
-#: ... and making up at most this share of the essay's words (more: essays copied from each
-#: other, a ring, which must show).
-CLASS_COMMON_MAX = 0.5
-
-
 def class_common(shared: Sequence[dict[int, list[tuple[int, int]]]], starts: Sequence[np.ndarray | None],
                  headings: Sequence[int] | None = None) -> list[tuple[tuple[int, int], ...]]:
     """For each essay of a class, the text at its opening that most of its classmates share:
@@ -330,36 +318,8 @@ def class_common(shared: Sequence[dict[int, list[tuple[int, int]]]], starts: Seq
     out: list[tuple[tuple[int, int], ...]] = []
     for k, st in enumerate(starts):
         mates = shared[k] if k < len(shared) else {}
-        if st is None or len(mates) < need or not len(st):
-            out.append(())
-            continue
-        events: dict[int, int] = {}
-        for spans in mates.values():
-            for a, b in merge(spans):
-                events[a] = events.get(a, 0) + 1
-                events[b] = events.get(b, 0) - 1
-        segments, depth, at_ = [], 0, None  # (start, end, classmates sharing it)
-        for at in sorted(events):
-            if at_ is not None and depth >= need and at > at_:
-                segments.append((at_, at, depth))
-            depth += events[at]
-            at_ = at
-        first = int(np.searchsorted(st, headings[k], "left")) if headings is not None and k < len(headings) else 0
-        running = max(1, len(st) - first)
-        opening = st[min(len(st) - 1, first + int(CLASS_COMMON_OPENING * running))]
-        kept: list[tuple[int, int]] = []
-        # the text shared at least ``level`` times, from the class's level up: an assignment under
-        # a copy that most of the class also made of one essay is shared by more of them
-        for level in sorted({d for _, _, d in segments}):
-            stretches = merge((a, b) for a, b, d in segments if d >= level)
-            kept = merge(iv for iv in stretches if iv[0] <= opening)
-            if kept and words_in(st, kept) <= CLASS_COMMON_MAX * running:
-                break
-            kept = []
-        if not kept:
-            out.append(())
-            continue
-        out.append(tuple(kept))
+        heading = headings[k] if headings is not None and k < len(headings) else 0
+        out.append(() if st is None else common_opening(mates, st, heading, need))
     return out
 
 

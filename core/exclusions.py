@@ -12,6 +12,13 @@ count (``Passage.excluded``), and recomputes every score from the others:
   everyone pasted) with fewer than ``min_passage_words`` matched words outside it, when
   ``Settings.exclude_class_common``; those words never count for a classmate (a collection
   source's passage there still counts).
+* ``"common"``: the source is one of the collection's documents that have, at their own
+  opening, the text at the suspect's opening that at least :data:`COLLECTION_COMMON_DOCUMENTS`
+  of them share (``CheckResult.collection_common``, ``CheckResult.common_sources``: last year's
+  essays of the same assignment in a department's archive), and the passage lies mostly in it
+  with fewer than ``min_passage_words`` matched words outside it, when
+  ``Settings.exclude_class_common``; those words never count for those documents (another
+  source holding the text elsewhere still counts it).
 * ``"template"``: the source is a template document (an assignment prompt); and in every
   other source, a passage lying mostly (>= half its characters) in a suspect region that a
   template matched.
@@ -61,6 +68,8 @@ from .words import WRITTEN_WORD
 
 __all__ = [
     "apply_exclusions",
+    "collection_common",
+    "common_opening",
     "find_bibliography",
     "find_quotes",
     "heading_end",
@@ -501,8 +510,17 @@ def apply_exclusions(result: CheckResult, settings: Settings, *, marked: tuple[S
         for p in src.passages
     )
     never = merge(student_quotes + bib + templates)
-    class_common = merge(result.class_common) if getattr(settings, "exclude_class_common", True) else []
+    set_common = getattr(settings, "exclude_class_common", True)
+    class_common = merge(result.class_common) if set_common else []
     never_classmate = merge(never + class_common) if class_common else never
+    collection_common = merge(result.collection_common) if set_common else []
+    sharing = frozenset(result.common_sources) if collection_common else frozenset()
+    never_sharing = merge(never + collection_common) if collection_common else never
+
+    def never_for(src: SourceMatch) -> list[Interval]:
+        if src.classmate:
+            return never_classmate
+        return never_sharing if src.source_id in sharing else never
 
     def reason(src: SourceMatch, p: Passage) -> str | None:
         if _source_excluded(src, excluded_sources):
@@ -512,6 +530,9 @@ def apply_exclusions(result: CheckResult, settings: Settings, *, marked: tuple[S
         if src.classmate and class_common and _mostly_inside(p, class_common) and words_in(
                 starts, subtract(merge(p.matched_spans()), class_common)) < settings.min_passage_words:
             return "class"  # (a passage joining the common text to a copied sentence counts by the copy)
+        if src.source_id in sharing and _mostly_inside(p, collection_common) and words_in(
+                starts, subtract(merge(p.matched_spans()), collection_common)) < settings.min_passage_words:
+            return "common"
         if src.classmate and not count_classmates:
             return "classmate"
         if _mostly_inside(p, bib):
@@ -529,7 +550,7 @@ def apply_exclusions(result: CheckResult, settings: Settings, *, marked: tuple[S
     for src in result.sources:
         passages = tuple(dataclasses.replace(p, excluded=reason(src, p)) for p in src.passages)
         matched = merge(iv for p in passages if p.excluded is None for iv in p.matched_spans())
-        counted = subtract(matched, never_classmate if src.classmate else never)
+        counted = subtract(matched, never_for(src))
         everything.extend(counted)
         cited_parts.extend(
             iv for p in passages if p.excluded in (None, "quote", "bibliography") for iv in p.matched_spans()
@@ -561,6 +582,9 @@ def apply_exclusions(result: CheckResult, settings: Settings, *, marked: tuple[S
     if set_aside:  # visible: a copy everyone made of one opening looks the same as the assignment
         mates = sum(1 for src in sources if src.classmate and any(p.excluded == "class" for p in src.passages))
         warnings += (message("warning.class_common", words=words_in(starts, class_common), mates=mates),)
+    aside = sum(1 for src in sources if src.source_id in sharing and any(p.excluded == "common" for p in src.passages))
+    if aside:  # the same for the collection: a copy many essays made of one opening looks like it
+        warnings += (message("warning.collection_common", words=words_in(starts, collection_common), documents=aside),)
     return dataclasses.replace(
         result,
         warnings=warnings,
@@ -571,3 +595,122 @@ def apply_exclusions(result: CheckResult, settings: Settings, *, marked: tuple[S
         marked=marked,
         settings=settings,
     )
+
+
+#: Text common to the class (:func:`sverka.core.crosscheck.class_common`, :func:`common_opening`):
+#: shared with at least this share of an essay's classmates, and with at least
+#: :data:`CLASS_COMMON_MATES` of them ...
+CLASS_COMMON_SHARE = 0.5
+CLASS_COMMON_MATES = 4
+#: ... beginning in this first share of the words of the essay's running text (an assignment is
+#: pasted at the top, under the title or the title page) ...
+CLASS_COMMON_OPENING = 0.25
+#: ... and making up at most this share of the essay's words (more: essays copied from each
+#: other, a ring, which must show).
+CLASS_COMMON_MAX = 0.5
+#: Text at a suspect's opening common to the collection (:func:`collection_common`): shared by at
+#: least this many of its documents, each having it at its own opening (last year's essays of
+#: the same assignment in a department's archive).
+COLLECTION_COMMON_DOCUMENTS = 4
+
+
+def common_opening(others: dict[int, list[tuple[int, int]]], starts: np.ndarray, heading: int,
+                   need: int) -> tuple[tuple[int, int], ...]:
+    """The text at the opening of one document that at least ``need`` of ``others`` share:
+    ``others`` maps each other document to the character ranges of this one's text it matches;
+    ``starts`` this document's word starts, ``heading`` where its heading lines end (its
+    running text begins there). The rule of :func:`sverka.core.crosscheck.class_common` for one
+    essay: stretches shared at least ``need`` times beginning in the first
+    :data:`CLASS_COMMON_OPENING` of the running text, at most :data:`CLASS_COMMON_MAX` of its
+    words, the levels of sharing tried from ``need`` up (the assignment above a copy that many
+    made of one essay)."""
+    if len(others) < need or not len(starts):
+        return ()
+    events: dict[int, int] = {}
+    for spans in others.values():
+        for a, b in merge(spans):
+            events[a] = events.get(a, 0) + 1
+            events[b] = events.get(b, 0) - 1
+    segments, depth, at_ = [], 0, None  # (start, end, documents sharing it)
+    for at in sorted(events):
+        if at_ is not None and depth >= need and at > at_:
+            segments.append((at_, at, depth))
+        depth += events[at]
+        at_ = at
+    first = int(np.searchsorted(starts, heading, "left"))
+    running = max(1, len(starts) - first)
+    opening = starts[min(len(starts) - 1, first + int(CLASS_COMMON_OPENING * running))]
+    # the text shared at least ``level`` times, from ``need`` up: an assignment under a copy
+    # that most of the class also made of one essay is shared by more of them
+    for level in sorted({d for _, _, d in segments}):
+        stretches = merge((a, b) for a, b, d in segments if d >= level)
+        kept = merge(iv for iv in stretches if iv[0] <= opening)
+        if kept and words_in(starts, kept) <= CLASS_COMMON_MAX * running:
+            return tuple(kept)
+    return ()
+
+
+def collection_common(sources: Sequence[SourceMatch], starts: np.ndarray,
+                      heading: int = 0) -> tuple[tuple[tuple[int, int], ...], tuple[int, ...]]:
+    """The text at the opening of a suspect that at least :data:`COLLECTION_COMMON_DOCUMENTS`
+    documents of the collection also have at their own openings (the assignment the essays of
+    a department's archive pasted above them), by the rule of :func:`common_opening`, and the
+    ids of the documents that share it. ``sources`` are the check's sources (their passages
+    before exclusions); a template, a classmate, or a passage beginning past the first
+    :data:`CLASS_COMMON_OPENING` of its source's text does not take part: a source holding the
+    text elsewhere (a book quoting it) still counts it. Documents that go on alike after it are
+    copies of one text (an article saved from several sites, editions of one book): they count
+    once, so a suspect that copies their opening is not excused by their number.
+    ``starts``: the suspect's word starts; ``heading``: where its heading lines end."""
+    others: dict[int, list[tuple[int, int]]] = {}
+    after: dict[int, tuple[str, ...] | None] = {}
+    for src in sources:
+        if src.source_id is None or src.is_template or src.classmate:
+            continue
+        length = src.excerpts.length if src.excerpts is not None else len(src.text)
+        opening = [p for p in src.passages if p.source_start <= CLASS_COMMON_OPENING * length]
+        if opening:
+            others[src.source_id] = [iv for p in opening for iv in p.matched_spans()]
+            after[src.source_id] = _words_after(src, min(p.source_end for p in opening))
+    if len(others) < COLLECTION_COMMON_DOCUMENTS:
+        return (), ()
+    kinds: list[tuple[str, ...] | None] = []  # one document of each text that goes on alike
+    distinct = {}
+    for k in others:
+        if not any(_alike(after[k], seen) for seen in kinds):
+            kinds.append(after[k])
+            distinct[k] = others[k]
+    common = common_opening(distinct, starts, heading, COLLECTION_COMMON_DOCUMENTS)
+    if not common:
+        return (), ()
+    return common, tuple(sorted(k for k, spans in others.items() if intersect(merge(spans), list(common))))
+
+
+#: Words after a source's passage at its opening compared to tell copies of one text apart
+#: from essays that only share their opening (:func:`collection_common`).
+CONTINUATION_WORDS = 12
+
+
+def _words_after(src: SourceMatch, end: int) -> tuple[str, ...] | None:
+    """The first :data:`CONTINUATION_WORDS` words of ``src`` after ``end`` (lower case, ё as е);
+    None when a long source's excerpts do not hold them."""
+    span = 40 * CONTINUATION_WORDS
+    if src.excerpts is None:
+        piece = src.text[end:end + span]
+    else:  # the excerpt holding ``end``, up to its own end
+        held = [text[end - at:end - at + span] for at, text in src.excerpts.parts if at <= end < at + len(text)]
+        if not held:
+            return None
+        piece = held[0]
+    words = WRITTEN_WORD.findall(piece.lower().replace("ё", "е"))
+    return tuple(words[:CONTINUATION_WORDS])
+
+
+def _alike(a: tuple[str, ...] | None, b: tuple[str, ...] | None) -> bool:
+    """Two continuations of one text: both ended (nothing after), or at least half of the
+    longer one's words in the other."""
+    if a is None or b is None:
+        return False
+    if not a or not b:
+        return not a and not b
+    return len(set(a) & set(b)) >= 0.5 * max(len(set(a)), len(set(b)))

@@ -140,6 +140,8 @@ RU: dict[str, str] = {
     "template text (e.g. the assignment)": "текст шаблона (например, задания)",
     "shared with a classmate (not counted by the settings)": "совпадает с работой одноклассника (не учитывается по настройкам)",
     "common to most of the class (e.g. the assignment)": "общий текст большинства работ класса (например, задание)",
+    "at the opening of many essays of the collection (e.g. the assignment)":
+        "в начале многих работ коллекции (например, задание)",
     # kinds of borrowing (results.KINDS)
     "verbatim copy": "дословное копирование",
     "word forms changed": "изменены формы слов",

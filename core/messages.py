@@ -187,10 +187,17 @@ CATALOGUE: dict[str, tuple[str, str]] = {
     "warning.class_common": (
         "{words} {words:word|words} at the opening, which {mates} {mates:classmate|classmates} also have (the "
         "assignment?), not counted as shared with classmates; if it is not the assignment, turn off \"Set aside "
-        "the class's common opening\" in the settings",
+        "an opening many essays share\" in the settings",
         "{words} {words:слово|слова|слов} в начале работы есть и у {mates} {mates:одноклассника|одноклассников|одноклассников} "
         "(задание?) — не считаются совпадением с одноклассниками; если это не задание, выключите «Не учитывать "
-        "общее начало работ класса» в настройках"),
+        "общее начало многих работ» в настройках"),
+    "warning.collection_common": (
+        "{words} {words:word|words} at the opening, which {documents} {documents:document|documents} of the "
+        "collection also have at their openings (the assignment?), not counted as borrowed from them; if it is "
+        "not the assignment, turn off \"Set aside an opening many essays share\" in the settings",
+        "{words} {words:слово|слова|слов} в начале работы есть и в начале {documents} "
+        "{documents:документа|документов|документов} коллекции (задание?) — не считаются заимствованием из них; "
+        "если это не задание, выключите «Не учитывать общее начало многих работ» в настройках"),
     # file errors (core/errors.py, core/files.py, core/indexing.py): why a file was not read.
     # The classes of ExtractError keep the reader's English detail; the Russian says the class.
     "error.unreadable": ("{detail}", "файл не открывается"),

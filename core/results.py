@@ -45,6 +45,7 @@ EXCLUSIONS = {
     "template": "template text (e.g. the assignment)",
     "classmate": "shared with a classmate (not counted by the settings)",
     "class": "common to most of the class (e.g. the assignment)",
+    "common": "at the opening of many essays of the collection (e.g. the assignment)",
 }
 
 
@@ -249,6 +250,12 @@ class CheckResult:
     #: share at its opening (the assignment pasted by everyone; :func:`sverka.core.crosscheck.class_common`),
     #: sorted disjoint character ranges; not counted for a classmate (``Settings.exclude_class_common``).
     class_common: tuple[tuple[int, int], ...] = ()
+    #: The suspect's text at its opening that several documents of the collection also have at
+    #: their openings (last year's essays of the same assignment in an archive;
+    #: :func:`sverka.core.exclusions.collection_common`): sorted disjoint character ranges, and
+    #: the ids of those documents, for which it does not count (``Settings.exclude_class_common``).
+    collection_common: tuple[tuple[int, int], ...] = ()
+    common_sources: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True)

@@ -33,7 +33,7 @@ class Settings:
     exclude_bibliography: bool = True
     excluded_sources: tuple[str, ...] = ()  # paths or sha256 of sources not to count
     count_classmates: bool = True  # a class checked with its essays compared: classmates' passages count as borrowed
-    exclude_class_common: bool = True  # ... but not text most of the class shares at its opening (the assignment)
+    exclude_class_common: bool = True  # ... but not text most of the class, or many essays of the collection, share at their openings (the assignment)
     # Meaning (sverka.core.bymeaning): reworded and translated sentences, by sentence vectors
     find_by_meaning: bool = True  # also vectors of meaning computed when documents are added
     meaning_second_judge: bool = True  # lone pairs refused only by their similarity judged again by e5 (meaning.second_judge)
@@ -189,16 +189,18 @@ SETTINGS_INFO: dict[str, SettingInfo] = {i.name: i for i in (
            "входит в долю заимствований. Если выключено, одноклассники показываются среди источников, "
            "но их фрагменты не учитываются."), ),
     _info("exclude_class_common", "exclusions",
-          ("Set aside the class's common opening (the assignment)",
-           "Не учитывать общее начало работ класса (задание)"),
-          ("When the essays of a class are compared with each other, text at the opening of an essay that at "
-           "least half of its classmates (four or more) also have, such as the assignment everyone pasted, "
-           "is not counted as shared with a classmate. It is still shown. Text making up more than half of "
-           "the essay is always counted.",
-           "Когда работы класса сравниваются между собой, текст в начале работы, который есть не менее чем у "
-           "половины одноклассников (и хотя бы у четырёх), например вставленное всеми задание, не считается "
-           "совпадением с одноклассниками. Он по-прежнему показывается. Текст больше половины работы "
-           "учитывается всегда."), ),
+          ("Set aside an opening many essays share (the assignment)",
+           "Не учитывать общее начало многих работ (задание)"),
+          ("Text at the opening of an essay that at least half of its classmates (four or more) also have, "
+           "when the essays of a class are compared with each other, or that four or more documents of the "
+           "collection have at their own openings (last year's essays of the same assignment), such as the "
+           "assignment everyone pasted, is not counted as shared with them. It is still shown, and a source "
+           "holding it elsewhere still counts it. Text making up more than half of the essay is always counted.",
+           "Текст в начале работы, который есть не менее чем у половины одноклассников (и хотя бы у четырёх), "
+           "когда работы класса сравниваются между собой, или в начале четырёх и более документов коллекции "
+           "(прошлогодние работы на то же задание), например вставленное всеми задание, не считается "
+           "совпадением с ними. Он по-прежнему показывается, а источник, где этот текст стоит не в начале, "
+           "его учитывает. Текст больше половины работы учитывается всегда."), ),
     _info("find_by_meaning", "advanced",
           ("Find reworded and translated sentences by meaning", "Искать пересказ и перевод по смыслу"),
           ("Sentences that no passage of matching words explains are compared by their meaning with the "

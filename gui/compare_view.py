@@ -111,6 +111,7 @@ def exclusion_name(key: str) -> str:
         "template": QCoreApplication.translate("Methods", "template text (e.g. the assignment)"),
         "classmate": QCoreApplication.translate("Methods", "shared with a classmate (not counted by the settings)"),
         "class": QCoreApplication.translate("Methods", "common to most of the class (e.g. the assignment)"),
+        "common": QCoreApplication.translate("Methods", "at the opening of many essays of the collection (e.g. the assignment)"),
     }
     return names.get(key, EXCLUSIONS.get(key, key))
 

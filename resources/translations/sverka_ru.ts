@@ -662,6 +662,10 @@
         <source>common to most of the class (e.g. the assignment)</source>
         <translation>общий текст большинства работ класса (например, задание)</translation>
     </message>
+    <message>
+        <source>at the opening of many essays of the collection (e.g. the assignment)</source>
+        <translation>в начале многих работ коллекции (например, задание)</translation>
+    </message>
 </context>
 <context>
     <name>PairsModel</name>
