@@ -2,7 +2,7 @@
 setting aside what most of a class shares at its opening (``Settings.exclude_class_common``,
 :func:`sverka.core.crosscheck.class_common`), on and off, beside the reference script.
 
-    .venv/bin/python bench/bench_class_common.py [--essays 25] [--seeds 3]
+    .venv/bin/python bench/bench_class_common.py [--essays 25] [--seeds 3] [--archive]
 
 Built from ruslit (texts written by others), a class per seed and scenario:
 
@@ -13,6 +13,13 @@ Built from ruslit (texts written by others), a class per seed and scenario:
 * ``ring``: no assignment; 60 % of the essays open with the same paragraph of a text that is not
   in the collection (everyone copied the same introduction): a copy that must show. Six planted
   copies as above.
+
+With ``--archive``, the same scenarios one year later: last year's class (drawn as above, no
+planted copies) is the collection (a department's archive); this year's class (its own ruslit
+texts, the same "assignment" or "introduction" in the same shares) is checked essay by essay
+against it (``Settings.exclude_class_common``: :func:`sverka.core.exclusions.collection_common`),
+six of its essays copying 2-3 sentences of a last-year essay; the reference counts words in a
+5-gram shared with any archive essay.
 
 Figures, per scenario: essays **wrongly accused** (at least 8 words counted as shared with a
 classmate outside the planted copies and, for ``ring``, the copied introduction), words of the
@@ -104,6 +111,71 @@ def make_class(files: list[Path], n: int, scenario: str, rng: np.random.Generato
     return texts, planted, ring
 
 
+def make_archive(files: list[Path], n: int, scenario: str, rng: np.random.Generator):
+    """(last year's texts, this year's texts, planted spans per essay of this year, the ring's spans)."""
+    picks = rng.choice(len(files), size=2 * n + 1, replace=False)
+    bodies = [_stretch(files[i].read_text(encoding="utf-8"), int(rng.integers(2500, 4000)), rng) for i in picks[:2 * n]]
+    common = _stretch(files[picks[2 * n]].read_text(encoding="utf-8"), 500, rng)
+    share = 0.8 if scenario == "assignment" else 0.6
+
+    def head() -> str:
+        if rng.random() >= share:
+            return ""
+        title = f"Сочинение ученика {int(rng.integers(1, 40))}\n\n" if scenario == "assignment" and rng.random() < 1 / 3 else ""
+        return title + common + "\n\n"
+
+    archive = [head() + b for b in bodies[:n]]
+    copiers = set(int(k) for k in rng.choice(n, size=6, replace=False))
+    texts, planted, ring = [], [[] for _ in range(n)], [[] for _ in range(n)]
+    for k in range(n):
+        sents = _sentences(bodies[n + k])
+        piece = None
+        if k in copiers:
+            other = _sentences(bodies[int(rng.integers(0, n))])
+            m = int(rng.integers(2, 4))
+            at = int(rng.integers(0, max(1, len(other) - m)))
+            piece = " ".join(other[at:at + m])
+            sents.insert(int(rng.integers(0, len(sents) + 1)), piece)
+        top = head()
+        text = top + " ".join(sents)
+        if top and scenario == "ring":
+            a = text.index(common)
+            ring[k].append((a, a + len(common)))
+        if piece is not None:
+            a = text.index(piece)
+            planted[k].append((a, a + len(piece)))
+        texts.append(text)
+    return archive, texts, planted, ring
+
+
+def run_sverka_archive(archive: list[str], texts: list[str], on: bool, folder: Path):
+    from sverka.core import api
+
+    (folder / "archive").mkdir()
+    for k, t in enumerate(archive):
+        (folder / "archive" / f"last{k:02d}.txt").write_text(t, encoding="utf-8")
+    paths = []
+    for k, t in enumerate(texts):
+        p = folder / f"essay{k:02d}.txt"
+        p.write_text(t, encoding="utf-8")
+        paths.append(p)
+    settings = api.Settings(exclude_class_common=on)
+    with api.Collection(folder / "archive.sverka") as col:
+        col.add([str(folder / "archive")])
+        t0 = time.perf_counter()
+        batch = col.check_files(paths, settings, cross=False, workers=1)
+        took = time.perf_counter() - t0
+    spans = [[iv for s in it.result.sources for p in s.passages if p.excluded is None for iv in p.matched_spans()]
+             for it in batch.items]
+    return spans, took
+
+
+def run_reference_archive(archive: list[str], texts: list[str]):
+    t0 = time.perf_counter()
+    spans = [[iv for u in archive for iv in ref5gram.spans(t, u)[0]] for t in texts]
+    return spans, time.perf_counter() - t0
+
+
 def _words_in(text: str, spans) -> set[int]:
     starts = [m.start() for m in WORD.finditer(text)]
     out = set()
@@ -165,6 +237,8 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--essays", type=int, default=25)
     ap.add_argument("--seeds", type=int, default=3)
+    ap.add_argument("--archive", action="store_true",
+                    help="this year's essays checked one by one against last year's class in the collection")
     args = ap.parse_args()
     files = sorted(p for p in (RUSLIT / "prose").rglob("*.txt") if p.stat().st_size > 20_000)
     if not files:
@@ -180,13 +254,22 @@ def main() -> int:
     for scenario in ("assignment", "ring"):
         for seed in range(args.seeds):
             rng = np.random.default_rng(1000 * (scenario == "ring") + seed)
-            texts, planted, ring = make_class(files, args.essays, scenario, rng)
-            with tempfile.TemporaryDirectory() as d0, tempfile.TemporaryDirectory() as d1, \
-                    tempfile.TemporaryDirectory() as d2:
-                run_sverka(texts, True, Path(d0))  # the class's new word forms analysed once, as in a window
-                on, t_on = run_sverka(texts, True, Path(d1))
-                off, t_off = run_sverka(texts, False, Path(d2))
-            ref, t_ref = run_reference(texts)
+            if args.archive:
+                archive, texts, planted, ring = make_archive(files, args.essays, scenario, rng)
+                with tempfile.TemporaryDirectory() as d0, tempfile.TemporaryDirectory() as d1, \
+                        tempfile.TemporaryDirectory() as d2:
+                    run_sverka_archive(archive, texts, True, Path(d0))  # new word forms analysed once
+                    on, t_on = run_sverka_archive(archive, texts, True, Path(d1))
+                    off, t_off = run_sverka_archive(archive, texts, False, Path(d2))
+                ref, t_ref = run_reference_archive(archive, texts)
+            else:
+                texts, planted, ring = make_class(files, args.essays, scenario, rng)
+                with tempfile.TemporaryDirectory() as d0, tempfile.TemporaryDirectory() as d1, \
+                        tempfile.TemporaryDirectory() as d2:
+                    run_sverka(texts, True, Path(d0))  # the class's new word forms analysed once, as in a window
+                    on, t_on = run_sverka(texts, True, Path(d1))
+                    off, t_off = run_sverka(texts, False, Path(d2))
+                ref, t_ref = run_reference(texts)
             f_on, f_off, f_ref = (_figures(texts, planted, ring, s) for s in (on, off, ref))
 
             def pct(x):
