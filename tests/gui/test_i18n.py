@@ -70,3 +70,26 @@ def test_switching_language_retranslates_the_open_window(qtbot, window):
         qtbot.waitUntil(lambda: window.suspect_panel.check_button.text() == "Check")
     finally:
         translators.switch("en")
+
+
+def test_every_exclusion_reason_is_worded_in_both_languages_in_the_window_and_the_reports(tmp_path, qapp):
+    """A passage set aside says why, in the window (compare_view) and in a report (core i18n),
+    in Russian too: a reason added to the engine without its words would show an English key."""
+    from PySide6.QtCore import QCoreApplication
+
+    from sverka.core.i18n import RU
+    from sverka.core.results import EXCLUSIONS
+    from sverka.gui.compare_view import exclusion_name
+
+    for key, english in EXCLUSIONS.items():
+        assert exclusion_name(key) == english, key  # the window's English is the reports'
+        assert RU.get(english), key
+    shutil.copy(TS, tmp_path)
+    tr = QTranslator()
+    assert tr.load(str(i18n.build(tmp_path)[0]))
+    QCoreApplication.installTranslator(tr)
+    try:
+        for key, english in EXCLUSIONS.items():
+            assert exclusion_name(key) not in (english, key), key
+    finally:
+        QCoreApplication.removeTranslator(tr)
