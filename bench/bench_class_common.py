@@ -63,6 +63,14 @@ def _stretch(text: str, chars: int, rng: np.random.Generator) -> str:
     return " ".join(out)
 
 
+def _spans_of(text: str, piece: str | None) -> list[tuple[int, int]]:
+    """Where ``piece`` (None: nothing) first stands in ``text``."""
+    if piece is None:
+        return []
+    a = text.index(piece)
+    return [(a, a + len(piece))]
+
+
 def make_class(files: list[Path], n: int, scenario: str, rng: np.random.Generator):
     """(texts, planted spans per essay: [(start, end)], the ring's spans per essay)."""
     picks = rng.choice(len(files), size=n + 1, replace=False)
@@ -97,12 +105,8 @@ def make_class(files: list[Path], n: int, scenario: str, rng: np.random.Generato
             sents.insert(where, piece)
         body = " ".join(sents)
         text = heads[k] + body
-        if heads[k] and scenario == "ring":
-            a = text.index(common)
-            ring[k].append((a, a + len(common)))
-        if piece is not None:
-            a = text.index(piece)
-            planted[k].append((a, a + len(piece)))
+        ring[k] += _spans_of(text, common if heads[k] and scenario == "ring" else None)
+        planted[k] += _spans_of(text, piece)
         texts.append(text)
     for k, (other, piece) in copied_from.items():  # the copied-from essay's side is planted too
         a = texts[other].find(piece)
@@ -138,27 +142,27 @@ def make_archive(files: list[Path], n: int, scenario: str, rng: np.random.Genera
             sents.insert(int(rng.integers(0, len(sents) + 1)), piece)
         top = head()
         text = top + " ".join(sents)
-        if top and scenario == "ring":
-            a = text.index(common)
-            ring[k].append((a, a + len(common)))
-        if piece is not None:
-            a = text.index(piece)
-            planted[k].append((a, a + len(piece)))
+        ring[k] += _spans_of(text, common if top and scenario == "ring" else None)
+        planted[k] += _spans_of(text, piece)
         texts.append(text)
     return archive, texts, planted, ring
+
+
+def _written(texts: list[str], folder: Path, name: str = "essay") -> list[Path]:
+    paths = []
+    for k, t in enumerate(texts):
+        p = folder / f"{name}{k:02d}.txt"
+        p.write_text(t, encoding="utf-8")
+        paths.append(p)
+    return paths
 
 
 def run_sverka_archive(archive: list[str], texts: list[str], on: bool, folder: Path):
     from sverka.core import api
 
     (folder / "archive").mkdir()
-    for k, t in enumerate(archive):
-        (folder / "archive" / f"last{k:02d}.txt").write_text(t, encoding="utf-8")
-    paths = []
-    for k, t in enumerate(texts):
-        p = folder / f"essay{k:02d}.txt"
-        p.write_text(t, encoding="utf-8")
-        paths.append(p)
+    _written(archive, folder / "archive", "last")
+    paths = _written(texts, folder)
     settings = api.Settings(exclude_class_common=on)
     with api.Collection(folder / "archive.sverka") as col:
         col.add([str(folder / "archive")])
@@ -204,11 +208,7 @@ def _figures(texts, planted, ring, counted_spans) -> dict:
 def run_sverka(texts: list[str], on: bool, folder: Path):
     from sverka.core import api
 
-    paths = []
-    for k, t in enumerate(texts):
-        p = folder / f"essay{k:02d}.txt"
-        p.write_text(t, encoding="utf-8")
-        paths.append(p)
+    paths = _written(texts, folder)
     settings = api.Settings(exclude_class_common=on)
     with api.Collection(folder / "empty.sverka") as col:
         t0 = time.perf_counter()
