@@ -688,7 +688,7 @@ def collection_common(sources: Sequence[SourceMatch], starts: np.ndarray,
 
 #: Words after a source's passage at its opening compared to tell copies of one text apart
 #: from essays that only share their opening (:func:`collection_common`).
-CONTINUATION_WORDS = 12
+CONTINUATION_WORDS = 30
 
 
 def _words_after(src: SourceMatch, end: int) -> tuple[str, ...] | None:
@@ -706,11 +706,17 @@ def _words_after(src: SourceMatch, end: int) -> tuple[str, ...] | None:
     return tuple(words[:CONTINUATION_WORDS])
 
 
+#: Share of the longer continuation's words the other must hold for the two to be one text: a
+#: reprint goes on word for word, while essays of one assignment often open their own text with
+#: the same formula ("В предложенном для анализа тексте автор поднимает проблему ...": 9 words).
+CONTINUATION_ALIKE = 0.75
+
+
 def _alike(a: tuple[str, ...] | None, b: tuple[str, ...] | None) -> bool:
-    """Two continuations of one text: both ended (nothing after), or at least half of the
-    longer one's words in the other."""
+    """Two continuations of one text: both ended (nothing after), or at least
+    :data:`CONTINUATION_ALIKE` of the longer one's words in the other."""
     if a is None or b is None:
         return False
     if not a or not b:
         return not a and not b
-    return len(set(a) & set(b)) >= 0.5 * max(len(set(a)), len(set(b)))
+    return len(set(a) & set(b)) >= CONTINUATION_ALIKE * max(len(set(a)), len(set(b)))

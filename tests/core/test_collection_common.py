@@ -160,3 +160,31 @@ def test_copies_of_one_text_count_once(col, tmp_path):
     _archive(col, tmp_path, [OWN[1] + "\n\n" + own for own in (OWN[0], OWN[2], OWN[3], OWN[4])], name="comments")
     r = col.check(api.load_document(_suspect(tmp_path, OWN[1] + " " + MINE)), Settings())
     assert r.collection_common and len(r.common_sources) >= 4
+
+
+
+def test_essays_opening_their_text_with_the_same_formula_are_not_copies_of_one():
+    """Last year's essays that begin their own text with the same formula below the assignment
+    are still each their own (the assignment above them is set aside); reprints of one text,
+    going on word for word, are one."""
+    formula = "В предложенном для анализа тексте автор поднимает важную проблему. "
+    text = ASSIGNMENT + MINE
+    starts = word_starts(text)
+    end = len(ASSIGNMENT) - 2
+
+    class Passage:  # the fields collection_common reads
+        source_start, source_end = 0, end
+
+        def matched_spans(self):
+            return [(0, end)]
+
+    class Src:
+        def __init__(self, k, body):
+            self.source_id, self.is_template, self.classmate, self.excerpts = k, False, False, None
+            self.text = ASSIGNMENT + body
+            self.passages = (Passage(),)
+
+    essays = [Src(k, formula + own) for k, own in enumerate(OWN)]
+    assert collection_common(essays, starts)[1] == tuple(range(len(OWN)))
+    reprints = [Src(k, formula + OWN[0]) for k in range(len(OWN))]
+    assert collection_common(reprints, starts) == ((), ())
