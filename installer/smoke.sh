@@ -75,12 +75,12 @@ ls -d "$bundle"/_internal/sverka-dictionary/dictionary-*/COMPLETE >/dev/null 2>&
 run SVERKA_DICTIONARY_TABLE=require "$bundle/sverka" compare "$work/docs/suspect.txt" "$work/docs/source.docx" --json >"$work/compare.json"
 "$venv/bin/python" installer/smoke_docs.py check-compare "$work/docs" "$work/compare.json"
 
-step "index + check --json --html"
-run timeout 300 "$bundle/sverka" index --db "$work/collection.sverka" "$work/docs/source.docx" "$work/docs/other.pdf"
 step "compare by meaning (the sentence encoder, its tokenizer and the second judge in the bundle)"
 run "$bundle/sverka" compare "$work/docs/meaning_suspect.txt" "$work/docs/meaning_source.txt" --json >"$work/meaning.json"
 "$venv/bin/python" installer/smoke_docs.py check-meaning "$work/meaning.json"
 
+step "index + check --json --html"
+run timeout 300 "$bundle/sverka" index --db "$work/collection.sverka" "$work/docs/source.docx" "$work/docs/other.pdf"
 step "index a folder of 4 files, 1.3 MB (worker processes of the frozen app)"
 run SVERKA_DICTIONARY_TABLE=require timeout 300 "$bundle/sverka" index --db "$work/collection.sverka" "$work/docs/archive" | tee "$work/index.out"
 grep -q "added 4," "$work/index.out"
