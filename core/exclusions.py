@@ -522,16 +522,20 @@ def apply_exclusions(result: CheckResult, settings: Settings, *, marked: tuple[S
             return never_classmate
         return never_sharing if src.source_id in sharing else never
 
+    def set_aside(p: Passage, common: list[Interval]) -> bool:
+        """``p`` lies mostly in text common to many essays' openings, with too few matched words outside it to count."""
+        return bool(common) and _mostly_inside(p, common) and words_in(
+            starts, subtract(merge(p.matched_spans()), common)) < settings.min_passage_words
+
     def reason(src: SourceMatch, p: Passage) -> str | None:
         if _source_excluded(src, excluded_sources):
             return "source"
         if src.is_template or _mostly_inside(p, templates):
             return "template"
-        if src.classmate and class_common and _mostly_inside(p, class_common) and words_in(
-                starts, subtract(merge(p.matched_spans()), class_common)) < settings.min_passage_words:
-            return "class"  # (a passage joining the common text to a copied sentence counts by the copy)
-        if src.source_id in sharing and _mostly_inside(p, collection_common) and words_in(
-                starts, subtract(merge(p.matched_spans()), collection_common)) < settings.min_passage_words:
+        # (a passage joining the common text to a copied sentence counts by the copy)
+        if src.classmate and set_aside(p, class_common):
+            return "class"
+        if src.source_id in sharing and set_aside(p, collection_common):
             return "common"
         if src.classmate and not count_classmates:
             return "classmate"
@@ -663,7 +667,7 @@ def collection_common(sources: Sequence[SourceMatch], starts: np.ndarray,
     once, so a suspect that copies their opening is not excused by their number.
     ``starts``: the suspect's word starts; ``heading``: where its heading lines end."""
     others: dict[int, list[tuple[int, int]]] = {}
-    after: dict[int, tuple[str, ...] | None] = {}
+    ends: dict[int, tuple[SourceMatch, int]] = {}  # where each one's passage at its opening ends
     for src in sources:
         if src.source_id is None or src.is_template or src.classmate:
             continue
@@ -671,14 +675,16 @@ def collection_common(sources: Sequence[SourceMatch], starts: np.ndarray,
         opening = [p for p in src.passages if p.source_start <= CLASS_COMMON_OPENING * length]
         if opening:
             others[src.source_id] = [iv for p in opening for iv in p.matched_spans()]
-            after[src.source_id] = _words_after(src, min(p.source_end for p in opening))
-    if len(others) < COLLECTION_COMMON_DOCUMENTS:
+            ends[src.source_id] = (src, min(p.source_end for p in opening))
+    # most checks end here, before any source's text is read again
+    if not common_opening(others, starts, heading, COLLECTION_COMMON_DOCUMENTS):
         return (), ()
     kinds: list[tuple[str, ...] | None] = []  # one document of each text that goes on alike
     distinct = {}
     for k in others:
-        if not any(_alike(after[k], seen) for seen in kinds):
-            kinds.append(after[k])
+        after = _words_after(*ends[k])
+        if not any(_alike(after, seen) for seen in kinds):
+            kinds.append(after)
             distinct[k] = others[k]
     common = common_opening(distinct, starts, heading, COLLECTION_COMMON_DOCUMENTS)
     if not common:
