@@ -51,8 +51,8 @@ from .synonyms import related_of
 from .text import Tokens, canonize, word_starts, words_in
 from .tokens import SortOrders
 from .words import WRITTEN_WORD
-from .windows import (EXCERPTS_ABOVE, Window, cut_excerpts, kept_hits, read_excerpts, read_windows, scores, to_whole,
-                      whole_sentences, window_excerpts)
+from .windows import (EXCERPTS_ABOVE, Window, cut_excerpts, kept_hits, known_bytes, read_excerpts, read_windows, scores,
+                      to_whole, whole_sentences, window_excerpts)
 
 if TYPE_CHECKING:  # pragma: no cover
     from .store import Store
@@ -368,7 +368,7 @@ def check_document(
         if info is None:  # removed since retrieval found it (another desktop sharing the archive)
             continue
         b = ahead.result(doc_id)[0] if doc_id in ahead else kept.get(doc_id, info.sha256, settings)
-        window = _windows(index, doc_id, hits[doc_id], settings) if b is None and doc_id in hits \
+        window = _windows(index, doc_id, info.sha256, hits[doc_id], settings, kept) if b is None and doc_id in hits \
             and doc_id not in short_ok and not whole_sources \
             and not kept.worth_keeping(doc_id, info.sha256, info.chars, info.words) else None
         scored = None
@@ -476,13 +476,15 @@ def _matched(a: Prepared, b: Prepared, settings: Settings, short: bool) -> tuple
     return b, match(a, b, settings, short=short, always_score=False)
 
 
-def _windows(index: "Store", doc_id: int, hit: tuple[np.ndarray, np.ndarray, np.ndarray],
-             settings: Settings) -> Window | None:
+def _windows(index: "Store", doc_id: int, sha: str, hit: tuple[np.ndarray, np.ndarray, np.ndarray],
+             settings: Settings, kept: SourceCache) -> Window | None:
     """The windows of a stored document around the suspect's keys in it; None when it is read
-    whole (a short or older document, or one whose windows would hold most of it)."""
+    whole (a short or older document, or one whose windows would hold most of it). What they
+    need of the whole document is kept in ``kept`` for the next checks."""
     try:
         with index.blob_readers(doc_id) as (read_tokens, size, read_text):
-            return read_windows(read_tokens, size, read_text, kept_hits(*hit, settings), settings)
+            return read_windows(read_tokens, size, read_text, kept_hits(*hit, settings), settings,
+                                known=lambda read: kept.whole_of(doc_id, sha, read, known_bytes))
     except Exception:  # noqa: BLE001 - any failure to read a part: read whole, where damage is reported
         return None
 

@@ -10,13 +10,15 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Callable, TypeVar
 
 if TYPE_CHECKING:  # pragma: no cover
     from .check import Prepared
     from .settings import Settings
 
-__all__ = ["CROSS_KEPT_BYTES", "KEPT_BYTES", "MET_LIMIT", "SourceCache"]
+__all__ = ["CROSS_KEPT_BYTES", "KEPT_BYTES", "MET_LIMIT", "SourceCache", "WHOLES_BYTES"]
+
+T = TypeVar("T")
 
 class SourceCache:
     """Prepared candidates keyed by id, SHA-256 (ids are never reused in one file; the text's
@@ -28,6 +30,9 @@ class SourceCache:
         self._limit = KEPT_BYTES if limit is None else limit
         self._lock = threading.Lock()  # the window may check in more than one thread
         self._met: OrderedDict = OrderedDict()  # long sources found once in windows (worth_keeping)
+        self._wholes: OrderedDict = OrderedDict()  # (id, SHA-256) -> (what a long source's windows need of it, bytes)
+        self._wholes_bytes = 0
+        self._wholes_limit = WHOLES_BYTES if limit is None else limit // 2
 
     def __len__(self) -> int:
         with self._lock:
@@ -76,11 +81,41 @@ class SourceCache:
                 self._bytes -= self.size_of(old)
         return p
 
+    def whole_of(self, doc_id: int, sha: str, read: Callable[[], T], size_of: Callable[[T], int]) -> T:
+        """What every check reading the long source ``doc_id`` in windows needs of the whole of
+        it (its blob's layout and its :class:`~sverka.core.tokens.WholeStats`: ~3 MB read for a
+        novel of 6 MB, in each check meeting it): ``read()`` the first time, then kept while
+        their ``size_of`` fits in :data:`WHOLES_BYTES`, least recently used out first. A
+        document's stored data is never rewritten (ids are not reused), so what was read stays
+        true."""
+        key = (doc_id, sha)
+        with self._lock:
+            got = self._wholes.get(key)
+            if got is not None:
+                self._wholes.move_to_end(key)
+                return got[0]
+        value = read()  # outside the lock: another thread may read the same meanwhile
+        size = size_of(value)
+        if size > self._wholes_limit // 4:
+            return value
+        with self._lock:
+            if key not in self._wholes:
+                self._wholes[key] = (value, size)
+                self._wholes_bytes += size
+            while self._wholes_bytes > self._wholes_limit and self._wholes:
+                _, (_, old) = self._wholes.popitem(last=False)
+                self._wholes_bytes -= old
+        return value
+
 
 #: Long sources found in windows remembered, at most (:meth:`SourceCache.worth_keeping`).
 MET_LIMIT = 4096
 #: Memory the prepared candidates kept between checks may take (estimated), per collection.
 KEPT_BYTES = 96 * 1024 * 1024
+#: Memory the long sources' whole sections kept between checks may take, per collection
+#: (:meth:`SourceCache.whole_of`): those of ~15 novels of 6 MB. A cache of another limit keeps
+#: half of it for them.
+WHOLES_BYTES = 48 * 1024 * 1024
 #: The same for each worker of a cross-check, whose documents (essays) are cheap to prepare
 #: again: 300 essays of 20 KB took as long with 1, 16, 32 or 96 MB kept (within the machine's
 #: drift), and each worker's peak was 117, 131, 159 and 209-224 MB (docs/BENCHMARKS.md).

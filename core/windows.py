@@ -67,6 +67,7 @@ are read whole, as before.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from typing import Callable
 
 import numpy as np
 
@@ -84,10 +85,10 @@ from .store.codecs import (Reader, TokensLayout, encoded_offsets, read_sentence_
                            read_window, tokens_layout)
 from .tokens import Tokens, WholeStats
 
-__all__ = ["EXCERPTS_ABOVE", "EXCERPT_CONTEXT", "MARGIN_SENTENCES", "MAX_SHARE", "MERGE_SENTENCES", "NEAR_FACTOR",
-           "SEED_REPEATS", "SENTENCE_REPEATS", "Window", "cut_excerpts", "excerpt_ranges", "kept_hits", "margin_tokens",
-           "read_excerpts", "read_windows", "scores", "sentence_windows", "to_whole", "whole_sentences", "whole_stats",
-           "window_excerpts"]
+__all__ = ["EXCERPTS_ABOVE", "EXCERPT_CONTEXT", "Known", "MARGIN_SENTENCES", "MAX_SHARE", "MERGE_SENTENCES",
+           "NEAR_FACTOR", "READ_GAP_TOKENS", "SEED_REPEATS", "SENTENCE_REPEATS", "Window", "cut_excerpts", "excerpt_ranges",
+           "kept_hits", "known_bytes", "margin_tokens", "read_excerpts", "read_known", "read_windows", "scores", "sentence_windows",
+           "to_whole", "whole_sentences", "whole_stats", "window_excerpts"]
 
 #: Seeds held more often than this by a source are not aligned (``align.align``'s
 #: ``max_seed_repeats``, as a check calls it); sentences likewise (``align._sentence_segments``).
@@ -101,6 +102,10 @@ MERGE_SENTENCES = 8
 NEAR_FACTOR = 1
 #: Windows covering more than this share of a document's tokens: it is read whole.
 MAX_SHARE = 0.5
+#: Windows of a document less than this many tokens apart are read from its blob together
+#: (:func:`_read_groups`): ~36 bytes a token read in vain (four arrays and the text) against
+#: the ~10 us of a blob read each window's six reads cost.
+READ_GAP_TOKENS = 1024
 #: A source longer than this (characters) is carried by a check's result as excerpts around
 #: its passages. Not below ``meaning.ADD_MAX_CHARS``: a source with vectors stored may be
 #: matched by meaning anywhere in it, and is read whole.
@@ -212,16 +217,16 @@ class Window:
 
 
 def read_windows(read_tokens: Reader, tokens_size: int, read_text: Reader, hits: np.ndarray,
-                 settings: Settings) -> Window | None:
+                 settings: Settings, known: "Callable[[Callable[[], Known]], Known] | None" = None) -> Window | None:
     """The :class:`Window` of a stored document around ``hits`` (source token positions), read
     through the blobs' readers; None when the document is better read whole (module
-    docstring)."""
+    docstring). ``known(read)``: its blob's layout and :class:`WholeStats` as an earlier check
+    read them (``read()`` reads them: :func:`read_known`), by default read now."""
     if max(1, settings.align_seed_words) != ORDER_PAIR_WORDS or settings.min_sentence_words < SENTENCE_MIN_TOKENS:
         return None
-    layout = tokens_layout(read_tokens, tokens_size)
-    if layout is None or layout.n == 0:
+    layout, whole = (known or _now)(lambda: read_known(read_tokens, tokens_size))
+    if layout is None or layout.n == 0 or whole is None:
         return None
-    whole = read_whole(read_tokens, layout)
     ranges = sentence_windows(hits, whole, layout.n, settings)
     first = whole.sentence_tokens
     read = sum(int(first[b] - first[a]) for a, b in ranges)
@@ -232,26 +237,59 @@ def read_windows(read_tokens: Reader, tokens_size: int, read_text: Reader, hits:
     return _joined(read_tokens, read_text, layout, whole, ranges, settings, read / layout.n)
 
 
+#: A blob's layout and its :class:`WholeStats` (both None: it has no layout to read it by).
+Known = tuple["TokensLayout | None", "WholeStats | None"]
+
+
+def read_known(read_tokens: Reader, tokens_size: int) -> Known:
+    """The layout of a tokens blob and its :class:`WholeStats` section: what every check reading
+    the document in windows needs of the whole of it (for a novel of 6 MB, ~3 MB read)."""
+    layout = tokens_layout(read_tokens, tokens_size)
+    if layout is None or layout.n == 0:
+        return layout, None
+    return layout, read_whole(read_tokens, layout)
+
+
+def known_bytes(known: Known) -> int:
+    """Memory a :data:`Known` holds (its arrays)."""
+    whole = known[1]
+    if whole is None:
+        return 256
+    arrays = (whole.sentence_tokens, whole.sentence_bytes, whole.lemmas, whole.lemma_sentences, whole.common_pairs,
+              whole.common_sentences, whole.seq2, whole.seq2_counts)
+    return 256 + sum(a.nbytes for a in arrays if a is not None)
+
+
+def _now(read: Callable[[], Known]) -> Known:
+    return read()
+
+
 def _joined(read_tokens: Reader, read_text: Reader, layout: TokensLayout, whole: WholeStats,
             ranges: list[tuple[int, int]], settings: Settings, share: float) -> Window:
     first, at_byte = whole.sentence_tokens, whole.sentence_bytes
     parts, texts, at, chars = [], [], [], []
     length = sentences = 0
-    for s0, s1 in ranges:
-        t0, t1 = int(first[s0]), int(first[s1])
-        got = read_window(read_tokens, layout, t0, t1, s0, s1, ("starts", "ends", "hashes", "word_hashes"))
-        spans = got["spans"]
-        c0 = int(spans[0, 0]) if s0 > 0 and len(spans) else 0
-        b0, b1 = (int(at_byte[s0]) if s0 > 0 else 0), int(at_byte[s1])
-        text = read_text(layout.text_at + b0, b1 - b0).decode(layout.text_codec, "surrogatepass")
-        shift = length - c0
-        parts.append((got["starts"] + shift, got["ends"] + shift, got["hashes"], got["word_hashes"],
-                      _sentence_ids(first, t0, t1) - s0 + sentences, spans[: s1 - s0] + shift))
-        texts.append(text)
-        at.append(length)
-        chars.append(c0)
-        length += len(text)
-        sentences += s1 - s0
+    for group in _read_groups(ranges, first):
+        g0, g1 = group[0][0], group[-1][1]
+        T0, T1 = int(first[g0]), int(first[g1])
+        got = read_window(read_tokens, layout, T0, T1, g0, g1, ("starts", "ends", "hashes", "word_hashes"))
+        B0 = int(at_byte[g0]) if g0 > 0 else 0
+        raw = read_text(layout.text_at + B0, int(at_byte[g1]) - B0)
+        sids = _sentence_ids(first, T0, T1)
+        for s0, s1 in group:
+            t0, t1 = int(first[s0]) - T0, int(first[s1]) - T0
+            spans = got["spans"][s0 - g0:s1 - g0]
+            c0 = int(spans[0, 0]) if s0 > 0 and len(spans) else 0
+            b0, b1 = (int(at_byte[s0]) if s0 > 0 else 0) - B0, int(at_byte[s1]) - B0
+            text = raw[b0:b1].decode(layout.text_codec, "surrogatepass")
+            shift = length - c0
+            parts.append((got["starts"][t0:t1] + shift, got["ends"][t0:t1] + shift, got["hashes"][t0:t1],
+                          got["word_hashes"][t0:t1], sids[t0:t1] - s0 + sentences, spans + shift))
+            texts.append(text)
+            at.append(length)
+            chars.append(c0)
+            length += len(text)
+            sentences += s1 - s0
     starts, ends, hashes, word_hashes, sid, spans = (np.concatenate([p[k] for p in parts]) for k in range(6))
     spans = np.minimum(spans, length)
     tokens = Tokens(text="".join(texts), starts=starts, ends=ends, lemmas=("",) * len(starts), hashes=hashes,
@@ -273,6 +311,20 @@ def _joined(read_tokens: Reader, read_text: Reader, layout: TokensLayout, whole:
     stats = SourceStats.of(tokens, None, (whole.lemmas, whole.lemma_sentences, whole.sentences, layout.n))
     return Window(tokens, side, stats, np.asarray(at, np.int64), np.asarray(chars, np.int64), share, whole,
                   np.asarray(joins, np.int64), layout)
+
+
+def _read_groups(ranges: list[tuple[int, int]], first: np.ndarray) -> list[list[tuple[int, int]]]:
+    """``ranges`` (sentence ranges, in order, apart) in groups each read from the blob at once:
+    a window's arrays and text are a handful of reads, and a novel's windows are often tens,
+    so neighbours less than :data:`READ_GAP_TOKENS` tokens apart are read together, the tokens
+    between them read and not used."""
+    groups: list[list[tuple[int, int]]] = []
+    for r in ranges:
+        if groups and int(first[r[0]]) - int(first[groups[-1][-1][1]]) <= READ_GAP_TOKENS:
+            groups[-1].append(r)
+        else:
+            groups.append([r])
+    return groups
 
 
 def _sentence_ids(first: np.ndarray, t0: int, t1: int) -> np.ndarray:
@@ -373,7 +425,9 @@ def excerpt_ranges(passages, length: int, starts: np.ndarray) -> list[tuple[int,
 def _starts_of(starts) -> np.ndarray:
     """Where each sentence begins, sorted (a document read whole may have sentences that do not
     rise with its tokens), the first at 0 (the text before it is its own)."""
-    starts = np.sort(np.asarray(starts, np.int64))
+    starts = np.asarray(starts, np.int64)
+    # stored sentences nearly always rise: sorting a novel's 80 000 starts cost ~1 ms a check
+    starts = np.sort(starts) if len(starts) > 1 and bool((starts[1:] < starts[:-1]).any()) else starts.copy()
     if len(starts):
         starts[0] = 0
     return starts

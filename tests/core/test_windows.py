@@ -267,6 +267,85 @@ def test_worth_keeping_the_second_time_and_only_what_fits_beside_the_rest():
     assert not nothing.worth_keeping(3, "d", 10, 10) and not nothing.worth_keeping(3, "d", 10, 10)
 
 
+def test_windows_read_together_are_the_windows_read_one_by_one(monkeypatch):
+    """Neighbouring windows are read from the blob at once (``READ_GAP_TOKENS``): the joined
+    text, tokens, sentences and keys are those of windows read one by one, in fewer reads."""
+    text = _novel(20_000, seed=5)
+    t = canonize(text)
+    from sverka.core.align import sort_orders
+
+    blob = codecs.encode_tokens(t, sort_orders(t.hashes), windows.whole_stats(t))
+    raw = codecs.encode_text(text)
+    calls = [0]
+
+    def counted(data: bytes):
+        read = _read(data)
+
+        def go(offset: int, length: int) -> bytes:
+            calls[0] += 1
+            return read(offset, length)
+        return go
+
+    settings = Settings()
+    rng = np.random.default_rng(3)
+    for trial in range(6):
+        hits = np.sort(rng.choice(len(t), size=int(rng.integers(2, 40)), replace=False)).astype(np.int64)
+        got = {}
+        for gap in (0, windows.READ_GAP_TOKENS, 10 ** 9):
+            monkeypatch.setattr(windows, "READ_GAP_TOKENS", gap)
+            calls[0] = 0
+            w = windows.read_windows(counted(blob), len(blob), counted(raw), hits, settings)
+            got[gap] = (w, calls[0])
+        (one, n_one), (some, n_some), (all_, n_all) = got[0], got[windows.READ_GAP_TOKENS], got[10 ** 9]
+        if one is None:
+            assert some is None and all_ is None
+            continue
+        for w in (some, all_):
+            assert w.tokens.text == one.tokens.text
+            for name in ("starts", "ends", "hashes", "word_hashes", "sentence_ids", "sentence_spans"):
+                assert np.array_equal(getattr(w.tokens, name), getattr(one.tokens, name)), (trial, name)
+            assert np.array_equal(w.at, one.at) and np.array_equal(w.chars, one.chars)
+            assert np.array_equal(w.side.pairs, one.side.pairs) and w.share == one.share
+        assert n_all <= n_some <= n_one
+        if len(one.at) > 1:
+            assert n_all < n_one
+
+
+def test_what_windows_need_of_the_whole_source_is_read_once_and_kept(long_collection, monkeypatch):
+    coll, texts, other = long_collection
+    doc = document_from_text(texts[0][40_000:46_000] + "\n\n" + other[:1500], title="whole once")
+    reads = []
+    read_known = windows.read_known
+
+    def spy(*args):
+        reads.append(1)
+        return read_known(*args)
+
+    monkeypatch.setattr(windows, "read_known", spy)
+    monkeypatch.setattr(SourceCache, "worth_keeping", lambda *a: False)  # always in windows
+    kept = SourceCache()
+    results = [check_document(coll.index, doc, coll.settings, cache=kept)]
+    candidates = len(reads)  # the long sources the first check read in windows
+    results += [check_document(coll.index, doc, coll.settings, cache=kept) for _ in range(2)]
+    assert results[0].sources and _key(results[0]) == _key(results[1]) == _key(results[2])
+    assert candidates >= 1 and len(reads) == candidates  # once a source, not once a check
+    # nothing kept where the cache keeps nothing (a check without one), or past its limit
+    reads.clear()
+    for _ in range(2):
+        check_document(coll.index, doc, coll.settings, cache=SourceCache(0))
+    assert len(reads) == 2 * candidates
+    small = SourceCache(1)
+    assert small.whole_of(1, "a", lambda: "x", lambda v: 10) == "x"
+    assert small.whole_of(1, "a", lambda: "y", lambda v: 10) == "y"  # too large to keep: read again
+    some = SourceCache(4000)  # 2000 bytes for the whole sections
+    assert some.whole_of(1, "a", lambda: "x", lambda v: 400) == "x"
+    assert some.whole_of(1, "a", lambda: "y", lambda v: 400) == "x"
+    assert some.whole_of(1, "b", lambda: "z", lambda v: 400) == "z"  # another text under the id
+    for k in range(2, 8):
+        some.whole_of(k, "a", lambda: k, lambda v: 400)
+    assert some.whole_of(1, "a", lambda: "again", lambda v: 400) == "again"  # the least recently used went
+
+
 def _assert_excerpts_of(src, whole: str) -> None:
     """``src`` carries excerpts of ``whole`` (not the text), each at its place, holding every
     passage and piece with the context the quotation rule reads."""
