@@ -63,14 +63,15 @@ def _sentence_of(spans: np.ndarray, offset: int) -> int:
     return max(0, int(np.searchsorted(spans[:, 0], offset, "right")) - 1)
 
 
-def _written(text: str, start: int, end: int) -> list[str]:
-    return [spelling_key(w) for w in WRITTEN_WORD.findall(text, start, end)]
-
-
 def _copied_run(piece: tuple[int, int, int, int], a: Tokens, b: Tokens, min_words: int) -> bool:
-    """Whether ``piece`` is an unbroken run of at least ``min_words`` words written alike."""
-    words = _written(a.text, piece[0], piece[1])
-    return len(words) >= min_words and words == _written(b.text, piece[2], piece[3])
+    """Whether ``piece`` is an unbroken run of at least ``min_words`` words written alike (by
+    :func:`~sverka.core.text.spelling_key`; a word written the same needs no key: a copied
+    chapter's thousands of words cost a comparison each)."""
+    mine = WRITTEN_WORD.findall(a.text, piece[0], piece[1])
+    if len(mine) < min_words:
+        return False
+    theirs = WRITTEN_WORD.findall(b.text, piece[2], piece[3])
+    return len(mine) == len(theirs) and all(x == y or spelling_key(x) == spelling_key(y) for x, y in zip(mine, theirs))
 
 
 def _clip(piece: tuple[int, int, int, int], lo: int, hi: int, a: Tokens, b: Tokens) -> list[tuple[int, int, int, int]]:

@@ -140,3 +140,18 @@ def test_a_denial_is_refused_only_when_the_whole_sentences_differ_too():
     lo, hi = _around_span(source, 0, len(source), start, len(source))
     assert _contradiction(suspect, source[lo:hi]) == "denial"
     assert _contradiction(suspect, source) == ""
+
+
+@pytest.mark.parametrize("mine, theirs, same", [
+    ("Он шёл домой через поле", "он шел домой через поле", True),  # case and ё
+    ("Въ домѣ было тихо и темно", "В доме было тихо и темно", True),  # the old spelling
+    ("Он шёл домой через поле", "Он шёл домой через лес", False),
+    ("Он шёл домой через поле", "Он шёл домой через поле вечером", False),  # one word more
+    ("Он шёл домой", "Он шёл домой", False),  # too short to count
+])
+def test_a_copied_run_is_words_written_alike(mine, theirs, same):
+    from sverka.core.refusals import _copied_run
+    from sverka.core.text import canonize
+
+    a, b = canonize(mine), canonize(theirs)
+    assert _copied_run((0, len(mine), 0, len(theirs)), a, b, 5) is same
