@@ -81,12 +81,12 @@ from .results import Excerpts, Passage
 from .shingles import shingle_hashes
 from .sorting import common, distinct
 from .settings import Settings
-from .store.codecs import (Reader, TokensLayout, encoded_offsets, read_sentence_bytes, read_sentence_starts, read_whole,
-                           read_window, tokens_layout)
+from .store.codecs import (Reader, TokensLayout, encoded_offsets, read_parts, read_sentence_bytes, read_sentence_starts,
+                           read_whole, tokens_layout, window_arrays, window_parts)
 from .tokens import Tokens, WholeStats
 
 __all__ = ["EXCERPTS_ABOVE", "EXCERPT_CONTEXT", "Known", "MARGIN_SENTENCES", "MAX_SHARE", "MERGE_SENTENCES",
-           "NEAR_FACTOR", "READ_GAP_TOKENS", "SEED_REPEATS", "SENTENCE_REPEATS", "Window", "cut_excerpts", "excerpt_ranges",
+           "NEAR_FACTOR", "SEED_REPEATS", "SENTENCE_REPEATS", "Window", "cut_excerpts", "excerpt_ranges",
            "kept_hits", "known_bytes", "margin_tokens", "read_excerpts", "read_known", "read_windows", "scores", "sentence_windows",
            "to_whole", "whole_sentences", "whole_stats", "window_excerpts"]
 
@@ -102,10 +102,6 @@ MERGE_SENTENCES = 8
 NEAR_FACTOR = 1
 #: Windows covering more than this share of a document's tokens: it is read whole.
 MAX_SHARE = 0.5
-#: Windows of a document less than this many tokens apart are read from its blob together
-#: (:func:`_read_groups`): ~36 bytes a token read in vain (four arrays and the text) against
-#: the ~10 us of a blob read each window's six reads cost.
-READ_GAP_TOKENS = 1024
 #: A source longer than this (characters) is carried by a check's result as excerpts around
 #: its passages. Not below ``meaning.ADD_MAX_CHARS``: a source with vectors stored may be
 #: matched by meaning anywhere in it, and is read whole.
@@ -267,29 +263,30 @@ def _now(read: Callable[[], Known]) -> Known:
 def _joined(read_tokens: Reader, read_text: Reader, layout: TokensLayout, whole: WholeStats,
             ranges: list[tuple[int, int]], settings: Settings, share: float) -> Window:
     first, at_byte = whole.sentence_tokens, whole.sentence_bytes
+    names = ("starts", "ends", "hashes", "word_hashes")
+    token_parts, text_parts = [], []  # every part of both blobs, read at once (one query on a server)
+    for s0, s1 in ranges:
+        token_parts += window_parts(layout, int(first[s0]), int(first[s1]), s0, s1, names)
+        b0 = int(at_byte[s0]) if s0 > 0 else 0
+        text_parts.append((layout.text_at + b0, int(at_byte[s1]) - b0))
+    token_bytes, text_bytes = read_parts(read_tokens, token_parts), read_parts(read_text, text_parts)
+    per = len(names) + 1
     parts, texts, at, chars = [], [], [], []
     length = sentences = 0
-    for group in _read_groups(ranges, first):
-        g0, g1 = group[0][0], group[-1][1]
-        T0, T1 = int(first[g0]), int(first[g1])
-        got = read_window(read_tokens, layout, T0, T1, g0, g1, ("starts", "ends", "hashes", "word_hashes"))
-        B0 = int(at_byte[g0]) if g0 > 0 else 0
-        raw = read_text(layout.text_at + B0, int(at_byte[g1]) - B0)
-        sids = _sentence_ids(first, T0, T1)
-        for s0, s1 in group:
-            t0, t1 = int(first[s0]) - T0, int(first[s1]) - T0
-            spans = got["spans"][s0 - g0:s1 - g0]
-            c0 = int(spans[0, 0]) if s0 > 0 and len(spans) else 0
-            b0, b1 = (int(at_byte[s0]) if s0 > 0 else 0) - B0, int(at_byte[s1]) - B0
-            text = raw[b0:b1].decode(layout.text_codec, "surrogatepass")
-            shift = length - c0
-            parts.append((got["starts"][t0:t1] + shift, got["ends"][t0:t1] + shift, got["hashes"][t0:t1],
-                          got["word_hashes"][t0:t1], sids[t0:t1] - s0 + sentences, spans + shift))
-            texts.append(text)
-            at.append(length)
-            chars.append(c0)
-            length += len(text)
-            sentences += s1 - s0
+    for k, (s0, s1) in enumerate(ranges):
+        t0, t1 = int(first[s0]), int(first[s1])
+        got = window_arrays(layout, token_bytes[per * k:per * (k + 1)], names)
+        spans = got["spans"]
+        c0 = int(spans[0, 0]) if s0 > 0 and len(spans) else 0
+        text = text_bytes[k].decode(layout.text_codec, "surrogatepass")
+        shift = length - c0
+        parts.append((got["starts"] + shift, got["ends"] + shift, got["hashes"], got["word_hashes"],
+                      _sentence_ids(first, t0, t1) - s0 + sentences, spans + shift))
+        texts.append(text)
+        at.append(length)
+        chars.append(c0)
+        length += len(text)
+        sentences += s1 - s0
     starts, ends, hashes, word_hashes, sid, spans = (np.concatenate([p[k] for p in parts]) for k in range(6))
     spans = np.minimum(spans, length)
     tokens = Tokens(text="".join(texts), starts=starts, ends=ends, lemmas=("",) * len(starts), hashes=hashes,
@@ -311,20 +308,6 @@ def _joined(read_tokens: Reader, read_text: Reader, layout: TokensLayout, whole:
     stats = SourceStats.of(tokens, None, (whole.lemmas, whole.lemma_sentences, whole.sentences, layout.n))
     return Window(tokens, side, stats, np.asarray(at, np.int64), np.asarray(chars, np.int64), share, whole,
                   np.asarray(joins, np.int64), layout)
-
-
-def _read_groups(ranges: list[tuple[int, int]], first: np.ndarray) -> list[list[tuple[int, int]]]:
-    """``ranges`` (sentence ranges, in order, apart) in groups each read from the blob at once:
-    a window's arrays and text are a handful of reads, and a novel's windows are often tens,
-    so neighbours less than :data:`READ_GAP_TOKENS` tokens apart are read together, the tokens
-    between them read and not used."""
-    groups: list[list[tuple[int, int]]] = []
-    for r in ranges:
-        if groups and int(first[r[0]]) - int(first[groups[-1][-1][1]]) <= READ_GAP_TOKENS:
-            groups[-1].append(r)
-        else:
-            groups.append([r])
-    return groups
 
 
 def _sentence_ids(first: np.ndarray, t0: int, t1: int) -> np.ndarray:

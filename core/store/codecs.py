@@ -49,7 +49,7 @@ import itertools
 import json
 import struct
 import zlib
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -60,8 +60,8 @@ from ..tokens import SortOrders, Tokens, WholeStats
 
 __all__ = ["READABLE_TOKENS_FORMATS", "TOKENS_FORMAT", "TokensLayout", "decode_stored", "decode_text",
            "decode_tokens", "encode_text", "encode_tokens", "encoded_length", "encoded_offsets", "i64", "inflate",
-           "read_sentence_bytes", "read_sentence_starts", "read_whole", "read_window", "rows_array", "tokens_layout",
-           "u64"]
+           "read_parts", "read_sentence_bytes", "read_sentence_starts", "read_whole", "read_window", "rows_array",
+           "tokens_layout", "u64", "window_arrays", "window_parts"]
 
 #: 3: as 2, its text stored as UTF-16 (:func:`encode_text`); 2: raw little-endian arrays (a check
 #: reads them without decompressing); 1: zlib of the same.
@@ -256,6 +256,15 @@ class TokensLayout:
 Reader = Callable[[int, int], bytes]  # (offset, length) -> the blob's bytes there
 
 
+def read_parts(read: Reader, parts: Sequence[tuple[int, int]]) -> list[bytes]:
+    """The bytes of each (offset, length) of ``parts``, read through ``read``: in one call when
+    the reader has a ``many`` (a server's blob: one query for every part, not one each)."""
+    many = getattr(read, "many", None)
+    if many is not None:
+        return many(parts)
+    return [read(offset, length) for offset, length in parts]
+
+
 def tokens_layout(read: Reader, size: int) -> TokensLayout | None:
     """The layout of a tokens blob of ``size`` bytes read through ``read``; None when it has
     no :data:`WHOLE_MARK` section (older collections, short documents, format 1): such a
@@ -298,19 +307,36 @@ def read_whole(read: Reader, layout: TokensLayout) -> WholeStats:
                       take("<u8", r, np.uint64), take("<i4", r, np.int64))
 
 
-def read_window(read: Reader, layout: TokensLayout, t0: int, t1: int, s0: int, s1: int,
-                names=("starts", "ends", "hashes", "word_hashes", "sentence_ids")) -> dict[str, np.ndarray]:
-    """Tokens ``t0:t1`` (those of their arrays ``names``: starts, ends, hashes, word_hashes,
-    sentence_ids) and sentence spans ``s0:s1`` of a blob, each read by itself."""
-    out = {}
+def window_parts(layout: TokensLayout, t0: int, t1: int, s0: int, s1: int,
+                 names=("starts", "ends", "hashes", "word_hashes", "sentence_ids")) -> list[tuple[int, int]]:
+    """The (offset, length) in a blob of tokens ``t0:t1`` of each of their arrays ``names``
+    (starts, ends, hashes, word_hashes, sentence_ids), then of sentence spans ``s0:s1``."""
+    parts = []
     for name in names:
         at, dtype = layout.array(name)
         size = np.dtype(dtype).itemsize
-        out[name] = np.frombuffer(read(at + size * t0, size * (t1 - t0)), dtype=dtype).astype(
-            np.dtype(dtype).newbyteorder("="), copy=False)
-    out["spans"] = np.frombuffer(read(layout.spans + 16 * s0, 16 * (s1 - s0)), dtype="<i8").astype(
-        np.int64, copy=False).reshape(-1, 2)
+        parts.append((at + size * t0, size * (t1 - t0)))
+    parts.append((layout.spans + 16 * s0, 16 * (s1 - s0)))
+    return parts
+
+
+def window_arrays(layout: TokensLayout, data: Sequence[bytes],
+                  names=("starts", "ends", "hashes", "word_hashes", "sentence_ids")) -> dict[str, np.ndarray]:
+    """The arrays of the parts :func:`window_parts` gave for ``names``, from their bytes, and
+    ``spans``."""
+    out = {}
+    for name, raw in zip(names, data):
+        dtype = layout.array(name)[1]
+        out[name] = np.frombuffer(raw, dtype=dtype).astype(np.dtype(dtype).newbyteorder("="), copy=False)
+    out["spans"] = np.frombuffer(data[len(names)], dtype="<i8").astype(np.int64, copy=False).reshape(-1, 2)
     return out
+
+
+def read_window(read: Reader, layout: TokensLayout, t0: int, t1: int, s0: int, s1: int,
+                names=("starts", "ends", "hashes", "word_hashes", "sentence_ids")) -> dict[str, np.ndarray]:
+    """Tokens ``t0:t1`` (those of their arrays ``names``: starts, ends, hashes, word_hashes,
+    sentence_ids) and sentence spans ``s0:s1`` of a blob."""
+    return window_arrays(layout, read_parts(read, window_parts(layout, t0, t1, s0, s1, names)), names)
 
 
 def read_sentence_starts(read: Reader, layout: TokensLayout) -> np.ndarray:

@@ -68,6 +68,9 @@ CONNECT_TIMEOUT = 10
 #: blob_readers reads a document whole with its first query when its text and tokens hold at
 #: most this many bytes (a school essay's ~15 KB; a 2 MB novel is still read by parts).
 READ_WHOLE_MAX = 256 * 1024
+#: Parts of a blob one query reads at most (a check reading a novel's windows asks for 5 parts
+#: a window and the window's text: tens of windows, one round trip).
+MANY_PARTS = 1000
 #: infos() of several documents (a check's candidates, which it reads next) brings the text and
 #: tokens of each holding at most this many bytes: 50 candidates, one round trip.
 READ_AHEAD_MAX = 64 * 1024
@@ -661,6 +664,26 @@ class PostgresStore:
                 if got is None or len(got[0]) != length:
                     raise ValueError("the stored data changed while it was read")
                 return bytes(got[0])
+
+            def many(parts) -> list[bytes]:  # codecs.read_parts: every part in one query, not one each
+                parts = [(int(o), int(n)) for o, n in parts]
+                if any(o < 0 or n < 0 or o + n > sizes[column] for o, n in parts):
+                    raise ValueError("a part beyond the stored data")
+                if whole is not None:
+                    return [whole[column][o:o + n] for o, n in parts]
+                out: list[bytes] = []
+                for k in range(0, len(parts), MANY_PARTS):
+                    chunk = parts[k:k + MANY_PARTS]
+                    rows = self._all(f"SELECT substring(d.{column} from p.o for p.n) FROM document_data d, "
+                                     "unnest(%s::int[], %s::int[]) WITH ORDINALITY AS p(o, n, k) "
+                                     "WHERE d.doc_id=%s ORDER BY p.k",
+                                     ([o + 1 for o, _ in chunk], [n for _, n in chunk], int(doc_id)))
+                    if len(rows) != len(chunk) or any(len(r[0]) != n for r, (_, n) in zip(rows, chunk)):
+                        raise ValueError("the stored data changed while it was read")
+                    out += [bytes(r[0]) for r in rows]
+                return out
+
+            read.many = many  # type: ignore[attr-defined]
             return read
 
         yield reader("tokens"), sizes["tokens"], reader("text")

@@ -267,48 +267,51 @@ def test_worth_keeping_the_second_time_and_only_what_fits_beside_the_rest():
     assert not nothing.worth_keeping(3, "d", 10, 10) and not nothing.worth_keeping(3, "d", 10, 10)
 
 
-def test_windows_read_together_are_the_windows_read_one_by_one(monkeypatch):
-    """Neighbouring windows are read from the blob at once (``READ_GAP_TOKENS``): the joined
-    text, tokens, sentences and keys are those of windows read one by one, in fewer reads."""
+def test_windows_read_in_one_call_a_blob_are_the_windows_read_part_by_part():
+    """A check asks a blob for every part of its windows at once (``codecs.read_parts``: one
+    query on a PostgreSQL server); the windows are those read part by part."""
     text = _novel(20_000, seed=5)
     t = canonize(text)
     from sverka.core.align import sort_orders
 
     blob = codecs.encode_tokens(t, sort_orders(t.hashes), windows.whole_stats(t))
     raw = codecs.encode_text(text)
-    calls = [0]
+    calls = {"one": 0, "many": 0}
 
-    def counted(data: bytes):
+    def reader(data: bytes, batched: bool):
         read = _read(data)
 
-        def go(offset: int, length: int) -> bytes:
-            calls[0] += 1
+        def one(offset: int, length: int) -> bytes:
+            calls["one"] += 1
             return read(offset, length)
-        return go
+
+        def many(parts):
+            calls["many"] += 1
+            return [read(o, n) for o, n in parts]
+
+        if batched:
+            one.many = many
+        return one
 
     settings = Settings()
     rng = np.random.default_rng(3)
+    seen = 0
     for trial in range(6):
         hits = np.sort(rng.choice(len(t), size=int(rng.integers(2, 40)), replace=False)).astype(np.int64)
-        got = {}
-        for gap in (0, windows.READ_GAP_TOKENS, 10 ** 9):
-            monkeypatch.setattr(windows, "READ_GAP_TOKENS", gap)
-            calls[0] = 0
-            w = windows.read_windows(counted(blob), len(blob), counted(raw), hits, settings)
-            got[gap] = (w, calls[0])
-        (one, n_one), (some, n_some), (all_, n_all) = got[0], got[windows.READ_GAP_TOKENS], got[10 ** 9]
-        if one is None:
-            assert some is None and all_ is None
+        plain = windows.read_windows(reader(blob, False), len(blob), reader(raw, False), hits, settings)
+        calls.update(one=0, many=0)
+        batched = windows.read_windows(reader(blob, True), len(blob), reader(raw, True), hits, settings)
+        if plain is None:
+            assert batched is None
             continue
-        for w in (some, all_):
-            assert w.tokens.text == one.tokens.text
-            for name in ("starts", "ends", "hashes", "word_hashes", "sentence_ids", "sentence_spans"):
-                assert np.array_equal(getattr(w.tokens, name), getattr(one.tokens, name)), (trial, name)
-            assert np.array_equal(w.at, one.at) and np.array_equal(w.chars, one.chars)
-            assert np.array_equal(w.side.pairs, one.side.pairs) and w.share == one.share
-        assert n_all <= n_some <= n_one
-        if len(one.at) > 1:
-            assert n_all < n_one
+        seen += len(plain.at) > 1
+        assert calls["many"] == 2  # the tokens blob once, the text once (the layout and the section by parts)
+        assert batched.tokens.text == plain.tokens.text
+        for name in ("starts", "ends", "hashes", "word_hashes", "sentence_ids", "sentence_spans"):
+            assert np.array_equal(getattr(batched.tokens, name), getattr(plain.tokens, name)), (trial, name)
+        assert np.array_equal(batched.at, plain.at) and np.array_equal(batched.chars, plain.chars)
+        assert np.array_equal(batched.side.pairs, plain.side.pairs) and batched.share == plain.share
+    assert seen, "no draw had more than one window"
 
 
 def test_what_windows_need_of_the_whole_source_is_read_once_and_kept(long_collection, monkeypatch):

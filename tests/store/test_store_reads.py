@@ -28,6 +28,12 @@ def _parts(store, doc_id: int) -> tuple[bytes, bytes, list[bytes]]:
             read_text(text_size - 4, 5)  # beyond the stored text
         with pytest.raises(ValueError):
             read_tokens(-1, 2)
+        # every part at once (a server: one query), as a check's windows read them
+        assert codecs.read_parts(read_tokens, [(3, 17), (size, 0), (0, 5), (3, 17)]) == \
+            [parts[0], b"", tokens[:5], parts[0]]
+        assert codecs.read_parts(read_text, [(5, 40), (text_size - 1, 1)]) == parts[1:3]
+        with pytest.raises(ValueError):
+            codecs.read_parts(read_text, [(5, 40), (text_size - 4, 5)])
     return tokens, text, parts
 
 
@@ -37,6 +43,7 @@ def test_blob_readers_give_the_stored_bytes(store_location, backend, whole, monk
         if backend == "sqlite":
             pytest.skip("the SQLite store always reads by parts")
         monkeypatch.setattr(pg_store, "READ_WHOLE_MAX", 0)
+        monkeypatch.setattr(pg_store, "MANY_PARTS", 3)  # parts asked for at once come in several queries
     with open_store(store_location) as store:
         p = prepared("essay", [1, 2, 3], text=TEXT)
         store.write_batch([p])
