@@ -443,12 +443,15 @@ def read_excerpts(read_tokens: Reader, tokens_size: int, read_text: Reader, leng
     else:
         starts = _starts_of(read_sentence_starts(read_tokens, layout))
     ranges = excerpt_ranges(passages, length, starts)
-    parts = []
+    sentences, wanted = [], []  # the sentences holding each range, all read at once
     for a, b in ranges:
         s0 = int(np.searchsorted(starts, a, "right")) - 1  # the sentence holding a
         s1 = int(np.searchsorted(starts, b, "left"))  # the first starting at b or later
         b0 = int(at_byte[s0]) if s0 > 0 else 0
-        text = read_text(layout.text_at + b0, int(at_byte[s1]) - b0).decode(layout.text_codec, "surrogatepass")
+        sentences.append(s0)
+        wanted.append((layout.text_at + b0, int(at_byte[s1]) - b0))
+    parts = []
+    for (a, b), s0, raw in zip(ranges, sentences, read_parts(read_text, wanted)):
         c0 = int(starts[s0])
-        parts.append((a, text[a - c0:b - c0]))
+        parts.append((a, raw.decode(layout.text_codec, "surrogatepass")[a - c0:b - c0]))
     return Excerpts(length, tuple(parts), words)
