@@ -87,8 +87,8 @@ from .tokens import Tokens, WholeStats
 
 __all__ = ["EXCERPTS_ABOVE", "EXCERPT_CONTEXT", "Known", "MARGIN_SENTENCES", "MAX_SHARE", "MERGE_SENTENCES",
            "NEAR_FACTOR", "SEED_REPEATS", "SENTENCE_REPEATS", "Window", "cut_excerpts", "excerpt_ranges",
-           "kept_hits", "known_bytes", "margin_tokens", "read_excerpts", "read_known", "read_windows", "scores", "sentence_windows",
-           "to_whole", "whole_sentences", "whole_stats", "window_excerpts"]
+           "kept_hits", "known_bytes", "margin_tokens", "read_excerpts", "read_known", "read_windows", "scores",
+           "sentence_windows", "to_whole", "whole_sentences", "whole_stats", "window_excerpts"]
 
 #: Seeds held more often than this by a source are not aligned (``align.align``'s
 #: ``max_seed_repeats``, as a check calls it); sentences likewise (``align._sentence_segments``).
@@ -243,17 +243,20 @@ def read_known(read_tokens: Reader, tokens_size: int) -> Known:
     layout = tokens_layout(read_tokens, tokens_size)
     if layout is None or layout.n == 0:
         return layout, None
-    return layout, read_whole(read_tokens, layout)
+    whole = read_whole(read_tokens, layout)
+    for a in _arrays(whole):  # shared by the checks of a collection, in several threads: never written
+        a.flags.writeable = False
+    return layout, whole
+
+
+def _arrays(whole: WholeStats) -> list[np.ndarray]:
+    return [a for a in (whole.sentence_tokens, whole.sentence_bytes, whole.lemmas, whole.lemma_sentences,
+                        whole.common_pairs, whole.common_sentences, whole.seq2, whole.seq2_counts) if a is not None]
 
 
 def known_bytes(known: Known) -> int:
     """Memory a :data:`Known` holds (its arrays)."""
-    whole = known[1]
-    if whole is None:
-        return 256
-    arrays = (whole.sentence_tokens, whole.sentence_bytes, whole.lemmas, whole.lemma_sentences, whole.common_pairs,
-              whole.common_sentences, whole.seq2, whole.seq2_counts)
-    return 256 + sum(a.nbytes for a in arrays if a is not None)
+    return 256 + (sum(a.nbytes for a in _arrays(known[1])) if known[1] is not None else 0)
 
 
 def _now(read: Callable[[], Known]) -> Known:

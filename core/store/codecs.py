@@ -38,7 +38,8 @@
     Seq2 values '<u8'[r], their counts '<i4'[r]
 
   Every array of the blob lies at an offset its head tells (:func:`tokens_layout`), so a
-  window of tokens is read by itself (:func:`read_window`). Readers before this section
+  window of tokens is read by itself (:func:`window_parts`, :func:`read_window`; a check asks
+  for every part of its windows at once, :func:`read_parts`). Readers before this section
   (2026-11-27) take the orders for absent (the blob is no longer their exact size) and sort
   the document again: they read it right, a little slower.
 """
