@@ -220,7 +220,11 @@ def read_windows(read_tokens: Reader, tokens_size: int, read_text: Reader, hits:
     read them (``read()`` reads them: :func:`read_known`), by default read now."""
     if max(1, settings.align_seed_words) != ORDER_PAIR_WORDS or settings.min_sentence_words < SENTENCE_MIN_TOKENS:
         return None
-    layout, whole = (known or _now)(lambda: read_known(read_tokens, tokens_size))
+
+    def read() -> Known:
+        return read_known(read_tokens, tokens_size)
+
+    layout, whole = known(read) if known is not None else read()
     if layout is None or layout.n == 0 or whole is None:
         return None
     ranges = sentence_windows(hits, whole, layout.n, settings)
@@ -257,10 +261,6 @@ def _arrays(whole: WholeStats) -> list[np.ndarray]:
 def known_bytes(known: Known) -> int:
     """Memory a :data:`Known` holds (its arrays)."""
     return 256 + (sum(a.nbytes for a in _arrays(known[1])) if known[1] is not None else 0)
-
-
-def _now(read: Callable[[], Known]) -> Known:
-    return read()
 
 
 def _joined(read_tokens: Reader, read_text: Reader, layout: TokensLayout, whole: WholeStats,

@@ -38,7 +38,7 @@
     Seq2 values '<u8'[r], their counts '<i4'[r]
 
   Every array of the blob lies at an offset its head tells (:func:`tokens_layout`), so a
-  window of tokens is read by itself (:func:`window_parts`, :func:`read_window`; a check asks
+  window of tokens is read by itself (:func:`window_parts`, :func:`window_arrays`; a check asks
   for every part of its windows at once, :func:`read_parts`). Readers before this section
   (2026-11-27) take the orders for absent (the blob is no longer their exact size) and sort
   the document again: they read it right, a little slower.
@@ -61,7 +61,7 @@ from ..tokens import SortOrders, Tokens, WholeStats
 
 __all__ = ["READABLE_TOKENS_FORMATS", "TOKENS_FORMAT", "TokensLayout", "decode_stored", "decode_text",
            "decode_tokens", "encode_text", "encode_tokens", "encoded_length", "encoded_offsets", "i64", "inflate",
-           "read_parts", "read_sentence_bytes", "read_sentence_starts", "read_whole", "read_window", "rows_array",
+           "read_parts", "read_sentence_bytes", "read_sentence_starts", "read_whole", "rows_array",
            "tokens_layout", "u64", "window_arrays", "window_parts"]
 
 #: 3: as 2, its text stored as UTF-16 (:func:`encode_text`); 2: raw little-endian arrays (a check
@@ -331,13 +331,6 @@ def window_arrays(layout: TokensLayout, data: Sequence[bytes],
         out[name] = np.frombuffer(raw, dtype=dtype).astype(np.dtype(dtype).newbyteorder("="), copy=False)
     out["spans"] = np.frombuffer(data[len(names)], dtype="<i8").astype(np.int64, copy=False).reshape(-1, 2)
     return out
-
-
-def read_window(read: Reader, layout: TokensLayout, t0: int, t1: int, s0: int, s1: int,
-                names=("starts", "ends", "hashes", "word_hashes", "sentence_ids")) -> dict[str, np.ndarray]:
-    """Tokens ``t0:t1`` (those of their arrays ``names``: starts, ends, hashes, word_hashes,
-    sentence_ids) and sentence spans ``s0:s1`` of a blob."""
-    return window_arrays(layout, read_parts(read, window_parts(layout, t0, t1, s0, s1, names)), names)
 
 
 def read_sentence_starts(read: Reader, layout: TokensLayout) -> np.ndarray:

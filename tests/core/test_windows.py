@@ -74,7 +74,7 @@ def test_blob_windows_read_as_the_whole_blob_gives_them():
     spans = np.asarray(t.sentence_spans)
     for s0, s1 in [(0, 3), (5, 40), (len(spans) - 7, len(spans))]:
         t0, t1 = int(got.sentence_tokens[s0]), int(got.sentence_tokens[s1])
-        part = codecs.read_window(_read(blob), layout, t0, t1, s0, s1)
+        part = codecs.window_arrays(layout, codecs.read_parts(_read(blob), codecs.window_parts(layout, t0, t1, s0, s1)))
         for name in ("starts", "ends", "hashes", "word_hashes", "sentence_ids"):
             assert np.array_equal(part[name], np.asarray(getattr(back, name))[t0:t1]), name
         assert np.array_equal(part["spans"], spans[s0:s1])
