@@ -24,6 +24,12 @@ replaced by words of the same text, two neighbouring words swapped, a word dropp
   collection keeps the sources it prepared, as the window does), and their mean and median
   times compared (issue 37's target: at most 1.5x).
 
+* **postgres** (not in the default parts: it starts a PostgreSQL server, Debian's package, as
+  ``tests/store`` does): the same novels added to a fresh database on a local server, and
+  ``--stories-fragments`` fragments checked warm in-process against it and against the SQLite
+  collection (alternating), beside ``ref5gram.py``'s check of each in the same process: a
+  department's shared archive holding books.
+
 The form cache lives in the run's folder, never the user's; the machine's table of every
 dictionary form, which ``installer/bootstrap.sh`` builds, is linked into it (a machine that
 installed Sverka and never analysed these texts), unless ``--no-dictionary-table``.
@@ -386,13 +392,82 @@ def bench_stories(args, work: Path, env: dict) -> None:
           f"{med['novels'] / med['stories']:.2f} | |", flush=True)
 
 
+def bench_postgres(args, work: Path, env: dict) -> None:
+    """The per-fragment cost on a department's shared PostgreSQL archive holding the same novels,
+    beside the same collection in SQLite and the reference (in-process, its own index in memory)."""
+    sys.path.insert(0, str(ROOT / "tests" / "store"))
+    import shutil
+
+    import ref5gram
+    from pgserver import PostgresServer, binaries
+
+    from sverka.core import api
+    from sverka.core.document import document_from_text
+
+    bindir = binaries()
+    if bindir is None:
+        print("postgres: no PostgreSQL server binaries (apt-get install postgresql); skipped")
+        return
+    novels = long_collection(args.mb)
+    frags = fragments(novels, args.stories_fragments, seed=41)
+    folder = work / "long"
+    if not folder.exists():
+        write(folder, novels)
+    db = work / f"long-{args.runs - 1}.sverka"
+    if not db.exists():
+        db = work / "pg-sqlite.sverka"
+        if not db.exists():
+            subprocess.run([str(SVERKA), "index", "--db", str(db), *(["--no-find-by-meaning"] if args.no_meaning else []),
+                            str(folder)], check=True, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    os.environ["SVERKA_CACHE_DIR"] = env["SVERKA_CACHE_DIR"]
+    root = Path(tempfile.mkdtemp(prefix="sverka-bench-pg-"))
+    os.chmod(root, 0o755)
+    server = PostgresServer(bindir, root)  # runs as nobody when we are root
+    server.start()
+    try:
+        pg = api.Collection(server.create_database())
+        t = time.perf_counter()
+        pg.add([str(folder)])
+        print(f"\npostgres: the {len(novels)} long documents added to a local server in {time.perf_counter() - t:.1f} s; "
+              f"{len(frags)} fragments checked warm in-process against it and against the same SQLite collection",
+              flush=True)
+        cols = {"sqlite": api.Collection(db), "postgres": pg}
+        ref = ref5gram.Collection()
+        for d in novels:
+            ref.add(d.name, d.text)
+        checked = cols["sqlite"].settings.replace(find_by_meaning=not args.no_meaning)
+        for c in cols.values():  # warm-up: dictionaries, pages, the connection
+            c.check(document_from_text(frags[0].text, title="warm-up"), settings=checked)
+        best = {k: [float("inf")] * len(frags) for k in (*cols, "reference")}
+        for r in range(args.runs):
+            for k, f in enumerate(frags):
+                for label in (("sqlite", "postgres") if (k + r) % 2 == 0 else ("postgres", "sqlite")):
+                    doc = document_from_text(f.text, title=f"f{k}")
+                    t = time.perf_counter()
+                    cols[label].check(doc, settings=checked)
+                    best[label][k] = min(best[label][k], time.perf_counter() - t)
+                t = time.perf_counter()
+                ref.check(f.text)
+                best["reference"][k] = min(best["reference"][k], time.perf_counter() - t)
+        for c in cols.values():
+            c.close()
+    finally:
+        server.stop()
+        shutil.rmtree(root, ignore_errors=True)
+    mean = {k: statistics.mean(v) for k, v in best.items()}
+    print("| per fragment (fastest of runs), mean | SQLite | PostgreSQL | reference | ratio SQLite / PostgreSQL |\n"
+          "|---|---|---|---|---|")
+    print(f"| ms | {1000 * mean['sqlite']:.1f} | {1000 * mean['postgres']:.1f} | {1000 * mean['reference']:.1f} | "
+          f"{mean['sqlite'] / mean['reference']:.2f} / {mean['postgres'] / mean['reference']:.2f} |", flush=True)
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--mb", type=float, default=40.0, help="megabytes of the collection (40)")
     ap.add_argument("--fragments", type=int, default=1000)
     ap.add_argument("--stories-fragments", type=int, default=100)
     ap.add_argument("--runs", type=int, default=1, help="alternate runs; the fastest of each is kept")
-    ap.add_argument("--only", default="main,stories")
+    ap.add_argument("--only", default="main,stories", help="main, stories, postgres (not in the default: starts a server)")
     ap.add_argument("--keep", help="a folder to keep the collections and fragments in")
     ap.add_argument("--no-meaning", action="store_true",
                     help="index and check without the meaning layer (Settings.find_by_meaning off)")
@@ -414,6 +489,8 @@ def main() -> int:
             bench_main(args, work, env)
         if "stories" in only:
             bench_stories(args, work, env)
+        if "postgres" in only:
+            bench_postgres(args, work, env)
     return 0
 
 
