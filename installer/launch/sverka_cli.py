@@ -1,10 +1,9 @@
 """Entry script of the bundled command line ``sverka`` (PyInstaller freezes this file)."""
 
 import multiprocessing
-import sys
 
 if __name__ == "__main__":
     multiprocessing.freeze_support()  # a worker process of the frozen app starts here too
-    from sverka.core.cli import main
+    from sverka.core.cli import entry
 
-    sys.exit(main())
+    entry()

@@ -495,3 +495,33 @@ def test_lang_and_pdf_reports(corpus, tmp_path):
     run("check", "--db", str(corpus["db"]), "--pdf", str(out_dir) + "/",
         str(corpus["suspects"]["txt"]), str(corpus["suspects"]["html"]))
     assert sorted(p.name for p in out_dir.iterdir()) == ["suspect_html.pdf", "suspect_txt.pdf"]
+
+
+def test_program_ends_at_once_with_its_status_output_and_exit_work(corpus, tmp_path):
+    """The ``sverka`` program (cli.entry) ends its process without tearing the interpreter
+    down: the same status and output as main() ending the usual way, long output through a
+    pipe whole, and what runs at exit done (the forms it analysed written to the form table)."""
+    a, b = tmp_path / "a.txt", tmp_path / "b.txt"
+    # words this machine's form table has never met: the command analyses and records them
+    made_up = " ".join(f"зверкатовали{i} пыркнулась{i}" for i in range(40))
+    a.write_text(prose(1, 400) + " " + made_up + ".", "utf-8")
+    b.write_text(prose(2, 300) + " " + prose(1, 400) + " " + made_up + ".", "utf-8")
+    outs = {}
+    for how in ("main", "entry"):
+        cache = tmp_path / f"cache-{how}"
+        cache.mkdir()
+        env = {**os.environ, "SVERKA_CACHE_DIR": str(cache)}
+        env.pop("SVERKA_FORM_CACHE", None)
+        code = f"import sys; from sverka.core.cli import {how}; sys.exit({how}())"
+        for args in (["compare", "--json", str(a), str(b)],
+                     ["check", "--db", str(corpus["db"]), "--json", str(corpus["suspects"]["txt"])],
+                     ["check", "--db", str(tmp_path / "none.sverka"), str(a)]):
+            out = subprocess.run([sys.executable, "-c", code, *args], capture_output=True, timeout=300, env=env)
+            assert b"Traceback" not in out.stderr, out.stderr
+            outs.setdefault(how, []).append((out.returncode, out.stdout, out.stderr))
+        forms = {p.name: p.stat().st_size for p in cache.rglob("forms-*.bin")}
+        assert forms and all(forms.values()), forms  # the form table flushed at exit
+        outs[how].append(sorted(p.name for p in cache.rglob("*")))
+    assert outs["entry"] == outs["main"]
+    json.loads(outs["entry"][1][1])  # the check's long JSON came through the pipe whole
+    assert outs["entry"][2][0] == 1  # no collection there: the status of an input error
