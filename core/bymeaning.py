@@ -219,10 +219,19 @@ def add_meaning(
     excluded = {int(d) for d in exclude_ids}
     wanted = _beside(spans, set(todo.tolist()))
 
+    unexplained = todo.tolist()
+    if store is None and len(text) > meaning.ADD_MAX_CHARS:
+        # two documents compared directly, the suspect a long one: as for a long source, its
+        # sentences beside the passages (nothing else of the source is there to be found)
+        unexplained = _near(todo, np.flatnonzero(explained_mask), NEAR_SENTENCES)
+    spread = len(unexplained) > ENCODE_ALL_UP_TO  # a long suspect: a first pass, then its matches' neighbours
+    first = _first_pass(unexplained, text, spans) if spread else unexplained
+
     # (a) the sources found by words: every sentence of each, compared directly
     side: dict[Key, tuple[str, np.ndarray]] = {}  # key -> (text, sentence spans) of sources met
-    pool: list[tuple[Key, np.ndarray]] = []  # key -> the vectors of its sentences (zeros: not encoded)
-    budget, read_budget = SOURCE_SENTENCES_MAX, READ_ENCODED_MAX
+    met: list[tuple[Key, np.ndarray | None]] = []  # key -> the vectors of its sentences (zeros: not encoded)
+    to_encode: dict[int, tuple[str, np.ndarray, list[int]]] = {}  # n -> (text, spans, which to encode): read, no vectors
+    read_budget = READ_ENCODED_MAX
     for n, src in enumerate(sources):
         key: Key = ("d", src.source_id) if src.source_id is not None else ("p", n)
         if src.source_id is not None:
@@ -230,15 +239,28 @@ def add_meaning(
             if (s_vecs is None or not len(s_vecs)) and read_sentences is not None and read_budget > 0:
                 read = read_sentences(src.source_id)
                 if read is not None and len(read):
-                    s_spans, s_vecs, used = near_vectors(src.source_text, np.asarray(read, np.int64).reshape(-1, 2),
-                                                         src.passages, read_budget, wanted)
-                    read_budget -= used
+                    s_spans = np.asarray(read, np.int64).reshape(-1, 2)
+                    chosen = _near_chosen(src.source_text, s_spans, src.passages, read_budget, wanted)
+                    read_budget -= len(chosen)
+                    s_vecs = np.zeros((len(s_spans), meaning.DIM), np.int8)
+                    to_encode[n] = (src.source_text, s_spans, chosen)
         elif source_vectors is not None:
             s_spans, s_vecs = source_vectors(n, src, wanted)
         else:
             s_spans = meaning.vector_spans(_sentence_spans_of(src.text), _word_starts_of(src.text), text=src.text)
             s_vecs = meaning.span_vectors(src.text, s_spans)
         side[key] = (src.source_text, np.asarray(s_spans, np.int64).reshape(-1, 2))
+        met.append((key, s_vecs))
+    # the sentences beside the passages of sources without vectors, and the suspect's first
+    # ones, encoded in one batch (over the cores, where each alone would take one)
+    encoded = meaning.spans_vectors([(t, s_spans[chosen]) for t, s_spans, chosen in to_encode.values()]
+                                    + [(text, spans[first])])
+    first_vectors = encoded.pop()
+    for (n, (_, _, chosen)), vectors in zip(to_encode.items(), encoded):
+        met[n][1][chosen] = vectors
+    pool: list[tuple[Key, np.ndarray]] = []
+    budget = SOURCE_SENTENCES_MAX
+    for key, s_vecs in met:
         if s_vecs is None or not len(s_vecs) or len(s_vecs) > budget:
             continue
         budget -= len(s_vecs)
@@ -274,9 +296,11 @@ def add_meaning(
     pool_unit = meaning.unit(np.concatenate([v for _, v in pool])) if pool else np.zeros((0, meaning.DIM), np.float32)
     pool_at = [(key, j) for key, v in pool for j in range(len(v))]
 
-    def compare(ks: list[int]) -> None:
-        """Encode the suspect sentences ``ks`` (indices in spans) and find their nearest."""
-        queries = meaning.span_vectors(text, spans[ks])
+    def compare(ks: list[int], queries: np.ndarray | None = None) -> None:
+        """Encode the suspect sentences ``ks`` (indices in spans; their vectors ``queries`` when
+        encoded already) and find their nearest."""
+        if queries is None:
+            queries = meaning.span_vectors(text, spans[ks])
         vector_of.update(zip(ks, queries))
         q_unit = meaning.unit(queries)
         for lo in range(0, len(pool_unit), _POOL_BLOCK):
@@ -320,16 +344,8 @@ def add_meaning(
         a, b = (int(x) for x in spans[k])
         return other is not None and not meaning.same_language(text[a:b], other)
 
-    unexplained = todo.tolist()
-    if store is None and len(text) > meaning.ADD_MAX_CHARS:
-        # two documents compared directly, the suspect a long one: as for a long source, its
-        # sentences beside the passages (nothing else of the source is there to be found)
-        unexplained = _near(todo, np.flatnonzero(explained_mask), NEAR_SENTENCES)
-    if len(unexplained) <= ENCODE_ALL_UP_TO:
-        compare(unexplained)
-    else:
-        first = _first_pass(unexplained, text, spans)
-        compare(first)
+    compare(first, first_vectors)
+    if spread:
         done, fresh, left = set(first), first, set(unexplained)
         while True:  # a sentence's nearest is final once it is compared: only the fresh ones spread
             near = sorted({k + dk for k in fresh if k in best and (reaches(k, *best[k]) or explores(k, *best[k]))
@@ -573,6 +589,16 @@ def near_vectors(text: str, read: np.ndarray, passages: Sequence[Passage], budge
     themselves, are encoded (at most ``budget``), the others' vectors left zero (a cosine of 0:
     never matched). ``wanted(a0, a1)``: whether the suspect has an unexplained sentence before
     and after its piece [a0, a1) (a side without one is not encoded; None: both sides)."""
+    chosen = _near_chosen(text, read, passages, budget, wanted)
+    vectors = np.zeros((len(read), meaning.DIM), np.int8)
+    if chosen:
+        vectors[chosen] = meaning.span_vectors(text, read[chosen])
+    return read, vectors, len(chosen)
+
+
+def _near_chosen(text: str, read: np.ndarray, passages: Sequence[Passage], budget: int,
+                 wanted: Callable[[int, int], tuple[bool, bool]] | None = None) -> list[int]:
+    """The sentences (indices in ``read``) :func:`near_vectors` encodes."""
     touched = np.zeros(len(read), bool)
     near = np.zeros(len(read), bool)
     for p in passages:
@@ -587,12 +613,8 @@ def near_vectors(text: str, read: np.ndarray, passages: Sequence[Passage], budge
             if after:
                 near[int(hit[-1]) + 1:int(hit[-1]) + 1 + NEAR_SENTENCES] = True
     near &= ~touched  # what the passages took is explained already: only the sentences beside them
-    chosen = [k for k in np.flatnonzero(near).tolist()
-              if len(text[int(read[k, 0]):int(read[k, 1])].split()) >= meaning.MIN_WORDS][:budget]
-    vectors = np.zeros((len(read), meaning.DIM), np.int8)
-    if chosen:
-        vectors[chosen] = meaning.span_vectors(text, read[chosen])
-    return read, vectors, len(chosen)
+    return [k for k in np.flatnonzero(near).tolist()
+            if len(text[int(read[k, 0]):int(read[k, 1])].split()) >= meaning.MIN_WORDS][:budget]
 
 
 def _beside(spans: np.ndarray, unexplained: set[int]) -> Callable[[int, int], tuple[bool, bool]]:

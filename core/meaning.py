@@ -64,7 +64,7 @@ __all__ = [
     "ADD_MAX_CHARS", "DIM", "KEPT_VECTORS", "KINDS", "KeptVectors", "MAX_CHARS", "MEANING_SHORT_ALONE", "MIN_WORDS", "QUANT_MAX", "SECOND_JUDGE_ACCEPT", "SECOND_JUDGE_CHARS_MAX", "SECOND_JUDGE_FLOOR",
     "SECOND_JUDGE_KEPT", "SECOND_JUDGE_MAX_CHARS", "SECOND_JUDGE_SENTENCES_MAX", "SHORT_WORDS", "VECTOR_MIN_WORDS", "Evidence", "accept",
     "one_blas_thread", "cosine", "encoder", "evidence", "kept_vectors", "language_of", "lowest_similarity", "quantise", "same_language", "second_judge", "second_judge_available",
-    "in_second_judge_band", "sentence_vectors", "span_vectors",
+    "in_second_judge_band", "sentence_vectors", "span_vectors", "spans_vectors",
     "split_headlines", "unit", "vector_spans",
 ]
 
@@ -375,9 +375,19 @@ def split_headlines(text: str, spans: np.ndarray) -> np.ndarray:
 def span_vectors(text: str, spans: np.ndarray) -> np.ndarray:
     """int8 vectors (n, :data:`DIM`) of the sentences of ``text`` at ``spans`` (whitespace runs
     made one space, at most :data:`MAX_CHARS` characters each)."""
-    pieces = [" ".join(text[a:b].split())[:MAX_CHARS] for a, b in np.asarray(spans).reshape(-1, 2).tolist()]
+    return spans_vectors([(text, spans)])[0]
+
+
+def spans_vectors(parts: Sequence[tuple[str, np.ndarray]]) -> list[np.ndarray]:
+    """:func:`span_vectors` of each ``(text, spans)``, encoded together: one batch is split over
+    the cores (:func:`_encode`) where several small ones would each run on one."""
+    pieces, ends = [], []
+    for text, spans in parts:
+        pieces += [" ".join(text[a:b].split())[:MAX_CHARS] for a, b in np.asarray(spans).reshape(-1, 2).tolist()]
+        ends.append(len(pieces))
     out = [sentence_vectors(pieces[k:k + ENCODE_BATCH]) for k in range(0, len(pieces), ENCODE_BATCH)]
-    return np.concatenate(out) if out else np.zeros((0, DIM), np.int8)
+    every = np.concatenate(out) if out else np.zeros((0, DIM), np.int8)
+    return np.split(every, ends[:-1]) if ends else []
 
 
 def quantise(vectors: np.ndarray) -> np.ndarray:

@@ -166,7 +166,7 @@ RU_WORDS = ("ручей тетрадь облако варенье скамей�
             "скворечник колодец паровоз калитка сугроб орешник будильник крыльцо ромашка").split()
 
 
-def test_a_long_document_has_no_vectors_and_its_sentences_near_a_copy_are_encoded_in_the_check(tmp_path):
+def test_a_long_document_has_no_vectors_and_its_sentences_near_a_copy_are_encoded_in_the_check(tmp_path, monkeypatch):
     from sverka.core import meaning
 
     before, after = _filler(EN_WORDS, 900, 1), _filler(EN_WORDS, 900, 2)
@@ -180,7 +180,13 @@ def test_a_long_document_has_no_vectors_and_its_sentences_near_a_copy_are_encode
         assert not len(c.index.vectors(book)[1])  # indexed by its words only
         # two sentences copied word for word, the next two translated
         text = " ".join(OWN[:2] + EN[:2] + RU[2:4] + OWN[2:])
+        batches: list[list[str]] = []
+        real = meaning._encode
+        monkeypatch.setattr(meaning, "_encode", lambda sentences: batches.append(list(sentences)) or real(sentences))
+        monkeypatch.setattr(meaning, "kept_vectors", meaning.KeptVectors(4096))
         result = c.check(api.document_from_text(text, "essay"))
+        # the book's sentences beside the copy and the essay's own, encoded in one batch
+        assert EN[2] in batches[0] and RU[2] in batches[0] and OWN[0] in batches[0]
         found = _meaning_passages(result)
         assert [p.kind for _, p in found] == ["translation"]
         passage = found[0][1]

@@ -105,6 +105,28 @@ def test_a_kept_sentence_is_not_encoded_again_and_has_the_same_vector(kept, monk
 
 
 @needs_model
+def test_the_sentences_of_several_texts_encoded_together_have_their_own_vectors(kept, monkeypatch):
+    """spans_vectors: one call to the encoder for the sentences of every text, each text's
+    vectors those span_vectors gives it alone (whitespace made one space likewise)."""
+    a = "Мальчик читает книгу в саду.  Собака бежит\nпо траве. Короткое."
+    b = "The boy reads a book in the garden. A dog runs on the grass."
+    def spans(text, *sentences):
+        return np.array([[text.index(x), text.index(x) + len(x)] for x in sentences])
+
+    spans_a = spans(a, "Мальчик читает книгу в саду.", "Собака бежит\nпо траве.")
+    spans_b = spans(b, "The boy reads a book in the garden.", "A dog runs on the grass.")
+    calls = _Counting(monkeypatch)
+    together = meaning.spans_vectors([(a, spans_a), (b, np.zeros((0, 2), np.int64)), (b, spans_b)])
+    assert calls.encoded == ["Мальчик читает книгу в саду.", "Собака бежит по траве.",
+                             "The boy reads a book in the garden.", "A dog runs on the grass."]
+    assert [x.shape for x in together] == [(2, meaning.DIM), (0, meaning.DIM), (2, meaning.DIM)]
+    kept.clear()
+    assert np.array_equal(together[0], meaning.span_vectors(a, spans_a))
+    assert np.array_equal(together[2], meaning.span_vectors(b, spans_b))
+    assert meaning.spans_vectors([]) == []
+
+
+@needs_model
 def test_a_changed_sentence_is_encoded_again(kept, monkeypatch):
     calls = _Counting(monkeypatch)
     meaning.sentence_vectors(["Мальчик читает книгу в саду."])
