@@ -74,7 +74,15 @@ def _say(code: str, lang: str | None = None, **args) -> str:
 
 def _write(text: str) -> None:
     """Write UTF-8 to stdout whatever the console encoding, control characters escaped."""
-    sys.stdout.buffer.write(terminal_safe(text).encode("utf-8", "surrogateescape"))
+    _stdout().buffer.write(terminal_safe(text).encode("utf-8", "surrogateescape"))
+
+
+def _stdout():
+    """Standard output; a process started without one (``sverka ... >&-``: Python's is None)
+    fails as a write to it does."""
+    if sys.stdout is None:
+        raise _OutputFailed("standard output is closed")
+    return sys.stdout
 
 
 def _json_line(obj: dict) -> None:
@@ -84,7 +92,7 @@ def _json_line(obj: dict) -> None:
     except UnicodeEncodeError:  # lone surrogates (undecodable file names): keep them escaped
         line = json.dumps(obj, ensure_ascii=True)
     _write(line + "\n")
-    sys.stdout.flush()
+    _stdout().flush()
 
 
 # --------------------------------------------------------------------------------------
@@ -483,7 +491,7 @@ def _cmd_extract(args: argparse.Namespace) -> int:
     doc = _load(args.file)
     if doc is None:
         return EXIT_INPUT
-    out = sys.stdout.buffer
+    out = _stdout().buffer
     out.write(doc.text.encode("utf-8", "surrogatepass"))
     out.flush()
     from .i18n import default_language
@@ -634,7 +642,7 @@ def _emit(result, args: argparse.Namespace, html_path: Path | None, pdf_path: Pa
         _json_line(api.result_to_json(result))
     else:
         _write(_summary(result, args.lang))
-        sys.stdout.flush()
+        _stdout().flush()
     ok = True
     if html_path is not None:
         ok = _write_html(result, html_path, args.lang, args.full_paths) and ok

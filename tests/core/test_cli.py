@@ -525,3 +525,15 @@ def test_program_ends_at_once_with_its_status_output_and_exit_work(corpus, tmp_p
     assert outs["entry"] == outs["main"]
     json.loads(outs["entry"][1][1])  # the check's long JSON came through the pipe whole
     assert outs["entry"][2][0] == 1  # no collection there: the status of an input error
+
+
+def test_a_closed_standard_output_is_an_output_error_not_a_crash(tmp_path):
+    """``sverka compare A B >&-``: Python starts without a standard output (sys.stdout is None);
+    the command says it cannot write its output and exits 1, as for a full disk."""
+    a = tmp_path / "a.txt"
+    a.write_text(prose(3, 200), "utf-8")
+    for args in (["compare", "--json", str(a), str(a)], ["compare", str(a), str(a)], ["extract", str(a)]):
+        out = subprocess.run(["sh", "-c", 'exec "$@" >&-', "sh", str(SVERKA), *args],
+                             capture_output=False, stderr=subprocess.PIPE, text=True, timeout=120)
+        assert "Traceback" not in out.stderr, out.stderr
+        assert out.returncode == 1 and "standard output is closed" in out.stderr, (args, out.stderr)
