@@ -59,6 +59,12 @@ def terminal_safe(text: str, *, keep_newlines: bool = True) -> str:
     return (_CONTROL if keep_newlines else _CONTROL_ALL).sub(_escape_control, text)
 
 
+def _one_line(name) -> str:
+    """A file's name or title in a line of the output: its newlines shown as ``\\x0a`` too (a
+    name holding one would break the line, or forge one)."""
+    return terminal_safe(str(name), keep_newlines=False)
+
+
 def _err(message: str) -> None:
     print(f"sverka: {terminal_safe(message)}", file=sys.stderr)
 
@@ -295,12 +301,12 @@ def _load(path: str, lang: str | None = None):
                 code = "error.broken_link"
             except OSError as e:
                 code = "error.link_cycle" if e.errno == errno.ELOOP else "error.broken_link"
-            _err(f"{path}: {_say(code, lang)}")
+            _err(f"{_one_line(path)}: {_say(code, lang)}")
             return None
-        _err(f"{path}: {_say('error.missing', lang)}")
+        _err(f"{_one_line(path)}: {_say('error.missing', lang)}")
         return None
     if os.path.isdir(path):
-        _err(f"{path}: {_say('error.folder', lang)}")
+        _err(f"{_one_line(path)}: {_say('error.folder', lang)}")
         return None
     try:
         doc = api.load_document(path)
@@ -321,8 +327,15 @@ def _open_collection(db: str | None, settings: Settings | None = None, *, must_e
         raise api.CollectionError(
             f"{path}: no collection there yet; add documents with: sverka index --db {path} FILE..."
         )
+    if path.is_dir():  # sqlite says "unable to open database file", or "disk I/O error" to rebuild
+        raise api.CollectionError.of("error.cannot_open_collection", path=str(path),
+                                     detail=_say("error.folder"))
     if not must_exist:
-        path.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as e:  # a read-only disk, a file where a folder is asked for, no permission
+            raise api.CollectionError.of("error.cannot_open_collection", path=str(path),
+                                         detail=f"{path.parent}: {e.strerror or e}") from None
     return api.Collection(path, settings)
 
 
@@ -428,7 +441,7 @@ def _write_html(result, path: Path, lang: str | None = None, full_paths: bool = 
         with report.written_whole(path) as tmp:  # a full disk leaves no half a report
             Path(tmp).write_bytes(data)
     except OSError as e:
-        _err(f"{path}: {_say('cli.report_failed', lang, detail=e.strerror or str(e))}")
+        _err(f"{_one_line(path)}: {_say('cli.report_failed', lang, detail=e.strerror or str(e))}")
         return False
     return True
 
@@ -439,7 +452,7 @@ def _write_pdf(result, path: Path, lang: str | None = None, full_paths: bool = F
     try:
         report.render_pdf(result, path, lang=lang, full_paths=full_paths)
     except OSError as e:
-        _err(f"{path}: {_say('cli.report_failed', lang, detail=e.strerror or str(e))}")
+        _err(f"{_one_line(path)}: {_say('cli.report_failed', lang, detail=e.strerror or str(e))}")
         return False
     return True
 
@@ -452,16 +465,16 @@ def _summary(result, lang: str | None = None) -> str:
     _ = translator(lang)
     s = result.suspect
     lines = [
-        f"{s.path or s.title}: {result.borrowed_percent:.1f}% {_('borrowed')}, "
+        f"{_one_line(s.path or s.title)}: {result.borrowed_percent:.1f}% {_('borrowed')}, "
         f"{result.cited_percent:.1f}% {_('cited')}, "
         f"{result.original_percent:.1f}% {_('original')} ({s.chars} {_say('cli.characters', lang, n=s.chars)}, "
         f"{s.words} {_say('cli.words', lang, n=s.words)}, {s.language})"
     ]
     if result.exact_duplicate_of:
-        lines.append(f"  {_('identical to')}: {result.exact_duplicate_of}")
+        lines.append(f"  {_('identical to')}: {_one_line(result.exact_duplicate_of)}")
     if result.in_collection is not None:
         info = result.in_collection
-        lines.append(f"  {_('This document is in the collection:')} {info.path or info.title} "
+        lines.append(f"  {_('This document is in the collection:')} {_one_line(info.path or info.title)} "
                      f"({_('added')} {info.added[:10]}); {_('it is not counted as its own source')}")
     for w in (*s.warnings, *result.warnings):
         lines.append(f"  {_('warning')}: {text(w, lang)}")
@@ -471,13 +484,13 @@ def _summary(result, lang: str | None = None) -> str:
         counted = sum(1 for p in src.passages if p.excluded is None)
         excluded = len(src.passages) - counted
         extra = f", {excluded} {_('not counted')}" if excluded else ""
-        where = f" ({src.path})" if src.path and src.path != src.title else ""
+        where = f" ({_one_line(src.path)})" if src.path and src.path != src.title else ""
         if src.is_template:
             where += f" [{_('template')}]"
         if src.classmate:
             where += f" [{_('classmate')}]"
         lines.append(
-            f"  {100 * src.containment:5.1f}%  {src.title}{where}  "
+            f"  {100 * src.containment:5.1f}%  {_one_line(src.title)}{where}  "
             f"[{_('passages')}: {counted}{extra}; {_('resemblance')} {100 * src.resemblance:.1f}%]"
         )
     return "\n".join(lines) + "\n"
@@ -498,7 +511,7 @@ def _cmd_extract(args: argparse.Namespace) -> int:
     from .messages import text
 
     for w in doc.warnings:
-        _err(f"{args.file}: {text(w, default_language())}")
+        _err(f"{_one_line(args.file)}: {text(w, default_language())}")
     return EXIT_OK
 
 
@@ -511,7 +524,7 @@ def _cmd_index(args: argparse.Namespace) -> int:
         if os.path.exists(p):
             paths.append(p)
         else:
-            _err(f"{p}: {_say('error.no_such_path')}")
+            _err(f"{_one_line(p)}: {_say('error.no_such_path')}")
             rc = EXIT_INPUT
     if not paths:
         return rc
@@ -538,15 +551,15 @@ def _cmd_index(args: argparse.Namespace) -> int:
             progress.finish()
         total = coll.count()
     for path, original in summary.duplicates:
-        _write(_say("cli.duplicate", path=str(path), original=str(original)) + "\n")
+        _write(_say("cli.duplicate", path=_one_line(path), original=_one_line(original)) + "\n")
     from .i18n import default_language
     from .messages import text
 
     for path, reason in summary.failed:
-        _err(f"{path}: {text(reason, default_language())}")
-    print(_say("cli.index_summary", added=len(summary.added), updated=len(summary.updated),
-               unchanged=len(summary.unchanged), duplicates=len(summary.duplicates), failed=len(summary.failed),
-               total=total, path=str(coll.path)))
+        _err(f"{_one_line(path)}: {text(reason, default_language())}")
+    _write(_say("cli.index_summary", added=len(summary.added), updated=len(summary.updated),
+                unchanged=len(summary.unchanged), duplicates=len(summary.duplicates), failed=len(summary.failed),
+                total=total, path=str(coll.path)) + "\n")
     if summary.cancelled:
         _err(_say("cli.index_cancelled"))
     return EXIT_INPUT if summary.failed else rc
@@ -578,6 +591,8 @@ def _cmd_rebuild(args: argparse.Namespace) -> int:
     path = Path(args.db) if args.db else api.default_collection_path()
     if not path.exists():
         raise api.CollectionError(f"{path}: no collection there")
+    if path.is_dir():
+        raise api.CollectionError.of("error.cannot_open_collection", path=str(path), detail=_say("error.folder"))
     progress = _Progress()
     skipped: list[str] = []
     try:
@@ -618,10 +633,10 @@ def _cmd_remove(args: argparse.Namespace) -> int:
                 rc = EXIT_INPUT
                 continue
             if n == 0:
-                _err(f"{item}: {_say('cli.not_in_collection')}")
+                _err(f"{_one_line(item)}: {_say('cli.not_in_collection')}")
                 rc = EXIT_INPUT
             removed += n
-    print(_say("cli.removed", n=removed))
+    _write(_say("cli.removed", n=removed) + "\n")
     return rc
 
 
@@ -764,7 +779,7 @@ def _cmd_crosscheck(args: argparse.Namespace) -> int:
     from .messages import text
 
     for p, reason in missing:
-        _err(f"{p}: {text(reason, check_language(args.lang))}")
+        _err(f"{_one_line(p)}: {text(reason, check_language(args.lang))}")
     _guard_reports(args, _report_options(args), [str(f) for f in files], collection=args.db is not None)
     if len(files) + (1 if args.db is not None else 0) < 2:
         _err("crosscheck needs at least two documents (or --db to compare them with a collection)")
@@ -786,7 +801,7 @@ def _cmd_crosscheck(args: argparse.Namespace) -> int:
     from .messages import message
 
     for path, reason in result.failed:
-        _err(f"{path}: {text(reason, check_language(args.lang))}")
+        _err(f"{_one_line(path)}: {text(reason, check_language(args.lang))}")
     if args.json:
         _json_line(api.crosscheck_to_json(result))
     else:
@@ -1057,6 +1072,8 @@ def _end_at_once(ending: dict[str, int]) -> None:
     if code is None:
         return
     for stream in (sys.stdout, sys.stderr):
+        if stream is None:  # started without it (``>&-``): nothing to write out
+            continue
         try:
             stream.flush()
         except BrokenPipeError:  # `| head` gone: the command's status stands, as in _run

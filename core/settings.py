@@ -43,13 +43,20 @@ class Settings:
 
     @classmethod
     def from_json(cls, data: str | dict) -> "Settings":
-        """Build from JSON; unknown keys are ignored, missing keys take their defaults."""
-        raw = json.loads(data) if isinstance(data, str) else dict(data)
-        known = {f.name: f for f in dataclasses.fields(cls)}
+        """Build from JSON; unknown keys are ignored, missing keys take their defaults, and so
+        do values of the wrong type (a file edited by hand or written by another version: a
+        string where a number belongs, a number that is no number). JSON that is not an object
+        raises ValueError."""
+        raw = json.loads(data) if isinstance(data, str) else data
+        if not isinstance(raw, dict):
+            raise ValueError(f"settings must be a JSON object, not {type(raw).__name__}")
+        defaults = cls()
         kwargs = {}
-        for key, value in raw.items():
-            if key in known:
-                kwargs[key] = tuple(value) if isinstance(value, list) else value
+        for f in dataclasses.fields(cls):
+            if f.name in raw:
+                value = _of_the_type(raw[f.name], getattr(defaults, f.name))
+                if value is not None:
+                    kwargs[f.name] = value
         return cls(**kwargs)
 
     def replace(self, **changes) -> "Settings":
@@ -60,6 +67,26 @@ class Settings:
         """The fields fixed when a collection is built (:data:`COLLECTION_FIELDS`): stored with
         it, and a check against it must use the collection's values."""
         return COLLECTION_FIELDS
+
+
+def _of_the_type(value, default):
+    """``value`` as a value of ``default``'s type (bool, int, float, tuple of str), or None
+    when it is not one."""
+    import math
+
+    if isinstance(default, bool):
+        return value if isinstance(value, bool) else None
+    if isinstance(default, int):
+        return value if isinstance(value, int) and not isinstance(value, bool) else None
+    if isinstance(default, float):
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+            return None
+        return float(value)
+    if isinstance(default, tuple):
+        if isinstance(value, (list, tuple)) and all(isinstance(v, str) for v in value):
+            return tuple(value)
+        return None
+    return value
 
 
 # --------------------------------------------------------------------------------------

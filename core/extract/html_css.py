@@ -238,10 +238,39 @@ class Rule:
         self.order = order
 
 
+#: A style attribute longer than this is reduced before it is parsed (:func:`_reduced_style`):
+#: tinycss2 makes an object of every token first, some 600 bytes a declaration, so a 10 MB
+#: attribute of "a:b;" took the reader's whole memory and minutes.
+LONG_STYLE = 4096
+
+_IMPORTANT = re.compile(r"!\s*important\s*$", re.I)
+
+
+def _reduced_style(style: str) -> str:
+    """The declarations of a style attribute that :func:`declarations` would use: of each
+    relevant property, the last one and the last ``!important`` one (a later one of the same
+    importance overrides it), without ``var()``; in one linear pass, split at the semicolons
+    as :func:`reduce_sheet` splits a rule's body."""
+    kept: dict[tuple[str, bool], str] = {}
+    for d in without_comments(style).split(";"):
+        name, colon, value = d.partition(":")
+        if not colon:
+            continue
+        name = name.strip().lower()
+        if name not in RELEVANT or "var(" in value.lower():
+            continue
+        key = (name, bool(_IMPORTANT.search(value)))
+        kept.pop(key, None)  # the last one, in its place among the others
+        kept[key] = d
+    return ";".join(kept.values())
+
+
 def declarations(content) -> list[tuple[str, str, bool]]:
     """``(name, value, important)`` of the relevant declarations of a block (tokens or a style
     attribute's text), values serialised in lower case; values with ``var()`` are left out."""
     if isinstance(content, str):
+        if len(content) > LONG_STYLE:
+            content = _reduced_style(content)
         items = tinycss2.parse_declaration_list(content, skip_comments=True, skip_whitespace=True)
     else:
         items = tinycss2.parse_blocks_contents(content, skip_comments=True, skip_whitespace=True)

@@ -537,3 +537,25 @@ def test_a_closed_standard_output_is_an_output_error_not_a_crash(tmp_path):
                              capture_output=False, stderr=subprocess.PIPE, text=True, timeout=120)
         assert "Traceback" not in out.stderr, out.stderr
         assert out.returncode == 1 and "standard output is closed" in out.stderr, (args, out.stderr)
+
+
+def test_a_name_holding_a_newline_stays_on_its_line(tmp_path):
+    """A file whose name holds a newline: its summary line, its duplicate line and its error line
+    are one line each (the newline shown as \\x0a), so no name can break or forge a line."""
+    folder = tmp_path / "essays"
+    folder.mkdir()
+    text = prose(4, 300)
+    (folder / "one\nfake: 0.0% borrowed.txt").write_text(text, "utf-8")
+    (folder / "two\nline.txt").write_text(text, "utf-8")  # the same text: a duplicate
+    (folder / "bad\nfile.docx").write_bytes(b"not a zip")
+    db = tmp_path / "c.sverka"
+    out = run("index", "--db", str(db), str(folder), check_rc=1)
+    assert "\\x0a" in out.stdout and not any(line.startswith("fake") for line in out.stdout.splitlines())
+    assert [line for line in out.stderr.splitlines() if "bad" in line][0].startswith("sverka: ")
+    assert not any(line.startswith("file.docx") for line in out.stderr.splitlines())
+    suspect = tmp_path / "s\nuspect.txt"
+    suspect.write_text(text, "utf-8")
+    out = run("check", "--db", str(db), str(suspect), check_rc=None)
+    first = out.stdout.splitlines()[0]
+    assert first.startswith(str(tmp_path)) and "s\\x0auspect.txt" in first and "borrowed" in first
+    assert not any(line.startswith("uspect") or line.startswith("fake") for line in out.stdout.splitlines())

@@ -1,0 +1,153 @@
+"""Hostile input, round five: a settings file edited by hand or written by another version (the
+wrong JSON shape, a string where a number belongs); a collection path whose folder cannot be made,
+or that is a folder; a 10 MB inline style attribute; index, remove and rebuild started without a
+standard output. None is a traceback. Every input is generated here."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ESSAY = "Это обычный текст сочинения для проверки, в нём несколько честных предложений подряд."
+
+
+def sverka(*args: str, env: dict | None = None, rc: int | None = None) -> subprocess.CompletedProcess:
+    """The command line of the code under test (``python -m``: the package on sys.path)."""
+    out = subprocess.run([sys.executable, "-m", "sverka.core.cli", *args], capture_output=True, text=True,
+                         encoding="utf-8", timeout=300,
+                         env={**os.environ, "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8", **(env or {})})
+    assert "Traceback" not in out.stderr, out.stderr
+    if rc is not None:
+        assert out.returncode == rc, (out.returncode, out.stdout[-1000:], out.stderr[-1000:])
+    return out
+
+
+@pytest.fixture
+def collection(tmp_path) -> tuple[Path, Path]:
+    essay = tmp_path / "essay.txt"
+    essay.write_text(ESSAY, encoding="utf-8")
+    db = tmp_path / "class.sverka"
+    sverka("index", "--db", str(db), str(essay), rc=0)
+    return db, essay
+
+
+# -- settings saved by the window, edited by hand or written by another version --------------
+
+@pytest.mark.parametrize("saved", ["null", "5", '"text"', "[1, 2]", '{"max_gap_words": "x"}',
+                                   '{"min_source_containment": "0.5"}', '{"max_candidates": 1e308}',
+                                   '{"excluded_sources": {"a": 1}}', '{"crosscheck_threshold": NaN}',
+                                   '{"exclude_quotes": "no", "max_candidates": true}'])
+def test_saved_settings_of_the_wrong_shape_are_not_a_traceback(saved):
+    from sverka.core.preferences import load_saved_settings
+    from sverka.core.settings import Settings
+
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as d:
+        path = Path(d) / "settings.json"
+        path.write_text(saved, encoding="utf-8")
+        loaded = load_saved_settings(path)
+    assert loaded is None or loaded == Settings()  # wrong values take their defaults
+
+
+def test_saved_settings_keep_their_good_values_beside_a_bad_one():
+    from sverka.core.settings import Settings
+
+    s = Settings.from_json('{"max_gap_words": 3, "min_passage_words": "x", "min_source_containment": 1,'
+                           ' "excluded_sources": ["a", "b"], "exclude_quotes": false}')
+    assert (s.max_gap_words, s.min_passage_words, s.min_source_containment) == (3, Settings().min_passage_words, 1.0)
+    assert s.excluded_sources == ("a", "b") and s.exclude_quotes is False
+    assert Settings.from_json(Settings(max_gap_words=9).to_json()) == Settings(max_gap_words=9)
+
+
+@pytest.mark.parametrize("saved", ["[1]", '{"max_candidates": 1e308}', '{"min_source_containment": "0.5"}'])
+def test_a_check_with_a_damaged_settings_file_runs(collection, tmp_path, saved):
+    db, essay = collection
+    settings = tmp_path / "settings.json"
+    settings.write_text(saved, encoding="utf-8")
+    out = sverka("check", "--db", str(db), str(essay), env={"SVERKA_SETTINGS": str(settings)}, rc=0)
+    assert "essay.txt" in out.stdout
+
+
+# -- where the collection is --------------------------------------------------------------------
+
+def test_a_collection_in_a_folder_that_cannot_be_made_is_named(tmp_path):
+    essay = tmp_path / "essay.txt"
+    essay.write_text(ESSAY, encoding="utf-8")
+    db = essay / "sub" / "class.sverka"  # a file where a folder is asked for (a read-only disk alike)
+    out = sverka("index", "--db", str(db), str(essay), rc=1)
+    assert "cannot open the collection" in out.stderr and str(essay / "sub") in out.stderr
+    data = tmp_path / "data"
+    data.write_text("", encoding="utf-8")  # the window's data folder cannot be made
+    out = sverka("index", str(essay), env={"XDG_DATA_HOME": str(data), "HOME": str(tmp_path)}, rc=1)
+    assert "cannot open the collection" in out.stderr
+
+
+@pytest.mark.parametrize("command", [["index", "ESSAY"], ["list"], ["check", "ESSAY"], ["remove", "1"], ["rebuild"]])
+def test_a_folder_given_as_the_collection_is_named_as_a_folder(tmp_path, command):
+    essay = tmp_path / "essay.txt"
+    essay.write_text(ESSAY, encoding="utf-8")
+    folder = tmp_path / "folder"
+    folder.mkdir()
+    args = [str(essay) if a == "ESSAY" else a for a in command]
+    out = sverka(*args, "--db", str(folder), rc=1)
+    assert "is a folder" in out.stderr and str(folder) in out.stderr
+    assert list(folder.iterdir()) == []
+
+
+# -- a huge inline style -------------------------------------------------------------------------
+
+@pytest.mark.parametrize("unit", ["a:b;", "color:red;"])
+def test_a_ten_megabyte_style_attribute_is_reduced_before_it_is_parsed(unit):
+    """tinycss2 makes an object of every token: the whole attribute parsed took the reader's
+    memory limit (1 GB) and minutes; what is parsed is the declarations that count."""
+    from sverka.core.extract import html_css
+    from sverka.core.extract.html_text import html_to_text
+
+    style = unit * (10_000_000 // len(unit))
+    assert len(html_css._reduced_style(style)) <= len(unit)
+    text, _ = html_to_text(f'<html><body><p style="{style}">{ESSAY}</p></body></html>')
+    assert ESSAY in text
+
+
+def test_a_long_style_attribute_hides_and_shows_as_a_short_one():
+    from sverka.core.extract.html_text import html_to_text
+
+    pad = "a:b;" * 2000
+    page = (f"<p>{ESSAY}</p>"
+            f'<p style="{pad}display:none;{pad}">Скрытый текст.</p>'
+            f'<p style="{pad}display:none !important;display:block">Ещё скрытый.</p>'
+            f'<p style="{pad}display:none;display:block">Видимый.</p>'
+            f'<p style="{pad}display:none;display:var(--x)">Тоже скрытый.</p>')
+    short = page.replace(pad, "")
+    assert html_to_text(page)[0] == html_to_text(short)[0]
+    assert "Видимый" in html_to_text(page)[0] and "Скрытый" not in html_to_text(page)[0]
+
+
+# -- no standard output ------------------------------------------------------------------------
+
+def closed_stdout(*args: str) -> subprocess.CompletedProcess:
+    """The command of the code under test with its standard output closed."""
+    return subprocess.run(["sh", "-c", 'exec "$@" >&-', "sh", sys.executable, "-m", "sverka.core.cli", *args],
+                          stderr=subprocess.PIPE, text=True, timeout=300,
+                          env={**os.environ, "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8"})
+
+
+def test_index_remove_and_rebuild_without_a_standard_output(tmp_path):
+    essay = tmp_path / "essay.txt"
+    essay.write_text(ESSAY, encoding="utf-8")
+    db = tmp_path / "class.sverka"
+    for args in (["index", "--db", str(db), str(essay)], ["remove", "--db", str(db), str(essay)]):
+        out = closed_stdout(*args)
+        assert "Traceback" not in out.stderr, out.stderr
+        assert out.returncode == 1 and "standard output is closed" in out.stderr, (args, out.stderr)
+    out = closed_stdout("rebuild", "--db", str(db))  # up to date: an error on stderr, no output
+    assert "Traceback" not in out.stderr, out.stderr
+    assert out.returncode == 1
+    listed = subprocess.run([sys.executable, "-m", "sverka.core.cli", "list", "--db", str(db)],
+                            capture_output=True, text=True, timeout=120)
+    assert "0 documents" in listed.stdout + listed.stderr  # the index was done, then the remove
