@@ -70,6 +70,12 @@ def open_checked_zip(path: Path) -> zipfile.ZipFile:
     try:
         if len(infos) > MAX_ZIP_MEMBERS:
             raise TooLarge(path, f"the archive has {len(infos):,} members, more than the limit of {MAX_ZIP_MEMBERS:,}")
+        seen: set[str] = set()
+        for i in infos:
+            if i.filename in seen:  # zipfile reads the last; which one Word or LibreOffice shows is not certain
+                raise CorruptFile(path, f"the archive holds two members named {i.filename!r}: no office program "
+                                        "writes that, and which of them a reader shows is not certain")
+            seen.add(i.filename)
         total = sum(i.file_size for i in infos)
         if total > MAX_ZIP_UNCOMPRESSED:
             raise TooLarge(

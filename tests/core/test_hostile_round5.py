@@ -151,3 +151,32 @@ def test_index_remove_and_rebuild_without_a_standard_output(tmp_path):
     listed = subprocess.run([sys.executable, "-m", "sverka.core.cli", "list", "--db", str(db)],
                             capture_output=True, text=True, timeout=120)
     assert "0 documents" in listed.stdout + listed.stderr  # the index was done, then the remove
+
+
+# -- an office file with two parts of one name -----------------------------------------------------
+
+def test_an_office_file_with_two_parts_of_one_name_is_refused(tmp_path):
+    """A .docx whose archive holds word/document.xml twice: Python reads the last, an office
+    program perhaps the first, so the text Sverka checks might not be the one a reader sees; the
+    file is refused, named, with the reason, and the rest of a batch goes on."""
+    import warnings
+    import zipfile
+
+    import docx
+
+    made = tmp_path / "made.docx"
+    d = docx.Document()
+    d.add_paragraph(ESSAY)
+    d.save(made)
+    crafted = tmp_path / "crafted.docx"
+    with zipfile.ZipFile(made) as src, zipfile.ZipFile(crafted, "w") as out, warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # zipfile warns of the duplicate name it is asked to write
+        for info in src.infolist():
+            out.writestr(info, src.read(info))
+        other = src.read("word/document.xml").decode("utf-8").replace("Это обычный текст", "Совсем другой текст")
+        out.writestr("word/document.xml", other)
+    fine = tmp_path / "fine.txt"
+    fine.write_text("Другое сочинение, написанное другим учеником совсем о другом.", encoding="utf-8")
+    out = sverka("index", "--db", str(tmp_path / "c.sverka"), str(crafted), str(made), str(fine), rc=1)
+    assert "crafted.docx" in out.stderr and "two members named 'word/document.xml'" in out.stderr
+    assert "added 2" in out.stdout  # made.docx and fine.txt
