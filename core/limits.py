@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import os
 
-__all__ = ["READ_MEMORY_BYTES", "READ_SECONDS", "read_limits", "usable_cores"]
+__all__ = ["READ_MEMORY_BYTES", "READ_SECONDS", "job_threads", "read_limits", "usable_cores"]
 
 #: Address space a worker may take beyond its own size after its imports: a file that needs
 #: more (a decompression bomb, forms drawing forms) is refused by Sverka at this limit, long
@@ -43,3 +43,14 @@ def usable_cores() -> int:
         return max(1, len(os.sched_getaffinity(0)))
     except AttributeError:  # pragma: no cover - not Linux
         return os.cpu_count() or 1
+
+
+def job_threads() -> int:
+    """Threads one job of a check may split over (a batch of sentences encoded, the queries of a
+    search by meaning): one per core this process may use, at most 4. One in a worker process
+    (its parent runs one worker per core already)."""
+    import multiprocessing
+
+    if multiprocessing.parent_process() is not None:
+        return 1
+    return min(usable_cores(), 4)

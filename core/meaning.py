@@ -57,7 +57,7 @@ import numpy as np
 import xxhash
 
 from . import encoderweights, tokenizerahead
-from .limits import usable_cores
+from .limits import job_threads
 from .text import ABBREVIATIONS
 
 __all__ = [
@@ -180,32 +180,22 @@ def sentence_vectors(sentences: Sequence[str]) -> np.ndarray:
 #: many sentences: below it a part's handing over would cost more than its share of the work.
 SPLIT_SENTENCES = 16
 
-_helpers = None  # the threads encoding the other parts of a split batch (:func:`_encode_threads`)
+_helpers = None  # the threads encoding the other parts of a split batch (:func:`~sverka.core.limits.job_threads`)
 _helpers_lock = threading.Lock()
-
-
-def _encode_threads() -> int:
-    """Threads one batch is encoded on: one per core this process may use, at most 4. One in a
-    worker process (its parent runs one worker per core already)."""
-    import multiprocessing
-
-    if multiprocessing.parent_process() is not None:
-        return 1
-    return min(usable_cores(), 4)
 
 
 def _encode(sentences: list[str]) -> np.ndarray:
     """The encoder's float vectors (n, :data:`DIM`) of ``sentences``.
 
     A batch of :data:`SPLIT_SENTENCES` sentences or more a part is split by characters over
-    :func:`_encode_threads` threads, this one encoding the first part: numpy's products release
+    :func:`~sverka.core.limits.job_threads` threads, this one encoding the first part: numpy's products release
     the GIL, so a check's (or a cold command's) encoding takes half the wall time on two cores.
     A sentence's vector depends on its own tokens only (the model's n-gram windows stop at its
     edges), so a split batch's vectors are the unsplit batch's (a test compares them). Threads
     of a class that split at once share the same helpers, which take the parts in turn."""
     global _helpers
     model = encoder()
-    parts = min(_encode_threads(), len(sentences) // SPLIT_SENTENCES)
+    parts = min(job_threads(), len(sentences) // SPLIT_SENTENCES)
     if parts <= 1:
         return np.asarray(model.encode(sentences), np.float32)
     if _helpers is None:
@@ -213,7 +203,7 @@ def _encode(sentences: list[str]) -> np.ndarray:
             if _helpers is None:
                 import concurrent.futures as cf
 
-                _helpers = cf.ThreadPoolExecutor(_encode_threads() - 1, thread_name_prefix="sverka-encode")
+                _helpers = cf.ThreadPoolExecutor(job_threads() - 1, thread_name_prefix="sverka-encode")
     sizes = np.cumsum([len(x) for x in sentences])
     cuts = [0, *(int(np.searchsorted(sizes, sizes[-1] * k / parts)) + 1 for k in range(1, parts)), len(sentences)]
     cuts = sorted(set(min(max(c, 0), len(sentences)) for c in cuts))

@@ -31,6 +31,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from . import formcache
+from .limits import job_threads
 from .sorting import distinct
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -168,8 +169,8 @@ def search(store: "Store", queries: np.ndarray, count: int,
     index = synced(store) if len(queries) else None
     if index is None or not len(index):
         return [[] for _ in range(len(queries))]
-    with _lock:
-        found = index.search(queries, min(count, len(index)), threads=1)
+    with _lock:  # the queries over the process's cores (each query's hits are its own)
+        found = index.search(queries, min(count, len(index)), threads=job_threads())
     keys = np.asarray(found.keys, np.int64).reshape(len(queries), -1)
     if floor is not None:
         near = 1.0 - np.asarray(found.distances, np.float64).reshape(keys.shape) >= floor - FLOOR_MARGIN

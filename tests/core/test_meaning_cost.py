@@ -231,7 +231,7 @@ def test_a_batch_split_over_threads_has_the_vectors_of_the_whole(monkeypatch):
 
     sentences = [f"Предложение {k}: " + "очень длинное и подробное описание " * (1 + k % 7) + "реки."
                  for k in range(150)] + [f"Short English sentence number {k}." for k in range(60)]
-    monkeypatch.setattr(meaning, "_encode_threads", lambda: 1)
+    monkeypatch.setattr(meaning, "job_threads", lambda: 1)
     whole = meaning._encode(sentences)
     seen: list[tuple[str, int]] = []
     model = meaning.encoder()
@@ -242,7 +242,7 @@ def test_a_batch_split_over_threads_has_the_vectors_of_the_whole(monkeypatch):
         return encode(self, texts)
 
     monkeypatch.setattr(type(model), "encode", spy)
-    monkeypatch.setattr(meaning, "_encode_threads", lambda: 2)
+    monkeypatch.setattr(meaning, "job_threads", lambda: 2)
     monkeypatch.setattr(meaning, "_helpers", None)
     split = meaning._encode(sentences)
     assert np.array_equal(whole, split)

@@ -117,3 +117,35 @@ def test_the_index_file_is_mapped_until_it_must_change(store_location, tmp_path,
     finally:
         vectorindex.forget()
         store.close()
+
+
+@pytest.mark.skipif(importlib.util.find_spec("usearch") is None, reason="usearch is not installed")
+def test_a_search_over_the_cores_finds_what_one_thread_finds(tmp_path, monkeypatch):
+    """The queries of one search are spread over the process's cores (limits.job_threads);
+    each query's hits, their order and vectors are those of a search on one thread."""
+    from sverka.core import vectorindex
+
+    monkeypatch.setenv("SVERKA_CACHE_DIR", str(tmp_path / "cache"))
+    store = open_store(tmp_path / "c.sverka")
+    try:
+        rng = np.random.default_rng(5)
+        docs = []
+        for n in range(12):
+            text = " ".join(f"Предложение номер {k} документа {n} о разном и многом." for k in range(40))
+            p = _prepared(text, f"/essays/{n}.txt", n)
+            docs.append(dataclasses.replace(p, vectors=rng.integers(-127, 128, p.vectors.shape, dtype=np.int8)))
+        store.write_batch(docs)
+        queries = np.concatenate([d.vectors[::7] for d in docs])
+        queries[::2] = rng.integers(-127, 128, queries[::2].shape, dtype=np.int8)  # strangers, too
+        found = {}
+        for threads in (1, 2):
+            monkeypatch.setattr(vectorindex, "job_threads", lambda threads=threads: threads)
+            vectorindex.forget()
+            found[threads] = [[(d, j, a, b, v.tobytes()) for d, j, a, b, v in hits]
+                              for hits in vectorindex.search(store, queries, 8)]
+        assert found[1] == found[2] and all(len(h) == 8 for h in found[1])
+        # a query that is a stored sentence's own vector finds that sentence first
+        assert all(found[1][q][0][4] == queries[q].tobytes() for q in range(1, len(queries), 2))
+    finally:
+        vectorindex.forget()
+        store.close()
