@@ -87,7 +87,7 @@ def _stdout():
     """Standard output; a process started without one (``sverka ... >&-``: Python's is None)
     fails as a write to it does."""
     if sys.stdout is None:
-        raise _OutputFailed("standard output is closed")
+        raise _OutputFailed(_say("cli.output_closed"))
     return sys.stdout
 
 

@@ -247,6 +247,7 @@ CATALOGUE: dict[str, tuple[str, str]] = {
     "cli.left_out_damaged": ("left out, its stored data is damaged: {name}",
                              "пропущен, его хранимые данные повреждены: {name}"),
     "cli.output_failed": ("cannot write the output: {detail}", "не удаётся вывести результат: {detail}"),
+    "cli.output_closed": ("standard output is closed", "стандартный вывод закрыт"),
     "cli.report_failed": ("cannot write the report: {detail}", "не удаётся записать отчёт: {detail}"),
     # the command line's summary of a cross-check
     "summary.crosscheck_none": (

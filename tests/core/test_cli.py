@@ -532,11 +532,15 @@ def test_a_closed_standard_output_is_an_output_error_not_a_crash(tmp_path):
     the command says it cannot write its output and exits 1, as for a full disk."""
     a = tmp_path / "a.txt"
     a.write_text(prose(3, 200), "utf-8")
-    for args in (["compare", "--json", str(a), str(a)], ["compare", str(a), str(a)], ["extract", str(a)]):
-        out = subprocess.run(["sh", "-c", 'exec "$@" >&-', "sh", str(SVERKA), *args],
-                             capture_output=False, stderr=subprocess.PIPE, text=True, timeout=120)
+    runs = [(args, "C.UTF-8", "cannot write the output: standard output is closed")
+            for args in (["compare", "--json", str(a), str(a)], ["compare", str(a), str(a)], ["extract", str(a)])]
+    runs.append((["compare", str(a), str(a)], "ru_RU.UTF-8", "не удаётся вывести результат: стандартный вывод закрыт"))
+    for args, locale_name, said in runs:
+        out = subprocess.run(["sh", "-c", 'exec "$@" >&-', "sh", str(SVERKA), *args], capture_output=False,
+                             stderr=subprocess.PIPE, text=True, encoding="utf-8", timeout=120,
+                             env={**os.environ, "LC_ALL": locale_name})
         assert "Traceback" not in out.stderr, out.stderr
-        assert out.returncode == 1 and "standard output is closed" in out.stderr, (args, out.stderr)
+        assert out.returncode == 1 and said in out.stderr, (args, out.stderr)
 
 
 def test_a_name_holding_a_newline_stays_on_its_line(tmp_path):
