@@ -59,7 +59,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from .store import Store
 
 __all__ = ["ENCODE_ALL_UP_TO", "EXPLORE_FLOOR", "FIRST_PASS_STRIDE", "QUERY_MIN_WORDS", "INDEX_HITS", "MAX_LENGTH_RATIO", "METHOD", "NEAR_SENTENCES", "NEIGHBOUR_FLOOR",
-           "READ_ENCODED_MAX", "SOURCE_SENTENCES_MAX", "add_meaning", "available", "load_beside", "near_vectors"]
+           "READ_ENCODED_MAX", "SOURCE_SENTENCES_MAX", "add_meaning", "available", "load_beside", "near_sentences"]
 
 #: The method of every passage this layer makes (results.METHODS).
 METHOD = "meaning"
@@ -191,16 +191,16 @@ def add_meaning(
     store: "Store | None" = None,
     template_ids: Sequence[int] = (),
     exclude_ids: Sequence[int] = (),
-    source_vectors: Callable[[int, SourceMatch, Callable], tuple[np.ndarray, np.ndarray]] | None = None,
+    source_sentences: Callable[[int, SourceMatch, Callable], tuple[np.ndarray, list[int]]] | None = None,
     heading_end: int = 0,
     read_sentences: Callable[[int], np.ndarray | None] | None = None,
 ) -> list[SourceMatch]:
     """``sources`` with the meaning layer's passages added, and the sources it alone found
     (module docstring). ``store``: the collection (None: only ``sources`` are compared);
-    ``exclude_ids``: documents never to list (the suspect itself); ``source_vectors(k, source,
-    wanted)``: the sentence spans and vectors of a given source that has no ``source_id`` (a
-    document compared directly; ``wanted`` as :func:`near_vectors` takes it), by default
-    computed from its text. ``heading_end``: where the heading
+    ``exclude_ids``: documents never to list (the suspect itself); ``source_sentences(k, source,
+    wanted)``: the sentence spans of a given source that has no ``source_id`` (a document
+    compared directly) and which of them to encode (``wanted`` as :func:`near_sentences` takes
+    it), by default every sentence of its text. ``heading_end``: where the heading
     lines at the top end (a title, the student's name: never part of a passage).
     ``read_sentences(doc_id)``: the sentences of a source the check read ([start, end) in its
     whole text), for one that has no stored vectors (:data:`NEAR_SENTENCES`)."""
@@ -230,7 +230,7 @@ def add_meaning(
     # (a) the sources found by words: every sentence of each, compared directly
     side: dict[Key, tuple[str, np.ndarray]] = {}  # key -> (text, sentence spans) of sources met
     met: list[tuple[Key, np.ndarray | None]] = []  # key -> the vectors of its sentences (zeros: not encoded)
-    to_encode: dict[int, tuple[str, np.ndarray, list[int]]] = {}  # n -> (text, spans, which to encode): read, no vectors
+    to_encode: dict[int, tuple[str, np.ndarray, list[int]]] = {}  # n -> (text, spans, which to encode): no vectors stored
     read_budget = READ_ENCODED_MAX
     for n, src in enumerate(sources):
         key: Key = ("d", src.source_id) if src.source_id is not None else ("p", n)
@@ -240,19 +240,24 @@ def add_meaning(
                 read = read_sentences(src.source_id)
                 if read is not None and len(read):
                     s_spans = np.asarray(read, np.int64).reshape(-1, 2)
-                    chosen = _near_chosen(src.source_text, s_spans, src.passages, read_budget, wanted)
+                    chosen = near_sentences(src.source_text, s_spans, src.passages, read_budget, wanted)
                     read_budget -= len(chosen)
                     s_vecs = np.zeros((len(s_spans), meaning.DIM), np.int8)
                     to_encode[n] = (src.source_text, s_spans, chosen)
-        elif source_vectors is not None:
-            s_spans, s_vecs = source_vectors(n, src, wanted)
-        else:
-            s_spans = meaning.vector_spans(_sentence_spans_of(src.text), _word_starts_of(src.text), text=src.text)
-            s_vecs = meaning.span_vectors(src.text, s_spans)
+        else:  # a document compared directly: its sentences encoded with the others below
+            if source_sentences is not None:
+                s_spans, chosen = source_sentences(n, src, wanted)
+            else:
+                s_spans = meaning.vector_spans(_sentence_spans_of(src.text), _word_starts_of(src.text), text=src.text)
+                chosen = list(range(len(s_spans)))
+            s_spans = np.asarray(s_spans, np.int64).reshape(-1, 2)
+            s_vecs = np.zeros((len(s_spans), meaning.DIM), np.int8)
+            to_encode[n] = (src.text, s_spans, list(chosen))
         side[key] = (src.source_text, np.asarray(s_spans, np.int64).reshape(-1, 2))
         met.append((key, s_vecs))
-    # the sentences beside the passages of sources without vectors, and the suspect's first
-    # ones, encoded in one batch (over the cores, where each alone would take one)
+    # the sentences of the sources without stored vectors that are wanted (beside the passages
+    # of a long one, all of a short one compared directly) and the suspect's first ones, encoded
+    # in one batch (over the cores, where each alone would take one)
     encoded = meaning.spans_vectors([(t, s_spans[chosen]) for t, s_spans, chosen in to_encode.values()]
                                     + [(text, spans[first])])
     first_vectors = encoded.pop()
@@ -580,25 +585,14 @@ def _first_pass(unexplained: list[int], text: str, spans: np.ndarray) -> list[in
     return out
 
 
-def near_vectors(text: str, read: np.ndarray, passages: Sequence[Passage], budget: int,
-                 wanted: Callable[[int, int], tuple[bool, bool]] | None = None
-                 ) -> tuple[np.ndarray, np.ndarray, int]:
-    """(``read``, their vectors, how many were encoded) for a source without stored vectors:
-    the sentences of at least :data:`~sverka.core.meaning.MIN_WORDS` words within
-    :data:`NEAR_SENTENCES` before and after each piece of its passages, not touched by a piece
-    themselves, are encoded (at most ``budget``), the others' vectors left zero (a cosine of 0:
-    never matched). ``wanted(a0, a1)``: whether the suspect has an unexplained sentence before
-    and after its piece [a0, a1) (a side without one is not encoded; None: both sides)."""
-    chosen = _near_chosen(text, read, passages, budget, wanted)
-    vectors = np.zeros((len(read), meaning.DIM), np.int8)
-    if chosen:
-        vectors[chosen] = meaning.span_vectors(text, read[chosen])
-    return read, vectors, len(chosen)
-
-
-def _near_chosen(text: str, read: np.ndarray, passages: Sequence[Passage], budget: int,
-                 wanted: Callable[[int, int], tuple[bool, bool]] | None = None) -> list[int]:
-    """The sentences (indices in ``read``) :func:`near_vectors` encodes."""
+def near_sentences(text: str, read: np.ndarray, passages: Sequence[Passage], budget: int,
+                   wanted: Callable[[int, int], tuple[bool, bool]] | None = None) -> list[int]:
+    """Of the sentences ``read`` ([start, end) in ``text``) of a source without stored vectors,
+    those (indices in ``read``) to encode: of at least :data:`~sverka.core.meaning.MIN_WORDS`
+    words, within :data:`NEAR_SENTENCES` before and after each piece of its passages, not
+    touched by a piece themselves (at most ``budget``); the others keep zero vectors (a cosine of
+    0: never matched). ``wanted(a0, a1)``: whether the suspect has an unexplained sentence before
+    and after its piece [a0, a1) (a side without one is not looked at; None: both sides)."""
     touched = np.zeros(len(read), bool)
     near = np.zeros(len(read), bool)
     for p in passages:
@@ -618,7 +612,7 @@ def _near_chosen(text: str, read: np.ndarray, passages: Sequence[Passage], budge
 
 
 def _beside(spans: np.ndarray, unexplained: set[int]) -> Callable[[int, int], tuple[bool, bool]]:
-    """``wanted`` of :func:`near_vectors` for the suspect: whether one of its ``unexplained``
+    """``wanted`` of :func:`near_sentences` for the suspect: whether one of its ``unexplained``
     sentences lies within :data:`NEAR_SENTENCES` before, and after, the piece [a0, a1) (the
     sentences holding its ends included: partly matched is not explained)."""
     begins, ends = spans[:, 0], spans[:, 1]

@@ -27,7 +27,7 @@ import numpy as np
 
 from .ahead import MIN_JOBS, Ahead
 from .align import SourceSide, align
-from .bymeaning import READ_ENCODED_MAX, add_meaning, near_vectors
+from .bymeaning import READ_ENCODED_MAX, add_meaning, near_sentences
 from .candidates import retrieve, variant_pair_keys
 from .document import Document
 from .errors import CollectionDamaged
@@ -36,7 +36,7 @@ from .fingerprints import DocumentFingerprints, fingerprint_document
 from .kinds import kind_after_cut, passage_kind
 from .intervals import merge
 from .keys import SENTENCE_MIN_TOKENS, sentence_keys
-from .meaning import ADD_MAX_CHARS, span_vectors, vector_spans
+from .meaning import ADD_MAX_CHARS, vector_spans
 from .messages import Message, message
 from .paraphrase import SourceStats, SuspectKeys, paraphrase_passages, suspect_keys
 from .progress import NEVER_CANCELLED, CancelToken, Progress, no_progress
@@ -642,16 +642,16 @@ def common_folder(paths: Sequence[str | None]) -> str | None:
         return None
 
 
-def _vectors_of(b: Prepared, passages: Sequence[Passage], wanted) -> tuple[np.ndarray, np.ndarray]:
-    """The sentence spans and vectors of meaning of a document compared directly: all of them,
-    or, for one longer than :data:`~sverka.core.meaning.ADD_MAX_CHARS` (not encoded when added
-    either), those beside its passages (:func:`~sverka.core.bymeaning.near_vectors`)."""
+def _sentences_of(b: Prepared, passages: Sequence[Passage], wanted) -> tuple[np.ndarray, list[int]]:
+    """The sentence spans of a document compared directly and which of them the meaning layer
+    encodes: all of them, or, for one longer than :data:`~sverka.core.meaning.ADD_MAX_CHARS`
+    (not encoded when added either), those beside its passages
+    (:func:`~sverka.core.bymeaning.near_sentences`)."""
     if len(b.doc.text) > ADD_MAX_CHARS:
-        spans, vectors, _ = near_vectors(b.doc.text, np.asarray(b.tokens.sentence_spans, np.int64).reshape(-1, 2),
-                                         passages, READ_ENCODED_MAX, wanted)
-        return spans, vectors
+        spans = np.asarray(b.tokens.sentence_spans, np.int64).reshape(-1, 2)
+        return spans, near_sentences(b.doc.text, spans, passages, READ_ENCODED_MAX, wanted)
     spans = vector_spans(b.tokens.sentence_spans, b.word_starts, text=b.doc.text)  # cut as when it is added
-    return spans, span_vectors(b.doc.text, spans)
+    return spans, list(range(len(spans)))
 
 
 def compare_prepared(a: Prepared, b: Prepared, settings: Settings) -> CheckResult:
@@ -661,7 +661,7 @@ def compare_prepared(a: Prepared, b: Prepared, settings: Settings) -> CheckResul
         short = short_similarity(la, lb) >= settings.short_text_similarity
     passages, res, sent = match(a, b, settings, short=short)
     found = add_meaning(a.doc.text, a.tokens, a.word_starts, [source_match(b, passages, res, sent)], settings,
-                        source_vectors=lambda n, src, wanted: _vectors_of(b, src.passages, wanted),
+                        source_sentences=lambda n, src, wanted: _sentences_of(b, src.passages, wanted),
                         heading_end=a.heading[0])
     raw = CheckResult(
         suspect=suspect_info(a.doc, a.tokens),

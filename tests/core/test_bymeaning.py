@@ -306,17 +306,30 @@ def test_compare_with_a_long_source_encodes_only_what_lies_beside_its_passages(m
 
     source = " ".join(_filler(EN_WORDS, 900, 1) + EN + _filler(EN_WORDS, 900, 2))
     text = " ".join(OWN[:2] + EN[:2] + RU[2:4] + OWN[2:])
-    encoded = []
-    span_vectors = meaning.span_vectors
-    from sverka.core import check
-
-    for module in (meaning, check):  # every way a sentence is encoded here
-        monkeypatch.setattr(module, "span_vectors", lambda t, spans: encoded.append(len(spans)) or span_vectors(t, spans))
+    batches: list[list[str]] = []
+    real = meaning._encode  # every sentence encoded goes through it
+    monkeypatch.setattr(meaning, "_encode", lambda sentences: batches.append(list(sentences)) or real(sentences))
+    monkeypatch.setattr(meaning, "kept_vectors", meaning.KeptVectors(4096))
     result = api.compare(api.document_from_text(text, "essay"), api.document_from_text(source, "book"))
     passages = [p for s in result.sources for p in s.passages if p.method == "meaning"]
     assert [p.kind for p in passages] == ["translation"]
     assert source[passages[0].source_start:passages[0].source_end] == " ".join(EN[2:4])
-    assert sum(encoded) < 30  # not the book's ~1 800 sentences
+    assert sum(map(len, batches)) < 30  # not the book's ~1 800 sentences
+    assert EN[2] in batches[0] and RU[2] in batches[0]  # the book's and the essay's in one batch
+
+
+def test_compare_with_a_short_source_encodes_it_with_the_suspect_in_one_batch(monkeypatch):
+    from sverka.core import meaning
+
+    batches: list[list[str]] = []
+    real = meaning._encode
+    monkeypatch.setattr(meaning, "_encode", lambda sentences: batches.append(list(sentences)) or real(sentences))
+    monkeypatch.setattr(meaning, "kept_vectors", meaning.KeptVectors(4096))
+    source = " ".join(EN)
+    text = " ".join(OWN[:2] + RU[2:4] + OWN[2:])
+    result = api.compare(api.document_from_text(text, "essay"), api.document_from_text(source, "book"))
+    assert [p.kind for s in result.sources for p in s.passages if p.method == "meaning"] == ["translation"]
+    assert len(batches) == 1 and set(EN) <= set(batches[0]) and RU[2] in batches[0]
 
 
 def test_index_without_the_layer_stores_no_vectors(tmp_path, folder):
