@@ -238,7 +238,7 @@ class Rule:
         self.order = order
 
 
-#: A style attribute longer than this is reduced before it is parsed (:func:`_reduced_style`):
+#: A style attribute longer than this is reduced before it is parsed (:func:`kept_declarations`):
 #: tinycss2 makes an object of every token first, some 600 bytes a declaration, so a 10 MB
 #: attribute of "a:b;" took the reader's whole memory and minutes.
 LONG_STYLE = 4096
@@ -246,23 +246,23 @@ LONG_STYLE = 4096
 _IMPORTANT = re.compile(r"!\s*important\s*$", re.I)
 
 
-def _reduced_style(style: str) -> str:
-    """The declarations of a style attribute that :func:`declarations` would use: of each
-    relevant property, the last one and the last ``!important`` one (a later one of the same
-    importance overrides it), without ``var()``; in one linear pass, split at the semicolons
-    as :func:`reduce_sheet` splits a rule's body."""
+def kept_declarations(body: str, props: frozenset[str]) -> list[str]:
+    """The declarations of a block's text (a rule's body, a style attribute) that can count: of
+    each property of ``props``, the last one and the last ``!important`` one (a later one of the
+    same importance overrides it), in their order, without ``var()`` values (which
+    :func:`declarations` leaves out). One linear pass, split at the semicolons."""
     kept: dict[tuple[str, bool], str] = {}
-    for d in without_comments(style).split(";"):
+    for d in body.split(";"):
         name, colon, value = d.partition(":")
         if not colon:
             continue
         name = name.strip().lower()
-        if name not in RELEVANT or "var(" in value.lower():
+        if name not in props or "var(" in value.lower():
             continue
         key = (name, bool(_IMPORTANT.search(value)))
         kept.pop(key, None)  # the last one, in its place among the others
         kept[key] = d
-    return ";".join(kept.values())
+    return list(kept.values())
 
 
 def declarations(content) -> list[tuple[str, str, bool]]:
@@ -270,7 +270,7 @@ def declarations(content) -> list[tuple[str, str, bool]]:
     attribute's text), values serialised in lower case; values with ``var()`` are left out."""
     if isinstance(content, str):
         if len(content) > LONG_STYLE:
-            content = _reduced_style(content)
+            content = ";".join(kept_declarations(without_comments(content), RELEVANT))
         items = tinycss2.parse_declaration_list(content, skip_comments=True, skip_whitespace=True)
     else:
         items = tinycss2.parse_blocks_contents(content, skip_comments=True, skip_whitespace=True)
@@ -729,7 +729,6 @@ def reduce_sheet(css: str, props: frozenset[str], keys: tuple[set, set, set]) ->
     ``props`` with a selector that may match an element of the page, with only those
     declarations; block at-rules (``@media`` ...) kept around them. One linear pass: the sheet
     is split at its braces, each innermost block is a rule."""
-    wanted = re.compile(r"^\s*(?:" + "|".join(re.escape(p) for p in sorted(props)) + r")\s*:", re.I)
     parts = _BRACES.split(without_comments(css))  # text, brace, text, brace, ..., text
     out: list[str] = []
     i = 1
@@ -742,7 +741,7 @@ def reduce_sheet(css: str, props: frozenset[str], keys: tuple[set, set, set]) ->
             head, sep, selectors = prelude.rpartition(";")  # statements before it (@import ...;)
             if sep:
                 out.append(head + sep)
-            decls = [d for d in body.split(";") if wanted.match(d)]
+            decls = kept_declarations(body, props)
             if decls and not selectors.lstrip().startswith("@"):
                 kept = [s for s in _split_selectors(selectors) if _may_match(s, keys)]
                 if kept:
