@@ -21,9 +21,9 @@ SVERKA = Path(sys.executable).with_name("sverka")
 ESSAY = "Это обычный текст сочинения для проверки, в нём несколько честных предложений подряд."
 
 
-def sverka(*args: str, rc: int | None = None, locale: str = "C.UTF-8") -> subprocess.CompletedProcess:
+def sverka(*args: str, rc: int | None = None, locale: str = "C.UTF-8", env: dict | None = None) -> subprocess.CompletedProcess:
     out = subprocess.run([str(SVERKA), *args], capture_output=True, text=True, encoding="utf-8", timeout=300,
-                         env={**os.environ, "LANG": locale, "LC_ALL": locale})
+                         env={**os.environ, "LANG": locale, "LC_ALL": locale, **(env or {})})
     assert "Traceback" not in out.stderr, out.stderr
     if rc is not None:
         assert out.returncode == rc, (out.returncode, out.stdout[-1000:], out.stderr[-1000:])

@@ -12,27 +12,8 @@ from pathlib import Path
 
 import pytest
 
-ESSAY = "Это обычный текст сочинения для проверки, в нём несколько честных предложений подряд."
-
-
-def sverka(*args: str, env: dict | None = None, rc: int | None = None) -> subprocess.CompletedProcess:
-    """The command line of the code under test (``python -m``: the package on sys.path)."""
-    out = subprocess.run([sys.executable, "-m", "sverka.core.cli", *args], capture_output=True, text=True,
-                         encoding="utf-8", timeout=300,
-                         env={**os.environ, "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8", **(env or {})})
-    assert "Traceback" not in out.stderr, out.stderr
-    if rc is not None:
-        assert out.returncode == rc, (out.returncode, out.stdout[-1000:], out.stderr[-1000:])
-    return out
-
-
-@pytest.fixture
-def collection(tmp_path) -> tuple[Path, Path]:
-    essay = tmp_path / "essay.txt"
-    essay.write_text(ESSAY, encoding="utf-8")
-    db = tmp_path / "class.sverka"
-    sverka("index", "--db", str(db), str(essay), rc=0)
-    return db, essay
+# the command line as round four runs it (the `sverka` program), its essay and its collection
+from test_hostile_round4 import ESSAY, collection, sverka  # noqa: E402,F401
 
 
 # -- settings saved by the window, edited by hand or written by another version --------------
