@@ -342,9 +342,33 @@ def stories_of(docs: list[Doc]) -> list[Doc]:
     return stories
 
 
+def fastest_checks(cols: dict, frags: list, runs: int, settings, reference=None) -> dict[str, list[float]]:
+    """Each fragment checked warm against both collections of ``cols`` (which goes first
+    alternates fragment by fragment and run by run, so the machine's drift falls on both), the
+    fastest of ``runs`` per fragment, by label; with ``reference`` (a ref5gram.Collection) its
+    look-up of each fragment timed the same way, as "reference"."""
+    from sverka.core.document import document_from_text
+
+    for c in cols.values():  # warm-up: dictionaries, pages, a server's connection
+        c.check(document_from_text(frags[0].text, title="warm-up"), settings=settings)
+    first, second = cols
+    best = {k: [float("inf")] * len(frags) for k in (*cols, *(("reference",) if reference is not None else ()))}
+    for r in range(runs):
+        for k, f in enumerate(frags):
+            for label in ((first, second) if (k + r) % 2 == 0 else (second, first)):
+                doc = document_from_text(f.text, title=f"f{k}")
+                t = time.perf_counter()
+                cols[label].check(doc, settings=settings)
+                best[label][k] = min(best[label][k], time.perf_counter() - t)
+            if reference is not None:
+                t = time.perf_counter()
+                reference.check(f.text)
+                best["reference"][k] = min(best["reference"][k], time.perf_counter() - t)
+    return best
+
+
 def bench_stories(args, work: Path, env: dict) -> None:
     from sverka.core import api
-    from sverka.core.document import document_from_text
 
     novels = long_collection(args.mb)
     stories = stories_of(novels)
@@ -367,20 +391,8 @@ def bench_stories(args, work: Path, env: dict) -> None:
           f"{sizes['stories'][0]} stories; {len(frags)} fragments cut from the long documents, checked warm "
           f"in-process\n", flush=True)
     os.environ["SVERKA_CACHE_DIR"] = env["SVERKA_CACHE_DIR"]
-    times: dict[str, list[float]] = {"novels": [], "stories": []}
     checked = cols["novels"].settings.replace(find_by_meaning=not args.no_meaning)
-    for c in cols.values():  # warm-up: dictionaries, SQLite pages
-        c.check(document_from_text(frags[0].text, title="warm-up"), settings=checked)
-    best: dict[str, list[float]] = {"novels": [float("inf")] * len(frags), "stories": [float("inf")] * len(frags)}
-    for r in range(args.runs):
-        for k, f in enumerate(frags):
-            for label in (("novels", "stories") if (k + r) % 2 == 0 else ("stories", "novels")):
-                doc = document_from_text(f.text, title=f"f{k}")
-                t = time.perf_counter()
-                cols[label].check(doc, settings=checked)
-                best[label][k] = min(best[label][k], time.perf_counter() - t)
-    for label in times:
-        times[label] = best[label]
+    times = fastest_checks(cols, frags, args.runs, checked)
     for c in cols.values():
         c.close()
     mean = {k: statistics.mean(v) for k, v in times.items()}
@@ -402,7 +414,6 @@ def bench_postgres(args, work: Path, env: dict) -> None:
     from pgserver import PostgresServer, binaries
 
     from sverka.core import api
-    from sverka.core.document import document_from_text
 
     bindir = binaries()
     if bindir is None:
@@ -436,19 +447,7 @@ def bench_postgres(args, work: Path, env: dict) -> None:
         for d in novels:
             ref.add(d.name, d.text)
         checked = cols["sqlite"].settings.replace(find_by_meaning=not args.no_meaning)
-        for c in cols.values():  # warm-up: dictionaries, pages, the connection
-            c.check(document_from_text(frags[0].text, title="warm-up"), settings=checked)
-        best = {k: [float("inf")] * len(frags) for k in (*cols, "reference")}
-        for r in range(args.runs):
-            for k, f in enumerate(frags):
-                for label in (("sqlite", "postgres") if (k + r) % 2 == 0 else ("postgres", "sqlite")):
-                    doc = document_from_text(f.text, title=f"f{k}")
-                    t = time.perf_counter()
-                    cols[label].check(doc, settings=checked)
-                    best[label][k] = min(best[label][k], time.perf_counter() - t)
-                t = time.perf_counter()
-                ref.check(f.text)
-                best["reference"][k] = min(best["reference"][k], time.perf_counter() - t)
+        best = fastest_checks(cols, frags, args.runs, checked, reference=ref)
         for c in cols.values():
             c.close()
     finally:
