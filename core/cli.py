@@ -573,8 +573,8 @@ def _cmd_list(args: argparse.Namespace) -> int:
             _json_line(dataclasses.asdict(d))
         else:
             tag = f" [{_say('cli.template')}]" if d.is_template else ""
-            title = terminal_safe(d.title, keep_newlines=False)
-            path = terminal_safe(d.path or "", keep_newlines=False)
+            title = _one_line(d.title)
+            path = _one_line(d.path or "")
             _write(f"{d.id:>6}  {d.words:>8} {_say('cli.words', n=d.words):<5}  {d.format:<5} {title}{tag}  {path}\n")
     if not args.json:
         print(_say("cli.documents", n=len(docs)), file=sys.stderr)

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import math
 from dataclasses import dataclass
 
 
@@ -72,8 +73,6 @@ class Settings:
 def _of_the_type(value, default):
     """``value`` as a value of ``default``'s type (bool, int, float, tuple of str), or None
     when it is not one."""
-    import math
-
     if isinstance(default, bool):
         return value if isinstance(value, bool) else None
     if isinstance(default, int):
