@@ -203,6 +203,9 @@ CATALOGUE: dict[str, tuple[str, str]] = {
     "error.unreadable": ("{detail}", "файл не открывается"),
     "error.unsupported": ("{detail}", "формат файла не поддерживается или неизвестен"),
     "error.corrupt": ("{detail}", "файл повреждён или обрезан"),
+    "error.zip_same_name": (
+        "the archive holds two members named '{name}': no office program writes that, and which of them a reader shows is not certain",
+        "в архиве две части с одним именем ({name}): так не сохраняет ни одна офисная программа, и неизвестно, какую из них увидит читатель"),
     "error.encrypted": ("{detail}", "файл защищён паролем"),
     "error.empty": ("{detail}", "в файле нет текста"),
     "error.too_large": ("{detail}", "файл больше допустимого Сверкой предела или слишком долго читается"),

@@ -73,8 +73,7 @@ def open_checked_zip(path: Path) -> zipfile.ZipFile:
         seen: set[str] = set()
         for i in infos:
             if i.filename in seen:  # zipfile reads the last; which one Word or LibreOffice shows is not certain
-                raise CorruptFile(path, f"the archive holds two members named {i.filename!r}: no office program "
-                                        "writes that, and which of them a reader shows is not certain")
+                raise CorruptFile(path, code="error.zip_same_name", name=i.filename)
             seen.add(i.filename)
         total = sum(i.file_size for i in infos)
         if total > MAX_ZIP_UNCOMPRESSED:

@@ -161,3 +161,5 @@ def test_an_office_file_with_two_parts_of_one_name_is_refused(tmp_path):
     out = sverka("index", "--db", str(tmp_path / "c.sverka"), str(crafted), str(made), str(fine), rc=1)
     assert "crafted.docx" in out.stderr and "two members named 'word/document.xml'" in out.stderr
     assert "added 2" in out.stdout  # made.docx and fine.txt
+    out = sverka("index", "--db", str(tmp_path / "ru.sverka"), str(crafted), rc=1, locale="ru_RU.UTF-8")
+    assert "в архиве две части с одним именем (word/document.xml)" in out.stderr
