@@ -104,7 +104,7 @@ def bench_a_e(args, work: Path, env: dict) -> Path:
         row(f"(a) check {len(paths)} fragments, {label}", t_check, t_ref)
         row(f"(a) index + check, {label}", t_index + t_check, t_ref, target="<= 10 s, <= 0.5x")
         print(f"| (e) index peak memory, {label} | RSS {peak_rss:.0f} MB, PSS {peak_pss:.0f} MB "
-              f"| | | <= 400 MB |", flush=True)
+              f"| | | <= 300 MB |", flush=True)
     return db
 
 

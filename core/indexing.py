@@ -2,7 +2,8 @@
 
 :func:`add_paths` walks folders (sorted, only ``SUPPORTED_SUFFIXES``, symlink loops and
 unreadable folders reported, never followed twice), runs extraction + canonization +
-fingerprints in a process pool (:mod:`sverka.core.workers`, both cores), and writes in this
+fingerprints in worker processes (:mod:`sverka.core.workers`, one a core; with the meaning
+layer one until the reading is what the add waits for: :class:`Pace`), and writes in this
 process only, through the store protocol (:meth:`sverka.core.store.Store.write_batch`), one
 transaction per batch (:data:`BATCH_TEXT_BYTES` of text or :data:`BATCH_FILES` files).
 Cancelling returns an :class:`AddSummary` with ``cancelled=True`` listing only what was
@@ -18,6 +19,7 @@ from __future__ import annotations
 
 import os
 import threading
+import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import TYPE_CHECKING, Iterable, Iterator
@@ -41,7 +43,7 @@ from .workers import (CPUTimeUp, default_workers, limit_cpu, memory_failure, poo
 if TYPE_CHECKING:  # pragma: no cover
     from .store import Store
 
-__all__ = ["BATCH_FILES", "BATCH_TEXT_BYTES", "add_document", "add_paths"]
+__all__ = ["BATCH_FILES", "BATCH_TEXT_BYTES", "PACE_SLACK", "Pace", "add_document", "add_paths"]
 
 BATCH_TEXT_BYTES = 1_000_000  # UTF-8 bytes of extracted text per committed batch (texts and tokens are stored uncompressed)
 BATCH_FILES = 50
@@ -74,13 +76,41 @@ def _prepare_file_in_worker(path: str, size: int, mtime: float, settings: Settin
         trim_memory()
 
 
-def _prepared(jobs: list[tuple[str, int, float]], settings: Settings, workers: int
-              ) -> Iterator[tuple[tuple[str, int, float], str, object]]:
-    """Yield ``(job, status, payload)`` for every job, in order; a pool when ``workers > 1``.
+#: Seconds the adding thread may wait for its readers beyond what it waited for its writer
+#: before an add that started with one reader takes the others (:class:`Pace`).
+PACE_SLACK = 1.0
 
-    At most ``3 * workers`` files are in flight, so memory stays bounded. A worker that dies
-    (a crash in a reader) costs a new pool; the file is then retried alone, and reported
-    as failed if it kills that one too. Closing the generator stops the pool at once.
+
+class Pace:
+    """Where an add spends its waiting once its first batch went to the writer: for the readers
+    (``reading``, seconds) or for the writer (``writing``).
+
+    With the meaning layer on, the adding process encodes each batch's sentences on every core
+    while the next batch is read: for essays and articles (every sentence encoded) the encoding
+    is several times the reading, and a second reader process only shares the cores with it
+    (ruslit: the same wall time with one reader or two) while holding ~85 MB more. So an add
+    with the layer starts with one reader and takes the others (:func:`_prepared`) as soon as
+    it waits for reading longer than for writing (:data:`PACE_SLACK`): books, which get no
+    vectors when they are added, or a layer that cannot encode here."""
+
+    def __init__(self) -> None:
+        self.started = False
+        self.reading = 0.0
+        self.writing = 0.0
+
+    def readers_behind(self) -> bool:
+        return self.started and self.reading > self.writing + PACE_SLACK
+
+
+def _prepared(jobs: list[tuple[str, int, float]], settings: Settings, workers: int, pace: Pace | None = None
+              ) -> Iterator[tuple[tuple[str, int, float], str, object]]:
+    """Yield ``(job, status, payload)`` for every job, in order; worker processes when ``workers > 1``:
+    one process pool each, all of them at once, or (``pace`` given) one until ``pace`` says the
+    readers are behind (:class:`Pace`).
+
+    At most ``3`` files a worker are in flight, so memory stays bounded. A worker that dies
+    (a crash in a reader) costs new pools; the file is then retried alone, and reported
+    as failed if it kills that one too. Closing the generator stops the pools at once.
     """
     if workers <= 1:  # the warm sandboxed reader: no pool start-up for a few files
         sandbox = shared_sandbox()
@@ -98,37 +128,53 @@ def _prepared(jobs: list[tuple[str, int, float]], settings: Settings, workers: i
     from collections import deque
     from concurrent.futures.process import BrokenProcessPool
 
+    def start(count: int) -> list:
+        return [process_pool(1, pool_initializer, (os.getpid(),)) for _ in range(count)]
+
+    def stop(pools: list, wait: bool = False) -> None:
+        for p in pools:
+            p.shutdown(wait=wait, cancel_futures=True)
+
     todo = deque(jobs)
-    pool = process_pool(workers, pool_initializer, (os.getpid(),))
-    pending: deque = deque()
+    pools = start(1 if pace is not None else workers)
+    pending: deque = deque()  # (job, future, the pool's place in pools)
     solo = False  # after a crash: run the next file alone to find the culprit
     crashes = 0
     try:
         while todo or pending:
-            if crashes >= 3:  # the pool itself cannot work here: go on in this process
-                pool.shutdown(wait=False, cancel_futures=True)
-                todo.extendleft(reversed([j for j, _ in pending]))
+            if crashes >= 3:  # the pools themselves cannot work here: go on in this process
+                stop(pools)
+                todo.extendleft(reversed([j for j, _, _ in pending]))
                 pending.clear()
                 yield from _prepared(list(todo), settings, 1)
                 return
-            while todo and len(pending) < (1 if solo else 3 * workers):
+            if len(pools) < workers and pace is not None and pace.readers_behind():
+                pools += start(workers - len(pools))
+            while todo and len(pending) < (1 if solo else 3 * len(pools)):
                 job = todo.popleft()
-                pending.append((job, pool.submit(_prepare_file_in_worker, *job, settings)))
-            job, fut = pending.popleft()
+                loads = [0] * len(pools)
+                for _, _, k in pending:
+                    loads[k] += 1
+                k = loads.index(min(loads))
+                pending.append((job, pools[k].submit(_prepare_file_in_worker, *job, settings), k))
+            job, fut, _ = pending.popleft()
             try:
+                waited = time.perf_counter()
                 status, payload, forms = fut.result()
+                if pace is not None and pace.started:
+                    pace.reading += time.perf_counter() - waited
                 formcache.adopt(forms)
             except BrokenProcessPool:
                 crashes += 1
-                pool.shutdown(wait=False, cancel_futures=True)
-                pool = process_pool(workers, pool_initializer, (os.getpid(),))
+                stop(pools)
+                pools = start(len(pools))
                 if solo:
                     mem = read_limits()[0]
                     why = shared_sandbox().diagnose(job[0])
                     status, payload = "failed", memory_failure(job[0], mem, why).message
                     solo = False
                 else:
-                    todo.extendleft(reversed([job] + [j for j, _ in pending]))
+                    todo.extendleft(reversed([job] + [j for j, _, _ in pending]))
                     pending.clear()
                     solo = True
                     continue
@@ -136,7 +182,7 @@ def _prepared(jobs: list[tuple[str, int, float]], settings: Settings, workers: i
                 solo = False
             yield job, status, payload
     finally:  # wait for idle workers to exit; after a cancel do not wait for busy ones
-        pool.shutdown(wait=not (todo or pending), cancel_futures=True)
+        stop(pools, wait=not (todo or pending))
 
 
 def add_paths(index: Store, paths: Iterable[str | Path], *, template: bool = False,
@@ -182,11 +228,16 @@ def _add_paths(index: Store, paths: Iterable[str | Path], *, template: bool, pro
     # over only after the one before has committed, so batches commit in order, and a cancel
     # or a failure waits for the one in hand (its documents are committed and reported).
     writing: list = []
+    pace = Pace()  # where the adding thread waits, for the readers or the writer
 
     def settle() -> None:
         """Wait for the batch being written; its failure is raised here."""
         if writing:
-            writing.pop().result()
+            waited = time.perf_counter()
+            try:
+                writing.pop().result()
+            finally:
+                pace.writing += time.perf_counter() - waited
 
     def commit(items: list, batch_failed: list) -> None:
         settle()
@@ -194,6 +245,7 @@ def _add_paths(index: Store, paths: Iterable[str | Path], *, template: bool, pro
             write(items, batch_failed)
         else:
             writing.append(writer.submit(write, items, batch_failed))
+            pace.started = True
 
     def summary(cancelled: bool) -> AddSummary:
         settle()
@@ -228,7 +280,7 @@ def _add_paths(index: Store, paths: Iterable[str | Path], *, template: bool, pro
     batch: list[PreparedDocument] = []
     batch_failed: list[tuple[str, str]] = []
     batch_bytes = 0
-    gen = _prepared(jobs, settings, workers)
+    gen = _prepared(jobs, settings, workers, pace if settings.find_by_meaning else None)
     if workers > 1:
         writer = ThreadPoolExecutor(1, thread_name_prefix="sverka-writer")
     try:

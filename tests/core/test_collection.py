@@ -229,6 +229,57 @@ def test_pool_add_of_a_real_folder(tmp_path, ruslit):
             c.index.find_by_path(str(p)).id for p in src)
 
 
+def _counted_pools(monkeypatch) -> list[int]:
+    """Patches the pools an add starts to be counted: the list grows by a pool's processes."""
+    started: list[int] = []
+    real = indexing.process_pool
+
+    def counted(workers, *args):
+        started.append(workers)
+        return real(workers, *args)
+
+    monkeypatch.setattr(indexing, "process_pool", counted)
+    return started
+
+
+@pytest.mark.slow
+def test_an_add_that_encodes_more_than_it_reads_keeps_one_reader(tmp_path, monkeypatch):
+    """With the meaning layer, an add waiting for its writer (the encoding) more than for its
+    reader starts no second reader process; without the layer both start at once; an add
+    whose reader is the slower one takes the second (the slack at 0: reading longer at all)."""
+    folder = tmp_path / "docs"
+    for i in range(24):
+        write(folder / f"d{i:02}.txt", essay(700 + i, 12))
+    monkeypatch.setattr(indexing, "BATCH_FILES", 4)
+    names = [str(p) for p in sorted(folder.iterdir())]
+
+    started = _counted_pools(monkeypatch)
+    with Collection(tmp_path / "slow-writer.sverka") as c:
+        real = c.index.write_batch
+
+        def slow(items, **kw):
+            import time
+
+            time.sleep(0.6)
+            return real(items, **kw)
+
+        monkeypatch.setattr(c.index, "write_batch", slow)
+        assert list(indexing.add_paths(c.index, [folder], workers=2).added) == names
+    assert started == [1]
+
+    started.clear()
+    with Collection(tmp_path / "no-layer.sverka", settings=Settings(find_by_meaning=False)) as c:
+        assert list(indexing.add_paths(c.index, [folder], workers=2).added) == names
+    assert started == [1, 1]
+
+    started.clear()
+    monkeypatch.setattr(indexing, "PACE_SLACK", 0.0)
+    monkeypatch.setattr(indexing, "with_vectors", lambda items: items)  # a writer with nothing to encode
+    with Collection(tmp_path / "slow-reader.sverka") as c:
+        assert list(indexing.add_paths(c.index, [folder], workers=2).added) == names
+    assert started == [1, 1]
+
+
 @pytest.mark.slow
 def test_pool_add_writes_batches_in_order_while_the_next_is_read(tmp_path, monkeypatch):
     """With worker processes a batch is written by one writer thread while the next is read:
