@@ -88,7 +88,13 @@ def backend(tokenizer, threads: int):
     if state is None:
         made = cls(str(weights), tokenizer, threads=threads)
         _write(file, key, made)
-        return made
+        # the file just written, read as the machine's next processes read it: this one then
+        # holds what they hold, not the 79 MB the package inflated (the first add of a machine
+        # kept them to its end)
+        state = _read(file, key)
+        if state is None:  # no file could be written: the package's backend stays
+            return made
+        del made
     made = cls.__new__(cls)
     made.sp = tokenizer
     made.threads = threads
