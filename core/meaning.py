@@ -191,7 +191,9 @@ def _encode(sentences: list[str]) -> np.ndarray:
     :func:`~sverka.core.limits.job_threads` threads, this one encoding the first part: numpy's products release
     the GIL, so a check's (or a cold command's) encoding takes half the wall time on two cores.
     A sentence's vector depends on its own tokens only (the model's n-gram windows stop at its
-    edges), so a split batch's vectors are the unsplit batch's (a test compares them). Threads
+    edges), so a split batch's vectors are the unsplit batch's up to float rounding (a test
+    compares them: OpenBLAS may sum a product's terms in another order when it has other rows,
+    up to 2e-7 of a unit vector on an AMD EPYC, nothing on the Intel machines before). Threads
     of a class that split at once share the same helpers, which take the parts in turn."""
     global _helpers
     model = encoder()
