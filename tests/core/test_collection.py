@@ -242,11 +242,24 @@ def _counted_pools(monkeypatch) -> list[int]:
     return started
 
 
+def test_the_pace_says_readers_are_behind_only_after_the_first_batch_and_by_the_slack():
+    pace = indexing.Pace()
+    pace.reading = 10.0
+    assert not pace.readers_behind()  # nothing handed to the writer yet: the first batch is read alone
+    pace.started = True
+    assert pace.readers_behind()
+    pace.writing = 10.0 - indexing.PACE_SLACK + 0.5
+    assert not pace.readers_behind()  # within the slack
+    pace.reading += 1.0
+    assert pace.readers_behind()
+
+
 @pytest.mark.slow
 def test_an_add_that_encodes_more_than_it_reads_keeps_one_reader(tmp_path, monkeypatch):
     """With the meaning layer, an add waiting for its writer (the encoding) more than for its
     reader starts no second reader process; without the layer both start at once; an add
-    whose reader is the slower one takes the second (the slack at 0: reading longer at all)."""
+    whose pace says the readers are behind takes the second (the slack below zero: behind from
+    the first batch written, whatever this machine's reading and writing times)."""
     folder = tmp_path / "docs"
     for i in range(24):
         write(folder / f"d{i:02}.txt", essay(700 + i, 12))
@@ -273,7 +286,7 @@ def test_an_add_that_encodes_more_than_it_reads_keeps_one_reader(tmp_path, monke
     assert started == [1, 1]
 
     started.clear()
-    monkeypatch.setattr(indexing, "PACE_SLACK", 0.0)
+    monkeypatch.setattr(indexing, "PACE_SLACK", -1.0)
     monkeypatch.setattr(indexing, "with_vectors", lambda items: items)  # a writer with nothing to encode
     with Collection(tmp_path / "slow-reader.sverka") as c:
         assert list(indexing.add_paths(c.index, [folder], workers=2).added) == names
