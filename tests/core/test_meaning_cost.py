@@ -227,8 +227,8 @@ def test_a_batch_split_over_threads_has_the_vectors_of_the_whole(monkeypatch):
     """A large batch is encoded in parts on the process's cores (``meaning._encode``); each part
     is cut where the characters split evenly, and the vectors are the ones of the batch encoded
     in one piece, in the same order: equal up to float rounding (OpenBLAS may sum a product's
-    terms in another order when it has other rows: up to 2e-7 on an AMD EPYC, exact on the
-    Intel machines before)."""
+    terms in another order when it has other rows: up to 2e-7 on an AMD EPYC without AVX-512,
+    exact on the machines of earlier sessions)."""
     import threading
 
     sentences = [f"Предложение {k}: " + "очень длинное и подробное описание " * (1 + k % 7) + "реки."
