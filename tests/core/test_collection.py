@@ -288,7 +288,7 @@ def test_an_add_that_encodes_more_than_it_reads_keeps_one_reader(tmp_path, monke
     started.clear()
     monkeypatch.setattr(indexing, "PACE_SLACK", -1.0)
     monkeypatch.setattr(indexing, "with_vectors", lambda items: items)  # a writer with nothing to encode
-    with Collection(tmp_path / "slow-reader.sverka") as c:
+    with Collection(tmp_path / "readers-behind.sverka") as c:
         assert list(indexing.add_paths(c.index, [folder], workers=2).added) == names
     assert started == [1, 1]
 
