@@ -5,8 +5,8 @@ backend) ships its weights as a compressed ``weights.npz`` (30 MB): every proces
 it inflates 79 MB (a 65 MB table of the pieces' embeddings, 14 MB of layers), 0.45-1.0 s of
 CPU, which was most of a cold ``sverka compare`` or ``sverka check``. The first process of a
 machine to load the encoder writes the arrays the backend made, as they are, into one file in
-Sverka's cache folder (``formcache.cache_dir() / "meaning"``); it and the next ones map that file
-and give the backend views of it (the writer lets the arrays it inflated go) (:func:`backend`): the file's checksum is verified (~10 ms),
+Sverka's cache folder (``formcache.cache_dir() / "meaning"``), then maps it as the next ones do
+(letting the arrays it inflated go), giving the backend views of it (:func:`backend`): the file's checksum is verified (~10 ms),
 then its pages are given back, so a process holds only the layers' matrices (14 MB, read whole
 by each encoding), clean pages of a file, shared with every other process through the system's
 file cache rather than 79 MB of each process's own memory. The pieces' table (65 MB) is not

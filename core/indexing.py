@@ -90,8 +90,8 @@ class Pace:
     is several times the reading, and a second reader process only shares the cores with it
     (ruslit: the same wall time with one reader or two) while holding ~85 MB more. So an add
     with the layer starts with one reader and takes the others (:func:`_prepared`) as soon as
-    it waits for reading longer than for writing (:data:`PACE_SLACK`): books, which get no
-    vectors when they are added, or a layer that cannot encode here."""
+    it has waited for reading longer than for writing by :data:`PACE_SLACK`: books, which get
+    no vectors when they are added, or a layer that cannot encode here."""
 
     def __init__(self) -> None:
         self.started = False
