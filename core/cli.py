@@ -316,6 +316,15 @@ def _load(path: str, lang: str | None = None):
     return doc
 
 
+def _refuse_folder(path: Path) -> None:
+    """A collection named by a folder is refused in the user's words (SQLite says "unable to open
+    database file", or "disk I/O error" to a rebuild)."""
+    if path.is_dir():
+        from . import api
+
+        raise api.CollectionError.of("error.cannot_open_collection", path=str(path), detail=_say("error.folder"))
+
+
 def _open_collection(db: str | None, settings: Settings | None = None, *, must_exist: bool = True):
     from . import api
     from .store import is_server_url
@@ -327,9 +336,7 @@ def _open_collection(db: str | None, settings: Settings | None = None, *, must_e
         raise api.CollectionError(
             f"{path}: no collection there yet; add documents with: sverka index --db {path} FILE..."
         )
-    if path.is_dir():  # sqlite says "unable to open database file", or "disk I/O error" to rebuild
-        raise api.CollectionError.of("error.cannot_open_collection", path=str(path),
-                                     detail=_say("error.folder"))
+    _refuse_folder(path)
     if not must_exist:
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
@@ -591,8 +598,7 @@ def _cmd_rebuild(args: argparse.Namespace) -> int:
     path = Path(args.db) if args.db else api.default_collection_path()
     if not path.exists():
         raise api.CollectionError(f"{path}: no collection there")
-    if path.is_dir():
-        raise api.CollectionError.of("error.cannot_open_collection", path=str(path), detail=_say("error.folder"))
+    _refuse_folder(path)
     progress = _Progress()
     skipped: list[str] = []
     try:

@@ -193,9 +193,9 @@ def _encode(sentences: list[str]) -> np.ndarray:
     A sentence's vector depends on its own tokens only (the model's n-gram windows stop at its
     edges), so a split batch's vectors are the unsplit batch's up to float rounding (a test
     compares them: OpenBLAS may sum a product's terms in another order when it has other rows,
-    up to 2e-7 of a unit vector on a 2-core AMD EPYC without AVX-512, none on the machines
-    of earlier sessions). Threads
-    of a class that split at once share the same helpers, which take the parts in turn."""
+    up to 2e-7 of a unit vector on a 2-core AMD EPYC without AVX-512, none on the machines of
+    earlier sessions). Threads of a class that split at once share the same helpers, which take
+    the parts in turn."""
     global _helpers
     model = encoder()
     parts = min(job_threads(), len(sentences) // SPLIT_SENTENCES)
