@@ -695,6 +695,8 @@ def _field_values(page, form) -> list[str]:
 #: pdfminer, pure Python, is slow on a file PDFium could not open, and such a file is
 #: usually damaged or crafted.
 PDFMINER_SECONDS = 30.0
+#: Seconds between the alarms repeated after the fallback's time is up (:func:`_extract_with_pdfminer`).
+FALLBACK_ALARM_AGAIN = 0.25
 
 
 class _FallbackTimeUp(BaseException):
@@ -716,14 +718,20 @@ def _extract_with_pdfminer(path: Path, why: str, vertical: bool = False) -> tupl
             raise _FallbackTimeUp
 
         previous = signal.signal(signal.SIGALRM, time_up)
-        signal.setitimer(signal.ITIMER_REAL, seconds)
+        # and again every quarter second: an alarm that lands in a finaliser (a __del__, a
+        # weakref callback, where Python prints an exception and drops it) was lost, and a page
+        # of forms drawing forms then ran on for minutes, taking gigabytes
+        signal.setitimer(signal.ITIMER_REAL, seconds, FALLBACK_ALARM_AGAIN)
     try:
-        return _pdfminer_pages(path, why, time.monotonic() + seconds, vertical)
+        try:
+            return _pdfminer_pages(path, why, time.monotonic() + seconds, vertical)
+        finally:  # before anything else: no second alarm while the first is being answered
+            if timer:
+                signal.setitimer(signal.ITIMER_REAL, 0)
     except _FallbackTimeUp:
         raise TooLarge(path, code="error.pdf_fallback_time", why=reason, seconds=f"{seconds:g}") from None
     finally:
         if timer:
-            signal.setitimer(signal.ITIMER_REAL, 0)
             signal.signal(signal.SIGALRM, previous)
 
 

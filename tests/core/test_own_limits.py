@@ -163,6 +163,32 @@ def test_the_pdfminer_fallback_keeps_to_its_time(tmp_path, monkeypatch):
     assert "pdfminer" in e.value.message.text("ru")
 
 
+def test_the_pdfminer_fallbacks_alarm_comes_again_when_one_is_lost(tmp_path, monkeypatch):
+    """An alarm that lands where Python drops exceptions (a finaliser) is lost: the fallback's
+    time is asked again a moment later, so a page that never ends is still stopped."""
+    from sverka.core.errors import TooLarge
+    from sverka.core.extract import pdf_text
+
+    monkeypatch.setattr(pdf_text, "PDFMINER_SECONDS", 0.5)
+    lost = []
+
+    def a_page_that_never_ends(path, why, deadline, vertical=False):
+        try:
+            while True:
+                time.sleep(0.01)
+        except pdf_text._FallbackTimeUp:  # the first alarm, dropped as a finaliser drops it
+            lost.append(time.monotonic())
+        while time.monotonic() < lost[0] + 5:  # no deadline checked here: only an alarm ends it
+            time.sleep(0.01)
+        return "ran on"
+
+    monkeypatch.setattr(pdf_text, "_pdfminer_pages", a_page_that_never_ends)
+    with pytest.raises(TooLarge) as e:
+        pdf_text._extract_with_pdfminer(tmp_path / "x.pdf", "PDFium could not open it (test)")
+    assert lost and time.monotonic() - lost[0] < 2
+    assert e.value.message.code == "error.pdf_fallback_time"
+
+
 def test_a_large_add_through_the_process_pool_names_the_bombs(tmp_path):
     """Adding many files uses a pool of workers: a bomb breaks its worker, is tried alone, and is
     reported with what it is; the essays are added."""
