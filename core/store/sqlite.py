@@ -816,13 +816,14 @@ class SQLiteStore:
     def vectors_at(self, keys: Sequence[tuple[int, int]]) -> dict[tuple[int, int], tuple[int, int, np.ndarray]]:
         """``{(doc_id, idx): (start, stop, int8 vector)}`` of the sentences of ``keys`` still stored."""
         out = {}
-        if not self._has_vectors:
+        if not self._has_vectors or not keys:
             return out
-        for d, k in keys:
-            row = self._db.execute("SELECT start, stop, vector FROM sentence_vectors WHERE doc_id=? AND idx=?",
-                                   (int(d), int(k))).fetchone()
-            if row is not None:
-                out[(int(d), int(k))] = (row[0], row[1], np.frombuffer(row[2], np.int8))
+        # one query for them all (a check's hits: a few hundred), each looked up by the primary key
+        wanted = json.dumps([[int(d), int(k)] for d, k in keys])
+        for d, k, a, b, v in self._db.execute(
+                "SELECT s.doc_id, s.idx, s.start, s.stop, s.vector FROM json_each(?) AS j JOIN sentence_vectors AS s "
+                "ON s.doc_id = json_extract(j.value, '$[0]') AND s.idx = json_extract(j.value, '$[1]')", (wanted,)):
+            out[(d, k)] = (a, b, np.frombuffer(v, np.int8))
         return out
 
 

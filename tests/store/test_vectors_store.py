@@ -47,6 +47,12 @@ def test_vectors_kept_and_dropped_with_their_document(store_location):
         assert np.array_equal(spans, p.vector_spans) and np.array_equal(vectors, p.vectors)
         at = store.vectors_at([(doc_id, 1), (doc_id, 7)])
         assert list(at) == [(doc_id, 1)] and np.array_equal(at[(doc_id, 1)][2], p.vectors[1])
+        # many at once, in any order, one asked twice, one of another document that is not there
+        many = store.vectors_at([(doc_id, 2), (doc_id, 0), (doc_id + 1, 0), (doc_id, 1), (doc_id, 2)])
+        assert sorted(many) == [(doc_id, 0), (doc_id, 1), (doc_id, 2)]
+        for (_, k), (a, b, v) in many.items():
+            assert (a, b) == tuple(p.vector_spans[k].tolist()) and np.array_equal(v, p.vectors[k])
+        assert store.vectors_at([]) == {}
         # a new text under the same path: the old vectors go with the old document
         q = _prepared(TEXT + " Пятое предложение добавлено позже автором.", "/essays/a.txt", 2)
         assert store.write_batch([q])[0][0] == "updated"
