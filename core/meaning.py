@@ -56,7 +56,7 @@ from typing import Sequence
 import numpy as np
 import xxhash
 
-from . import encoderweights, tokenizerahead
+from . import encoderpass, encoderweights, tokenizerahead
 from .limits import job_threads
 from .text import ABBREVIATIONS
 
@@ -112,6 +112,7 @@ def _load():
         model._backend = None
     _one_blas_thread_for_the_process()
     made = model._model  # the package's own backend when the mapped one could not be made
+    model._backend = made = encoderpass.shared_pieces(made)  # each distinct piece's first layers once a batch
     if getattr(made, "_threadpool", None) is not None:
         made._threadpool = None  # limited once for the process, not around each call
     model.encode(["."])  # weights read now, not inside the first check
