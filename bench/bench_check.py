@@ -100,6 +100,7 @@ def bench_check(collection: Path | None, suspects: int = 5, meaning: bool = Fals
 
     judged = meaning_module.second_judge_encoded
     LAYER.update(cpu=0.0, calls=0)
+    asked = _record_vector_reads(col) if meaning else []
     for seed in range(1, suspects + 1):
         doc = suspect(seed)
         if meaning:
@@ -118,6 +119,7 @@ def bench_check(collection: Path | None, suspects: int = 5, meaning: bool = Fals
             ref5gram.spans(doc.text, by_name[name])
         ref_times.append(time.perf_counter() - t)
     text = doc.text
+    reads = _replay_vector_reads(col, asked, suspects)
     col.close()
     if tmp:
         tmp.cleanup()
@@ -126,7 +128,49 @@ def bench_check(collection: Path | None, suspects: int = 5, meaning: bool = Fals
             "suspects": suspects, "off": statistics.median(off_times) if off_times else None,
             "off_cpu": statistics.median(off_cpu) if off_cpu else None,
             "by_meaning": sum(1 for s in r.sources for p in s.passages if p.method == "meaning"),
-            "second_judge": (meaning_module.second_judge_encoded - judged) / suspects}
+            "second_judge": (meaning_module.second_judge_encoded - judged) / suspects, "vector_reads": reads}
+
+
+def _record_vector_reads(col) -> list:
+    """The keys of every ``vectors_at`` call of the collection's store from now on (the vector
+    index's hits a check reads), recorded as the calls pass."""
+    store, asked = col.index, []
+    read = store.vectors_at
+
+    def recording(keys):
+        asked.append(list(keys))
+        return read(keys)
+
+    store.vectors_at = recording
+    return asked
+
+
+def _replay_vector_reads(col, asked: list, checks: int) -> dict | None:
+    """The recorded hits read again, alternating: by the store (one query a call) and one query
+    a hit (as before 2026-11-29): CPU seconds a check (medians of 3), the same rows both ways."""
+    store = col.index
+    if not asked or not hasattr(store, "_db"):
+        return None
+    store.vectors_at = type(store).vectors_at.__get__(store)
+
+    def one_a_hit(keys):
+        out = {}
+        for d, k in keys:
+            row = store._db.execute("SELECT start, stop, vector FROM sentence_vectors WHERE doc_id=? AND idx=?",
+                                    (int(d), int(k))).fetchone()
+            if row is not None:
+                out[(int(d), int(k))] = row
+        return out
+
+    times = {"store": [], "one a hit": []}
+    for _ in range(3):
+        for name, read in (("store", store.vectors_at), ("one a hit", one_a_hit)):
+            t = time.process_time()
+            got = [read(keys) for keys in asked]
+            times[name].append((time.process_time() - t) / checks)
+            assert all(len(g) == len(one_a_hit(keys)) for g, keys in zip(got, asked))
+    return {"hits": sum(map(len, asked)) / checks, "calls": len(asked) / checks,
+            **{k: statistics.median(v) for k, v in times.items()}}
 
 
 def bench_compare(size: int = 1_000_000) -> dict:
@@ -303,6 +347,10 @@ def main(argv=None) -> int:
             print(f"  without the meaning layer: {r['off']:.3f} s warm, CPU {r['off_cpu']:.3f} s; ratio "
                   f"{r['off'] / r['ref']:.2f}; the layer adds {r['seconds'] - r['off']:.3f} s "
                   f"(CPU {r['cpu'] - r['off_cpu']:.3f} s); {r['by_meaning']} passages by meaning in the last suspect")
+        if r.get("vector_reads"):
+            v = r["vector_reads"]
+            print(f"  the vector index's hits read from the store: {v['hits']:.0f} in {v['calls']:.0f} calls a check, "
+                  f"CPU {v['store'] * 1e3:.2f} ms a check in one query a call, {v['one a hit'] * 1e3:.2f} ms one query a hit")
         print(f"check a suspect of {r['suspect_chars']} characters against all ruslit: {r['seconds']:.3f} s warm, "
               f"CPU {r['cpu']:.3f} s (median of {r['suspects']}; {r['sources']} sources, borrowed {r['borrowed']:.1f} %); "
               f"reference {r['ref']:.3f} s (check and mark its 10 best sources); ratio {r['seconds'] / r['ref']:.2f}")
