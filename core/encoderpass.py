@@ -123,7 +123,7 @@ def _shared_batch(self, group, n_tokens, out):
     pieces, inv = np.unique(flat, return_inverse=True)
     u = len(pieces)
     chunk = pieces % _NUM_CHUNKS
-    emb = np.asarray(self.table[pieces], dtype=np.float32)
+    emb = np.array(self.table[pieces], dtype=np.float32)  # a copy: scaled in place below
     emb *= self.scale[chunk, None]
     emb += self.lo[chunk, None]
     x = emb @ self.proj_W

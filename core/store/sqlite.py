@@ -816,7 +816,7 @@ class SQLiteStore:
     def vectors_at(self, keys: Sequence[tuple[int, int]]) -> dict[tuple[int, int], tuple[int, int, np.ndarray]]:
         """``{(doc_id, idx): (start, stop, int8 vector)}`` of the sentences of ``keys`` still stored."""
         out = {}
-        if not self._has_vectors or not keys:
+        if not self._has_vectors or len(keys) == 0:
             return out
         # one query for them all (a check's hits: a few hundred), each looked up by the primary key
         wanted = json.dumps([[int(d), int(k)] for d, k in keys])
