@@ -342,7 +342,7 @@ def retrieve(index: "Store", a: "Prepared", settings: "Settings",
     pair_rows = index.pair_postings(distinct(h), max_posting=MAX_POSTING) if len(h) else empty
     sent_rows = index.sentence_postings(distinct(a.sentences[0]), max_posting=MAX_POSTING) if len(a.sentences[0]) else empty
     gap = settings.max_gap_words
-    bounds = sentence_bounds(a.tokens)
+    bounds = a.sentence_bounds
     near = dict(near_suspect=gap + PAIR_WORDS + 1, near_source=gap * SOURCE_WINDOW + 2 * PAIR_WORDS + 2,
                 limit=settings.max_candidates, sentence_bounds=bounds)
     spans: list[tuple[int, int]] = []

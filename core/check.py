@@ -28,7 +28,7 @@ import numpy as np
 from .ahead import MIN_JOBS, Ahead
 from .align import SourceSide, align
 from .bymeaning import READ_ENCODED_MAX, add_meaning, near_sentences
-from .candidates import retrieve, variant_pair_keys
+from .candidates import retrieve, sentence_bounds, variant_pair_keys
 from .document import Document
 from .errors import CollectionDamaged
 from .exclusions import apply_exclusions, collection_common, heading_end, marked_spans
@@ -125,6 +125,10 @@ class Prepared:
     @cached_property
     def variant_pairs(self) -> tuple[np.ndarray, np.ndarray]:  # the pair keys' synonym variants (a check)
         return variant_pair_keys(self.tokens, self.related)
+
+    @cached_property
+    def sentence_bounds(self) -> tuple[np.ndarray, np.ndarray]:  # each token's sentence: its first token, one past its last
+        return sentence_bounds(self.tokens)
 
     @cached_property
     def sentences(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:  # retrieval sentence keys
@@ -368,7 +372,8 @@ def check_document(
         if info is None:  # removed since retrieval found it (another desktop sharing the archive)
             continue
         b = ahead.result(doc_id)[0] if doc_id in ahead else kept.get(doc_id, info.sha256, settings)
-        window = _windows(index, doc_id, info.sha256, hits[doc_id], settings, kept) if b is None and doc_id in hits \
+        window = _windows(index, doc_id, info.sha256, hits[doc_id], a.sentence_bounds, settings, kept) \
+            if b is None and doc_id in hits \
             and doc_id not in short_ok and not whole_sources \
             and not kept.worth_keeping(doc_id, info.sha256, info.chars, info.words) else None
         scored = None
@@ -477,13 +482,14 @@ def _matched(a: Prepared, b: Prepared, settings: Settings, short: bool) -> tuple
 
 
 def _windows(index: "Store", doc_id: int, sha: str, hit: tuple[np.ndarray, np.ndarray, np.ndarray],
-             settings: Settings, kept: SourceCache) -> Window | None:
-    """The windows of a stored document around the suspect's keys in it; None when it is read
+             bounds: tuple[np.ndarray, np.ndarray], settings: Settings, kept: SourceCache) -> Window | None:
+    """The windows of a stored document around the suspect's keys in it (``bounds``: the
+    suspect's sentences, :func:`sverka.core.windows.kept_hits`); None when it is read
     whole (a short or older document, or one whose windows would hold most of it). What they
     need of the whole document is kept in ``kept`` for the next checks."""
     try:
         with index.blob_readers(doc_id) as (read_tokens, size, read_text):
-            return read_windows(read_tokens, size, read_text, kept_hits(*hit, settings), settings,
+            return read_windows(read_tokens, size, read_text, kept_hits(*hit, settings, bounds), settings,
                                 known=lambda read: kept.whole_of(doc_id, sha, read, known_bytes))
     except Exception:  # noqa: BLE001 - any failure to read a part: read whole, where damage is reported
         return None

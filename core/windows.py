@@ -12,8 +12,10 @@ pair key of the index at the same place (keys repeated in a document more often 
 alignment keeps a seed are neither indexed nor used), or a whole sentence, a sentence key.
 So the source side of every run lies on a key retrieval found. A key alone, with no other key
 near it in both texts, starts no passage (the alignment keeps such a run only beside another,
-``align._near_others``); the keys kept here are those with another within twice the
-alignment's distances (:data:`NEAR_FACTOR`). Around each kept key, a window reaches
+``align._near_others``); nor does a place whose keys cover fewer suspect tokens than a passage
+holds, which retrieval does not count either (:func:`kept_hits`: in a novel, two common pairs
+a few words apart in both texts meet all through it). The keys kept are those of the places
+that count. Around each kept key, a window reaches
 
 * :func:`margin_tokens` tokens on each side: a passage grows from a run only to runs at most
   ``SOURCE_WINDOW * max_gap`` tokens away in the source, and reads the source tokens ``max_gap``
@@ -44,9 +46,9 @@ tokens, so a text repetitive enough to exceed it keeps other seeds; a source sen
 paraphrase layer would pair with a suspect sentence far from every key (no variant key of it
 found there either) is not looked at; two paraphrased sentences from places of the source far
 apart but next to each other in joined windows may make one passage instead of two; a
-shingle the suspect shares with the source far from every kept key (all its pairs repeated in
-the source more often than it indexes them, or in more documents than a lookup reads) is not
-counted in the resemblance. And one difference is a better judgment (docs/BENCHMARKS.md): the
+shingle the suspect shares with the source far from every kept key (all its pairs, or enough
+of them that its place does not count, repeated in the source more often than it indexes them,
+or in more documents than a lookup reads) is not counted in the resemblance. And one difference is a better judgment (docs/BENCHMARKS.md): the
 alignment keeps a one-seed run when another run lies close by among the next eight runs in
 suspect order; in a whole novel chance runs elsewhere crowd those eight, and a run inside a
 copied passage could be lost; in windows it is not.
@@ -72,6 +74,8 @@ from typing import Callable
 import numpy as np
 
 from .align import ORDER_PAIR_WORDS, SOURCE_WINDOW, SourceSide, Sorted, pair_shingles, sentence_hashes_of
+from .candidates import MIN_TOKENS, PARAPHRASE_SHARE
+from .engine import i64, native
 from .keys import SENTENCE_MIN_TOKENS
 from .paraphrase import SourceStats
 from .exclusions import MAX_QUOTE_CHARS
@@ -152,26 +156,33 @@ def _common(values: np.ndarray, limit: int) -> np.ndarray:
     return v[c > limit]
 
 
-def kept_hits(i: np.ndarray, j: np.ndarray, sentence: np.ndarray, settings: Settings) -> np.ndarray:
+def kept_hits(i: np.ndarray, j: np.ndarray, sentence: np.ndarray, settings: Settings,
+              bounds: tuple[np.ndarray, np.ndarray] | None = None) -> np.ndarray:
     """The source positions of the keys that may start a passage (module docstring): shared
-    sentences the alignment matches (``sentence``: their tokens, 0 for a pair key), and pair
-    keys with another pair key within ``NEAR_FACTOR`` times the alignment's distances."""
+    sentences the alignment matches (``sentence``: their tokens, 0 for a pair key), and the pair
+    keys of the places that count.
+
+    A place is a group of pair keys each within ``NEAR_FACTOR`` times the alignment's distances
+    of another of the group in both texts (linked one to the next, in any order). It counts as
+    a cluster counts in retrieval (:func:`sverka.core.candidates.supported_seeds`, with the
+    paraphrase ranking's looser sentence rule): its keys cover :data:`~sverka.core.candidates.MIN_TOKENS`
+    suspect tokens or more, or 3-4 tokens making a whole suspect sentence or half of one
+    (``bounds``: :func:`sverka.core.candidates.sentence_bounds` of the suspect; without them,
+    any 3). A place of fewer tokens cannot be a passage (``align``: 3 content words at least,
+    5 unless whole sentences), and in a novel two keys a few words apart in both texts meet by
+    chance all through it: such places were ~78 % of the windows read and never held a passage
+    (docs/BENCHMARKS.md). Places that hold ``shingle_words`` tokens in a row in both texts count
+    too: the resemblance counts their shingle (:func:`scores`). Computed by the engine
+    (``seed_places``)."""
     w = max(1, settings.align_seed_words)
-    near_a = NEAR_FACTOR * (settings.max_gap_words + 2 * w)
-    near_b = NEAR_FACTOR * (settings.max_gap_words * SOURCE_WINDOW + 2 * w)
     pair = sentence == 0
     whole = j[~pair & (sentence >= settings.min_sentence_words)]
-    i, j = i[pair], j[pair]
-    order = np.lexsort((j, i))
-    i, j = i[order], j[order]
-    keep = np.zeros(len(i), bool)
-    for shift in range(1, 17):
-        if shift >= len(i):
-            break
-        ok = (i[shift:] - i[:-shift] <= near_a) & (np.abs(j[shift:] - j[:-shift]) <= near_b) & (j[shift:] != j[:-shift])
-        keep[shift:] |= ok
-        keep[:-shift] |= ok
-    return np.concatenate([j[keep], whole])
+    starts, ends = bounds if bounds is not None else (None, None)
+    kept = native.seed_places(i64(i[pair]), i64(j[pair]), NEAR_FACTOR * (settings.max_gap_words + 2 * w),
+                              NEAR_FACTOR * (settings.max_gap_words * SOURCE_WINDOW + 2 * w), MIN_TOKENS, w,
+                              settings.shingle_words - 1, None if starts is None else i64(starts),
+                              None if ends is None else i64(ends), sentence_share=PARAPHRASE_SHARE)
+    return np.concatenate([kept, whole])
 
 
 def sentence_windows(hits: np.ndarray, whole: WholeStats, n: int, settings: Settings) -> list[tuple[int, int]]:

@@ -351,6 +351,106 @@ pub fn clusters(d: &[i64], i: &[i64], j: &[i64], rules: &ClusterRules) -> Result
     Ok(out)
 }
 
+/// The source positions of the pair keys `(i, j)` of one document that lie in places that count
+/// (`windows.kept_hits`): a place is a group of keys each within `near_suspect` / `near_source`
+/// tokens of another of the group (at another source position; linked one to the next, among
+/// the 16 keys that follow each in `(i, j)` order), and it counts as a cluster counts
+/// ([`clusters`]: the suspect tokens its keys cover, or a whole sentence or share of one when
+/// small), or when `run` or more of its keys lie one token apart in both texts (a shingle of
+/// `run + 1` tokens both texts hold). Equal keys count once. Sorted, positions >= 0.
+pub fn places(i: &[i64], j: &[i64], rules: &ClusterRules, run: i64) -> Result<Vec<i64>, Error> {
+    if i.len() != j.len() {
+        return Err(bad("places: the arrays' lengths disagree".into()));
+    }
+    if i.iter().chain(j.iter()).any(|&x| x < 0) {
+        return Err(bad("places: a negative position".into()));
+    }
+    let mut keys: Vec<(i64, i64)> = i.iter().copied().zip(j.iter().copied()).collect();
+    keys.sort_unstable();
+    keys.dedup();
+    let n = keys.len();
+    let mut group: Vec<usize> = (0..n).collect();
+    fn root(group: &mut [usize], mut x: usize) -> usize {
+        while group[x] != x {
+            group[x] = group[group[x]]; // paths halved
+            x = group[x];
+        }
+        x
+    }
+    let mut linked = vec![false; n];
+    for k in 0..n {
+        let (ik, jk) = keys[k];
+        for m in k + 1..(k + 17).min(n) {
+            let (im, jm) = keys[m];
+            if im - ik > rules.near_suspect {
+                break;
+            }
+            if (jm - jk).abs() <= rules.near_source && jm != jk {
+                linked[k] = true;
+                linked[m] = true;
+                let (a, b) = (root(&mut group, k), root(&mut group, m));
+                if a != b {
+                    group[a.max(b)] = a.min(b);
+                }
+            }
+        }
+    }
+    // the linked keys by place, then suspect position
+    let mut by: Vec<(usize, i64, i64)> = (0..n).filter(|&k| linked[k]).map(|k| (root(&mut group, k), keys[k].0, keys[k].1)).collect();
+    by.sort_unstable();
+    let mut counts = vec![false; n]; // by a place's root
+    // runs on a diagonal: (diagonal, suspect position) in order
+    let mut diagonal: Vec<(i64, i64, usize)> = by.iter().map(|&(g, x, y)| (y - x, x, g)).collect();
+    diagonal.sort_unstable();
+    let mut start = 0;
+    for k in 1..=diagonal.len() {
+        let goes_on = k < diagonal.len() && diagonal[k].0 == diagonal[k - 1].0 && diagonal[k].1 == diagonal[k - 1].1 + 1;
+        if !goes_on {
+            if (k - start) as i64 >= run.max(1) {
+                for d in &diagonal[start..k] {
+                    counts[d.2] = true;
+                }
+            }
+            start = k;
+        }
+    }
+    let pw = rules.pair_words;
+    let mut k = 0;
+    while k < by.len() {
+        let g = by[k].0;
+        let mut m = k;
+        let mut covered = 0i64;
+        while m + 1 < by.len() && by[m + 1].0 == g {
+            covered += (by[m + 1].1 - by[m].1).min(pw);
+            m += 1;
+        }
+        covered += pw;
+        let (first, last) = (by[k].1, by[m].1);
+        let mut ok = covered >= rules.min_tokens;
+        if !ok && covered >= 3 {
+            ok = match rules.sentence_bounds {
+                None => true,
+                Some((starts, ends)) => {
+                    if starts.is_empty() || starts.len() != ends.len() {
+                        return Err(bad("places: the suspect's sentence bounds disagree".into()));
+                    }
+                    let top = starts.len() - 1;
+                    let (f, tail) = ((first as usize).min(top), ((last + pw - 1) as usize).min(top));
+                    let whole = starts[f] >= first && ends[tail] <= last + pw;
+                    let half = starts[f] == starts[tail]
+                        && (covered as f64) >= rules.sentence_share * ((ends[f] - starts[f]) as f64);
+                    whole || half
+                }
+            };
+        }
+        counts[g] |= ok;
+        k = m + 1;
+    }
+    let mut out: Vec<i64> = by.iter().filter(|e| counts[e.0]).map(|e| e.2).collect();
+    out.sort_unstable();
+    Ok(out)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -358,6 +458,23 @@ mod tests {
     fn rules() -> ClusterRules<'static> {
         ClusterRules { near_suspect: 9, near_source: 30, min_tokens: 5, pair_words: 2, sentence_bounds: None,
                        sentence_share: 1.0 }
+    }
+
+    #[test]
+    fn places_keep_what_can_be_a_passage() {
+        let r = ClusterRules { near_suspect: 10, near_source: 52, min_tokens: 5, pair_words: 2, sentence_bounds: None,
+                               sentence_share: 0.5 };
+        // two keys a few tokens apart: 4 tokens, no whole sentence known: counted as 3 or more
+        assert_eq!(places(&[10, 13], &[1000, 1003], &r, 3).unwrap(), vec![1000, 1003]);
+        let starts = vec![0i64; 200];
+        let ends = vec![200i64; 200];
+        let r = ClusterRules { sentence_bounds: Some((&starts, &ends)), ..r };
+        assert!(places(&[10, 13], &[1000, 1003], &r, 3).unwrap().is_empty());
+        assert_eq!(places(&[40, 41, 42], &[7000, 7001, 7002], &r, 3).unwrap(), vec![7000, 7001, 7002]);
+        assert_eq!(places(&[72, 60, 66], &[9080, 9000, 9040], &r, 3).unwrap(), vec![9000, 9040, 9080]);
+        // equal keys count once; a lone key is no place
+        assert!(places(&[10, 10, 13, 90], &[1000, 1000, 1003, 5000], &r, 3).unwrap().is_empty());
+        assert!(places(&[1], &[2, 3], &r, 3).is_err());
     }
 
     #[test]

@@ -1083,6 +1083,25 @@ fn seed_clusters<'py>(py: Python<'py>, d: PyReadonlyArray1<'py, i64>, i: PyReado
     Ok(cluster_arrays(py, c))
 }
 
+/// seed_places(i, j: int64, near_suspect, near_source, min_tokens, pair_words, run, starts=None, ends=None,
+/// sentence_share=1.0) -> int64: the source positions of the keys in places that count
+#[pyfunction]
+#[pyo3(signature = (i, j, near_suspect, near_source, min_tokens, pair_words, run, starts=None, ends=None, sentence_share=1.0))]
+#[allow(clippy::too_many_arguments)]
+fn seed_places<'py>(py: Python<'py>, i: PyReadonlyArray1<'py, i64>, j: PyReadonlyArray1<'py, i64>,
+                    near_suspect: i64, near_source: i64, min_tokens: i64, pair_words: i64, run: i64,
+                    starts: Option<PyReadonlyArray1<'py, i64>>, ends: Option<PyReadonlyArray1<'py, i64>>,
+                    sentence_share: f64) -> PyResult<I64s<'py>> {
+    let (i, j) = (slice(&i)?, slice(&j)?);
+    let bounds = match (&starts, &ends) {
+        (Some(s), Some(e)) => Some((slice(s)?, slice(e)?)),
+        _ => None,
+    };
+    let rules = cluster_rules(near_suspect, near_source, min_tokens, pair_words, bounds, sentence_share);
+    let out = py.detach(|| cand::places(i, j, &rules, run)).map_err(value_error)?;
+    Ok(out.into_pyarray(py))
+}
+
 /// pair_clusters(keys: uint64, key_pos: int64, row_hash: uint64, row_doc: int64, row_pos: int64, near_suspect,
 /// near_source, min_tokens, pair_words, starts=None, ends=None, sentence_share=1.0): the seeds of the rows
 /// (expand_seeds) and their clusters (seed_clusters) in one call
@@ -1140,6 +1159,7 @@ fn _engine(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(seed_support, m)?)?;
     m.add_function(wrap_pyfunction!(seed_clusters, m)?)?;
     m.add_function(wrap_pyfunction!(pair_clusters, m)?)?;
+    m.add_function(wrap_pyfunction!(seed_places, m)?)?;
     m.add_class::<HashIndex>()?;
     m.add_class::<ParaphraseSuspect>()?;
     m.add_class::<ParaphraseSource>()?;
