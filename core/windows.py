@@ -48,10 +48,11 @@ found there either) is not looked at; two paraphrased sentences from places of t
 apart but next to each other in joined windows may make one passage instead of two; a
 shingle the suspect shares with the source far from every kept key (all its pairs, or enough
 of them that its place does not count, repeated in the source more often than it indexes them,
-or in more documents than a lookup reads) is not counted in the resemblance. And one difference is a better judgment (docs/BENCHMARKS.md): the
-alignment keeps a one-seed run when another run lies close by among the next eight runs in
-suspect order; in a whole novel chance runs elsewhere crowd those eight, and a run inside a
-copied passage could be lost; in windows it is not.
+or in more documents than a lookup reads) is not counted in the resemblance. And one
+difference is a better judgment (docs/BENCHMARKS.md): the alignment keeps a one-seed run when
+another run lies close by among the next eight runs in suspect order; in a whole novel chance
+runs elsewhere crowd those eight, and a run inside a copied passage could be lost; in windows
+it is not.
 
 **What a result carries of it.** A source longer than :data:`EXCERPTS_ABOVE` characters is
 not read whole to be shown either: its result carries :class:`~sverka.core.results.Excerpts`,

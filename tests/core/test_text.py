@@ -453,3 +453,13 @@ def test_the_words_of_russian_texts_are_normalised_as_any_word(ruslit):
             assert _tx._normalise(w, mode) == _tx._normalise_any(w, mode), (w, mode)
     for w in words - set(plain):  # the others take the whole way
         assert _tx._normalise(w, "ru") == _tx._normalise_any(w, "ru")
+
+
+@settings(max_examples=200, deadline=None, derandomize=True)
+@given(st.lists(st.integers(0, 300), unique=True), st.lists(st.integers(0, 320), max_size=12, unique=True))
+def test_words_in_counts_the_starts_inside_the_intervals(starts, cuts):
+    cuts = sorted(cuts)
+    intervals = list(zip(cuts[0::2], cuts[1::2]))  # disjoint, in order
+    want = sum(1 for x in starts for s, e in intervals if s <= x < e)
+    assert _tx.words_in(np.array(sorted(starts), np.int64), intervals) == want
+    assert _tx.words_in(np.array(sorted(starts), np.int64), iter(intervals)) == want

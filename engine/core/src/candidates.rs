@@ -396,7 +396,8 @@ pub fn places(i: &[i64], j: &[i64], rules: &ClusterRules, run: i64) -> Result<Ve
         }
     }
     // the linked keys by place, then suspect position
-    let mut by: Vec<(usize, i64, i64)> = (0..n).filter(|&k| linked[k]).map(|k| (root(&mut group, k), keys[k].0, keys[k].1)).collect();
+    let mut by: Vec<(usize, i64, i64)> =
+        (0..n).filter(|&k| linked[k]).map(|k| (root(&mut group, k), keys[k].0, keys[k].1)).collect();
     by.sort_unstable();
     let mut counts = vec![false; n]; // by a place's root
     // runs on a diagonal: (diagonal, suspect position) in order
@@ -404,7 +405,8 @@ pub fn places(i: &[i64], j: &[i64], rules: &ClusterRules, run: i64) -> Result<Ve
     diagonal.sort_unstable();
     let mut start = 0;
     for k in 1..=diagonal.len() {
-        let goes_on = k < diagonal.len() && diagonal[k].0 == diagonal[k - 1].0 && diagonal[k].1 == diagonal[k - 1].1 + 1;
+        let goes_on =
+            k < diagonal.len() && diagonal[k].0 == diagonal[k - 1].0 && diagonal[k].1 == diagonal[k - 1].1 + 1;
         if !goes_on {
             if (k - start) as i64 >= run.max(1) {
                 for d in &diagonal[start..k] {
