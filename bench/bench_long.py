@@ -54,6 +54,7 @@ usually has several true sources: each counts.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import random
@@ -289,6 +290,43 @@ def row(what: str, ours: float, ref: float, target: str = "") -> None:
     print(f"| {what} | {ours:.2f} s | {ref:.2f} s | {ours / ref if ref else float('nan'):.2f} | {target} |", flush=True)
 
 
+def novels_db(args, work: Path, env: dict, novels: list[Doc], name: str) -> Path:
+    """The collection of the long documents: the main part's when it ran in ``work``, else
+    ``name`` there, indexed by ``sverka index`` when missing."""
+    folder = work / "long"
+    if not folder.exists():
+        write(folder, novels)
+    db = work / f"long-{args.runs - 1}.sverka"
+    if not db.exists():
+        db = work / name
+        if not db.exists():
+            subprocess.run([str(SVERKA), "index", "--db", str(db), *(["--no-find-by-meaning"] if args.no_meaning else []),
+                            str(folder)], check=True, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    return db
+
+
+@contextlib.contextmanager
+def counted_windows():
+    """A list receiving the number of windows each long source is read in while it is open (a
+    spy on ``check.read_windows``)."""
+    from sverka.core import check
+
+    windows: list[int] = []
+    read = check.read_windows
+
+    def counted(*a, **k):
+        w = read(*a, **k)
+        if w is not None:
+            windows.append(len(w.at))
+        return w
+
+    check.read_windows = counted
+    try:
+        yield windows
+    finally:
+        check.read_windows = read
+
+
 def bench_main(args, work: Path, env: dict) -> None:
     t = time.perf_counter()
     docs = long_collection(args.mb)
@@ -401,22 +439,8 @@ def bench_stories(args, work: Path, env: dict) -> None:
           f"in-process\n", flush=True)
     os.environ["SVERKA_CACHE_DIR"] = env["SVERKA_CACHE_DIR"]
     checked = cols["novels"].settings.replace(find_by_meaning=not args.no_meaning)
-    from sverka.core import check
-
-    windows: list[int] = []
-    read = check.read_windows
-
-    def counted(*a, **k):  # the windows each long source was read in (stories are read whole)
-        w = read(*a, **k)
-        if w is not None:
-            windows.append(len(w.at))
-        return w
-
-    check.read_windows = counted
-    try:
+    with counted_windows() as windows:  # stories are read whole
         times = fastest_checks(cols, frags, args.runs, checked)
-    finally:
-        check.read_windows = read
     for c in cols.values():
         c.close()
     mean = {k: statistics.mean(v) for k, v in times.items()}
@@ -498,44 +522,26 @@ def bench_short(args, work: Path, env: dict) -> None:
     import ref5gram
     import numpy as np
 
-    from sverka.core import api, check
+    from sverka.core import api
     from sverka.core.document import document_from_text
 
     raw = re.findall(r'<value name="text_[12]">([^<]+)</value>', HEADLINES.read_text(encoding="utf-8"))
     heads = sorted({x.strip().rstrip(".") + "." for x in raw if len(x.split()) >= 4})
     novels = long_collection(args.mb)
     essays = short_essays(novels, heads, args.short_essays)
-    folder = work / "long"
-    if not folder.exists():
-        write(folder, novels)
-    db = work / f"long-{args.runs - 1}.sverka"
-    if not db.exists():
-        db = work / "short.sverka"
-        if not db.exists():
-            subprocess.run([str(SVERKA), "index", "--db", str(db), *(["--no-find-by-meaning"] if args.no_meaning else []),
-                            str(folder)], check=True, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    db = novels_db(args, work, env, novels, "short.sverka")
     os.environ["SVERKA_CACHE_DIR"] = env["SVERKA_CACHE_DIR"]
     col = api.Collection(db)
     checked = col.settings.replace(find_by_meaning=not args.no_meaning)
     ref = ref5gram.Collection()
     for d in novels:
         ref.add(d.name, d.text)
-    windows: list[int] = []
-    read = check.read_windows
-
-    def counted(*a, **k):  # the windows each long source was read in
-        w = read(*a, **k)
-        if w is not None:
-            windows.append(len(w.at))
-        return w
-
-    check.read_windows = counted
-    col.check(document_from_text(essays[0][0], title="warm-up"), settings=checked)
-    windows.clear()
     found = {"verbatim": [0, 0], "edited": [0, 0]}
     flagged = originals = 0
     ours = theirs = 0.0
-    try:
+    with counted_windows() as windows:
+        col.check(document_from_text(essays[0][0], title="warm-up"), settings=checked)
+        windows.clear()
         for k, (text, spans) in enumerate(essays):
             doc = document_from_text(text, title=f"essay {k}")
             t = time.perf_counter()
@@ -556,9 +562,7 @@ def bench_short(args, work: Path, env: dict) -> None:
                 else:
                     found[kind][1] += 1
                     found[kind][0] += cover[a:b].mean() >= 0.5
-    finally:
-        check.read_windows = read
-        col.close()
+    col.close()
     n = len(essays)
     print(f"\nshort: {n} essays, sentences of the long documents among {originals} headlines, checked warm in-process")
     for kind, (hit, total) in found.items():
@@ -588,14 +592,7 @@ def bench_postgres(args, work: Path, env: dict) -> None:
     novels = long_collection(args.mb)
     frags = fragments(novels, args.stories_fragments, seed=41)
     folder = work / "long"
-    if not folder.exists():
-        write(folder, novels)
-    db = work / f"long-{args.runs - 1}.sverka"
-    if not db.exists():
-        db = work / "pg-sqlite.sverka"
-        if not db.exists():
-            subprocess.run([str(SVERKA), "index", "--db", str(db), *(["--no-find-by-meaning"] if args.no_meaning else []),
-                            str(folder)], check=True, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    db = novels_db(args, work, env, novels, "pg-sqlite.sverka")
     os.environ["SVERKA_CACHE_DIR"] = env["SVERKA_CACHE_DIR"]
     root = Path(tempfile.mkdtemp(prefix="sverka-bench-pg-"))
     os.chmod(root, 0o755)
