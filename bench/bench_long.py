@@ -186,6 +186,11 @@ def edit(rng: random.Random, text: str) -> str:
         changes[k], changes[k + 1] = words[k + 1].group(), words[k].group()
     k = rng.randrange(len(words))
     changes[k] = ""
+    return changed(text, words, changes)
+
+
+def changed(text: str, words: list, changes: dict[int, str]) -> str:
+    """``text`` with each word ``words[k]`` (a match) of ``changes`` written ``changes[k]``."""
     out, pos = [], 0
     for k in sorted(changes):
         m = words[k]
@@ -475,13 +480,7 @@ def edit_sentence(rng: random.Random, text: str) -> str:
             changes[k], changes[k + 1] = words[k + 1].group(), words[k].group()
         else:
             changes[k] = ""
-    out, pos = [], 0
-    for k, m in enumerate(words):
-        out.append(text[pos:m.start()])
-        out.append(changes.get(k, m.group()))
-        pos = m.end()
-    out.append(text[pos:])
-    return re.sub(r"  +", " ", "".join(out))
+    return re.sub(r"  +", " ", changed(text, words, changes))
 
 
 def short_essays(docs: list[Doc], heads: list[str], n: int, seed: int = 42) -> list[tuple[str, list]]:
