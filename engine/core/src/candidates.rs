@@ -269,6 +269,31 @@ impl Seed for Packed {
     }
 }
 
+/// Whether a cluster of keys from suspect token `first` to the key at `last`, covering `covered`
+/// tokens, counts ([`clusters`], [`places`]): `min_tokens` or more; 3 or more when it is a whole
+/// suspect sentence, or (`sentence_share` < 1) that share of the one sentence it lies in; any 3
+/// without sentence bounds.
+fn counts(first: i64, last: i64, covered: i64, rules: &ClusterRules) -> Result<bool, Error> {
+    let Some((starts, ends)) = rules.sentence_bounds else {
+        return Ok(covered >= rules.min_tokens || covered >= 3);
+    };
+    let pw = rules.pair_words;
+    let tail = (last + pw - 1) as usize;
+    if first < 0 || first as usize >= starts.len() || tail >= starts.len() || starts.len() != ends.len() {
+        return Err(bad("clusters: a seed beyond the suspect's sentence bounds".into()));
+    }
+    if covered >= rules.min_tokens || covered < 3 {
+        return Ok(covered >= rules.min_tokens);
+    }
+    let f = first as usize;
+    let mut whole = starts[f] >= first && ends[tail] <= last + pw;
+    if rules.sentence_share < 1.0 {
+        let one = starts[f] == starts[tail];
+        whole |= one && (covered as f64) >= rules.sentence_share * ((ends[f] - starts[f]) as f64);
+    }
+    Ok(whole)
+}
+
 /// The clusters that count among seeds `(d, i, j)` in any order (`candidates._clusters`);
 /// documents and positions must be >= 0, positions below 2^32.
 pub fn clusters(d: &[i64], i: &[i64], j: &[i64], rules: &ClusterRules) -> Result<Clusters, Error> {
@@ -323,24 +348,7 @@ pub fn clusters(d: &[i64], i: &[i64], j: &[i64], rules: &ClusterRules) -> Result
             }
         }
         let last = kept[m].1;
-        let mut counts = covered >= rules.min_tokens;
-        if let Some((starts, ends)) = rules.sentence_bounds {
-            let tail = (last + pw - 1) as usize;
-            if first < 0 || first as usize >= starts.len() || tail >= starts.len() || starts.len() != ends.len() {
-                return Err(bad("clusters: a seed beyond the suspect's sentence bounds".into()));
-            }
-            let f = first as usize;
-            let small = !counts && covered >= 3;
-            let mut whole = starts[f] >= first && ends[tail] <= last + pw;
-            if rules.sentence_share < 1.0 {
-                let one = starts[f] == starts[tail];
-                whole |= one && (covered as f64) >= rules.sentence_share * ((ends[f] - starts[f]) as f64);
-            }
-            counts |= small && whole;
-        } else {
-            counts |= covered >= 3;
-        }
-        if counts {
+        if counts(first, last, covered, rules)? {
             out.docs.push(doc);
             out.first.push(first);
             out.end.push(last + pw);
@@ -399,7 +407,7 @@ pub fn places(i: &[i64], j: &[i64], rules: &ClusterRules, run: i64) -> Result<Ve
     let mut by: Vec<(usize, i64, i64)> =
         (0..n).filter(|&k| linked[k]).map(|k| (root(&mut group, k), keys[k].0, keys[k].1)).collect();
     by.sort_unstable();
-    let mut counts = vec![false; n]; // by a place's root
+    let mut place_counts = vec![false; n]; // by a place's root
     // runs on a diagonal: (diagonal, suspect position) in order
     let mut diagonal: Vec<(i64, i64, usize)> = by.iter().map(|&(g, x, y)| (y - x, x, g)).collect();
     diagonal.sort_unstable();
@@ -410,7 +418,7 @@ pub fn places(i: &[i64], j: &[i64], rules: &ClusterRules, run: i64) -> Result<Ve
         if !goes_on {
             if (k - start) as i64 >= run.max(1) {
                 for d in &diagonal[start..k] {
-                    counts[d.2] = true;
+                    place_counts[d.2] = true;
                 }
             }
             start = k;
@@ -427,28 +435,10 @@ pub fn places(i: &[i64], j: &[i64], rules: &ClusterRules, run: i64) -> Result<Ve
             m += 1;
         }
         covered += pw;
-        let (first, last) = (by[k].1, by[m].1);
-        let mut ok = covered >= rules.min_tokens;
-        if !ok && covered >= 3 {
-            ok = match rules.sentence_bounds {
-                None => true,
-                Some((starts, ends)) => {
-                    if starts.is_empty() || starts.len() != ends.len() {
-                        return Err(bad("places: the suspect's sentence bounds disagree".into()));
-                    }
-                    let top = starts.len() - 1;
-                    let (f, tail) = ((first as usize).min(top), ((last + pw - 1) as usize).min(top));
-                    let whole = starts[f] >= first && ends[tail] <= last + pw;
-                    let half = starts[f] == starts[tail]
-                        && (covered as f64) >= rules.sentence_share * ((ends[f] - starts[f]) as f64);
-                    whole || half
-                }
-            };
-        }
-        counts[g] |= ok;
+        place_counts[g] |= counts(by[k].1, by[m].1, covered, rules)?;
         k = m + 1;
     }
-    let mut out: Vec<i64> = by.iter().filter(|e| counts[e.0]).map(|e| e.2).collect();
+    let mut out: Vec<i64> = by.iter().filter(|e| place_counts[e.0]).map(|e| e.2).collect();
     out.sort_unstable();
     Ok(out)
 }
