@@ -58,9 +58,10 @@ __all__ = ["AROUND_WORDS", "DENYING_WORDS", "REFUSED_METHODS", "piece_inside", "
 REFUSED_METHODS = frozenset({"paraphrase", "bridged"})
 
 
-def _sentence_of(spans: np.ndarray, offset: int) -> int:
-    """The index of the sentence of ``spans`` (sorted [start, end) rows) holding ``offset``."""
-    return max(0, int(np.searchsorted(spans[:, 0], offset, "right")) - 1)
+def _sentence_at(first: np.ndarray, offset: int) -> int:
+    """The index of the sentence holding ``offset``, of sentences beginning at ``first``
+    (int64, sorted, contiguous: the first column of sentence spans)."""
+    return max(0, int(first.searchsorted(offset, "right")) - 1)
 
 
 def _copied_run(piece: tuple[int, int, int, int], a: Tokens, b: Tokens, min_words: int) -> bool:
@@ -113,10 +114,10 @@ def piece_inside(piece: tuple[int, int, int, int], lo: int, hi: int, a: Tokens, 
     if (c0, c1) == (a0, a1) or a1 <= a0:
         return piece
     sa, sb = np.asarray(a.starts), np.asarray(b.starts)
-    first_a, first_b = int(np.searchsorted(sa, a0, "left")), int(np.searchsorted(sb, b0, "left"))
-    last_b = int(np.searchsorted(sb, b1, "left"))  # one past the piece's last source token
-    skip = int(np.searchsorted(sa, c0, "left")) - first_a
-    keep = int(np.searchsorted(sa, c1, "left")) - first_a
+    first_a, first_b = int(sa.searchsorted(a0, "left")), int(sb.searchsorted(b0, "left"))
+    last_b = int(sb.searchsorted(b1, "left"))  # one past the piece's last source token
+    skip = int(sa.searchsorted(c0, "left")) - first_a
+    keep = int(sa.searchsorted(c1, "left")) - first_a
     d0 = int(sb[first_b + skip]) if first_b + skip < last_b else b0
     d1 = int(np.asarray(b.ends)[first_b + keep - 1]) if 0 < keep and first_b + keep - 1 < last_b else b1
     return c0, c1, d0, max(d0, d1)
@@ -224,59 +225,91 @@ def refuse_contradictions(passages: Sequence[Passage], a: Tokens, b: Tokens, a_w
 def _refused(p: Passage, a: Tokens, b: Tokens, a_spans: np.ndarray, b_spans: np.ndarray,
              a_word_starts: np.ndarray, min_words: int) -> list[tuple[int, int, str]]:
     """The suspect sentences of ``p`` refused: (start, end, why), why "numbers", "denial" or
-    "thin edge", in suspect order. Each sentence is judged once, when it is needed: every
-    sentence of a paraphrase-layer passage (contradictions), only the edges of a bridged one
-    (a copied chapter is one passage of hundreds of sentences)."""
+    "thin edge", in suspect order. Each sentence is judged once, when it is needed, and only
+    as far as needed: every sentence of a paraphrase-layer passage for contradictions (most are
+    settled by a copied run in them, and an edited copy is never read for what it says), the
+    thinness of only the edges (a copied chapter is one passage of hundreds of sentences)."""
+    a_first = np.ascontiguousarray(a_spans[:, 0])
     by_sentence: dict[int, list[tuple[int, int, int, int]]] = {}
     for q in p.matched_pieces():
-        first, last = _sentence_of(a_spans, q[0]), _sentence_of(a_spans, max(q[0], q[1] - 1))
+        first, last = _sentence_at(a_first, q[0]), _sentence_at(a_first, max(q[0], q[1] - 1))
         for s in range(first, last + 1):
             by_sentence.setdefault(s, []).append(q)
     starts = np.asarray(a.starts, dtype=np.int64)  # of the content tokens: words_in counts them
     b_starts = np.asarray(b.starts, dtype=np.int64)
+    b_first = np.ascontiguousarray(b_spans[:, 0])
     copied: dict[tuple[int, int, int, int], bool] = {}  # a piece over several sentences is read once
-    judged: dict[int, tuple[int, int, bool, bool, str]] = {}
+    parts: dict[int, tuple[list[tuple[int, int, int, int]], list[tuple[int, int]]]] = {}
+    kept: dict[int, bool] = {}
+    said: dict[int, str] = {}
 
-    def judge(s: int) -> tuple[int, int, bool, bool, str]:  # (start, end, protected, thin, contradiction)
-        if s in judged:
-            return judged[s]
-        lo, hi = int(a_spans[s, 0]), int(a_spans[s, 1])
-        qs = [piece_inside(q, lo, hi, a, b) for q in by_sentence[s]]  # the parts of its pieces in this sentence
-        inside = merge((q[0], q[1]) for q in qs)
-        for q in by_sentence[s]:
-            if q not in copied:
-                copied[q] = _copied_run(q, a, b, min_words)
-        protected = any(copied[q] for q in by_sentence[s]) or _edited_copy(qs, inside, lo, hi, a, b, a_word_starts)
-        matched = words_in(starts, inside)
+    def span(s: int) -> tuple[int, int]:
+        return int(a_spans[s, 0]), int(a_spans[s, 1])
+
+    def inside_of(s: int) -> tuple[list[tuple[int, int, int, int]], list[tuple[int, int]]]:
+        """The parts of the sentence's pieces in it, and their suspect sides merged."""
+        if s not in parts:
+            lo, hi = span(s)
+            qs = [piece_inside(q, lo, hi, a, b) for q in by_sentence[s]]
+            parts[s] = (qs, merge((q[0], q[1]) for q in qs))
+        return parts[s]
+
+    def protected(s: int) -> bool:  # a copy: never refused
+        if s not in kept:
+            for q in by_sentence[s]:
+                if q not in copied:
+                    copied[q] = _copied_run(q, a, b, min_words)
+            if any(copied[q] for q in by_sentence[s]):
+                kept[s] = True
+            else:
+                lo, hi = span(s)
+                qs, inside = inside_of(s)
+                kept[s] = _edited_copy(qs, inside, lo, hi, a, b, a_word_starts)
+        return kept[s]
+
+    def source_sentences(qs: list[tuple[int, int, int, int]]) -> tuple[int, int, int, int]:
+        """(first, one past the last source character of the parts; the source sentences' span)."""
         b0, b1 = min(q[2] for q in qs), max(q[3] for q in qs)
-        source_lo = int(b_spans[_sentence_of(b_spans, b0), 0])
-        source_hi = int(b_spans[_sentence_of(b_spans, max(b0, b1 - 1)), 1])
+        return (b0, b1, int(b_spans[_sentence_at(b_first, b0), 0]),
+                int(b_spans[_sentence_at(b_first, max(b0, b1 - 1)), 1]))
+
+    def contradiction(s: int) -> str:  # of a paraphrase passage's sentence that is no copy
+        if s not in said:
+            said[s] = ""
+            if p.method == "paraphrase" and not protected(s):
+                lo, hi = span(s)
+                qs, _ = inside_of(s)
+                b0, b1, source_lo, source_hi = source_sentences(qs)
+                c0, c1 = _around_span(a.text, lo, hi, min(q[0] for q in qs), max(q[1] for q in qs))
+                d0, d1 = _around_span(b.text, source_lo, source_hi, b0, b1)
+                why = _contradiction(a.text[c0:c1], b.text[d0:d1])
+                if why and _contradiction(a.text[lo:hi], b.text[source_lo:source_hi]) != why:
+                    why = ""  # whole, the sentences agree: "Сноудена не оказалось" / "не нашли Эдварда Сноудена"
+                said[s] = why
+        return said[s]
+
+    def thin(s: int) -> bool:
+        lo, hi = span(s)
+        qs, inside = inside_of(s)
+        matched = words_in(starts, inside)
+        _, _, source_lo, source_hi = source_sentences(qs)
         shorter = min(words_in(starts, [(lo, hi)]), words_in(b_starts, [(source_lo, source_hi)]))
-        thin = matched < MIN_AGREE and 2 * matched < shorter
-        contradicts = ""
-        if not protected and p.method == "paraphrase":
-            c0, c1 = _around_span(a.text, lo, hi, min(q[0] for q in qs), max(q[1] for q in qs))
-            d0, d1 = _around_span(b.text, source_lo, source_hi, b0, b1)
-            contradicts = _contradiction(a.text[c0:c1], b.text[d0:d1])
-            if contradicts and _contradiction(a.text[lo:hi], b.text[source_lo:source_hi]) != contradicts:
-                contradicts = ""  # whole, the sentences agree: "Сноудена не оказалось" / "не нашли Эдварда Сноудена"
-        judged[s] = (lo, hi, protected, thin, contradicts)
-        return judged[s]
+        return matched < MIN_AGREE and 2 * matched < shorter
 
     order = sorted(by_sentence)
     if p.method == "paraphrase":
-        refused = [(s, judge(s)[4]) for s in order if judge(s)[4]]
-        live = [s for s in order if not judge(s)[4]]
+        refused = [(s, contradiction(s)) for s in order if contradiction(s)]
+        live = [s for s in order if not contradiction(s)]
     else:
         refused, live = [], order
     while len(live) > 1:  # thin edges, from either end
-        if not judge(live[0])[2] and judge(live[0])[3]:
+        if not protected(live[0]) and thin(live[0]):
             refused.append((live.pop(0), "thin edge"))
-        elif not judge(live[-1])[2] and judge(live[-1])[3]:
+        elif not protected(live[-1]) and thin(live[-1]):
             refused.append((live.pop(), "thin edge"))
         else:
             break
-    return sorted((judge(s)[0], judge(s)[1], why) for s, why in refused)
+    return sorted((*span(s), why) for s, why in refused)
 
 
 def _without(p: Passage, cut: list[tuple[int, int, str]], a: Tokens, b: Tokens, starts: np.ndarray,
