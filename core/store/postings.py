@@ -50,8 +50,8 @@ import xxhash
 from ..engine import i64, native
 from .codecs import i64 as stored_i64, rows_array, u64
 
-__all__ = ["FORMAT", "MAGIC", "PostingsFile", "TABLES", "build_tables", "documents_digest", "merge_tables",
-           "path_for", "write"]
+__all__ = ["FORMAT", "MAGIC", "PostingsFile", "Spill", "TABLES", "build_tables", "documents_digest",
+           "merge_runs", "merge_tables", "path_for", "write"]
 
 MAGIC = b"SVKPOSTS"
 FORMAT = 1
@@ -188,6 +188,124 @@ def merge_tables(old: dict[str, Table], removed: set[int], added: dict[str, list
                 sec.add(h, d, p)
             if len(keys) == 0:
                 sec.add(nh, nd, np_)
+    except BaseException:
+        for sec in out.values():
+            sec.close()
+        raise
+    return out
+
+
+#: Batches a :class:`Spill` keeps, at most: the end's merge searches every run for every range
+#: of keys (an add of more batches than this builds the file from the rows, in one pass).
+SPILL_RUNS = 64
+
+
+class Spill:
+    """The batches of one add written after it stopped updating the postings file batch by
+    batch (``SQLiteStore.adding``): the file they start from (``base``, the state the first of
+    them started from), and what each batch removed and added, its rows sorted and kept as a
+    run in temporary files beside the collection, so that the file is made once at the end from
+    the base and the runs (:func:`merge_runs`, a range of keys at a time), not by reading every
+    row of the collection back from SQLite. ``state``: the digest after the last batch taken;
+    a batch is taken only when it starts from it (nobody else wrote in between), else the spill
+    is given up (``broken``) and the file is built from the rows."""
+
+    _COLUMNS = ("hash", "doc", "pos")
+
+    def __init__(self, base: "PostingsFile", folder: Path) -> None:
+        self.base = base
+        self.state = base.digest
+        self.removed: set[int] = set()
+        self.rows = 0
+        self.broken = False
+        self._runs: dict[str, list[tuple[int, int]]] = {t: [] for t in TABLES}  # (first row, rows)
+        self._stored = {t: 0 for t in TABLES}
+        self._files = {(t, c): tempfile.TemporaryFile(dir=folder, prefix=".postings-spill-")
+                       for t in TABLES for c in self._COLUMNS}
+
+    def take(self, start: str, end: str, removed: set[int], added: dict[str, list[np.ndarray]]) -> None:
+        """A batch that went from state ``start`` to ``end``, removing and adding these (per
+        table: columns hash, doc_id, pos)."""
+        if self.broken:
+            return
+        if start != self.state or max(len(r) for r in self._runs.values()) >= SPILL_RUNS:
+            self.broken = True
+            self.close()  # its rows are of no more use: their room goes back now
+            return
+        self.removed |= {int(d) for d in removed}
+        for table in TABLES:
+            cols = added.get(table)
+            if cols is None or not len(cols[0]):
+                continue
+            h, d, p = (np.asarray(c, np.int64) for c in cols)
+            order = np.lexsort((p, d, h))
+            for name, col in zip(self._COLUMNS, (h, d, p)):
+                self._files[table, name].write(np.ascontiguousarray(col[order]).tobytes())
+            self._runs[table].append((self._stored[table], len(h)))
+            self._stored[table] += len(h)
+            self.rows += len(h)
+        self.state = end
+
+    def runs(self) -> dict[str, list[tuple[np.ndarray, np.ndarray, np.ndarray]]]:
+        """Per table, each batch's rows (int64 hash, doc_id, pos; sorted), read from the files
+        as they are needed (memory-mapped)."""
+        out: dict[str, list] = {}
+        for table in TABLES:
+            out[table] = []
+            if not self._stored[table]:
+                continue
+            cols = []
+            for name in self._COLUMNS:
+                f = self._files[table, name]
+                f.flush()
+                cols.append(np.memmap(f, dtype=np.int64, mode="r", shape=(self._stored[table],)))
+            out[table] = [tuple(c[a:a + n] for c in cols) for a, n in self._runs[table]]
+        return out
+
+    def close(self) -> None:
+        for f in self._files.values():
+            f.close()
+
+
+def merge_runs(old: dict[str, Table], removed: set[int],
+               runs: dict[str, list[tuple[np.ndarray, np.ndarray, np.ndarray]]], folder: Path) -> dict[str, _Sections]:
+    """The arrays of ``old`` without the documents ``removed`` (in ``old`` or in a run: ids
+    are never reused, so a run's document removed is one added and removed by one add), with
+    the rows of ``runs`` (per table, sorted runs of int64 hash, doc_id, pos) put in their place:
+    a range of hashes at a time, ranges of at most about :data:`CHUNK_ROWS` rows of all of
+    them together."""
+    gone = np.fromiter(removed, np.int64) if removed else None
+    out: dict[str, _Sections] = {}
+    try:
+        for table in TABLES:
+            out[table] = sec = _Sections(folder)
+            keys, offsets, docs, pos = old[table]
+            offs = offsets.astype(np.int64)
+            parts = runs.get(table, [])
+            step = max(1, CHUNK_ROWS // (len(parts) + 1))
+            marks = [keys[np.searchsorted(offs, np.arange(0, int(offs[-1]), step), "right") - 1]] if len(keys) else []
+            marks += [np.asarray(h[::step]) for h, _, _ in parts]
+            bounds = np.unique(np.concatenate(marks)).tolist() if marks else []
+            for lo, hi in zip([None, *bounds], [*bounds, None]):
+                k0 = 0 if lo is None else int(keys.searchsorted(lo, "left"))
+                k1 = len(keys) if hi is None else int(keys.searchsorted(hi, "left"))
+                a, b = int(offs[k0]), int(offs[k1])
+                hs = [np.repeat(keys[k0:k1], np.diff(offs[k0:k1 + 1]))]
+                ds, ps = [docs[a:b].astype(np.int64)], [pos[a:b].astype(np.int64)]
+                for rh, rd, rp in parts:
+                    x0 = 0 if lo is None else int(rh.searchsorted(lo, "left"))
+                    x1 = len(rh) if hi is None else int(rh.searchsorted(hi, "left"))
+                    hs.append(rh[x0:x1])
+                    ds.append(rd[x0:x1])
+                    ps.append(rp[x0:x1])
+                h, d, p = (np.concatenate(x) for x in (hs, ds, ps))
+                if gone is not None:
+                    keep = ~np.isin(d, gone)
+                    h, d, p = h[keep], d[keep], p[keep]
+                if parts:
+                    order = np.lexsort((p, d, h))
+                    h, d, p = h[order], d[order], p[order]
+                sec.add(h, d, p)
     except BaseException:
         for sec in out.values():
             sec.close()

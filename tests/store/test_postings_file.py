@@ -271,7 +271,7 @@ def test_a_rebuild_brings_its_postings_file_along(tmp_path):
 
 def test_an_add_of_many_batches_builds_the_file_once_at_its_end(store, monkeypatch):
     """Within one add, updates stop once they have copied ADD_COPY_FACTOR times the file's rows;
-    the file is then built at the end, and holds the collection's state."""
+    the file is then made at the end, and holds the collection's state."""
     from sverka.core.store import sqlite
 
     _add(store, _texts(6, 17), "first")  # one batch alone: updated in place
@@ -297,4 +297,111 @@ def test_a_change_that_leaves_the_documents_keeps_the_opened_file(store, monkeyp
     monkeypatch.setattr(postings.PostingsFile, "open", classmethod(lambda cls, *a: opened.append(a) or None))
     store.set_template(store.documents()[0].id, True)
     assert store._current_postings() is side and not opened
+    _same_as_tables(store)
+
+
+def _built_from_rows(store: SQLiteStore) -> bytes:
+    """The postings file of the store's current state as a build from its rows makes it."""
+    path = postings.path_for(store.path)
+    path.unlink()
+    store._side_state = None
+    assert store._current_postings() is not None
+    return path.read_bytes()
+
+
+@pytest.mark.parametrize("chunk", [7, 1 << 20])
+def test_an_add_that_left_the_file_makes_it_from_its_batches(store, monkeypatch, chunk):
+    """The batches after the file was left are kept aside and merged into it at the end, a range
+    of keys at a time: the file is byte for byte the one a build from the rows makes, with a
+    document updated by the add (its old rows gone) and one added and removed within it."""
+    from sverka.core.store import sqlite
+
+    monkeypatch.setattr(postings, "CHUNK_ROWS", chunk)
+    _add(store, _texts(6, 20), "first")
+    built, merged = [], []
+    real, merge = postings.build_tables, postings.merge_runs
+    monkeypatch.setattr(sqlite.postings, "build_tables", lambda *a: built.append(1) or real(*a))
+    monkeypatch.setattr(sqlite.postings, "merge_runs", lambda *a: merged.append(1) or merge(*a))
+    with store.adding():
+        for k in range(6):
+            _add(store, _texts(3, 21 + k), f"batch {k}")
+        store.remove([store.documents()[0].id, store.documents()[-1].id])  # an old one, a new one
+        _add(store, _texts(2, 30), "last")
+    assert merged == [1] and not built  # made once from the batches, not from the rows
+    made = postings.path_for(store.path).read_bytes()
+    assert not list(store.path.parent.glob(".postings-*"))  # the runs' files are gone
+    _same_as_tables(store)
+    assert _built_from_rows(store) == made
+
+
+def test_an_add_meeting_another_writer_builds_the_file_from_the_rows(store, tmp_path, monkeypatch):
+    """A batch written by another process between two batches of the add: the batches kept
+    aside no longer lead to the collection's state; the file is built from the rows."""
+    from sverka.core.store import sqlite
+
+    _add(store, _texts(6, 31), "first")
+    built = []
+    real = postings.build_tables
+    monkeypatch.setattr(sqlite.postings, "build_tables", lambda *a: built.append(1) or real(*a))
+    with store.adding():
+        for k in range(5):
+            _add(store, _texts(3, 32 + k), f"batch {k}")
+            if k == 3:
+                other = SQLiteStore(tmp_path / "c.sverka")
+                _add(other, _texts(2, 40), "another desktop")
+                other.close()
+    assert built
+    side = store._current_postings()
+    assert side is not None and side.digest == sqlite.documents_digest(store._db)
+    _same_as_tables(store)
+
+
+def test_an_add_ended_by_an_error_leaves_the_file_to_the_next_check(store):
+    _add(store, _texts(6, 41), "first")
+    with pytest.raises(RuntimeError):
+        with store.adding():
+            for k in range(5):
+                _add(store, _texts(3, 42 + k), f"batch {k}")
+            raise RuntimeError
+    assert not list(store.path.parent.glob(".postings-*"))
+    _same_as_tables(store)
+
+
+def test_a_batch_the_spill_cannot_keep_is_written_all_the_same(store, monkeypatch):
+    """No room left beside the collection for a batch's rows kept aside: the batch is committed,
+    and the file is built from the rows at the end."""
+    _add(store, _texts(6, 50), "first")
+    real = postings.Spill.take
+    calls = []
+
+    def full_disk(self, *a):
+        calls.append(1)
+        if len(calls) == 2:
+            raise OSError(28, "No space left on device")
+        return real(self, *a)
+
+    monkeypatch.setattr(postings.Spill, "take", full_disk)
+    with store.adding():
+        for k in range(6):
+            _add(store, _texts(3, 51 + k), f"batch {k}")
+    assert len(calls) >= 2
+    assert len(store.documents()) == 6 + 18
+    side = store._current_postings()
+    assert side is not None and side.digest == postings.documents_digest(store._db)
+    _same_as_tables(store)
+
+
+def test_an_add_of_more_batches_than_a_spill_keeps_builds_the_file_from_the_rows(store, monkeypatch):
+    from sverka.core.store import sqlite
+
+    monkeypatch.setattr(postings, "SPILL_RUNS", 2)
+    _add(store, _texts(6, 60), "first")
+    built = []
+    real = postings.build_tables
+    monkeypatch.setattr(sqlite.postings, "build_tables", lambda *a: built.append(1) or real(*a))
+    with store.adding():
+        for k in range(7):
+            _add(store, _texts(3, 61 + k), f"batch {k}")
+    assert built
+    assert not list(store.path.parent.glob(".postings-*"))
     _same_as_tables(store)
