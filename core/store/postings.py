@@ -202,8 +202,8 @@ SPILL_RUNS = 64
 
 class Spill:
     """The batches of one add written after it stopped updating the postings file batch by
-    batch (``SQLiteStore.adding``): the file they start from (``base``, the state the first of
-    them started from), and what each batch removed and added, its rows sorted and kept as a
+    batch (``SQLiteStore.adding``): the state of the file they start from (``base``, its digest:
+    the state the first of them started from), and what each batch removed and added, its rows sorted and kept as a
     run in temporary files beside the collection, so that the file is made once at the end from
     the base and the runs (:func:`merge_runs`, a range of keys at a time), not by reading every
     row of the collection back from SQLite. ``state``: the digest after the last batch taken;
@@ -213,8 +213,8 @@ class Spill:
     _COLUMNS = ("hash", "doc", "pos")
 
     def __init__(self, base: "PostingsFile", folder: Path) -> None:
-        self.base = base
-        self.state = base.digest
+        self.base = base.digest  # the file itself is opened again at the end: its pages are
+        self.state = base.digest  # not held through the add
         self.removed: set[int] = set()
         self.rows = 0
         self.broken = False
@@ -246,20 +246,14 @@ class Spill:
             self.rows += len(h)
         self.state = end
 
-    def runs(self) -> dict[str, list[tuple[np.ndarray, np.ndarray, np.ndarray]]]:
-        """Per table, each batch's rows (int64 hash, doc_id, pos; sorted), read from the files
-        as they are needed (memory-mapped)."""
+    def runs(self) -> dict[str, list["_Run"]]:
+        """Per table, each batch's rows (sorted), read from the files a range at a time."""
         out: dict[str, list] = {}
         for table in TABLES:
-            out[table] = []
-            if not self._stored[table]:
-                continue
-            cols = []
-            for name in self._COLUMNS:
-                f = self._files[table, name]
+            files = [self._files[table, name] for name in self._COLUMNS]
+            for f in files:
                 f.flush()
-                cols.append(np.memmap(f, dtype=np.int64, mode="r", shape=(self._stored[table],)))
-            out[table] = [tuple(c[a:a + n] for c in cols) for a, n in self._runs[table]]
+            out[table] = [_Run(files, a, n) for a, n in self._runs[table]]
         return out
 
     def close(self) -> None:
@@ -267,13 +261,36 @@ class Spill:
             f.close()
 
 
-def merge_runs(old: dict[str, Table], removed: set[int],
-               runs: dict[str, list[tuple[np.ndarray, np.ndarray, np.ndarray]]], folder: Path) -> dict[str, _Sections]:
+class _Run:
+    """One batch's rows in a :class:`Spill`'s column files (hash, doc_id, pos: int64, sorted),
+    rows ``first:first + n``: searched through a map of its hashes (a few pages a search) and
+    read a range at a time, so that merging holds no more of it than a range."""
+
+    def __init__(self, files: list, first: int, n: int) -> None:
+        self._files, self._first, self.n = files, first, n
+        self.hashes = np.memmap(files[0], dtype=np.int64, mode="r", offset=8 * first, shape=(n,)) if n else \
+            np.zeros(0, np.int64)
+
+    def marks(self, step: int) -> np.ndarray:
+        """The hash of every ``step``-th row."""
+        return np.array([self.hashes[k] for k in range(0, self.n, step)], np.int64)
+
+    def read(self, x0: int, x1: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Rows ``x0:x1`` of the run, as arrays of their own."""
+        out = []
+        for f in self._files:
+            f.seek(8 * (self._first + x0))
+            out.append(np.frombuffer(f.read(8 * (x1 - x0)), np.int64))
+        return out[0], out[1], out[2]
+
+
+def merge_runs(old: dict[str, Table], removed: set[int], runs: dict[str, list[_Run]],
+               folder: Path) -> dict[str, _Sections]:
     """The arrays of ``old`` without the documents ``removed`` (in ``old`` or in a run: ids
     are never reused, so a run's document removed is one added and removed by one add), with
-    the rows of ``runs`` (per table, sorted runs of int64 hash, doc_id, pos) put in their place:
-    a range of hashes at a time, ranges of at most about :data:`CHUNK_ROWS` rows of all of
-    them together."""
+    the rows of ``runs`` (per table, sorted runs of a :class:`Spill`) put in their place: a
+    range of hashes at a time, ranges of at most about a quarter of :data:`CHUNK_ROWS` rows of
+    all of them together (what a build from the rows reads at a time)."""
     gone = np.fromiter(removed, np.int64) if removed else None
     out: dict[str, _Sections] = {}
     try:
@@ -282,9 +299,9 @@ def merge_runs(old: dict[str, Table], removed: set[int],
             keys, offsets, docs, pos = old[table]
             offs = offsets.astype(np.int64)
             parts = runs.get(table, [])
-            step = max(1, CHUNK_ROWS // (len(parts) + 1))
+            step = max(1, CHUNK_ROWS // 4 // (len(parts) + 1))
             marks = [keys[np.searchsorted(offs, np.arange(0, int(offs[-1]), step), "right") - 1]] if len(keys) else []
-            marks += [np.asarray(h[::step]) for h, _, _ in parts]
+            marks += [r.marks(step) for r in parts]
             bounds = np.unique(np.concatenate(marks)).tolist() if marks else []
             for lo, hi in zip([None, *bounds], [*bounds, None]):
                 k0 = 0 if lo is None else int(keys.searchsorted(lo, "left"))
@@ -292,12 +309,13 @@ def merge_runs(old: dict[str, Table], removed: set[int],
                 a, b = int(offs[k0]), int(offs[k1])
                 hs = [np.repeat(keys[k0:k1], np.diff(offs[k0:k1 + 1]))]
                 ds, ps = [docs[a:b].astype(np.int64)], [pos[a:b].astype(np.int64)]
-                for rh, rd, rp in parts:
-                    x0 = 0 if lo is None else int(rh.searchsorted(lo, "left"))
-                    x1 = len(rh) if hi is None else int(rh.searchsorted(hi, "left"))
-                    hs.append(rh[x0:x1])
-                    ds.append(rd[x0:x1])
-                    ps.append(rp[x0:x1])
+                for r in parts:
+                    x0 = 0 if lo is None else int(r.hashes.searchsorted(lo, "left"))
+                    x1 = r.n if hi is None else int(r.hashes.searchsorted(hi, "left"))
+                    rh, rd, rp = r.read(x0, x1)
+                    hs.append(rh)
+                    ds.append(rd)
+                    ps.append(rp)
                 h, d, p = (np.concatenate(x) for x in (hs, ds, ps))
                 if gone is not None:
                     keep = ~np.isin(d, gone)

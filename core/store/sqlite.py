@@ -511,12 +511,16 @@ class SQLiteStore:
             return False
         if digest != spill.state:
             return False
+        base = PostingsFile.open(postings.path_for(self.path), spill.base)  # as the add left it
+        if base is None:  # replaced meanwhile (a check elsewhere built it again)
+            return False
         try:
             pending = postings.write(postings.path_for(self.path), digest,
-                                     postings.merge_runs(spill.base.tables, spill.removed, spill.runs(),
-                                                         self.path.parent))
+                                     postings.merge_runs(base.tables, spill.removed, spill.runs(), self.path.parent))
         except (OSError, ValueError, MemoryError):
             return False
+        finally:
+            del base
         self._install(pending)
         return True
 

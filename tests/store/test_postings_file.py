@@ -405,3 +405,21 @@ def test_an_add_of_more_batches_than_a_spill_keeps_builds_the_file_from_the_rows
     assert built
     assert not list(store.path.parent.glob(".postings-*"))
     _same_as_tables(store)
+
+
+def test_a_file_gone_during_an_add_is_built_from_the_rows_at_its_end(store, monkeypatch):
+    """The file the add left removed (or built again elsewhere) before its end: the batches
+    kept aside have nothing to start from; the file is built from the rows."""
+    from sverka.core.store import sqlite
+
+    _add(store, _texts(6, 70), "first")
+    built = []
+    real = postings.build_tables
+    monkeypatch.setattr(sqlite.postings, "build_tables", lambda *a: built.append(1) or real(*a))
+    with store.adding():
+        for k in range(6):
+            _add(store, _texts(3, 71 + k), f"batch {k}")
+        assert store._adding["left"]
+        postings.path_for(store.path).unlink()
+    assert built
+    _same_as_tables(store)
