@@ -43,6 +43,7 @@ import mmap
 import os
 import tempfile
 from pathlib import Path
+from typing import Callable
 
 import numpy as np
 import xxhash
@@ -125,21 +126,30 @@ class _Sections:
             f.close()
 
 
-def build_tables(db, folder: Path) -> dict[str, _Sections]:
-    """Every table's arrays from the collection's rows, read in the primary key's order (sorted)."""
+def _filled(folder: Path, fill: "Callable[[str, _Sections], None]") -> dict[str, _Sections]:
+    """Every table's sections, each filled by ``fill(table, sections)``; on any error the
+    sections made so far are closed (their temporary files go) before it is raised."""
     out: dict[str, _Sections] = {}
     try:
         for table in TABLES:
             out[table] = sec = _Sections(folder)
-            cur = db.execute(f"SELECT hash, doc_id, pos FROM {table} ORDER BY hash, doc_id, pos")
-            while rows := cur.fetchmany(CHUNK_ROWS // 4):
-                a = rows_array(rows, 3)
-                sec.add(a[:, 0], a[:, 1], a[:, 2])
+            fill(table, sec)
     except BaseException:
         for sec in out.values():
             sec.close()
         raise
     return out
+
+
+def build_tables(db, folder: Path) -> dict[str, _Sections]:
+    """Every table's arrays from the collection's rows, read in the primary key's order (sorted)."""
+    def fill(table: str, sec: _Sections) -> None:
+        cur = db.execute(f"SELECT hash, doc_id, pos FROM {table} ORDER BY hash, doc_id, pos")
+        while rows := cur.fetchmany(CHUNK_ROWS // 4):
+            a = rows_array(rows, 3)
+            sec.add(a[:, 0], a[:, 1], a[:, 2])
+
+    return _filled(folder, fill)
 
 
 def merge_tables(old: dict[str, Table], removed: set[int], added: dict[str, list[np.ndarray]],
@@ -148,51 +158,46 @@ def merge_tables(old: dict[str, Table], removed: set[int], added: dict[str, list
     ``added`` (per table: int64 columns hash, doc_id, pos) put in their place, a range of keys
     at a time."""
     gone = np.fromiter(removed, np.int64) if removed else None
-    out: dict[str, _Sections] = {}
-    try:
-        for table in TABLES:
-            out[table] = sec = _Sections(folder)
-            keys, offsets, docs, pos = old[table]
-            cols = added.get(table)
-            if cols is not None and len(cols[0]):
-                nh, nd, np_ = (np.asarray(c, np.int64) for c in cols)
-                order = np.lexsort((np_, nd, nh))
-                nh, nd, np_ = nh[order], nd[order], np_[order]
-            else:
-                nh = nd = np_ = np.zeros(0, np.int64)
-            newest = len(nd) == 0 or len(docs) == 0 or int(nd.min()) > int(docs.max())
-            # key ranges of about CHUNK_ROWS rows; the new rows of each range go with it
-            cuts = np.searchsorted(offsets.astype(np.int64), np.arange(0, int(offsets[-1]), CHUNK_ROWS), "right") - 1
-            cuts = np.unique(np.append(np.maximum(cuts, 0), len(keys)))
-            if cuts[0] != 0:
-                cuts = np.insert(cuts, 0, 0)
-            taken = 0
-            for c, (k0, k1) in enumerate(zip(cuts[:-1].tolist(), cuts[1:].tolist())):
-                a, b = int(offsets[k0]), int(offsets[k1])
-                h = np.repeat(keys[k0:k1], np.diff(offsets[k0:k1 + 1].astype(np.int64)))
-                d, p = docs[a:b].astype(np.int64), pos[a:b].astype(np.int64)
-                if gone is not None:
-                    keep = ~np.isin(d, gone)
-                    h, d, p = h[keep], d[keep], p[keep]
-                upto = len(nh) if k1 >= len(keys) else int(np.searchsorted(nh, keys[k1], "left"))
-                xh, xd, xp = nh[taken:upto], nd[taken:upto], np_[taken:upto]
-                taken = upto
-                if len(xh):
-                    if newest:  # new ids follow every stored one: after the old rows of their hash
-                        at = np.searchsorted(h, xh, "right")
-                        h, d, p = np.insert(h, at, xh), np.insert(d, at, xd), np.insert(p, at, xp)
-                    else:
-                        h, d, p = np.concatenate([h, xh]), np.concatenate([d, xd]), np.concatenate([p, xp])
-                        order = np.lexsort((p, d, h))
-                        h, d, p = h[order], d[order], p[order]
-                sec.add(h, d, p)
-            if len(keys) == 0:
-                sec.add(nh, nd, np_)
-    except BaseException:
-        for sec in out.values():
-            sec.close()
-        raise
-    return out
+
+    def fill(table: str, sec: _Sections) -> None:
+        keys, offsets, docs, pos = old[table]
+        cols = added.get(table)
+        if cols is not None and len(cols[0]):
+            nh, nd, np_ = (np.asarray(c, np.int64) for c in cols)
+            order = np.lexsort((np_, nd, nh))
+            nh, nd, np_ = nh[order], nd[order], np_[order]
+        else:
+            nh = nd = np_ = np.zeros(0, np.int64)
+        newest = len(nd) == 0 or len(docs) == 0 or int(nd.min()) > int(docs.max())
+        # key ranges of about CHUNK_ROWS rows; the new rows of each range go with it
+        cuts = np.searchsorted(offsets.astype(np.int64), np.arange(0, int(offsets[-1]), CHUNK_ROWS), "right") - 1
+        cuts = np.unique(np.append(np.maximum(cuts, 0), len(keys)))
+        if cuts[0] != 0:
+            cuts = np.insert(cuts, 0, 0)
+        taken = 0
+        for c, (k0, k1) in enumerate(zip(cuts[:-1].tolist(), cuts[1:].tolist())):
+            a, b = int(offsets[k0]), int(offsets[k1])
+            h = np.repeat(keys[k0:k1], np.diff(offsets[k0:k1 + 1].astype(np.int64)))
+            d, p = docs[a:b].astype(np.int64), pos[a:b].astype(np.int64)
+            if gone is not None:
+                keep = ~np.isin(d, gone)
+                h, d, p = h[keep], d[keep], p[keep]
+            upto = len(nh) if k1 >= len(keys) else int(np.searchsorted(nh, keys[k1], "left"))
+            xh, xd, xp = nh[taken:upto], nd[taken:upto], np_[taken:upto]
+            taken = upto
+            if len(xh):
+                if newest:  # new ids follow every stored one: after the old rows of their hash
+                    at = np.searchsorted(h, xh, "right")
+                    h, d, p = np.insert(h, at, xh), np.insert(d, at, xd), np.insert(p, at, xp)
+                else:
+                    h, d, p = np.concatenate([h, xh]), np.concatenate([d, xd]), np.concatenate([p, xp])
+                    order = np.lexsort((p, d, h))
+                    h, d, p = h[order], d[order], p[order]
+            sec.add(h, d, p)
+        if len(keys) == 0:
+            sec.add(nh, nd, np_)
+
+    return _filled(folder, fill)
 
 
 #: Batches a :class:`Spill` keeps, at most: the end's merge searches every run for every range
@@ -292,43 +297,38 @@ def merge_runs(old: dict[str, Table], removed: set[int], runs: dict[str, list[_R
     range of hashes at a time, ranges of at most about a quarter of :data:`CHUNK_ROWS` rows of
     all of them together (what a build from the rows reads at a time)."""
     gone = np.fromiter(removed, np.int64) if removed else None
-    out: dict[str, _Sections] = {}
-    try:
-        for table in TABLES:
-            out[table] = sec = _Sections(folder)
-            keys, offsets, docs, pos = old[table]
-            offs = offsets.astype(np.int64)
-            parts = runs.get(table, [])
-            step = max(1, CHUNK_ROWS // 4 // (len(parts) + 1))
-            marks = [keys[np.searchsorted(offs, np.arange(0, int(offs[-1]), step), "right") - 1]] if len(keys) else []
-            marks += [r.marks(step) for r in parts]
-            bounds = np.unique(np.concatenate(marks)).tolist() if marks else []
-            for lo, hi in zip([None, *bounds], [*bounds, None]):
-                k0 = 0 if lo is None else int(keys.searchsorted(lo, "left"))
-                k1 = len(keys) if hi is None else int(keys.searchsorted(hi, "left"))
-                a, b = int(offs[k0]), int(offs[k1])
-                hs = [np.repeat(keys[k0:k1], np.diff(offs[k0:k1 + 1]))]
-                ds, ps = [docs[a:b].astype(np.int64)], [pos[a:b].astype(np.int64)]
-                for r in parts:
-                    x0 = 0 if lo is None else int(r.hashes.searchsorted(lo, "left"))
-                    x1 = r.n if hi is None else int(r.hashes.searchsorted(hi, "left"))
-                    rh, rd, rp = r.read(x0, x1)
-                    hs.append(rh)
-                    ds.append(rd)
-                    ps.append(rp)
-                h, d, p = (np.concatenate(x) for x in (hs, ds, ps))
-                if gone is not None:
-                    keep = ~np.isin(d, gone)
-                    h, d, p = h[keep], d[keep], p[keep]
-                if parts:
-                    order = np.lexsort((p, d, h))
-                    h, d, p = h[order], d[order], p[order]
-                sec.add(h, d, p)
-    except BaseException:
-        for sec in out.values():
-            sec.close()
-        raise
-    return out
+
+    def fill(table: str, sec: _Sections) -> None:
+        keys, offsets, docs, pos = old[table]
+        offs = offsets.astype(np.int64)
+        parts = runs.get(table, [])
+        step = max(1, CHUNK_ROWS // 4 // (len(parts) + 1))
+        marks = [keys[np.searchsorted(offs, np.arange(0, int(offs[-1]), step), "right") - 1]] if len(keys) else []
+        marks += [r.marks(step) for r in parts]
+        bounds = np.unique(np.concatenate(marks)).tolist() if marks else []
+        for lo, hi in zip([None, *bounds], [*bounds, None]):
+            k0 = 0 if lo is None else int(keys.searchsorted(lo, "left"))
+            k1 = len(keys) if hi is None else int(keys.searchsorted(hi, "left"))
+            a, b = int(offs[k0]), int(offs[k1])
+            hs = [np.repeat(keys[k0:k1], np.diff(offs[k0:k1 + 1]))]
+            ds, ps = [docs[a:b].astype(np.int64)], [pos[a:b].astype(np.int64)]
+            for r in parts:
+                x0 = 0 if lo is None else int(r.hashes.searchsorted(lo, "left"))
+                x1 = r.n if hi is None else int(r.hashes.searchsorted(hi, "left"))
+                rh, rd, rp = r.read(x0, x1)
+                hs.append(rh)
+                ds.append(rd)
+                ps.append(rp)
+            h, d, p = (np.concatenate(x) for x in (hs, ds, ps))
+            if gone is not None:
+                keep = ~np.isin(d, gone)
+                h, d, p = h[keep], d[keep], p[keep]
+            if parts:
+                order = np.lexsort((p, d, h))
+                h, d, p = h[order], d[order], p[order]
+            sec.add(h, d, p)
+
+    return _filled(folder, fill)
 
 
 def write(path: Path, digest: str, tables: dict[str, _Sections]) -> Path:
