@@ -47,6 +47,12 @@ def _add(store: SQLiteStore, texts: list[str], tag: str) -> None:
     store.write_batch(items)
 
 
+def _batches(store: SQLiteStore, n: int, seed: int) -> None:
+    """``n`` batches of three texts each (seeds ``seed``, ``seed + 1``, ...)."""
+    for k in range(n):
+        _add(store, _texts(3, seed + k), f"batch {k}")
+
+
 def _all_keys(store: SQLiteStore) -> tuple[np.ndarray, np.ndarray]:
     db = store._db
     pairs = np.array([r[0] for r in db.execute("SELECT hash FROM pairs")], np.int64).view(np.uint64)
@@ -68,6 +74,16 @@ def _same_as_tables(store: SQLiteStore, max_posting: int = 0) -> None:
 def _docs_seen(store: SQLiteStore) -> set[int]:
     pairs, _ = _all_keys(store)
     return set(store.pair_postings(pairs)[1].tolist())
+
+
+def _calls(monkeypatch, name: str) -> list:
+    """A list that grows by one at every call of ``postings.<name>`` made by the store."""
+    from sverka.core.store import sqlite
+
+    calls: list = []
+    real = getattr(postings, name)
+    monkeypatch.setattr(sqlite.postings, name, lambda *a: calls.append(1) or real(*a))
+    return calls
 
 
 @pytest.fixture
@@ -279,8 +295,7 @@ def test_an_add_of_many_batches_builds_the_file_once_at_its_end(store, monkeypat
     real = postings.merge_tables
     monkeypatch.setattr(sqlite.postings, "merge_tables", lambda *a: copies.append(1) or real(*a))
     with store.adding():
-        for k in range(8):
-            _add(store, _texts(3, 18 + k), f"batch {k}")
+        _batches(store, 8, 18)
     assert 1 <= len(copies) < 8  # the first batches updated it, the later ones left it
     side = store._current_postings()
     assert side is not None and side.digest == sqlite.documents_digest(store._db)
@@ -314,17 +329,11 @@ def test_an_add_that_left_the_file_makes_it_from_its_batches(store, monkeypatch,
     """The batches after the file was left are kept aside and merged into it at the end, a range
     of keys at a time: the file is byte for byte the one a build from the rows makes, with a
     document updated by the add (its old rows gone) and one added and removed within it."""
-    from sverka.core.store import sqlite
-
     monkeypatch.setattr(postings, "CHUNK_ROWS", chunk)
     _add(store, _texts(6, 20), "first")
-    built, merged = [], []
-    real, merge = postings.build_tables, postings.merge_runs
-    monkeypatch.setattr(sqlite.postings, "build_tables", lambda *a: built.append(1) or real(*a))
-    monkeypatch.setattr(sqlite.postings, "merge_runs", lambda *a: merged.append(1) or merge(*a))
+    built, merged = _calls(monkeypatch, "build_tables"), _calls(monkeypatch, "merge_runs")
     with store.adding():
-        for k in range(6):
-            _add(store, _texts(3, 21 + k), f"batch {k}")
+        _batches(store, 6, 21)
         store.remove([store.documents()[0].id, store.documents()[-1].id])  # an old one, a new one
         _add(store, _texts(2, 30), "last")
     assert merged == [1] and not built  # made once from the batches, not from the rows
@@ -340,16 +349,13 @@ def test_an_add_meeting_another_writer_builds_the_file_from_the_rows(store, tmp_
     from sverka.core.store import sqlite
 
     _add(store, _texts(6, 31), "first")
-    built = []
-    real = postings.build_tables
-    monkeypatch.setattr(sqlite.postings, "build_tables", lambda *a: built.append(1) or real(*a))
+    built = _calls(monkeypatch, "build_tables")
     with store.adding():
-        for k in range(5):
-            _add(store, _texts(3, 32 + k), f"batch {k}")
-            if k == 3:
-                other = SQLiteStore(tmp_path / "c.sverka")
-                _add(other, _texts(2, 40), "another desktop")
-                other.close()
+        _batches(store, 4, 32)
+        other = SQLiteStore(tmp_path / "c.sverka")  # after the fourth batch, before the fifth
+        _add(other, _texts(2, 40), "another desktop")
+        other.close()
+        _add(store, _texts(3, 36), "batch 4")
     assert built
     side = store._current_postings()
     assert side is not None and side.digest == sqlite.documents_digest(store._db)
@@ -360,8 +366,7 @@ def test_an_add_ended_by_an_error_leaves_the_file_to_the_next_check(store):
     _add(store, _texts(6, 41), "first")
     with pytest.raises(RuntimeError):
         with store.adding():
-            for k in range(5):
-                _add(store, _texts(3, 42 + k), f"batch {k}")
+            _batches(store, 5, 42)
             raise RuntimeError
     assert not list(store.path.parent.glob(".postings-*"))
     _same_as_tables(store)
@@ -382,8 +387,7 @@ def test_a_batch_the_spill_cannot_keep_is_written_all_the_same(store, monkeypatc
 
     monkeypatch.setattr(postings.Spill, "take", full_disk)
     with store.adding():
-        for k in range(6):
-            _add(store, _texts(3, 51 + k), f"batch {k}")
+        _batches(store, 6, 51)
     assert len(calls) >= 2
     assert len(store.documents()) == 6 + 18
     side = store._current_postings()
@@ -392,16 +396,11 @@ def test_a_batch_the_spill_cannot_keep_is_written_all_the_same(store, monkeypatc
 
 
 def test_an_add_of_more_batches_than_a_spill_keeps_builds_the_file_from_the_rows(store, monkeypatch):
-    from sverka.core.store import sqlite
-
     monkeypatch.setattr(postings, "SPILL_RUNS", 2)
     _add(store, _texts(6, 60), "first")
-    built = []
-    real = postings.build_tables
-    monkeypatch.setattr(sqlite.postings, "build_tables", lambda *a: built.append(1) or real(*a))
+    built = _calls(monkeypatch, "build_tables")
     with store.adding():
-        for k in range(7):
-            _add(store, _texts(3, 61 + k), f"batch {k}")
+        _batches(store, 7, 61)
     assert built
     assert not list(store.path.parent.glob(".postings-*"))
     _same_as_tables(store)
@@ -410,15 +409,10 @@ def test_an_add_of_more_batches_than_a_spill_keeps_builds_the_file_from_the_rows
 def test_a_file_gone_during_an_add_is_built_from_the_rows_at_its_end(store, monkeypatch):
     """The file the add left removed (or built again elsewhere) before its end: the batches
     kept aside have nothing to start from; the file is built from the rows."""
-    from sverka.core.store import sqlite
-
     _add(store, _texts(6, 70), "first")
-    built = []
-    real = postings.build_tables
-    monkeypatch.setattr(sqlite.postings, "build_tables", lambda *a: built.append(1) or real(*a))
+    built = _calls(monkeypatch, "build_tables")
     with store.adding():
-        for k in range(6):
-            _add(store, _texts(3, 71 + k), f"batch {k}")
+        _batches(store, 6, 71)
         assert store._adding["left"]
         postings.path_for(store.path).unlink()
     assert built
