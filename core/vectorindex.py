@@ -37,7 +37,7 @@ from .sorting import distinct
 if TYPE_CHECKING:  # pragma: no cover
     from .store import Store
 
-__all__ = ["FLOOR_MARGIN", "INDEX_VERSION", "KEY_BITS", "forget", "index_path", "search", "synced"]
+__all__ = ["EXACT_UNDER", "FLOOR_MARGIN", "INDEX_VERSION", "KEY_BITS", "forget", "index_path", "search", "synced"]
 
 #: In the file's name: another layout or model means another file.
 INDEX_VERSION = 1
@@ -45,6 +45,10 @@ INDEX_VERSION = 1
 KEY_BITS = 20
 #: The graph's parameters (bench/bench_vector_index.py).
 CONNECTIVITY, EXPANSION_ADD, EXPANSION_SEARCH = 16, 128, 64
+#: An index of fewer sentences is searched exhaustively, not through its graph: as fast there
+#: (bench/bench_vector_index.py --small) and it misses nothing, where a graph built on several
+#: cores leaves the odd sentence unreachable (a class's essays, a copywriter's few texts).
+EXACT_UNDER = 2048
 #: How far under a caller's floor the index's cosine of a hit may be and the hit still read
 #: (:func:`search`): int8 vectors compared by the index and by :func:`sverka.core.meaning.cosine`
 #: differ by rounding only, far less than this.
@@ -170,7 +174,8 @@ def search(store: "Store", queries: np.ndarray, count: int,
     if index is None or not len(index):
         return [[] for _ in range(len(queries))]
     with _lock:  # the queries over the process's cores (each query's hits are its own)
-        found = index.search(queries, min(count, len(index)), threads=job_threads())
+        found = index.search(queries, min(count, len(index)), threads=job_threads(),
+                             exact=len(index) < EXACT_UNDER)
     keys = np.asarray(found.keys, np.int64).reshape(len(queries), -1)
     if floor is not None:
         near = 1.0 - np.asarray(found.distances, np.float64).reshape(keys.shape) >= floor - FLOOR_MARGIN

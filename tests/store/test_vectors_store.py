@@ -126,11 +126,17 @@ def test_the_index_file_is_mapped_until_it_must_change(store_location, tmp_path,
 
 
 @pytest.mark.skipif(importlib.util.find_spec("usearch") is None, reason="usearch is not installed")
-def test_a_search_over_the_cores_finds_what_one_thread_finds(tmp_path, monkeypatch):
+@pytest.mark.parametrize("graph", [False, True], ids=["exhaustive", "graph"])
+def test_a_search_over_the_cores_finds_what_one_thread_finds(tmp_path, monkeypatch, graph):
     """The queries of one search are spread over the process's cores (limits.job_threads);
-    each query's hits, their order and vectors are those of a search on one thread."""
+    each query's hits, their order and vectors are those of a search on one thread. A small
+    collection is searched exhaustively and a stored sentence's own vector always finds it; the
+    graph of a large one (forced here) is approximate: built on several cores, it can leave the
+    odd one of these random vectors unreachable."""
     from sverka.core import vectorindex
 
+    if graph:
+        monkeypatch.setattr(vectorindex, "EXACT_UNDER", 0)
     monkeypatch.setenv("SVERKA_CACHE_DIR", str(tmp_path / "cache"))
     store = open_store(tmp_path / "c.sverka")
     try:
@@ -151,7 +157,8 @@ def test_a_search_over_the_cores_finds_what_one_thread_finds(tmp_path, monkeypat
                               for hits in vectorindex.search(store, queries, 8)]
         assert found[1] == found[2] and all(len(h) == 8 for h in found[1])
         # a query that is a stored sentence's own vector finds that sentence first
-        assert all(found[1][q][0][4] == queries[q].tobytes() for q in range(1, len(queries), 2))
+        own = [found[1][q][0][4] == queries[q].tobytes() for q in range(1, len(queries), 2)]
+        assert (sum(own) >= 0.9 * len(own)) if graph else all(own)
     finally:
         vectorindex.forget()
         store.close()
