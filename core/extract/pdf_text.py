@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import itertools
 import re
+import sys
 from pathlib import Path
 
 from ..messages import Message, message
@@ -713,11 +714,17 @@ def _extract_with_pdfminer(path: Path, why: str, vertical: bool = False) -> tupl
     reason = why.removeprefix("PDFium could not open it (").removesuffix(")")
     timer = threading.current_thread() is threading.main_thread() and hasattr(signal, "setitimer")
     previous = None
+    hook = sys.unraisablehook
     if timer:
         def time_up(_signum, _frame):
             raise _FallbackTimeUp
 
+        def quiet(unraisable):  # an alarm dropped in a finaliser is asked again: no traceback printed
+            if not isinstance(unraisable.exc_value, _FallbackTimeUp):
+                hook(unraisable)
+
         previous = signal.signal(signal.SIGALRM, time_up)
+        sys.unraisablehook = quiet
         # and again every quarter second: an alarm that lands in a finaliser (a __del__, a
         # weakref callback, where Python prints an exception and drops it) was lost, and a page
         # of forms drawing forms then ran on for minutes, taking gigabytes
@@ -733,6 +740,7 @@ def _extract_with_pdfminer(path: Path, why: str, vertical: bool = False) -> tupl
     finally:
         if timer:
             signal.signal(signal.SIGALRM, previous)
+            sys.unraisablehook = hook
 
 
 def _pdfminer_pages(path: Path, why: str, deadline: float,
