@@ -484,13 +484,15 @@ class _Words:
     digits: frozenset[str]  # those written in digits
     first: str = ""  # the first word's lemma, transliterated, when it is capitalised (a name or not)
     words: int = 0  # words (letters or digits) of the sentence
+    first_form: str = ""  # that first word as written, lower-cased (:func:`_first_is_name`)
+    first_quoted: bool = False  # it opens a quotation: a title («Яндекс» ..., "Протон-М" ...)
 
 
 def _words(sentence: str) -> _Words:
     from sverka.core import morph
 
     lang = language_of(sentence)
-    content, names, numbers, digits, first = [], set(), set(), set(), ""
+    content, names, numbers, digits, first, first_form, first_quoted = [], set(), set(), set(), "", "", False
     sentence = _one_number_a_group(sentence, lang)
     sections = {m.start(1) if m.group(1) else m.start(2) for m in _SECTION.finditer(sentence)}
     n_words, lettered = 0, False  # lettered: a word of letters met before this one
@@ -516,8 +518,22 @@ def _words(sentence: str) -> _Words:
             if not at_start or (len(w) >= 2 and w.isupper()):  # past the first word, or an acronym (МЧС, ЦСКА)
                 names.add(name)
             else:
-                first = name
-    return _Words(lang, tuple(content), frozenset(names), frozenset(numbers), frozenset(digits), first, n_words)
+                first, first_form = name, form
+                first_quoted = sentence[:m.start()].rstrip()[-1:] in _OPENING_QUOTES
+    return _Words(lang, tuple(content), frozenset(names), frozenset(numbers), frozenset(digits), first, n_words,
+                  first_form, first_quoted)
+
+
+_OPENING_QUOTES = frozenset("«\"„“'‘‹")
+
+
+def _first_is_name(w: _Words) -> bool:
+    """Whether the sentence's capitalised first word is a name, not a word capitalised for
+    standing first: a title in quotation marks, or a proper noun by the dictionary
+    (:func:`sverka.core.morph.is_proper`; asked only here, when two first words agree)."""
+    from sverka.core import morph
+
+    return w.first_quoted or morph.is_proper(w.first_form, w.language)
 
 
 #: A number that numbers a part of a text, not a quantity: after "§", "п.", "гл.", "раздел",
@@ -641,8 +657,12 @@ def evidence(suspect: str, source: str) -> Evidence:
                 long_shared += len(lemma) >= 7
     shorter = min(len(set(a.content)), len(set(b.content))) or 1
     # a name of one is a name of the other, or the other's first word (capitalised as every first
-    # word is: "Собянина зарегистрировали ..." / "Сергей Собянин зарегистрирован ...")
-    names_agree = _names_meet(a.names, b.names | {b.first}) or _names_meet({a.first}, b.names)
+    # word is: "Собянина зарегистрировали ..." / "Сергей Собянин зарегистрирован ..."), or both
+    # first words when each is a name ("Иран показал ..." / "Иран представил ..."; asked of the
+    # dictionary only for a short pair in one language, the only one :func:`accept` asks it of)
+    names_agree = (_names_meet(a.names, b.names | {b.first}) or _names_meet({a.first}, b.names)
+                   or (same and min(a.words, b.words) < SHORT_WORDS and _names_meet({a.first}, {b.first})
+                       and _first_is_name(a) and _first_is_name(b)))
     return Evidence(
         same_language=same,
         shared=shared,

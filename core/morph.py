@@ -278,6 +278,34 @@ def lemmas_of(form: str, lang: str) -> tuple[str, ...]:
         return (form,)
 
 
+#: pymorphy3's grammemes of a proper noun: a first name, a surname, a patronymic, a place, an
+#: organisation, a trade mark.
+_PROPER = ("Name", "Surn", "Patr", "Geox", "Orgn", "Trad")
+_proper: dict[tuple[str, str], bool] = {}
+
+
+def is_proper(form: str, lang: str) -> bool:
+    """Whether the lower-case ``form`` of ``lang`` ("ru", "uk") may be a proper noun: a parse of
+    the dictionary says so ("иран", "госдума", "песков"; also "роман", "вера", which may be
+    names), or the dictionary does not hold the word at all (a name it lacks: "яндекс" in an
+    older one, a surname). English, with no such tags, and anything else: False. Never raises."""
+    if lang not in ("ru", "uk"):
+        return False
+    key = (form, lang)
+    found = _proper.get(key)
+    if found is None:
+        try:
+            analyzer = _analyzer(lang)
+            found = not analyzer.word_is_known(form) or any(
+                g in p.tag for p in analyzer.parse(form) for g in _PROPER)
+        except Exception:  # a dictionary library must not take the caller down
+            found = False
+        if len(_proper) >= _CACHE_LIMIT:
+            _proper.clear()
+        _proper[key] = found
+    return found
+
+
 def _lemmas(form: str, lang: str) -> tuple[str, tuple[str, ...], bool]:
     """(most likely lemma, every possible lemma, is the most likely parse an adjective)."""
     if lang == "en":

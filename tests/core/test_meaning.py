@@ -271,6 +271,25 @@ def test_a_capitalised_word_inside_one_sentence_is_a_name_in_the_other_at_its_st
     assert not meaning.evidence("1.2 Методы исследования.", "Методы исследования описаны.").names_agree
 
 
+def test_two_first_words_agree_as_names_when_the_dictionary_or_quotation_marks_say_they_are():
+    iran = ("Иран показал истребитель собственного производства.",
+            "Иран представил истребитель собственного производства.")
+    assert meaning.evidence(*iran).names_agree  # a place (pymorphy3's Geox)
+    assert meaning.accept(*iran, 0.95) == "meaning"  # a short pair alone: a name agrees
+    assert meaning.evidence("Госдума приняла антитабачный закон.",
+                            "Госдума окончательно приняла антитабачный закон.").names_agree  # an organisation
+    assert meaning.evidence("«Гражданскую платформу» сняли с выборов.",
+                            "«Гражданскую платформу» официально сняли с выборов.").names_agree  # a title
+    # common words, first only by their place: not names, and a short pair needs one
+    common = ("Писатель закончил новый роман.", "Писатель дописал новый роман.")
+    assert not meaning.evidence(*common).names_agree
+    assert meaning.accept(*common, 0.95) is None
+    assert not meaning.evidence("Пограничники опровергли обстрел судна.",
+                                "Пограничники опровергли факт обстрела судна.").names_agree
+    # a name's first letters across languages may be a common word's (cognates): not compared
+    assert not meaning.evidence("Информация была засекречена.", "Information was classified.").names_agree
+
+
 def test_section_numbers_are_not_numbers_for_agreement():
     e = meaning.evidence("В разделе 2.1 описаны 3 метода.", "В главе 4 описаны 3 метода.")
     assert e.numbers_agree and not e.numbers_conflict
