@@ -279,8 +279,10 @@ def lemmas_of(form: str, lang: str) -> tuple[str, ...]:
 
 
 #: pymorphy3's grammemes of a proper noun: a first name, a surname, a patronymic, a place, an
-#: organisation, a trade mark.
-_PROPER = ("Name", "Surn", "Patr", "Geox", "Orgn", "Trad")
+#: organisation, a trade mark. Compared with a tag's ``grammemes`` set: ``"Geox" in tag`` asks
+#: the tag class's known grammemes, which another language's dictionary loaded in the process
+#: can leave without it (a ValueError, met in the test suite).
+_PROPER = frozenset(("Name", "Surn", "Patr", "Geox", "Orgn", "Trad"))
 _proper: dict[tuple[str, str], bool] = {}
 
 
@@ -288,7 +290,9 @@ def is_proper(form: str, lang: str) -> bool:
     """Whether the lower-case ``form`` of ``lang`` ("ru", "uk") may be a proper noun: a parse of
     the dictionary says so ("иран", "госдума", "песков"; also "роман", "вера", which may be
     names), or the dictionary does not hold the word at all (a name it lacks: "яндекс" in an
-    older one, a surname). English, with no such tags, and anything else: False. Never raises."""
+    older one, a surname). The Ukrainian dictionary tags few names ("київ" is a plain noun there),
+    so in Ukrainian it is mostly the second. English, with no such tags, and anything else:
+    False. Never raises."""
     if lang not in ("ru", "uk"):
         return False
     key = (form, lang)
@@ -297,9 +301,9 @@ def is_proper(form: str, lang: str) -> bool:
         try:
             analyzer = _analyzer(lang)
             found = not analyzer.word_is_known(form) or any(
-                g in p.tag for p in analyzer.parse(form) for g in _PROPER)
-        except Exception:  # a dictionary library must not take the caller down
-            found = False
+                not _PROPER.isdisjoint(p.tag.grammemes) for p in analyzer.parse(form))
+        except Exception:  # a dictionary library must not take the caller down (not kept)
+            return False
         if len(_proper) >= _CACHE_LIMIT:
             _proper.clear()
         _proper[key] = found

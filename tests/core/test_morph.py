@@ -140,3 +140,21 @@ def test_english_trie_gives_simplemmas_lemmas(tmp_path, monkeypatch):
         expected = simplemma.lemmatize(w, lang="en")
         assert built.lemmatize(w, lang="en") == expected == opened.lemmatize(w, lang="en"), w
         assert opened.is_known(w, lang="en") == simplemma.is_known(w, lang="en"), w
+
+
+def test_proper_nouns_by_the_dictionary_whatever_was_loaded_before():
+    """pymorphy3 keeps one set of known grammemes for its tag class, and loading the Ukrainian
+    dictionary after the Russian one replaces it with Ukrainian's, which lacks "Geox": asking a
+    Russian tag ``"Geox" in tag`` then raises. ``is_proper`` reads each tag's own grammemes, so
+    the order the dictionaries were loaded in does not matter (a fresh process: loads both)."""
+    import subprocess
+    import sys
+
+    code = (
+        "from sverka.core import morph\n"
+        "morph._analyzer('ru'); morph._analyzer('uk')\n"
+        "print([morph.is_proper(w, 'ru') for w in ('госдума', 'иран', 'песков', 'facebook', 'писатель', 'танцоры')],\n"
+        "      morph.is_proper('iran', 'en'))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=True).stdout
+    assert out.split("\n")[0] == "[True, True, True, True, False, False] False"
