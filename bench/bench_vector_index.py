@@ -184,12 +184,12 @@ def small(X: np.ndarray, Q: np.ndarray) -> int:
 
     print(f"{'sentences':>9} {'graph ms/q':>11} {'exact ms/q':>11} {'graph r@1':>10} {'exact r@1':>10} "
           f"{'graph self':>11} {'exact self':>11}")
+    Qf = Q.astype(np.float32)
+    Qf /= np.linalg.norm(Qf, axis=1, keepdims=True)
     for n in (500, 1000, 2000, 4000, 8000):
         Xn = X[:n]
         Xf = Xn.astype(np.float32)
         Xf /= np.linalg.norm(Xf, axis=1, keepdims=True)
-        Qf = Q.astype(np.float32)
-        Qf /= np.linalg.norm(Qf, axis=1, keepdims=True)
         truth = np.argmax(Qf @ Xf.T, axis=1)
         ix = Index(ndim=X.shape[1], metric="cos", dtype="i8", connectivity=CONNECTIVITY,
                    expansion_add=EXPANSION_ADD, expansion_search=EXPANSION_SEARCH)

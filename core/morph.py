@@ -41,7 +41,8 @@ _ADJECTIVE_POS = frozenset({"ADJF", "ADJS"})
 _lock = threading.RLock()
 _analyzers: dict[str, object] = {}
 _stop_words: dict[str, frozenset[str]] = {}
-_cache: dict[tuple, "Analysis | tuple"] = {}  # (form, lang): analyze's; (form, lang, 1): analyze_fields's
+#: (form, lang): analyze's; (form, lang, 1): analyze_fields's; (form, lang, "proper"): is_proper's
+_cache: dict[tuple, "Analysis | tuple | bool"] = {}
 #: The canonizer keeps every analysed raw form for the life of the process; this cache only
 #: spares the dictionaries a form met again in another spelling ("Книга" after "книга"),
 #: which happens near its first sighting. Bounded, so memory does not grow twice per form.
@@ -283,7 +284,6 @@ def lemmas_of(form: str, lang: str) -> tuple[str, ...]:
 #: the tag class's known grammemes, which another language's dictionary loaded in the process
 #: can leave without it (a ValueError, met in the test suite).
 _PROPER = frozenset(("Name", "Surn", "Patr", "Geox", "Orgn", "Trad"))
-_proper: dict[tuple[str, str], bool] = {}
 
 
 def is_proper(form: str, lang: str) -> bool:
@@ -295,8 +295,8 @@ def is_proper(form: str, lang: str) -> bool:
     False. Never raises."""
     if lang not in ("ru", "uk"):
         return False
-    key = (form, lang)
-    found = _proper.get(key)
+    key = (form, lang, "proper")  # beside analyze's own (form, lang) in the same cache, cleared with it
+    found = _cache.get(key)
     if found is None:
         try:
             analyzer = _analyzer(lang)
@@ -304,9 +304,9 @@ def is_proper(form: str, lang: str) -> bool:
                 not _PROPER.isdisjoint(p.tag.grammemes) for p in analyzer.parse(form))
         except Exception:  # a dictionary library must not take the caller down (not kept)
             return False
-        if len(_proper) >= _CACHE_LIMIT:
-            _proper.clear()
-        _proper[key] = found
+        if len(_cache) >= _CACHE_LIMIT:
+            _cache.clear()
+        _cache[key] = found
     return found
 
 

@@ -175,7 +175,7 @@ def merge_tables(old: dict[str, Table], removed: set[int], added: dict[str, list
         if cuts[0] != 0:
             cuts = np.insert(cuts, 0, 0)
         taken = 0
-        for c, (k0, k1) in enumerate(zip(cuts[:-1].tolist(), cuts[1:].tolist())):
+        for k0, k1 in zip(cuts[:-1].tolist(), cuts[1:].tolist()):
             a, b = int(offsets[k0]), int(offsets[k1])
             h = np.repeat(keys[k0:k1], np.diff(offsets[k0:k1 + 1].astype(np.int64)))
             d, p = docs[a:b].astype(np.int64), pos[a:b].astype(np.int64)
@@ -278,7 +278,7 @@ class _Run:
 
     def marks(self, step: int) -> np.ndarray:
         """The hash of every ``step``-th row."""
-        return np.array([self.hashes[k] for k in range(0, self.n, step)], np.int64)
+        return np.array(self.hashes[::step], np.int64)
 
     def read(self, x0: int, x1: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Rows ``x0:x1`` of the run, as arrays of their own."""
