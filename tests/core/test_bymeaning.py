@@ -219,6 +219,40 @@ def test_an_own_sentence_between_two_translated_ones_is_not_taken_for_the_one_be
     assert any(text[p.suspect_start:p.suspect_end] == " ".join(RU[2:4]) for _, p in found)
 
 
+def test_a_translated_run_that_leaves_a_source_sentence_out_is_one_passage(collection):
+    # EN[2] not translated: RU[1] and RU[3] are neighbours in order one source sentence apart
+    # (bymeaning.ORDER_STEP_MAX); RU[3], with no name or number, is not taken alone
+    text = " ".join(OWN[:2] + [RU[0], RU[1], RU[3]] + OWN[2:])
+    found = _meaning_passages(collection.check(api.document_from_text(text, "essay")))
+    assert [(s.title, p.kind, len(p.pieces)) for s, p in found] == [("lighthouse", "translation", 3)]
+    s, p = found[0]
+    assert text[p.suspect_start:p.suspect_end] == " ".join([RU[0], RU[1], RU[3]])
+    assert {text[a0:a1]: s.text[b0:b1] for a0, a1, b0, b1 in p.pieces} == {RU[0]: EN[0], RU[1]: EN[1], RU[3]: EN[3]}
+    alone = " ".join(OWN[:2] + [RU[0], OWN[2], RU[3]] + OWN[3:])  # not neighbours in the essay: RU[3] not taken
+    at = alone.index(RU[3])
+    assert not [p for _, p in _meaning_passages(collection.check(api.document_from_text(alone, "essay")))
+                if p.suspect_start < at + len(RU[3]) and at < p.suspect_end]
+
+
+def test_a_source_sentence_cut_by_a_blank_line_keeps_the_translated_run_whole(tmp_path):
+    # a source read from a PDF or a saved page: EN[2] cut in two paragraphs at a line's end; the
+    # essay's translation of it is beside the run's others, one passage from EN[0] to EN[3]
+    cut = EN[2].replace(" the keeper lit", "\n\nthe keeper lit")
+    source = " ".join(EN[:2]) + " " + cut + " " + " ".join(EN[3:])
+    (tmp_path / "lighthouse.txt").write_text(source, encoding="utf-8")
+    c = api.Collection(tmp_path / "c.sverka")
+    try:
+        c.add([str(tmp_path / "lighthouse.txt")])
+        text = " ".join(OWN[:2] + RU + OWN[2:])
+        found = _meaning_passages(c.check(api.document_from_text(text, "essay")))
+        assert [(s.title, p.kind) for s, p in found] == [("lighthouse", "translation")]
+        s, p = found[0]
+        assert text[p.suspect_start:p.suspect_end] == " ".join(RU)
+        assert source[p.source_start:p.source_end] == source[:source.index(EN[3]) + len(EN[3])]
+    finally:
+        c.close()
+
+
 @pytest.mark.parametrize("shift", [0, 1, 2])
 def test_a_long_suspect_finds_a_run_of_three_translated_sentences_wherever_it_lies(collection, shift):
     # one sentence in three of a long suspect's own text is encoded first: a run of three

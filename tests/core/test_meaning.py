@@ -217,6 +217,32 @@ def test_the_meaning_layer_cuts_a_headline_joined_to_the_sentence_before():
     assert len(meaning.vector_spans(t.sentence_spans, t.word_starts, text=s)) == 2
 
 
+def test_the_meaning_layer_makes_a_sentence_cut_by_a_blank_line_whole():
+    from sverka.core.text import canonize
+
+    def pieces(s):
+        t = canonize(s)
+        return [s[a:b] for a, b in meaning.vector_spans(t.sentence_spans, t.word_starts, text=s)]
+
+    # a page break or a web page's line breaks inside a sentence: the core's splitter ends a
+    # sentence at the blank line, the vectors' sentence is the whole one again
+    s = "A hemorrhagic stroke is blood flow to the\n\nbrain is disrupted due to bleeding. The vet will see it."
+    assert len(canonize(s).sentence_spans) == 3
+    assert pieces(s) == ["A hemorrhagic stroke is blood flow to the\n\nbrain is disrupted due to bleeding.",
+                         "The vet will see it."]
+    s = "Ветеринар проведёт осмотр и,\n\n\x0cесли решит, что был инсульт,\n\nназначит томографию. Потом лечение."
+    assert pieces(s) == [s[:s.index(" Потом")], "Потом лечение."]
+    # a sentence that ends with its mark, a heading, or a next one with a capital: not joined
+    for s in ("Он ушёл.\n\nдождь шёл весь день и всю ночь.", "Глава первая\n\nВ городе шёл дождь весь день.",
+              "Список покупок:\n\nмолоко, хлеб, сыр и масло.", "«Дама с собачкой»\n\nрассказ Чехова о любви."):
+        t = canonize(s)
+        assert len(pieces(s)) == len(meaning.vector_spans(t.sentence_spans, t.word_starts)) == 2, s
+    # at most MAX_CHARS characters in all
+    long = ("слово " * 120).strip()
+    s = long + "\n\n" + long + "\n\nконец этой длинной фразы."
+    assert len(pieces(s)) == 2
+
+
 # -- short sentences, names, section numbers, denials (issue 38: recall on real paraphrases) --
 # Real headline pairs of ParaPhraser (strict paraphrases unless said); similarities given.
 
