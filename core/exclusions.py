@@ -299,6 +299,36 @@ _TITLE_PAGE_LINE = re.compile(
     r"|Учень|Учениця|Студентка|Student|Instructor|Supervisor|Teacher|Professor|Tutor|Author)\s*:")
 
 
+#: What a Russian or Ukrainian school's or university's title page names besides its
+#: signatures, by kind: the class ("9 «Б» класса", "10-А клас"), the pupil or student
+#: ("ученика", "студентки"), the school ("средней школы № 17", "МБОУ СОШ", "гимназии") and the
+#: group ("группы ИС-21"). Lines at the top that name two kinds of these, short, no sentence
+#: among them or inside them and none continued by a comma, are a title page though no line is
+#: signed ("Сочинение / ученика 9 «Б» класса / средней школы № 17 / Иванова Петра"): running
+#: text under the same words at the top is a sentence or continues one. English title pages
+#: sign ("Submitted by", "Student:"); "student", "school" and "university" open too many web
+#: pages' running text to stand for one.
+_TITLE_MARKS = re.compile(
+    r"(?P<grade>(?<!\w)\d{1,2}\s*[-–]?\s*(?:[«\"“„']?[А-ЯЁІЇЄ][»\"”']?\s*)?(?:класс|клас)\w*)"
+    r"|(?P<pupil>(?<!\w)(?:учени[кц]|учащ|обучающ|студент|учен[ья])\w*)"
+    r"|(?P<school>(?<!\w)(?:школ[аыуеи]|гимнази\w+|лице[йяюе]\w*|колледж\w*|техникум\w*|училищ\w+|университет\w*"
+    r"|институт\w*|академи\w+|факультет\w*|кафедр\w+|МБОУ|МАОУ|ГБОУ|МОУ|СОШ|ООШ|ЗОШ|ліце\w+|гімназі\w+)(?!\w))"
+    r"|(?P<group>(?<!\w)(?:групп[аыи]|груп[аи])\s+\S*\d)",
+    re.IGNORECASE)
+#: A sentence ending inside a line: a word of two small letters or more, its mark, a capital.
+#: ("А. С. Пушкина", "г. Твери" are initials and abbreviations, not ends.)
+_INNER_SENTENCE_END = re.compile(r"[a-zа-яёіїєґ]{2}[.!?…]+[\"»”')\]]*\s+[\"«„“(]?[A-ZА-ЯЁІЇЄҐ]")
+#: A line of a title page written as one paragraph ("Муниципальное ... школа № 17 ... Сочинение
+#: ... ученика 9 «Б» класса Иванова Петра Учитель: ... Тверь, 2024") may be this long, when two
+#: kinds of :data:`_TITLE_MARKS` are in it.
+TITLE_LINE_MAX_WORDS = 60
+
+
+def _title_marks(line: str) -> set[str]:
+    """The kinds of :data:`_TITLE_MARKS` ``line`` names."""
+    return {m.lastgroup for m in _TITLE_MARKS.finditer(line)}
+
+
 def heading_end(text: str) -> int:
     """Where the heading lines at the top of ``text`` end (0: none): the lines before its first
     paragraph of running text that are each short (:data:`HEADING_WORDS`), stand alone (the
@@ -341,24 +371,32 @@ def heading_end(text: str) -> int:
 def _title_page_end(shown: list[tuple[int, str]]) -> int:
     """Where a title page at the top ends (0: none), of the non-blank lines ``shown`` (each
     with its offset): at most :data:`TITLE_PAGE_LINES` lines of at most
-    :data:`TITLE_PAGE_WORDS` words, none a sentence of running text, one of them opening as
-    only a title page's lines open (:data:`_TITLE_PAGE_LINE`: who wrote the work, who checks
-    it), followed by running text. A school's title page is the same in every essay of a
-    class and of a department's archive, the student's name in the middle: matched, it made
-    every classmate a source and bridged over the name."""
-    signed = False
+    :data:`TITLE_PAGE_WORDS` words, none a sentence of running text, followed by running text,
+    and either one of them opening as only a title page's lines open (:data:`_TITLE_PAGE_LINE`:
+    who wrote the work, who checks it) or, none continued by a comma, a semicolon or a hyphen
+    and none holding a sentence's end, together naming two kinds of :data:`_TITLE_MARKS` (a class and a school, a pupil and a
+    class); a line naming two of them may be longer (:data:`TITLE_LINE_MAX_WORDS`: a title page
+    typed as one paragraph). A school's title page is the same in every essay of a class and of
+    a department's archive, the student's name in the middle: matched, it made every classmate
+    a source and bridged over the name."""
+    signed = continued = False
+    kinds: set[str] = set()
     for k, (a, line) in enumerate(shown[: TITLE_PAGE_LINES + 1]):
         words = len(WRITTEN_WORD.findall(line))
         core = line.rstrip(_CLOSERS)
         sentence = core.endswith((".", "!", "?", "…")) and words > HEADING_SENTENCE_WORDS and not (
             core.endswith(".") and _INITIAL_OR_DATE.search(core))
-        if words > TITLE_PAGE_WORDS or sentence or line.lstrip()[:1] in "—–-":  # (a title in « » is no speech)
-            if not signed or k == 0:
+        marks = _title_marks(line) if words <= TITLE_LINE_MAX_WORDS and not _INNER_SENTENCE_END.search(line) else set()
+        too_long = words > TITLE_PAGE_WORDS and (words > TITLE_LINE_MAX_WORDS or len(marks) < 2)
+        if too_long or sentence or line.lstrip()[:1] in "—–-":  # (a title in « » is no speech)
+            if k == 0 or not (signed or (len(kinds) >= 2 and not continued)):
                 return 0
             prev_at, prev = shown[k - 1]
             return prev_at + len(prev.rstrip())
         if _TITLE_PAGE_LINE.match(line.lstrip()):
             signed = True
+        kinds |= marks
+        continued = continued or core.endswith((",", ";", "-", "\u00ad")) or bool(_INNER_SENTENCE_END.search(line))
     return 0
 
 

@@ -93,3 +93,39 @@ def test_only_a_signed_block_of_short_lines_is_a_title_page():
     assert heading_end(wrapped + "\n" + body) == 0
     # a title page with nothing after it is no title page (nothing to tell it from)
     assert heading_end(page) == 0
+
+
+UNSIGNED = ["Сочинение\nученика 9 «Б» класса\nсредней школы № 17 города Твери\n{name}\n\n",
+            "Муниципальное бюджетное общеобразовательное учреждение «Средняя общеобразовательная школа № 17 "
+            "имени А. С. Пушкина» города Твери\nСочинение по литературе\nученика 9 «Б» класса\n{name}\nТверь, 2024\n\n",
+            "Муниципальное бюджетное общеобразовательное учреждение «Средняя общеобразовательная школа № 17 имени "
+            "А. С. Пушкина» города Твери Сочинение по литературе ученика 9 «Б» класса {name} Учитель: Смирнова "
+            "Ольга Викторовна Тверь, 2024\n\nТема: Легенда о Данко\n\n"]
+
+
+def test_an_unsigned_title_page_that_names_a_class_and_a_school_is_never_matched():
+    """A title page with no "Выполнил:" line, its lines continued in small letters, or typed
+    as one paragraph, is the same in every essay of a class: two essays with nothing else in
+    common share nothing, and the student's name is never inside a passage."""
+    copied = "Данко вырвал из груди своё сердце, и оно пылало ярко, как солнце, освещая путь людям."
+    for page in UNSIGNED:
+        mine = page.format(name="Иванова Петра Алексеевича") + OWN
+        theirs = page.format(name="Петровой Анны Сергеевны") + SOURCE.split("\n\n")[1]
+        assert heading_end(mine) == len(page.format(name="Иванова Петра Алексеевича").rstrip()), page
+        r = api.compare(Document(mine, title="mine"), Document(theirs, title="theirs"))
+        assert [p for s in r.sources for p in s.passages] == [], page
+        found = _highlighted(page.format(name="Иванова Петра Алексеевича") + f"{OWN} {copied} {OWN}")
+        assert found and all("Иванова" not in p and "класса" not in p for p in found), found
+        assert any(copied[:40] in p for p in found)
+
+
+def test_running_text_about_a_class_and_a_school_is_no_title_page():
+    body = "Она говорила долго и много о разном, и никто её не слушал в этот поздний вечер совсем."
+    # a hard-wrapped paragraph naming a class and a school: continued by a comma
+    wrapped = "В нашем 9 «Б» классе\nсредней школы № 17,\nкак и во всех других, учатся разные люди."
+    assert heading_end(wrapped + "\n" + body) == 0
+    # a first paragraph of running text naming them: a sentence
+    assert heading_end("Ученики 9 «Б» класса нашей школы каждый год ездят в Тверь на экскурсию в музей.\n"
+                       + body) == 0
+    # one kind alone (a school) on unsigned continued lines: running text, as before
+    assert heading_end("Моя школа\nстоит у реки\n" + body) == 0
