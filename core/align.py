@@ -513,7 +513,7 @@ def align(
             parts = [p for s in c.segs for p in _clip(s, taken)]
             parts.sort(key=lambda s: (s.a0, -s.a1))
             pieces = [p for p in _rechain(parts, taken, sid, ha, hb, bsid, max_gap, overlap) if big_enough(p)]
-        pieces = [q for p in pieces for q in (_trim_overhang(_trim_loners(p, sid, w), sid),) if q is p or big_enough(q)]
+        pieces = [q for p in pieces for q in (_trim_overhang(_trim_loners(p, sid, w), sid, bsid),) if q is p or big_enough(q)]
         for p in pieces:
             taken.add(p.a0, p.a1)
             if all(s.sentence for s in p.segs):
@@ -578,22 +578,26 @@ def _trim_loners(c: _Chain, sid: np.ndarray, w: int) -> _Chain:
 OVERHANG_TOKENS = 2
 
 
-def _trim_overhang(c: _Chain, sid: np.ndarray) -> _Chain:
+def _trim_overhang(c: _Chain, sid: np.ndarray, bsid: np.ndarray) -> _Chain:
     """``c`` without the first words of the next sentence (or the last of the sentence before)
     that it reaches and leaves again: at most :data:`OVERHANG_TOKENS` tokens of a sentence
     that goes on past the passage. The source, too, went on into a sentence beginning (or
     ending) with the same word or two ("... accept button. Make sure" in the source, "...
     accept button. Make it your drink" in the essay): the student's own sentence is not
-    highlighted for its first word. A whole sentence copied, however short, is kept."""
+    highlighted for its first word. A whole sentence copied, however short, is kept; so are
+    those tokens when they are a whole sentence of the source of two tokens or more (``bsid``:
+    the source's sentence ids), and the student's sentence goes on after it ("— И пишу тебе
+    письмо. Поздравляю ..." in the source, "— И пишу тебе письмо» (А. П. Чехов)." in the essay:
+    a quotation with its reference, a copied sentence with words added at its end)."""
     n = len(sid)
     a0, a1 = c.a0, c.a1
     if a1 < n and sid[a1] == sid[a1 - 1]:  # the passage ends inside a sentence: from where?
         first = int(np.searchsorted(sid, sid[a1 - 1], "left"))
-        if a0 < first and a1 - first <= OVERHANG_TOKENS:
+        if a0 < first and a1 - first <= OVERHANG_TOKENS and not _source_sentence(c, first, a1, bsid):
             a1 = first
     if a0 > 0 and sid[a0 - 1] == sid[a0]:  # it begins inside one
         end = int(np.searchsorted(sid, sid[a0], "right"))
-        if end < a1 and end - a0 <= OVERHANG_TOKENS:
+        if end < a1 and end - a0 <= OVERHANG_TOKENS and not _source_sentence(c, a0, end, bsid):
             a0 = end
     if (a0, a1) == (c.a0, c.a1):
         return c
@@ -611,6 +615,18 @@ def _trim_overhang(c: _Chain, sid: np.ndarray) -> _Chain:
     for s in segs[1:]:
         out.add(s)
     return out
+
+
+def _source_sentence(c: _Chain, x0: int, x1: int, bsid: np.ndarray) -> bool:
+    """Whether the suspect tokens ``[x0, x1)`` of ``c``, two or more, are matched by one
+    diagonal run to a whole sentence of the source."""
+    if x1 - x0 < 2:
+        return False
+    for s in c.segs:
+        if s.a0 <= x0 and x1 <= s.a1 and s.a1 - s.a0 == s.b1 - s.b0:
+            y0, y1 = s.b0 + x0 - s.a0, s.b0 + x1 - s.a0
+            return (y0 == 0 or bsid[y0 - 1] != bsid[y0]) and (y1 == len(bsid) or bsid[y1] != bsid[y1 - 1])
+    return False
 
 
 def _token_ranges(segs: list[Segment]) -> list[tuple[int, int]]:

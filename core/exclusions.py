@@ -39,8 +39,9 @@ words inside the matched pieces of counted passages, minus the student's own quo
 the bibliography and template regions (those words never count as borrowed, even under a
 passage that mostly lies elsewhere). The cited share counts the words of the student's own
 quotations and of the bibliography that a source matches; original is the rest, so the
-three sum to 100. Quotation marks that are already in the source at that place are not the
-student's: that text is copied, not cited. ``count_quotes_as_borrowed`` counts the
+three sum to 100. Quotation marks that are already in the source at that place, inside a
+copied passage that goes on well past them (a novel's dialogue copied with its paragraph), are
+not the student's: that text is copied, not cited. ``count_quotes_as_borrowed`` counts the
 student's quotations as borrowed.
 
 The result's ``warnings`` make "quote everything" visible: one quotation of the student's
@@ -100,7 +101,8 @@ def find_quotes(text: str) -> list[Interval]:
     A quotation never runs past the end of a paragraph (a blank line) nor beyond
     :data:`MAX_QUOTE_CHARS`: an unclosed mark does not swallow the rest of the text. A
     straight mark opens after a space or bracket before a non-space, and closes after a
-    non-space before a space or punctuation; other straight marks are ignored. Nested quotes lie inside the outer one. Single
+    non-space before a space or punctuation; other straight marks are ignored. Nested quotes
+    lie inside the outer one, straight ones too (:data:`STRAIGHT_DEPTH`). Single
     quotes are not quotations (they are apostrophes too often). Of what this finds, the
     student's quotations are those :func:`is_quotation` keeps (not "9 «Б»", «Война и мир»).
     """
@@ -134,6 +136,10 @@ _OPENS_AFTER = set(" \t\n\r([{—–-/")
 _CLOSES_BEFORE = set(" \t\n\r)]}.,;:!?…—–-/")
 #: A quotation longer than this is a stray mark pairing with a far one, not a quotation.
 MAX_QUOTE_CHARS = 3000
+#: Straight marks open inside one another this deep at most: a student typing in a plain
+#: editor quotes a sentence that quotes a word ("... о "понятности" произведения ..."); the
+#: nested pair closed, the outer one closes at its own mark.
+STRAIGHT_DEPTH = 2
 
 
 def _quotes_in(s: str) -> list[Interval]:
@@ -142,7 +148,7 @@ def _quotes_in(s: str) -> list[Interval]:
     # Stack levels expecting each closing mark, so an orphan closer finds its level in O(1)
     # (a linear scan of the stack made 50 000 « then 50 000 ” quadratic).
     levels: dict[str, list[int]] = {}
-    straight: int | None = None
+    straight: list[int] = []  # open straight marks: an outer one and one nested in it at most
     n = len(s)
     for mark in _MARKS.finditer(s):
         k, ch = mark.start(), mark.group()
@@ -151,11 +157,12 @@ def _quotes_in(s: str) -> list[Interval]:
             after = s[k + 1] if k + 1 < n else " "
             can_open = before in _OPENS_AFTER and not after.isspace()
             can_close = not before.isspace() and (after in _CLOSES_BEFORE or after == '"')
-            if straight is not None and can_close:
-                out.append((straight, k + 1))
-                straight = None
+            if straight and can_close:
+                out.append((straight.pop(), k + 1))
             elif can_open:
-                straight = k
+                if len(straight) == STRAIGHT_DEPTH:
+                    straight.pop()  # the nested one never closed: this one takes its place
+                straight.append(k)
             continue
         if stack and ch == stack[-1][0]:
             _, at = stack.pop()
@@ -420,14 +427,20 @@ def _source_excluded(src: SourceMatch, excluded: Sequence[str]) -> bool:
     return bool(excluded) and ((src.path is not None and src.path in excluded) or src.sha256 in excluded)
 
 
-def _quotes_from_sources(sources: Sequence[SourceMatch], quotes: list[Interval]) -> list[Interval]:
+def _quotes_from_sources(sources: Sequence[SourceMatch], quotes: list[Interval], text: str) -> list[Interval]:
     """The suspect's quotations that were already quotations in the source they match.
 
     A novel's dialogue copied with its « » is copied text, not the student's citation: a
     quotation counts as the student's own only when the source text matched there is not
-    itself inside quotation marks. Each quotation lying in a matched piece is mapped onto
-    the source through that piece (proportionally) and looked up among the source's quotes,
-    found in windows of the source around those places only (a source may be a novel).
+    itself inside quotation marks, unless the student attributes it (:func:`_attributed`: a
+    colon before it, a reference after it) and the passage is mostly that quotation: a line of
+    dialogue quoted with its reference («Милый дедушка, Константин Макарыч! ...» (А. П. Чехов,
+    «Ванька»)), the assignment's wording quoted after "Задание:" by two essays. (A dialogue
+    copied with its paragraph goes on well past each quotation; a quoted remark translated
+    with the sentence around it, or alone, is attributed by nobody.) Each other quotation lying
+    in a matched piece is mapped onto the source through that piece (proportionally) and looked
+    up among the source's quotes, found in windows of the source around those places only (a
+    source may be a novel). ``text``: the suspect's.
     """
     if not quotes:
         return []
@@ -436,6 +449,7 @@ def _quotes_from_sources(sources: Sequence[SourceMatch], quotes: list[Interval])
     for src in sources:
         mapped: list[tuple[int, int, Interval]] = []  # (m0, m1, suspect quotation)
         for p in src.passages:
+            span = p.suspect_end - p.suspect_start
             for a0, a1, b0, b1 in p.matched_pieces():
                 k = max(0, bisect.bisect_right(starts, a0) - 1)
                 while k < len(quotes) and quotes[k][0] < a1:
@@ -443,6 +457,8 @@ def _quotes_from_sources(sources: Sequence[SourceMatch], quotes: list[Interval])
                     k += 1
                     if q1 <= a0 or (min(q1, a1) - max(q0, a0)) * 2 < q1 - q0:
                         continue  # not mostly inside this piece
+                    if (min(q1, p.suspect_end) - max(q0, p.suspect_start)) * 2 >= span and _attributed(text, q0, q1):
+                        continue  # the student's citation, whatever the source's marks
                     scale = (b1 - b0) / (a1 - a0) if a1 > a0 else 1.0
                     m0 = b0 + int((max(q0, a0) - a0) * scale)
                     m1 = b0 + int(round((min(q1, a1) - a0) * scale))
@@ -456,6 +472,32 @@ def _quotes_from_sources(sources: Sequence[SourceMatch], quotes: list[Interval])
             if _mostly_inside_span(m0, m1, src_quotes) or _mostly_inside_span(m0 + 1, m1 - 1, src_quotes):
                 inherited.append(q)
     return merge(inherited)
+
+
+#: A reference right after a quotation: "(А. П. Чехов, «Ванька»)", "[1, с. 5]", "(с. 12)".
+_REFERENCE_AFTER = re.compile(r"[\s,.]{0,3}[(\[]")
+#: Words that attribute what follows in the same sentence: "Как писал Пушкин, «...»", "как
+#: сказано в задании, «...»", "По словам автора, «...»", "As Orwell wrote, "..."".
+_ATTRIBUTION = re.compile(
+    r"(?<!\w)(?:писал[аи]?|пишет|пишут|говорил[аи]?|говорит|сказал[аи]?|сказано|написано|отмечал[аи]?|отмечает"
+    r"|утверждал[аи]?|утверждает|замечал[аи]?|замечает|подч[её]ркивал[аи]?|подч[её]ркивает|указывал[аи]?|указывает"
+    r"|по словам|по мнению|словами|писав|пише|казав|каже|сказано|зазначав|зазначає|за словами|на думку"
+    r"|wrote|writes|said|says|stated|states|noted|notes|argued|argues|according to|in the words of)(?!\w)",
+    re.IGNORECASE)
+#: How far back in its sentence an attribution may stand before the quotation.
+ATTRIBUTION_CHARS = 80
+
+
+def _attributed(text: str, start: int, end: int) -> bool:
+    """Whether the quotation ``text[start:end]`` (marks included) is attributed by the student:
+    a colon just before it ("Задание: «...»"), words that attribute it earlier in its sentence
+    ("Как писал Чехов, «...»", :data:`_ATTRIBUTION`), or a reference in brackets just after it
+    ("» (А. П. Чехов, «Ванька»)", "" [1, с. 5]")."""
+    if text[max(0, start - 3):start].rstrip().endswith(":") or _REFERENCE_AFTER.match(text, end):
+        return True
+    before = text[max(0, start - ATTRIBUTION_CHARS):start]
+    cut = max(before.rfind(". "), before.rfind("! "), before.rfind("? "), before.rfind("\n"))
+    return bool(_ATTRIBUTION.search(before, cut + 1))
 
 
 def _mostly_inside_span(s: int, e: int, regions: Sequence[Interval]) -> bool:
@@ -534,7 +576,7 @@ def apply_exclusions(result: CheckResult, settings: Settings, *, marked: tuple[S
     excluded_sources = tuple(settings.excluded_sources) + tuple(result.left_out)
     live = [src for src in result.sources if not _source_excluded(src, excluded_sources) and not src.is_template]
     quotes_all = merge((s.start, s.end) for s in marked if s.kind == "quote")
-    quotes = subtract(quotes_all, _quotes_from_sources(live, quotes_all))
+    quotes = subtract(quotes_all, _quotes_from_sources(live, quotes_all, text))
     marked = tuple(s for s in marked if s.kind != "quote" or inside(s.start, s.end, quotes))
     bib = merge((s.start, s.end) for s in marked if s.kind == "bibliography")
     quotes_count = getattr(settings, "count_quotes_as_borrowed", False)

@@ -94,3 +94,62 @@ def test_the_warning_reaches_json_the_cli_summary_and_the_reports(tmp_path):
                           str(tmp_path / "src.txt"), "--lang", "ru"], capture_output=True, text=True, timeout=300)
     assert "предупреждение: 1 цитата длиннее 40 слов" in out.stdout, out.stdout + out.stderr
     assert "% цитирования" in out.stdout
+
+
+# -- a quotation the source holds in quotation marks too ---------------------------------
+
+VANKA = ("Ванька Жуков, девятилетний мальчик, отданный три месяца тому назад в ученье к сапожнику, "
+         "в ночь под Рождество не ложился спать. «Милый дедушка, Константин Макарыч! — писал он. — И пишу "
+         "тебе письмо. Поздравляю вас с Рождеством и желаю тебе всего от господа бога». Ванька перевёл глаза "
+         "на тёмное окно, в котором мелькало отражение его свечки.")
+ASSIGNMENT = ("Задание: «Напишите сочинение-рассуждение на тему «Что такое настоящая дружба?», используя примеры "
+              "из прочитанных произведений и собственный жизненный опыт».")
+
+
+@pytest.mark.parametrize("essay, quoted", [
+    ("Мальчик пишет деду в деревню. Письмо начинается так: «Милый дедушка, Константин Макарыч! — писал он. — "
+     "И пишу тебе письмо» (А. П. Чехов, «Ванька»). Мне очень жалко мальчика, потому что письмо никто не прочтёт.",
+     "Милый дедушка, Константин Макарыч! — писал он. — И пишу тебе письмо"),
+], ids=["dialogue-with-its-reference"])
+def test_a_line_the_source_quotes_too_is_cited_when_the_student_quotes_it(essay, quoted):
+    """The source's « » around the same words do not make a quotation copied text when the
+    passage is the quotation: a line of dialogue quoted with its reference is cited."""
+    r = api.compare(api.document_from_text(essay, "Сочинение"), api.document_from_text(VANKA, "Ванька"))
+    assert r.borrowed_percent == 0.0
+    assert r.cited_percent == pytest.approx(100 * len(quoted.replace("—", "").split()) / len(
+        essay.replace("—", "").replace("(", "").split()), abs=3)
+
+
+@pytest.mark.parametrize("opening", ["Задание: ", "Как сказано в задании, "])
+def test_the_assignment_quoted_by_two_essays_is_cited_in_both(opening):
+    earlier = ASSIGNMENT + "\n\n" + _prose(4, 120)
+    mine = opening + ASSIGNMENT.removeprefix("Задание: ") + "\n\n" + _prose(5, 120)
+    r = api.compare(api.document_from_text(mine, "Иванов"), api.document_from_text(earlier, "Петрова"))
+    assert r.borrowed_percent == 0.0 and r.cited_percent > 10
+
+
+def test_a_dialogue_copied_with_its_paragraph_is_still_copied_text():
+    # the passage goes on well past each quotation: the source's marks, not the student's
+    essay = _prose(6, 40) + " " + VANKA + " " + _prose(7, 40)
+    r = api.compare(api.document_from_text(essay, "Сочинение"), api.document_from_text(VANKA, "Ванька"))
+    assert r.cited_percent == 0.0 and r.borrowed_percent > 30
+
+
+def test_straight_quotation_marks_nested_in_straight_ones_are_one_citation():
+    source = ("Иллюзорное представление о «понятности» произведения скрывает от читателя сложность текста "
+              "и множество его цитат. " + _prose(8, 80))
+    essay = (_prose(9, 60) + ' Лотман писал: "Иллюзорное представление о "понятности" произведения скрывает от '
+             'читателя сложность текста и множество его цитат" [1, с. 5]. ' + _prose(10, 60))
+    r = api.compare(api.document_from_text(essay, "Сочинение"), api.document_from_text(source, "Лотман"))
+    assert r.borrowed_percent == 0.0 and r.cited_percent > 5
+
+
+def test_a_remark_the_source_quotes_copied_alone_and_unattributed_is_copied_text():
+    # the source's marks came with it, and nobody is named: the student's quotation marks
+    # are not a citation
+    source = (_prose(11, 60) + ' Министр сказал журналистам: "Мы не собираемся поддерживать этот закон, потому что '
+              'он не решает ни одной настоящей проблемы". ' + _prose(12, 60))
+    essay = (_prose(13, 50) + ' "Мы не собираемся поддерживать этот закон, потому что он не решает ни одной настоящей '
+             'проблемы". ' + _prose(14, 50))
+    r = api.compare(api.document_from_text(essay, "Сочинение"), api.document_from_text(source, "Новости"))
+    assert r.cited_percent == 0.0 and r.borrowed_percent > 10

@@ -289,6 +289,24 @@ def test_a_short_sentence_copied_whole_stays_in_the_passage():
     assert essay[p.suspect_start:p.suspect_end] == "Он долго стоял у окна и смотрел на пустую улицу. Стало тихо"
 
 
+@pytest.mark.parametrize("source, essay, copied", [
+    ("Он долго стоял у окна и смотрел на пустую улицу. Снег падал. Потом он сел за стол и начал писать.",
+     "Вчера я читал рассказ. Он долго стоял у окна и смотрел на пустую улицу. Снег падал (так пишет автор). "
+     "Я закрыл книгу.",
+     "Он долго стоял у окна и смотрел на пустую улицу. Снег падал"),
+    ("«Милый дедушка, Константин Макарыч! — писал он. — И пишу тебе письмо. Поздравляю вас с Рождеством.",
+     "Письмо начинается так: «Милый дедушка, Константин Макарыч! — писал он. — И пишу тебе письмо» "
+     "(А. П. Чехов, «Ванька»). Мне жалко мальчика.",
+     "Милый дедушка, Константин Макарыч! — писал он. — И пишу тебе письмо"),
+], ids=["words-added", "quotation-with-its-reference"])
+def test_a_short_sentence_of_the_source_copied_whole_stays_though_the_essay_s_goes_on(source, essay, copied):
+    """The source's sentence of two words ends where the copy does, and the student's sentence
+    goes on (a reference, words added): the copy is kept whole, not cut before the sentence
+    (which left a passage under the shortest that counts, and the copy was not found at all)."""
+    r = api.compare(Document(essay), Document(source))
+    assert [essay[p.suspect_start:p.suspect_end] for p in r.sources[0].passages] == [copied]
+
+
 def _covered(text: str, own: str, result) -> bool:
     s = text.index(own)
     return any(p.suspect_start < s + len(own) and s < p.suspect_end for src in result.sources for p in src.passages)
