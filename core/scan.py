@@ -30,6 +30,7 @@ of tests/core/test_engine_scan.py.
 from __future__ import annotations
 
 import functools
+import itertools
 import os
 import re
 import sys
@@ -42,13 +43,22 @@ import xxhash
 from sverka.core import formcache
 from sverka.core.engine import i64, native, u32, u64
 
-__all__ = ["HashIndex", "LINE_BREAKS", "MAX_HASHED", "Read", "bounds", "hash_strings", "read", "sentences", "text_rules", "words"]
+__all__ = ["HashIndex", "IGNORABLE", "IGNORABLE_RANGES", "LINE_BREAKS", "MAX_HASHED", "Read", "bounds", "hash_strings", "read", "sentences", "text_rules", "words"]
 
 #: Classes of a BMP character in :func:`_table`; 0 for anything else.
 LETTER, MARK, HYPHEN, FORMAT = 1, 2, 4, 8
 #: Hangul choseong and jungseong fillers, Hangul filler, halfwidth Hangul filler: letters to
 #: Unicode that are drawn as nothing; words of them count as invisible characters, not words.
 FILLERS = "\u115f\u1160\u3164\uffa0"
+#: Unicode's other default-ignorable code points (Default_Ignorable_Code_Point): neither format
+#: characters (Cf) nor fillers, yet drawn as nothing: the combining grapheme joiner, Khmer's
+#: inherent vowels, Mongolian free variation selectors, the variation selectors and their
+#: supplement (combining marks to Unicode) and the code points kept unassigned as ignorable
+#: (U+2065, U+FFF0-FFF8, U+E0000-E0FFF beside the tags). Put after letters they hid a copy
+#: as whole words of their own ("кни\ufe0fга"), so they are taken as format characters.
+IGNORABLE_RANGES = ((0x034F, 0x034F), (0x17B4, 0x17B5), (0x180B, 0x180D), (0x180F, 0x180F), (0x2065, 0x2065),
+                    (0xFE00, 0xFE0F), (0xFFF0, 0xFFF8), (0xE0000, 0xE0FFF))  # first and last, each
+IGNORABLE = frozenset(itertools.chain.from_iterable(range(first, last + 1) for first, last in IGNORABLE_RANGES))
 #: Words longer than this are not hashed (a miss: looked up by their string).
 MAX_HASHED = native.MAX_HASHED
 #: What ends a line for a line-end hyphen (:mod:`sverka.core.text`'s ``_LINE_BREAK``, which
@@ -59,8 +69,9 @@ LINE_BREAKS = "\n\r\x0b\x0c\x85\u2028"
 def _build_table() -> np.ndarray:
     """Class of every BMP character: a letter is what :mod:`sverka.core.text`'s exact splitter
     takes for one (``[^\\W\\d_]`` without other numbers and the fillers: ``str.isalpha`` on the
-    BMP), a mark any combining mark (Mn, Mc, Me), a format character any Cf and the fillers, a
-    hyphen "-" or U+2010 (the soft hyphen is a format character)."""
+    BMP), a mark any combining mark (Mn, Mc, Me) but :data:`IGNORABLE`, a format character any
+    Cf, the fillers and :data:`IGNORABLE`, a hyphen "-" or U+2010 (the soft hyphen is a format
+    character)."""
     table = np.zeros(0x10000, dtype=np.uint8)
     for cp in range(0x10000):
         c = chr(cp)
@@ -73,7 +84,7 @@ def _build_table() -> np.ndarray:
             elif cat == "Cf":
                 table[cp] = FORMAT
     table[[0x2D, 0x2010]] = HYPHEN
-    table[[ord(c) for c in FILLERS]] = FORMAT
+    table[[ord(c) for c in FILLERS] + [cp for cp in IGNORABLE if cp < 0x10000]] = FORMAT
     return table
 
 
@@ -83,7 +94,7 @@ def _table() -> np.ndarray:
     (checked by an xxh64): building it costs 10-15 ms of a process's first long text."""
     v = sys.version_info
     try:
-        path = formcache.cache_dir() / f"bmp-classes-{unicodedata.unidata_version}-py{v[0]}.{v[1]}-2.bin"
+        path = formcache.cache_dir() / f"bmp-classes-{unicodedata.unidata_version}-py{v[0]}.{v[1]}-3.bin"
         data = path.read_bytes()
         if len(data) == 0x10000 + 8 and xxhash.xxh64_digest(data[:0x10000]) == data[0x10000:]:
             table = np.frombuffer(data[:0x10000], dtype=np.uint8).copy()

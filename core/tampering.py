@@ -9,11 +9,14 @@ from __future__ import annotations
 import re
 import unicodedata
 
+from .scan import IGNORABLE, IGNORABLE_RANGES
+
 __all__ = ["tampered_words"]
 
 #: A word as a reader sees it: letters and digits with invisible characters inside (not
 #: sverka.core.words.WRITTEN_WORD: the invisible characters inside a word are what this looks for).
-_WORD = re.compile(r"[\w\u00ad\u200b-\u200f\u2060-\u2064\ufeff]+")
+_WORD = re.compile(r"[\w\u00ad\u200b-\u200f\u2060-\u2064\ufeff"
+                   + "".join(f"{chr(first)}-{chr(last)}" for first, last in IGNORABLE_RANGES) + "]+")
 
 
 def _script(ch: str) -> str:
@@ -26,13 +29,14 @@ def _script(ch: str) -> str:
 
 def tampered_words(text: str) -> list[tuple[int, int, str]]:
     """``(start, end, kind)`` of every tampered word, in text order; ``kind`` is "lookalike"
-    (Cyrillic and Latin letters in one word) or "invisible" (a format character inside)."""
+    (Cyrillic and Latin letters in one word) or "invisible" (a format character or another
+    default-ignorable code point inside: :data:`sverka.core.scan.IGNORABLE`)."""
     out = []
     for m in _WORD.finditer(text):
         word = m.group()
         if word.isascii():
             continue
-        if any(unicodedata.category(c) == "Cf" for c in word):
+        if any(unicodedata.category(c) == "Cf" or ord(c) in IGNORABLE for c in word):
             start, end = m.span()
             out.append((start, end, "invisible"))
             continue

@@ -124,12 +124,13 @@ def _class_of(codepoints: list[int]) -> str:
 
 
 def _unicode_classes() -> tuple[str, str, str]:
-    """(format characters Cf, combining marks Mn/Mc/Me, numbers No/Nl that ``\\w`` matches)
-    as regexes, from this Python's Unicode database. Planes 3-13 hold none of them."""
+    """(format characters Cf with the fillers and the other default-ignorable code points
+    (:data:`sverka.core.scan.IGNORABLE`), combining marks Mn/Mc/Me, numbers No/Nl that ``\\w``
+    matches) as regexes, from this Python's Unicode database. Planes 3-13 hold none of them."""
     fmt, marks, numbers = [], [], []
     for cp in itertools.chain(range(0x30000), range(0xE0000, 0xE1000)):
         cat = unicodedata.category(chr(cp))
-        if cat == "Cf" or chr(cp) in FILLERS:
+        if cat == "Cf" or chr(cp) in FILLERS or cp in scan.IGNORABLE:
             fmt.append(cp)
         elif cat[0] == "M":
             marks.append(cp)
@@ -152,7 +153,7 @@ def _unicode_classes_kept() -> tuple[str, str, str]:
 
     v = sys.version_info
     try:
-        path = formcache.cache_dir() / f"unicode-classes-{unicodedata.unidata_version}-py{v[0]}.{v[1]}-2.json"
+        path = formcache.cache_dir() / f"unicode-classes-{unicodedata.unidata_version}-py{v[0]}.{v[1]}-3.json"
         kept = json.loads(path.read_text(encoding="utf-8"))
         if isinstance(kept, list) and len(kept) == 4 and all(isinstance(x, str) for x in kept) \
                 and kept[3] == digest(kept[:3]):

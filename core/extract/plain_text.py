@@ -9,11 +9,14 @@ Order of decisions, first match wins:
    UTF-8 but for a few stray bytes (at most half its non-ASCII characters broken) -> UTF-8, the
    stray bytes U+FFFD with a warning; UTF-8 lines beside lines of a single-byte page (two files
    pasted together) -> each line in its own encoding, with a warning;
-4. a single-byte Cyrillic code page when the text looks Cyrillic under CP1251: CP1251,
-   KOI8-R, CP866 (and charset-normalizer's guess) are compared by how Russian/Ukrainian
-   the decoded letters look (letter frequencies, case pattern of words). Decoding CP1251
-   bytes as KOI8-R (or the reverse) swaps upper and lower case and scrambles the letters,
-   so the right and the wrong reading score far apart even for a single short line;
+4. a CJK code page when charset-normalizer names one that decodes the whole file into
+   mostly characters of two bytes (half-width katakana, one byte in Shift-JIS, are what
+   KOI8-R's small letters make there); else a single-byte Cyrillic code page when the text
+   looks Cyrillic under CP1251: CP1251, KOI8-R, CP866, Mac Cyrillic, ISO-8859-5 (and
+   charset-normalizer's guess) are compared by how Russian/Ukrainian the decoded text looks
+   (letter frequencies, case pattern of words). Decoding CP1251 bytes as KOI8-R (or the
+   reverse) swaps upper and lower case and scrambles the letters, so the right and the wrong
+   reading score far apart even for a single short line;
 5. otherwise charset-normalizer's best guess, CP1252 when the guess is another Western
    single-byte page that short texts cannot tell apart from it (or when there is no guess).
 """
@@ -23,6 +26,7 @@ from __future__ import annotations
 import codecs
 import math
 import re
+from collections import Counter
 from dataclasses import dataclass
 
 from ..messages import Message, message
@@ -45,7 +49,7 @@ _BOMS = (
 )
 _CONTROL = bytes(b for b in range(32) if b not in (9, 10, 12, 13, 27)) + b"\x7f"
 # Candidates in order of preference when they score the same (KOI8-U reads Russian KOI8-R text identically).
-_CYRILLIC_CODECS = ("cp1251", "koi8_r", "koi8_u", "cp866")
+_CYRILLIC_CODECS = ("cp1251", "koi8_r", "koi8_u", "cp866", "mac_cyrillic", "iso8859_5")
 _CYRILLIC_FAMILY = {"cp1251", "koi8_r", "koi8_u", "cp866", "mac_cyrillic", "iso8859_5", "kz1048", "ptcp154"}
 # Letter frequencies of Russian prose (Ukrainian letters added), per mille; the basis of
 # _russian_score. Letters not listed count as rare.
@@ -59,6 +63,15 @@ _LOG_FREQ = {ch: math.log(n / 1000) for ch, n in _FREQ.items()}
 _LOG_RARE = math.log(0.3 / 1000)
 # Non-ASCII punctuation common in Russian text (not a sign of a wrong code page).
 _PUNCTUATION = set("«»„“”‘’–—…№\u00a0·•°§©®™")
+#: Their log-frequency in _russian_score: below most letters, above a rare one.
+_LOG_PUNCTUATION = math.log(5 / 1000)
+#: A Cyrillic word of one letter not followed by a full stop (an initial, "г.", "т. е."), and
+#: the letters that are such a word in Russian or Ukrainian (particles "б", "ж" included).
+_ONE_LETTER = re.compile(r"(?<!\w)[\u0400-\u04ff](?![\w.])")
+_ONE_LETTER_WORDS = set("абвжиксоуяєзіїй")
+#: A sentence (or line) that starts with a character neither ASCII nor a letter glued to a small
+#: Cyrillic letter: its capital read as punctuation ("‘едеральное", "™ука").
+_LOST_CAPITAL = re.compile(r"(?:^|[.!?…]\s)\s*[^\x00-\x7f\w\s][а-яёіїєґ]", re.M)
 _LATIN_FAMILY = {"cp1252", "latin_1", "iso8859_15", "cp1250", "iso8859_2", "cp1257", "iso8859_4", "iso8859_13",
                  "cp1254", "iso8859_9", "mac_roman", "cp850", "cp437", "mac_latin2", "iso8859_3", "iso8859_10"}
 _WORD = re.compile(r"[^\W\d_]+")
@@ -155,7 +168,9 @@ def _single_byte(data: bytes, head: bytes) -> Decoded:
             text = data.decode(guess)
         except UnicodeDecodeError:
             text = ""
-        if sum(1 for ch in text[:SNIFF_BYTES] if ch > "\u2e7f") >= CJK_MIN_CHARS:
+        sample = text[:SNIFF_BYTES]
+        cjk = len(_TWO_BYTE_CJK.findall(sample))
+        if cjk >= CJK_MIN_CHARS and 2 * cjk >= len(sample) - len(sample.encode("ascii", "ignore")):
             return Decoded(text, guess)
     cp1251_sample = head.decode("cp1251", errors="replace")
     if guess in _CYRILLIC_FAMILY or _looks_cyrillic(cp1251_sample):
@@ -163,10 +178,8 @@ def _single_byte(data: bytes, head: bytes) -> Decoded:
         if guess in _CYRILLIC_FAMILY and guess not in candidates:
             candidates.append(guess)
         probe = head[:SCORE_BYTES]
-        best = max(
-            candidates,
-            key=lambda enc: (_russian_score(probe.decode(enc, errors="replace")), -candidates.index(enc)),
-        )
+        high = Counter(b for b in probe if b >= 0x80)
+        best = max(candidates, key=lambda enc: (_russian_score(probe, high, enc), -candidates.index(enc)))
         return _with_replacement_warning(data.decode(best, errors="replace"), best)
     enc = guess or "cp1252"
     if enc in _LATIN_FAMILY and enc != "cp1252":
@@ -181,7 +194,14 @@ def _single_byte(data: bytes, head: bytes) -> Decoded:
 
 #: CJK characters a CJK decoding must yield before it beats the Cyrillic code pages.
 CJK_MIN_CHARS = 20
-_CJK_FAMILY = {"gb18030", "gbk", "gb2312", "big5", "big5hkscs", "shift_jis", "cp932", "euc_jp", "euc_kr", "cp949"}
+#: The multi-byte code pages charset-normalizer may name (it names EUC-JP text "euc_jis_2004").
+_CJK_FAMILY = {"gb18030", "gbk", "gb2312", "big5", "big5hkscs", "cp950", "shift_jis", "cp932", "shift_jis_2004",
+               "shift_jisx0213", "euc_jp", "euc_jis_2004", "euc_jisx0213", "euc_kr", "cp949", "johab"}
+#: A character of a CJK script that a CJK code page makes of two bytes or more: the evidence
+#: that bytes are CJK text. Not half-width katakana (U+FF61-FF9F) nor the private use area,
+#: which Shift-JIS (cp932) makes of ONE high byte: KOI8-R's small letters 0xC0-0xDF are
+#: exactly its half-width katakana, so any KOI8-R text decodes as Shift-JIS.
+_TWO_BYTE_CJK = re.compile("[\u2e80-\ud7ff\uf900-\uff60\uffa0-\uffff\U00010000-\U0010ffff]")
 
 
 def _with_replacement_warning(text: str, encoding: str, bom: bool = False) -> Decoded:
@@ -227,28 +247,40 @@ def _looks_cyrillic(text: str) -> bool:
     return cyrillic >= 0.5 * len(words)
 
 
-def _russian_score(text: str) -> float:
-    """How Russian/Ukrainian a decoding looks; higher is better.
+def _russian_score(probe: bytes, high: Counter, encoding: str) -> float:
+    """How Russian/Ukrainian ``probe`` (whose bytes beyond ASCII ``high`` counts) looks read in
+    the single-byte ``encoding``; higher is better.
 
-    The mean log-frequency of its Cyrillic letters, minus penalties for words in a broken
-    case pattern ("пРИВЕТ": what the wrong code page makes of "Привет") and for non-ASCII
-    characters that are not letters (box drawing: what CP866 makes of CP1251 letters).
+    The mean log-frequency of its characters beyond ASCII (one of each high byte, so every
+    candidate's mean is over the same bytes; summed from the count of each byte): a Cyrillic
+    letter by its frequency, common punctuation as a letter of middle frequency, anything else
+    as a rare letter. A mean over the letters alone would favour a reading that turns some
+    letters into punctuation: CP1251 and Mac Cyrillic share their small letters and make
+    quotation marks, dashes or "ƒ" of each other's capitals. Minus penalties for words in a
+    broken case pattern ("пРИВЕТ": what the wrong code page makes of "Привет") or of one letter
+    that no Russian or Ukrainian word is (the "Ч" Mac Cyrillic makes of CP1251's dash), for
+    sentences whose capital came out as punctuation ("–ель работы"), and for non-ASCII
+    characters that are neither letters nor punctuation (box drawing: what CP866 makes of CP1251
+    letters).
     """
-    non_ascii = 0
-    other = 0
+    non_ascii = other = letters = 0
     logp = 0.0
-    letters = 0
-    for ch in text:
-        if ch < "\x80":
-            continue
-        non_ascii += 1
+    for byte, n in high.items():
+        ch = bytes((byte,)).decode(encoding, errors="replace")
+        non_ascii += n
         if "\u0400" <= ch <= "\u04ff" and ch.isalpha():
-            letters += 1
-            logp += _LOG_FREQ.get(ch.lower(), _LOG_RARE)
-        elif not ch.isalpha() and ch not in _PUNCTUATION:
-            other += 1
+            letters += n
+            logp += n * _LOG_FREQ.get(ch.lower(), _LOG_RARE)
+        elif ch in _PUNCTUATION:
+            logp += n * _LOG_PUNCTUATION
+        else:
+            logp += n * _LOG_RARE
+            other += n * (not ch.isalpha())
     if not letters:
         return float("-inf")
+    text = probe.decode(encoding, errors="replace")
     words = [w for w in _WORD.findall(text) if not w.isascii()]
-    broken_case = sum(1 for w in words if not (w.islower() or w.isupper() or w.istitle()))
-    return logp / letters - 3.0 * broken_case / max(len(words), 1) - 5.0 * other / non_ascii
+    broken = sum(1 for w in words if not (w.islower() or w.isupper() or w.istitle()))
+    broken += sum(1 for w in _ONE_LETTER.findall(text) if w.lower() not in _ONE_LETTER_WORDS)
+    broken += len(_LOST_CAPITAL.findall(text))
+    return logp / non_ascii - 3.0 * broken / max(len(words), 1) - 5.0 * other / non_ascii

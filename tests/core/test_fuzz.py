@@ -63,7 +63,7 @@ WORDS = {
 }
 ALL_WORDS = [w for ws in WORDS.values() for w in ws]
 SEPARATORS = [" ", " ", " ", " ", ", ", ". ", ".\n", "\n\n", "! ", "? ", " — ", "; ", ": ", " «", "» "]
-INVISIBLE = ["\u200b", "\u200c", "\u200d", "\u2060", "\u00ad", "\ufeff"]
+INVISIBLE = ["\u200b", "\u200c", "\u200d", "\u2060", "\u00ad", "\ufeff", "\ufe0f", "\U000e0100", "\u17b4"]
 # Cyrillic letter -> Latin look-alike
 LOOKALIKE = {"а": "a", "е": "e", "о": "o", "р": "p", "с": "c", "х": "x", "у": "y", "і": "i"}
 ODD = [

@@ -42,6 +42,7 @@ ALPHABET = list("абвгдеёжзийклмнопрстуфхцчшщъыьэ�
     "\u0301", "\u0300", "\u0483",  # combining marks (a stress mark)
     "\u200b", "\u00ad", "\u2060", "\ufeff",  # format characters
     "\u3164", "\uffa0",  # Hangul fillers: letters drawn as nothing, taken as format characters
+    "\ufe0f", "\u17b4", "\u034f", "\ufff0",  # default-ignorable marks and unassigned: taken as format characters
     "\u2010", "\x0b", "\x0c", "\x85", "\u2028", "\u2029",  # a hyphen, line breaks
     "²", "½", "Ⅻ", "٣",  # numbers that \w takes
     "\U0001d400", "\U00010400", "😀", "\U0002070e",  # beyond the BMP: a math letter, Deseret, emoji, CJK
@@ -52,7 +53,7 @@ ALPHABET = list("абвгдеёжзийклмнопрстуфхцчшщъыьэ�
 
 # Few characters, so that every way a word may go on (or not) across them comes up often.
 DENSE = ["а", "Б", "z", "-", "\u2010", " ", "\t", "\n", "\r", "\x85", "\u2028", "\u200b", "\ufeff", "\u00ad",
-         "\u0301", "1", "²", ".", "😀"]
+         "\u0301", "\ufe0f", "1", "²", ".", "😀"]
 
 
 @settings(max_examples=2000, deadline=None)
@@ -70,6 +71,8 @@ def test_scan_finds_the_regular_expressions_words_or_declines(text):
     ("мгновенье -\nПередо мной", False), ("конец-\n\nНовый", False), ("дом-\n1", False),  # no join
     ("слово-\n\u200bслово", True), ("слово-\n-\nслово", True),
     ("сло\u200bво", True), ("сло\u00adво", True), ("сло\u200b-\nво", True),  # format characters in a word
+    ("сло\ufe0fво", True), ("сло\u17b4во", True), ("сло\u0301\ufe00во", True),  # and variation selectors
+    ("слово\ufe0f слово", False), ("❤\ufe0f слово", False),  # beside one
     ("Б\ufeff\u00ad\t \nслово", True),  # a soft hyphen ends a line too
     ("\ufeffСлово за словом", False), ("слово\u200b слово \u200bслово", False),  # and beside one
     ("a \u0301b", True),  # a mark after a space

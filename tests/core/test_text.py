@@ -48,6 +48,14 @@ def test_ukrainian_lemmas():
         ("кни\u200bга", "invisible character", "invisible_chars"),
         ("кни\u00adга", "invisible character", "invisible_chars"),
         ("кни\u2060га", "invisible character", "invisible_chars"),
+        # default-ignorable marks, drawn as nothing: variation selectors, Khmer's inherent vowel
+        ("кни\ufe0fга", "invisible character", "invisible_chars"),
+        ("кни\ufe00га", "invisible character", "invisible_chars"),
+        ("кни\U000e0100га", "invisible character", "invisible_chars"),
+        ("кни\u17b4га", "invisible character", "invisible_chars"),
+        ("кни\u180bга", "invisible character", "invisible_chars"),
+        ("кни\u034fга", "invisible character", "invisible_chars"),
+        ("кни\u2065га", "invisible character", "invisible_chars"),  # unassigned, kept ignorable
         ("кни-\nга", None, "hyphen_joins"),
         ("кни-\r\nга", None, "hyphen_joins"),
         ("кни\u2010 \n  га", None, "hyphen_joins"),
