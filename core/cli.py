@@ -16,8 +16,10 @@ import errno
 import json
 import os
 import re
+import stat
 import sys
 import time
+import zlib
 from pathlib import Path
 
 from . import __version__
@@ -383,10 +385,15 @@ def _html_targets(out: str, names: list[str]) -> list[Path]:
 def _guard_reports(args: argparse.Namespace, targets: list[tuple[Path | None, str]], inputs: list[str], *,
                    collection: bool = False) -> None:
     """Usage error (exit 2, nothing checked, nothing created) when a report, ``(path, option)``,
-    would replace a file the command reads or a collection: the collection file and SQLite's
-    files beside it (by name: they exist only while it is open), a document it reads or a
-    template, or any SQLite database (another collection: ``sverka compare --pdf C.sverka`` wrote
-    over it). ``sverka check --db C.sverka --html C.sverka`` wrote over every indexed document."""
+    would replace anything but an earlier report. Refused: a file the command reads or a
+    collection (the collection file and SQLite's files beside it, by name: they exist only
+    while it is open; a document it reads or a template; any SQLite database: ``sverka compare
+    --pdf C.sverka`` wrote over one, ``sverka check --db C.sverka --html C.sverka`` over every
+    indexed document); a folder, a device, a pipe or a socket (renamed over, ``/dev/full``
+    became a file; sniffed, a FIFO or ``/dev/stdout`` into a pipe hung for ever); and any other
+    file but an empty one or a report Sverka wrote (:func:`_sverka_report`): ``sverka crosscheck
+    --html essays/*``, OUT forgotten, wrote over the first essay. Through a symbolic link the
+    link's target is judged, and written (:func:`_written_path`)."""
     from .i18n import check_language
     from .messages import message, text
 
@@ -410,18 +417,63 @@ def _guard_reports(args: argparse.Namespace, targets: list[tuple[Path | None, st
         if target is None:
             continue
         what = side.get(os.path.realpath(target))
-        if what is None and target.exists():
-            for path, why in kept:
-                try:
-                    if path.exists() and os.path.samefile(target, path):
-                        what = why
-                        break
-                except OSError:
-                    pass
-            if what is None and _is_database(target):
-                what = "a collection"
         if what is not None:
             refuse(target, "error.report_over_input", what=what, option=option)
+        try:
+            st = os.stat(target)  # never opened before it is known to be a regular file
+        except (FileNotFoundError, NotADirectoryError):  # a new report, one a dangling link leads
+            continue  # to, or one in OUT/ still to be made (refused there when OUT is a file)
+        except OSError as e:  # a link round in a circle, a folder without permission
+            args.parser.error(f"{target}: {e.strerror or e}")
+        for path, why in kept:
+            try:
+                if path.exists() and os.path.samefile(target, path):
+                    refuse(target, "error.report_over_input", what=why, option=option)
+            except OSError:
+                pass
+        if not stat.S_ISREG(st.st_mode):
+            refuse(target, "error.report_not_file", option=option)
+        if _is_database(target):
+            refuse(target, "error.report_over_input", what="a collection", option=option)
+        if st.st_size == 0:  # nothing to lose: made by ``mktemp``, or by the shell's ``>``
+            continue
+        suffixes = _REPORT_SUFFIXES[option]
+        if not os.path.realpath(target).lower().endswith(suffixes):
+            refuse(target, "error.report_over_document", option=option, suffix=" / ".join(suffixes))
+        if not _sverka_report(target, option):
+            refuse(target, "error.report_over_other", option=option)
+
+
+#: The names an existing file must have for a report of each option to replace it.
+_REPORT_SUFFIXES = {"html": (".html", ".htm"), "pdf": (".pdf",)}
+
+
+def _sverka_report(path: Path, option: str) -> bool:
+    """Did Sverka write the regular file ``path`` as an ``option`` report? Every HTML report
+    names its maker in its head (``<meta name="generator" content="Sverka 1.2">``, in the first
+    half-kilobyte, since the first report); a PDF report carries it as its Creator, which
+    WeasyPrint puts in the one compressed object stream it writes last, just before the
+    cross-reference stream: those two last streams of the file's last megabyte are inflated
+    (each to a bounded size: a hostile file costs milliseconds) to find it. A student's web
+    page or PDF is not one, and neither is a file that cannot be read."""
+    try:
+        with open(path, "rb") as f:
+            if option == "html":
+                return b'<meta name="generator" content="Sverka ' in f.read(4096)
+            if f.read(5) != b"%PDF-":
+                return False
+            f.seek(max(0, os.fstat(f.fileno()).st_size - (1 << 20)))
+            tail = f.read()
+    except OSError:
+        return False
+    for m in list(re.finditer(rb">>\s*stream\r?\n", tail))[-2:]:
+        try:
+            data = zlib.decompressobj().decompress(tail[m.end():], 1 << 22)
+        except zlib.error:
+            continue
+        if b"/Creator (Sverka " in data:
+            return True
+    return False
 
 
 def _report_options(args: argparse.Namespace) -> list[tuple[Path | None, str]]:
@@ -430,12 +482,20 @@ def _report_options(args: argparse.Namespace) -> list[tuple[Path | None, str]]:
 
 
 def _is_database(path: Path) -> bool:
-    """An SQLite database (a Sverka collection, or another program's): never a report's place."""
+    """An SQLite database (a Sverka collection, or another program's): never a report's place.
+    Only a regular file is read (:func:`_guard_reports`): opening a FIFO waits for a writer."""
     try:
         with open(path, "rb") as f:
             return f.read(16) == b"SQLite format 3\x00"
     except OSError:
         return False
+
+
+def _written_path(path: Path) -> Path:
+    """Where a report to ``path`` is written: through a symbolic link, its target (a new file
+    put in the place of ``path`` would replace the link itself, and leave the target as it
+    was); the guard judged that target."""
+    return Path(os.path.realpath(path))
 
 
 def _write_html(result, path: Path, lang: str | None = None, full_paths: bool = False) -> bool:
@@ -445,7 +505,7 @@ def _write_html(result, path: Path, lang: str | None = None, full_paths: bool = 
         html = report.render_html(result, lang=lang, full_paths=full_paths)
         # an undecodable file name (lone surrogates) is shown as U+FFFD, never a 0-byte report
         data = html.encode("utf-8", "surrogateescape").decode("utf-8", "replace").encode("utf-8", "replace")
-        with report.written_whole(path) as tmp:  # a full disk leaves no half a report
+        with report.written_whole(_written_path(path)) as tmp:  # a full disk leaves no half a report
             Path(tmp).write_bytes(data)
     except OSError as e:
         _err(f"{_one_line(path)}: {_say('cli.report_failed', lang, detail=e.strerror or str(e))}")
@@ -457,7 +517,7 @@ def _write_pdf(result, path: Path, lang: str | None = None, full_paths: bool = F
     from . import report
 
     try:
-        report.render_pdf(result, path, lang=lang, full_paths=full_paths)
+        report.render_pdf(result, _written_path(path), lang=lang, full_paths=full_paths)
     except OSError as e:
         _err(f"{_one_line(path)}: {_say('cli.report_failed', lang, detail=e.strerror or str(e))}")
         return False

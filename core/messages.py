@@ -267,6 +267,21 @@ CATALOGUE: dict[str, tuple[str, str]] = {
     "error.report_over_input": (
         "a report would replace {what%term}: choose another file for --{option}",
         "отчёт заменил бы {what%term}: укажите для --{option} другой файл"),
+    "error.report_over_document": (
+        "a report would replace this file, and it is not a report (its name does not end in {suffix}): "
+        "choose another file for --{option}",
+        "отчёт заменил бы этот файл, а это не отчёт (его имя не оканчивается на {suffix}): "
+        "укажите для --{option} другой файл"),
+    "error.report_over_other": (
+        "a report would replace this file, and it is not a report Sverka wrote: choose another file for "
+        "--{option}, or delete this one first",
+        "отчёт заменил бы этот файл, а это не отчёт Сверки: укажите для --{option} другой файл "
+        "или сначала удалите этот"),
+    "error.report_not_file": (
+        "not a regular file (a folder, a device, a pipe or a socket); a report is written only to a file: "
+        "choose a file for --{option}",
+        "не обычный файл (папка, устройство, канал или сокет); отчёт записывается только в файл: "
+        "укажите для --{option} файл"),
     "error.folder_unreadable": ("cannot read the folder: {detail}", "папка не читается: {detail}"),
     "error.link_outside": ("skipped: a symbolic link to outside the folder (ask to follow links to read it)",
                            "пропущено: символическая ссылка за пределы папки (включите переход по ссылкам, "
