@@ -140,6 +140,11 @@ CATALOGUE: dict[str, tuple[str, str]] = {
     "warning.format_mismatch": (
         "the file is named {suffix} but its content is {format%term}; read as such",
         "файл назван {suffix}, но по содержимому это {format%term}; прочитан как таковой"),
+    "warning.reversed_text": (
+        "{n} {n:letter|letters} stored in reverse order and shown forwards by a right-to-left override: "
+        "read as shown",
+        "{n} {n:буква записана|буквы записаны|букв записано} задом наперёд и {n:показана|показаны|показано} "
+        "в обычном порядке знаком направления справа налево: прочитано так, как показано"),
     "warning.nul_removed": (
         "{n} NUL {n:character|characters} removed",
         "{n:удалён|удалено|удалено} {n} {n:символ|символа|символов} NUL"),

@@ -18,6 +18,7 @@ from __future__ import annotations
 import os
 import re
 import stat as _stat
+import unicodedata
 import zipfile
 from pathlib import Path
 
@@ -365,7 +366,8 @@ def _read(path: Path, fmt: str, data: bytes | None = None) -> tuple[str, str, li
 
 
 def _normalise(text: str) -> tuple[str, list[str]]:
-    """Newlines to ``\\n``, NUL characters and a leading BOM removed."""
+    """Newlines to ``\\n``, NUL characters and a leading BOM removed, text stored backwards
+    under a right-to-left override put in the order it is shown (:func:`undo_overrides`)."""
     warnings = []
     if "\r" in text:
         text = text.replace("\r\n", "\n").replace("\r", "\n")
@@ -377,7 +379,46 @@ def _normalise(text: str) -> tuple[str, list[str]]:
     text, fixed = repair_surrogates(text)
     if fixed:
         warnings.append(message("warning.surrogates_replaced", n=fixed))
+    text, turned = undo_overrides(text)
+    if turned:
+        warnings.append(message("warning.reversed_text", n=turned))
     return text, warnings
+
+
+#: A right-to-left override (U+202E) and what it governs: up to its pop (U+202C), the end of an
+#: isolate (U+2069) or of the paragraph.
+_OVERRIDE = re.compile("\u202e([^\u202c\u2069\n\u2029]*)\u202c?")
+#: Letters of the scripts written right to left, and the controls that would nest another level.
+_RTL_OR_NESTED = re.compile("[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufefe\u202a-\u202e\u2066-\u2068]")
+_LETTER = re.compile(r"[^\W\d_]")
+
+
+def undo_overrides(text: str) -> tuple[str, int]:
+    """``text`` with each run under a right-to-left override (U+202E) that holds letters of a
+    left-to-right script (and no right-to-left letters, no nested control) reversed, character
+    by character with its combining marks: what a reader sees (U+202E then "ьнед" is shown
+    "день"), stored backwards to hide a copy from a checker; the override and its pop (U+202C)
+    are taken out, or a browser showing the report would turn the run again. Returns the text
+    and how many letters were turned."""
+    if "\u202e" not in text:
+        return text, 0
+    turned = 0
+
+    def forwards(m: re.Match) -> str:
+        nonlocal turned
+        run = m.group(1)
+        if not _LETTER.search(run) or _RTL_OR_NESTED.search(run):
+            return m.group()
+        clusters: list[str] = []
+        for ch in run:
+            if clusters and unicodedata.combining(ch):
+                clusters[-1] += ch
+            else:
+                clusters.append(ch)
+        turned += len(_LETTER.findall(run))
+        return "".join(reversed(clusters))
+
+    return _OVERRIDE.sub(forwards, text), turned
 
 
 _SURROGATE = re.compile("[\ud800-\udfff]")

@@ -22,11 +22,12 @@ from cssselect2.tree import ElementWrapper
 VIEW_WIDTH, VIEW_HEIGHT = 1280.0, 1600.0
 ROOT_FONT = 16.0
 
-#: Properties that decide whether text is drawn (shorthands that can set them included).
+#: Properties that decide whether text is drawn (shorthands that can set them included), and
+#: in which order its letters are shown (unicode-bidi, direction).
 RELEVANT = frozenset({
     "display", "visibility", "opacity", "font-size", "font", "color", "-webkit-text-fill-color",
     "background", "background-color", "background-image", "position", "left", "top", "text-indent",
-    "margin", "margin-left", "margin-top", "clip", "clip-path", "content-visibility",
+    "margin", "margin-left", "margin-top", "clip", "clip-path", "content-visibility", "unicode-bidi", "direction",
 })
 
 
@@ -660,13 +661,16 @@ def _own_name(text: str, at: int) -> bool:
 
 def relevant_properties(sheets: list[str], white_hides: bool) -> frozenset[str]:
     """The properties whose declarations can change what the page draws: display, visibility,
-    opacity, clip always; font sizes if a sheet sets a tiny one somewhere (a larger size inside
+    opacity, clip always; unicode-bidi and direction if a sheet overrides the direction of text;
+    font sizes if a sheet sets a tiny one somewhere (a larger size inside
     undoes it), colours if one hides text (transparent, or white on a page of no background),
     positions and margins if one is far off the page."""
     text = "\n".join(sheets)
     props = set(_ALWAYS)
     if "clip" in text:  # clip applies to positioned boxes only
         props.add("position")
+    if "-override" in text:  # text drawn right to left whatever its letters
+        props.update(("unicode-bidi", "direction"))
     if any(_tiny_font(m.group(1)) for m in _FONT_VALUE.finditer(text) if _own_name(text, m.start())):
         props.update(_GROUPS["font"])
     for m in _COLOUR_VALUE.finditer(text):

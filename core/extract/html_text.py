@@ -67,7 +67,7 @@ _CELL = frozenset({"td", "th"})
 _SPECIAL = frozenset({"svg", "math", "html", "body", "dialog", "pre", "listing", "plaintext", "xmp", "textarea"}) \
     | _NOT_RENDERED
 #: Attributes that may change how an element is drawn.
-_STYLING_ATTRIBUTES = frozenset({"style", "hidden", "color", "bgcolor"})
+_STYLING_ATTRIBUTES = frozenset({"style", "hidden", "color", "bgcolor", "dir"})
 _SVG_STYLING = _STYLING_ATTRIBUTES | {"display", "visibility", "opacity", "font-size", "width", "height"}
 _SVG_STATE = _SVG_NOT_DRAWN | _SVG_TEXT | {"foreignobject", "svg"}
 _BLOCK_DISPLAY = ("block", "flex", "grid", "list-item", "table", "flow-root", "table-row", "table-caption",
@@ -182,7 +182,7 @@ _TAG = re.compile(r"<(/?)([A-Za-z][^\t\n\f\r />]*)|<!--")
 _ATTRIBUTE = re.compile(r"""[^\t\n\f\r />"'=]+(?:\s*=\s*(?:"[^"]*"|'[^']*'|[^\t\n\f\r >]*))?""")
 _KEEP_ATTRIBUTES = frozenset({"style", "class", "id", "hidden", "color", "bgcolor", "display", "visibility",
                               "opacity", "font-size", "width", "height", "open", "type", "selected", "multiple",
-                              "size", "lang"})
+                              "size", "lang", "dir"})
 _RAW_END: dict[str, re.Pattern] = {}
 
 
@@ -328,7 +328,7 @@ class _Element:
 class _State:
     """What an element passes to its content: how it is hidden and the inherited values."""
     __slots__ = ("hidden", "visibility", "font", "colour", "colour_reason", "background", "opacity",
-                 "mode", "pre", "explicit_bg", "font_reason")
+                 "mode", "pre", "explicit_bg", "font_reason", "rtl")
 
     def __init__(self):
         self.hidden = ""  # a reason: nothing inside is drawn (display: none and the like)
@@ -342,6 +342,7 @@ class _State:
         self.opacity = 1.0
         self.mode = "html"  # "svg": inside <svg> (only <text> drawn), "svgtext", "math", "silent"
         self.pre = False
+        self.rtl = False  # the inherited direction is right to left (dir="rtl", direction: rtl)
 
     def child(self) -> "_State":
         s = _State.__new__(_State)
@@ -356,6 +357,7 @@ class _State:
         s.opacity = self.opacity
         s.mode = self.mode
         s.pre = self.pre
+        s.rtl = self.rtl
         return s
 
 
@@ -376,6 +378,10 @@ class _Reader:
         self.budget: css.Budget | None = None
         self.has_sheets = True  # the page may hold a <style>: build the tree selectors match on
         self.keys: tuple[set, set, set] = (set(), set(), set())  # the page's classes, ids and tags
+        #: The elements whose text is drawn right to left whatever its letters (``<bdo dir="rtl">``,
+        #: ``unicode-bidi: bidi-override; direction: rtl``): their text is marked with U+202E ...
+        #: U+202C, which the extractor's normalisation turns into the order shown.
+        self.overrides: set[int] = set()
 
     # -- building --------------------------------------------------------------------------
 
@@ -534,6 +540,16 @@ class _Reader:
             for name in ("display", "visibility", "opacity", "content-visibility"):
                 d.pop(name, None)
         get = d.get
+        # direction: a run drawn right to left whatever its letters shows them in reverse order
+        if s.mode == "html":
+            given = el.attrs.get("dir", "").strip().lower()
+            direction = get("direction")
+            given = direction[0] if direction is not None and direction[0] in ("rtl", "ltr") else given
+            if given in ("rtl", "ltr"):
+                s.rtl = given == "rtl"
+            bidi = get("unicode-bidi")
+            if s.rtl and (bidi[0] in ("bidi-override", "isolate-override") if bidi is not None else tag == "bdo"):
+                self.overrides.add(id(el))
         # display
         display = get("display")
         if display is not None and display[0] in ("inherit",):
@@ -732,6 +748,8 @@ class _Reader:
                 self.row_cells = 0
         if tag in ("pre", "listing", "plaintext", "xmp", "textarea"):
             s.pre = True
+        if id(el) in self.overrides:
+            self.current.append("\u202e")
 
     def _end(self, el: _Element, s: _State, display: str) -> None:
         if s.mode == "silent":
@@ -745,6 +763,8 @@ class _Reader:
             self.current.append(" ")
         elif s.mode == "math" and tag in _MATH_TOKENS:
             self.current.append(" ")
+        if id(el) in self.overrides:
+            self.current.append("\u202c")
         cell = tag in _CELL if not display else display.startswith("table-cell")
         if not cell and self._is_block(tag, display) and tag != "br":
             self._break(s)

@@ -121,3 +121,49 @@ def test_japanese_with_half_width_katakana_stays_japanese():
 ])
 def test_chinese_and_korean_stay_what_they_are(text, encoding):
     assert decode_bytes(text.encode(encoding)).text == text
+
+
+# -- text stored backwards and shown forwards by a right-to-left override ------------------------
+
+def test_a_run_under_a_right_to_left_override_is_read_in_the_order_shown():
+    from sverka.core.extract import undo_overrides
+
+    shown = "Мороз и солнце; день чудесный!"
+    text, n = undo_overrides("Начало. \u202e" + shown[::-1] + "\u202c Конец.")
+    assert text == "Начало. " + shown + " Конец." and n == sum(c.isalpha() for c in shown)
+    # a combining mark stays on its letter; the paragraph's end closes the override
+    assert undo_overrides("\u202eки\u0306\nдальше")[0] == "и\u0306к\nдальше"
+    # right-to-left letters (shown in their own order), nested controls, no letters: as they are
+    for kept in ("abc \u202eשלום\u202c", "\u202eab\u202dcd\u202c\u202c", "\u202e12 34\u202c"):
+        assert undo_overrides(kept) == (kept, 0)
+
+
+@pytest.mark.parametrize("markup", [
+    '<p>\u202e{r}\u202c</p>',
+    '<p><bdo dir="rtl">{r}</bdo></p>',
+    '<style>.r{{unicode-bidi:bidi-override;direction:rtl}}</style><p class="r">{r}</p>',
+    '<p style="direction: rtl; unicode-bidi: bidi-override">{r}</p>',
+    '<div dir="rtl"><span style="unicode-bidi: isolate-override">{r}</span></div>',
+])
+def test_a_page_that_shows_a_copy_forwards_from_its_letters_stored_backwards_is_checked_as_shown(tmp_path, markup):
+    from sverka.core.extract import extract
+
+    page = tmp_path / "page.html"
+    line = SOURCE.splitlines()[0]
+    page.write_text("<html><body>" + markup.format(r=line[::-1]) + "</body></html>", encoding="utf-8")
+    doc = extract(page)
+    assert doc.text.strip() == line
+    assert any("reverse order" in str(w) for w in doc.warnings)
+    r = api.compare(doc, api.document_from_text(SOURCE, "source"))
+    assert r.borrowed_percent > 99
+
+
+def test_a_right_to_left_paragraph_without_an_override_is_read_as_it_is(tmp_path):
+    # dir="rtl" alone shows Cyrillic words in their own order: nothing to turn
+    page = tmp_path / "page.html"
+    line = SOURCE.splitlines()[0]
+    page.write_text('<html><body><p dir="rtl">' + line + "</p></body></html>", encoding="utf-8")
+    from sverka.core.extract import extract
+
+    doc = extract(page)
+    assert doc.text.strip() == line and not any("reverse order" in str(w) for w in doc.warnings)
