@@ -30,7 +30,6 @@ of tests/core/test_engine_scan.py.
 from __future__ import annotations
 
 import functools
-import itertools
 import os
 import re
 import sys
@@ -42,6 +41,7 @@ import xxhash
 
 from sverka.core import formcache
 from sverka.core.engine import i64, native, u32, u64
+from sverka.core.words import IGNORABLE, IGNORABLE_RANGES  # noqa: F401  (re-exported: the engine's table reads them)
 
 __all__ = ["HashIndex", "IGNORABLE", "IGNORABLE_RANGES", "LINE_BREAKS", "MAX_HASHED", "Read", "bounds", "hash_strings", "read", "sentences", "text_rules", "words"]
 
@@ -50,15 +50,6 @@ LETTER, MARK, HYPHEN, FORMAT = 1, 2, 4, 8
 #: Hangul choseong and jungseong fillers, Hangul filler, halfwidth Hangul filler: letters to
 #: Unicode that are drawn as nothing; words of them count as invisible characters, not words.
 FILLERS = "\u115f\u1160\u3164\uffa0"
-#: Unicode's other default-ignorable code points (Default_Ignorable_Code_Point): neither format
-#: characters (Cf) nor fillers, yet drawn as nothing: the combining grapheme joiner, Khmer's
-#: inherent vowels, Mongolian free variation selectors, the variation selectors and their
-#: supplement (combining marks to Unicode) and the code points kept unassigned as ignorable
-#: (U+2065, U+FFF0-FFF8, U+E0000-E0FFF beside the tags). Put after letters they hid a copy
-#: as whole words of their own ("кни\ufe0fга"), so they are taken as format characters.
-IGNORABLE_RANGES = ((0x034F, 0x034F), (0x17B4, 0x17B5), (0x180B, 0x180D), (0x180F, 0x180F), (0x2065, 0x2065),
-                    (0xFE00, 0xFE0F), (0xFFF0, 0xFFF8), (0xE0000, 0xE0FFF))  # first and last, each
-IGNORABLE = frozenset(itertools.chain.from_iterable(range(first, last + 1) for first, last in IGNORABLE_RANGES))
 #: Words longer than this are not hashed (a miss: looked up by their string).
 MAX_HASHED = native.MAX_HASHED
 #: What ends a line for a line-end hyphen (:mod:`sverka.core.text`'s ``_LINE_BREAK``, which

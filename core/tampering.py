@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 import unicodedata
 
-from .scan import IGNORABLE, IGNORABLE_RANGES
+from .words import IGNORABLE, IGNORABLE_RANGES
 
 __all__ = ["tampered_words"]
 
@@ -30,7 +30,7 @@ def _script(ch: str) -> str:
 def tampered_words(text: str) -> list[tuple[int, int, str]]:
     """``(start, end, kind)`` of every tampered word, in text order; ``kind`` is "lookalike"
     (Cyrillic and Latin letters in one word) or "invisible" (a format character or another
-    default-ignorable code point inside: :data:`sverka.core.scan.IGNORABLE`)."""
+    default-ignorable code point inside: :data:`sverka.core.words.IGNORABLE`)."""
     out = []
     for m in _WORD.finditer(text):
         word = m.group()

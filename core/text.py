@@ -125,7 +125,7 @@ def _class_of(codepoints: list[int]) -> str:
 
 def _unicode_classes() -> tuple[str, str, str]:
     """(format characters Cf with the fillers and the other default-ignorable code points
-    (:data:`sverka.core.scan.IGNORABLE`), combining marks Mn/Mc/Me, numbers No/Nl that ``\\w``
+    (:data:`sverka.core.words.IGNORABLE`), combining marks Mn/Mc/Me, numbers No/Nl that ``\\w``
     matches) as regexes, from this Python's Unicode database. Planes 3-13 hold none of them."""
     fmt, marks, numbers = [], [], []
     for cp in itertools.chain(range(0x30000), range(0xE0000, 0xE1000)):

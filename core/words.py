@@ -16,10 +16,22 @@
 
 from __future__ import annotations
 
+import itertools
 import re
 
-__all__ = ["WRITTEN_WORD"]
+__all__ = ["IGNORABLE", "IGNORABLE_RANGES", "WRITTEN_WORD"]
 
 #: A written word: letters, digits and "_" as they stand (module docstring); the window
 #: compares two passages' wording by it too (sverka.gui.compare_view, through the API).
 WRITTEN_WORD = re.compile(r"\w+")
+
+#: Unicode's other default-ignorable code points (Default_Ignorable_Code_Point): neither format
+#: characters (Cf) nor fillers, yet drawn as nothing: the combining grapheme joiner, Khmer's
+#: inherent vowels, Mongolian free variation selectors, the variation selectors and their
+#: supplement (combining marks to Unicode) and the code points kept unassigned as ignorable
+#: (U+2065, U+FFF0-FFF8, U+E0000-E0FFF beside the tags). Put after letters they hid a copy
+#: as whole words of their own ("кни\ufe0fга"), so they are taken as format characters
+#: (:mod:`sverka.core.scan`'s table, :mod:`sverka.core.text`'s exact splitter, :mod:`sverka.core.tampering`).
+IGNORABLE_RANGES = ((0x034F, 0x034F), (0x17B4, 0x17B5), (0x180B, 0x180D), (0x180F, 0x180F), (0x2065, 0x2065),
+                    (0xFE00, 0xFE0F), (0xFFF0, 0xFFF8), (0xE0000, 0xE0FFF))  # first and last, each
+IGNORABLE = frozenset(itertools.chain.from_iterable(range(first, last + 1) for first, last in IGNORABLE_RANGES))
