@@ -39,7 +39,7 @@ from .sourcecache import SourceCache
 # What a face shows or keeps beside results (colours, tampered words, saved preferences, the
 # history of results, a class's reports): offered here so the faces import nothing deeper.
 from .batch import write_reports
-from .preferences import load_saved_settings, save_settings, saved_settings_path
+from .preferences import SavedSettings, load_saved_settings, read_saved_settings, save_settings, saved_settings_path
 from .report import colour_slots, source_hue, source_key
 from .store.history import History, StoredResult
 from .tampering import tampered_words
@@ -61,7 +61,7 @@ __all__ = [
     "SverkaError", "apply_exclusions", "close_workers", "compare", "kept_workers", "prepare_workers", "crosscheck", "default_collection_path", "rebuild_collection",
     "crosscheck_to_json", "document_from_text", "load_document", "render_html", "result_to_json", "warm_up",
     "History", "StoredResult", "colour_slots", "count_words", "history_path", "is_shared_collection",
-    "load_saved_settings", "save_settings", "saved_settings_path", "source_hue", "source_key", "tampered_words",
+    "SavedSettings", "load_saved_settings", "read_saved_settings", "save_settings", "saved_settings_path", "source_hue", "source_key", "tampered_words",
     "write_reports", "WRITTEN_WORD",
 ]
 

@@ -225,24 +225,42 @@ def _add_settings_flags(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def _base_settings(args: argparse.Namespace) -> tuple[Settings, str]:
-    """The settings a run starts from and, in words, where they come from."""
-    from .preferences import load_saved_settings, saved_settings_path
-    from .settings import COLLECTION_FIELDS
+def _base_settings(args: argparse.Namespace) -> tuple[Settings, str, list[str]]:
+    """The settings a run starts from, in words where they come from, and a line for each saved
+    value that was not used. A settings file that cannot be read is not "none saved": the line
+    names it and why, and says the file is left as it is; a saved value the window could not
+    have saved (a negative passage length) is named with the file, and its default used (it
+    was refused as if the user had typed "--min-passage-words -5")."""
+    from .i18n import check_language
+    from .messages import text
+    from .preferences import read_saved_settings
+    from .settings import COLLECTION_FIELDS, SETTINGS_INFO
 
     lang = getattr(args, "lang", None)
     if getattr(args, "defaults", False):
-        return Settings(), _say("cli.settings_defaults", lang)
-    saved = load_saved_settings()
-    if saved is None:
-        return Settings(), _say("cli.settings_unsaved", lang)
+        return Settings(), _say("cli.settings_defaults", lang), []
+    saved = read_saved_settings()
+    path = _one_line(str(saved.path))
+    if saved.problem is not None:
+        return Settings(), _say("cli.settings_unreadable", lang, path=path,
+                                reason=text(saved.problem, check_language(lang))), []
+    if saved.settings is None:
+        return Settings(), _say("cli.settings_unsaved", lang), []
+    ignored = []
+    for name, value in saved.ignored:
+        info = SETTINGS_INFO.get(name)
+        shown = json.dumps(value, ensure_ascii=False)
+        ignored.append(_say("cli.settings_value_ignored", lang, path=path,
+                            name=info.label(check_language(lang)) if info else name, key=name,
+                            value=_one_line(shown if len(shown) <= 40 else shown[:39] + "\u2026"),
+                            default=json.dumps(getattr(Settings(), name), ensure_ascii=False)))
     # the collection's own properties are not check settings: only flags change them
     fixed = {name: getattr(Settings(), name) for name in COLLECTION_FIELDS}
-    return saved.replace(**fixed), _say("cli.settings_saved", lang, path=str(saved_settings_path()))
+    return saved.settings.replace(**fixed), _say("cli.settings_saved", lang, path=path), ignored
 
 
 def _settings_from(args: argparse.Namespace) -> Settings:
-    base, origin = _base_settings(args)
+    base, origin, ignored = _base_settings(args)
     changes = {}
     for f in dataclasses.fields(Settings):
         value = getattr(args, f"setting__{f.name}", None)
@@ -255,6 +273,8 @@ def _settings_from(args: argparse.Namespace) -> Settings:
             flags = ", ".join("--" + k.replace("_", "-") for k in sorted(changes))
             note += ", " + _say("cli.settings_changed", getattr(args, "lang", None), flags=flags)
         _err(note)
+    for line in ignored:
+        _err(line)
     if changes.get("excluded_sources"):
         # Paths are compared as the collection stores them: absolute.
         settings = settings.replace(
@@ -267,11 +287,15 @@ def _settings_from(args: argparse.Namespace) -> Settings:
 
 def _check_settings(parser: argparse.ArgumentParser, settings: Settings) -> None:
     """Usage errors (exit 2) for values the engine cannot work with."""
+    from .settings import SETTINGS_INFO
+
     for f in dataclasses.fields(Settings):
         value = getattr(settings, f.name)
         if isinstance(value, bool) or not isinstance(value, (int, float)):
             continue
-        if value < 0 or (isinstance(value, int) and value == 0 and f.name in ALIASES):
+        # (zero where the window offers it, a gap of 0 words: a value saved there is no usage error)
+        if value < 0 or (isinstance(value, int) and value == 0 and f.name in ALIASES
+                         and (SETTINGS_INFO[f.name].minimum or 0) > 0):
             parser.error(f"--{f.name.replace('_', '-')} must be positive, got {value}")
 
 

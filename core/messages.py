@@ -177,6 +177,9 @@ CATALOGUE: dict[str, tuple[str, str]] = {
         "cannot map to Unicode); hidden text was not looked for",
         "прочитан через pdfminer.six: он нашёл {words} слов там, где PDFium нашёл {pdfium} (шрифты, буквы которых "
         "PDFium не сопоставляет Юникоду); скрытый текст не искался"),
+    "warning.docx_part_missing": (
+        "a part of the document is missing from the file ({name}): its text is not read; the rest is",
+        "в файле нет части документа ({name}): её текст не прочитан, остальное прочитано"),
     "warning.pdf_fallback": (
         "read with pdfminer.six because PDFium could not open it ({why})",
         "прочитан через pdfminer.six: PDFium не открыл файл ({why})"),
@@ -211,6 +214,24 @@ CATALOGUE: dict[str, tuple[str, str]] = {
     "error.zip_same_name": (
         "the archive holds two members named '{name}': no office program writes that, and which of them a reader shows is not certain",
         "в архиве две части с одним именем ({name}): так не сохраняет ни одна офисная программа, и неизвестно, какую из них увидит читатель"),
+    "error.odt_no_content": (
+        "a damaged OpenDocument text: its main part (content.xml), which holds the text, is missing",
+        "повреждённый текст OpenDocument: нет его основной части (content.xml), в которой хранится текст"),
+    "error.odt_no_text_body": (
+        "an OpenDocument file whose content.xml holds no text document (a spreadsheet, a drawing or a damaged file)",
+        "файл OpenDocument, в content.xml которого нет текстового документа (таблица, рисунок или повреждённый файл)"),
+    "error.docx_no_document": (
+        "a damaged Word document: its main part (word/document.xml), which holds the text, is missing",
+        "повреждённый документ Word: нет его основной части (word/document.xml), в которой хранится текст"),
+    "error.docx_no_content_types": (
+        "a damaged Word document: the list of its parts' types ([Content_Types].xml) is missing",
+        "повреждённый документ Word: нет списка типов его частей ([Content_Types].xml)"),
+    "error.docx_rels_damaged": (
+        "a damaged Word document: the list of its parts' relations ({name}), which tells where its text and "
+        "styles are, is damaged",
+        "повреждённый документ Word: испорчен список связей его частей ({name}), по которому находятся его "
+        "текст и стили"),
+    "error.pdf_no_pages": ("the PDF has no pages", "в PDF нет ни одной страницы"),
     "error.encrypted": ("{detail}", "файл защищён паролем"),
     "error.empty": ("{detail}", "в файле нет текста"),
     "error.too_large": ("{detail}", "файл больше допустимого Сверкой предела или слишком долго читается"),
@@ -231,6 +252,33 @@ CATALOGUE: dict[str, tuple[str, str]] = {
                              "настройки: по умолчанию Сверки (в окне ничего не сохранено)"),
     "cli.settings_saved": ("settings: the settings saved in the window ({path})",
                            "настройки: сохранённые в окне ({path})"),
+    "cli.settings_unreadable": (
+        "settings: Sverka's defaults: the settings saved in the window ({path}) could not be read: {reason}; "
+        "the file is left as it is",
+        "настройки: по умолчанию Сверки: сохранённые в окне настройки ({path}) не удалось прочитать: {reason}; "
+        "файл оставлен как есть"),
+    "cli.settings_value_ignored": (
+        "settings: {path}: the saved value of \"{name}\" ({key}: {value}) is not one the window offers; "
+        "Sverka's default ({default}) is used instead",
+        "настройки: {path}: сохранённое значение «{name}» ({key}: {value}) — не из тех, что предлагает окно; "
+        "вместо него используется значение по умолчанию ({default})"),
+    # the saved settings file (core/preferences.py): why it could not be read; what the window says
+    "settings.not_json": ("it is not valid JSON (line {line}, column {column})",
+                          "это неправильный JSON (строка {line}, столбец {column})"),
+    "settings.not_object": ("it holds no settings (JSON, but not a set of named settings)",
+                            "в нём нет настроек (JSON, но не набор именованных настроек)"),
+    "settings.not_utf8": ("it is not UTF-8 text", "это не текст в UTF-8"),
+    "settings.cannot_open": ("it cannot be opened ({detail})", "он не открывается ({detail})"),
+    "settings.unreadable": (
+        "The settings saved in the window ({path}) could not be read: {reason}. Sverka's defaults are used; "
+        "the file is left as it is until you save the settings again.",
+        "Сохранённые настройки ({path}) не удалось прочитать: {reason}. Используются настройки по умолчанию; "
+        "файл не изменится, пока вы снова не сохраните настройки."),
+    "settings.value_ignored": (
+        "A saved setting is not one the window offers and is not used: \"{name}\" ({key}: {value}); its "
+        "default ({default}) is used instead. File: {path}",
+        "Сохранённое значение настройки — не из тех, что предлагает окно, и не используется: «{name}» "
+        "({key}: {value}); вместо него — значение по умолчанию ({default}). Файл: {path}"),
     "cli.settings_changed": ("changed by {flags}", "изменены флагами {flags}"),
     "cli.index_summary": (
         "added {added}, updated {updated}, unchanged {unchanged}, duplicate {duplicates}, failed {failed}; "

@@ -60,6 +60,27 @@ class Settings:
                     kwargs[f.name] = value
         return cls(**kwargs)
 
+    @classmethod
+    def from_saved(cls, data: str | dict) -> tuple["Settings", tuple[tuple[str, object], ...]]:
+        """:meth:`from_json` of the file the window saved, which a person may have edited: a value
+        of the wrong type, or outside the range the window offers (:data:`SETTINGS_INFO`; the
+        window cannot save one), takes its default too, and is returned, for the user to be
+        told, as a (name, saved value) pair. The command line took a negative
+        ``min_passage_words`` for a flag the user typed ("--min-passage-words must be positive")."""
+        raw = json.loads(data) if isinstance(data, str) else data
+        if not isinstance(raw, dict):
+            raise ValueError(f"settings must be a JSON object, not {type(raw).__name__}")
+        defaults = cls()
+        kwargs, ignored = {}, []
+        for f in dataclasses.fields(cls):
+            if f.name in raw:
+                value = _of_the_type(raw[f.name], getattr(defaults, f.name))
+                if value is None or not _in_range(f.name, value):
+                    ignored.append((f.name, raw[f.name]))
+                else:
+                    kwargs[f.name] = value
+        return cls(**kwargs), tuple(ignored)
+
     def replace(self, **changes) -> "Settings":
         return dataclasses.replace(self, **changes)
 
@@ -86,6 +107,15 @@ def _of_the_type(value, default):
             return tuple(value)
         return None
     return value
+
+
+def _in_range(name: str, value) -> bool:
+    """Is ``value`` of setting ``name`` within the range the window offers for it?"""
+    info = SETTINGS_INFO.get(name)
+    if info is None or info.minimum is None or isinstance(value, (bool, tuple)):
+        return True
+    shown = value * 100 if info.percent else value
+    return info.minimum <= shown and (info.maximum is None or shown <= info.maximum)
 
 
 # --------------------------------------------------------------------------------------

@@ -7,11 +7,12 @@ a new engine parameter needs no change here and an unknown stored key is ignored
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 from PySide6.QtCore import QByteArray, QSettings
 
-from sverka.core.api import Settings, load_saved_settings, save_settings, saved_settings_path
+from sverka.core.api import SavedSettings, Settings, read_saved_settings, save_settings, saved_settings_path
 
 MAX_RECENT = 10
 
@@ -21,6 +22,9 @@ class Preferences:
 
     def __init__(self, store: QSettings | None = None) -> None:
         self.store = store if store is not None else QSettings()
+        #: The settings file as :meth:`engine_settings` last read it: what could not be used
+        #: in it, for the window to tell the user (:func:`settings_file_notes`).
+        self.saved_settings: SavedSettings | None = None
 
     # engine: a JSON file beside this store that the command line reads too (core.preferences)
     def settings_path(self) -> Path:
@@ -32,9 +36,13 @@ class Preferences:
         return saved_settings_path()
 
     def engine_settings(self) -> Settings:
-        saved = load_saved_settings(self.settings_path())
-        if saved is not None:
-            return saved
+        """The settings saved in ``settings.json``; a file that cannot be read gives the
+        defaults and stays as it is (only the user saving settings writes it)."""
+        self.saved_settings = read_saved_settings(self.settings_path())
+        if self.saved_settings.settings is not None:
+            return self.saved_settings.settings
+        if self.saved_settings.problem is not None:
+            return Settings()  # not an older copy kept in QSettings: the file is the newer one
         raw = self.store.value("engine/settings", "")  # kept here by earlier versions
         if not raw:
             return Settings()
@@ -46,6 +54,7 @@ class Preferences:
     def set_engine_settings(self, settings: Settings) -> None:
         save_settings(settings, self.settings_path())
         self.store.remove("engine/settings")
+        self.saved_settings = None
 
     # the collection in use: "" is the file on this computer, else a shared collection's address
     def shared_collection(self) -> str:
@@ -116,3 +125,24 @@ class Preferences:
 
     def sync(self) -> None:
         self.store.sync()
+
+
+def settings_file_notes(saved: SavedSettings | None, lang: str) -> list[str]:
+    """What the user is told about the settings file once, when the window opens: that it could
+    not be read (defaults used, the file left as it is), or which saved values were not used."""
+    from sverka.core.messages import message, text
+    from sverka.core.settings import SETTINGS_INFO
+
+    if saved is None:
+        return []
+    if saved.problem is not None:
+        return [text(message("settings.unreadable", path=str(saved.path), reason=text(saved.problem, lang)), lang)]
+    notes = []
+    for name, value in saved.ignored:
+        shown = json.dumps(value, ensure_ascii=False)
+        info = SETTINGS_INFO.get(name)
+        notes.append(text(message("settings.value_ignored", path=str(saved.path), key=name,
+                                  name=info.label(lang) if info else name,
+                                  value=shown if len(shown) <= 40 else shown[:39] + "\u2026",
+                                  default=json.dumps(getattr(Settings(), name), ensure_ascii=False)), lang))
+    return notes

@@ -226,10 +226,19 @@ def _sniff(path: Path, head: bytes) -> str:
             return "docx"
         if "META-INF/container.xml" in names and (mimetype == b"application/epub+zip" or suffix_format == "epub"):
             return "epub"
-        if "content.xml" in names and "mimetype" in names:
-            return "odt"
+        if "content.xml" in names and ("mimetype" in names or "META-INF/manifest.xml" in names
+                                       or suffix_format == "odt"):
+            return "odt"  # (LibreOffice opens one without its mimetype, or its manifest, too)
         if sum(1 for n in names if n.lower().endswith(".fb2")) == 1:
             return "fb2zip"  # a FictionBook as libraries give it: book.fb2.zip
+        # an office package that lost the part holding its text is a damaged document, not
+        # "a zip archive": say which part is missing
+        if "[Content_Types].xml" in names and (suffix_format == "docx" or any(n.startswith("word/") for n in names)):
+            raise CorruptFile(path, code="error.docx_no_document")
+        if mimetype.startswith(b"application/vnd.oasis.opendocument.text") or (
+                suffix_format == "odt" and (mimetype.startswith(b"application/vnd.oasis.opendocument.")
+                                            or "META-INF/manifest.xml" in names)):
+            raise CorruptFile(path, code="error.odt_no_content")
         raise UnsupportedFormat(path, "a zip archive, not a document Sverka reads (.docx, .odt, .epub or one .fb2)")
     if signature == "rtf":
         return "rtf"

@@ -13,6 +13,12 @@ writes as a fallback of the same box is skipped), whose paragraphs follow the pa
 anchors them, and embedded documents (``w:altChunk``: HTML, RTF or plain text). Tracked
 deletions (``w:del``, ``w:moveFrom``) are not read.
 
+python-docx loads every part a relationship names and refuses the whole package when one is
+missing; Word reads the rest. A relationship to a part the archive lacks is left out before
+python-docx sees the package (an embedded document, a header or notes missing is reported: their
+text is lost); a damaged list of relationships of the package or of the main document is
+refused with its name (:func:`_package_for_python_docx`).
+
 Automatic list numbers ("1.", "a)", "IV.", bullets) are written before their paragraphs as
 Word shows them (:class:`_Numbering`).
 
@@ -26,11 +32,15 @@ document-wide default style and colours close to white are not recognised.
 
 from __future__ import annotations
 
+import io
+import posixpath
 import re
+import zipfile
 from collections import Counter
 from pathlib import Path
 
 from ..errors import CorruptFile
+from ..messages import Message, message
 from .hidden import hidden_text_warnings
 from .safety import open_checked_zip
 
@@ -476,6 +486,86 @@ def _notes(document, reader: _Reader, kind: str) -> list[str]:
     return []
 
 
+_RELS = "http://schemas.openxmlformats.org/package/2006/relationships"
+_OFFICE_DOCUMENT = "/officeDocument"
+#: Relationship types (their ends) whose part holds text the reader reads.
+_TEXT_RELATIONS = ("/aFChunk", "/header", "/footer", "/footnotes", "/endnotes")
+
+
+def _rels_of(member: str) -> str:
+    """The name of the relationships part of package member ``member`` ("" for the package)."""
+    folder, name = posixpath.split(member)
+    return posixpath.join(folder, "_rels", f"{name}.rels")
+
+
+def _package_for_python_docx(path: Path, zf: zipfile.ZipFile) -> tuple[str | io.BytesIO, list[Message]]:
+    """What python-docx should open (the file's path, or a repaired copy in memory) and the
+    warnings of the repair.
+
+    Follows the relationships from the package's as python-docx does. One whose internal target
+    the archive lacks (an embedded document, ``w:altChunk``, naming ``../../etc/passwd``; a
+    thumbnail or a numbering part the writer forgot) made python-docx refuse the whole document
+    with a KeyError; it is left out of the copy, and a missing part that held text is reported
+    by name. A target is only ever looked up among the archive's members, never on the disk. A
+    list of relationships that is not one (malformed, another namespace, a relationship without
+    its target) is refused by name when it is the package's or the main document's (without it
+    the document's text or styles cannot be found); another part's is read as empty."""
+    from docx.oxml import parse_xml
+
+    names = set(zf.namelist())
+    fixed: dict[str, bytes] = {}
+    warnings: list[Message] = []
+    essential = {"_rels/.rels"}
+    queue = [("", "_rels/.rels")]
+    seen = {""}
+    while queue:
+        source, rels = queue.pop()
+        if rels not in names:
+            continue
+        try:
+            root = parse_xml(zf.read(rels))  # python-docx's parser: no DTD, no entities, no network
+            children = [el for el in root.iterchildren() if isinstance(el.tag, str)]
+            damaged = root.tag != f"{{{_RELS}}}Relationships" or any(
+                el.tag != f"{{{_RELS}}}Relationship" or not (el.get("Id") and el.get("Type") and el.get("Target"))
+                for el in children)
+        except SyntaxError:  # lxml's XMLSyntaxError
+            damaged = True
+        if damaged:
+            if rels in essential:
+                raise CorruptFile(path, code="error.docx_rels_damaged", name=rels)
+            fixed[rels] = f'<Relationships xmlns="{_RELS}"/>'.encode()
+            continue
+        dropped = False
+        for el in children:
+            if (el.get("TargetMode") or "") == "External":
+                continue
+            member = posixpath.normpath(posixpath.join("/" + posixpath.dirname(source), el.get("Target"))).lstrip("/")
+            if member not in names:
+                root.remove(el)
+                dropped = True
+                if el.get("Type").endswith(_TEXT_RELATIONS):
+                    shown = member if len(member) <= 80 else member[:79] + "…"
+                    warnings.append(message("warning.docx_part_missing", name=shown))
+                continue
+            if source == "" and el.get("Type").endswith(_OFFICE_DOCUMENT):
+                essential.add(_rels_of(member))
+            if member not in seen:
+                seen.add(member)
+                queue.append((member, _rels_of(member)))
+        if dropped:
+            from lxml import etree
+
+            fixed[rels] = etree.tostring(root, xml_declaration=True, encoding="UTF-8", standalone=True)
+    if not fixed:
+        return str(path), warnings
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w") as copy:
+        for info in zf.infolist():
+            copy.writestr(info, fixed.get(info.filename) or zf.read(info))
+    out.seek(0)
+    return out, warnings
+
+
 def extract_docx(path: Path) -> tuple[str, str, list[str]]:
     """Return (text, title, warnings)."""
     import docx
@@ -483,9 +573,12 @@ def extract_docx(path: Path) -> tuple[str, str, list[str]]:
 
     with open_checked_zip(path) as zf:
         if "word/document.xml" not in zf.namelist():
-            raise CorruptFile(path, "a zip archive without word/document.xml: not a Word document")
+            raise CorruptFile(path, code="error.docx_no_document")
+        if "[Content_Types].xml" not in zf.namelist():  # python-docx: a KeyError naming it
+            raise CorruptFile(path, code="error.docx_no_content_types")
+        source, missing = _package_for_python_docx(path, zf)
     try:
-        document = docx.Document(str(path))
+        document = docx.Document(source)
         reader = _Reader(_styles_of(document), _numbering_of(document), _style_numbers(document))
         body = reader.blocks(document.element.body, document.part)
         headers: list[str] = []
@@ -508,5 +601,5 @@ def extract_docx(path: Path) -> tuple[str, str, list[str]]:
         raise CorruptFile(path, f"the Word document is damaged ({type(e).__name__}: {e})") from None
     text = "\n".join([*headers, *body, *footers, *notes])
     title = (document.core_properties.title or "").strip()
-    return text, title, hidden_text_warnings(reader.hidden, text)
+    return text, title, missing + hidden_text_warnings(reader.hidden, text)
 

@@ -14,6 +14,9 @@ paragraphs and hidden text fields.
 
 odfpy prints a whole XML part to stdout and carries on when the part is malformed, so
 the XML members are checked for well-formedness (with expat, streaming) before odfpy sees them.
+odfpy reads only the parts its manifest (META-INF/manifest.xml) lists and refuses a file
+without one; LibreOffice reads content.xml whatever the manifest says, so odfpy is given a copy
+of the XML parts with a manifest of its own (:func:`_parts_for_odfpy`).
 """
 
 from __future__ import annotations
@@ -26,7 +29,7 @@ from pathlib import Path
 
 from ..errors import CorruptFile, TooLarge, UnsupportedFormat
 from .hidden import hidden_text_warnings
-from .safety import MAX_TEXT_CHARS, open_checked_zip, without_doctypes
+from .safety import MAX_TEXT_CHARS, open_checked_zip, without_doctype
 
 ODT_MIMETYPE = b"application/vnd.oasis.opendocument.text"
 _XML_PARTS = ("content.xml", "styles.xml", "meta.xml", "settings.xml")
@@ -34,11 +37,10 @@ _XML_PARTS = ("content.xml", "styles.xml", "meta.xml", "settings.xml")
 
 def extract_odt(path: Path) -> tuple[str, str, list[str]]:
     """Return (text, title, warnings)."""
-    source: Path | io.BytesIO = path
     with open_checked_zip(path) as zf:
         names = set(zf.namelist())
         if "content.xml" not in names:
-            raise CorruptFile(path, "a zip archive without content.xml: not an OpenDocument file")
+            raise CorruptFile(path, code="error.odt_no_content")
         if "mimetype" in names:
             mimetype = zf.read("mimetype").strip()
             if mimetype.startswith(b"application/vnd.oasis.opendocument.") and not mimetype.startswith(ODT_MIMETYPE):
@@ -46,20 +48,23 @@ def extract_odt(path: Path) -> tuple[str, str, list[str]]:
         for name in _XML_PARTS:
             if name in names:
                 _check_well_formed(path, zf, name)
-        if zf.sverka_doctype_parts:  # OpenOffice.org 1.x/2.x: odfpy refuses any DTD, even one without entities
-            source = without_doctypes(zf, set(zf.sverka_doctype_parts))
+        source = _parts_for_odfpy(zf, names)
 
     from odf import opendocument, teletype
     from odf.namespaces import DCNS
 
     try:
-        doc = opendocument.load(source if isinstance(source, io.BytesIO) else str(path))
+        doc = opendocument.load(source)
     except (KeyError, ValueError, zipfile.BadZipFile) as e:
         raise CorruptFile(path, f"the OpenDocument file is damaged ({type(e).__name__}: {e})") from None
+    # (odfpy's doc.text is the body's first child, whatever it is: None when there is none)
+    body = next((el for el in doc.body.childNodes if getattr(el, "qname", None) == (_OFFICE, "text")), None)
+    if body is None:  # content.xml holds a spreadsheet, a drawing ... or no body at all
+        raise CorruptFile(path, code="error.odt_no_text_body")
 
     reader = _Reader(_style_reasons(doc), _list_styles(doc))
     try:
-        lines = reader.blocks(doc.text)
+        lines = reader.blocks(body)
     except _TooManySpaces:
         raise TooLarge(path, f"the document's repeated-space elements (text:s c=...) expand to more than "
                              f"{MAX_TEXT_CHARS:,} characters, Sverka's text limit") from None
@@ -69,6 +74,36 @@ def extract_odt(path: Path) -> tuple[str, str, list[str]]:
             title = teletype.extractText(el).strip()
     text = "\n".join(lines + reader.notes)
     return text, title, hidden_text_warnings(reader.hidden, text)
+
+
+_MANIFEST = ('<?xml version="1.0" encoding="UTF-8"?>'
+             '<manifest:manifest xmlns:manifest="urn:oasis:names:tc:opendocument:xmlns:manifest:1.0">'
+             '<manifest:file-entry manifest:full-path="/" manifest:media-type="{mimetype}"/>{entries}'
+             '</manifest:manifest>')
+
+
+def _parts_for_odfpy(zf: zipfile.ZipFile, names: set[str]) -> io.BytesIO:
+    """The XML parts of ``zf`` that hold the text and its styles, in an archive in memory with a
+    manifest listing them, for odfpy: it reads only the parts the manifest lists, and refuses a
+    file without one (a manifest that forgot content.xml, or none, and the file was refused;
+    LibreOffice opens both). Pictures and embedded objects, which the reader does not read, are
+    left behind (odfpy would hold every picture in memory, and fail on one the manifest lists but
+    the archive lacks). A part's document type declaration (OpenOffice.org 1.x/2.x; entities are
+    refused before this) is taken out: odfpy refuses any DTD, even one without entities."""
+    doctypes = set(zf.sverka_doctype_parts)
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w", zipfile.ZIP_STORED) as copy:
+        copy.writestr("mimetype", ODT_MIMETYPE)
+        entries = []
+        for name in _XML_PARTS:
+            if name in names:
+                data = zf.read(name)
+                copy.writestr(name, without_doctype(data) if name in doctypes else data)
+                entries.append(f'<manifest:file-entry manifest:full-path="{name}" manifest:media-type="text/xml"/>')
+        copy.writestr("META-INF/manifest.xml",
+                      _MANIFEST.format(mimetype=ODT_MIMETYPE.decode(), entries="".join(entries)))
+    out.seek(0)
+    return out
 
 
 _TEXT = "urn:oasis:names:tc:opendocument:xmlns:text:1.0"

@@ -768,8 +768,9 @@ def _pdfminer_pages(path: Path, why: str, deadline: float,
     except (PDFSyntaxError, PSException, ValueError, KeyError, TypeError, AttributeError, IndexError,
             AssertionError, EOFError, OSError) as e:  # pdfminer reports damage through many exception types
         raise CorruptFile(path, f"the PDF is damaged or truncated ({why}; pdfminer: {type(e).__name__})") from None
-    if not pages:
-        raise CorruptFile(path, f"the PDF is damaged or truncated ({why}; pdfminer found no pages)")
+    if not pages:  # read without an error, and no page in its page tree nor among its objects:
+        # a PDF of no pages (PDFium refuses one, "Failed to load document (PDFium: Success)")
+        raise EmptyDocument(path, code="error.pdf_no_pages")
     return _assemble(path, pages, "", [message("warning.pdf_fallback", why=why.removeprefix("PDFium could not open it (").removesuffix(")"))])
 
 
@@ -780,7 +781,9 @@ def _clean(text: str) -> str:
 def _assemble(path: Path, pages: list[str], title: str, warnings: list[str]):
     empty = [i + 1 for i, p in enumerate(pages) if not p.strip()]
     if len(empty) == len(pages):
-        raise EmptyDocument(path, SCANNED_REASON if pages else "the PDF has no pages")
+        if not pages:
+            raise EmptyDocument(path, code="error.pdf_no_pages")
+        raise EmptyDocument(path, SCANNED_REASON)
     if empty:
         shown = ", ".join(map(str, empty[:20])) + (", ..." if len(empty) > 20 else "")
         warnings.append(message("warning.pages_without_text", empty=len(empty), pages=len(pages), shown=shown))

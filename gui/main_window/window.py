@@ -142,10 +142,24 @@ class MainWindow(WindowActions, CollectionActions, CheckActions, ClassCheckActio
 
     # -- startup ---------------------------------------------------------------------------
     def _start(self) -> None:
+        self._tell_about_settings_file()
         self.refresh_collection()
         self.restore_last_class()
         self.runner.run(lambda progress, cancel: api.warm_up(), None, name="warm_up")
         self._update_actions()
+
+    def _tell_about_settings_file(self) -> None:
+        """Once, when the window opens: the saved settings file could not be read (the defaults
+        are in use, the file is left as it is until the user saves settings), or a saved value
+        was not used. Silently falling back to the defaults let a teacher check with settings
+        other than the ones saved."""
+        from ..i18n import current_language
+        from ..preferences import settings_file_notes
+
+        notes = settings_file_notes(self.prefs.saved_settings, current_language())
+        if notes:
+            self.statusBar().showMessage(notes[0], 15000)
+            self.notify(QMessageBox.Icon.Warning, "\n\n".join(notes))
 
     def _restore_geometry(self) -> None:
         geometry = self.prefs.geometry()

@@ -20,7 +20,7 @@ SAMPLE_ARGS = dict(n=3, words=21, share=4.5, ways=(("white text", 2),), suffix="
                    reads="2.x", what="w", server="host:5432", user="teacher", database="sverka",
                    original="/a.txt", added=2, updated=0, unchanged=1, duplicates=0, failed=1, total=3, name="n",
                    flags="--min-words", names="a, b", resemblance=12.5, option="html", mb=1024, seconds="300",
-                   pdfium=11, mates=4, documents=5)
+                   pdfium=11, mates=4, documents=5, reason="r", line=1, column=2, value="-5", default="8")
 
 
 @pytest.mark.parametrize("code", sorted(CATALOGUE))

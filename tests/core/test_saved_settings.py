@@ -125,3 +125,72 @@ def test_the_window_saves_where_the_command_line_reads(tmp_path, monkeypatch):
     prefs.set_engine_settings(Settings(min_passage_words=9))
     monkeypatch.setenv("SVERKA_SETTINGS", str(tmp_path / "settings.json"))
     assert load_saved_settings() == Settings(min_passage_words=9) == prefs.engine_settings()
+
+
+# -- a settings file that cannot be used is said so, and never written over ------------------
+
+def test_a_damaged_settings_file_is_named_with_why_and_left_as_it_is(db, capsys, monkeypatch, tmp_path):
+    """``{bad json``: the command line said "Sverka's defaults (none saved in the window)", a
+    false message that dropped the teacher's settings without a word."""
+    path, suspect = db
+    saved = tmp_path / "saved.json"
+    monkeypatch.setenv("SVERKA_SETTINGS", str(saved))
+    rc, plain, _ = run(capsys, "check", "--db", str(path), "--json", "--defaults", str(suspect))
+    saved.write_bytes(b"{bad json")
+    rc, damaged, err = run(capsys, "check", "--db", str(path), "--json", str(suspect))
+    first = err.splitlines()[0]
+    assert rc == 0 and "none saved" not in err
+    assert first == (f"sverka: settings: Sverka's defaults: the settings saved in the window ({saved}) could not "
+                     "be read: it is not valid JSON (line 1, column 2); the file is left as it is")
+    assert damaged["borrowed_percent"] == plain["borrowed_percent"]
+    assert saved.read_bytes() == b"{bad json"  # reading never writes it
+
+    rc, _, err = run(capsys, "check", "--db", str(path), "--json", "--lang", "ru", str(suspect))
+    assert err.splitlines()[0].startswith(f"sverka: настройки: по умолчанию Сверки: сохранённые в окне настройки "
+                                          f"({saved}) не удалось прочитать: это неправильный JSON")
+
+
+@pytest.mark.parametrize("data, code", [(b"[1, 2]", "settings.not_object"), (b"\xff\xfe{}", "settings.not_utf8"),
+                                        (b"[" * 100_000, "settings.not_object")])
+def test_why_a_settings_file_could_not_be_read(tmp_path, data, code):
+    from sverka.core.preferences import read_saved_settings
+
+    path = tmp_path / "settings.json"
+    assert read_saved_settings(path).settings is None and read_saved_settings(path).problem is None  # none saved
+    path.write_bytes(data)
+    read = read_saved_settings(path)
+    assert read.settings is None and read.problem.code == code and read.path == path
+    assert path.read_bytes() == data
+    assert read_saved_settings(tmp_path).problem.code == "error.folder"
+
+
+def test_a_saved_value_the_window_could_not_save_is_named_not_taken_for_a_flag(db, capsys, monkeypatch, tmp_path):
+    """``{"min_passage_words": -5}`` was a usage error, "--min-passage-words must be positive,
+    got -5", for a flag the user never typed; the run stopped."""
+    path, suspect = db
+    saved = tmp_path / "saved.json"
+    monkeypatch.setenv("SVERKA_SETTINGS", str(saved))
+    rc, plain, _ = run(capsys, "check", "--db", str(path), "--json", "--defaults", str(suspect))
+    saved.write_text('{"min_passage_words": -5, "max_candidates": 20}', encoding="utf-8")
+    rc, result, err = run(capsys, "check", "--db", str(path), "--json", str(suspect))
+    assert rc == 0 and "must be positive" not in err
+    lines = err.splitlines()
+    assert lines[0] == f"sverka: settings: the settings saved in the window ({saved})"
+    assert lines[1] == (f'sverka: settings: {saved}: the saved value of "Shortest passage that counts" '
+                        "(min_passage_words: -5) is not one the window offers; Sverka's default (8) is used instead")
+    assert result["borrowed_percent"] == plain["borrowed_percent"]
+    assert load_saved_settings(saved) == Settings(max_candidates=20)  # the rest of the file is used
+    # a flag the user types is still refused as one
+    with pytest.raises(SystemExit) as stopped:
+        cli.main(["check", "--db", str(path), "--json", "--min-words", "-5", str(suspect)])
+    assert stopped.value.code == 2 and "--min-passage-words must be positive, got -5" in capsys.readouterr().err
+
+
+def test_a_gap_of_zero_words_saved_in_the_window_is_no_usage_error(db, capsys, monkeypatch, tmp_path):
+    """The window offers a gap of 0 words (SETTINGS_INFO: 0..50); the command line refused it
+    as "--max-gap-words must be positive, got 0"."""
+    path, suspect = db
+    monkeypatch.setenv("SVERKA_SETTINGS", str(tmp_path / "saved.json"))
+    save_settings(Settings(max_gap_words=0), saved_settings_path())
+    rc, _, err = run(capsys, "check", "--db", str(path), "--json", str(suspect))
+    assert rc == 0 and "must be positive" not in err and "saved value" not in err

@@ -164,3 +164,39 @@ def test_the_window_opens_a_collection_with_bad_settings_json_with_a_message(qtb
         assert "sverka rebuild" in w._last_message.text()
     finally:
         w.runner.shutdown()
+
+
+@pytest.mark.parametrize("saved, said", [
+    (b"{bad json", "could not be read: it is not valid JSON (line 1, column 2)"),
+    (b'{"min_passage_words": -5}', '"Shortest passage that counts" (min_passage_words: -5)'),
+])
+def test_a_settings_file_the_window_cannot_use_is_told_once_and_left_as_it_is(qtbot, tmp_path, prefs, saved, said):
+    """The window took a damaged settings.json for "nothing saved" without a word (and would
+    check with the defaults); it tells the user once, and never writes the file on reading."""
+    from PySide6.QtWidgets import QMessageBox
+
+    from sverka.core.api import Settings
+
+    path = prefs.settings_path()
+    path.write_bytes(saved)
+    w = _window_on(qtbot, tmp_path, prefs, tmp_path / "c.sverka")
+    try:
+        boxes = [b for b in w.findChildren(QMessageBox) if str(path) in b.text()]
+        assert len(boxes) == 1 and said in boxes[0].text()
+        assert w.settings == Settings()
+        assert path.read_bytes() == saved
+    finally:
+        w.runner.shutdown()
+
+
+def test_good_saved_settings_are_no_message(qtbot, tmp_path, prefs):
+    from PySide6.QtWidgets import QMessageBox
+
+    from sverka.core.api import Settings
+
+    prefs.set_engine_settings(Settings(min_passage_words=12))
+    w = _window_on(qtbot, tmp_path, prefs, tmp_path / "c.sverka")
+    try:
+        assert w.settings.min_passage_words == 12 and not w.findChildren(QMessageBox)
+    finally:
+        w.runner.shutdown()
