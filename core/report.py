@@ -453,6 +453,78 @@ def _pair_passages(result: CrossCheckResult) -> list[dict]:
     return out
 
 
+#: The paper layout hands the suspect text to WeasyPrint in a shape it lays out in time linear in
+#: its length. WeasyPrint lays out every line of a text box from the rest of the box: it encodes
+#: the rest (n characters a line: quadratic in the box), and when the rest begins with a word that
+#: has no break point (CSS ``overflow-wrap`` breaks it, but only after the fact) it gives pango the
+#: whole rest to lay out, line after line (a 100 000-letter word took 2 minutes; CSS ``anywhere``
+#: or ``break-all`` do no better). So, on paper only: a run of PAPER_RUN characters or more
+#: without a break opportunity gets one (a zero-width space) after every character, and a piece
+#: of text longer than PAPER_BOX characters goes in inline boxes (``<span>``) of at most PAPER_BOX
+#: characters, each ending after a line end, a space or such a zero-width space. An essay has
+#: neither (its paper HTML stays as it was); offsets, the HTML report and the JSON never see them.
+PAPER_RUN = 1000
+PAPER_BOX = 20000
+#: Spaces pango may break a line after (U+200B among them; not the no-break spaces U+00A0,
+#: U+2007, U+202F); with the line ends they delimit the runs.
+_SPACES = " \t\u1680\u2000-\u2006\u2008-\u200b\u205f\u3000"
+_LONG_RUN = re.compile(f"[^{_SPACES}\n\v\f\r\x85\u2028\u2029]{{{PAPER_RUN},}}")
+_LAST_SPACE = re.compile(f".*[{_SPACES}]", re.S)
+
+
+def _long_runs(text: str) -> list[tuple[int, int]]:
+    """(start, end) of the runs of ``text`` that get a break opportunity after every character
+    on paper: whole runs, so a run cut into pieces by passages and quotations gets them too."""
+    return [m.span() for m in _LONG_RUN.finditer(text)]
+
+
+def _breakable(run: str, *, last: bool = False) -> str:
+    """``run`` with a zero-width space after every character (a long run fills its lines as
+    before, when ``overflow-wrap`` broke it anywhere), after the last one only if ``last``; none
+    that parts a letter from its combining marks (up to 31) or the emoji of a zero-width-joiner
+    sequence (up to 8)."""
+    import unicodedata
+
+    glued = "".join(c for c in set(run) if unicodedata.category(c) in ("Mn", "Mc", "Me")
+                    or "\U0001f3fb" <= c <= "\U0001f3ff")  # skin tones
+    marks = f"[{re.escape(glued)}]{{0,31}}" if glued else ""
+    # the clusters one after the other, each as long as it can be (atomic: never cut short)
+    out = re.sub(f"((?>.{marks}(?:\u200d.{marks}){{0,7}}))", "\\1\u200b", run, flags=re.S)
+    return out if last else out[:-1]
+
+
+def _paper_boxes(text: str, start: int = 0, runs: Sequence[tuple[int, int]] = ()) -> list[str]:
+    """The inline boxes the paper layout gives a piece of the suspect text in: ``text``, found at
+    ``start``, with the parts inside ``runs`` (:func:`_long_runs`) made breakable, cut where
+    longer than PAPER_BOX. ``[text]`` for a piece of an essay."""
+    import bisect
+
+    end = start + len(text)
+    k = bisect.bisect_right(runs, (start, end))
+    k -= k > 0 and runs[k - 1][1] > start  # a run that begins before the piece
+    parts, at = [], start
+    for a, b in runs[k:]:
+        if a >= end:
+            break
+        a, b_in = max(a, start), min(b, end)
+        if b_in > a:
+            parts += [text[at - start:a - start], _breakable(text[a - start:b_in - start], last=b_in < b)]
+            at = b_in
+    if parts:
+        text = "".join(parts) + text[at - start:]
+    boxes, at = [], 0
+    while len(text) - at > PAPER_BOX:
+        window = text[at + PAPER_BOX // 2:at + PAPER_BOX]
+        cut = window.rfind("\n") + 1
+        if not cut:
+            space = _LAST_SPACE.match(window)
+            cut = space.end() if space else len(window)
+        boxes.append(text[at:at + PAPER_BOX // 2 + cut])
+        at += PAPER_BOX // 2 + cut
+    boxes.append(text[at:])
+    return boxes
+
+
 def render_html(result: CheckResult | CrossCheckResult, *, paper: bool = False, lang: str | None = "en",
                 full_paths: bool = False) -> str:
     """One self-contained HTML page (inline CSS, no scripts, no external links).
@@ -493,6 +565,8 @@ def render_html(result: CheckResult | CrossCheckResult, *, paper: bool = False, 
         )
 
     env.filters["where"] = lambda p: shown_path(p, result.collection_root, full_paths)
+    runs = _long_runs(result.suspect_text) if paper else []
+    env.filters["paper_boxes"] = lambda text, start: _paper_boxes(text, start, runs)
     sources = _sorted_sources(result)
     slots = colour_slots([source_key(s) for s in sources])
     rows = []
@@ -549,9 +623,43 @@ def render_pdf(result: CheckResult | CrossCheckResult, path: str | Path, *, lang
     logging.getLogger("fontTools").setLevel(logging.ERROR)
     path = Path(path)
     html = render_html(result, paper=True, lang=lang, full_paths=full_paths)
-    with written_whole(path) as tmp:
+    with _removed_on_sigterm(), written_whole(path) as tmp:
         weasyprint.HTML(string=html, base_url=None, url_fetcher=_no_fetch).write_pdf(tmp)
     return path
+
+
+class _Terminated(BaseException):
+    """SIGTERM arrived while a PDF was being written (see :func:`_removed_on_sigterm`)."""
+
+
+@contextlib.contextmanager
+def _removed_on_sigterm():
+    """A SIGTERM (``timeout``, a service manager, ``kill``) while the block runs does what it
+    would have done, ends the process, but after the block's clean-up: the half-written
+    temporary file of :func:`written_whole` is removed, not left beside the report. Only where
+    SIGTERM has its default action and on the main thread (the one Python delivers signals
+    to): a program's own handler, or a report written on a worker thread, is left alone.
+    Ctrl+C needs nothing: KeyboardInterrupt already goes through the clean-up."""
+    import signal
+    import threading
+
+    if (threading.current_thread() is not threading.main_thread()
+            or signal.getsignal(signal.SIGTERM) is not signal.SIG_DFL):
+        yield
+        return
+
+    def stop(signum, frame):
+        raise _Terminated
+
+    signal.signal(signal.SIGTERM, stop)
+    try:
+        yield
+    except _Terminated:
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)
+        os.kill(os.getpid(), signal.SIGTERM)  # die of it as the sender meant (exit status 143)
+        raise
+    finally:
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)
 
 
 @contextlib.contextmanager
