@@ -483,10 +483,13 @@ def _in_order(m: tuple[Key, int] | None, key: Key, j: int, dk: int) -> bool:
 
 
 def _runs(pairs: list, starts: np.ndarray) -> list[Passage]:
-    """Passages of the accepted pairs of one source: a run of consecutive suspect sentences
-    matched to source sentences in order (each at most :data:`ORDER_STEP_MAX` after the one
-    before) is one passage (each sentence a piece), as a run of translated sentences is one
-    borrowing; its matched words are its sentences' words."""
+    """Passages of the accepted pairs of one source: a run of consecutive suspect sentences of
+    one kind matched to source sentences in order (each at most :data:`ORDER_STEP_MAX` after the
+    one before) is one passage (each sentence a piece), as a run of translated sentences is one
+    borrowing; its matched words are its sentences' words. A translated sentence beside a
+    reworded one of the source's own language (a source quoting in two languages, an essay
+    translating one sentence and rewording the next) are two passages: each is shown, and
+    counted, as what it is."""
     out: list[Passage] = []
     run: list = []
 
@@ -495,15 +498,15 @@ def _runs(pairs: list, starts: np.ndarray) -> list[Passage]:
             return
         pieces = tuple(q for _, _, q, _ in run)
         a0, a1 = pieces[0][0], pieces[-1][1]
-        kinds = {kind for *_, kind in run}
         out.append(Passage(a0, a1, min(q[2] for q in pieces), max(q[3] for q in pieces), words_in(starts, [(a0, a1)]),
                            METHOD, matched=words_in(starts, [(q[0], q[1]) for q in pieces]),
                            pieces=pieces if len(pieces) > 1 else (),
-                           kind="translation" if kinds == {"translation"} else "meaning"))
+                           kind=run[0][3]))
         run.clear()
 
     for item in sorted(pairs, key=lambda x: x[0]):
-        if run and not (item[0] == run[-1][0] + 1 and 1 <= item[1] - run[-1][1] <= ORDER_STEP_MAX):
+        if run and not (item[0] == run[-1][0] + 1 and 1 <= item[1] - run[-1][1] <= ORDER_STEP_MAX
+                        and item[3] == run[-1][3]):
             close()
         run.append(item)
     close()

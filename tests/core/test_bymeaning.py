@@ -253,6 +253,23 @@ def test_a_source_sentence_cut_by_a_blank_line_keeps_the_translated_run_whole(tm
         c.close()
 
 
+def test_a_translated_sentence_beside_a_reworded_one_are_two_passages_of_their_kinds():
+    # the two are in order in the source (a sentence between them): one run by order, but a
+    # translation is shown as one and a rewording as the other (the bundle's smoke test found a
+    # run of both labelled "meaning" whole)
+    translated = "В 1812 году армия Наполеона вошла в Москву, оставленную жителями, и вскоре город охватил пожар."
+    reworded = "Учёные из Новосибирска создали новый препарат против гриппа."
+    essay = api.document_from_text(f"{OWN[0]}\n\n{translated}\n\n{reworded}\n", "essay")
+    source = api.document_from_text(
+        f"{CATS[0]}\n\nIn 1812 Napoleon's army entered Moscow, which its inhabitants had abandoned, and soon the "
+        "city was engulfed by fire. The museum keeps the keys of the city to this day.\n\n"
+        "Новосибирские исследователи разработали новое лекарство от гриппа.\n", "source")
+    r = api.compare(essay, source, settings=Settings(meaning_second_judge=False))
+    found = [(p.kind, essay.text[p.suspect_start:p.suspect_end]) for s in r.sources for p in s.passages]
+    assert ("translation", translated) in found
+    assert all(kind == "meaning" for kind, text in found if text != translated)
+
+
 @pytest.mark.parametrize("shift", [0, 1, 2])
 def test_a_long_suspect_finds_a_run_of_three_translated_sentences_wherever_it_lies(collection, shift):
     # one sentence in three of a long suspect's own text is encoded first: a run of three
