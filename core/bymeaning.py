@@ -479,7 +479,13 @@ def _in_order(m: tuple[Key, int] | None, key: Key, j: int, dk: int) -> bool:
     """Whether the suspect sentence ``dk`` (-1, 1) from one matched to sentence ``j`` of ``key``
     is matched, ``m``, to a sentence of ``key`` that keeps the order: ``dk`` to ``dk`` *
     :data:`ORDER_STEP_MAX` sentences from ``j``."""
-    return m is not None and m[0] == key and 1 <= (m[1] - j) * dk <= ORDER_STEP_MAX
+    return m is not None and m[0] == key and _follows(j, m[1], dk)
+
+
+def _follows(j: int, j1: int, dk: int = 1) -> bool:
+    """Whether source sentence ``j1`` keeps the order ``dk`` (-1, 1) from ``j``: 1 to
+    :data:`ORDER_STEP_MAX` sentences on in that direction."""
+    return 1 <= (j1 - j) * dk <= ORDER_STEP_MAX
 
 
 def _runs(pairs: list, starts: np.ndarray) -> list[Passage]:
@@ -505,8 +511,7 @@ def _runs(pairs: list, starts: np.ndarray) -> list[Passage]:
         run.clear()
 
     for item in sorted(pairs, key=lambda x: x[0]):
-        if run and not (item[0] == run[-1][0] + 1 and 1 <= item[1] - run[-1][1] <= ORDER_STEP_MAX
-                        and item[3] == run[-1][3]):
+        if run and not (item[0] == run[-1][0] + 1 and _follows(run[-1][1], item[1]) and item[3] == run[-1][3]):
             close()
         run.append(item)
     close()

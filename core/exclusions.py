@@ -129,6 +129,12 @@ def is_quotation(text: str, start: int, end: int) -> bool:
         return True
     if inner.rstrip().endswith((".", "!", "?", "…")):
         return True
+    return _after_colon(text, start)
+
+
+def _after_colon(text: str, start: int) -> bool:
+    """Whether the last character before ``start`` but spaces is a colon (an attribution:
+    "Горький писал: «...»", "Задание: «...»")."""
     return text[max(0, start - 20) : start].rstrip().endswith(":")
 
 
@@ -493,7 +499,7 @@ def _attributed(text: str, start: int, end: int) -> bool:
     a colon just before it ("Задание: «...»"), words that attribute it earlier in its sentence
     ("Как писал Чехов, «...»", :data:`_ATTRIBUTION`), or a reference in brackets just after it
     ("» (А. П. Чехов, «Ванька»)", "" [1, с. 5]")."""
-    if text[max(0, start - 3):start].rstrip().endswith(":") or _REFERENCE_AFTER.match(text, end):
+    if _after_colon(text, start) or _REFERENCE_AFTER.match(text, end):
         return True
     before = text[max(0, start - ATTRIBUTION_CHARS):start]
     cut = max(before.rfind(". "), before.rfind("! "), before.rfind("? "), before.rfind("\n"))

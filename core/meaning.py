@@ -58,6 +58,7 @@ import xxhash
 
 from . import encoderpass, encoderweights, tokenizerahead
 from .limits import job_threads
+from .scan import LINE_BREAKS
 from .text import ABBREVIATIONS
 
 __all__ = [
@@ -321,7 +322,7 @@ def vector_spans(spans: np.ndarray, word_starts: np.ndarray, min_words: int = VE
 #: Characters a sentence cut by a line break may end with: it ends with a word, a number or a
 #: comma, not with a mark that ends a sentence, a heading's colon or a closing quote.
 _CUT_END = re.compile(r"[^\W_]|,")
-_BREAK = frozenset("\n\r\x0b\x0c\x85\u2028\u2029")
+_BREAK = frozenset(LINE_BREAKS + "\u2029")  # the core's line ends and the paragraph separator
 
 
 def join_cut_sentences(text: str, spans: np.ndarray) -> np.ndarray:

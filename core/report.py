@@ -34,10 +34,12 @@ Paths of the documents are shown relative to the collection's folder
 
 from __future__ import annotations
 
+import bisect
 import contextlib
 import hashlib
 import os
 import re
+import unicodedata
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
@@ -483,8 +485,6 @@ def _breakable(run: str, *, last: bool = False) -> str:
     before, when ``overflow-wrap`` broke it anywhere), after the last one only if ``last``; none
     that parts a letter from its combining marks (up to 31) or the emoji of a zero-width-joiner
     sequence (up to 8)."""
-    import unicodedata
-
     glued = "".join(c for c in set(run) if unicodedata.category(c) in ("Mn", "Mc", "Me")
                     or "\U0001f3fb" <= c <= "\U0001f3ff")  # skin tones
     marks = f"[{re.escape(glued)}]{{0,31}}" if glued else ""
@@ -497,8 +497,6 @@ def _paper_boxes(text: str, start: int = 0, runs: Sequence[tuple[int, int]] = ()
     """The inline boxes the paper layout gives a piece of the suspect text in: ``text``, found at
     ``start``, with the parts inside ``runs`` (:func:`_long_runs`) made breakable, cut where
     longer than PAPER_BOX. ``[text]`` for a piece of an essay."""
-    import bisect
-
     end = start + len(text)
     k = bisect.bisect_right(runs, (start, end))
     k -= k > 0 and runs[k - 1][1] > start  # a run that begins before the piece

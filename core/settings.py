@@ -48,17 +48,7 @@ class Settings:
         do values of the wrong type (a file edited by hand or written by another version: a
         string where a number belongs, a number that is no number). JSON that is not an object
         raises ValueError."""
-        raw = json.loads(data) if isinstance(data, str) else data
-        if not isinstance(raw, dict):
-            raise ValueError(f"settings must be a JSON object, not {type(raw).__name__}")
-        defaults = cls()
-        kwargs = {}
-        for f in dataclasses.fields(cls):
-            if f.name in raw:
-                value = _of_the_type(raw[f.name], getattr(defaults, f.name))
-                if value is not None:
-                    kwargs[f.name] = value
-        return cls(**kwargs)
+        return cls._read(data, ranges=False)[0]
 
     @classmethod
     def from_saved(cls, data: str | dict) -> tuple["Settings", tuple[tuple[str, object], ...]]:
@@ -67,6 +57,12 @@ class Settings:
         window cannot save one), takes its default too, and is returned, for the user to be
         told, as a (name, saved value) pair. The command line took a negative
         ``min_passage_words`` for a flag the user typed ("--min-passage-words must be positive")."""
+        return cls._read(data, ranges=True)
+
+    @classmethod
+    def _read(cls, data: str | dict, *, ranges: bool) -> tuple["Settings", tuple[tuple[str, object], ...]]:
+        """The settings of JSON ``data`` and the (name, value) pairs not used: of the wrong type,
+        or, with ``ranges``, outside the range the window offers."""
         raw = json.loads(data) if isinstance(data, str) else data
         if not isinstance(raw, dict):
             raise ValueError(f"settings must be a JSON object, not {type(raw).__name__}")
@@ -75,7 +71,7 @@ class Settings:
         for f in dataclasses.fields(cls):
             if f.name in raw:
                 value = _of_the_type(raw[f.name], getattr(defaults, f.name))
-                if value is None or not _in_range(f.name, value):
+                if value is None or (ranges and not _in_range(f.name, value)):
                     ignored.append((f.name, raw[f.name]))
                 else:
                     kwargs[f.name] = value
